@@ -1,0 +1,29 @@
+"""Exceptions and warnings raised by baygo_graph."""
+
+__all__ = [
+    "BayGoError",
+    "DataError",
+    "GridResolutionWarning",
+    "NotUniqueError",
+    "RunFormatError",
+]
+
+
+class BayGoError(Exception):
+    """Base class of the package's errors."""
+
+
+class DataError(BayGoError, ValueError):
+    """A data file or table cannot be used: missing, unreadable, or malformed."""
+
+
+class RunFormatError(BayGoError, ValueError):
+    """A file is not a saved run (or graph series) of this package, or is corrupt."""
+
+
+class NotUniqueError(BayGoError, ValueError):
+    """A quantity asked for is not unique (e.g. influence with several closed classes)."""
+
+
+class GridResolutionWarning(UserWarning):
+    """The parameter grid is too coarse or too narrow for the posterior."""

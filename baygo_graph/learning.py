@@ -1,0 +1,343 @@
+"""The learning loop: data + model + strategy + rng -> :class:`~baygo_graph.Run`."""
+
+from __future__ import annotations
+
+import sys
+import warnings
+from dataclasses import dataclass
+
+import networkx as nx
+import numpy as np
+from tqdm.auto import tqdm
+
+from . import __version__
+from .data import paper_split, resolve_data
+from .exceptions import GridResolutionWarning
+from .model import batch_statistics, log_likelihood, log_prior, make_grid
+from .run import Run
+from .strategies import BayGo, FixedGraph, kl_choices, resolve_strategy
+
+__all__ = ["Posterior", "draw_batches", "pool", "simulate"]
+
+# A posterior with more mass than this on one grid cell has collapsed onto it.
+_COLLAPSE = 0.99
+
+
+@dataclass(frozen=True, eq=False)
+class Posterior:
+    """Normalised log-posteriors of every agent and their exponentials.
+
+    Attributes
+    ----------
+    log : numpy.ndarray, shape (M, K)
+    prob : numpy.ndarray, shape (M, K)
+    peak : numpy.ndarray, shape (M,)
+        Largest cell probability of each agent.
+    """
+
+    log: np.ndarray
+    prob: np.ndarray
+    peak: np.ndarray
+
+    @classmethod
+    def normalize(cls, logp: np.ndarray) -> Posterior:
+        """Normalise ``logp`` in place; one ``exp`` pass gives both outputs.
+
+        Examples
+        --------
+        >>> p = Posterior.normalize(np.log(np.array([[1.0, 3.0]])))
+        >>> p.prob.tolist(), p.peak.tolist()
+        ([[0.25, 0.75]], [0.75])
+        """
+        logp -= logp.max(axis=1, keepdims=True)
+        prob = np.exp(logp)
+        total = prob.sum(axis=1, keepdims=True)
+        prob /= total
+        logp -= np.log(total)
+        return cls(log=logp, prob=prob, peak=1.0 / total[:, 0])
+
+    def entropy(self) -> np.ndarray:
+        """Entropy of each agent's posterior (nats)."""
+        return -np.einsum("mk,mk->m", self.prob, self.log)
+
+
+def draw_batches(split, batch: int, rng) -> tuple[np.ndarray, np.ndarray]:
+    """Each agent's mini-batch, drawn with replacement from its own samples.
+
+    Returns
+    -------
+    x, y : numpy.ndarray, shape (M, batch)
+
+    Examples
+    --------
+    >>> from baygo_graph.data import paper_split, synthetic_bodyfat
+    >>> s = paper_split(synthetic_bodyfat(), agents=3, rng=0)
+    >>> [a.shape for a in draw_batches(s, 2, np.random.default_rng(0))]
+    [(3, 2), (3, 2)]
+    """
+    idx = (rng.random((split.agents, batch)) * split.counts[:, None]).astype(np.intp)
+    return np.take_along_axis(split.x, idx, 1), np.take_along_axis(split.y, idx, 1)
+
+
+def pool(logp: np.ndarray, *, choices=None, weights=None, delta: float = 0.5) -> np.ndarray:
+    """Geometric pooling: ``log mu_i = sum_j w_ij log p_j`` (unnormalised).
+
+    Either ``choices`` (BayGo: ``w_ii = delta``, ``w_i,choice = 1 - delta``,
+    ``w_ii = 1`` where the choice is -1) or a (sparse) ``weights`` matrix.
+
+    Examples
+    --------
+    >>> lp = np.log(np.array([[0.5, 0.5], [0.9, 0.1]]))
+    >>> np.exp(pool(lp, choices=np.array([1, -1]))).round(2).tolist()
+    [[0.67, 0.22], [0.9, 0.1]]
+    """
+    if choices is not None:
+        src = np.where(choices >= 0, choices, np.arange(len(choices)))
+        out = logp[src]
+        out *= 1.0 - delta
+        out += delta * logp
+        return out
+    return np.asarray(weights @ logp)
+
+
+def _seed_record(rng):
+    """A JSON-able record of the seed, and the Generator to use."""
+    if isinstance(rng, np.random.Generator):
+        return "generator", rng
+    if isinstance(rng, np.random.SeedSequence):
+        rec = {"entropy": str(rng.entropy), "spawn_key": list(rng.spawn_key)}
+        return rec, np.random.default_rng(rng)
+    if rng is None:
+        seq = np.random.SeedSequence()
+        return {"entropy": str(seq.entropy), "spawn_key": []}, np.random.default_rng(seq)
+    if isinstance(rng, bool) or not isinstance(rng, int | np.integer):
+        raise TypeError(
+            f"rng must be an int, a numpy Generator, a SeedSequence or None, got {type(rng).__name__}"
+        )
+    return int(rng), np.random.default_rng(rng)
+
+
+def _check_positive_int(name, value, minimum=1):
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+
+
+def simulate(
+    strategy="baygo",
+    *,
+    agents: int = 12,
+    steps: int = 60,
+    rng=None,
+    data=None,
+    delta: float = 0.5,
+    batch: int = 1,
+    grid=61,
+    bounds=(-2.0, 2.0),
+    sigma: float | None = None,
+    physical: nx.Graph | None = None,
+    informative: int = 0,
+    prior_var=(0.5, 0.5),
+    test_fraction: float = 0.2,
+    informative_range=(85.0, 120.0),
+    other_range=(70.0, 85.0),
+    weights: str = "delta",
+    keep_posteriors=(),
+    dtype="float64",
+    progress: bool | None = None,
+) -> Run:
+    """Run the learning loop of one strategy.
+
+    Every step, for all agents at once: draw a mini-batch, update the local
+    log-posterior, choose W (BayGo: each agent listens to its most divergent
+    physical neighbour), pool geometrically, record test MSE, entropy and
+    posterior mean. See DESIGN.md for the equations.
+
+    Parameters
+    ----------
+    strategy : str, networkx.Graph or strategy object, default "baygo"
+        ``"baygo"``, ``"complete"``, ``"posm"``, ``"negm"``, ``"nocol"``, ``"cen"``,
+        any graph with nodes ``0..agents-1`` (fixed W by the ``weights`` rule), or
+        an object from :mod:`baygo_graph.strategies`.
+    agents : int, default 12
+        Number of agents M.
+    steps : int, default 60
+        Number of iterations T.
+    rng : int, numpy.random.Generator, numpy.random.SeedSequence or None
+        The run's only source of randomness (test split, sharing of samples,
+        batches, tie-breaking). The same seed gives the same run in any process.
+    data : str, os.PathLike, pandas.DataFrame, Dataset or None
+        The samples; None reads ``BAYGO_BODYFAT`` if set, else uses the synthetic
+        data set (recorded in ``run.config["data"]``).
+    delta : float, default 0.5
+        Self-weight of pooling, in [0, 1].
+    batch : int, default 1
+        Samples per agent per step (drawn with replacement).
+    grid : int or (int, int), default 61
+        Grid points per parameter axis.
+    bounds : (float, float), default (-2, 2)
+        Grid interval of each axis (standardised units).
+    sigma : float, optional
+        Likelihood noise; default: residual std of the least-squares fit on the
+        training set.
+    physical : networkx.Graph, optional
+        For ``"baygo"``: who can talk to whom (default complete).
+    informative : int, default 0
+        Id of the informative agent.
+    prior_var : (float, float), default (0.5, 0.5)
+        Variances of the Gaussian prior N(0, diag(prior_var)).
+    test_fraction, informative_range, other_range
+        The data split, see :func:`baygo_graph.data.paper_split`.
+    weights : {"delta", "uniform", "edge"}, default "delta"
+        Weight rule of fixed graphs, see :class:`~baygo_graph.strategies.FixedGraph`.
+    keep_posteriors : iterable of int, default ()
+        Steps whose log-posteriors (M, K) the run keeps (negative counts from
+        the end). Nothing else of size M x K is kept.
+    dtype : {"float64", "float32"}, default "float64"
+        Precision of the posterior arrays; metrics are float64.
+    progress : bool, optional
+        Show a progress bar; default: when stderr is a terminal.
+
+    Returns
+    -------
+    Run
+
+    Warns
+    -----
+    GridResolutionWarning
+        When a posterior puts more than 99% of its mass on one grid cell: the
+        grid is too coarse for it (KL-based choices then degenerate).
+
+    Examples
+    --------
+    >>> from baygo_graph import simulate, synthetic_bodyfat
+    >>> run = simulate("baygo", agents=4, steps=5, grid=21, rng=0, data=synthetic_bodyfat())
+    >>> run.mse.shape, run.choices.shape, run.synthetic
+    ((5, 4), (5, 4), True)
+    """
+    _check_positive_int("agents", agents, 2)
+    _check_positive_int("steps", steps)
+    _check_positive_int("batch", batch)
+    if not 0.0 <= delta <= 1.0:
+        raise ValueError(f"delta must be in [0, 1], got {delta!r}")
+    dtype = np.dtype(dtype)
+    if dtype not in (np.float64, np.float32):
+        raise ValueError(f"dtype must be 'float64' or 'float32', got {dtype!r}")
+    seed, rng = _seed_record(rng)
+    strat = resolve_strategy(strategy, agents=agents, informative=informative, weights=weights)
+    if physical is not None:
+        if not isinstance(strat, BayGo) or strat.physical is not None:
+            raise ValueError("physical applies to the 'baygo' strategy given by name only")
+        strat = BayGo(physical)
+    keep_posteriors = list(keep_posteriors)
+    if not all(-steps <= int(t) < steps for t in keep_posteriors):
+        raise ValueError(
+            f"keep_posteriors must be steps in [-{steps}, {steps}), got {keep_posteriors!r}"
+        )
+    keep = {int(t) % steps for t in keep_posteriors}
+
+    dataset = resolve_data(data)
+    split = paper_split(
+        dataset,
+        agents=agents,
+        informative=informative,
+        informative_range=informative_range,
+        other_range=other_range,
+        test_fraction=test_fraction,
+        rng=rng,
+    )
+    g = make_grid(grid, bounds=bounds)
+    sigma = split.sigma_ls if sigma is None else float(sigma)
+    listen = strat.listen(agents) if isinstance(strat, BayGo) else None
+    w_fixed = strat.matrix(agents, delta=delta) if isinstance(strat, FixedGraph) else None
+    identity = w_fixed is not None and w_fixed.nnz == agents and np.all(w_fixed.diagonal() == 1)
+    if w_fixed is not None and w_fixed.nnz > agents * agents // 4:
+        w_apply = w_fixed.toarray().astype(dtype)
+    else:
+        w_apply = w_fixed
+
+    learners = 1 if strat.kind == "cen" else agents
+    logp = np.tile(log_prior(g, var=prior_var).astype(dtype), (learners, 1))
+    loglik = np.empty((learners, g.size), dtype=dtype)
+    theta = g.theta.astype(dtype)
+    mse = np.empty((steps, agents))
+    entropy = np.empty((steps, agents))
+    mean = np.empty((steps, agents, 2))
+    choices = np.empty((steps, agents), dtype=np.int32) if strat.kind == "dynamic" else None
+    kept = {}
+    collapsed = None
+    show = sys.stderr.isatty() if progress is None else bool(progress)
+
+    for t in tqdm(range(steps), desc=strat.name, disable=not show, leave=False):
+        x, y = draw_batches(split, batch, rng)
+        stats = batch_statistics(x, y)
+        if learners == 1:
+            stats = stats.sum(axis=0, keepdims=True)
+        logp += log_likelihood(g, stats.astype(dtype), sigma, out=loglik)
+        local = Posterior.normalize(logp)
+        if strat.kind == "dynamic":
+            choices[t] = kl_choices(local.prob, local.log, listen=listen, rng=rng)
+            logp = pool(local.log, choices=choices[t], delta=delta)
+        elif strat.kind == "fixed" and not identity:
+            logp = pool(local.log, weights=w_apply)
+        post = local if (strat.kind == "cen" or identity) else Posterior.normalize(logp)
+        m = post.prob @ theta
+        mean[t] = m
+        entropy[t] = post.entropy()
+        pred = m[:, :1] + m[:, 1:] * split.x_test
+        mse[t] = ((pred - split.y_test) ** 2).mean(axis=1)
+        if t in keep:
+            kept[t] = np.broadcast_to(post.log, (agents, g.size)).copy()
+        if collapsed is None and post.peak.max() > _COLLAPSE:
+            collapsed = (t, int(post.peak.argmax()), float(post.peak.max()))
+
+    if collapsed is not None:
+        t, i, p = collapsed
+        warnings.warn(
+            f"at step {t}, agent {i}'s posterior put {p:.3f} of its mass on one grid cell: "
+            f"the grid (spacing {g.spacing[0]:.3g} x {g.spacing[1]:.3g}) is too coarse for "
+            "this posterior, and KL-based neighbour choices degenerate; use a finer grid "
+            "or narrower bounds",
+            GridResolutionWarning,
+            stacklevel=2,
+        )
+    config = {
+        "strategy": strat.name,
+        "agents": agents,
+        "steps": steps,
+        "seed": seed,
+        "delta": delta,
+        "batch": batch,
+        "grid": list(g.shape),
+        "bounds": [list(b) for b in g.bounds],
+        "sigma": sigma,
+        "informative": informative,
+        "prior_var": list(np.broadcast_to(np.asarray(prior_var, float), (2,))),
+        "test_fraction": test_fraction,
+        "informative_range": list(informative_range),
+        "other_range": list(other_range),
+        "weights": weights,
+        "physical": None if listen is None else int(listen.nnz),
+        "dtype": dtype.name,
+        "data": {"source": dataset.source, "synthetic": dataset.synthetic, "rows": len(dataset)},
+        "split": {
+            "counts": split.counts.tolist(),
+            "test": len(split.y_test),
+            "mean": list(split.mean),
+            "std": list(split.std),
+        },
+        "version": __version__,
+    }
+    return Run(
+        strategy=strat.name,
+        kind=strat.kind,
+        informative=informative,
+        delta=float(delta),
+        mse=mse,
+        entropy=entropy,
+        mean=mean,
+        choices=choices,
+        fixed_weights=w_fixed,
+        posteriors=kept,
+        config=config,
+    )
+

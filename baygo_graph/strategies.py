@@ -1,0 +1,359 @@
+"""How the weight matrix W is chosen each step.
+
+Row ``i`` of W holds agent ``i``'s pooling weights: ``w_ij`` is how much agent
+``i`` listens to agent ``j``. Strategies:
+
+* :class:`BayGo` - every step, agent ``i`` listens to the physical neighbour ``s``
+  whose local posterior diverges most from its own, ``argmax_j KL(p_i || p_j)``,
+  with ``w_ii = delta`` and ``w_is = 1 - delta``.
+* :class:`FixedGraph` - the same W every step, from a NetworkX graph and a
+  weight rule (:func:`complete`, :func:`star` and :func:`nocol` make the paper's
+  baselines).
+* :class:`Centralised` - one learner that sees every agent's batch.
+
+Use :func:`resolve_strategy` to turn a name (``"baygo"``, ``"complete"``,
+``"posm"``, ``"negm"``, ``"nocol"``, ``"cen"``) or a graph into one of these.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import networkx as nx
+import numpy as np
+import scipy.sparse as sp
+
+__all__ = [
+    "STRATEGY_NAMES",
+    "WEIGHT_RULES",
+    "BayGo",
+    "Centralised",
+    "FixedGraph",
+    "complete",
+    "kl_choices",
+    "kl_matrix",
+    "listen_matrix",
+    "nocol",
+    "resolve_strategy",
+    "star",
+]
+
+#: Names understood by :func:`resolve_strategy`.
+STRATEGY_NAMES = ("baygo", "complete", "posm", "negm", "nocol", "cen")
+#: Weight rules of :class:`FixedGraph`.
+WEIGHT_RULES = ("delta", "uniform", "edge")
+
+# Relative tolerance under which two KL scores of one agent count as a tie.
+_TIE_RTOL = 1e-12
+# Largest number of float64 values gathered at once on the sparse KL path.
+_CHUNK_VALUES = 1 << 24
+
+
+def listen_matrix(graph, agents: int) -> sp.csr_array:
+    """Who may listen to whom, as a boolean CSR matrix ``H[i, j]`` (i hears j).
+
+    An undirected graph lets neighbours hear each other; in a directed graph an
+    edge ``(j, i)`` means ``i`` receives from ``j`` (DESIGN.md). Self-loops are
+    dropped. The graph's nodes must be exactly ``0 .. agents-1``.
+
+    Examples
+    --------
+    >>> listen_matrix(nx.path_graph(3), 3).toarray().astype(int).tolist()
+    [[0, 1, 0], [1, 0, 1], [0, 1, 0]]
+    """
+    _check_nodes(graph, agents)
+    a = nx.to_scipy_sparse_array(graph, nodelist=range(agents), weight=None, format="csr")
+    h = sp.csr_array(a.T if graph.is_directed() else a, dtype=bool)
+    h.setdiag(False)
+    h.eliminate_zeros()
+    h.sort_indices()
+    return h
+
+
+def _check_nodes(graph, agents: int) -> None:
+    if not isinstance(graph, nx.Graph):
+        raise TypeError(f"graph must be a networkx graph, got {type(graph).__name__}")
+    if set(graph.nodes) != set(range(agents)):
+        raise ValueError(
+            f"graph must have exactly the nodes 0..{agents - 1} (one per agent), "
+            f"got {graph.number_of_nodes()} nodes: {sorted(graph.nodes, key=str)[:6]}..."
+        )
+
+
+def kl_matrix(logp: np.ndarray) -> np.ndarray:
+    """Dense matrix of ``KL(p_i || p_j)`` between normalised log-posteriors.
+
+    Parameters
+    ----------
+    logp : numpy.ndarray, shape (M, K)
+        Normalised log-posteriors, one row per agent.
+
+    Returns
+    -------
+    numpy.ndarray, shape (M, M)
+
+    Examples
+    --------
+    >>> lp = np.log([[0.5, 0.5], [0.9, 0.1]])
+    >>> kl_matrix(lp).round(4).tolist()
+    [[0.0, 0.5108], [0.368, 0.0]]
+    """
+    p = np.exp(logp)
+    cross = p @ logp.T
+    return np.diag(cross)[:, None] - cross
+
+
+def _segment_argmin(scores, indptr, columns, rng) -> np.ndarray:
+    """Per CSR row, the column of the smallest finite score; ties at random; -1 if none."""
+    rows = len(indptr) - 1
+    out = np.full(rows, -1, dtype=np.int64)
+    nonempty = np.flatnonzero(np.diff(indptr) > 0)
+    if len(nonempty) == 0:
+        return out
+    starts = indptr[nonempty]
+    lengths = np.diff(indptr)[nonempty]
+    rowmin = np.minimum.reduceat(scores, starts)
+    scale = np.maximum.reduceat(np.where(np.isfinite(scores), np.abs(scores), 0.0), starts)
+    ok = np.isfinite(rowmin)
+    row_of = np.repeat(np.arange(len(nonempty)), lengths)
+    base = indptr[nonempty[0]]
+    tie = scores[base:indptr[-1]] <= (rowmin + _TIE_RTOL * np.maximum(scale, 1.0))[row_of]
+    n_ties = np.add.reduceat(tie.astype(np.int64), starts - base)
+    # k-th tie of each row, k uniform in [0, n_ties); one draw per row with a tie only.
+    pick = np.zeros(len(nonempty), dtype=np.int64)
+    multi = np.flatnonzero(ok & (n_ties > 1))
+    if len(multi):
+        pick[multi] = rng.integers(0, n_ties[multi])
+    rank = np.cumsum(tie) - 1
+    first = np.concatenate([[0], np.cumsum(n_ties)[:-1]])
+    chosen = tie & (rank == (first + pick)[row_of])
+    sel = np.flatnonzero(chosen)
+    out_rows = nonempty[row_of[sel]]
+    out[out_rows] = columns[base + sel]
+    out[nonempty[~ok]] = -1
+    return out
+
+
+def kl_choices(prob, logp, *, listen=None, rng) -> np.ndarray:
+    """BayGo's graph step: each agent's most divergent allowed neighbour.
+
+    ``s_i = argmax_{j in S_i} KL(p_i || p_j)``. Since ``KL(p_i || p_j) =
+    sum_k p_ik log p_ik - sum_k p_ik log p_jk`` and the first term does not
+    depend on ``j``, this is the ``j`` with the smallest cross term
+    ``sum_k p_ik log p_jk``: one (M, K) x (K, M) product on the complete graph,
+    and one dot product per edge of a sparse ``listen`` graph (work scales with
+    its number of edges). Scores within a relative 1e-12 of the best count as
+    ties and are broken uniformly at random with ``rng``.
+
+    Parameters
+    ----------
+    prob, logp : numpy.ndarray, shape (M, K)
+        Normalised posteriors and their logs.
+    listen : scipy.sparse.csr_array of bool, shape (M, M), optional
+        ``listen[i, j]`` is True when ``i`` may listen to ``j``; default: the
+        complete graph. A dense path is used when it holds over a quarter of all
+        pairs.
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    numpy.ndarray of int, shape (M,)
+        Chosen neighbour of each agent, ``-1`` for an agent with no neighbour.
+
+    Examples
+    --------
+    >>> lp = np.log([[0.5, 0.5], [0.9, 0.1], [0.2, 0.8]])
+    >>> kl_choices(np.exp(lp), lp, rng=np.random.default_rng(0)).tolist()
+    [2, 2, 1]
+    """
+    m = prob.shape[0]
+    if listen is None or listen.nnz > m * m // 4:
+        cross = prob @ logp.T
+        if listen is None:
+            np.fill_diagonal(cross, np.inf)
+        else:
+            cross[~listen.toarray()] = np.inf
+        indptr = np.arange(0, m * m + 1, m)
+        return _segment_argmin(cross.ravel(), indptr, np.tile(np.arange(m), m), rng)
+    rows = np.repeat(np.arange(m), np.diff(listen.indptr))
+    cols = listen.indices
+    cross = np.empty(len(cols), dtype=prob.dtype)
+    step = max(1, _CHUNK_VALUES // prob.shape[1])
+    for lo in range(0, len(cols), step):  # chunks of edges, bounded memory
+        hi = min(lo + step, len(cols))
+        cross[lo:hi] = np.einsum("ek,ek->e", prob[rows[lo:hi]], logp[cols[lo:hi]])
+    return _segment_argmin(cross, listen.indptr, cols, rng)
+
+
+@dataclass(frozen=True, eq=False)
+class BayGo:
+    """The BayGo rule: listen to the most divergent physical neighbour.
+
+    Parameters
+    ----------
+    physical : networkx.Graph or networkx.DiGraph, optional
+        Who can talk to whom (nodes ``0..M-1``; in a digraph, edge ``(j, i)`` lets
+        ``i`` hear ``j``). Default: the complete graph.
+    """
+
+    physical: nx.Graph | None = None
+    name: str = field(default="baygo", init=False)
+    kind: str = field(default="dynamic", init=False)
+
+    def listen(self, agents: int) -> sp.csr_array | None:
+        """The ``listen`` matrix for :func:`kl_choices` (None: complete graph)."""
+        return None if self.physical is None else listen_matrix(self.physical, agents)
+
+
+@dataclass(frozen=True, eq=False)
+class FixedGraph:
+    """The same weights every step, from a graph and a weight rule.
+
+    Parameters
+    ----------
+    graph : networkx.Graph or networkx.DiGraph
+        Nodes ``0..M-1``. Undirected: neighbours listen to each other. Directed:
+        edge ``(j, i)`` means ``i`` listens to ``j``.
+    weights : {"delta", "uniform", "edge"}, default "delta"
+        ``"delta"``: ``w_ii = delta`` and ``1 - delta`` shared equally among the
+        agents ``i`` listens to (BayGo's self-weight, so strategies differ only in
+        whom they listen to). ``"uniform"``: ``1 / (deg_i + 1)`` on the closed
+        neighbourhood. ``"edge"``: the graph's ``weight`` attributes of ``i``'s
+        in-edges and self-loop (1 where absent), divided by their sum. An agent
+        that listens to no one keeps ``w_ii = 1``.
+    name : str, default "graph"
+        Label of the strategy in runs and tables.
+    """
+
+    graph: nx.Graph
+    weights: str = "delta"
+    name: str = "graph"
+    kind: str = field(default="fixed", init=False)
+
+    def __post_init__(self):
+        if not isinstance(self.graph, nx.Graph):
+            raise TypeError(f"graph must be a networkx graph, got {type(self.graph).__name__}")
+        if self.weights not in WEIGHT_RULES:
+            raise ValueError(f"weights must be one of {WEIGHT_RULES}, got {self.weights!r}")
+
+    def matrix(self, agents: int, *, delta: float) -> sp.csr_array:
+        """The row-stochastic weight matrix W (row i: agent i's weights).
+
+        Examples
+        --------
+        >>> FixedGraph(nx.path_graph(3)).matrix(3, delta=0.5).toarray().tolist()
+        [[0.5, 0.5, 0.0], [0.25, 0.5, 0.25], [0.0, 0.5, 0.5]]
+        """
+        h = listen_matrix(self.graph, agents).astype(float)
+        deg = h.sum(axis=1)
+        eye = sp.eye_array(agents, format="csr")
+        if self.weights == "delta":
+            off = sp.diags_array(np.divide(1 - delta, deg, out=np.zeros(agents), where=deg > 0))
+            self_w = np.where(deg > 0, delta, 1.0)
+            w = off @ h + sp.diags_array(self_w)
+        elif self.weights == "uniform":
+            w = sp.diags_array(1.0 / (deg + 1)) @ (h + eye)
+        else:
+            a = nx.to_scipy_sparse_array(self.graph, nodelist=range(agents), format="csr")
+            if not self.graph.is_directed():
+                a = a.maximum(a.T)
+            w = sp.csr_array(a.T, dtype=float)
+            w = w + sp.diags_array(np.where(w.diagonal() == 0, 1.0, 0.0))
+            if (w.data < 0).any():
+                raise ValueError("graph has a negative 'weight' attribute: weights must be >= 0")
+            w = sp.diags_array(1.0 / w.sum(axis=1)) @ w
+        w = sp.csr_array(w)
+        w.eliminate_zeros()
+        w.sort_indices()
+        return w
+
+
+@dataclass(frozen=True)
+class Centralised:
+    """One learner that sees the union of every agent's batch each step (Cen)."""
+
+    name: str = field(default="cen", init=False)
+    kind: str = field(default="cen", init=False)
+
+
+def complete(agents: int, *, weights: str = "delta") -> FixedGraph:
+    """The fixed fully connected graph.
+
+    Examples
+    --------
+    >>> complete(4).matrix(4, delta=0.4).toarray()[0].tolist()
+    [0.4, 0.2, 0.2, 0.2]
+    """
+    return FixedGraph(nx.complete_graph(agents), weights=weights, name="complete")
+
+
+def star(agents: int, *, center: int, weights: str = "delta", name: str = "star") -> FixedGraph:
+    """The fixed star graph with the given centre.
+
+    Examples
+    --------
+    >>> star(3, center=1).matrix(3, delta=0.5).toarray().tolist()
+    [[0.5, 0.5, 0.0], [0.25, 0.5, 0.25], [0.0, 0.5, 0.5]]
+    """
+    if not 0 <= center < agents:
+        raise ValueError(f"center must be an agent id in [0, {agents}), got {center!r}")
+    g = nx.star_graph(agents - 1)  # centre 0
+    g = nx.relabel_nodes(g, {0: center, center: 0}) if center else g
+    return FixedGraph(g, weights=weights, name=name)
+
+
+def nocol(agents: int) -> FixedGraph:
+    """No collaboration: W = I.
+
+    Examples
+    --------
+    >>> nocol(2).matrix(2, delta=0.5).toarray().tolist()
+    [[1.0, 0.0], [0.0, 1.0]]
+    """
+    g = nx.empty_graph(agents)
+    return FixedGraph(g, name="nocol")
+
+
+def resolve_strategy(strategy, *, agents: int, informative: int = 0, weights: str = "delta"):
+    """Turn a strategy name or graph into a strategy object.
+
+    Parameters
+    ----------
+    strategy : str, networkx.Graph, BayGo, FixedGraph or Centralised
+        A name from :data:`STRATEGY_NAMES` (``"posm"``: star with the informative
+        agent at the centre; ``"negm"``: star centred on the first
+        non-informative agent, ``(informative + 1) % agents``), a graph (fixed,
+        see :class:`FixedGraph`), or a strategy object (returned as is).
+    agents : int
+    informative : int, default 0
+    weights : str, default "delta"
+        Weight rule for fixed graphs made here.
+
+    Examples
+    --------
+    >>> resolve_strategy("negm", agents=12).graph.degree(1)
+    11
+    """
+    if isinstance(strategy, BayGo | FixedGraph | Centralised):
+        return strategy
+    if isinstance(strategy, nx.Graph):
+        return FixedGraph(strategy, weights=weights)
+    if not isinstance(strategy, str):
+        raise TypeError(
+            f"strategy must be a name, a networkx graph or a strategy, got {type(strategy).__name__}"
+        )
+    key = strategy.lower().replace("_", "-")
+    key = {"star-posm": "posm", "star-negm": "negm", "centralised": "cen"}.get(key, key)
+    if key == "baygo":
+        return BayGo()
+    if key == "complete":
+        return complete(agents, weights=weights)
+    if key == "posm":
+        return star(agents, center=informative, weights=weights, name="posm")
+    if key == "negm":
+        return star(agents, center=(informative + 1) % agents, weights=weights, name="negm")
+    if key == "nocol":
+        return nocol(agents)
+    if key == "cen":
+        return Centralised()
+    raise ValueError(f"strategy must be one of {STRATEGY_NAMES} or a graph, got {strategy!r}")
