@@ -193,8 +193,7 @@ def resolve_data(data=None, *, columns=(FEATURE, TARGET)) -> Dataset:
             return load_bodyfat(env, columns=columns)
         return synthetic_bodyfat()
     raise TypeError(
-        "data must be a CSV path, a pandas DataFrame, a Dataset or None, "
-        f"got {type(data).__name__}"
+        f"data must be a CSV path, a pandas DataFrame, a Dataset or None, got {type(data).__name__}"
     )
 
 

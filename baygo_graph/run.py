@@ -206,9 +206,7 @@ class Run:
         g = nx.DiGraph(step=self._check_step(t), strategy=self.strategy)
         g.add_nodes_from(range(self.n_agents), informative=False)
         g.nodes[self.informative]["informative"] = True
-        g.add_weighted_edges_from(
-            zip(w.col.tolist(), w.row.tolist(), w.data.tolist(), strict=True)
-        )
+        g.add_weighted_edges_from(zip(w.col.tolist(), w.row.tolist(), w.data.tolist(), strict=True))
         return g
 
     def graphs(self, start: int = 0, stop: int | None = None) -> Iterator[nx.DiGraph]:
@@ -234,7 +232,8 @@ class Run:
         Examples
         --------
         >>> from baygo_graph import simulate, synthetic_bodyfat
-        >>> s = simulate("nocol", agents=3, steps=2, grid=9, rng=0, data=synthetic_bodyfat()).summary()
+        >>> run = simulate("nocol", agents=3, steps=2, grid=9, rng=0, data=synthetic_bodyfat())
+        >>> s = run.summary()
         >>> s["strategy"], s["synthetic"], len(s["final_mse"])
         ('nocol', True, 3)
         """
@@ -443,7 +442,11 @@ def read_series(path) -> list[nx.DiGraph]:
             return [nx.node_link_graph(d, directed=True, edges="edges") for d in doc["graphs"]]
         if path.suffix == ".graphml":
             multi = nx.read_graphml(path, node_type=int, force_multigraph=True)
-            steps = int(multi.graph.get("steps", 1 + max((d["step"] for *_, d in multi.edges(data=True)), default=-1)))
+            steps = int(
+                multi.graph.get(
+                    "steps", 1 + max((d["step"] for *_, d in multi.edges(data=True)), default=-1)
+                )
+            )
             out = [nx.DiGraph() for _ in range(steps)]
             for g in out:
                 g.add_nodes_from(multi.nodes(data=True))

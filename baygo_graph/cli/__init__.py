@@ -7,7 +7,6 @@ Each sub-command lives in its own module and is imported only when used, so
 from __future__ import annotations
 
 import importlib
-import sys
 
 import click
 
@@ -46,7 +45,10 @@ def cli():
 
 
 def main(argv=None) -> int:
-    """Entry point of the ``baygo`` script: errors become one line on stderr."""
+    """Entry point of the ``baygo`` script; returns the exit code.
+
+    Errors become one line on stderr, ``baygo: error: ...``.
+    """
     try:
         code = cli.main(args=argv, prog_name="baygo", standalone_mode=False)
     except click.ClickException as e:
@@ -55,6 +57,4 @@ def main(argv=None) -> int:
     except click.exceptions.Abort:
         click.echo("baygo: aborted", err=True)
         code = 1
-    if isinstance(code, int):
-        sys.exit(code)
-    return 0
+    return code if isinstance(code, int) else 0

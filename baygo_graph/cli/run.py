@@ -15,9 +15,7 @@ __all__ = ["run"]
 
 
 @click.command()
-@click.option(
-    "--strategy", type=click.Choice(STRATEGY_NAMES), default="baygo", show_default=True
-)
+@click.option("--strategy", type=click.Choice(STRATEGY_NAMES), default="baygo", show_default=True)
 @click.option("--agents", type=click.IntRange(min=2), default=12, show_default=True)
 @click.option("--steps", type=click.IntRange(min=1), default=60, show_default=True)
 @seed_option
@@ -47,12 +45,9 @@ def run(strategy, agents, steps, seed, data, delta, batch, grid, out, as_json, p
     summary = result.summary()
     if out is not None:
         summary["file"] = str(result.save(Path(out)))
-    lines = [
-        banner for banner in [synthetic_banner(result.synthetic)] if banner
-    ] + [
+    lines = [banner for banner in [synthetic_banner(result.synthetic)] if banner] + [
         f"{strategy}: {agents} agents, {steps} steps, seed {seed}, data {result.data_source}",
-        f"final MSE informative agent {result.informative}: "
-        f"{summary['final_mse_informative']:.4f}",
+        f"final MSE informative agent {result.informative}: {summary['final_mse_informative']:.4f}",
         f"final MSE non-informative agents (mean): {summary['final_mse_others_mean']:.4f}",
     ]
     if "chosen_counts" in summary:

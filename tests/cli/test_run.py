@@ -1,0 +1,52 @@
+"""`baygo run`: summary, files, one-line errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import baygo_graph as bg
+from baygo_graph.cli import main
+
+
+def call(args, capsys):
+    code = main(args)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_run_writes_the_run_and_prints_json(tmp_path, capsys, bodyfat_path):
+    args = ["run", "--steps", "5", "--agents", "4", "--grid", "11", "--seed", "3"]
+    code, out, _ = call(
+        [*args, "--data", str(bodyfat_path), "--out", str(tmp_path), "--json"], capsys
+    )
+    assert code == 0
+    summary = json.loads(out)
+    assert summary["synthetic"] is False and summary["steps"] == 5
+    run = bg.Run.load(tmp_path)
+    assert run.summary()["final_mse"] == summary["final_mse"]
+    assert sum(summary["chosen_counts"]) == 5 * 4
+
+
+def test_text_summary_says_synthetic(capsys, monkeypatch):
+    monkeypatch.delenv("BAYGO_BODYFAT", raising=False)
+    code, out, _ = call(["run", "--steps", "3", "--grid", "11", "--strategy", "posm"], capsys)
+    assert code == 0
+    assert out.startswith("NOTE: SYNTHETIC DATA")
+    assert "final MSE informative agent 0" in out
+    assert "listened to" not in out  # fixed graph: no choices
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["run", "--agents", "1"], "'--agents': 1 is not in the range"),
+        (["run", "--strategy", "ring"], "'ring' is not one of"),
+        (["run", "--data", "/does/not/exist.csv"], "'/does/not/exist.csv' does not exist"),
+    ],
+)
+def test_bad_arguments_exit_non_zero_with_one_line(args, message, capsys):
+    code, out, err = call(args, capsys)
+    assert code != 0 and out == ""
+    assert err.count("\n") == 1 and err.startswith("baygo: error:") and message in err

@@ -1,0 +1,304 @@
+"""The learning loop against dense references, its invariants and reproducibility."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import networkx as nx
+import numpy as np
+import pytest
+from scipy.special import logsumexp
+
+import baygo_graph as bg
+from baygo_graph.data import paper_split, synthetic_bodyfat
+from baygo_graph.learning import draw_batches
+from baygo_graph.model import make_grid
+
+DATA = synthetic_bodyfat()
+COARSE = pytest.mark.filterwarnings("ignore::baygo_graph.GridResolutionWarning")
+
+
+# -- a few-line dense reference of one step ---------------------------------------
+def reference_first_step(strategy, *, agents, grid, seed, delta=0.5, batch=2):
+    """Step 1 written the plain way: loops, scipy, explicit W."""
+    rng = np.random.default_rng(seed)
+    split = paper_split(DATA, agents=agents, rng=rng)
+    x, y = draw_batches(split, batch, rng)
+    theta = make_grid(grid).theta
+    sigma = split.sigma_ls
+    prior = -0.5 * (theta**2 / 0.5).sum(1)
+    prior -= logsumexp(prior)
+    ll = np.array(
+        [
+            [-0.5 * np.sum((y[i] - a - b * x[i]) ** 2) / sigma**2 for a, b in theta]
+            for i in range(agents)
+        ]
+    )
+    if strategy == "cen":
+        local = prior + ll.sum(0)
+        return np.tile(local - logsumexp(local), (agents, 1)), None
+    local = prior + ll
+    local -= logsumexp(local, axis=1, keepdims=True)
+    p = np.exp(local)
+    kl = np.array(
+        [[np.sum(p[i] * (local[i] - local[j])) for j in range(agents)] for i in range(agents)]
+    )
+    w = np.zeros((agents, agents))
+    choice = None
+    if strategy == "baygo":
+        np.fill_diagonal(kl, -np.inf)
+        choice = kl.argmax(axis=1)
+        w[np.arange(agents), choice] = 1 - delta
+        w[np.arange(agents), np.arange(agents)] += delta
+    elif strategy == "complete":
+        w[:] = (1 - delta) / (agents - 1)
+        np.fill_diagonal(w, delta)
+    elif strategy in ("posm", "negm"):
+        c = 0 if strategy == "posm" else 1
+        w[:, c] = 1 - delta
+        w[c, :] = (1 - delta) / (agents - 1)
+        np.fill_diagonal(w, delta)
+    elif strategy == "nocol":
+        w = np.eye(agents)
+    pooled = w @ local
+    return pooled - logsumexp(pooled, axis=1, keepdims=True), choice
+
+
+@COARSE
+@pytest.mark.parametrize("strategy", ["baygo", "complete", "posm", "negm", "nocol", "cen"])
+@pytest.mark.parametrize(("agents", "grid"), [(3, 3), (4, 3), (2, 2)])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_first_step_matches_dense_reference(strategy, agents, grid, seed):
+    expected, choice = reference_first_step(strategy, agents=agents, grid=grid, seed=seed)
+    run = bg.simulate(
+        strategy,
+        agents=agents,
+        steps=1,
+        grid=grid,
+        batch=2,
+        rng=seed,
+        data=DATA,
+        keep_posteriors=[0],
+    )
+    np.testing.assert_allclose(run.posteriors[0], expected, rtol=1e-10, atol=1e-10)
+    if choice is not None:
+        np.testing.assert_array_equal(run.choices[0], choice)
+    theta = make_grid(grid).theta
+    np.testing.assert_allclose(run.mean[0], np.exp(expected) @ theta, atol=1e-12)
+
+
+@COARSE
+def test_loop_matches_dense_reference_over_steps():
+    """Several steps of BayGo against a reference loop fed the run's own batches."""
+    agents, grid, steps, delta = 4, 3, 6, 0.3
+    run = bg.simulate(
+        "baygo",
+        agents=agents,
+        steps=steps,
+        grid=grid,
+        rng=7,
+        data=DATA,
+        delta=delta,
+        keep_posteriors=range(steps),
+    )
+    rng = np.random.default_rng(7)
+    split = paper_split(DATA, agents=agents, rng=rng)
+    theta = make_grid(grid).theta
+    logp = np.tile(-0.5 * (theta**2 / 0.5).sum(1), (agents, 1))
+    for t in range(steps):
+        x, y = draw_batches(split, 1, rng)
+        resid = y[:, :1] - theta[:, 0] - theta[:, 1] * x[:, :1]
+        local = logp - 0.5 * resid**2 / split.sigma_ls**2
+        local -= logsumexp(local, axis=1, keepdims=True)
+        p = np.exp(local)
+        kl = (p * local).sum(1)[:, None] - p @ local.T
+        np.fill_diagonal(kl, -np.inf)
+        choice = kl.argmax(1)
+        np.testing.assert_array_equal(run.choices[t], choice)
+        logp = delta * local + (1 - delta) * local[choice]
+        logp -= logsumexp(logp, axis=1, keepdims=True)
+        np.testing.assert_allclose(run.posteriors[t], logp, atol=1e-10)
+
+
+# -- the exact Gaussian reference -------------------------------------------------
+def gaussian_loop(run, split, batches, sigma, prior_var=0.5):
+    """Closed-form conjugate updates and Gaussian geometric pooling."""
+    m = run.n_agents
+    prec = np.tile(np.eye(2) / prior_var, (m, 1, 1))
+    mean = np.zeros((m, 2))
+    out = []
+    for t, (x, y) in enumerate(batches):
+        design = np.stack([np.ones_like(x), x], axis=-1)  # (M, b, 2)
+        new_prec = prec + np.einsum("mbi,mbj->mij", design, design) / sigma**2
+        h = np.einsum("mij,mj->mi", prec, mean) + np.einsum("mbi,mb->mi", design, y) / sigma**2
+        mean = np.linalg.solve(new_prec, h[..., None])[..., 0]
+        w = run.weights(t).toarray()
+        prec_pool = np.einsum("ij,jkl->ikl", w, new_prec)
+        h_pool = np.einsum("ij,jkl,jl->ik", w, new_prec, mean)
+        prec, mean = prec_pool, np.linalg.solve(prec_pool, h_pool[..., None])[..., 0]
+        out.append((mean.copy(), np.linalg.inv(prec)))
+    return out
+
+
+@pytest.mark.parametrize("strategy", ["baygo", "complete", "negm"])
+def test_grid_approaches_gaussian_closed_form(strategy, bodyfat_path):
+    steps, agents, batch = 8, 4, 3
+    kwargs = {"agents": agents, "steps": steps, "batch": batch, "data": bodyfat_path, "grid": 161}
+    run = bg.simulate(strategy, rng=3, bounds=(-3.0, 3.0), keep_posteriors=range(steps), **kwargs)
+    rng = np.random.default_rng(3)
+    split = paper_split(bg.load_bodyfat(bodyfat_path), agents=agents, rng=rng)
+    batches = [draw_batches(split, batch, rng) for _ in range(steps)]
+    exact = gaussian_loop(run, split, batches, run.config["sigma"])
+    theta = make_grid(161, bounds=(-3.0, 3.0)).theta
+    for t, (mean, cov) in enumerate(exact):
+        p = np.exp(run.posteriors[t])
+        grid_mean = p @ theta
+        centred = theta[None] - grid_mean[:, None]
+        grid_cov = np.einsum("mk,mki,mkj->mij", p, centred, centred)
+        np.testing.assert_allclose(grid_mean, mean, atol=2e-3)
+        np.testing.assert_allclose(grid_cov, cov, rtol=0.02, atol=1e-4)
+
+
+# -- invariants of every step graph -----------------------------------------------
+@pytest.mark.parametrize("seed", range(3))
+def test_baygo_step_graphs_follow_physical_graph(seed):
+    agents = 10
+    physical = nx.random_regular_graph(3, agents, seed=seed)
+    delta = 0.4
+    run = bg.simulate(
+        "baygo",
+        agents=agents,
+        steps=15,
+        grid=11,
+        rng=seed,
+        data=DATA,
+        delta=delta,
+        physical=physical,
+    )
+    allowed = {(u, v) for u, v in physical.edges} | {(v, u) for u, v in physical.edges}
+    for g in run.graphs():
+        w = nx.to_numpy_array(g, nodelist=range(agents)).T  # W = A^T
+        np.testing.assert_allclose(w.sum(1), 1.0)
+        np.testing.assert_allclose(np.diag(w), delta)
+        assert all(g.in_degree(i) == 2 for i in range(agents))  # self-loop + one neighbour
+        assert {(u, v) for u, v in g.edges if u != v} <= allowed
+        assert sum(nx.get_node_attributes(g, "informative").values()) == 1
+
+
+@COARSE
+def test_agent_without_physical_neighbour_keeps_itself():
+    physical = nx.path_graph(3)
+    physical.add_node(3)
+    run = bg.simulate("baygo", agents=4, steps=3, grid=9, rng=0, data=DATA, physical=physical)
+    assert (run.choices[:, 3] == -1).all()
+    assert run.weights(0).toarray()[3].tolist() == [0, 0, 0, 1]
+
+
+def test_sharp_likelihood_stays_finite():
+    steps = 10_000
+    with pytest.warns(bg.GridResolutionWarning, match="too coarse"):
+        run = bg.simulate(
+            "baygo",
+            agents=3,
+            steps=steps,
+            grid=15,
+            rng=0,
+            data=DATA,
+            sigma=0.05,
+            keep_posteriors=range(0, steps, 500),
+        )
+    for arr in [run.mse, run.entropy, run.mean, *run.posteriors.values()]:
+        assert np.isfinite(arr).all()
+    assert len(run.posteriors) == 20
+    assert (run.entropy >= -1e-9).all()
+
+
+# -- reproducibility ---------------------------------------------------------------
+@pytest.mark.parametrize("strategy", ["baygo", "negm", "cen"])
+def test_same_rng_same_run_other_rng_other_run(strategy):
+    kw = {"agents": 5, "steps": 20, "grid": 15, "data": DATA, "keep_posteriors": [-1]}
+    a = bg.simulate(strategy, rng=11, **kw)
+    b = bg.simulate(strategy, rng=11, **kw)
+    assert a == b
+    c = bg.simulate(strategy, rng=12, **kw)
+    assert not np.array_equal(a.mse, c.mse)
+
+
+def test_generator_and_int_seed_give_the_same_numbers():
+    kw = {"agents": 4, "steps": 10, "grid": 11, "data": DATA}
+    a = bg.simulate("baygo", rng=5, **kw)
+    b = bg.simulate("baygo", rng=np.random.default_rng(5), **kw)
+    np.testing.assert_array_equal(a.mse, b.mse)
+    np.testing.assert_array_equal(a.choices, b.choices)
+    assert a.config["seed"] == 5 and b.config["seed"] == "generator"
+
+
+def test_same_seed_same_run_in_another_process(tmp_path):
+    code = (
+        "import baygo_graph as bg;"
+        "r = bg.simulate('baygo', agents=5, steps=15, grid=11, rng=3, data=bg.synthetic_bodyfat());"
+        f"r.save({str(tmp_path / 'child')!r})"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+    here = bg.simulate("baygo", agents=5, steps=15, grid=11, rng=3, data=synthetic_bodyfat())
+    assert bg.Run.load(tmp_path / "child") == here
+
+
+@COARSE
+def test_seed_sequence_is_recorded():
+    seq = np.random.SeedSequence(99).spawn(2)[1]
+    run = bg.simulate("nocol", agents=3, steps=2, grid=5, rng=seq, data=DATA)
+    assert run.config["seed"] == {"entropy": "99", "spawn_key": [1]}
+
+
+def test_float32_tracks_float64():
+    kw = {"agents": 6, "steps": 40, "grid": 31, "rng": 2, "data": DATA}
+    a = bg.simulate("baygo", **kw)
+    b = bg.simulate("baygo", dtype="float32", **kw)
+    np.testing.assert_allclose(b.mse, a.mse, rtol=1e-3)
+    assert b.config["dtype"] == "float32"
+
+
+# -- the paper's qualitative result -----------------------------------------------
+@pytest.mark.slow
+def test_paper_result_on_bodyfat(bodyfat_path):
+    seeds = np.random.SeedSequence(2024).spawn(12)
+    final = {s: [] for s in ("baygo", "complete", "nocol")}
+    for seq in seeds:
+        for s in final:
+            mse = bg.simulate(s, steps=60, rng=seq, data=bodyfat_path).mse[-1]
+            final[s].append([mse[0], mse[1:].mean()])
+    mean = {s: np.mean(v, axis=0) for s, v in final.items()}
+    print({s: m.round(4).tolist() for s, m in mean.items()})
+    assert mean["baygo"][0] < mean["complete"][0]  # informative agent
+    assert mean["baygo"][1] < mean["complete"][1]  # non-informative agents
+    assert mean["nocol"][1] > mean["baygo"][1]
+
+
+# -- arguments ---------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"agents": 1}, "agents must be an integer >= 2, got 1"),
+        ({"steps": 0}, "steps must be"),
+        ({"delta": 1.5}, "delta must be in"),
+        ({"batch": 2.5}, "batch must be"),
+        ({"dtype": "int8"}, "dtype must be"),
+        ({"keep_posteriors": [99]}, "keep_posteriors"),
+        ({"strategy": "ring"}, "strategy must be one of"),
+        ({"strategy": "complete", "physical": nx.complete_graph(12)}, "physical applies"),
+        ({"strategy": nx.path_graph(5)}, "nodes 0..11"),
+        ({"sigma": -1.0}, "sigma must be"),
+        ({"informative": 12}, "informative must be"),
+    ],
+)
+def test_bad_arguments_are_named(kwargs, match):
+    kwargs = {"strategy": "baygo", "data": DATA, "steps": 2, "grid": 5, **kwargs}
+    with pytest.raises(ValueError, match=match):
+        bg.simulate(kwargs.pop("strategy"), **kwargs)
+
+
+def test_bad_rng_type():
+    with pytest.raises(TypeError, match="rng must be"):
+        bg.simulate("baygo", rng="seed", data=DATA, steps=1, grid=5)
