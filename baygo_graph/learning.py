@@ -8,14 +8,15 @@ from dataclasses import dataclass
 
 import networkx as nx
 import numpy as np
+import scipy.sparse as sp
 from tqdm.auto import tqdm
 
 from . import __version__
 from .data import paper_split, resolve_data
 from .exceptions import GridResolutionWarning
-from .model import batch_statistics, log_likelihood, log_prior, make_grid
+from .model import _grid_features, batch_statistics, log_prior, make_grid
 from .run import Run
-from .strategies import BayGo, FixedGraph, kl_choices, resolve_strategy
+from .strategies import BayGo, FixedGraph, _choose, resolve_strategy
 
 __all__ = ["Posterior", "draw_batches", "pool", "simulate"]
 
@@ -100,6 +101,52 @@ def pool(logp: np.ndarray, *, choices=None, weights=None, delta: float = 0.5) ->
     return np.asarray(weights @ logp)
 
 
+def _pool_into(out, logp, choices, delta):
+    """:func:`pool` with ``choices``, written into ``out``; scales ``logp`` in place.
+
+    Same arithmetic (and rounding) as :func:`pool`, without temporaries.
+    """
+    src = np.where(choices >= 0, choices, np.arange(len(choices)))
+    np.take(logp, src, axis=0, out=out, mode="clip")  # "raise" would buffer `out`
+    out *= 1.0 - delta
+    logp *= delta
+    out += logp
+    return out
+
+
+def _test_mse(x, y):
+    """``f(m)``: test MSE of the predictions ``m[:, 0] + m[:, 1] * x`` for every row of ``m``.
+
+    From moments of the test set, in O(M) per call instead of O(M * n_test):
+    with ``u = x - mean(x)``, ``v = y - mean(y)``, ``beta = <u v> / <u u>``,
+    ``MSE = c^2 + <u u> (b - beta)^2 + <(v - beta u)^2>`` where
+    ``c = mean(y) - a - b mean(x)``: a sum of non-negative terms, so no
+    cancellation (equal to the direct mean of squared residuals to rounding).
+
+    Examples
+    --------
+    >>> x, y = np.array([0.0, 1.0, 2.0]), np.array([1.0, 0.0, 4.0])
+    >>> m = np.array([[0.5, 1.0], [0.0, 0.0]])
+    >>> direct = ((m[:, :1] + m[:, 1:] * x - y) ** 2).mean(axis=1)
+    >>> bool(np.allclose(_test_mse(x, y)(m), direct, rtol=1e-14))
+    True
+    """
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    xbar, ybar = x.mean(), y.mean()
+    u, v = x - xbar, y - ybar
+    suu = float(np.mean(u * u))
+    beta = float(np.mean(u * v)) / suu if suu > 0 else 0.0
+    rest = float(np.mean((v - beta * u) ** 2))
+
+    def mse(m):
+        a, b = m[:, 0], m[:, 1]
+        c = ybar - a - b * xbar
+        return c * c + suu * (b - beta) ** 2 + rest
+
+    return mse
+
+
 def _seed_record(rng):
     """A JSON-able record of the seed, and the Generator to use."""
     if isinstance(rng, np.random.Generator):
@@ -112,7 +159,8 @@ def _seed_record(rng):
         return {"entropy": str(seq.entropy), "spawn_key": []}, np.random.default_rng(seq)
     if isinstance(rng, bool) or not isinstance(rng, int | np.integer):
         raise TypeError(
-            f"rng must be an int, a numpy Generator, a SeedSequence or None, got {type(rng).__name__}"
+            "rng must be an int, a numpy Generator, a SeedSequence or None, "
+            f"got {type(rng).__name__}"
         )
     return int(rng), np.random.default_rng(rng)
 
@@ -247,6 +295,8 @@ def simulate(
     )
     g = make_grid(grid, bounds=bounds)
     sigma = split.sigma_ls if sigma is None else float(sigma)
+    if not np.isfinite(sigma) or sigma <= 0:
+        raise ValueError(f"sigma must be a positive number, got {sigma!r}")
     listen = strat.listen(agents) if isinstance(strat, BayGo) else None
     w_fixed = strat.matrix(agents, delta=delta) if isinstance(strat, FixedGraph) else None
     identity = w_fixed is not None and w_fixed.nnz == agents and np.all(w_fixed.diagonal() == 1)
@@ -257,8 +307,14 @@ def simulate(
 
     learners = 1 if strat.kind == "cen" else agents
     logp = np.tile(log_prior(g, var=prior_var).astype(dtype), (learners, 1))
-    loglik = np.empty((learners, g.size), dtype=dtype)
-    theta = g.theta.astype(dtype)
+    # Buffers reused every step: no M x K allocation inside the loop.
+    expo = np.empty_like(logp)  # exp(logp - rowmax): unnormalised posteriors
+    pooled = np.empty_like(logp) if strat.kind != "cen" and not identity else None
+    feats = _grid_features(g).astype(dtype)
+    ll_scale = -0.5 / sigma**2
+    # [1, a, b] per grid point: one pass gives normaliser and posterior mean.
+    moments = np.column_stack([np.ones(g.size), g.theta]).astype(dtype)
+    test_mse = _test_mse(split.x_test, split.y_test)
     mse = np.empty((steps, agents))
     entropy = np.empty((steps, agents))
     mean = np.empty((steps, agents, 2))
@@ -272,23 +328,43 @@ def simulate(
         stats = batch_statistics(x, y)
         if learners == 1:
             stats = stats.sum(axis=0, keepdims=True)
-        logp += log_likelihood(g, stats.astype(dtype), sigma, out=loglik)
-        local = Posterior.normalize(logp)
+        # logp += log-likelihood: the scale goes into the (M, 6) statistics, the
+        # (M, K) product lands in the expo buffer (overwritten by exp below).
+        np.matmul((stats * ll_scale).astype(dtype), feats.T, out=expo)
+        logp += expo
+        # Local posterior, unnormalised: logp shifted to row max 0, expo = exp(logp),
+        # normaliser z = row sums. KL scores and pooling need no normalised copy.
+        logp -= logp.max(axis=1, keepdims=True)
+        np.exp(logp, out=expo)
         if strat.kind == "dynamic":
-            choices[t] = kl_choices(local.prob, local.log, listen=listen, rng=rng)
-            logp = pool(local.log, choices=choices[t], delta=delta)
+            z = expo.sum(axis=1)
+            choices[t] = _choose(
+                expo, logp, listen=listen, rng=rng, row_scale=z, col_shift=np.log(z)
+            )
+            _pool_into(pooled, logp, choices[t], delta)
+            logp, pooled = pooled, logp
         elif strat.kind == "fixed" and not identity:
-            logp = pool(local.log, weights=w_apply)
-        post = local if (strat.kind == "cen" or identity) else Posterior.normalize(logp)
-        m = post.prob @ theta
+            if sp.issparse(w_apply):
+                pooled[...] = w_apply @ logp
+            else:
+                np.matmul(w_apply, logp, out=pooled)
+            logp, pooled = pooled, logp
+        if strat.kind == "dynamic" or (strat.kind == "fixed" and not identity):
+            logp -= logp.max(axis=1, keepdims=True)
+            np.exp(logp, out=expo)
+        # Metrics of the (pooled) posterior expo / z, log = logp - log z.
+        mom = (expo @ moments).astype(np.float64)
+        z = mom[:, :1]
+        m = mom[:, 1:] / z
+        logz = np.log(z[:, 0])
         mean[t] = m
-        entropy[t] = post.entropy()
-        pred = m[:, :1] + m[:, 1:] * split.x_test
-        mse[t] = ((pred - split.y_test) ** 2).mean(axis=1)
+        entropy[t] = logz - np.einsum("mk,mk->m", expo, logp) / z[:, 0]
+        mse[t] = test_mse(m)
         if t in keep:
-            kept[t] = np.broadcast_to(post.log, (agents, g.size)).copy()
-        if collapsed is None and post.peak.max() > _COLLAPSE:
-            collapsed = (t, int(post.peak.argmax()), float(post.peak.max()))
+            kept[t] = np.broadcast_to(logp - logz[:, None].astype(dtype), (agents, g.size)).copy()
+        peak = 1.0 / z[:, 0]
+        if collapsed is None and peak.max() > _COLLAPSE:
+            collapsed = (t, int(peak.argmax()), float(peak.max()))
 
     if collapsed is not None:
         t, i, p = collapsed
@@ -340,4 +416,3 @@ def simulate(
         posteriors=kept,
         config=config,
     )
-

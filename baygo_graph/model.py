@@ -132,9 +132,7 @@ def batch_statistics(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         ``(sum y^2, sum y, sum x y, n, sum x, sum x^2)`` per agent.
     """
     n = np.full(x.shape[0], float(x.shape[1]))
-    return np.column_stack(
-        [(y * y).sum(1), y.sum(1), (x * y).sum(1), n, x.sum(1), (x * x).sum(1)]
-    )
+    return np.column_stack([(y * y).sum(1), y.sum(1), (x * y).sum(1), n, x.sum(1), (x * x).sum(1)])
 
 
 def _grid_features(grid: Grid) -> np.ndarray:

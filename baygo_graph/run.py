@@ -191,8 +191,9 @@ class Run:
 
         Edge ``(j, i)`` means agent ``i`` receives from ``j``, with attribute
         ``weight = w_ij``; every node has its self-loop with ``w_ii``; node
-        attribute ``informative`` marks the informative agent. All M nodes are
-        present.
+        attribute ``informative`` marks the informative agent; graph attributes
+        ``step``, ``strategy`` and ``synthetic`` (True for synthetic data). All M
+        nodes are present.
 
         Examples
         --------
@@ -203,7 +204,7 @@ class Run:
         (4, 2, True)
         """
         w = sp.coo_array(self.weights(t))
-        g = nx.DiGraph(step=self._check_step(t), strategy=self.strategy)
+        g = nx.DiGraph(step=self._check_step(t), strategy=self.strategy, synthetic=self.synthetic)
         g.add_nodes_from(range(self.n_agents), informative=False)
         g.nodes[self.informative]["informative"] = True
         g.add_weighted_edges_from(zip(w.col.tolist(), w.row.tolist(), w.data.tolist(), strict=True))

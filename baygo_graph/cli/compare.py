@@ -1,0 +1,284 @@
+"""``baygo compare``: several strategies over many seeds, a tidy table and its summary.
+
+Files written to ``--out DIR``:
+
+* ``results.csv`` - the tidy frame of :func:`baygo_graph.analysis.compare`
+  (one row per strategy, seed, step, agent); when the data are synthetic its
+  first line is the ``# NOTE: SYNTHETIC DATA ...`` banner (read it with
+  ``pandas.read_csv(path, comment="#")``);
+* ``summary.md`` - the summary table and the paired differences against BayGo;
+* ``summary.json`` - the same numbers (NaN written as ``null``) and the settings.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from pathlib import Path
+
+import click
+
+from ..strategies import STRATEGY_NAMES
+from ._common import data_option, emit, seed_option, synthetic_banner
+
+__all__ = ["compare"]
+
+_FILES = {"results": "results.csv", "markdown": "summary.md", "json": "summary.json"}
+
+
+def _parse_strategies(ctx, param, value: str) -> list[str]:
+    names = [s.strip().lower() for s in value.split(",") if s.strip()]
+    if not names:
+        raise click.BadParameter(f"give at least one of {','.join(STRATEGY_NAMES)}")
+    bad = [s for s in names if s not in STRATEGY_NAMES]
+    if bad:
+        raise click.BadParameter(
+            f"unknown strategy {bad[0]!r}; choose from {','.join(STRATEGY_NAMES)}"
+        )
+    if len(set(names)) != len(names):
+        raise click.BadParameter(f"a strategy is named twice in {value!r}")
+    return names
+
+
+def _check_jobs(ctx, param, value):
+    if value == 0:
+        raise click.BadParameter("must be a non-zero integer (1: serial; -1: all cores)")
+    return value
+
+
+def _number(x, key=""):
+    """JSON-safe number: NaN and infinities become None; counts stay ints."""
+    x = float(x)
+    if not math.isfinite(x):
+        return None
+    return int(x) if key in ("seeds", "n") else x
+
+
+def _fmt(x, spec=".4f") -> str:
+    return "-" if x is None or not math.isfinite(float(x)) else format(float(x), spec)
+
+
+def _ci(row, name) -> str:
+    return f"{_fmt(row[name])} [{_fmt(row[f'{name}_lo'])}, {_fmt(row[f'{name}_hi'])}]"
+
+
+def _table(header: list[str], rows: list[list[str]]) -> str:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
+    line = "| " + " | ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)) + " |"
+    rule = "| " + " | ".join("-" * w for w in widths) + " |"
+    body = [
+        "| " + " | ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) + " |" for r in rows
+    ]
+    return "\n".join([line, rule, *body])
+
+
+def _summary_table(summary, level: float) -> str:
+    pct = f"{level:.0%}"
+    header = [
+        "strategy",
+        f"final MSE informative [{pct} CI]",
+        f"final MSE others [{pct} CI]",
+        "steps to Cen",
+        "consensus step",
+        "consensus reached",
+        "influence informative",
+    ]
+    rows = [
+        [
+            str(name),
+            _ci(row, "final_mse_informative"),
+            _ci(row, "final_mse_others"),
+            _fmt(row["steps_to_cen"], ".0f"),
+            _fmt(row["consensus_step"], ".1f"),
+            _fmt(row["consensus_reached"], ".2f"),
+            _fmt(row["influence_informative"], ".3f"),
+        ]
+        for name, row in summary.iterrows()
+    ]
+    return _table(header, rows)
+
+
+def _paired_table(paired: dict, level: float) -> str:
+    header = ["contrast", "metric", f"mean difference [{level:.0%} CI]", "p", "wins"]
+    rows = [
+        [
+            contrast,
+            metric,
+            f"{_fmt(r['mean'])} [{_fmt(r['lo'])}, {_fmt(r['hi'])}]",
+            _fmt(r["p_value"], ".2g"),
+            _fmt(r["wins"], ".2f"),
+        ]
+        for contrast, frame in paired.items()
+        for metric, r in frame.iterrows()
+    ]
+    return _table(header, rows)
+
+
+@click.command()
+@click.option("--seeds", type=click.IntRange(min=1), default=20, show_default=True)
+@click.option("--steps", type=click.IntRange(min=1), default=60, show_default=True)
+@click.option(
+    "--strategies",
+    callback=_parse_strategies,
+    default=",".join(STRATEGY_NAMES),
+    show_default=True,
+    help="Comma-separated strategy names.",
+)
+@click.option("--agents", type=click.IntRange(min=2), default=12, show_default=True)
+@data_option
+@seed_option
+@click.option(
+    "--jobs",
+    type=int,
+    default=None,
+    callback=_check_jobs,
+    help="Worker processes (default: all cores; 1: serial).",
+)
+@click.option("--delta", type=click.FloatRange(0, 1), default=0.5, show_default=True)
+@click.option("--batch", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--grid", type=click.IntRange(min=2), default=61, show_default=True)
+@click.option(
+    "--window",
+    type=click.IntRange(min=1),
+    default=10,
+    show_default=True,
+    help="Window (steps) of the influence column.",
+)
+@click.option(
+    "--tolerance",
+    type=click.FloatRange(min=0),
+    default=0.05,
+    show_default=True,
+    help="Relative tolerance of 'steps to Cen'.",
+)
+@click.option(
+    "--consensus-tol",
+    type=click.FloatRange(min=0),
+    default=0.01,
+    show_default=True,
+    help="Max - min of the agents' MSE that counts as consensus.",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Folder for results.csv, summary.md, summary.json.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a tty).")
+def compare(
+    seeds,
+    steps,
+    strategies,
+    agents,
+    data,
+    seed,
+    jobs,
+    delta,
+    batch,
+    grid,
+    window,
+    tolerance,
+    consensus_tol,
+    out,
+    as_json,
+    progress,
+):
+    """Run strategies over many seeds (paired) and print the summary table."""
+    from ..analysis.compare import compare as run_compare
+    from ..analysis.compare import paired_difference, summarize
+
+    level = 0.95
+    start = time.perf_counter()
+    try:
+        df = run_compare(
+            strategies,
+            seeds=seeds,
+            steps=steps,
+            rng=seed,
+            n_jobs=jobs,
+            progress=progress,
+            influence_window=window,
+            agents=agents,
+            data=data,
+            delta=delta,
+            batch=batch,
+            grid=grid,
+        )
+        summary = summarize(df, tolerance=tolerance, consensus_tol=consensus_tol, level=level)
+        paired = {
+            f"baygo - {other}": paired_difference(df, "baygo", other, level=level)
+            for other in strategies
+            if "baygo" in strategies and other != "baygo"
+        }
+    except (ValueError, TypeError) as e:
+        raise click.ClickException(str(e)) from e
+    wall = time.perf_counter() - start
+
+    attrs = df.attrs
+    banner = synthetic_banner(attrs["synthetic"])
+    head = (
+        f"compare: {', '.join(strategies)}; {seeds} seeds x {steps} steps, {agents} agents, "
+        f"seed {seed}, data {attrs['data_source']} ({wall:.1f} s)"
+    )
+    table = _summary_table(summary, level)
+    notes = (
+        f"Final MSE: mean over seeds at the last step, t-interval of the mean. "
+        f"Steps to Cen: first step from which the agent- and seed-averaged MSE stays "
+        f"<= (1 + {tolerance:g}) x Cen's. Consensus step: median over seeds of the first "
+        f"step from which max - min of the agents' MSE stays <= {consensus_tol:g}. "
+        f"Influence: mean share of the informative agent in the left Perron vector of "
+        f"the product of {window} consecutive weight matrices."
+    )
+    blocks = [b for b in (banner, head, table) if b]
+    if paired:
+        blocks.append(
+            "Paired differences over seeds (negative: BayGo lower):\n"
+            + _paired_table(paired, level)
+        )
+    record = {
+        "synthetic": attrs["synthetic"],
+        "banner": banner or None,
+        "data_source": attrs["data_source"],
+        "strategies": attrs["strategies"],
+        "seeds": attrs["seeds"],
+        "steps": attrs["steps"],
+        "agents": attrs["agents"],
+        "seed": seed,
+        "entropy": attrs["entropy"],
+        "delta": delta,
+        "batch": batch,
+        "grid": grid,
+        "influence_window": window,
+        "tolerance": tolerance,
+        "consensus_tol": consensus_tol,
+        "level": level,
+        "wall_time_s": round(wall, 3),
+        "summary": {
+            str(name): {k: _number(v, k) for k, v in row.items()}
+            for name, row in summary.iterrows()
+        },
+        "paired": {
+            contrast: {m: {k: _number(v, k) for k, v in r.items()} for m, r in frame.iterrows()}
+            for contrast, frame in paired.items()
+        },
+    }
+    if out is not None:
+        folder = Path(out)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            paths = {k: folder / name for k, name in _FILES.items()}
+            with open(paths["results"], "w", newline="") as fh:
+                if banner:
+                    fh.write(f"# {banner}\n")
+                df.to_csv(fh, index=False)
+            md = ["# Strategy comparison", *([f"**{banner}**"] if banner else []), *blocks]
+            md = [b for b in md if b != banner] + [notes]
+            paths["markdown"].write_text("\n\n".join(md) + "\n")
+            record["files"] = {k: str(p) for k, p in paths.items()}
+            paths["json"].write_text(json.dumps(record, indent=2) + "\n")
+        except OSError as e:
+            raise click.ClickException(f"cannot write to --out {out!r}: {e}") from e
+        blocks.append("written: " + ", ".join(str(p) for p in paths.values()))
+    emit(record, as_json=as_json, text="\n\n".join(blocks))

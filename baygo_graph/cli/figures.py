@@ -1,0 +1,233 @@
+"""``baygo plot``, ``baygo animate`` and ``baygo reproduce``: pictures and the paper run."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+import click
+
+from ._common import data_option, emit, seed_option, synthetic_banner
+
+__all__ = ["animate", "parse_steps", "plot", "reproduce"]
+
+
+def _load_run(run_dir):
+    from ..exceptions import RunFormatError
+    from ..run import Run
+
+    try:
+        return Run.load(run_dir)
+    except RunFormatError as e:
+        raise click.ClickException(str(e)) from e
+
+
+def parse_steps(text: str | None, n_steps: int) -> range:
+    """``"a:b"`` (Python slice, either end optional) or ``"a"`` -> the steps.
+
+    Examples
+    --------
+    >>> parse_steps("2:5", 10), parse_steps(":3", 10), parse_steps("-2:", 10)
+    (range(2, 5), range(0, 3), range(8, 10))
+    """
+    if text is None:
+        return range(n_steps)
+    try:
+        if ":" in text:
+            a, b = text.split(":", 1)
+            lo = int(a) if a.strip() else None
+            hi = int(b) if b.strip() else None
+            sel = range(n_steps)[slice(lo, hi)]
+        else:
+            k = int(text)
+            if not -n_steps <= k < n_steps:
+                raise IndexError
+            sel = range(k % n_steps, k % n_steps + 1)
+    except (ValueError, IndexError):
+        raise click.BadParameter(
+            f"expected a:b (or a single step) within a run of {n_steps} steps, got {text!r}",
+            param_hint="--steps",
+        ) from None
+    if len(sel) == 0:
+        raise click.BadParameter(f"{text!r} selects no step of a run of {n_steps} steps",
+                                 param_hint="--steps")  # fmt: skip
+    return sel
+
+
+@click.command()
+@click.argument("run_dir", type=click.Path(exists=True))
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Folder for the figures (default: RUN_DIR/figures).")  # fmt: skip
+@click.option("--format", "formats", type=click.Choice(["png", "pdf", "svg"]), multiple=True,
+              default=("png",), show_default=True, help="Repeat for several formats.")  # fmt: skip
+@click.option("--window", type=click.IntRange(min=1), default=10, show_default=True,
+              help="Steps per window (influence, union graph).")  # fmt: skip
+@click.option("--json", "as_json", is_flag=True, help="Print the files written as JSON.")
+def plot(run_dir, out, formats, window, as_json):
+    """Draw the figures of one saved run (RUN_DIR holds run.npz)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from ..reproduce import run_figures
+
+    run = _load_run(run_dir)
+    folder = Path(out) if out is not None else Path(run_dir if Path(run_dir).is_dir() else
+                                                    Path(run_dir).parent) / "figures"  # fmt: skip
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        figs = run_figures(run, window=window)
+    except (ValueError, TypeError) as e:
+        raise click.ClickException(str(e)) from e
+    written = []
+    for name, fig in figs.items():
+        for ext in formats:
+            path = folder / f"{name}.{ext}"
+            fig.savefig(path, dpi=130, bbox_inches="tight")
+            written.append(str(path))
+        plt.close(fig)
+    banner = synthetic_banner(run.synthetic)
+    text = "\n".join(([banner] if banner else []) + [f"wrote {p}" for p in written])
+    emit({"synthetic": run.synthetic, "files": written}, as_json=as_json, text=text)
+
+
+@click.command()
+@click.argument("run_dir", type=click.Path(exists=True))
+@click.option("--steps", "steps_text", default=None, metavar="A:B",
+              help="Steps to show, a Python slice (default: all).")  # fmt: skip
+@click.option("--format", "fmt", type=click.Choice(["gif", "mp4"]), default="gif",
+              show_default=True)  # fmt: skip
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="Output file (default: RUN_DIR/animation.<format>).")  # fmt: skip
+@click.option("--fps", type=click.IntRange(min=1), default=4, show_default=True)
+@click.option("--dpi", type=click.IntRange(min=20), default=90, show_default=True)
+@click.option("--panel", type=click.Choice(["mse", "influence"]), default="mse",
+              show_default=True, help="What the panel beside the graph shows.")  # fmt: skip
+@click.option("--window", type=click.IntRange(min=1), default=10, show_default=True,
+              help="Window of the influence that sizes the nodes.")  # fmt: skip
+def animate(run_dir, steps_text, fmt, out, fps, dpi, panel, window):
+    """Animate the communication graph of one saved run (GIF, or MP4 with ffmpeg)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from ..figures import animate_run, ffmpeg_path, save_animation
+    from ..figures.animation import VIDEO_HINT
+    from ..reproduce import run_influence
+
+    run = _load_run(run_dir)
+    if run.kind == "cen":
+        raise click.ClickException("the centralised learner (cen) has no graph to animate")
+    steps = parse_steps(steps_text, run.n_steps)
+    if fmt == "mp4" and ffmpeg_path() is None:
+        raise click.ClickException(VIDEO_HINT)
+    base = Path(run_dir) if Path(run_dir).is_dir() else Path(run_dir).parent
+    path = Path(out) if out is not None else base / f"animation.{fmt}"
+    if path.suffix.lower() != f".{fmt}":
+        raise click.BadParameter(f"--out must end in .{fmt} for --format {fmt}",
+                                 param_hint="--out")  # fmt: skip
+    anim = animate_run(run, steps=steps, panel=panel, influence=run_influence(run, window=window))
+    try:
+        save_animation(anim, path, fps=fps, dpi=dpi)
+    except RuntimeError as e:
+        raise click.ClickException(str(e)) from e
+    finally:
+        plt.close(anim.figure)
+    banner = synthetic_banner(run.synthetic)
+    click.echo("\n".join(([banner] if banner else []) +
+                         [f"wrote {path} ({len(steps)} frames)"]))  # fmt: skip
+
+
+@click.command()
+@click.option("--seeds", type=click.IntRange(min=1), default=20, show_default=True)
+@click.option("--steps", type=click.IntRange(min=2), default=60, show_default=True)
+@data_option
+@click.option("--jobs", "n_jobs", type=int, default=None,
+              help="Worker processes (default: all cores; 1: serial).")  # fmt: skip
+@click.option("--out", type=click.Path(file_okay=False), required=True, help="Output folder.")
+@seed_option
+@click.option("--agents", type=click.IntRange(min=3), default=12, show_default=True)
+@click.option("--grid", type=click.IntRange(min=5), default=61, show_default=True,
+              help="Grid points per axis (small values for quick checks only).")  # fmt: skip
+@click.option(
+    "--gallery",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Also write small PNGs for the README gallery here (e.g. docs/gallery).",
+)
+@click.option("--video/--no-video", default=True, show_default=True,
+              help="Also write an MP4 when an ffmpeg writer is available.")  # fmt: skip
+@click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a tty).")
+@click.option("--json", "as_json", is_flag=True, help="Print claims and files as JSON.")
+def reproduce(seeds, steps, data, n_jobs, out, seed, agents, grid, gallery, video, progress,
+              as_json):  # fmt: skip
+    """Run the paper experiment: all strategies over many seeds -> figures, report.
+
+    Writes OUT/report.md (figures, numbers and which of the paper's claims hold),
+    results.csv, summary.md/.json, figures/ (PNG and PDF) and animation/.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+
+    from ..data import resolve_data
+    from ..reproduce import reproduce as run_reproduction
+
+    try:
+        dataset = resolve_data(data)
+    except (ValueError, TypeError, OSError) as e:
+        raise click.ClickException(str(e)) from e
+    banner = synthetic_banner(dataset.synthetic)
+    say = (lambda msg: click.echo(msg, err=True)) if as_json else click.echo
+    if banner:
+        say(banner)
+    parts = ["baygo", "reproduce", "--seeds", seeds, "--steps", steps, "--seed", seed,
+             "--agents", agents, "--grid", grid, "--out", out]  # fmt: skip
+    if data is not None:
+        parts += ["--data", data]
+    if n_jobs is not None:
+        parts += ["--jobs", n_jobs]
+    if gallery is not None:
+        parts += ["--gallery", gallery]
+    command = " ".join(shlex.quote(str(p)) for p in parts)
+    try:
+        result = run_reproduction(
+            out,
+            seeds=seeds,
+            steps=steps,
+            data=dataset,
+            n_jobs=n_jobs,
+            rng=seed,
+            agents=agents,
+            grid=grid,
+            gallery=gallery,
+            video=video,
+            progress=progress,
+            log=say,
+            command=command,
+        )
+    except (ValueError, TypeError) as e:
+        raise click.ClickException(str(e)) from e
+    width = max(len(c.key) for c in result.claims)
+    lines = ([banner] if banner else []) + [
+        f"data: {dataset.source}" + (" (SYNTHETIC)" if dataset.synthetic else ""),
+        "claims of the paper (tests in report.md):",
+    ]
+    lines += [f"  {c.key:<{width}}  {c.verdict}" for c in result.claims]
+    lines += [f"  ({n})" for n in result.notes]
+    lines += [
+        f"report: {result.files['report']}",
+        f"wall time: {result.timings['total']:.1f} s",
+    ]
+    if banner:
+        lines.append(banner)
+    summary = {
+        "synthetic": result.synthetic,
+        "data": dataset.source,
+        "claims": {c.key: c.verdict for c in result.claims},
+        "files": {k: str(v) for k, v in result.files.items()},
+        "timings_s": result.timings,
+    }
+    emit(summary, as_json=as_json, text="\n".join(lines))

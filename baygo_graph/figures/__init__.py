@@ -1,0 +1,15 @@
+"""Plots and animations: every plot takes ax= and returns it; nothing here recomputes.
+
+Functions draw what :mod:`baygo_graph.analysis` (or a :class:`~baygo_graph.Run`)
+gives them. Styling (seaborn's whitegrid, the colour-blind-safe Okabe-Ito
+palette) applies only inside each call; importing this package changes no
+matplotlib setting. Figures made from synthetic data carry a visible
+"SYNTHETIC DATA" label.
+"""
+
+from ._style import *  # noqa: F403
+from .animation import *  # noqa: F403
+from .connectivity import *  # noqa: F403
+from .influence import *  # noqa: F403
+from .mse import *  # noqa: F403
+from .topology import *  # noqa: F403

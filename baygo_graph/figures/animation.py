@@ -1,0 +1,422 @@
+"""The evolution of the communication graph of one run, as an animation.
+
+:func:`animate_run` returns a :class:`matplotlib.animation.FuncAnimation` (one
+frame per requested step; a fixed layout so frames compare); :func:`save_animation`
+writes it as a GIF (Pillow, always available) or an MP4 (needs an ffmpeg
+writer: ``ffmpeg`` on PATH or the optional extra ``pip install baygo-graph[video]``).
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+from matplotlib.animation import FuncAnimation
+
+from ._graph import agent_layout, draw_edges, draw_nodes, node_sizes
+from ._style import (
+    INFLUENCE_LABEL,
+    INFORMATIVE_COLOR,
+    INFORMATIVE_MARKER,
+    MSE_LABEL,
+    STEP_LABEL,
+    figure_style,
+    mark_synthetic,
+    strategy_label,
+)
+
+__all__ = ["RunAnimation", "animate_run", "ffmpeg_path", "save_animation"]
+
+VIDEO_HINT = (
+    "MP4 needs an ffmpeg writer: install the optional extra "
+    "(python -m pip install 'baygo-graph[video]', which brings imageio-ffmpeg) "
+    "or put ffmpeg on PATH; GIF works without it"
+)
+
+
+def _frames(run, steps) -> list[int]:
+    t = run.n_steps
+    if steps is None:
+        return list(range(t))
+    if isinstance(steps, slice):
+        return list(range(t))[steps]
+    out = [int(s) for s in np.atleast_1d(np.asarray(steps))]
+    bad = [s for s in out if not 0 <= s < t]
+    if bad:
+        raise ValueError(f"steps must lie in [0, {t}) for this run, got {bad[0]!r}")
+    return out
+
+
+def animate_run(
+    run,
+    *,
+    steps=None,
+    panel="mse",
+    influence=None,
+    pos=None,
+    interval=250,
+    figsize=(10.0, 4.8),
+):
+    """Animate a run's communication graph, one frame per step.
+
+    Each frame shows the step's graph (arrow j -> i: agent i listens to j, width
+    from ``w_ij``; informative agent drawn as a star; node sizes from
+    ``influence`` when given), a step counter, and beside it every agent's test
+    MSE (``panel="mse"``) or every agent's influence (``panel="influence"``) up to
+    the current step.
+
+    Parameters
+    ----------
+    run : Run
+        A run with a communication graph (not ``"cen"``).
+    steps : iterable of int or slice, optional
+        Steps to show, one frame each (default: every step).
+    panel : {"mse", "influence"}, default "mse"
+        What the right-hand panel shows.
+    influence : array_like, shape (T, M), optional
+        Per-step influence (e.g. from
+        :func:`baygo_graph.analysis.centrality.influence_series`, NaN where
+        undefined); sizes the nodes and feeds ``panel="influence"``.
+    pos : array_like, shape (M, 2), optional
+        Fixed node positions (default: informative agent centred, others on a circle).
+    interval : int, default 250
+        Milliseconds between frames.
+    figsize : (float, float), default (10, 4.8)
+
+    Returns
+    -------
+    RunAnimation
+        A :class:`~matplotlib.animation.FuncAnimation` (its figure is
+        ``anim.figure``); frames are the requested steps.
+
+    Examples
+    --------
+    >>> from baygo_graph import simulate, synthetic_bodyfat
+    >>> run = simulate("baygo", agents=4, steps=6, grid=21, rng=0, data=synthetic_bodyfat())
+    >>> anim = animate_run(run, steps=range(2, 5))
+    >>> list(anim.new_saved_frame_seq())
+    [2, 3, 4]
+    """
+    from ..run import Run
+
+    if not isinstance(run, Run):
+        raise TypeError(f"run must be a baygo_graph.Run, got {type(run).__name__}")
+    if run.kind == "cen":
+        raise ValueError("the centralised learner (cen) has no communication graph to animate")
+    if panel not in ("mse", "influence"):
+        raise ValueError(f"panel must be 'mse' or 'influence', got {panel!r}")
+    frames = _frames(run, steps)
+    if not frames:
+        raise ValueError("steps selects no step of the run")
+    t_all, m = run.n_steps, run.n_agents
+    if influence is not None:
+        influence = np.asarray(influence, dtype=float)
+        if influence.shape != (t_all, m):
+            raise ValueError(f"influence must have shape ({t_all}, {m}), got {influence.shape}")
+    elif panel == "influence":
+        raise ValueError("panel='influence' needs the influence array")
+    inf = run.informative
+    pos = agent_layout(m, informative=inf) if pos is None else np.asarray(pos, dtype=float)
+    values = run.mse if panel == "mse" else influence
+    x = np.arange(t_all)
+
+    with figure_style():
+        import matplotlib.pyplot as plt
+
+        fig, (gax, pax) = plt.subplots(
+            1, 2, figsize=figsize, width_ratios=(1, 1.25), layout="constrained"
+        )
+        sizes0 = node_sizes(m, None if influence is None else influence[frames[0]])
+        others_sc, inf_sc, labels = draw_nodes(gax, pos, informative=inf, sizes=sizes0)
+        gax.legend(
+            handles=[h for h in (others_sc, inf_sc) if h is not None],
+            loc="upper center",
+            bbox_to_anchor=(0.5, 0.0),
+            ncols=2,
+            fontsize="x-small",
+            markerscale=0.5,
+            title="arrow j→i: agent i listens to agent j"
+            + ("; node size: influence" if influence is not None else ""),
+            title_fontsize="x-small",
+        )
+        counter = gax.text(
+            0.02,
+            0.98,
+            "",
+            transform=gax.transAxes,
+            ha="left",
+            va="top",
+            fontsize=11,
+            fontweight="bold",
+            gid="step-counter",
+        )
+        gax.set_title(f"{strategy_label(run.strategy)}: communication graph")
+
+        # Right panel: full curves faint, the drawn part up to t strong.
+        lo, hi = frames[0], frames[-1]
+        seg = slice(min(lo, hi), max(lo, hi) + 1)
+        span = values[seg]
+        finite = span[np.isfinite(span)]
+        for i in range(m):
+            is_inf = i == inf
+            pax.plot(
+                x[seg],
+                values[seg, i],
+                color=INFORMATIVE_COLOR if is_inf else "#7F7F7F",
+                lw=2.2 if is_inf else 0.8,
+                alpha=1.0 if is_inf else 0.5,
+                marker=INFORMATIVE_MARKER if is_inf else "",
+                markevery=max(1, (seg.stop - seg.start) // 10),
+                markersize=9,
+                label=f"agent {i} (informative)"
+                if is_inf
+                else ("other agents" if i == (1 if inf == 0 else 0) else "_nolegend_"),
+                gid=f"curve:{i}",
+            )
+        cursor = pax.axvline(frames[0], color="black", lw=1.0, ls=":", gid="cursor")
+        dot = pax.scatter(
+            [frames[0]],
+            [values[frames[0], inf]],
+            s=80,
+            c=INFORMATIVE_COLOR,
+            marker=INFORMATIVE_MARKER,
+            zorder=6,
+            edgecolors="black",
+            linewidths=0.5,
+        )
+        pax.set_xlim(seg.start, max(seg.stop - 1, seg.start + 1))
+        if finite.size:
+            pad = 0.05 * (finite.max() - finite.min() or 1.0)
+            pax.set_ylim(finite.min() - pad, finite.max() + pad)
+        pax.set_xlabel(STEP_LABEL)
+        pax.set_ylabel(MSE_LABEL if panel == "mse" else INFLUENCE_LABEL)
+        pax.set_title("every agent's test MSE" if panel == "mse" else "every agent's influence")
+        pax.legend(fontsize="small", loc="upper right")
+        mark_synthetic(fig, run.synthetic)
+
+        state = {"edges": []}
+        static_nodes = [a for a in (others_sc, inf_sc, *labels) if a is not None]
+
+        def update(t):
+            for p in state["edges"]:
+                p.remove()
+            state["edges"] = draw_edges(gax, pos, run.weights(t))
+            if influence is not None:
+                sizes = node_sizes(m, influence[t])
+                others_sc.set_sizes(np.delete(sizes, inf))
+                if inf_sc is not None:
+                    inf_sc.set_sizes([sizes[inf] * 2.2])
+            counter.set_text(f"step {t} / {t_all - 1}")
+            cursor.set_xdata([t, t])
+            dot.set_offsets([[t, values[t, inf]]])
+            return [*state["edges"], *static_nodes, counter, cursor, dot]
+
+        anim = RunAnimation(
+            fig,
+            update,
+            frames=frames,
+            init_func=lambda: [],
+            interval=interval,
+            blit=False,
+            repeat=True,
+            cache_frame_data=False,
+        )
+        anim.steps = list(frames)
+        anim.dynamic = [counter, cursor, dot, *static_nodes]
+        update(frames[0])
+        # Fix the layout once: constrained layout per frame would triple the cost.
+        fig.canvas.draw()
+        fig.set_layout_engine("none")
+    return anim
+
+
+class RunAnimation(FuncAnimation):
+    """A :class:`~matplotlib.animation.FuncAnimation` that can render its frames fast.
+
+    Attributes
+    ----------
+    steps : list of int
+        The run step shown by each frame, in order.
+    dynamic : list of matplotlib.artist.Artist
+        Artists that change between frames (besides the edges ``update`` returns).
+    """
+
+    steps: list
+    dynamic: list
+
+    @property
+    def figure(self):
+        """The animated :class:`~matplotlib.figure.Figure`."""
+        return self._fig
+
+    def iter_frames(self, *, dpi=None):
+        """Yield every frame as an RGB ``uint8`` array (H, W, 3), in order.
+
+        The static part of the figure is drawn once; each frame restores it and
+        draws only what changes (the same picture as a full redraw).
+        """
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        fig = self._fig
+        old_dpi = fig.dpi
+        if dpi is not None:
+            fig.set_dpi(dpi)
+        canvas = fig.canvas
+        if not hasattr(canvas, "copy_from_bbox"):
+            canvas = FigureCanvasAgg(fig)
+        try:
+            moving = self._func(self.steps[0]) if self.steps else []
+            hidden = list({id(a): a for a in (*moving, *self.dynamic)}.values())
+            for a in hidden:
+                a.set_visible(False)
+            canvas.draw()
+            background = canvas.copy_from_bbox(fig.bbox)
+            for a in hidden:
+                a.set_visible(True)
+            for t in self.steps:
+                canvas.restore_region(background)
+                drawn = self._func(t)
+                order = sorted(
+                    {id(a): a for a in (*drawn, *self.dynamic)}.values(),
+                    key=lambda a: a.get_zorder(),
+                )
+                for a in order:
+                    fig.draw_artist(a)
+                yield np.asarray(canvas.buffer_rgba())[..., :3].copy()
+        finally:
+            if dpi is not None:
+                fig.set_dpi(old_dpi)
+
+
+def ffmpeg_path() -> str | None:
+    """An ffmpeg executable matplotlib can use: on PATH, else imageio-ffmpeg's; or None.
+
+    Examples
+    --------
+    >>> path = ffmpeg_path()
+    >>> path is None or isinstance(path, str)
+    True
+    """
+    import matplotlib as mpl
+
+    configured = mpl.rcParams.get("animation.ffmpeg_path", "ffmpeg")
+    found = shutil.which(configured)
+    if found:
+        return found
+    try:
+        import imageio_ffmpeg
+    except ImportError:
+        return None
+    try:
+        exe = imageio_ffmpeg.get_ffmpeg_exe()
+    except RuntimeError:
+        return None
+    return exe if exe and Path(exe).is_file() else None
+
+
+def save_animation(anim, path, *, fps=4, dpi=90):
+    """Write an animation to ``path``: ``.gif`` (Pillow) or ``.mp4`` (ffmpeg).
+
+    Animations from :func:`animate_run` are rendered fast (the static part of
+    the figure drawn once); any other matplotlib animation goes through
+    ``anim.save``.
+
+    Parameters
+    ----------
+    anim : matplotlib.animation.Animation
+    path : str or os.PathLike
+        The suffix picks the format.
+    fps : int, default 4
+    dpi : int, default 90
+
+    Returns
+    -------
+    pathlib.Path
+        The file written.
+
+    Raises
+    ------
+    RuntimeError
+        For ``.mp4`` when no ffmpeg writer is available (the message says how to
+        get one), or when ffmpeg fails.
+    ValueError
+        For another suffix.
+    """
+    import matplotlib as mpl
+    from matplotlib.animation import FFMpegWriter, PillowWriter
+
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in (".gif", ".mp4"):
+        raise ValueError(f"path must end in .gif or .mp4, got {str(path)!r}")
+    if isinstance(fps, bool) or not isinstance(fps, int | float) or fps <= 0:
+        raise ValueError(f"fps must be a positive number, got {fps!r}")
+    exe = ffmpeg_path() if suffix == ".mp4" else None
+    if suffix == ".mp4" and exe is None:
+        raise RuntimeError(VIDEO_HINT)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(anim, RunAnimation):
+        frames = anim.iter_frames(dpi=dpi)
+        if suffix == ".gif":
+            _write_gif(frames, path, fps=fps)
+        else:
+            _write_mp4(frames, path, fps=fps, exe=exe)
+        return path
+    if suffix == ".gif":
+        anim.save(path, writer=PillowWriter(fps=fps), dpi=dpi)
+    else:
+        with mpl.rc_context({"animation.ffmpeg_path": exe}):
+            writer = FFMpegWriter(fps=fps, codec="libx264", extra_args=["-pix_fmt", "yuv420p"])
+            anim.save(path, writer=writer, dpi=dpi)
+    return path
+
+
+def _write_gif(frames, path: Path, *, fps) -> None:
+    from PIL import Image
+
+    images = [Image.fromarray(f).quantize(colors=256, dither=Image.Dither.NONE) for f in frames]
+    if not images:
+        raise ValueError("the animation has no frames")
+    tmp = path.with_name(f".{path.name}.tmp")
+    images[0].save(
+        tmp,
+        format="GIF",
+        save_all=True,
+        append_images=images[1:],
+        duration=int(round(1000 / fps)),
+        loop=0,
+        optimize=False,
+    )
+    tmp.replace(path)
+
+
+def _write_mp4(frames, path: Path, *, fps, exe: str) -> None:
+    import subprocess
+
+    frames = iter(frames)
+    first = next(frames, None)
+    if first is None:
+        raise ValueError("the animation has no frames")
+    h, w = first.shape[:2]
+    tmp = path.with_name(f".{path.name}.tmp.mp4")
+    cmd = [
+        exe, "-y", "-loglevel", "error",
+        "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{w}x{h}", "-r", str(fps), "-i", "-",
+        "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2",
+        "-c:v", "libx264", "-pix_fmt", "yuv420p", "-movflags", "+faststart",
+        str(tmp),
+    ]  # fmt: skip
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        proc.stdin.write(np.ascontiguousarray(first).tobytes())
+        for f in frames:
+            proc.stdin.write(np.ascontiguousarray(f).tobytes())
+        proc.stdin.close()
+    except BrokenPipeError:
+        pass
+    err = proc.stderr.read().decode(errors="replace")
+    if proc.wait() != 0:
+        tmp.unlink(missing_ok=True)
+        raise RuntimeError(f"ffmpeg failed writing {str(path)!r}: {err.strip()[:500]}")
+    tmp.replace(path)

@@ -1,0 +1,176 @@
+"""Connectivity of the emergent graph: per-window strong connectivity, smallest B.
+
+Inputs come from :mod:`baygo_graph.analysis.connectivity`: the per-window result
+of :func:`~baygo_graph.analysis.b_connectivity` and, over seeds, the values of
+:func:`~baygo_graph.analysis.smallest_b` gathered in a small table.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._style import (
+    INFORMATIVE_COLOR,
+    figure_style,
+    mark_synthetic,
+    new_axes,
+)
+
+__all__ = ["plot_smallest_b", "plot_window_connectivity"]
+
+CONNECTED_COLOR = "#009E73"
+BROKEN_COLOR = INFORMATIVE_COLOR
+_KIND_COLORS = {"aligned": "#0072B2", "sliding": "#E69F00"}
+
+
+def _field(obj, *names):
+    for name in names:
+        if hasattr(obj, name):
+            return getattr(obj, name)
+    raise TypeError(f"{type(obj).__name__} has none of the attributes {names}")
+
+
+def plot_window_connectivity(result, *, ax=None, synthetic=False, title=None):
+    """Number of strongly connected components of each window's union graph.
+
+    Parameters
+    ----------
+    result : b_connectivity result
+        What :func:`baygo_graph.analysis.b_connectivity` returns: per window its
+        first step, its length, whether its union is strongly connected and its
+        number of strongly connected components.
+    ax : matplotlib.axes.Axes, optional
+    synthetic : bool, default False
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        One bar per window (x: its first step, width: its length, height: the
+        number of components), green where the union is strongly connected,
+        vermillion where it is not; a dotted line at 1 component.
+    """
+    starts = np.asarray(_field(result, "starts", "start"), dtype=float)
+    stops = np.asarray(_field(result, "stops", "stop", "ends"), dtype=float)
+    ncomp = np.asarray(_field(result, "n_components", "components"), dtype=float)
+    ok = np.asarray(_field(result, "strongly_connected", "connected"), dtype=bool)
+    b = _field(result, "B", "b")
+    kind = getattr(result, "windows", "aligned")
+    widths = stops - starts
+    with figure_style():
+        ax = new_axes(ax, figsize=(6.4, 3.6))
+        colors = np.where(ok, CONNECTED_COLOR, BROKEN_COLOR)
+        ax.bar(
+            starts, ncomp, width=widths * (0.9 if kind == "aligned" else 1.0), align="edge",
+            color=colors, edgecolor="none", alpha=0.85 if kind == "aligned" else 0.5,
+            gid="windows",
+        )  # fmt: skip
+        ax.axhline(1, color="black", ls=":", lw=1.0, gid="one-component")
+        from matplotlib.patches import Patch
+
+        ax.legend(
+            handles=[
+                Patch(color=CONNECTED_COLOR, label="union strongly connected"),
+                Patch(color=BROKEN_COLOR, label="not strongly connected"),
+            ],
+            fontsize="small",
+            loc="upper right",
+        )
+        ax.set_xlabel("window start step (bar width: window length B)")
+        ax.set_ylabel("strongly connected\ncomponents of the union")
+        ax.set_ylim(0, max(2.0, float(ncomp.max(initial=1)) + 0.5))
+        ax.yaxis.get_major_locator().set_params(integer=True)
+        if len(starts):
+            ax.set_xlim(starts.min(), stops.max())
+        n_ok = int(ok.sum())
+        ax.set_title(
+            title or f"B = {b}, {kind} windows: {n_ok}/{len(ok)} strongly connected",
+            fontsize="medium",
+        )
+        mark_synthetic(ax, bool(synthetic))
+    return ax
+
+
+def plot_smallest_b(table, *, steps=None, limit=None, ax=None, synthetic=False):
+    """Each seed's smallest B, aligned and sliding windows, as a dot plot.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        One row per seed and window kind: columns ``seed``, ``windows``
+        (``"aligned"`` or ``"sliding"``) and ``smallest_b`` (NaN: no B works),
+        values of :func:`baygo_graph.analysis.smallest_b`.
+    steps : int, optional
+        Run length T: the x axis ends there and seeds without any B are drawn
+        as crosses just beyond it.
+    limit : float, optional
+        A threshold drawn as a dashed vertical line (e.g. a claim's largest
+        admissible B).
+    ax : matplotlib.axes.Axes, optional
+    synthetic : bool, default False
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        Per window kind ``k`` (rows from the top: aligned, sliding), a scatter
+        collection with gid ``"b:<k>"`` (one dot per seed with a B, equal values
+        stacked) and, if some seed has no B, ``"none:<k>"``; the median of the
+        seeds with a B is a vertical tick, a line with gid ``"median:<k>"``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"seed": [0, 1, 0, 1], "windows": ["aligned"] * 2 + ["sliding"] * 2,
+    ...                   "smallest_b": [2.0, float("nan"), 3.0, 3.0]})
+    >>> ax = plot_smallest_b(t, steps=10)
+    >>> {c.get_gid(): c.get_offsets()[:, 0].tolist() for c in ax.collections}
+    {'b:aligned': [2.0], 'none:aligned': [10.5], 'b:sliding': [3.0, 3.0]}
+    """
+    missing = [c for c in ("seed", "windows", "smallest_b") if c not in table.columns]
+    if missing:
+        raise ValueError(f"table lacks the column(s) {missing}")
+    kinds = [k for k in ("aligned", "sliding") if (table["windows"] == k).any()]
+    kinds += [k for k in table["windows"].unique() if k not in kinds]
+    b_all = table["smallest_b"].to_numpy(dtype=float)
+    top = float(steps) if steps else float(np.nanmax(b_all, initial=1.0))
+    with figure_style():
+        ax = new_axes(ax, figsize=(6.4, 2.2 + 0.9 * len(kinds)))
+        for row, kind in enumerate(kinds):
+            y0 = len(kinds) - 1 - row
+            b = table.loc[table["windows"] == kind, "smallest_b"].to_numpy(dtype=float)
+            ok = np.isfinite(b)
+            found = np.sort(b[ok])
+            # Stack equal values: the k-th seed with a value sits k steps up.
+            _, first = np.unique(found, return_index=True)
+            rank = np.arange(len(found)) - np.repeat(first, np.diff(np.append(first, len(found))))
+            color = _KIND_COLORS.get(kind, "#7F7F7F")
+            ax.scatter(
+                found, y0 + 0.09 * rank, s=28, color=color, edgecolors="black",
+                linewidths=0.4, zorder=3, label=f"{kind} ({ok.sum()}/{len(b)} seeds)",
+                gid=f"b:{kind}",
+            )  # fmt: skip
+            if len(found):
+                med = float(np.median(found))
+                ax.plot([med, med], [y0 - 0.25, y0 + 0.25], color="black", lw=2.0,
+                        gid=f"median:{kind}")  # fmt: skip
+            if (~ok).any():
+                n_none = int((~ok).sum())
+                ax.scatter(
+                    np.full(n_none, top + 0.5), y0 + 0.09 * np.arange(n_none), marker="x",
+                    s=30, color=BROKEN_COLOR, zorder=3, gid=f"none:{kind}",
+                    label=f"{kind}: no B ({n_none} seeds)",
+                )  # fmt: skip
+        if limit is not None:
+            ax.axvline(limit, color="black", ls="--", lw=1.0, label=f"limit B = {limit:g}",
+                       gid="limit")  # fmt: skip
+        ax.set_yticks(range(len(kinds)), kinds[::-1])
+        ax.set_ylim(-0.5, len(kinds) - 0.5 + 0.3)
+        ax.set_xlim(0, top + 1.5)
+        ax.set_xlabel("smallest B (steps per window); bar: median over seeds")
+        seeds = table["seed"].nunique()
+        where = f", T = {steps}" if steps else ""
+        ax.set_title(f"Smallest B for B-strong connectivity ({seeds} seeds{where})",
+                     fontsize="medium")  # fmt: skip
+        ax.legend(fontsize="x-small", loc="lower right")
+        mark_synthetic(ax, bool(synthetic))
+    return ax

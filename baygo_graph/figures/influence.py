@@ -1,0 +1,223 @@
+"""Influence of the informative agent over time, next to the fixed-graph references.
+
+Inputs come from :mod:`baygo_graph.analysis`: the ``influence`` column of the
+comparison table (:func:`~baygo_graph.analysis.compare`), a (T, M) series from
+:func:`~baygo_graph.analysis.centrality.influence_series`, and the reference
+levels of :func:`~baygo_graph.analysis.centrality.reference_influence`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+
+import numpy as np
+
+from ._bands import seed_bands
+from ._style import (
+    INFLUENCE_LABEL,
+    INFORMATIVE_COLOR,
+    INFORMATIVE_MARKER,
+    STEP_LABEL,
+    figure_style,
+    is_synthetic,
+    mark_synthetic,
+    new_axes,
+    strategy_color,
+    strategy_label,
+)
+
+__all__ = ["plot_influence", "plot_influence_series"]
+
+_REFERENCE_STYLES = {"posm": "--", "negm": "-.", "complete": ":"}
+
+
+def _reference_items(references) -> list[tuple[str, float]]:
+    """``[(name, level), ...]`` from a mapping, a dataclass or an object with attributes."""
+    if references is None:
+        return []
+    if dataclasses.is_dataclass(references) and not isinstance(references, type):
+        references = dataclasses.asdict(references)
+    if not isinstance(references, Mapping):
+        references = {
+            k: getattr(references, k) for k in _REFERENCE_STYLES if hasattr(references, k)
+        }
+    out = []
+    for name, value in references.items():
+        if isinstance(value, int | float | np.number) and not isinstance(value, bool):
+            out.append((str(name), float(value)))
+    return out
+
+
+def _draw_references(ax, references) -> None:
+    for k, (name, level) in enumerate(_reference_items(references)):
+        ax.axhline(
+            level,
+            color=strategy_color(name, k),
+            linestyle=_REFERENCE_STYLES.get(name, ":"),
+            linewidth=1.4,
+            label=f"{strategy_label(name)} (reference: {level:.3g})",
+            gid=f"reference:{name}",
+        )
+
+
+def plot_influence(
+    df,
+    *,
+    strategies=("baygo",),
+    references=None,
+    level=0.95,
+    ax=None,
+    synthetic=None,
+    title=None,
+):
+    """The informative agent's influence per step, mean over seeds with a band.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The comparison table (columns strategy, seed, step, agent, informative,
+        influence; NaN where the influence is undefined, which is skipped).
+    strategies : sequence of str, default ("baygo",)
+    references : mapping or result object, optional
+        Reference levels of the informative agent's influence, e.g.
+        ``{"posm": ..., "negm": ..., "complete": 1 / M}`` or what
+        :func:`~baygo_graph.analysis.centrality.reference_influence` returns;
+        each is drawn as a horizontal line (gid ``"reference:<name>"``).
+    level : float, default 0.95
+    ax : matplotlib.axes.Axes, optional
+    synthetic : bool, optional
+        Default ``df.attrs["synthetic"]``.
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        Lines with gid ``"influence:<strategy>"`` (star marker), bands
+        ``"band:influence:<strategy>"``; a strategy whose influence is NaN
+        everywhere gets a note (text with gid ``"undefined:<strategy>"``) instead.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"strategy": "baygo", "seed": [0, 1], "step": 0, "agent": 0,
+    ...                    "informative": True, "mse": 1.0, "influence": [0.2, 0.4]})
+    >>> ax = plot_influence(df, references={"complete": 0.1})
+    >>> ax.get_lines()[0].get_ydata().round(3).tolist(), len(ax.get_lines())
+    ([0.3], 2)
+    """
+    if "influence" not in df.columns:
+        raise ValueError("df has no 'influence' column (see analysis.compare)")
+    window = df.attrs.get("influence_window")
+    with figure_style():
+        ax = new_axes(ax)
+        n_steps = int(df["step"].max()) + 1 if len(df) else 1
+        for k, s in enumerate(strategies):
+            band = seed_bands(df, value="influence", level=level, strategies=[s])
+            band = band[band["n"] > 0]
+            if band.empty:
+                ax.text(
+                    0.5, 0.6, f"{strategy_label(s)}: influence undefined at every step\n"
+                    "(no unique left Perron vector)", transform=ax.transAxes, ha="center",
+                    va="center", fontsize="small", gid=f"undefined:{s}",
+                )  # fmt: skip
+                continue
+            color = strategy_color(s, k)
+            x = band["step"].to_numpy()
+            ax.fill_between(
+                x, band["lo"], band["hi"], color=color, alpha=0.2, lw=0,
+                gid=f"band:influence:{s}",
+            )  # fmt: skip
+            ax.plot(
+                x,
+                band["mean"].to_numpy(),
+                color=color,
+                marker=INFORMATIVE_MARKER,
+                markerfacecolor=INFORMATIVE_COLOR,
+                markevery=max(1, n_steps // 10),
+                markersize=9,
+                lw=1.8,
+                label=f"{strategy_label(s)}: informative agent",
+                gid=f"influence:{s}",
+            )
+        _draw_references(ax, references)
+        ax.set_xlim(0, max(n_steps - 1, 1))
+        ax.set_ylim(bottom=0)
+        ax.set_xlabel(STEP_LABEL)
+        ax.set_ylabel(INFLUENCE_LABEL)
+        if title is None:
+            title = "Influence of the informative agent"
+            if window:
+                title += f" (product of W over sliding windows of {window} steps)"
+        ax.set_title(title, fontsize="medium")
+        seeds = df["seed"].nunique()
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(
+                fontsize="small",
+                title=f"shaded: {level:.0%} t-interval over {seeds} seeds",
+                title_fontsize="small",
+            )
+        mark_synthetic(ax, is_synthetic(df, synthetic))
+    return ax
+
+
+def plot_influence_series(
+    series, *, informative=0, references=None, ax=None, synthetic=False, title=None
+):
+    """Every agent's influence along one run; the informative agent highlighted.
+
+    Parameters
+    ----------
+    series : array_like, shape (T, M)
+        Influence per step or per window (NaN where undefined), e.g. from
+        :func:`~baygo_graph.analysis.centrality.influence_series`.
+    informative : int, default 0
+    references : mapping or result object, optional
+        Reference levels drawn as horizontal lines (see :func:`plot_influence`).
+    ax : matplotlib.axes.Axes, optional
+    synthetic : bool, default False
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        One line per agent (gid ``"agent:<i>"``), then the reference lines.
+
+    Examples
+    --------
+    >>> ax = plot_influence_series([[0.5, 0.25, 0.25], [0.6, 0.2, 0.2]])
+    >>> ax.get_lines()[0].get_marker(), ax.get_lines()[0].get_ydata().tolist()
+    ('*', [0.5, 0.6])
+    """
+    s = np.asarray(series, dtype=float)
+    if s.ndim != 2:
+        raise ValueError(f"series must be 2-D (steps, agents), got shape {s.shape}")
+    t, m = s.shape
+    if not 0 <= informative < m:
+        raise ValueError(f"informative must be an agent in [0, {m}), got {informative!r}")
+    steps = np.arange(t)
+    with figure_style():
+        ax = new_axes(ax)
+        first_other = True
+        for i in range(m):
+            if i == informative:
+                ax.plot(
+                    steps, s[:, i], color=INFORMATIVE_COLOR, marker=INFORMATIVE_MARKER,
+                    markevery=max(1, t // 10), markersize=9, lw=2.2, zorder=5,
+                    label=f"agent {i} (informative)", gid=f"agent:{i}",
+                )  # fmt: skip
+            else:
+                ax.plot(
+                    steps, s[:, i], color="#7F7F7F", lw=0.8, alpha=0.6,
+                    label="other agents" if first_other else "_nolegend_", gid=f"agent:{i}",
+                )  # fmt: skip
+                first_other = False
+        _draw_references(ax, references)
+        ax.set_xlim(0, max(t - 1, 1))
+        ax.set_ylim(bottom=0)
+        ax.set_xlabel(STEP_LABEL)
+        ax.set_ylabel(INFLUENCE_LABEL)
+        ax.set_title(title or "Influence along one run", fontsize="medium")
+        ax.legend(fontsize="small")
+        mark_synthetic(ax, bool(synthetic))
+    return ax

@@ -1,0 +1,288 @@
+"""Test-MSE curves: strategies compared over seeds (the paper's four figures).
+
+Every function draws on ``ax`` (a new figure when None) and returns the Axes.
+The input is the tidy table of :func:`baygo_graph.analysis.compare` (columns
+strategy, seed, step, agent, informative, mse) or, for one run, a
+:class:`~baygo_graph.Run`. Curves are means over seeds with shaded Student-t
+intervals (see :func:`~baygo_graph.figures._bands.seed_bands`); the informative
+agent's curves are solid with a star marker, the non-informative agents' mean is
+dashed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._bands import seed_bands
+from ._style import (
+    INFORMATIVE_COLOR,
+    INFORMATIVE_MARKER,
+    MSE_LABEL,
+    OTHERS_LINESTYLE,
+    STEP_LABEL,
+    figure_style,
+    is_synthetic,
+    mark_synthetic,
+    new_axes,
+    strategy_color,
+    strategy_label,
+)
+
+__all__ = [
+    "plot_agents_mse",
+    "plot_mse",
+    "plot_vs_baselines",
+    "plot_vs_complete",
+    "plot_vs_stars",
+]
+
+_GROUP_TEXT = {
+    "informative": "informative agent",
+    "others": "non-informative agents (mean)",
+    "all": "all agents (mean)",
+}
+
+
+def _markevery(n_steps: int) -> int:
+    return max(1, n_steps // 10)
+
+
+def _n_seeds(df) -> int:
+    return int(df["seed"].nunique()) if "seed" in df.columns else 1
+
+
+def plot_mse(
+    df,
+    *,
+    strategies=None,
+    groups=("informative", "others"),
+    level=0.95,
+    ax=None,
+    synthetic=None,
+    title=None,
+    legend=True,
+):
+    """Mean test MSE per step over seeds, with a shaded interval, per strategy.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The tidy comparison table (see module docstring).
+    strategies : sequence of str, optional
+        Strategies to draw, in order (default: every strategy in ``df``).
+    groups : sequence of {"informative", "others", "all"}
+        Curves per strategy. The centralised learner ``"cen"`` has one curve
+        whatever ``groups`` says (all its agents are the same learner).
+    level : float, default 0.95
+        Coverage of the bands.
+    ax : matplotlib.axes.Axes, optional
+    synthetic : bool, optional
+        Label the axes "SYNTHETIC DATA"; default ``df.attrs["synthetic"]``.
+    title : str, optional
+    legend : bool, default True
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        One line (gid ``"mse:<strategy>:<group>"``) and one band
+        (gid ``"band:<strategy>:<group>"``) per curve.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"strategy": "baygo", "seed": [0, 1, 0, 1], "step": [0, 0, 1, 1],
+    ...                    "agent": 0, "informative": True, "mse": [1.0, 0.8, 0.5, 0.4]})
+    >>> ax = plot_mse(df, groups=("informative",))
+    >>> ax.get_lines()[0].get_ydata().tolist()
+    [0.9, 0.45]
+    """
+    if strategies is None:
+        strategies = list(dict.fromkeys(df["strategy"]))
+    strategies = list(strategies)
+    for g in groups:
+        if g not in _GROUP_TEXT:
+            raise ValueError(f"groups must hold values of {tuple(_GROUP_TEXT)}, got {g!r}")
+    present = set(df["strategy"].unique())
+    absent = [s for s in strategies if s not in present]
+    if absent:
+        raise ValueError(f"strategies {absent} are not in df (it has {sorted(present)})")
+    with figure_style():
+        ax = new_axes(ax)
+        n_steps = int(df["step"].max()) + 1 if len(df) else 1
+        for k, s in enumerate(strategies):
+            for group in ("all",) if s == "cen" else groups:
+                band = seed_bands(df, group=group, level=level, strategies=[s])
+                x = band["step"].to_numpy()
+                color = strategy_color(s, k)
+                is_inf = group == "informative"
+                label = (
+                    "Cen (central learner)"
+                    if s == "cen"
+                    else f"{strategy_label(s)}: {_GROUP_TEXT[group]}"
+                )
+                ax.fill_between(
+                    x,
+                    band["lo"].to_numpy(),
+                    band["hi"].to_numpy(),
+                    color=color,
+                    alpha=0.18,
+                    linewidth=0,
+                    gid=f"band:{s}:{group}",
+                )
+                ax.plot(
+                    x,
+                    band["mean"].to_numpy(),
+                    color=color,
+                    linestyle="-" if (is_inf or s == "cen") else OTHERS_LINESTYLE,
+                    marker=INFORMATIVE_MARKER if is_inf else "",
+                    markersize=9 if is_inf else 0,
+                    markevery=_markevery(n_steps),
+                    linewidth=1.8,
+                    label=label,
+                    gid=f"mse:{s}:{group}",
+                )
+        ax.set_xlabel(STEP_LABEL)
+        ax.set_ylabel(MSE_LABEL)
+        ax.set_xlim(0, max(n_steps - 1, 1))
+        if title:
+            ax.set_title(title)
+        if legend:
+            ax.legend(
+                title=f"shaded: {level:.0%} t-interval over {_n_seeds(df)} seeds",
+                fontsize="small",
+                title_fontsize="small",
+            )
+        mark_synthetic(ax, is_synthetic(df, synthetic))
+    return ax
+
+
+def plot_vs_baselines(df, *, level=0.95, ax=None, synthetic=None):
+    """BayGo (informative and non-informative agents) vs Cen and NoCol.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> rows = [dict(strategy=s, seed=0, step=0, agent=a, informative=a == 0, mse=1.0)
+    ...         for s in ("baygo", "cen", "nocol") for a in (0, 1)]
+    >>> len(plot_vs_baselines(pd.DataFrame(rows)).get_lines())
+    5
+    """
+    return plot_mse(
+        df,
+        strategies=("baygo", "cen", "nocol"),
+        level=level,
+        ax=ax,
+        synthetic=synthetic,
+        title="BayGo vs the centralised learner (Cen) and no collaboration (NoCol)",
+    )
+
+
+def plot_vs_complete(df, *, level=0.95, ax=None, synthetic=None):
+    """BayGo vs the fixed complete graph (informative and non-informative agents)."""
+    return plot_mse(
+        df,
+        strategies=("baygo", "complete"),
+        level=level,
+        ax=ax,
+        synthetic=synthetic,
+        title="BayGo vs the complete graph",
+    )
+
+
+def plot_vs_stars(df, *, level=0.95, ax=None, synthetic=None):
+    """BayGo vs the star graphs: informative agent at the centre (PosM) or a leaf (NegM)."""
+    return plot_mse(
+        df,
+        strategies=("baygo", "posm", "negm"),
+        level=level,
+        ax=ax,
+        synthetic=synthetic,
+        title="BayGo vs star graphs (PosM: informative centre; NegM: other centre)",
+    )
+
+
+def plot_agents_mse(data, *, strategy="baygo", seed=None, ax=None, synthetic=None):
+    """Every agent's test MSE per step: do the agents reach consensus?
+
+    Parameters
+    ----------
+    data : Run or pandas.DataFrame
+        One run, or the tidy comparison table (then the curves are each agent's
+        mean over seeds, or one seed's values when ``seed`` is given).
+    strategy : str, default "baygo"
+        Strategy to show when ``data`` is a table.
+    seed : int, optional
+        One seed of the table instead of the mean over seeds.
+    ax : matplotlib.axes.Axes, optional
+    synthetic : bool, optional
+        Default: read from ``data``.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        One line per agent, in agent order (gid ``"agent:<i>"``); the informative
+        agent's is drawn in :data:`INFORMATIVE_COLOR` with a star marker.
+
+    Examples
+    --------
+    >>> from baygo_graph import simulate, synthetic_bodyfat
+    >>> run = simulate("baygo", agents=3, steps=4, grid=21, rng=0, data=synthetic_bodyfat())
+    >>> ax = plot_agents_mse(run)
+    >>> len(ax.get_lines()), ax.get_lines()[0].get_marker()
+    (3, '*')
+    """
+    from ..run import Run
+
+    if isinstance(data, Run):
+        mse = np.asarray(data.mse)
+        informative = data.informative
+        name, n_seeds = data.strategy, None
+    else:
+        df = data[data["strategy"] == strategy]
+        if df.empty:
+            raise ValueError(f"strategy {strategy!r} is not in the table")
+        if seed is not None:
+            df = df[df["seed"] == seed]
+            if df.empty:
+                raise ValueError(f"seed {seed!r} is not in the table for {strategy!r}")
+        table = df.pivot_table(index="step", columns="agent", values="mse", aggfunc="mean")
+        mse = table.to_numpy()
+        inf_agents = df.loc[df["informative"].astype(bool), "agent"].unique()
+        informative = int(inf_agents[0]) if len(inf_agents) else -1
+        name, n_seeds = strategy, (None if seed is not None else _n_seeds(df))
+    n_steps, m = mse.shape
+    steps = np.arange(n_steps)
+    with figure_style():
+        import seaborn as sns
+
+        ax = new_axes(ax)
+        others = sns.color_palette("crest", n_colors=max(m - 1, 1))
+        k = 0
+        for i in range(m):
+            if i == informative:
+                kw = {
+                    "color": INFORMATIVE_COLOR,
+                    "marker": INFORMATIVE_MARKER,
+                    "markersize": 10,
+                    "markevery": _markevery(n_steps),
+                    "linewidth": 2.4,
+                    "zorder": 5,
+                    "label": f"agent {i} (informative)",
+                }
+            else:
+                kw = {
+                    "color": others[k % len(others)],
+                    "linewidth": 1.0,
+                    "alpha": 0.85,
+                    "label": "non-informative agents" if k == 0 else "_nolegend_",
+                }
+                k += 1
+            ax.plot(steps, mse[:, i], gid=f"agent:{i}", **kw)
+        ax.set_xlabel(STEP_LABEL)
+        ax.set_ylabel(MSE_LABEL)
+        ax.set_xlim(0, max(n_steps - 1, 1))
+        where = f"mean over {n_seeds} seeds" if n_seeds else "one run"
+        ax.set_title(f"Every agent's test MSE under {strategy_label(name)} ({where})")
+        ax.legend(fontsize="small")
+        mark_synthetic(ax, is_synthetic(data, synthetic))
+    return ax

@@ -1,0 +1,241 @@
+"""The emergent topology: graph drawings, who listens to whom, the hub's audience.
+
+Inputs are what :mod:`baygo_graph.analysis.topology` and
+:mod:`baygo_graph.analysis.centrality` return (count matrices, per-step
+fractions, influence vectors) or a graph / weight matrix; nothing is recomputed.
+"""
+
+from __future__ import annotations
+
+import networkx as nx
+import numpy as np
+
+from ._bands import array_band
+from ._graph import agent_layout, as_weights, draw_edges, draw_nodes, node_sizes
+from ._style import (
+    AGENT_LABEL,
+    INFORMATIVE_COLOR,
+    INFORMATIVE_MARKER,
+    STEP_LABEL,
+    figure_style,
+    mark_synthetic,
+    new_axes,
+    strategy_color,
+)
+
+__all__ = ["draw_graph", "plot_listen_matrix", "plot_listening_fraction"]
+
+
+def _informative_of(graph, informative):
+    if informative is not None:
+        return int(informative)
+    if isinstance(graph, nx.Graph):
+        flagged = [n for n, d in graph.nodes(data=True) if d.get("informative")]
+        if flagged:
+            return int(flagged[0])
+    return 0
+
+
+def draw_graph(
+    graph,
+    *,
+    influence=None,
+    informative=None,
+    pos=None,
+    ax=None,
+    synthetic=None,
+    title=None,
+    legend=True,
+):
+    """Draw a step graph or a windowed union: who listens to whom, and how much.
+
+    Parameters
+    ----------
+    graph : networkx.DiGraph, scipy sparse matrix or array_like
+        A digraph with DESIGN.md's convention (edge ``(j, i)``: agent i receives
+        from j with attribute ``weight = w_ij``; nodes ``0..M-1``), e.g.
+        :meth:`Run.graph` or a windowed union from the analysis layer; or the
+        weight matrix W itself (row i: agent i's weights).
+    influence : array_like, shape (M,), optional
+        Node sizes proportional to it (e.g. :func:`baygo_graph.analysis.influence`);
+        NaN or None: equal sizes.
+    informative : int, optional
+        The informative agent (default: the node flagged ``informative``, else 0),
+        drawn as a star in :data:`~baygo_graph.figures.INFORMATIVE_COLOR`.
+    pos : array_like, shape (M, 2), optional
+        Node positions (default :func:`agent_layout`, informative in the centre).
+    ax : matplotlib.axes.Axes, optional
+    synthetic : bool, optional
+        Label "SYNTHETIC DATA" (default: the graph's ``synthetic`` attribute).
+    title : str, optional
+    legend : bool, default True
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        Arrows are patches with gid ``"edge:<j>-><i>"`` and linewidth increasing
+        with ``w_ij``; the nodes are two scatter collections (gids
+        ``"nodes:others"``, ``"nodes:informative"``). Self-weights are not drawn.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> w = np.array([[0.5, 0.5, 0.0], [0.5, 0.5, 0.0], [0.5, 0.0, 0.5]])
+    >>> ax = draw_graph(w, informative=0)
+    >>> sorted(p.get_gid() for p in ax.patches)
+    ['edge:0->1', 'edge:0->2', 'edge:1->0']
+    """
+    w = as_weights(graph)
+    m = w.shape[0]
+    inf_agent = _informative_of(graph, informative)
+    pos = agent_layout(m, informative=inf_agent) if pos is None else np.asarray(pos, float)
+    if pos.shape != (m, 2):
+        raise ValueError(f"pos must have shape ({m}, 2), got {pos.shape}")
+    if synthetic is None and isinstance(graph, nx.Graph):
+        synthetic = bool(graph.graph.get("synthetic", False))
+    with figure_style():
+        ax = new_axes(ax, figsize=(5.2, 5.2))
+        draw_edges(ax, pos, w)
+        draw_nodes(ax, pos, informative=inf_agent, sizes=node_sizes(m, influence))
+        if title is None and isinstance(graph, nx.Graph) and "step" in graph.graph:
+            title = f"step {graph.graph['step']}"
+        if title:
+            ax.set_title(title)
+        if legend:
+            ax.legend(
+                loc="upper center",
+                bbox_to_anchor=(0.5, 0.0),
+                ncols=2,
+                fontsize="x-small",
+                markerscale=0.5,
+                title="arrow j→i: agent i listens to agent j (width: w_ij)"
+                + ("; size: influence" if influence is not None else ""),
+                title_fontsize="x-small",
+            )
+        mark_synthetic(ax, bool(synthetic))
+    return ax
+
+
+def plot_listen_matrix(counts, *, informative=0, normalize=True, ax=None, synthetic=False):
+    """Heat map of who listens to whom.
+
+    Parameters
+    ----------
+    counts : array_like, shape (M, M)
+        ``counts[i, j]``: how often agent i listened to agent j (rows: listeners,
+        as in W), e.g. summed over steps and seeds by the analysis layer.
+    informative : int, default 0
+        Its row and column labels are marked with a star in the informative colour.
+    normalize : bool, default True
+        Show each row as shares of that listener's choices (rows sum to 1).
+    ax : matplotlib.axes.Axes, optional
+    synthetic : bool, default False
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        ``ax.images[0]`` holds the drawn matrix.
+
+    Examples
+    --------
+    >>> ax = plot_listen_matrix([[0, 4], [2, 2]], normalize=True)
+    >>> ax.images[0].get_array().tolist()
+    [[0.0, 1.0], [0.5, 0.5]]
+    """
+    c = np.asarray(counts, dtype=float)
+    if c.ndim != 2 or c.shape[0] != c.shape[1]:
+        raise ValueError(f"counts must be a square (M, M) matrix, got shape {c.shape}")
+    m = c.shape[0]
+    if normalize:
+        tot = c.sum(axis=1, keepdims=True)
+        c = np.divide(c, tot, out=np.zeros_like(c), where=tot > 0)
+    with figure_style():
+        ax = new_axes(ax, figsize=(5.6, 4.8))
+        im = ax.imshow(c, cmap="viridis", origin="upper", aspect="equal", vmin=0)
+        ax.figure.colorbar(
+            im, ax=ax, label="share of the listener's choices" if normalize else "count"
+        )
+        labels = [f"{INFORMATIVE_MARKER}{i}" if i == informative else str(i) for i in range(m)]
+        step = max(1, m // 24)
+        ticks = np.arange(0, m, step)
+        ax.set_xticks(ticks, [labels[i] for i in ticks], fontsize="small")
+        ax.set_yticks(ticks, [labels[i] for i in ticks], fontsize="small")
+        for lab in (*ax.get_xticklabels(), *ax.get_yticklabels()):
+            if lab.get_text().startswith(INFORMATIVE_MARKER):
+                lab.set_color(INFORMATIVE_COLOR)
+                lab.set_fontweight("bold")
+        ax.set_xlabel(f"listened to ({AGENT_LABEL} j)")
+        ax.set_ylabel(f"listener ({AGENT_LABEL} i)")
+        ax.grid(False)
+        ax.set_title("Who listens to whom")
+        mark_synthetic(ax, bool(synthetic))
+    return ax
+
+
+def plot_listening_fraction(
+    fraction, *, level=0.95, chance=None, ax=None, synthetic=False, label="BayGo"
+):
+    """Fraction of the other agents listening to the informative agent, per step.
+
+    Parameters
+    ----------
+    fraction : array_like, shape (T,) or (N, T)
+        One run, or one row per seed (then the mean and a t-interval band).
+    level : float, default 0.95
+    chance : float, optional
+        A reference level drawn as a dotted line (e.g. ``1 / (M - 1)``, the
+        fraction if every agent chose uniformly at random).
+    ax : matplotlib.axes.Axes, optional
+    synthetic : bool, default False
+    label : str, default "BayGo"
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The mean line has gid ``"fraction"`` and the star marker; the band
+        ``"band:fraction"``; the reference ``"chance"``.
+
+    Examples
+    --------
+    >>> ax = plot_listening_fraction([[0.2, 0.5], [0.4, 0.7]], chance=0.1)
+    >>> ax.get_lines()[0].get_ydata().round(2).tolist()
+    [0.3, 0.6]
+    """
+    f = np.asarray(fraction, dtype=float)
+    if f.ndim == 1:
+        f = f[None, :]
+    if f.ndim != 2:
+        raise ValueError(f"fraction must be 1-D or 2-D (seeds, steps), got shape {f.shape}")
+    mean, lo, hi = array_band(f, level=level)
+    steps = np.arange(f.shape[1])
+    with figure_style():
+        ax = new_axes(ax)
+        color = strategy_color("baygo")
+        if f.shape[0] > 1:
+            ax.fill_between(steps, lo, hi, color=color, alpha=0.2, lw=0, gid="band:fraction")
+        ax.plot(
+            steps,
+            mean,
+            color=color,
+            marker=INFORMATIVE_MARKER,
+            markevery=max(1, len(steps) // 10),
+            markerfacecolor=INFORMATIVE_COLOR,
+            markersize=9,
+            label=label if f.shape[0] == 1 else f"{label}: mean over {f.shape[0]} seeds",
+            gid="fraction",
+        )
+        if chance is not None:
+            ax.axhline(
+                chance, color="black", ls=":", lw=1.2, label=f"chance ({chance:.3g})", gid="chance"
+            )
+        ax.set_ylim(-0.02, 1.02)
+        ax.set_xlim(0, max(len(steps) - 1, 1))
+        ax.set_xlabel(STEP_LABEL)
+        ax.set_ylabel("fraction of other agents listening\nto the informative agent")
+        title = "Audience of the informative agent"
+        if f.shape[0] > 1:
+            title += f" (shaded: {level:.0%} t-interval)"
+        ax.set_title(title)
+        ax.legend(fontsize="small")
+        mark_synthetic(ax, bool(synthetic))
+    return ax

@@ -1,0 +1,182 @@
+"""BayGo step time vs M and K against the limit, and the sparse KL scaling.
+
+The limit is the unavoidable work of a step on the complete graph, timed in the
+same process: one (M, K) x (K, M) matrix product (the dense KL cross terms) plus
+one ``exp`` pass over M x K values. Run ``python benchmarks/bench_step.py [--quick]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _common import (  # noqa: E402
+    bench_data,
+    best_time,
+    fmt_time,
+    load_average,
+    machine_lines,
+    physical_graph,
+    step_time,
+    table,
+)
+
+# Rough cost model used only to pick the number of steps and skip huge combos.
+_FLOPS = 3e10  # dense matmul flop/s on this machine (2 cores)
+_BYTES = 5e9  # streamed bytes/s
+_MAX_STEP_S = {True: 1.5, False: 6.0}  # quick / full: skip a combo slower than this
+_MAX_BYTES = 6 * 2**30
+
+
+def _limit_work(m: int, k: int, *, dtype="float64"):
+    """One (M, K) x (K, M) product plus one exp pass over (M, K), as a function."""
+    rng = np.random.default_rng(0)
+    logp = rng.standard_normal((m, k)).astype(dtype)
+    prob = np.exp(logp)
+    out = np.empty_like(logp)
+
+    def work():
+        prob @ logp.T
+        np.exp(logp, out=out)
+
+    work()
+    return work
+
+
+def limit_time(m: int, k: int, *, dtype="float64", repeat: int = 3) -> float:
+    """Seconds of one (M, K) x (K, M) product plus one exp pass over (M, K)."""
+    return best_time(_limit_work(m, k, dtype=dtype), repeat=repeat)
+
+
+def _estimate(m, k, edges, dense):
+    passes = 20 * m * k * 8 / _BYTES
+    kl = 2 * m * m * k / _FLOPS if dense else 5 * edges * k * 8 / _BYTES
+    mem = 3 * m * k * 8 + (3 * m * m * 8 if dense else 0)
+    return passes + kl, mem
+
+
+def step_table(quick: bool) -> tuple[str, list[dict]]:
+    agents = [12, 100, 1000] if quick else [12, 100, 1000, 10_000]
+    grids = [11, 61] if quick else [11, 31, 61, 101]
+    rows, records, skipped = [], [], []
+    for graph in ["complete", "regular-10"]:
+        for m in agents:
+            data = bench_data(m)
+            phys = physical_graph(graph, m) if m > 11 else None
+            if graph != "complete" and m <= 11:
+                continue
+            edges = m * (m - 1) if phys is None else 2 * phys.number_of_edges()
+            for g in grids:
+                k = g * g
+                est, mem = _estimate(m, k, edges, phys is None)
+                if est > _MAX_STEP_S[quick] or mem > _MAX_BYTES:
+                    skipped.append(
+                        f"{graph} M={m} K={k} (estimated {est:.0f} s/step, {mem / 2**30:.1f} GiB)"
+                    )
+                    continue
+                steps = int(np.clip(0.3 / max(est, 1e-5), 2, 200 if quick else 400))
+                repeat = 5 if est < 0.05 else 3 if est < 1 else 2
+                if m * m * k > 5e10:  # the dense limit itself would take too long
+                    st = step_time(m, g, physical=phys, steps=steps, data=data, repeat=repeat)
+                    lim = np.nan
+                else:
+                    st, lim = step_time(
+                        m,
+                        g,
+                        physical=phys,
+                        steps=steps,
+                        data=data,
+                        repeat=repeat,
+                        alongside=_limit_work(m, k),
+                    )
+                rec = {"graph": graph, "M": m, "K": k, "edges": edges, "step": st, "limit": lim}
+                records.append(rec)
+                rows.append(
+                    [
+                        graph,
+                        m,
+                        k,
+                        edges,
+                        fmt_time(st),
+                        fmt_time(lim),
+                        f"{st / lim:.2f}" if np.isfinite(lim) else "-",
+                        f"{st / (m * k) * 1e9:.1f}",
+                    ]
+                )
+    text = table(
+        [
+            "physical",
+            "M",
+            "K",
+            "edges",
+            "BayGo step",
+            "limit (MxK.KxM + exp)",
+            "step/limit",
+            "ns per M*K",
+        ],
+        rows,
+        title="BayGo step time vs M and K (float64)",
+    )
+    if skipped:
+        text += "\n\nskipped (time or memory budget): " + "; ".join(skipped)
+    return text, records
+
+
+def kl_table(quick: bool) -> tuple[str, list[dict]]:
+    """kl_choices alone: complete (dense product) vs sparse graphs, work per edge."""
+    from baygo_graph.strategies import kl_choices, listen_matrix
+
+    g = 31
+    k = g * g
+    agents = [250, 500, 1000, 2000] if quick else [250, 500, 1000, 2000, 4000, 8000]
+    rows, records = [], []
+    rng = np.random.default_rng(0)
+    for m in agents:
+        logp = rng.standard_normal((m, k)) * 3
+        logp -= np.log(np.exp(logp).sum(axis=1, keepdims=True))
+        prob = np.exp(logp)
+        for name in ["complete", "regular-10", "geometric"]:
+            phys = physical_graph(name, m)
+            listen = None if phys is None else listen_matrix(phys, m)
+            edges = m * (m - 1) if listen is None else listen.nnz
+            if listen is None and m > 4000:
+                rows.append([name, m, k, edges, "-", "-", "skipped (M^2 memory/time)"])
+                continue
+            t = best_time(
+                lambda p=prob, lp=logp, h=listen: kl_choices(
+                    p, lp, listen=h, rng=np.random.default_rng(0)
+                ),
+                repeat=3,
+            )
+            records.append({"graph": name, "M": m, "K": k, "edges": edges, "kl": t})
+            rows.append([name, m, k, edges, fmt_time(t), f"{t / (edges * k) * 1e9:.2f}", ""])
+    text = table(
+        ["physical", "M", "K", "directed edges", "kl_choices", "ns per edge*K", "note"],
+        rows,
+        title="KL neighbour choice: work scales with the edges",
+    )
+    return text, records
+
+
+def main(argv=None) -> str:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="smaller sizes (~1 min)")
+    args = parser.parse_args(argv)
+    parts = ["\n".join(machine_lines()) + f"\nload average at start: {load_average()}"]
+    text, _ = step_table(args.quick)
+    parts.append(text)
+    text, _ = kl_table(args.quick)
+    parts.append(text)
+    parts.append(f"load average at end: {load_average()}")
+    out = "\n\n".join(parts)
+    print(out, flush=True)
+    return out
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,325 @@
+"""Influence (left Perron vector) vs dense numpy.linalg.eig and NetworkX; closed forms."""
+
+from __future__ import annotations
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from baygo_graph import NotUniqueError, Run, simulate, synthetic_bodyfat
+from baygo_graph.analysis import (
+    as_series,
+    centrality,
+    closed_classes,
+    influence,
+    influence_rank,
+    influence_series,
+    reference_influence,
+    window_matrix,
+)
+from baygo_graph.strategies import complete, star
+
+
+def make_run(choices, *, delta=0.5, informative=0) -> Run:
+    """A dynamic Run holding only the given choices (metrics are zeros)."""
+    choices = np.asarray(choices, dtype=np.int64)
+    t, m = choices.shape
+    zeros = np.zeros((t, m))
+    return Run(
+        strategy="baygo",
+        kind="dynamic",
+        informative=informative,
+        delta=delta,
+        mse=zeros,
+        entropy=zeros,
+        mean=np.zeros((t, m, 2)),
+        choices=choices,
+    )
+
+
+def digraph(m, edges=()):
+    g = nx.DiGraph()
+    g.add_nodes_from(range(m))
+    g.add_edges_from(edges)
+    return g
+
+
+def eig_reference(w: np.ndarray) -> np.ndarray:
+    """Left eigenvector of eigenvalue 1, by dense numpy.linalg.eig, summing to 1."""
+    vals, vecs = np.linalg.eig(w.T)
+    k = np.argmin(np.abs(vals - 1.0))
+    v = np.real(vecs[:, k])
+    return v / v.sum()
+
+
+def random_stochastic(rng, m, *, density=0.4, transient=0):
+    """Row-stochastic W: a strongly connected aperiodic core plus transient agents."""
+    core = m - transient
+    a = (rng.random((core, core)) < density) * rng.random((core, core))
+    perm = rng.permutation(core)
+    a[perm, np.roll(perm, 1)] += 0.5  # a Hamiltonian cycle: strongly connected
+    a[np.arange(core), np.arange(core)] += rng.random(core)  # aperiodic
+    w = np.zeros((m, m))
+    w[:core, :core] = a
+    for i in range(core, m):  # transient agents listen to someone earlier
+        w[i, : i + 1] = rng.random(i + 1) * (rng.random(i + 1) < 0.6)
+        w[i, rng.integers(0, core)] += 0.3
+    return w / w.sum(axis=1, keepdims=True)
+
+
+# -- influence vs references -------------------------------------------------------
+@settings(max_examples=50, deadline=None)
+@given(st.integers(1, 25), st.integers(0, 5), st.integers(0, 2**32 - 1))
+def test_influence_matches_dense_eig(m, transient, seed):
+    rng = np.random.default_rng(seed)
+    transient = min(transient, m - 1)
+    w = random_stochastic(rng, m, transient=transient)
+    pi = influence(w)
+    np.testing.assert_allclose(pi, eig_reference(w), atol=1e-10)
+    np.testing.assert_allclose(pi @ w, pi, atol=1e-12)
+    assert pi.sum() == pytest.approx(1.0) and (pi >= 0).all()
+    if transient:
+        assert (pi[m - transient :] == 0).all()
+    np.testing.assert_allclose(influence(sp.csr_array(w)), pi, atol=1e-14)
+
+
+@pytest.mark.parametrize("m", [3, 8, 20])
+def test_influence_matches_networkx_on_reversed_graph(rng, m):
+    w = random_stochastic(rng, m, density=0.3)
+    g = nx.DiGraph()
+    g.add_nodes_from(range(m))
+    i, j = np.nonzero(w)
+    g.add_weighted_edges_from(zip(j.tolist(), i.tolist(), w[i, j].tolist(), strict=True))
+    ref = nx.eigenvector_centrality(g.reverse(), weight="weight", tol=1e-12, max_iter=100_000)
+    ref = np.array([ref[k] for k in range(m)])
+    np.testing.assert_allclose(influence(g), ref / ref.sum(), atol=1e-8)
+    np.testing.assert_allclose(influence(g), influence(w), atol=1e-13)
+
+
+def test_graph_rows_are_normalised_in_edge_weights():
+    g = nx.DiGraph()
+    g.add_weighted_edges_from([(1, 0, 3.0), (0, 0, 1.0), (0, 1, 2.0), (2, 1, 2.0), (1, 2, 5.0)])
+    w = np.array([[0.25, 0.75, 0.0], [0.5, 0.0, 0.5], [0.0, 1.0, 0.0]])
+    np.testing.assert_allclose(influence(g), influence(w), atol=1e-14)
+    # nodelist reorders the result
+    np.testing.assert_allclose(
+        influence(g, nodelist=[2, 0, 1]), influence(w)[[2, 0, 1]], atol=1e-14
+    )
+    # a node without in-edges keeps w_ii = 1: it is the only closed class
+    h = nx.DiGraph([(0, 1), (1, 2)])
+    assert influence(h).tolist() == [1.0, 0.0, 0.0]
+
+
+def test_periodic_closed_class_is_fine():
+    cycle = np.roll(np.eye(4), 1, axis=1)  # agent i listens to i+1: period 4
+    np.testing.assert_allclose(influence(cycle), np.full(4, 0.25))
+
+
+# -- closed forms ----------------------------------------------------------------
+@pytest.mark.parametrize("m", [2, 3, 5, 12, 40])
+@pytest.mark.parametrize("delta", [0.0, 0.2, 0.5, 0.9])
+def test_star_and_complete_closed_forms_delta_rule(m, delta):
+    centre = m - 1
+    pi = influence(star(m, center=centre).matrix(m, delta=delta))
+    expect = np.full(m, 1 / (2 * (m - 1)))
+    expect[centre] = 0.5
+    np.testing.assert_allclose(pi, expect, atol=1e-14)
+    np.testing.assert_allclose(influence(complete(m).matrix(m, delta=delta)), 1 / m, atol=1e-14)
+    ref = reference_influence(m, informative=centre, delta=delta)
+    assert ref["posm"] == pytest.approx(0.5, abs=1e-14)
+    assert ref["negm"] == pytest.approx(1 / (2 * (m - 1)), abs=1e-14)
+    assert ref["complete"] == pytest.approx(1 / m, abs=1e-14)
+
+
+@pytest.mark.parametrize("m", [3, 7, 12])
+def test_closed_forms_uniform_rule(m):
+    ref = reference_influence(m, weights="uniform")
+    assert ref["posm"] == pytest.approx(m / (3 * m - 2), abs=1e-14)
+    assert ref["negm"] == pytest.approx(2 / (3 * m - 2), abs=1e-14)
+    assert ref["complete"] == pytest.approx(1 / m, abs=1e-14)
+
+
+def test_reference_influence_paper_values():
+    ref = reference_influence(12)
+    assert ref == pytest.approx({"posm": 0.5, "negm": 1 / 22, "complete": 1 / 12}, abs=1e-14)
+
+
+# -- uniqueness --------------------------------------------------------------------
+def test_not_unique_raises_and_names_classes():
+    with pytest.raises(NotUniqueError, match="3 closed classes"):
+        influence(np.eye(3))
+    g = digraph(6, [(0, 1), (1, 0), (2, 3), (3, 2), (0, 4), (2, 4), (4, 5)])
+    assert [c.tolist() for c in closed_classes(g)] == [[0, 1], [2, 3]]
+    with pytest.raises(NotUniqueError, match="2 closed classes"):
+        influence(g)
+    assert np.isnan(influence(g, on_nonunique="nan")).all()
+
+
+def test_baygo_step_usually_not_unique():
+    # every agent listens to one other: 0<->1 and 2<->3 are two closed classes
+    run = make_run([[1, 0, 3, 2]])
+    with pytest.raises(NotUniqueError):
+        influence(run.weights(0))
+    with pytest.raises(NotUniqueError):
+        influence(run.graph(0))
+
+
+@pytest.mark.parametrize(
+    ("w", "match"),
+    [
+        (np.array([[0.5, 0.4], [0.0, 1.0]]), "row-stochastic"),
+        (np.array([[1.5, -0.5], [0.0, 1.0]]), ">= 0"),
+        (np.ones((2, 3)) / 3, "square"),
+        (np.ones(3), "square"),
+    ],
+)
+def test_bad_matrices(w, match):
+    with pytest.raises(ValueError, match=match):
+        influence(w)
+
+
+def test_bad_options():
+    with pytest.raises(ValueError, match="on_nonunique must be one of"):
+        influence(np.eye(1), on_nonunique="ignore")
+    with pytest.raises(ValueError, match="nodelist applies to graphs only"):
+        influence(np.eye(1), nodelist=[0])
+    with pytest.raises(ValueError, match="null graph"):
+        influence(nx.DiGraph())
+
+
+def test_inputs_not_mutated(rng):
+    w = random_stochastic(rng, 6)
+    w_copy = w.copy()
+    influence(w)
+    np.testing.assert_array_equal(w, w_copy)
+    ws = sp.csr_array(w)
+    influence(ws)
+    np.testing.assert_array_equal(ws.toarray(), w_copy)
+    g = nx.DiGraph([(0, 1, {"weight": 2.0}), (1, 0, {"weight": 3.0})])
+    before = sorted(g.edges(data=True))
+    influence(g)
+    assert sorted(g.edges(data=True)) == before and not any(g.has_edge(n, n) for n in g)
+
+
+# -- series ----------------------------------------------------------------------
+def random_choices(rng, t, m):
+    ch = rng.integers(0, m - 1, size=(t, m))
+    return ch + (ch >= np.arange(m))
+
+
+def test_window_matrix_product_order(rng):
+    run = make_run(random_choices(rng, 6, 4), delta=0.3)
+    ws = [run.weights(t).toarray() for t in range(6)]
+    np.testing.assert_allclose(
+        window_matrix(run, 1, 4).toarray(), ws[3] @ ws[2] @ ws[1], atol=1e-15
+    )
+    np.testing.assert_allclose(
+        window_matrix(run, 1, 4, method="union").toarray(), (ws[1] + ws[2] + ws[3]) / 3
+    )
+
+
+@pytest.mark.parametrize("method", ["product", "union"])
+def test_influence_series_matches_direct_computation(rng, method):
+    t, m, w = 20, 5, 4
+    run = make_run(random_choices(rng, t, m), delta=0.5)
+    ws = [run.weights(k).toarray() for k in range(t)]
+    got = influence_series(run, window=w, method=method)
+    assert got.shape == (t, m)
+    assert np.isnan(got[: w - 1]).all()
+    for end in range(w - 1, t):
+        window = ws[end - w + 1 : end + 1]
+        if method == "product":
+            mat = np.linalg.multi_dot(window[::-1])  # W_end ... W_{end-w+1}
+        else:
+            mat = sum(window) / w
+        if len(closed_classes(mat)) == 1:
+            np.testing.assert_allclose(got[end], eig_reference(mat), atol=1e-10)
+        else:
+            assert np.isnan(got[end]).all()
+    # graphs in, same numbers out; sparse path (no dense stack) too
+    np.testing.assert_allclose(
+        influence_series(list(run.graphs()), window=w, method=method), got, atol=1e-12
+    )
+
+
+def test_sparse_and_dense_paths_agree(rng, monkeypatch):
+    run = make_run(random_choices(rng, 15, 6))
+    dense = influence_series(run, window=3)
+    monkeypatch.setattr(centrality, "_STACK_MAX", 0)
+    np.testing.assert_allclose(influence_series(run, window=3), dense, atol=1e-12)
+
+
+def test_product_influence_is_the_long_run_share(rng):
+    """Repeating a window forever: beliefs converge to pi^T x0 (orientation check)."""
+    run = make_run(random_choices(rng, 8, 5), delta=0.5)
+    p = window_matrix(run, 0, 8).toarray()
+    if len(closed_classes(p)) != 1:
+        pytest.skip("window without a unique influence for this seed")
+    pi = influence_series(run, window=8)[7]
+    ws = [run.weights(k).toarray() for k in range(8)]
+    x0 = rng.normal(size=5)
+    x = x0.copy()
+    for _ in range(400):
+        for w in ws:
+            x = w @ x  # x_t = W_t x_{t-1}
+    np.testing.assert_allclose(x, pi @ x0, atol=1e-9)
+
+
+def test_aligned_layout(rng):
+    run = make_run(random_choices(rng, 11, 4))
+    sliding = influence_series(run, window=3)
+    aligned = influence_series(run, window=3, windows="aligned")
+    rows = [2, 5, 8]  # ends of [0,3), [3,6), [6,9); [9,11) incomplete
+    np.testing.assert_array_equal(aligned[rows], sliding[rows])
+    others = np.setdiff1d(np.arange(11), rows)
+    assert np.isnan(aligned[others]).all()
+
+
+def test_fixed_strategies_every_row_is_influence_of_w():
+    data = synthetic_bodyfat(rng=0)
+    for name in ("posm", "negm", "complete"):
+        run = simulate(name, agents=5, steps=7, grid=9, rng=0, data=data)
+        pi = influence(run.weights(0))
+        for method in ("product", "union"):
+            got = influence_series(run, window=3, method=method)
+            np.testing.assert_allclose(got[2:], np.tile(pi, (5, 1)), atol=1e-12)
+            assert np.isnan(got[:2]).all()
+    nocol = simulate("nocol", agents=3, steps=4, grid=9, rng=0, data=data)
+    assert np.isnan(influence_series(nocol, window=2)).all()
+    with pytest.raises(NotUniqueError):
+        influence_series(nocol, window=2, on_nonunique="raise")
+
+
+def test_per_step_influence_where_unique():
+    # step 0: 0<->1 is the one closed class, 2 listens to 1 -> unique (1/2, 1/2, 0)
+    # step 1: 0 -> 2, 1 -> 2, 2 -> 0: closed class {0, 2}
+    run = make_run([[1, 0, 1], [2, 2, 0]])
+    per_step = influence_series(run, window=1)
+    np.testing.assert_allclose(per_step[0], [0.5, 0.5, 0.0])
+    np.testing.assert_allclose(per_step[1], [0.5, 0.0, 0.5])
+    run2 = make_run([[1, 0, 3, 2]])
+    assert np.isnan(influence_series(run2, window=1)).all()
+
+
+def test_influence_rank():
+    x = np.array([[0.5, 0.3, 0.2], [0.2, 0.5, 0.3], [np.nan] * 3, [1 / 3] * 3])
+    assert influence_rank(x, 0).tolist()[:2] == [1.0, 3.0]
+    r = influence_rank(x, 2)
+    assert r[0] == 3.0 and r[1] == 2.0 and np.isnan(r[2]) and r[3] == 1.0
+    with pytest.raises(ValueError, match="agent must be an int"):
+        influence_rank(x, 3)
+
+
+def test_series_input_and_options_checked():
+    with pytest.raises(ValueError, match="window must be >= 1"):
+        influence_series([digraph(2, [(0, 1), (1, 0)])], window=2)
+    with pytest.raises(ValueError, match="method must be one of"):
+        influence_series([digraph(2, [(0, 1), (1, 0)])], window=1, method="mean")
+    data = synthetic_bodyfat(rng=0)
+    with pytest.raises(ValueError, match="centralised"):
+        influence_series(simulate("cen", agents=2, steps=2, grid=9, rng=0, data=data))
+    s = as_series([digraph(2, [(0, 1), (1, 0)])])
+    assert influence_series(s, window=1).tolist() == [[0.5, 0.5]]

@@ -1,0 +1,336 @@
+"""Windowed connectivity and smallest B vs a brute-force NetworkX reference."""
+
+from __future__ import annotations
+
+import copy
+
+import networkx as nx
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from baygo_graph import Run, simulate, synthetic_bodyfat
+from baygo_graph.analysis import (
+    as_series,
+    b_connectivity,
+    smallest_b,
+    strongly_connected_steps,
+    time_to_connectivity,
+    window_union,
+)
+
+
+# -- helpers ---------------------------------------------------------------------
+def make_run(choices, *, delta=0.5, informative=0) -> Run:
+    """A dynamic Run holding only the given choices (metrics are zeros)."""
+    choices = np.asarray(choices, dtype=np.int64)
+    t, m = choices.shape
+    return Run(
+        strategy="baygo",
+        kind="dynamic",
+        informative=informative,
+        delta=delta,
+        mse=np.zeros((t, m)),
+        entropy=np.zeros((t, m)),
+        mean=np.zeros((t, m, 2)),
+        choices=choices,
+    )
+
+
+def digraph(m, edges=()):
+    g = nx.DiGraph()
+    g.add_nodes_from(range(m))
+    g.add_edges_from(edges)
+    return g
+
+
+def ref_windows(t, b, windows, incomplete):
+    starts = range(0, t, b) if windows == "aligned" else range(t)
+    out = [(s, min(s + b, t)) for s in starts]
+    if incomplete == "drop":
+        out = [(s, e) for s, e in out if e - s == b]
+    return out
+
+
+def ref_union(graphs, s, e):
+    return nx.compose_all(graphs[s:e])
+
+
+def ref_b_connectivity(graphs, b, windows, incomplete):
+    wins = ref_windows(len(graphs), b, windows, incomplete)
+    unions = [ref_union(graphs, s, e) for s, e in wins]
+    return (
+        [nx.is_strongly_connected(u) for u in unions],
+        [nx.number_strongly_connected_components(u) for u in unions],
+        wins,
+    )
+
+
+def ref_smallest_b(graphs, windows, incomplete):
+    for b in range(1, len(graphs) + 1):
+        if all(ref_b_connectivity(graphs, b, windows, incomplete)[0]):
+            return b
+    return None
+
+
+def ref_time_to_connectivity(graphs):
+    t = len(graphs)
+    out = []
+    for s in range(t):
+        hit = [
+            e - s for e in range(s + 1, t + 1) if nx.is_strongly_connected(ref_union(graphs, s, e))
+        ]
+        out.append(hit[0] if hit else -1)
+    return out
+
+
+@st.composite
+def graph_series(draw, max_steps=9, max_nodes=5):
+    m = draw(st.integers(1, max_nodes))
+    t = draw(st.integers(1, max_steps))
+    p = draw(st.sampled_from([0.15, 0.3, 0.5]))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    graphs = []
+    for _ in range(t):
+        adj = rng.random((m, m)) < p
+        g = digraph(m, [(int(u), int(v)) for u, v in zip(*np.nonzero(adj), strict=True)])
+        graphs.append(g)
+    return graphs
+
+
+# Pieces on 3 nodes: a = 0->1->2, b = 2->0 (a|b is a ring), d = 0->2->1, e = 1->0.
+A = [(0, 1), (1, 2)]
+B_ = [(2, 0)]
+D = [(0, 2), (2, 1)]
+E = [(1, 0)]
+
+
+def non_monotone_series():
+    """Aligned B = 3 works, B = 4 does not (window [4, 8) = {c, b, d, c} fails)."""
+    c = []
+    pieces = [A, c, B_, A, c, B_, D, c, E, D, c, E]
+    return [digraph(3, p) for p in pieces]
+
+
+# -- b_connectivity --------------------------------------------------------------
+@settings(max_examples=60, deadline=None)
+@given(graph_series(), st.sampled_from(["aligned", "sliding"]), st.sampled_from(["drop", "keep"]))
+def test_b_connectivity_matches_networkx(graphs, windows, incomplete):
+    for b in range(1, len(graphs) + 1):
+        ok, ncomp, wins = ref_b_connectivity(graphs, b, windows, incomplete)
+        r = b_connectivity(graphs, b, windows=windows, incomplete=incomplete)
+        assert r.strongly_connected.tolist() == ok
+        assert r.n_components.tolist() == ncomp
+        assert list(zip(r.start.tolist(), r.stop.tolist(), strict=True)) == wins
+        assert r.holds == all(ok)
+        assert r.first_failure == (ok.index(False) if False in ok else None)
+
+
+@settings(max_examples=60, deadline=None)
+@given(graph_series(), st.sampled_from(["aligned", "sliding"]), st.sampled_from(["drop", "keep"]))
+def test_smallest_b_matches_networkx(graphs, windows, incomplete):
+    assert smallest_b(graphs, windows=windows, incomplete=incomplete) == ref_smallest_b(
+        graphs, windows, incomplete
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(graph_series(max_steps=12))
+def test_time_to_connectivity_matches_networkx(graphs):
+    assert time_to_connectivity(graphs).tolist() == ref_time_to_connectivity(graphs)
+
+
+@settings(max_examples=40, deadline=None)
+@given(graph_series(max_steps=12))
+def test_sliding_is_monotone_and_aligned_doubles(graphs):
+    t = len(graphs)
+    sliding = [b_connectivity(graphs, b, windows="sliding").holds for b in range(1, t + 1)]
+    aligned = [b_connectivity(graphs, b, windows="aligned").holds for b in range(1, t + 1)]
+    for b in range(1, t):
+        assert not sliding[b - 1] or sliding[b]
+    for b in range(1, t + 1):
+        if aligned[b - 1]:  # B works -> every B' >= 2B - 1 works (DESIGN.md)
+            assert all(aligned[bb - 1] for bb in range(2 * b - 1, t + 1))
+        if sliding[b - 1]:  # a sliding B implies the aligned B
+            assert aligned[b - 1]
+
+
+def test_aligned_non_monotone_example():
+    graphs = non_monotone_series()
+    holds = [b_connectivity(graphs, b).holds for b in range(1, 13)]
+    assert holds[:6] == [False, False, True, False, True, True]
+    r = b_connectivity(graphs, 4)
+    assert r.first_failure == 1 and r.n_components.tolist() == [1, 2, 1]
+    assert smallest_b(graphs, windows="aligned") == 3 == ref_smallest_b(graphs, "aligned", "drop")
+    assert smallest_b(graphs, windows="sliding") == ref_smallest_b(graphs, "sliding", "drop")
+    assert smallest_b(graphs, windows="sliding") > 3
+
+
+def test_no_b_works_when_an_agent_is_never_listened_to():
+    ring = [(0, 1), (1, 2), (2, 0)]
+    graphs = [digraph(4, ring + [(0, 3)])] * 5  # nobody listens to agent 3
+    assert smallest_b(graphs, windows="aligned") is None
+    assert smallest_b(graphs, windows="sliding") is None
+    assert time_to_connectivity(graphs).tolist() == [-1] * 5
+    assert not b_connectivity(graphs, 5).holds
+    assert b_connectivity(graphs, 5).n_components.tolist() == [2]
+
+
+def test_isolated_node_counts():
+    ring = digraph(3, [(0, 1), (1, 2), (2, 0)])
+    assert strongly_connected_steps([ring]).tolist() == [True]
+    lonely = copy.deepcopy(ring)
+    lonely.add_node(3)
+    assert strongly_connected_steps([lonely]).tolist() == [False]
+    assert b_connectivity([lonely], 1).n_components.tolist() == [2]
+
+
+def test_incomplete_window_option():
+    ring, empty = digraph(3, A + B_), digraph(3)
+    graphs = [ring, ring, empty]
+    assert b_connectivity(graphs, 2, incomplete="drop").holds
+    keep = b_connectivity(graphs, 2, incomplete="keep")
+    assert keep.stop.tolist() == [2, 3] and keep.first_failure == 1 and not keep.holds
+    assert smallest_b(graphs, incomplete="keep") == 3
+    assert smallest_b(graphs, windows="sliding", incomplete="keep") is None
+
+
+def test_max_b_limits_the_search():
+    graphs = non_monotone_series()
+    assert smallest_b(graphs, max_b=2) is None
+    assert smallest_b(graphs, max_b=3) == 3
+    full = time_to_connectivity(graphs)
+    capped = time_to_connectivity(graphs, max_length=3)
+    assert capped.tolist() == np.where(full <= 3, full, -1).tolist()
+
+
+# -- inputs ----------------------------------------------------------------------
+def test_run_and_its_graphs_agree(rng):
+    m, t = 6, 30
+    ch = rng.integers(0, m - 1, size=(t, m))
+    ch = ch + (ch >= np.arange(m))
+    ch[rng.random((t, m)) < 0.05] = -1  # some agents with no neighbour
+    run = make_run(ch)
+    graphs = list(run.graphs())
+    for windows in ("aligned", "sliding"):
+        assert smallest_b(run, windows=windows) == smallest_b(graphs, windows=windows)
+        assert smallest_b(run, windows=windows) == ref_smallest_b(graphs, windows, "drop")
+        r1, r2 = b_connectivity(run, 5, windows=windows), b_connectivity(graphs, 5, windows=windows)
+        assert r1.n_components.tolist() == r2.n_components.tolist()
+    assert time_to_connectivity(run).tolist() == ref_time_to_connectivity(graphs)
+
+
+def test_simulated_run_and_fixed_runs():
+    data = synthetic_bodyfat(rng=1)
+    run = simulate("baygo", agents=5, steps=25, grid=11, rng=3, data=data)
+    graphs = list(run.graphs())
+    assert smallest_b(run, windows="sliding") == ref_smallest_b(graphs, "sliding", "drop")
+    for name, expected in [("complete", 1), ("posm", 1), ("nocol", None)]:
+        fixed = simulate(name, agents=4, steps=6, grid=9, rng=0, data=data)
+        assert smallest_b(fixed) == expected
+        assert smallest_b(fixed, windows="sliding") == expected
+        r = b_connectivity(fixed, 2, windows="sliding")
+        assert r.n_windows == 5 and r.holds == (expected == 1)
+        assert time_to_connectivity(fixed).tolist() == [1 if expected else -1] * 6
+    cen = simulate("cen", agents=3, steps=2, grid=9, rng=0, data=data)
+    with pytest.raises(ValueError, match="centralised"):
+        smallest_b(cen)
+
+
+def test_nodes_mapped_in_sorted_order_and_inputs_not_mutated():
+    g1 = nx.DiGraph([("b", "a"), ("c", "b")])
+    g1.add_edge("a", "c", weight=2.0)
+    g2 = nx.DiGraph([("a", "b")])
+    g2.add_node("c")
+    graphs = [g1, g2]
+    before = [(sorted(g.nodes(data=True)), sorted(g.edges(data=True))) for g in graphs]
+    s = as_series(graphs)
+    assert s.nodes == ("a", "b", "c")
+    assert s.weights(0).toarray().tolist() == [[0, 1, 0], [0, 0, 1], [1, 0, 0]]
+    assert smallest_b(graphs) == 2  # g1 is a ring, g2 alone is not
+    u = window_union(graphs, 0, 2)
+    assert set(u.nodes) == {"a", "b", "c"}
+    assert u.edges["a", "b"]["count"] == 1 and u.edges["b", "a"]["weight"] == 1.0
+    after = [(sorted(g.nodes(data=True)), sorted(g.edges(data=True))) for g in graphs]
+    assert before == after
+
+
+def test_run_not_mutated(rng):
+    ch = rng.integers(0, 3, size=(8, 4))
+    ch = ch + (ch >= np.arange(4))
+    run = make_run(ch)
+    copy_ch = run.choices.copy()
+    smallest_b(run, windows="sliding")
+    b_connectivity(run, 2)
+    window_union(run, 0, 3)
+    np.testing.assert_array_equal(run.choices, copy_ch)
+
+
+def test_window_union_weights_match_compose_all(rng):
+    ch = rng.integers(0, 4, size=(6, 5))
+    ch = ch + (ch >= np.arange(5))
+    run = make_run(ch, delta=0.3)
+    graphs = list(run.graphs())
+    u = window_union(run, 1, 4)
+    ref = nx.compose_all(graphs[1:4])
+    assert set(u.edges) == set(ref.edges)
+    for a, b in ref.edges:
+        total = sum(g.edges[a, b]["weight"] for g in graphs[1:4] if g.has_edge(a, b))
+        assert u.edges[a, b]["weight"] == pytest.approx(total)
+        assert u.edges[a, b]["count"] == sum(g.has_edge(a, b) for g in graphs[1:4])
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"B": 0}, "B must be >= 1"),
+        ({"B": 4}, "B must be >= 1 and <= 3"),
+        ({"B": 1, "windows": "tumbling"}, "windows must be one of"),
+        ({"B": 1, "incomplete": "pad"}, "incomplete must be one of"),
+    ],
+)
+def test_bad_arguments(kwargs, match):
+    graphs = [digraph(3, A + B_)] * 3
+    with pytest.raises(ValueError, match=match):
+        b_connectivity(graphs, **kwargs)
+
+
+def test_bad_series():
+    with pytest.raises(ValueError, match="at least one step"):
+        smallest_b([])
+    with pytest.raises(ValueError, match=r"graphs\[1\] has another node set"):
+        smallest_b([digraph(3), digraph(4)])
+    with pytest.raises(TypeError, match="DiGraph"):
+        smallest_b([nx.Graph([(0, 1)])])
+    with pytest.raises(TypeError, match="Run or a sequence"):
+        smallest_b(nx.DiGraph([(0, 1)]))
+    with pytest.raises(ValueError, match="weights must be finite and >= 0"):
+        smallest_b([nx.DiGraph([(0, 1, {"weight": -1.0})])])
+    with pytest.raises(ValueError, match=r"need 0 <= start < stop <= 2"):
+        window_union([digraph(2)] * 2, 1, 1)
+
+
+def test_zero_weight_edges_do_not_count():
+    g = digraph(2, [(0, 1)])
+    g.add_edge(1, 0, weight=0.0)
+    assert strongly_connected_steps([g]).tolist() == [False]
+    g.edges[1, 0]["weight"] = 0.5
+    assert strongly_connected_steps([g]).tolist() == [True]
+
+
+def test_long_series_smallest_b_is_tight(rng):
+    """A 400-step, 30-agent random series: B works, B - 1 does not (direct window checks)."""
+    m, t = 30, 400
+    ch = rng.integers(0, m - 1, size=(t, m))
+    run = make_run(ch + (ch >= np.arange(m)))
+    L = time_to_connectivity(run)
+    b = smallest_b(run, windows="sliding")
+    assert b is not None
+    assert L[: t - b + 1].min() > 0 and L[: t - b + 1].max() <= b
+    assert b_connectivity(run, b, windows="sliding").holds
+    assert not b_connectivity(run, b - 1, windows="sliding").holds
+    ba = smallest_b(run, windows="aligned")
+    assert b_connectivity(run, ba).holds
+    assert all(not b_connectivity(run, k).holds for k in range(1, ba))

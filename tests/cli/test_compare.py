@@ -1,0 +1,132 @@
+"""`baygo compare`: files, printed table, JSON, synthetic banner, one-line errors."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from baygo_graph.analysis.compare import compare, summarize
+from baygo_graph.cli import main
+
+SMALL = ["compare", "--seeds", "2", "--steps", "4", "--agents", "3", "--grid", "11"]
+SMALL += ["--jobs", "1", "--window", "2", "--no-progress"]
+
+
+def call(args, capsys):
+    code = main(args)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+@pytest.fixture
+def no_env(monkeypatch):
+    monkeypatch.delenv("BAYGO_BODYFAT", raising=False)
+
+
+def test_writes_files_and_prints_the_table(tmp_path, capsys, no_env):
+    args = [*SMALL, "--strategies", "baygo,nocol,cen", "--seed", "4", "--out", str(tmp_path)]
+    code, out, _ = call(args, capsys)
+    assert code == 0
+    assert out.startswith("NOTE: SYNTHETIC DATA")
+    assert "| baygo " in out and "| nocol " in out and "| cen " in out
+    assert "baygo - nocol" in out and "written:" in out
+    csv = (tmp_path / "results.csv").read_text()
+    assert csv.startswith("# NOTE: SYNTHETIC DATA")
+    df = pd.read_csv(tmp_path / "results.csv", comment="#")
+    assert df.columns.tolist() == [
+        "strategy",
+        "seed",
+        "step",
+        "agent",
+        "informative",
+        "mse",
+        "influence",
+    ]
+    assert len(df) == 3 * 2 * 4 * 3
+    # the CSV holds exactly what the API gives for the same arguments
+    api = compare(
+        ["baygo", "nocol", "cen"],
+        seeds=2,
+        steps=4,
+        agents=3,
+        grid=11,
+        rng=4,
+        n_jobs=1,
+        progress=False,
+        influence_window=2,
+    )
+    np.testing.assert_allclose(df["mse"], api["mse"], rtol=1e-15)
+    md = (tmp_path / "summary.md").read_text()
+    assert md.startswith("# Strategy comparison\n\n**NOTE: SYNTHETIC DATA")
+    assert "| strategy " in md and "Steps to Cen:" in md
+    record = json.loads((tmp_path / "summary.json").read_text())
+    assert record["synthetic"] is True and record["banner"].startswith("NOTE: SYNTHETIC")
+    expected = summarize(api)
+    assert record["summary"]["baygo"]["final_mse_others"] == pytest.approx(
+        expected.loc["baygo", "final_mse_others"]
+    )
+    assert record["summary"]["nocol"]["influence_informative"] is None  # NaN -> null
+    assert set(record["files"]) == {"results", "markdown", "json"}
+
+
+def test_json_output_parses(capsys, bodyfat_path):
+    args = [*SMALL, "--strategies", "baygo,complete", "--data", str(bodyfat_path), "--json"]
+    code, out, _ = call(args, capsys)
+    assert code == 0
+    record = json.loads(out)
+    assert record["synthetic"] is False and record["banner"] is None
+    assert record["strategies"] == ["baygo", "complete"]
+    assert (record["seeds"], record["steps"], record["agents"]) == (2, 4, 3)
+    assert record["data_source"] == str(bodyfat_path)
+    assert set(record["summary"]["baygo"]) >= {
+        "final_mse_informative",
+        "final_mse_informative_lo",
+        "final_mse_informative_hi",
+        "final_mse_others",
+        "steps_to_cen",
+        "consensus_step",
+        "influence_informative",
+    }
+    assert record["summary"]["baygo"]["steps_to_cen"] is None  # no cen asked for
+    assert record["summary"]["baygo"]["seeds"] == 2
+    assert record["paired"]["baygo - complete"]["final_mse_others"]["n"] == 2
+    assert set(record["paired"]) == {"baygo - complete"}
+
+
+def test_real_data_has_no_banner(tmp_path, capsys, bodyfat_path):
+    args = [*SMALL, "--strategies", "nocol", "--data", str(bodyfat_path), "--out", str(tmp_path)]
+    code, out, _ = call(args, capsys)
+    assert code == 0 and "SYNTHETIC" not in out
+    assert (tmp_path / "results.csv").read_text().startswith("strategy,seed,")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--strategies", "baygo,ring"], "unknown strategy 'ring'"),
+        (["--strategies", "baygo,baygo"], "named twice"),
+        (["--strategies", ","], "give at least one"),
+        (["--seeds", "0"], "'--seeds': 0 is not in the range"),
+        (["--steps", "x"], "'x' is not a valid integer"),
+        (["--jobs", "0"], "'--jobs': must be a non-zero integer"),
+        (["--data", "/does/not/exist.csv"], "/does/not/exist.csv"),
+        (["--agents", "200"], "has no training sample"),
+    ],
+)
+def test_bad_arguments_exit_non_zero_with_one_line(args, message, capsys, no_env):
+    code, out, err = call(
+        ["compare", "--seeds", "1", "--steps", "2", "--grid", "11", *args], capsys
+    )
+    assert code != 0 and out == ""
+    assert err.count("\n") == 1 and err.startswith("baygo: error:") and message in err
+
+
+def test_unwritable_out_is_a_one_line_error(tmp_path, capsys, no_env):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    code, out, err = call([*SMALL, "--strategies", "nocol", "--out", str(blocker / "x")], capsys)
+    assert code != 0
+    assert err.count("\n") == 1 and "cannot write to --out" in err

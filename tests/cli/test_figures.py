@@ -1,0 +1,118 @@
+"""`baygo plot`, `baygo animate`, `baygo reproduce`: files written, one-line errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from PIL import Image
+
+from baygo_graph import simulate, synthetic_bodyfat
+from baygo_graph.cli import main
+from baygo_graph.cli.figures import parse_steps
+from baygo_graph.figures import animation as animation_module
+from baygo_graph.reproduce import CLAIM_KEYS, FIGURES
+
+
+def call(args, capsys):
+    code = main([str(a) for a in args])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory):
+    path = tmp_path_factory.mktemp("run")
+    simulate("baygo", agents=4, steps=8, grid=21, rng=2, data=synthetic_bodyfat()).save(path)
+    return path
+
+
+def test_plot_writes_the_run_figures(run_dir, tmp_path, capsys):
+    code, out, _ = call(
+        ["plot", run_dir, "--out", tmp_path, "--format", "png", "--format", "pdf",
+         "--window", "3", "--json"], capsys,
+    )  # fmt: skip
+    assert code == 0
+    summary = json.loads(out)
+    names = {"mse_every_agent", "graph_last_step", "graph_union", "influence",
+             "window_connectivity", "listen_matrix", "listening_fraction"}  # fmt: skip
+    expected = {str(tmp_path / f"{n}.{e}") for n in names for e in ("png", "pdf")}
+    assert set(summary["files"]) == expected and summary["synthetic"] is True
+    assert all((tmp_path / f"{n}.png").stat().st_size > 1000 for n in names)
+
+
+def test_animate_gif_has_one_frame_per_step(run_dir, capsys):
+    code, out, _ = call(["animate", run_dir, "--steps", "1:4", "--dpi", "40"], capsys)
+    assert code == 0
+    assert out.startswith("NOTE: SYNTHETIC DATA") and "(3 frames)" in out
+    with Image.open(run_dir / "animation.gif") as im:
+        assert im.n_frames == 3
+
+
+def test_animate_mp4_or_a_clear_message(run_dir, tmp_path, capsys, monkeypatch):
+    if animation_module.ffmpeg_path() is not None:
+        out_file = tmp_path / "a.mp4"
+        code, _, _ = call(["animate", run_dir, "--format", "mp4", "--steps", ":3",
+                           "--dpi", "40", "--out", out_file], capsys)  # fmt: skip
+        assert code == 0 and out_file.stat().st_size > 1000
+    monkeypatch.setattr(animation_module, "ffmpeg_path", lambda: None)
+    code, out, err = call(["animate", run_dir, "--format", "mp4"], capsys)
+    assert code != 0 and out == ""
+    assert err.startswith("baygo: error: MP4 needs an ffmpeg writer") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["animate", "RUN", "--steps", "5:2"], "selects no step"),
+        (["animate", "RUN", "--steps", "x"], "expected a:b"),
+        (["animate", "RUN", "--out", "a.mp4"], "--out must end in .gif"),
+        (["plot", "/does/not/exist"], "does not exist"),
+    ],
+)
+def test_bad_arguments_exit_non_zero_with_one_line(run_dir, args, message, capsys):
+    args = [run_dir if a == "RUN" else a for a in args]
+    code, out, err = call(args, capsys)
+    assert code != 0 and out == ""
+    assert err.count("\n") == 1 and err.startswith("baygo: error:") and message in err
+
+
+def test_animate_refuses_the_centralised_learner(tmp_path, capsys):
+    simulate("cen", agents=3, steps=2, grid=11, rng=0, data=synthetic_bodyfat()).save(tmp_path)
+    code, _, err = call(["animate", tmp_path], capsys)
+    assert code != 0 and "no graph to animate" in err
+
+
+def test_parse_steps():
+    assert parse_steps("2:5", 10) == range(2, 5)
+    assert parse_steps("7", 10) == range(7, 8)
+    assert parse_steps(None, 3) == range(3)
+    assert parse_steps("-3:", 10) == range(7, 10)
+
+
+def test_reproduce_small_configuration(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("BAYGO_BODYFAT", raising=False)
+    out_dir = tmp_path / "results"
+    code, out, _ = call(
+        ["reproduce", "--seeds", "2", "--steps", "5", "--grid", "11", "--jobs", "1",
+         "--no-video", "--out", out_dir], capsys,
+    )  # fmt: skip
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("NOTE: SYNTHETIC DATA") and lines[-1] == lines[0]
+    for key in CLAIM_KEYS:
+        (line,) = [ln for ln in lines if ln.split()[:1] == [key]]
+        assert line.split(None, 1)[1] in ("holds", "does not hold")
+    for name in FIGURES:
+        assert (out_dir / "figures" / f"{name}.png").is_file()
+        assert (out_dir / "figures" / f"{name}.pdf").is_file()
+    for name in ("report.md", "results.csv", "summary.md", "summary.json", "smallest_b.csv",
+                 "animation/baygo_seed0.gif"):  # fmt: skip
+        assert (out_dir / name).is_file(), name
+    report = (out_dir / "report.md").read_text()
+    assert "baygo reproduce --seeds 2 --steps 5" in report
+    verdicts = {
+        c["key"]: c["verdict"] for c in json.loads((out_dir / "summary.json").read_text())["claims"]
+    }
+    for key, verdict in verdicts.items():
+        assert f"| {key} |" in report and f"**{verdict}**" in report

@@ -1,0 +1,80 @@
+"""`baygo sweep`: table on disk, JSON summary, resume, one-line errors."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+
+from baygo_graph.cli import main
+
+ARGS = [
+    "sweep",
+    "--param", "delta=0.3,0.7",
+    "--param", "agents=4",
+    "--param", "grid=9",
+    "--strategies", "baygo,complete",
+    "--seeds", "2",
+    "--steps", "3",
+    "--jobs", "1",
+]  # fmt: skip
+
+
+def call(args, capsys):
+    code = main(args)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_sweep_writes_the_table_and_prints_json(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("BAYGO_BODYFAT", raising=False)
+    code, out, _ = call([*ARGS, "--out", str(tmp_path), "--json"], capsys)
+    assert code == 0
+    summary = json.loads(out)
+    assert summary["tasks"] == 8 and summary["synthetic"] is True
+    table = pd.read_csv(tmp_path / "results.csv")
+    assert len(table) == 8 and set(table["strategy"]) == {"baygo", "complete"}
+    groups = summary["mean_over_seeds"]
+    assert len(groups) == 4  # 2 strategies x 2 deltas, averaged over 2 seeds
+    first = table[(table.strategy == "baygo") & (table.delta == 0.3)]
+    assert groups[0]["strategy"] == "baygo" and groups[0]["delta"] == 0.3
+    assert groups[0]["final_mse_others_mean"] == pytest.approx(
+        first["final_mse_others_mean"].mean(), rel=1e-9
+    )
+    files = sorted((tmp_path / "tasks").iterdir())
+    stamps = [f.stat().st_mtime_ns for f in files]
+    # run again: resumes, nothing redone, same table
+    code, out, _ = call([*ARGS, "--out", str(tmp_path), "--json"], capsys)
+    assert code == 0 and json.loads(out)["mean_over_seeds"] == groups
+    assert [f.stat().st_mtime_ns for f in sorted((tmp_path / "tasks").iterdir())] == stamps
+
+
+def test_text_summary_says_synthetic(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("BAYGO_BODYFAT", raising=False)
+    code, out, _ = call([*ARGS, "--out", str(tmp_path)], capsys)
+    assert code == 0
+    assert out.startswith("NOTE: SYNTHETIC DATA")
+    assert "8 runs (2 seeds)" in out and "mean final MSE over seeds" in out
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--param", "delta"], "expected NAME=V1,V2"),
+        (["--param", "speed=1,2"], "unknown parameter 'speed'"),
+        (["--param", "agents=4.5"], "must hold int values"),
+        (["--strategies", "baygo,ring"], "strategies must be"),
+        (["--param", "physical=lattice"], "physical must be"),
+        (["--seeds", "0"], "'--seeds': 0 is not in the range"),
+    ],
+)
+def test_bad_arguments_exit_non_zero_with_one_line(extra, message, tmp_path, capsys):
+    code, out, err = call([*ARGS, *extra, "--out", str(tmp_path)], capsys)
+    assert code != 0 and out == ""
+    assert err.count("\n") == 1 and err.startswith("baygo: error:") and message in err
+
+
+def test_out_is_required(capsys):
+    code, _, err = call(ARGS, capsys)
+    assert code != 0 and "--out" in err

@@ -1,0 +1,51 @@
+"""Influence figures: the informative agent's curve, bands and reference levels."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from baygo_graph.analysis import influence_series, reference_influence
+from baygo_graph.figures import INFORMATIVE_MARKER, plot_influence, plot_influence_series
+
+
+def test_influence_curve_skips_nan_and_draws_references(table, t_reference):
+    table.loc[table["step"] == 0, "influence"] = np.nan  # undefined at the first step
+    refs = reference_influence(3)
+    ax = plot_influence(table, references=refs)
+    (line,) = [ln for ln in ax.get_lines() if ln.get_gid() == "influence:baygo"]
+    sub = table[(table.strategy == "baygo") & table.informative]
+    ref = sub.pivot(index="step", columns="seed", values="influence").dropna()
+    np.testing.assert_array_equal(line.get_xdata(), ref.index.to_numpy())
+    expected = np.array([t_reference(ref.loc[t]) for t in ref.index])
+    np.testing.assert_allclose(line.get_ydata(), expected[:, 0])
+    band = [c for c in ax.collections if c.get_gid() == "band:influence:baygo"][0]
+    ys = np.concatenate([p.vertices for p in band.get_paths()])[:, 1]
+    assert ys.min() == pytest.approx(expected[:, 1].min())
+    assert ys.max() == pytest.approx(expected[:, 2].max())
+    levels = {
+        ln.get_gid(): ln.get_ydata()[0] for ln in ax.get_lines() if ln.get_gid() != line.get_gid()
+    }
+    assert levels == pytest.approx({f"reference:{k}": v for k, v in refs.items()})
+    assert line.get_marker() == INFORMATIVE_MARKER
+
+
+def test_influence_needs_the_column_and_says_when_undefined(table):
+    with pytest.raises(ValueError, match="influence"):
+        plot_influence(table.drop(columns="influence"))
+    table["influence"] = np.nan
+    ax = plot_influence(table)
+    assert not [ln for ln in ax.get_lines() if ln.get_gid() == "influence:baygo"]
+    assert [t.get_gid() for t in ax.texts if t.get_gid() == "undefined:baygo"]
+
+
+def test_influence_series_of_a_run(baygo_run):
+    series = influence_series(baygo_run, window=3)
+    ax = plot_influence_series(series, informative=0, references={"complete": 0.2})
+    lines = {ln.get_gid(): ln for ln in ax.get_lines()}
+    np.testing.assert_array_equal(lines["agent:0"].get_ydata(), series[:, 0])
+    np.testing.assert_array_equal(lines["agent:4"].get_ydata(), series[:, 4])
+    assert lines["agent:0"].get_marker() == INFORMATIVE_MARKER
+    assert lines["reference:complete"].get_ydata()[0] == 0.2
+    with pytest.raises(ValueError, match="informative"):
+        plot_influence_series(series, informative=7)

@@ -1,0 +1,97 @@
+"""Graph drawings, who-listens-to-whom heat map, the informative agent's audience."""
+
+from __future__ import annotations
+
+import matplotlib as mpl
+import networkx as nx
+import numpy as np
+import pytest
+
+from baygo_graph.figures import (
+    INFORMATIVE_COLOR,
+    INFORMATIVE_MARKER,
+    draw_graph,
+    plot_listen_matrix,
+    plot_listening_fraction,
+)
+from baygo_graph.figures._graph import agent_layout, as_weights
+
+
+def _collection(ax, gid):
+    (coll,) = [c for c in ax.collections if c.get_gid() == gid]
+    return coll
+
+
+def test_step_graph_has_one_arrow_per_listening_edge(baygo_run):
+    for t in (0, 5):
+        g = baygo_run.graph(t)
+        before = nx.to_dict_of_dicts(g)
+        ax = draw_graph(g)
+        _, src, dst, _ = baygo_run.step_edges(t, t + 1)
+        expected = {f"edge:{j}->{i}" for j, i in zip(src, dst, strict=True)}
+        assert {p.get_gid() for p in ax.patches} == expected
+        assert nx.to_dict_of_dicts(g) == before
+        assert ax.get_title() == f"step {t}"
+
+
+def test_edge_width_grows_with_weight_and_weights_convention():
+    w = np.array([[0.4, 0.6, 0.0], [0.1, 0.9, 0.0], [0.3, 0.0, 0.7]])
+    ax = draw_graph(w, informative=1)
+    width = {p.get_gid(): p.get_linewidth() for p in ax.patches}
+    assert set(width) == {"edge:1->0", "edge:0->1", "edge:0->2"}  # w_ij > 0: i hears j
+    assert width["edge:1->0"] > width["edge:0->2"] > width["edge:0->1"]
+    # A DiGraph with the DESIGN.md convention gives the same W.
+    g = nx.DiGraph()
+    g.add_weighted_edges_from([(1, 0, 0.6), (0, 1, 0.1), (0, 2, 0.3)])
+    np.testing.assert_allclose(as_weights(g).toarray(), w - np.diag(np.diag(w)))
+
+
+def test_informative_agent_is_a_star_and_sizes_follow_influence(baygo_run):
+    infl = np.array([0.5, 0.2, 0.1, 0.1, 0.1])
+    ax = draw_graph(baygo_run.graph(2), influence=infl)
+    star = _collection(ax, "nodes:informative")
+    pos = agent_layout(5, informative=0)
+    np.testing.assert_allclose(star.get_offsets(), pos[[0]])
+    assert mpl.colors.same_color(star.get_facecolor()[0], INFORMATIVE_COLOR)
+    style = mpl.markers.MarkerStyle(INFORMATIVE_MARKER)
+    marker = style.get_path().transformed(style.get_transform())
+    np.testing.assert_allclose(star.get_paths()[0].vertices, marker.vertices)
+    others = _collection(ax, "nodes:others").get_sizes()
+    # Sizes are affine in influence: equal influences, equal sizes; larger, larger.
+    assert np.allclose(others[1:], others[1]) and others[0] > others[1]
+
+
+def test_draw_graph_refuses_bad_positions():
+    with pytest.raises(ValueError, match="pos"):
+        draw_graph(np.eye(3), pos=np.zeros((2, 2)))
+
+
+def test_listen_matrix_rows_are_shares_and_star_labels():
+    counts = np.array([[0, 3, 1], [4, 0, 0], [2, 2, 0]])
+    ax = plot_listen_matrix(counts, informative=0)
+    np.testing.assert_allclose(ax.images[0].get_array(), counts / counts.sum(1, keepdims=True))
+    xt = [lab.get_text() for lab in ax.get_xticklabels()]
+    assert xt == [f"{INFORMATIVE_MARKER}0", "1", "2"]
+    assert mpl.colors.same_color(ax.get_xticklabels()[0].get_color(), INFORMATIVE_COLOR)
+    raw = plot_listen_matrix(counts, normalize=False)
+    np.testing.assert_array_equal(raw.images[0].get_array(), counts)
+    with pytest.raises(ValueError, match="square"):
+        plot_listen_matrix(np.ones((2, 3)))
+
+
+def test_listening_fraction_mean_band_and_chance(rng, t_reference):
+    frac = rng.uniform(size=(5, 7))
+    ax = plot_listening_fraction(frac, chance=1 / 11, synthetic=True)
+    (line,) = [ln for ln in ax.get_lines() if ln.get_gid() == "fraction"]
+    ref = np.array([t_reference(frac[:, k]) for k in range(7)])
+    np.testing.assert_allclose(line.get_ydata(), ref[:, 0])
+    band = _collection(ax, "band:fraction")
+    verts = np.concatenate([p.vertices for p in band.get_paths()])
+    assert verts[:, 1].min() == pytest.approx(ref[:, 1].min())
+    assert verts[:, 1].max() == pytest.approx(ref[:, 2].max())
+    (chance,) = [ln for ln in ax.get_lines() if ln.get_gid() == "chance"]
+    assert chance.get_ydata()[0] == pytest.approx(1 / 11)
+    assert line.get_marker() == INFORMATIVE_MARKER
+    assert "SYNTHETIC DATA" in [t.get_text() for t in ax.texts]
+    one = plot_listening_fraction(frac[0])
+    assert not [c for c in one.collections if c.get_gid() == "band:fraction"]
