@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 import warnings
-from dataclasses import dataclass
 
 import networkx as nx
 import numpy as np
@@ -14,52 +13,14 @@ from tqdm.auto import tqdm
 from . import __version__
 from .data import paper_split, resolve_data
 from .exceptions import GridResolutionWarning
-from .model import _grid_features, batch_statistics, log_prior, make_grid
+from .model import batch_statistics, log_likelihood, log_prior, make_grid
 from .run import Run
 from .strategies import BayGo, FixedGraph, _choose, resolve_strategy
 
-__all__ = ["Posterior", "draw_batches", "pool", "simulate"]
+__all__ = ["draw_batches", "pool", "simulate"]
 
 # A posterior with more mass than this on one grid cell has collapsed onto it.
 _COLLAPSE = 0.99
-
-
-@dataclass(frozen=True, eq=False)
-class Posterior:
-    """Normalised log-posteriors of every agent and their exponentials.
-
-    Attributes
-    ----------
-    log : numpy.ndarray, shape (M, K)
-    prob : numpy.ndarray, shape (M, K)
-    peak : numpy.ndarray, shape (M,)
-        Largest cell probability of each agent.
-    """
-
-    log: np.ndarray
-    prob: np.ndarray
-    peak: np.ndarray
-
-    @classmethod
-    def normalize(cls, logp: np.ndarray) -> Posterior:
-        """Normalise ``logp`` in place; one ``exp`` pass gives both outputs.
-
-        Examples
-        --------
-        >>> p = Posterior.normalize(np.log(np.array([[1.0, 3.0]])))
-        >>> p.prob.tolist(), p.peak.tolist()
-        ([[0.25, 0.75]], [0.75])
-        """
-        logp -= logp.max(axis=1, keepdims=True)
-        prob = np.exp(logp)
-        total = prob.sum(axis=1, keepdims=True)
-        prob /= total
-        logp -= np.log(total)
-        return cls(log=logp, prob=prob, peak=1.0 / total[:, 0])
-
-    def entropy(self) -> np.ndarray:
-        """Entropy of each agent's posterior (nats)."""
-        return -np.einsum("mk,mk->m", self.prob, self.log)
 
 
 def draw_batches(split, batch: int, rng) -> tuple[np.ndarray, np.ndarray]:
@@ -93,19 +54,12 @@ def pool(logp: np.ndarray, *, choices=None, weights=None, delta: float = 0.5) ->
     [[0.67, 0.22], [0.9, 0.1]]
     """
     if choices is not None:
-        src = np.where(choices >= 0, choices, np.arange(len(choices)))
-        out = logp[src]
-        out *= 1.0 - delta
-        out += delta * logp
-        return out
+        return _pool_into(np.empty_like(logp), logp.copy(), choices, delta)
     return np.asarray(weights @ logp)
 
 
 def _pool_into(out, logp, choices, delta):
-    """:func:`pool` with ``choices``, written into ``out``; scales ``logp`` in place.
-
-    Same arithmetic (and rounding) as :func:`pool`, without temporaries.
-    """
+    """:func:`pool` with ``choices``, written into ``out``; scales ``logp`` in place."""
     src = np.where(choices >= 0, choices, np.arange(len(choices)))
     np.take(logp, src, axis=0, out=out, mode="clip")  # "raise" would buffer `out`
     out *= 1.0 - delta
@@ -310,8 +264,6 @@ def simulate(
     # Buffers reused every step: no M x K allocation inside the loop.
     expo = np.empty_like(logp)  # exp(logp - rowmax): unnormalised posteriors
     pooled = np.empty_like(logp) if strat.kind != "cen" and not identity else None
-    feats = _grid_features(g).astype(dtype)
-    ll_scale = -0.5 / sigma**2
     # [1, a, b] per grid point: one pass gives normaliser and posterior mean.
     moments = np.column_stack([np.ones(g.size), g.theta]).astype(dtype)
     test_mse = _test_mse(split.x_test, split.y_test)
@@ -328,10 +280,8 @@ def simulate(
         stats = batch_statistics(x, y)
         if learners == 1:
             stats = stats.sum(axis=0, keepdims=True)
-        # logp += log-likelihood: the scale goes into the (M, 6) statistics, the
-        # (M, K) product lands in the expo buffer (overwritten by exp below).
-        np.matmul((stats * ll_scale).astype(dtype), feats.T, out=expo)
-        logp += expo
+        # logp += log-likelihood, computed in the expo buffer (overwritten by exp below).
+        logp += log_likelihood(g, stats, sigma, out=expo)
         # Local posterior, unnormalised: logp shifted to row max 0, expo = exp(logp),
         # normaliser z = row sums. KL scores and pooling need no normalised copy.
         logp -= logp.max(axis=1, keepdims=True)

@@ -9,6 +9,7 @@ last.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -44,6 +45,16 @@ class Grid:
     def spacing(self) -> tuple[float, float]:
         """Distance between neighbouring points on each axis."""
         return tuple(float(a[1] - a[0]) for a in self.axes)
+
+    @cached_property
+    def features(self) -> np.ndarray:
+        """``[1, -2a, -2b, a^2, 2ab, b^2]`` per grid point, shape (K, 6).
+
+        The squared residual of a batch at grid point ``(a, b)`` is the dot
+        product of this row with the batch's :func:`batch_statistics`.
+        """
+        a, b = self.theta.T
+        return np.column_stack([np.ones_like(a), -2 * a, -2 * b, a * a, 2 * a * b, b * b])
 
     @property
     def bounds(self) -> tuple[tuple[float, float], tuple[float, float]]:
@@ -135,11 +146,6 @@ def batch_statistics(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.column_stack([(y * y).sum(1), y.sum(1), (x * y).sum(1), n, x.sum(1), (x * x).sum(1)])
 
 
-def _grid_features(grid: Grid) -> np.ndarray:
-    a, b = grid.theta.T
-    return np.column_stack([np.ones_like(a), -2 * a, -2 * b, a * a, 2 * a * b, b * b])
-
-
 def log_likelihood(grid: Grid, stats: np.ndarray, sigma: float, *, out=None) -> np.ndarray:
     """Gaussian log-likelihood of each agent's batch at every grid point.
 
@@ -155,7 +161,8 @@ def log_likelihood(grid: Grid, stats: np.ndarray, sigma: float, *, out=None) -> 
     sigma : float
         Noise standard deviation (> 0).
     out : numpy.ndarray, shape (M, K), optional
-        Where to write the result.
+        Where to write the result; its dtype (else that of ``stats``) is the
+        precision of the product.
 
     Returns
     -------
@@ -170,7 +177,7 @@ def log_likelihood(grid: Grid, stats: np.ndarray, sigma: float, *, out=None) -> 
     """
     if not np.isfinite(sigma) or sigma <= 0:
         raise ValueError(f"sigma must be a positive number, got {sigma!r}")
-    feats = _grid_features(grid).astype(stats.dtype, copy=False)
-    out = np.matmul(stats, feats.T, out=out)
-    out *= -0.5 / sigma**2
-    return out
+    # The scale goes into the (M, 6) statistics: no extra pass over (M, K).
+    dtype = stats.dtype if out is None else out.dtype
+    scaled = (stats * (-0.5 / sigma**2)).astype(dtype, copy=False)
+    return np.matmul(scaled, grid.features.astype(dtype, copy=False).T, out=out)

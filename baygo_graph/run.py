@@ -99,6 +99,49 @@ class Run:
     posteriors: dict = field(default_factory=dict, repr=False)
     config: dict = field(default_factory=dict, repr=False)
 
+    @classmethod
+    def from_choices(cls, choices, *, delta: float = 0.5, informative: int = 0) -> Run:
+        """A dynamic run holding only a choice array made elsewhere (metrics are zeros).
+
+        Lets the analysis functions work on BayGo-like graph series that did not
+        come from :func:`baygo_graph.simulate`.
+
+        Parameters
+        ----------
+        choices : array_like of int, shape (T, M)
+            ``choices[t, i]``: the agent that ``i`` listened to at step ``t`` (-1: none).
+        delta : float, default 0.5
+            Self-weight; the chosen neighbour gets ``1 - delta``.
+        informative : int, default 0
+
+        Examples
+        --------
+        >>> run = Run.from_choices([[1, 0, 0], [2, 2, 1]])
+        >>> run.n_steps, run.n_agents, sorted(run.graph(1).in_edges(0))
+        (2, 3, [(0, 0), (2, 0)])
+        """
+        choices = np.asarray(choices)
+        if choices.ndim != 2 or not np.issubdtype(choices.dtype, np.integer):
+            raise ValueError(f"choices must be a 2-D integer array (T, M), got {choices.shape}")
+        t, m = choices.shape
+        if choices.size and (choices.min() < -1 or choices.max() >= m):
+            raise ValueError(
+                f"choices must be agent ids in [-1, {m}), got {choices.min()}..{choices.max()}"
+            )
+        if not 0 <= informative < m:
+            raise ValueError(f"informative must be an agent id in [0, {m}), got {informative!r}")
+        zeros = np.zeros((t, m))
+        return cls(
+            strategy="baygo",
+            kind="dynamic",
+            informative=int(informative),
+            delta=float(delta),
+            mse=zeros,
+            entropy=zeros.copy(),
+            mean=np.zeros((t, m, 2)),
+            choices=choices.astype(np.int32),
+        )
+
     # -- shape -----------------------------------------------------------------
     @property
     def n_steps(self) -> int:

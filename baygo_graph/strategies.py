@@ -34,6 +34,7 @@ __all__ = [
     "kl_matrix",
     "listen_matrix",
     "nocol",
+    "physical_graph",
     "resolve_strategy",
     "star",
 ]
@@ -78,6 +79,42 @@ def _check_nodes(graph, agents: int) -> None:
             f"graph must have exactly the nodes 0..{agents - 1} (one per agent), "
             f"got {graph.number_of_nodes()} nodes: {sorted(graph.nodes, key=str)[:6]}..."
         )
+
+
+def physical_graph(name: str, agents: int, *, seed: int = 0):
+    """Make a physical graph by name: ``"complete"``, ``"regular-D"``, ``"geometric"``.
+
+    ``"regular-D"``: random D-regular graph; ``"geometric"`` (or
+    ``"geometric-D"``): random geometric graph on the unit square with mean
+    degree about D (default 10), radius ``sqrt(D / (pi (M - 1)))``.
+    ``"complete"`` gives None (BayGo's default, every pair can talk).
+
+    Examples
+    --------
+    >>> physical_graph("regular-4", 10).number_of_edges()
+    20
+    >>> physical_graph("complete", 10) is None
+    True
+    """
+    key = str(name).lower()
+    if key == "complete":
+        return None
+    try:
+        if key.startswith("regular-"):
+            degree = int(key.split("-", 1)[1])
+            if degree >= agents or degree * agents % 2:
+                raise ValueError
+            return nx.random_regular_graph(degree, agents, seed=seed)
+        if key == "geometric" or key.startswith("geometric-"):
+            degree = float(key.split("-", 1)[1]) if "-" in key else 10.0
+            radius = float(np.sqrt(degree / (np.pi * (agents - 1))))
+            return nx.random_geometric_graph(agents, radius, seed=seed)
+    except ValueError:
+        pass
+    raise ValueError(
+        f"physical must be 'complete', 'regular-D' (D < agents, D * agents even) or "
+        f"'geometric[-D]', got {name!r} for {agents} agents"
+    )
 
 
 def kl_matrix(logp: np.ndarray) -> np.ndarray:

@@ -40,9 +40,9 @@ import pandas as pd
 
 from . import __version__
 from .data import Dataset, paper_split, resolve_data
-from .strategies import STRATEGY_NAMES
+from .strategies import STRATEGY_NAMES, physical_graph
 
-__all__ = ["PARAMETERS", "physical_graph", "sweep", "task_id"]
+__all__ = ["PARAMETERS", "sweep", "task_id"]
 
 #: Parameters a sweep can vary, with their types and the value used when absent.
 PARAMETERS = {
@@ -55,44 +55,6 @@ PARAMETERS = {
 }
 _TASKS = "tasks"
 _TABLE = "results.csv"
-
-
-def physical_graph(name: str, agents: int, *, seed: int = 0):
-    """Make a physical graph by name: ``"complete"``, ``"regular-D"``, ``"geometric"``.
-
-    ``"regular-D"``: random D-regular graph; ``"geometric"`` (or
-    ``"geometric-D"``): random geometric graph on the unit square with mean
-    degree about D (default 10), radius ``sqrt(D / (pi (M - 1)))``.
-    ``"complete"`` gives None (BayGo's default, every pair can talk).
-
-    Examples
-    --------
-    >>> physical_graph("regular-4", 10).number_of_edges()
-    20
-    >>> physical_graph("complete", 10) is None
-    True
-    """
-    import networkx as nx
-
-    key = str(name).lower()
-    if key == "complete":
-        return None
-    try:
-        if key.startswith("regular-"):
-            degree = int(key.split("-", 1)[1])
-            if degree >= agents or degree * agents % 2:
-                raise ValueError
-            return nx.random_regular_graph(degree, agents, seed=seed)
-        if key == "geometric" or key.startswith("geometric-"):
-            degree = float(key.split("-", 1)[1]) if "-" in key else 10.0
-            radius = float(np.sqrt(degree / (np.pi * (agents - 1))))
-            return nx.random_geometric_graph(agents, radius, seed=seed)
-    except ValueError:
-        pass
-    raise ValueError(
-        f"physical must be 'complete', 'regular-D' (D < agents, D * agents even) or "
-        f"'geometric[-D]', got {name!r} for {agents} agents"
-    )
 
 
 def _data_fingerprint(dataset: Dataset) -> str:
@@ -323,8 +285,8 @@ def sweep(
         Values of each parameter to combine (Cartesian product): ``"delta"``,
         ``"agents"``, ``"batch"``, ``"grid"`` (points per axis), ``"steps"`` and
         ``"physical"`` (BayGo's physical graph by name, see
-        :func:`physical_graph`; other strategies ignore it and run once, with
-        ``physical`` empty in the table). Parameters not given take the
+        :func:`~baygo_graph.strategies.physical_graph`; other strategies ignore
+        it and run once, with ``physical`` empty in the table). Parameters not given take the
         defaults in :data:`PARAMETERS`.
     strategies : str or list of str, default ("baygo",)
         Strategy names (:data:`baygo_graph.strategies.STRATEGY_NAMES`).

@@ -12,8 +12,9 @@ import platform
 import time
 import warnings
 
-import networkx as nx
 import numpy as np
+
+from baygo_graph.strategies import physical_graph
 
 __all__ = [
     "best_time",
@@ -99,19 +100,6 @@ def bench_data(agents: int):
     keep = ~informative | (np.cumsum(informative) <= 400)
     frame = ds.frame[keep].reset_index(drop=True)
     return Dataset(frame=frame, source=f"synthetic (n={len(frame)})", synthetic=True)
-
-
-def physical_graph(name: str, agents: int, *, seed: int = 0):
-    """``"complete"`` (None), ``"regular-D"`` or ``"geometric"`` (mean degree ~10)."""
-    if name == "complete":
-        return None
-    if name.startswith("regular-"):
-        return nx.random_regular_graph(int(name.split("-")[1]), agents, seed=seed)
-    if name == "geometric":
-        # mean degree ~ (M - 1) pi r^2 = 10 on the unit square (less at the border)
-        radius = np.sqrt(10.0 / (np.pi * (agents - 1)))
-        return nx.random_geometric_graph(agents, radius, seed=seed)
-    raise ValueError(f"unknown physical graph {name!r}")
 
 
 def step_time(

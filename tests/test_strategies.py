@@ -18,6 +18,7 @@ from baygo_graph.strategies import (
     kl_matrix,
     listen_matrix,
     nocol,
+    physical_graph,
     resolve_strategy,
     star,
 )
@@ -141,3 +142,27 @@ def test_resolve_strategy_names():
     assert resolve_strategy(nx.cycle_graph(4), agents=4).name == "graph"
     with pytest.raises(TypeError, match="strategy must be"):
         resolve_strategy(3, agents=4)
+
+
+@pytest.mark.parametrize(
+    ("name", "agents", "degree"),
+    [("regular-4", 10, 4.0), ("regular-3", 8, 3.0)],
+)
+def test_physical_graph_by_name(name, agents, degree):
+    g = physical_graph(name, agents, seed=1)
+    assert sorted(g.nodes) == list(range(agents))
+    assert {d for _, d in g.degree} == {degree}
+
+
+def test_geometric_graph_has_about_the_asked_degree():
+    g = physical_graph("geometric", 400, seed=0)
+    mean_degree = 2 * g.number_of_edges() / 400
+    assert 7 < mean_degree < 11  # ~10, less near the border of the unit square
+
+
+def test_physical_graph_names_are_checked():
+    assert physical_graph("complete", 5) is None
+    with pytest.raises(ValueError, match="physical must be"):
+        physical_graph("regular-3", 5)
+    with pytest.raises(ValueError, match="physical must be"):
+        physical_graph("ring", 5)

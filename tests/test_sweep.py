@@ -10,7 +10,7 @@ import pytest
 
 import baygo_graph.sweep as sweep_mod
 from baygo_graph import simulate, synthetic_bodyfat
-from baygo_graph.sweep import PARAMETERS, physical_graph, sweep, task_id
+from baygo_graph.sweep import PARAMETERS, sweep, task_id
 
 DATA = synthetic_bodyfat()
 GRID = {"delta": [0.3, 0.7], "agents": [4, 5], "grid": [11]}
@@ -135,22 +135,6 @@ def test_sparse_physical_graph_restricts_choices(tmp_path):
     )
     assert list(table["physical"]) == ["complete", "regular-2"]
     assert table["final_mse_others_mean"].nunique() == 2
-
-
-@pytest.mark.parametrize(
-    ("name", "agents", "degree"),
-    [("regular-4", 10, 4.0), ("regular-3", 8, 3.0)],
-)
-def test_physical_graph_by_name(name, agents, degree):
-    g = physical_graph(name, agents, seed=1)
-    assert sorted(g.nodes) == list(range(agents))
-    assert {d for _, d in g.degree} == {degree}
-
-
-def test_geometric_graph_has_about_the_asked_degree():
-    g = physical_graph("geometric", 400, seed=0)
-    mean_degree = 2 * g.number_of_edges() / 400
-    assert 7 < mean_degree < 11  # ~10, less near the border of the unit square
 
 
 @pytest.mark.parametrize(

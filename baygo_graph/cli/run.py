@@ -8,7 +8,7 @@ import click
 import numpy as np
 
 from ..learning import simulate
-from ..strategies import STRATEGY_NAMES
+from ..strategies import STRATEGY_NAMES, physical_graph
 from ._common import data_option, emit, seed_option, synthetic_banner
 
 __all__ = ["run"]
@@ -23,12 +23,21 @@ __all__ = ["run"]
 @click.option("--delta", type=click.FloatRange(0, 1), default=0.5, show_default=True)
 @click.option("--batch", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--grid", type=click.IntRange(min=2), default=61, show_default=True)
+@click.option(
+    "--physical",
+    default="complete",
+    show_default=True,
+    help="BayGo's physical graph: complete, regular-D or geometric[-D] (drawn from --seed).",
+)
 @click.option("--out", type=click.Path(file_okay=False), default=None, help="Folder for run.npz.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a tty).")
-def run(strategy, agents, steps, seed, data, delta, batch, grid, out, as_json, progress):
+def run(strategy, agents, steps, seed, data, delta, batch, grid, physical, out, as_json, progress):
     """Run one strategy and print a summary (final MSE, who was listened to)."""
     try:
+        graph = physical_graph(physical, agents, seed=seed)
+        if graph is not None and strategy != "baygo":
+            raise ValueError(f"--physical applies to --strategy baygo only, got {strategy!r}")
         result = simulate(
             strategy,
             agents=agents,
@@ -38,6 +47,7 @@ def run(strategy, agents, steps, seed, data, delta, batch, grid, out, as_json, p
             delta=delta,
             batch=batch,
             grid=grid,
+            physical=graph,
             progress=progress,
         )
     except (ValueError, TypeError) as e:

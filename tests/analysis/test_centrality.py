@@ -23,23 +23,6 @@ from baygo_graph.analysis import (
 from baygo_graph.strategies import complete, star
 
 
-def make_run(choices, *, delta=0.5, informative=0) -> Run:
-    """A dynamic Run holding only the given choices (metrics are zeros)."""
-    choices = np.asarray(choices, dtype=np.int64)
-    t, m = choices.shape
-    zeros = np.zeros((t, m))
-    return Run(
-        strategy="baygo",
-        kind="dynamic",
-        informative=informative,
-        delta=delta,
-        mse=zeros,
-        entropy=zeros,
-        mean=np.zeros((t, m, 2)),
-        choices=choices,
-    )
-
-
 def digraph(m, edges=()):
     g = nx.DiGraph()
     g.add_nodes_from(range(m))
@@ -160,7 +143,7 @@ def test_not_unique_raises_and_names_classes():
 
 def test_baygo_step_usually_not_unique():
     # every agent listens to one other: 0<->1 and 2<->3 are two closed classes
-    run = make_run([[1, 0, 3, 2]])
+    run = Run.from_choices([[1, 0, 3, 2]])
     with pytest.raises(NotUniqueError):
         influence(run.weights(0))
     with pytest.raises(NotUniqueError):
@@ -211,7 +194,7 @@ def random_choices(rng, t, m):
 
 
 def test_window_matrix_product_order(rng):
-    run = make_run(random_choices(rng, 6, 4), delta=0.3)
+    run = Run.from_choices(random_choices(rng, 6, 4), delta=0.3)
     ws = [run.weights(t).toarray() for t in range(6)]
     np.testing.assert_allclose(
         window_matrix(run, 1, 4).toarray(), ws[3] @ ws[2] @ ws[1], atol=1e-15
@@ -224,7 +207,7 @@ def test_window_matrix_product_order(rng):
 @pytest.mark.parametrize("method", ["product", "union"])
 def test_influence_series_matches_direct_computation(rng, method):
     t, m, w = 20, 5, 4
-    run = make_run(random_choices(rng, t, m), delta=0.5)
+    run = Run.from_choices(random_choices(rng, t, m), delta=0.5)
     ws = [run.weights(k).toarray() for k in range(t)]
     got = influence_series(run, window=w, method=method)
     assert got.shape == (t, m)
@@ -246,7 +229,7 @@ def test_influence_series_matches_direct_computation(rng, method):
 
 
 def test_sparse_and_dense_paths_agree(rng, monkeypatch):
-    run = make_run(random_choices(rng, 15, 6))
+    run = Run.from_choices(random_choices(rng, 15, 6))
     dense = influence_series(run, window=3)
     monkeypatch.setattr(centrality, "_STACK_MAX", 0)
     np.testing.assert_allclose(influence_series(run, window=3), dense, atol=1e-12)
@@ -254,7 +237,7 @@ def test_sparse_and_dense_paths_agree(rng, monkeypatch):
 
 def test_product_influence_is_the_long_run_share(rng):
     """Repeating a window forever: beliefs converge to pi^T x0 (orientation check)."""
-    run = make_run(random_choices(rng, 8, 5), delta=0.5)
+    run = Run.from_choices(random_choices(rng, 8, 5), delta=0.5)
     p = window_matrix(run, 0, 8).toarray()
     if len(closed_classes(p)) != 1:
         pytest.skip("window without a unique influence for this seed")
@@ -269,7 +252,7 @@ def test_product_influence_is_the_long_run_share(rng):
 
 
 def test_aligned_layout(rng):
-    run = make_run(random_choices(rng, 11, 4))
+    run = Run.from_choices(random_choices(rng, 11, 4))
     sliding = influence_series(run, window=3)
     aligned = influence_series(run, window=3, windows="aligned")
     rows = [2, 5, 8]  # ends of [0,3), [3,6), [6,9); [9,11) incomplete
@@ -296,11 +279,11 @@ def test_fixed_strategies_every_row_is_influence_of_w():
 def test_per_step_influence_where_unique():
     # step 0: 0<->1 is the one closed class, 2 listens to 1 -> unique (1/2, 1/2, 0)
     # step 1: 0 -> 2, 1 -> 2, 2 -> 0: closed class {0, 2}
-    run = make_run([[1, 0, 1], [2, 2, 0]])
+    run = Run.from_choices([[1, 0, 1], [2, 2, 0]])
     per_step = influence_series(run, window=1)
     np.testing.assert_allclose(per_step[0], [0.5, 0.5, 0.0])
     np.testing.assert_allclose(per_step[1], [0.5, 0.0, 0.5])
-    run2 = make_run([[1, 0, 3, 2]])
+    run2 = Run.from_choices([[1, 0, 3, 2]])
     assert np.isnan(influence_series(run2, window=1)).all()
 
 

@@ -20,22 +20,7 @@ from baygo_graph.analysis import (
     window_union,
 )
 
-
 # -- helpers ---------------------------------------------------------------------
-def make_run(choices, *, delta=0.5, informative=0) -> Run:
-    """A dynamic Run holding only the given choices (metrics are zeros)."""
-    choices = np.asarray(choices, dtype=np.int64)
-    t, m = choices.shape
-    return Run(
-        strategy="baygo",
-        kind="dynamic",
-        informative=informative,
-        delta=delta,
-        mse=np.zeros((t, m)),
-        entropy=np.zeros((t, m)),
-        mean=np.zeros((t, m, 2)),
-        choices=choices,
-    )
 
 
 def digraph(m, edges=()):
@@ -212,7 +197,7 @@ def test_run_and_its_graphs_agree(rng):
     ch = rng.integers(0, m - 1, size=(t, m))
     ch = ch + (ch >= np.arange(m))
     ch[rng.random((t, m)) < 0.05] = -1  # some agents with no neighbour
-    run = make_run(ch)
+    run = Run.from_choices(ch)
     graphs = list(run.graphs())
     for windows in ("aligned", "sliding"):
         assert smallest_b(run, windows=windows) == smallest_b(graphs, windows=windows)
@@ -260,7 +245,7 @@ def test_nodes_mapped_in_sorted_order_and_inputs_not_mutated():
 def test_run_not_mutated(rng):
     ch = rng.integers(0, 3, size=(8, 4))
     ch = ch + (ch >= np.arange(4))
-    run = make_run(ch)
+    run = Run.from_choices(ch)
     copy_ch = run.choices.copy()
     smallest_b(run, windows="sliding")
     b_connectivity(run, 2)
@@ -271,7 +256,7 @@ def test_run_not_mutated(rng):
 def test_window_union_weights_match_compose_all(rng):
     ch = rng.integers(0, 4, size=(6, 5))
     ch = ch + (ch >= np.arange(5))
-    run = make_run(ch, delta=0.3)
+    run = Run.from_choices(ch, delta=0.3)
     graphs = list(run.graphs())
     u = window_union(run, 1, 4)
     ref = nx.compose_all(graphs[1:4])
@@ -324,7 +309,7 @@ def test_long_series_smallest_b_is_tight(rng):
     """A 400-step, 30-agent random series: B works, B - 1 does not (direct window checks)."""
     m, t = 30, 400
     ch = rng.integers(0, m - 1, size=(t, m))
-    run = make_run(ch + (ch >= np.arange(m)))
+    run = Run.from_choices(ch + (ch >= np.arange(m)))
     L = time_to_connectivity(run)
     b = smallest_b(run, windows="sliding")
     assert b is not None

@@ -18,22 +18,6 @@ from baygo_graph.analysis import (
 )
 
 
-def make_run(choices, *, delta=0.5, informative=0) -> Run:
-    choices = np.asarray(choices, dtype=np.int64)
-    t, m = choices.shape
-    zeros = np.zeros((t, m))
-    return Run(
-        strategy="baygo",
-        kind="dynamic",
-        informative=informative,
-        delta=delta,
-        mse=zeros,
-        entropy=zeros,
-        mean=np.zeros((t, m, 2)),
-        choices=choices,
-    )
-
-
 def ref_listen_counts(graphs, nodes):
     idx = {v: k for k, v in enumerate(nodes)}
     out = np.zeros((len(nodes), len(nodes)), dtype=int)
@@ -59,7 +43,7 @@ def choice_arrays(draw):
 @settings(max_examples=40, deadline=None)
 @given(choice_arrays())
 def test_counts_match_graph_loops(ch):
-    run = make_run(ch)
+    run = Run.from_choices(ch)
     t, m = ch.shape
     graphs = list(run.graphs())
     ref = ref_listen_counts(graphs, range(m))
@@ -82,7 +66,7 @@ def test_counts_match_graph_loops(ch):
 
 
 def test_listen_counts_window_and_row_convention():
-    run = make_run([[1, 0, 0], [1, 2, 1], [2, 0, 1]])
+    run = Run.from_choices([[1, 0, 0], [1, 2, 1], [2, 0, 1]])
     c = listen_counts(run, start=1)
     # step 1: 0 hears 1, 1 hears 2, 2 hears 1; step 2: 0 hears 2, 1 hears 0, 2 hears 1
     assert c.tolist() == [[0, 1, 1], [1, 0, 1], [0, 2, 0]]
@@ -106,7 +90,7 @@ def test_fixed_runs():
 
 
 def test_series_file_informative_attribute(tmp_path):
-    run = make_run([[1, 0, 0], [2, 0, 0]], informative=0)
+    run = Run.from_choices([[1, 0, 0], [2, 0, 0]], informative=0)
     for suffix in ("json", "graphml"):
         path = write_series(run, tmp_path / f"s.{suffix}")
         graphs = read_series(path)

@@ -8,6 +8,7 @@ import pytest
 
 import baygo_graph as bg
 from baygo_graph.cli import main
+from baygo_graph.strategies import physical_graph
 
 
 def call(args, capsys):
@@ -44,9 +45,23 @@ def test_text_summary_says_synthetic(capsys, monkeypatch):
         (["run", "--agents", "1"], "'--agents': 1 is not in the range"),
         (["run", "--strategy", "ring"], "'ring' is not one of"),
         (["run", "--data", "/does/not/exist.csv"], "'/does/not/exist.csv' does not exist"),
+        (["run", "--physical", "ring"], "physical must be"),
+        (["run", "--strategy", "nocol", "--physical", "regular-4"], "applies to --strategy baygo"),
     ],
 )
 def test_bad_arguments_exit_non_zero_with_one_line(args, message, capsys):
     code, out, err = call(args, capsys)
     assert code != 0 and out == ""
     assert err.count("\n") == 1 and err.startswith("baygo: error:") and message in err
+
+
+def test_physical_graph_restricts_whom_agents_hear(tmp_path, capsys):
+    args = ["run", "--agents", "10", "--steps", "8", "--grid", "11", "--seed", "2"]
+    code, _, _ = call([*args, "--physical", "regular-3", "--out", str(tmp_path)], capsys)
+    assert code == 0
+    run = bg.Run.load(tmp_path)
+    physical = physical_graph("regular-3", 10, seed=2)
+    hears = {(u, v) for u, v in physical.edges} | {(v, u) for u, v in physical.edges}
+    _, src, dst, _ = run.step_edges()
+    assert set(zip(src.tolist(), dst.tolist(), strict=True)) <= hears
+    assert run.config["physical"] == 30  # directed listening pairs
