@@ -22,7 +22,7 @@ from _common import bench_data, fmt_time, load_average, machine_lines, table  # 
 def profile(agents: int, grid: int, *, steps: int = 5, dtype="float64") -> dict:
     from baygo_graph.data import paper_split
     from baygo_graph.learning import _pool_into, _test_mse, draw_batches
-    from baygo_graph.model import _grid_features, batch_statistics, log_prior, make_grid
+    from baygo_graph.model import batch_statistics, log_likelihood, log_prior, make_grid
     from baygo_graph.strategies import _dense_argmin
 
     rng = np.random.default_rng(0)
@@ -30,8 +30,6 @@ def profile(agents: int, grid: int, *, steps: int = 5, dtype="float64") -> dict:
     g = make_grid(grid)
     logp = np.tile(log_prior(g).astype(dtype), (agents, 1))
     expo, pooled = np.empty_like(logp), np.empty_like(logp)
-    feats = _grid_features(g).astype(dtype)
-    scale = -0.5 / split.sigma_ls**2
     moments = np.column_stack([np.ones(g.size), g.theta]).astype(dtype)
     test_mse = _test_mse(split.x_test, split.y_test)
     acc: dict[str, float] = {}
@@ -48,8 +46,7 @@ def profile(agents: int, grid: int, *, steps: int = 5, dtype="float64") -> dict:
         x, y = draw_batches(split, 1, rng)
         stats = batch_statistics(x, y)
         t0 = lap("batch + statistics", t0)
-        np.matmul((stats * scale).astype(dtype), feats.T, out=expo)
-        logp += expo
+        logp += log_likelihood(g, stats, split.sigma_ls, out=expo)
         t0 = lap("likelihood (M,6)x(6,K) + add", t0)
         logp -= logp.max(axis=1, keepdims=True)
         t0 = lap("max shift (local)", t0)

@@ -1,0 +1,49 @@
+"""The benchmark scripts still run, and their naive reference agrees with the package.
+
+Timings are not checked here (machines are shared and noisy): `benchmarks/` prints them.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+
+import networkx as nx
+import numpy as np
+import pytest
+
+import baygo_graph as bg
+
+BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+@pytest.fixture(scope="module")
+def bench(request):
+    sys.path.insert(0, str(BENCH))
+    yield lambda name: importlib.import_module(name)
+    sys.path.remove(str(BENCH))
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"agents": 6, "steps": 12, "grid": 11, "rng": 0},
+        {"agents": 10, "steps": 8, "grid": 9, "rng": 1, "delta": 0.3, "batch": 2},
+        {"agents": 10, "steps": 8, "grid": 9, "rng": 2, "physical": nx.cycle_graph(10)},
+    ],
+)
+@pytest.mark.filterwarnings("ignore::baygo_graph.GridResolutionWarning")
+def test_naive_reference_makes_the_same_run(bench, kwargs):
+    naive = bench("naive")
+    data = bg.synthetic_bodyfat()
+    choices, mse = naive.naive_simulate(data=data, **kwargs)
+    run = bg.simulate("baygo", data=data, **kwargs)
+    np.testing.assert_array_equal(choices, run.choices)
+    np.testing.assert_allclose(mse, run.mse, rtol=1e-9, atol=1e-12)
+
+
+def test_step_profile_covers_every_phase(bench):
+    phases = bench("bench_profile").profile(12, 11, steps=2)
+    assert {"exp (local)", "KL cross product (M,K)x(K,M)", "pooling"} <= phases.keys()
+    assert all(v >= 0 for v in phases.values())
