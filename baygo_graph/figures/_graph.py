@@ -19,6 +19,7 @@ __all__ = [
     "draw_edges",
     "draw_nodes",
     "edge_arrays",
+    "graph_legend",
     "node_sizes",
 ]
 
@@ -178,3 +179,18 @@ def draw_nodes(ax, pos, *, informative, sizes, labels=True):
     ax.set_yticks([])
     ax.grid(False)
     return others, inf, texts
+
+
+def graph_legend(ax, title: str, *, handles=None):
+    """The legend below a graph drawing: node kinds, with ``title`` explaining arrows."""
+    kwargs = {} if handles is None else {"handles": [h for h in handles if h is not None]}
+    return ax.legend(
+        **kwargs,
+        loc="upper center",
+        bbox_to_anchor=(0.5, 0.0),
+        ncols=2,
+        fontsize="x-small",
+        markerscale=0.5,
+        title=title,
+        title_fontsize="x-small",
+    )

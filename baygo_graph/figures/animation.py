@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 from matplotlib.animation import FuncAnimation
 
-from ._graph import agent_layout, draw_edges, draw_nodes, node_sizes
+from ._graph import agent_layout, draw_edges, draw_nodes, graph_legend, node_sizes
 from ._style import (
     INFLUENCE_LABEL,
     INFORMATIVE_COLOR,
@@ -129,16 +129,11 @@ def animate_run(
         )
         sizes0 = node_sizes(m, None if influence is None else influence[frames[0]])
         others_sc, inf_sc, labels = draw_nodes(gax, pos, informative=inf, sizes=sizes0)
-        gax.legend(
-            handles=[h for h in (others_sc, inf_sc) if h is not None],
-            loc="upper center",
-            bbox_to_anchor=(0.5, 0.0),
-            ncols=2,
-            fontsize="x-small",
-            markerscale=0.5,
-            title="arrow j→i: agent i listens to agent j"
+        graph_legend(
+            gax,
+            "arrow j→i: agent i listens to agent j"
             + ("; node size: influence" if influence is not None else ""),
-            title_fontsize="x-small",
+            handles=(others_sc, inf_sc),
         )
         counter = gax.text(
             0.02,

@@ -11,7 +11,7 @@ import networkx as nx
 import numpy as np
 
 from ._bands import array_band
-from ._graph import agent_layout, as_weights, draw_edges, draw_nodes, node_sizes
+from ._graph import agent_layout, as_weights, draw_edges, draw_nodes, graph_legend, node_sizes
 from ._style import (
     AGENT_LABEL,
     INFORMATIVE_COLOR,
@@ -102,15 +102,10 @@ def draw_graph(
         if title:
             ax.set_title(title)
         if legend:
-            ax.legend(
-                loc="upper center",
-                bbox_to_anchor=(0.5, 0.0),
-                ncols=2,
-                fontsize="x-small",
-                markerscale=0.5,
-                title="arrow j→i: agent i listens to agent j (width: w_ij)"
+            graph_legend(
+                ax,
+                "arrow j→i: agent i listens to agent j (width: w_ij)"
                 + ("; size: influence" if influence is not None else ""),
-                title_fontsize="x-small",
             )
         mark_synthetic(ax, bool(synthetic))
     return ax
