@@ -249,8 +249,6 @@ def simulate(
     )
     g = make_grid(grid, bounds=bounds)
     sigma = split.sigma_ls if sigma is None else float(sigma)
-    if not np.isfinite(sigma) or sigma <= 0:
-        raise ValueError(f"sigma must be a positive number, got {sigma!r}")
     listen = strat.listen(agents) if isinstance(strat, BayGo) else None
     w_fixed = strat.matrix(agents, delta=delta) if isinstance(strat, FixedGraph) else None
     identity = w_fixed is not None and w_fixed.nnz == agents and np.all(w_fixed.diagonal() == 1)
@@ -263,7 +261,8 @@ def simulate(
     logp = np.tile(log_prior(g, var=prior_var).astype(dtype), (learners, 1))
     # Buffers reused every step: no M x K allocation inside the loop.
     expo = np.empty_like(logp)  # exp(logp - rowmax): unnormalised posteriors
-    pooled = np.empty_like(logp) if strat.kind != "cen" and not identity else None
+    pools = strat.kind != "cen" and not identity  # W is not the identity
+    pooled = np.empty_like(logp) if pools else None
     # [1, a, b] per grid point: one pass gives normaliser and posterior mean.
     moments = np.column_stack([np.ones(g.size), g.theta]).astype(dtype)
     test_mse = _test_mse(split.x_test, split.y_test)
@@ -293,13 +292,13 @@ def simulate(
             )
             _pool_into(pooled, logp, choices[t], delta)
             logp, pooled = pooled, logp
-        elif strat.kind == "fixed" and not identity:
+        elif pools:
             if sp.issparse(w_apply):
                 pooled[...] = w_apply @ logp
             else:
                 np.matmul(w_apply, logp, out=pooled)
             logp, pooled = pooled, logp
-        if strat.kind == "dynamic" or (strat.kind == "fixed" and not identity):
+        if pools:
             logp -= logp.max(axis=1, keepdims=True)
             np.exp(logp, out=expo)
         # Metrics of the (pooled) posterior expo / z, log = logp - log z.
