@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from . import __version__
+from ._io import atomic_text
 
 __all__ = [
     "CLAIM_KEYS",
@@ -578,13 +579,6 @@ def _clean(obj):
     return obj
 
 
-def _atomic_text(path: Path, text: str) -> Path:
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
-    return path
-
-
 def _claims_table(claims) -> str:
     frame = pd.DataFrame(
         {
@@ -853,7 +847,7 @@ def reproduce(
         f"{platform.python_version()}",
         "command": command,
     }
-    files["summary_md"] = _atomic_text(
+    files["summary_md"] = atomic_text(
         out / "summary.md",
         ("**SYNTHETIC DATA**\n\n" if synthetic else "")
         + _summary_markdown(summary)
@@ -869,11 +863,9 @@ def reproduce(
         "timings_s": timings,
     }
     files["summary_json"] = out / "summary.json"
-    _atomic_text(
-        files["summary_json"], json.dumps(_clean(payload), indent=2, default=_json_default)
-    )
+    atomic_text(files["summary_json"], json.dumps(_clean(payload), indent=2, default=_json_default))
     files["report"] = out / "report.md"
-    _atomic_text(
+    atomic_text(
         files["report"],
         _report(
             claims=claims,

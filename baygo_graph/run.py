@@ -17,8 +17,6 @@ target, so a crash never leaves a half-written run.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -28,6 +26,7 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
+from ._io import atomic_write
 from .exceptions import RunFormatError
 
 __all__ = ["RUN_FILE", "Run", "read_series", "write_series"]
@@ -37,20 +36,6 @@ FORMAT_VERSION = 1
 SERIES_FORMAT = "baygo-graph-series"
 #: File name of a run inside a run folder.
 RUN_FILE = "run.npz"
-
-
-def _atomic_write(path: Path, write) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            write(fh)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 @dataclass(frozen=True, eq=False)
@@ -328,7 +313,7 @@ class Run:
         arrays["posterior_steps"] = np.array(steps, dtype=np.int64)
         if steps:
             arrays["posteriors"] = np.stack([self.posteriors[t] for t in steps])
-        _atomic_write(path, lambda fh: np.savez_compressed(fh, **arrays))
+        atomic_write(path, lambda fh: np.savez_compressed(fh, **arrays))
         return path
 
     @classmethod
@@ -450,7 +435,7 @@ def write_series(graphs, path) -> Path:
     if path.suffix == ".json":
         docs = [nx.node_link_data(g, edges="edges") for g in graphs]
         text = json.dumps({"format": SERIES_FORMAT, "graphs": docs})
-        _atomic_write(path, lambda fh: fh.write(text.encode()))
+        atomic_write(path, lambda fh: fh.write(text.encode()))
     elif path.suffix == ".graphml":
         multi = nx.MultiDiGraph()
         n = 0
@@ -461,7 +446,7 @@ def write_series(graphs, path) -> Path:
                 for u, v, d in g.edges(data=True)
             )
         multi.graph["steps"] = n
-        _atomic_write(path, lambda fh: nx.write_graphml(multi, fh))
+        atomic_write(path, lambda fh: nx.write_graphml(multi, fh))
     else:
         raise ValueError(f"path must end in .json or .graphml, got {str(path)!r}")
     return path

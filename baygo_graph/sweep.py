@@ -31,7 +31,6 @@ import itertools
 import json
 import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -39,6 +38,7 @@ import numpy as np
 import pandas as pd
 
 from . import __version__
+from ._io import atomic_text
 from .data import Dataset, paper_split, resolve_data
 from .strategies import STRATEGY_NAMES, physical_graph
 
@@ -197,20 +197,6 @@ def _run_task(task: dict, dataset: Dataset, blas_threads: int | None = None) -> 
         root_seed=task["root_seed"],
     )
     return row
-
-
-def _atomic_text(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def _read_done(folder: Path, ids: set[str]) -> dict[str, dict]:
@@ -372,10 +358,10 @@ def sweep(
 
         show = sys.stderr.isatty() if progress is None else bool(progress)
         for row in tqdm(results, total=len(todo), desc="sweep", disable=not show, leave=False):
-            _atomic_text(task_dir / f"{row['id']}.json", json.dumps(row))
+            atomic_text(task_dir / f"{row['id']}.json", json.dumps(row))
             done[row["id"]] = row
     table = pd.DataFrame([done[t["id"]] for t in tasks])
     keys = [*PARAMETERS, "strategy", "seed"]
     table = table.sort_values(keys, na_position="first", kind="stable").reset_index(drop=True)
-    _atomic_text(folder / _TABLE, table.to_csv(index=False))
+    atomic_text(folder / _TABLE, table.to_csv(index=False))
     return table
