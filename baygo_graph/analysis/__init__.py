@@ -8,4 +8,5 @@ dataclasses, DataFrames); :mod:`baygo_graph.figures` draws what these return.
 from .centrality import *  # noqa: F403
 from .compare import *  # noqa: F403
 from .connectivity import *  # noqa: F403
+from .report import *  # noqa: F403
 from .topology import *  # noqa: F403

@@ -1,0 +1,131 @@
+"""A one-call report of a graph series: what ``baygo analyze`` prints."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .centrality import influence_rank, influence_series, reference_influence
+from .connectivity import (
+    as_series,
+    b_connectivity,
+    smallest_b,
+    strongly_connected_steps,
+    time_to_connectivity,
+)
+from .topology import chosen_counts, listener_fraction
+
+__all__ = ["analysis_report"]
+
+#: Default window length (steps), cut to T for shorter series.
+DEFAULT_WINDOW = 10
+
+
+def _num(x):
+    """JSON-safe number: NaN -> None, numpy scalars -> Python."""
+    if x is None:
+        return None
+    x = float(x)
+    return None if math.isnan(x) else x
+
+
+def _stats(values) -> dict:
+    v = np.asarray(values, dtype=float)
+    v = v[~np.isnan(v)]
+    if len(v) == 0:
+        return {"mean": None, "median": None, "min": None, "max": None, "n": 0}
+    return {
+        "mean": float(v.mean()),
+        "median": float(np.median(v)),
+        "min": float(v.min()),
+        "max": float(v.max()),
+        "n": len(v),
+    }
+
+
+def analysis_report(source, *, window: int | None = None) -> dict:
+    """Connectivity, influence and audience of a graph series, as a JSON-serialisable dict.
+
+    What ``baygo analyze`` prints.
+
+    Parameters
+    ----------
+    source : Run or sequence of networkx.DiGraph
+    window : int, optional
+        Window length for the per-window summary and the influence series
+        (default ``min(10, T)``).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> ring = nx.DiGraph([(0, 1), (1, 2), (2, 0)])
+    >>> s = analysis_report([ring] * 4, window=2)
+    >>> s["smallest_b"], s["windows"]["aligned"]["strongly_connected"]
+    ({'aligned': 1, 'sliding': 1}, 2)
+    """
+    s = as_series(source)
+    T, m = s.n_steps, s.n_agents
+    window = min(DEFAULT_WINDOW, T) if window is None else window
+    if not 1 <= window <= T:
+        raise ValueError(f"window must be in [1, {T}] (the number of steps), got {window}")
+    ttc = time_to_connectivity(s)
+    out = {
+        "steps": T,
+        "agents": m,
+        "nodes": [n if isinstance(n, int | str) else str(n) for n in s.nodes],
+        "informative": s.informative,
+        "synthetic": s.synthetic,
+        "window": window,
+        "smallest_b": {
+            "aligned": smallest_b(s, windows="aligned"),
+            "sliding": smallest_b(s, windows="sliding"),
+        },
+        "step_strongly_connected_fraction": float(strongly_connected_steps(s).mean()),
+        "time_to_connectivity": {
+            "reached_fraction": float((ttc > 0).mean()),
+            **{k: v for k, v in _stats(np.where(ttc > 0, ttc, np.nan)).items() if k != "n"},
+        },
+        "windows": {},
+        "influence": {},
+    }
+    for kind in ("aligned", "sliding"):
+        r = b_connectivity(s, window, windows=kind)
+        out["windows"][kind] = {
+            "n_windows": r.n_windows,
+            "strongly_connected": int(r.strongly_connected.sum()),
+            "first_failure": r.first_failure,
+            "first_failure_steps": None
+            if r.first_failure is None
+            else [int(r.start[r.first_failure]), int(r.stop[r.first_failure]) - 1],
+            "holds": r.holds,
+            "components": {k: v for k, v in _stats(r.n_components).items() if k != "n"},
+        }
+    agent = s.informative
+    for method in ("product", "union"):
+        inf = influence_series(s, window=window, method=method)
+        defined = ~np.isnan(inf).any(axis=1)
+        entry = {"defined_windows": int(defined.sum()), "windows": int(T - window + 1)}
+        mean_vec = inf[defined].mean(axis=0) if defined.any() else np.full(m, np.nan)
+        entry["mean"] = [_num(v) for v in mean_vec]
+        entry["top_agent"] = int(np.nanargmax(mean_vec)) if defined.any() else None
+        if agent is not None:
+            rank = influence_rank(inf, agent)
+            entry["informative"] = _stats(inf[:, agent])
+            entry["informative"]["last"] = _num(inf[-1, agent])
+            entry["informative_rank"] = _stats(rank)
+        out["influence"][method] = entry
+    if agent is not None:
+        frac = listener_fraction(s, agent=agent)
+        counts = chosen_counts(s)
+        out["listening_to_informative"] = {
+            "mean": float(frac.mean()),
+            "first": float(frac[0]),
+            "last": float(frac[-1]),
+            "max": float(frac.max()),
+            "chosen_share": float(counts[agent] / max(counts.sum(), 1)),
+        }
+        if m >= 2:
+            delta = 0.5 if s.delta is None else s.delta
+            out["references"] = reference_influence(m, informative=agent, delta=delta)
+    return out
