@@ -1,0 +1,181 @@
+"""Argument checks shared by the package: a wrong type is a TypeError, a wrong value a ValueError.
+
+Every message names the argument and the value it got. Random state follows SciPy's
+SPEC 7: one ``rng`` argument (a Generator, a SeedSequence, an int or None) turned
+into a Generator once, at the boundary, by :func:`seed_record`.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+__all__ = [
+    "check_choice",
+    "check_int",
+    "check_real",
+    "root_seed_sequence",
+    "seed_from_record",
+    "seed_record",
+]
+
+
+def check_int(name: str, value, *, minimum: int | None = None, maximum: int | None = None) -> int:
+    """``value`` as an int, checked against ``[minimum, maximum]``.
+
+    Examples
+    --------
+    >>> check_int("agents", 12, minimum=2)
+    12
+    >>> check_int("agents", 1, minimum=2)
+    Traceback (most recent call last):
+    ...
+    ValueError: agents must be an integer >= 2, got 1
+    >>> check_int("agents", 2.0)
+    Traceback (most recent call last):
+    ...
+    TypeError: agents must be an integer, got float 2.0
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}")
+    value = int(value)
+    if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+        bound = (
+            f">= {minimum}"
+            if maximum is None
+            else f"<= {maximum}"
+            if minimum is None
+            else f"in [{minimum}, {maximum}]"
+        )
+        raise ValueError(f"{name} must be an integer {bound}, got {value!r}")
+    return value
+
+
+def check_real(
+    name: str,
+    value,
+    *,
+    low: float | None = None,
+    high: float | None = None,
+    low_open: bool = False,
+) -> float:
+    """``value`` as a finite float in ``[low, high]`` (``(low, high]`` with ``low_open``).
+
+    Examples
+    --------
+    >>> check_real("delta", 0.5, low=0, high=1)
+    0.5
+    >>> check_real("sigma", float("nan"), low=0, low_open=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: sigma must be a finite number > 0, got nan
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number, got {type(value).__name__} {value!r}")
+    value = float(value)
+    too_low = low is not None and (value <= low if low_open else value < low)
+    too_high = high is not None and value > high
+    if not math.isfinite(value) or too_low or too_high:
+        parts = []
+        if low is not None:
+            parts.append(f"{'>' if low_open else '>='} {low:g}")
+        if high is not None:
+            parts.append(f"<= {high:g}")
+        bound = " and ".join(parts)
+        raise ValueError(
+            f"{name} must be a finite number{' ' + bound if bound else ''}, got {value!r}"
+        )
+    return value
+
+
+def check_choice(name: str, value, choices):
+    """``value`` if it is one of ``choices``.
+
+    Examples
+    --------
+    >>> check_choice("windows", "aligned", ("aligned", "sliding"))
+    'aligned'
+    >>> check_choice("windows", "both", ("aligned", "sliding"))
+    Traceback (most recent call last):
+    ...
+    ValueError: windows must be one of ('aligned', 'sliding'), got 'both'
+    """
+    if all(isinstance(c, str) for c in choices) and not isinstance(value, str):
+        raise TypeError(f"{name} must be one of {tuple(choices)}, got {type(value).__name__}")
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {tuple(choices)}, got {value!r}")
+    return value
+
+
+def _check_rng_type(rng) -> None:
+    ok = rng is None or isinstance(rng, np.random.Generator | np.random.SeedSequence)
+    if not ok and (isinstance(rng, bool) or not isinstance(rng, numbers.Integral)):
+        raise TypeError(
+            "rng must be an int, a numpy Generator, a SeedSequence or None, "
+            f"got {type(rng).__name__}"
+        )
+    if not ok and rng < 0:
+        raise ValueError(f"rng must be a non-negative integer, got {rng!r}")
+
+
+def root_seed_sequence(rng) -> np.random.SeedSequence:
+    """A fresh SeedSequence from ``rng``; the caller's object is not mutated (a Generator
+    is advanced by one draw of entropy).
+
+    Examples
+    --------
+    >>> root_seed_sequence(5).entropy
+    5
+    >>> s = np.random.SeedSequence(3, spawn_key=(1,))
+    >>> root_seed_sequence(s).spawn_key
+    (1,)
+    """
+    _check_rng_type(rng)
+    if isinstance(rng, np.random.SeedSequence):
+        return np.random.SeedSequence(rng.entropy, spawn_key=rng.spawn_key, pool_size=rng.pool_size)
+    if isinstance(rng, np.random.Generator):
+        return np.random.SeedSequence(rng.integers(0, 2**63, size=4).tolist())
+    return np.random.SeedSequence(None if rng is None else int(rng))
+
+
+def seed_record(rng) -> tuple[int | dict, np.random.Generator]:
+    """A JSON-able record that reproduces the run, and the Generator to use.
+
+    An int is recorded as itself; anything else as the ``entropy`` and
+    ``spawn_key`` of its SeedSequence (a Generator first gives one draw of
+    entropy), so ``np.random.default_rng(np.random.SeedSequence(**record))``
+    (with the entropy as an int) restarts the same stream.
+
+    Examples
+    --------
+    >>> rec, gen = seed_record(7)
+    >>> rec, gen.integers(100) == np.random.default_rng(7).integers(100)
+    (7, np.True_)
+    >>> rec, _ = seed_record(np.random.SeedSequence(11, spawn_key=(2,)))
+    >>> rec
+    {'entropy': '11', 'spawn_key': [2]}
+    """
+    _check_rng_type(rng)
+    if isinstance(rng, numbers.Integral):
+        return int(rng), np.random.default_rng(int(rng))
+    seq = root_seed_sequence(rng)
+    record = {"entropy": str(seq.entropy), "spawn_key": [int(k) for k in seq.spawn_key]}
+    return record, np.random.default_rng(seq)
+
+
+def seed_from_record(record) -> np.random.SeedSequence:
+    """The SeedSequence a :func:`seed_record` record stands for (inverse of the record).
+
+    Examples
+    --------
+    >>> rec, gen = seed_record(np.random.SeedSequence(11, spawn_key=(2,)))
+    >>> a = np.random.default_rng(seed_from_record(rec)).random()
+    >>> b = np.random.default_rng(np.random.SeedSequence(11, spawn_key=(2,))).random()
+    >>> a == b
+    True
+    """
+    if isinstance(record, numbers.Integral):
+        return np.random.SeedSequence(int(record))
+    return np.random.SeedSequence(int(record["entropy"]), spawn_key=tuple(record["spawn_key"]))
