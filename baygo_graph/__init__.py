@@ -5,19 +5,20 @@ weighted communication digraphs with per-step metrics; :mod:`baygo_graph.analysi
 checks their connectivity and influence, :mod:`baygo_graph.figures` draws them.
 """
 
-__version__ = "0.1.0"
-
-from .data import Dataset, load_bodyfat, paper_split, synthetic_bodyfat  # noqa: E402
-from .exceptions import (  # noqa: E402
+from ._version import __version__
+from .data import Dataset, load_bodyfat, paper_split, synthetic_bodyfat
+from .exceptions import (
+    BayGoError,
     DataError,
     GridResolutionWarning,
     NotUniqueError,
     RunFormatError,
 )
-from .learning import simulate  # noqa: E402
-from .run import Run, read_series, write_series  # noqa: E402
+from .learning import simulate
+from .run import Run, read_series, write_series
 
 __all__ = [
+    "BayGoError",
     "DataError",
     "Dataset",
     "GridResolutionWarning",

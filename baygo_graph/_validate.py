@@ -78,15 +78,13 @@ def check_real(
     too_low = low is not None and (value <= low if low_open else value < low)
     too_high = high is not None and value > high
     if not math.isfinite(value) or too_low or too_high:
-        parts = []
-        if low is not None:
-            parts.append(f"{'>' if low_open else '>='} {low:g}")
-        if high is not None:
-            parts.append(f"<= {high:g}")
-        bound = " and ".join(parts)
-        raise ValueError(
-            f"{name} must be a finite number{' ' + bound if bound else ''}, got {value!r}"
-        )
+        if low is not None and high is not None:
+            bound = f"in {'(' if low_open else '['}{low:g}, {high:g}]"
+        elif low is not None:
+            bound = f"a finite number {'>' if low_open else '>='} {low:g}"
+        else:
+            bound = "a finite number" + ("" if high is None else f" <= {high:g}")
+        raise ValueError(f"{name} must be {bound}, got {value!r}")
     return value
 
 
@@ -161,7 +159,9 @@ def seed_record(rng) -> tuple[int | dict, np.random.Generator]:
     if isinstance(rng, numbers.Integral):
         return int(rng), np.random.default_rng(int(rng))
     seq = root_seed_sequence(rng)
-    record = {"entropy": str(seq.entropy), "spawn_key": [int(k) for k in seq.spawn_key]}
+    entropy = seq.entropy  # an int, or a list of ints for a Generator's draw
+    entropy = str(entropy) if isinstance(entropy, numbers.Integral) else [str(e) for e in entropy]
+    record = {"entropy": entropy, "spawn_key": [int(k) for k in seq.spawn_key]}
     return record, np.random.default_rng(seq)
 
 
@@ -178,4 +178,6 @@ def seed_from_record(record) -> np.random.SeedSequence:
     """
     if isinstance(record, numbers.Integral):
         return np.random.SeedSequence(int(record))
-    return np.random.SeedSequence(int(record["entropy"]), spawn_key=tuple(record["spawn_key"]))
+    entropy = record["entropy"]
+    entropy = int(entropy) if isinstance(entropy, str) else [int(e) for e in entropy]
+    return np.random.SeedSequence(entropy, spawn_key=tuple(record["spawn_key"]))

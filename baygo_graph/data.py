@@ -17,6 +17,7 @@ import pandas as pd
 from .exceptions import DataError
 
 __all__ = [
+    "draw_batches",
     "BODYFAT_ENV",
     "Dataset",
     "Split",
@@ -376,3 +377,20 @@ def paper_split(
         sigma_ls=sigma_ls,
         informative=int(informative),
     )
+
+
+def draw_batches(split, batch: int, rng) -> tuple[np.ndarray, np.ndarray]:
+    """Each agent's mini-batch, drawn with replacement from its own samples.
+
+    Returns
+    -------
+    x, y : numpy.ndarray, shape (M, batch)
+
+    Examples
+    --------
+    >>> s = paper_split(synthetic_bodyfat(), agents=3, rng=0)
+    >>> [a.shape for a in draw_batches(s, 2, np.random.default_rng(0))]
+    [(3, 2), (3, 2)]
+    """
+    idx = (rng.random((split.agents, batch)) * split.counts[:, None]).astype(np.intp)
+    return np.take_along_axis(split.x, idx, 1), np.take_along_axis(split.y, idx, 1)

@@ -1,127 +1,31 @@
-"""The learning loop: data + model + strategy + rng -> :class:`~baygo_graph.Run`."""
+"""The learning loop: data + model + strategy + rng -> :class:`~baygo_graph.Run`.
+
+It only orchestrates: the strategy's :class:`~baygo_graph.strategies.Plan` draws the
+data and pools, :mod:`baygo_graph.model` evaluates the grid model, and the run
+record keeps what each step measured.
+"""
 
 from __future__ import annotations
 
 import sys
 import warnings
+from dataclasses import dataclass
 
-import networkx as nx
 import numpy as np
-import scipy.sparse as sp
 from tqdm.auto import tqdm
 
-from . import __version__
-from .data import paper_split, resolve_data
+from ._validate import check_int, check_real, seed_record
+from ._version import __version__
+from .data import draw_batches, paper_split, resolve_data
 from .exceptions import GridResolutionWarning
-from .model import batch_statistics, log_likelihood, log_prior, make_grid
+from .model import log_likelihood, log_prior, make_grid, mse_function, pool
 from .run import Run
-from .strategies import BayGo, FixedGraph, _choose, resolve_strategy
+from .strategies import BayGo, resolve_strategy
 
 __all__ = ["draw_batches", "pool", "simulate"]
 
 # A posterior with more mass than this on one grid cell has collapsed onto it.
 _COLLAPSE = 0.99
-
-
-def draw_batches(split, batch: int, rng) -> tuple[np.ndarray, np.ndarray]:
-    """Each agent's mini-batch, drawn with replacement from its own samples.
-
-    Returns
-    -------
-    x, y : numpy.ndarray, shape (M, batch)
-
-    Examples
-    --------
-    >>> from baygo_graph.data import paper_split, synthetic_bodyfat
-    >>> s = paper_split(synthetic_bodyfat(), agents=3, rng=0)
-    >>> [a.shape for a in draw_batches(s, 2, np.random.default_rng(0))]
-    [(3, 2), (3, 2)]
-    """
-    idx = (rng.random((split.agents, batch)) * split.counts[:, None]).astype(np.intp)
-    return np.take_along_axis(split.x, idx, 1), np.take_along_axis(split.y, idx, 1)
-
-
-def pool(logp: np.ndarray, *, choices=None, weights=None, delta: float = 0.5) -> np.ndarray:
-    """Geometric pooling: ``log mu_i = sum_j w_ij log p_j`` (unnormalised).
-
-    Either ``choices`` (BayGo: ``w_ii = delta``, ``w_i,choice = 1 - delta``,
-    ``w_ii = 1`` where the choice is -1) or a (sparse) ``weights`` matrix.
-
-    Examples
-    --------
-    >>> lp = np.log(np.array([[0.5, 0.5], [0.9, 0.1]]))
-    >>> np.exp(pool(lp, choices=np.array([1, -1]))).round(2).tolist()
-    [[0.67, 0.22], [0.9, 0.1]]
-    """
-    if choices is not None:
-        return _pool_into(np.empty_like(logp), logp.copy(), choices, delta)
-    return np.asarray(weights @ logp)
-
-
-def _pool_into(out, logp, choices, delta):
-    """:func:`pool` with ``choices``, written into ``out``; scales ``logp`` in place."""
-    src = np.where(choices >= 0, choices, np.arange(len(choices)))
-    np.take(logp, src, axis=0, out=out, mode="clip")  # "raise" would buffer `out`
-    out *= 1.0 - delta
-    logp *= delta
-    out += logp
-    return out
-
-
-def _test_mse(x, y):
-    """``f(m)``: test MSE of the predictions ``m[:, 0] + m[:, 1] * x`` for every row of ``m``.
-
-    From moments of the test set, in O(M) per call instead of O(M * n_test):
-    with ``u = x - mean(x)``, ``v = y - mean(y)``, ``beta = <u v> / <u u>``,
-    ``MSE = c^2 + <u u> (b - beta)^2 + <(v - beta u)^2>`` where
-    ``c = mean(y) - a - b mean(x)``: a sum of non-negative terms, so no
-    cancellation (equal to the direct mean of squared residuals to rounding).
-
-    Examples
-    --------
-    >>> x, y = np.array([0.0, 1.0, 2.0]), np.array([1.0, 0.0, 4.0])
-    >>> m = np.array([[0.5, 1.0], [0.0, 0.0]])
-    >>> direct = ((m[:, :1] + m[:, 1:] * x - y) ** 2).mean(axis=1)
-    >>> bool(np.allclose(_test_mse(x, y)(m), direct, rtol=1e-14))
-    True
-    """
-    x = np.asarray(x, dtype=float)
-    y = np.asarray(y, dtype=float)
-    xbar, ybar = x.mean(), y.mean()
-    u, v = x - xbar, y - ybar
-    suu = float(np.mean(u * u))
-    beta = float(np.mean(u * v)) / suu if suu > 0 else 0.0
-    rest = float(np.mean((v - beta * u) ** 2))
-
-    def mse(m):
-        a, b = m[:, 0], m[:, 1]
-        c = ybar - a - b * xbar
-        return c * c + suu * (b - beta) ** 2 + rest
-
-    return mse
-
-
-def _seed_record(rng):
-    """A JSON-able record of the seed, and the Generator to use."""
-    if isinstance(rng, np.random.Generator):
-        return "generator", rng
-    if isinstance(rng, np.random.SeedSequence):
-        rec = {"entropy": str(rng.entropy), "spawn_key": list(rng.spawn_key)}
-        return rec, np.random.default_rng(rng)
-    if rng is None:
-        seq = np.random.SeedSequence()
-        return {"entropy": str(seq.entropy), "spawn_key": []}, np.random.default_rng(seq)
-    if isinstance(rng, bool) or not isinstance(rng, int | np.integer):
-        raise TypeError(
-            "rng must be an int, a numpy Generator, a SeedSequence or None, "
-            f"got {type(rng).__name__}"
-        )
-    return int(rng), np.random.default_rng(rng)
-
-
-def _check_positive_int(name, value, minimum=1):
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
 
 
 def simulate(
@@ -136,7 +40,7 @@ def simulate(
     grid=61,
     bounds=(-2.0, 2.0),
     sigma: float | None = None,
-    physical: nx.Graph | None = None,
+    physical=None,
     informative: int = 0,
     prior_var=(0.5, 0.5),
     test_fraction: float = 0.2,
@@ -156,17 +60,21 @@ def simulate(
 
     Parameters
     ----------
-    strategy : str, networkx.Graph or strategy object, default "baygo"
-        ``"baygo"``, ``"complete"``, ``"posm"``, ``"negm"``, ``"nocol"``, ``"cen"``,
-        any graph with nodes ``0..agents-1`` (fixed W by the ``weights`` rule), or
-        an object from :mod:`baygo_graph.strategies`.
+    strategy : str, networkx.Graph or Strategy, default "baygo"
+        ``"baygo"``, ``"complete"``, ``"posm"``, ``"negm"``, ``"nocol"``, ``"cen"``
+        (one learner drawing ``agents x batch`` samples from the pooled training
+        set), ``"cen-stratified"`` (one learner fed every agent's own batch), any
+        graph with nodes ``0..agents-1`` (fixed W by the ``weights`` rule), or any
+        :class:`~baygo_graph.strategies.Strategy` object.
     agents : int, default 12
         Number of agents M.
     steps : int, default 60
         Number of iterations T.
     rng : int, numpy.random.Generator, numpy.random.SeedSequence or None
         The run's only source of randomness (test split, sharing of samples,
-        batches, tie-breaking). The same seed gives the same run in any process.
+        batches, tie-breaking). The same seed gives the same run in any process;
+        ``run.config["seed"]`` records a seed that reproduces it (a Generator
+        gives one draw of entropy, which is recorded).
     data : str, os.PathLike, pandas.DataFrame, Dataset or None
         The samples; None reads ``BAYGO_BODYFAT`` if set, else uses the synthetic
         data set (recorded in ``run.config["data"]``).
@@ -181,8 +89,11 @@ def simulate(
     sigma : float, optional
         Likelihood noise; default: residual std of the least-squares fit on the
         training set.
-    physical : networkx.Graph, optional
-        For ``"baygo"``: who can talk to whom (default complete).
+    physical : networkx.Graph or str, optional
+        For ``"baygo"``: who can talk to whom, a graph or a name
+        (``"complete"``, ``"regular-D"``, ``"geometric[-D]"``, drawn from ``rng``
+        after the data split); default complete. The run's config records its
+        edges (``config["physical_edges"]``).
     informative : int, default 0
         Id of the informative agent.
     prior_var : (float, float), default (0.5, 0.5)
@@ -216,27 +127,17 @@ def simulate(
     >>> run.mse.shape, run.choices.shape, run.synthetic
     ((5, 4), (5, 4), True)
     """
-    _check_positive_int("agents", agents, 2)
-    _check_positive_int("steps", steps)
-    _check_positive_int("batch", batch)
-    if not 0.0 <= delta <= 1.0:
-        raise ValueError(f"delta must be in [0, 1], got {delta!r}")
+    _check_args(agents=agents, steps=steps, batch=batch, delta=delta)
     dtype = np.dtype(dtype)
     if dtype not in (np.float64, np.float32):
         raise ValueError(f"dtype must be 'float64' or 'float32', got {dtype!r}")
-    seed, rng = _seed_record(rng)
+    keep = _kept_steps(keep_posteriors, steps)
+    seed, rng = seed_record(rng)
     strat = resolve_strategy(strategy, agents=agents, informative=informative, weights=weights)
     if physical is not None:
         if not isinstance(strat, BayGo) or strat.physical is not None:
             raise ValueError("physical applies to the 'baygo' strategy given by name only")
         strat = BayGo(physical)
-    keep_posteriors = list(keep_posteriors)
-    if not all(-steps <= int(t) < steps for t in keep_posteriors):
-        raise ValueError(
-            f"keep_posteriors must be steps in [-{steps}, {steps}), got {keep_posteriors!r}"
-        )
-    keep = {int(t) % steps for t in keep_posteriors}
-
     dataset = resolve_data(data)
     split = paper_split(
         dataset,
@@ -249,82 +150,23 @@ def simulate(
     )
     g = make_grid(grid, bounds=bounds)
     sigma = split.sigma_ls if sigma is None else float(sigma)
-    listen = strat.listen(agents) if isinstance(strat, BayGo) else None
-    w_fixed = strat.matrix(agents, delta=delta) if isinstance(strat, FixedGraph) else None
-    identity = w_fixed is not None and w_fixed.nnz == agents and np.all(w_fixed.diagonal() == 1)
-    if w_fixed is not None and w_fixed.nnz > agents * agents // 4:
-        w_apply = w_fixed.toarray().astype(dtype)
-    else:
-        w_apply = w_fixed
-
-    learners = 1 if strat.kind == "cen" else agents
-    logp = np.tile(log_prior(g, var=prior_var).astype(dtype), (learners, 1))
-    # Buffers reused every step: no M x K allocation inside the loop.
-    expo = np.empty_like(logp)  # exp(logp - rowmax): unnormalised posteriors
-    pools = strat.kind != "cen" and not identity  # W is not the identity
-    pooled = np.empty_like(logp) if pools else None
-    # [1, a, b] per grid point: one pass gives normaliser and posterior mean.
-    moments = np.column_stack([np.ones(g.size), g.theta]).astype(dtype)
-    test_mse = _test_mse(split.x_test, split.y_test)
-    mse = np.empty((steps, agents))
-    entropy = np.empty((steps, agents))
-    mean = np.empty((steps, agents, 2))
-    choices = np.empty((steps, agents), dtype=np.int32) if strat.kind == "dynamic" else None
-    kept = {}
-    collapsed = None
+    plan = strat.start(agents=agents, steps=steps, delta=delta, dtype=dtype, rng=rng)
+    prior = log_prior(g, var=prior_var).astype(dtype)
     show = sys.stderr.isatty() if progress is None else bool(progress)
-
-    for t in tqdm(range(steps), desc=strat.name, disable=not show, leave=False):
-        x, y = draw_batches(split, batch, rng)
-        stats = batch_statistics(x, y)
-        if learners == 1:
-            stats = stats.sum(axis=0, keepdims=True)
-        # logp += log-likelihood, computed in the expo buffer (overwritten by exp below).
-        logp += log_likelihood(g, stats, sigma, out=expo)
-        # Local posterior, unnormalised: logp shifted to row max 0, expo = exp(logp),
-        # normaliser z = row sums. KL scores and pooling need no normalised copy.
-        logp -= logp.max(axis=1, keepdims=True)
-        np.exp(logp, out=expo)
-        if strat.kind == "dynamic":
-            z = expo.sum(axis=1)
-            choices[t] = _choose(
-                expo, logp, listen=listen, rng=rng, row_scale=z, col_shift=np.log(z)
-            )
-            _pool_into(pooled, logp, choices[t], delta)
-            logp, pooled = pooled, logp
-        elif pools:
-            if sp.issparse(w_apply):
-                pooled[...] = w_apply @ logp
-            else:
-                np.matmul(w_apply, logp, out=pooled)
-            logp, pooled = pooled, logp
-        if pools:
-            logp -= logp.max(axis=1, keepdims=True)
-            np.exp(logp, out=expo)
-        # Metrics of the (pooled) posterior expo / z, log = logp - log z.
-        mom = (expo @ moments).astype(np.float64)
-        z = mom[:, :1]
-        m = mom[:, 1:] / z
-        logz = np.log(z[:, 0])
-        mean[t] = m
-        entropy[t] = logz - np.einsum("mk,mk->m", expo, logp) / z[:, 0]
-        mse[t] = test_mse(m)
-        if t in keep:
-            kept[t] = np.broadcast_to(logp - logz[:, None].astype(dtype), (agents, g.size)).copy()
-        peak = 1.0 / z[:, 0]
-        if collapsed is None and peak.max() > _COLLAPSE:
-            collapsed = (t, int(peak.argmax()), float(peak.max()))
-
-    if collapsed is not None:
-        t, i, p = collapsed
-        warnings.warn(
-            f"at step {t}, agent {i}'s posterior put {p:.3f} of its mass on one grid cell: "
-            f"the grid (spacing {g.spacing[0]:.3g} x {g.spacing[1]:.3g}) is too coarse for "
-            "this posterior, and KL-based neighbour choices degenerate; use a finer grid "
-            "or narrower bounds",
-            GridResolutionWarning,
-            stacklevel=2,
-        )
+    rec = _loop(
+        plan,
+        split,
+        g,
+        prior,
+        sigma=sigma,
+        batch=batch,
+        steps=steps,
+        keep=keep,
+        rng=rng,
+        progress=show and strat.name,
+    )
+    if rec.collapsed is not None:
+        _warn_collapse(*rec.collapsed, g)
     config = {
         "strategy": strat.name,
         "agents": agents,
@@ -341,7 +183,7 @@ def simulate(
         "informative_range": list(informative_range),
         "other_range": list(other_range),
         "weights": weights,
-        "physical": None if listen is None else int(listen.nnz),
+        "physical": None,
         "dtype": dtype.name,
         "data": {"source": dataset.source, "synthetic": dataset.synthetic, "rows": len(dataset)},
         "split": {
@@ -351,17 +193,92 @@ def simulate(
             "std": list(split.std),
         },
         "version": __version__,
-    }
+    } | plan.config()
     return Run(
         strategy=strat.name,
-        kind=strat.kind,
         informative=informative,
         delta=float(delta),
-        mse=mse,
-        entropy=entropy,
-        mean=mean,
-        choices=choices,
-        fixed_weights=w_fixed,
-        posteriors=kept,
+        mse=rec.mse,
+        entropy=rec.entropy,
+        mean=rec.mean,
+        series=plan.series(),
+        posteriors=rec.kept,
         config=config,
+    )
+
+
+def _check_args(*, agents, steps, batch, delta) -> None:
+    check_int("agents", agents, minimum=2)
+    check_int("steps", steps, minimum=1)
+    check_int("batch", batch, minimum=1)
+    check_real("delta", delta, low=0.0, high=1.0)
+
+
+def _kept_steps(keep_posteriors, steps) -> set:
+    keep_posteriors = list(keep_posteriors)
+    if not all(-steps <= int(t) < steps for t in keep_posteriors):
+        raise ValueError(
+            f"keep_posteriors must be steps in [-{steps}, {steps}), got {keep_posteriors!r}"
+        )
+    return {int(t) % steps for t in keep_posteriors}
+
+
+@dataclass
+class _Record:
+    mse: np.ndarray
+    entropy: np.ndarray
+    mean: np.ndarray
+    kept: dict
+    collapsed: tuple | None = None
+
+
+def _loop(plan, split, g, prior, *, sigma, batch, steps, keep, rng, progress) -> _Record:
+    """The steps: local update, pooling by the plan, metrics. No M x K allocation inside."""
+    agents = split.agents
+    logp = np.tile(prior, (plan.learners, 1))
+    expo = np.empty_like(logp)  # exp(logp - rowmax): unnormalised posteriors
+    pooled = np.empty_like(logp)
+    # [1, a, b] per grid point: one pass gives normaliser and posterior mean.
+    moments = np.column_stack([np.ones(g.size), g.theta]).astype(prior.dtype)
+    test_mse = mse_function(split.x_test, split.y_test)
+    rec = _Record(
+        np.empty((steps, agents)), np.empty((steps, agents)), np.empty((steps, agents, 2)), {}
+    )
+    bar = tqdm(range(steps), desc=progress or "", disable=not progress, leave=False)
+    for t in bar:
+        stats = plan.statistics(split, batch, rng)
+        # logp += log-likelihood, computed in the expo buffer (overwritten by exp below).
+        logp += log_likelihood(g, stats, sigma, out=expo)
+        # Local posterior, unnormalised: logp shifted to row max 0, expo = exp(logp).
+        logp -= logp.max(axis=1, keepdims=True)
+        np.exp(logp, out=expo)
+        if plan.pool(t, expo, logp, pooled, rng):
+            logp, pooled = pooled, logp
+            logp -= logp.max(axis=1, keepdims=True)
+            np.exp(logp, out=expo)
+        # Metrics of the (pooled) posterior expo / z, log = logp - log z.
+        mom = (expo @ moments).astype(np.float64)
+        z = mom[:, :1]
+        m = mom[:, 1:] / z
+        logz = np.log(z[:, 0])
+        rec.mean[t] = m
+        rec.entropy[t] = logz - np.einsum("mk,mk->m", expo, logp) / z[:, 0]
+        rec.mse[t] = test_mse(m)
+        if t in keep:
+            post = logp - logz[:, None].astype(logp.dtype)
+            rec.kept[t] = np.broadcast_to(post, (agents, g.size)).copy()
+        peak = 1.0 / z[:, 0]
+        if rec.collapsed is None and peak.max() > _COLLAPSE:
+            rec.collapsed = (t, int(peak.argmax()), float(peak.max()))
+    return rec
+
+
+def _warn_collapse(t, i, p, g) -> None:
+    warnings.warn(
+        f"at step {t}, agent {i}'s posterior put {p:.3f} of its mass on one grid cell: "
+        f"the grid (spacing {g.spacing[0]:.3g} x {g.spacing[1]:.3g}) is too coarse for "
+        "this posterior, and KL-based neighbour choices degenerate; use a finer grid "
+        "or narrower bounds",
+        GridResolutionWarning,
+        stacklevel=3,
     )

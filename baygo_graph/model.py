@@ -13,7 +13,17 @@ from functools import cached_property
 
 import numpy as np
 
-__all__ = ["Grid", "batch_statistics", "log_likelihood", "log_normalize", "log_prior", "make_grid"]
+__all__ = [
+    "Grid",
+    "batch_statistics",
+    "log_likelihood",
+    "log_normalize",
+    "log_prior",
+    "make_grid",
+    "pool",
+    "pool_into",
+    "mse_function",
+]
 
 
 @dataclass(frozen=True, eq=False)
@@ -181,3 +191,63 @@ def log_likelihood(grid: Grid, stats: np.ndarray, sigma: float, *, out=None) -> 
     dtype = stats.dtype if out is None else out.dtype
     scaled = (stats * (-0.5 / sigma**2)).astype(dtype, copy=False)
     return np.matmul(scaled, grid.features.astype(dtype, copy=False).T, out=out)
+
+
+def pool(logp: np.ndarray, *, choices=None, weights=None, delta: float = 0.5) -> np.ndarray:
+    """Geometric pooling: ``log mu_i = sum_j w_ij log p_j`` (unnormalised).
+
+    Either ``choices`` (BayGo: ``w_ii = delta``, ``w_i,choice = 1 - delta``,
+    ``w_ii = 1`` where the choice is -1) or a (sparse) ``weights`` matrix.
+
+    Examples
+    --------
+    >>> lp = np.log(np.array([[0.5, 0.5], [0.9, 0.1]]))
+    >>> np.exp(pool(lp, choices=np.array([1, -1]))).round(2).tolist()
+    [[0.67, 0.22], [0.9, 0.1]]
+    """
+    if choices is not None:
+        return pool_into(np.empty_like(logp), logp.copy(), choices, delta)
+    return np.asarray(weights @ logp)
+
+
+def pool_into(out, logp, choices, delta):
+    """:func:`pool` with ``choices``, written into ``out``; scales ``logp`` in place."""
+    src = np.where(choices >= 0, choices, np.arange(len(choices)))
+    np.take(logp, src, axis=0, out=out, mode="clip")  # "raise" would buffer `out`
+    out *= 1.0 - delta
+    logp *= delta
+    out += logp
+    return out
+
+
+def mse_function(x, y):
+    """``f(m)``: test MSE of the predictions ``m[:, 0] + m[:, 1] * x`` for every row of ``m``.
+
+    From moments of the test set, in O(M) per call instead of O(M * n_test):
+    with ``u = x - mean(x)``, ``v = y - mean(y)``, ``beta = <u v> / <u u>``,
+    ``MSE = c^2 + <u u> (b - beta)^2 + <(v - beta u)^2>`` where
+    ``c = mean(y) - a - b mean(x)``: a sum of non-negative terms, so no
+    cancellation (equal to the direct mean of squared residuals to rounding).
+
+    Examples
+    --------
+    >>> x, y = np.array([0.0, 1.0, 2.0]), np.array([1.0, 0.0, 4.0])
+    >>> m = np.array([[0.5, 1.0], [0.0, 0.0]])
+    >>> direct = ((m[:, :1] + m[:, 1:] * x - y) ** 2).mean(axis=1)
+    >>> bool(np.allclose(mse_function(x, y)(m), direct, rtol=1e-14))
+    True
+    """
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    xbar, ybar = x.mean(), y.mean()
+    u, v = x - xbar, y - ybar
+    suu = float(np.mean(u * u))
+    beta = float(np.mean(u * v)) / suu if suu > 0 else 0.0
+    rest = float(np.mean((v - beta * u) ** 2))
+
+    def mse(m):
+        a, b = m[:, 0], m[:, 1]
+        c = ybar - a - b * xbar
+        return c * c + suu * (b - beta) ** 2 + rest
+
+    return mse

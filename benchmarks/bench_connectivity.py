@@ -29,6 +29,7 @@ import networkx as nx
 import numpy as np
 
 from baygo_graph import Run
+from baygo_graph.series import ChoiceSeries
 from baygo_graph.analysis import smallest_b, time_to_connectivity
 
 
@@ -43,13 +44,12 @@ def as_run(choices: np.ndarray) -> Run:
     zeros = np.broadcast_to(0.0, (t, m))
     return Run(
         strategy="baygo",
-        kind="dynamic",
         informative=0,
         delta=0.5,
         mse=zeros,
         entropy=zeros,
         mean=np.broadcast_to(0.0, (t, m, 2)),
-        choices=choices,
+        series=ChoiceSeries.from_choices(choices, delta=0.5),
     )
 
 

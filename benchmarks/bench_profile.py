@@ -21,9 +21,10 @@ from _common import bench_data, fmt_time, load_average, machine_lines, table  # 
 
 def profile(agents: int, grid: int, *, steps: int = 5, dtype="float64") -> dict:
     from baygo_graph.data import paper_split
-    from baygo_graph.learning import _pool_into, _test_mse, draw_batches
+    from baygo_graph.data import draw_batches
+    from baygo_graph.model import mse_function, pool_into
     from baygo_graph.model import batch_statistics, log_likelihood, log_prior, make_grid
-    from baygo_graph.strategies import _dense_argmin
+    from baygo_graph.strategies.kl import dense_argmin
 
     rng = np.random.default_rng(0)
     split = paper_split(bench_data(agents), agents=agents, rng=rng)
@@ -31,7 +32,7 @@ def profile(agents: int, grid: int, *, steps: int = 5, dtype="float64") -> dict:
     logp = np.tile(log_prior(g).astype(dtype), (agents, 1))
     expo, pooled = np.empty_like(logp), np.empty_like(logp)
     moments = np.column_stack([np.ones(g.size), g.theta]).astype(dtype)
-    test_mse = _test_mse(split.x_test, split.y_test)
+    test_mse = mse_function(split.x_test, split.y_test)
     acc: dict[str, float] = {}
 
     def lap(name, t0):
@@ -59,9 +60,9 @@ def profile(agents: int, grid: int, *, steps: int = 5, dtype="float64") -> dict:
         cross /= z[:, None]
         cross -= np.log(z)[None, :]
         np.fill_diagonal(cross, np.inf)
-        choice = _dense_argmin(cross, rng)
+        choice = dense_argmin(cross, rng)
         t0 = lap("argmax + ties (M,M)", t0)
-        _pool_into(pooled, logp, choice, 0.5)
+        pool_into(pooled, logp, choice, 0.5)
         logp, pooled = pooled, logp
         t0 = lap("pooling", t0)
         logp -= logp.max(axis=1, keepdims=True)

@@ -11,6 +11,7 @@ import pytest
 from scipy.special import logsumexp
 
 import baygo_graph as bg
+from baygo_graph._validate import seed_from_record
 from baygo_graph.data import paper_split, synthetic_bodyfat
 from baygo_graph.learning import draw_batches
 from baygo_graph.model import make_grid
@@ -35,7 +36,7 @@ def reference_first_step(strategy, *, agents, grid, seed, delta=0.5, batch=2):
             for i in range(agents)
         ]
     )
-    if strategy == "cen":
+    if strategy == "cen-stratified":
         local = prior + ll.sum(0)
         return np.tile(local - logsumexp(local), (agents, 1)), None
     local = prior + ll
@@ -66,7 +67,9 @@ def reference_first_step(strategy, *, agents, grid, seed, delta=0.5, batch=2):
 
 
 @COARSE
-@pytest.mark.parametrize("strategy", ["baygo", "complete", "posm", "negm", "nocol", "cen"])
+@pytest.mark.parametrize(
+    "strategy", ["baygo", "complete", "posm", "negm", "nocol", "cen-stratified"]
+)
 @pytest.mark.parametrize(("agents", "grid"), [(3, 3), (4, 3), (2, 2)])
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_first_step_matches_dense_reference(strategy, agents, grid, seed):
@@ -86,6 +89,48 @@ def test_first_step_matches_dense_reference(strategy, agents, grid, seed):
         np.testing.assert_array_equal(run.choices[0], choice)
     theta = make_grid(grid).theta
     np.testing.assert_allclose(run.mean[0], np.exp(expected) @ theta, atol=1e-12)
+
+
+@COARSE
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_cen_draws_agents_x_batch_samples_from_the_pooled_training_set(seed):
+    """Cen's first step: M x batch uniform draws (with replacement) from all training data."""
+    agents, grid, batch = 4, 5, 3
+    run = bg.simulate(
+        "cen",
+        agents=agents,
+        steps=1,
+        grid=grid,
+        batch=batch,
+        rng=seed,
+        data=DATA,
+        keep_posteriors=[0],
+    )
+    rng = np.random.default_rng(seed)
+    split = paper_split(DATA, agents=agents, rng=rng)
+    xs = np.concatenate([split.x[a, : split.counts[a]] for a in range(agents)])
+    ys = np.concatenate([split.y[a, : split.counts[a]] for a in range(agents)])
+    idx = rng.integers(0, len(xs), size=agents * batch)
+    theta = make_grid(grid).theta
+    prior = -0.5 * (theta**2 / 0.5).sum(1)
+    ll = np.array([-0.5 * np.sum((ys[idx] - a - b * xs[idx]) ** 2) for a, b in theta])
+    local = prior + ll / split.sigma_ls**2
+    expected = local - logsumexp(local)
+    np.testing.assert_allclose(run.posteriors[0][0], expected, rtol=1e-10, atol=1e-10)
+    assert run.config["central_data"].startswith("agents x batch")
+
+
+@COARSE
+def test_pooled_cen_sees_the_informative_region_stratified_cen_does_not():
+    """With one informative agent among many, the stratified learner sees its region
+    in 1/M of its draws; the pooled one in proportion to the data."""
+    split = paper_split(DATA, agents=12, rng=0)
+    share = split.counts[0] / split.counts.sum()
+    assert share > 0.3  # the informative region holds a large part of the data
+    kw = {"agents": 12, "steps": 100, "grid": 41, "data": DATA}
+    pooled = np.mean([bg.simulate("cen", rng=s, **kw).mse[-1, 0] for s in range(3)])
+    strat = np.mean([bg.simulate("cen-stratified", rng=s, **kw).mse[-1, 0] for s in range(3)])
+    assert pooled < strat
 
 
 @COARSE
@@ -215,7 +260,7 @@ def test_sharp_likelihood_stays_finite():
 
 
 # -- reproducibility ---------------------------------------------------------------
-@pytest.mark.parametrize("strategy", ["baygo", "negm", "cen"])
+@pytest.mark.parametrize("strategy", ["baygo", "negm", "cen-stratified"])
 def test_same_rng_same_run_other_rng_other_run(strategy):
     kw = {"agents": 5, "steps": 20, "grid": 15, "data": DATA, "keep_posteriors": [-1]}
     a = bg.simulate(strategy, rng=11, **kw)
@@ -225,13 +270,32 @@ def test_same_rng_same_run_other_rng_other_run(strategy):
     assert not np.array_equal(a.mse, c.mse)
 
 
-def test_generator_and_int_seed_give_the_same_numbers():
+def test_generator_seed_is_recorded_and_reproduces_the_run():
     kw = {"agents": 4, "steps": 10, "grid": 11, "data": DATA}
-    a = bg.simulate("baygo", rng=5, **kw)
-    b = bg.simulate("baygo", rng=np.random.default_rng(5), **kw)
+    a = bg.simulate("baygo", rng=np.random.default_rng(5), **kw)
+    rec = a.config["seed"]
+    assert set(rec) == {"entropy", "spawn_key"}
+    b = bg.simulate("baygo", rng=seed_from_record(rec), **kw)
     np.testing.assert_array_equal(a.mse, b.mse)
     np.testing.assert_array_equal(a.choices, b.choices)
-    assert a.config["seed"] == 5 and b.config["seed"] == "generator"
+    # the same Generator state gives the same run
+    c = bg.simulate("baygo", rng=np.random.default_rng(5), **kw)
+    np.testing.assert_array_equal(a.choices, c.choices)
+
+
+def test_named_physical_graph_is_recorded_and_reproduced():
+    kw = {"agents": 8, "steps": 6, "grid": 11, "data": DATA}
+    a = bg.simulate("baygo", physical="regular-3", rng=4, **kw)
+    edges = a.config["physical_edges"]
+    g = nx.DiGraph()
+    g.add_nodes_from(range(8))
+    g.add_edges_from(edges)
+    assert all(g.in_degree(i) == 3 for i in range(8))
+    assert np.all(np.isin(a.choices, [-1, *range(8)]))
+    for t in range(6):  # every choice lies on a recorded physical edge
+        assert all(g.has_edge(int(a.choices[t, i]), i) for i in range(8))
+    b = bg.simulate("baygo", physical=g, rng=4, **kw)  # the recorded graph: same run
+    np.testing.assert_array_equal(a.mse, b.mse)
 
 
 def test_same_seed_same_run_in_another_process(tmp_path):
@@ -283,7 +347,6 @@ def test_paper_result_on_bodyfat(bodyfat_path):
         ({"agents": 1}, "agents must be an integer >= 2, got 1"),
         ({"steps": 0}, "steps must be"),
         ({"delta": 1.5}, "delta must be in"),
-        ({"batch": 2.5}, "batch must be"),
         ({"dtype": "int8"}, "dtype must be"),
         ({"keep_posteriors": [99]}, "keep_posteriors"),
         ({"strategy": "ring"}, "strategy must be one of"),
@@ -297,6 +360,11 @@ def test_bad_arguments_are_named(kwargs, match):
     kwargs = {"strategy": "baygo", "data": DATA, "steps": 2, "grid": 5, **kwargs}
     with pytest.raises(ValueError, match=match):
         bg.simulate(kwargs.pop("strategy"), **kwargs)
+
+
+def test_bad_argument_types_are_type_errors():
+    with pytest.raises(TypeError, match="batch must be an integer, got float 2.5"):
+        bg.simulate("baygo", data=DATA, steps=2, grid=5, batch=2.5)
 
 
 def test_bad_rng_type():

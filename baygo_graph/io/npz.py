@@ -1,0 +1,77 @@
+"""The run file: one ``.npz`` (numpy's zip of ``.npy`` arrays, compressed, no pickle).
+
+It holds
+
+* ``meta`` - a JSON string: ``{"format": "baygo-run", "format_version": 1, ...}``
+  with the strategy, kind, informative agent, delta and the full ``config``;
+* ``mse``, ``entropy`` (T, M) and ``mean`` (T, M, 2) - per-step metrics;
+* the graph series' arrays (:meth:`baygo_graph.series.GraphSeries.arrays`):
+  ``choices`` (T, M) ints - BayGo's chosen neighbour per step (-1: none), or
+  ``w_data``/``w_indices``/``w_indptr`` - a fixed CSR weight matrix, or
+  ``e_step``/``e_row``/``e_col``/``e_weight`` - the entries of any weighted series;
+* ``posterior_steps`` (n,) and ``posteriors`` (n, M, K) - kept log-posteriors.
+
+Writes are atomic (a temporary file renamed over the target).
+"""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+
+import numpy as np
+
+from ..exceptions import RunFormatError
+from .atomic import atomic_write
+
+__all__ = ["FORMAT", "FORMAT_VERSION", "RUN_FILE", "read_run_file", "run_path", "write_run_file"]
+
+FORMAT = "baygo-run"
+FORMAT_VERSION = 1
+#: File name of a run inside a run folder.
+RUN_FILE = "run.npz"
+
+
+def run_path(path) -> Path:
+    """The ``.npz`` file of ``path`` (a file, or a folder holding ``run.npz``)."""
+    path = Path(path)
+    return path if path.suffix == ".npz" else path / RUN_FILE
+
+
+def write_run_file(path, meta: dict, arrays: dict) -> Path:
+    """Write ``meta`` (JSON-able) and ``arrays`` to a run file; returns the file written."""
+    path = run_path(path)
+    meta = {"format": FORMAT, "format_version": FORMAT_VERSION} | meta
+    arrays = {"meta": np.array(json.dumps(meta))} | arrays
+    atomic_write(path, lambda fh: np.savez_compressed(fh, **arrays))
+    return path
+
+
+def read_run_file(path) -> tuple[dict, dict]:
+    """``(meta, arrays)`` of a run file written by :func:`write_run_file`.
+
+    Raises
+    ------
+    RunFormatError
+        When the file is missing, not a saved run, or corrupt.
+    """
+    path = Path(path)
+    if path.is_dir():
+        path = path / RUN_FILE
+    if not path.is_file():
+        raise RunFormatError(f"no saved run at {str(path)!r}")
+    try:
+        with np.load(path, allow_pickle=False) as f:
+            arrays = {k: f[k] for k in f.files}
+        meta = json.loads(str(arrays.pop("meta")))
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as e:
+        raise RunFormatError(f"{str(path)!r} is not a readable baygo run: {e}") from e
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise RunFormatError(f"{str(path)!r} is not a baygo run (no 'baygo-run' marker)")
+    if meta.get("format_version") != FORMAT_VERSION:
+        raise RunFormatError(
+            f"{str(path)!r} has run format version {meta.get('format_version')}, "
+            f"this package reads version {FORMAT_VERSION}"
+        )
+    return meta, arrays

@@ -1,0 +1,24 @@
+"""How the weight matrix W is chosen each step: the Strategy protocol and its strategies.
+
+Row ``i`` of W holds agent ``i``'s pooling weights: ``w_ij`` is how much agent ``i``
+listens to agent ``j``.
+
+* :class:`BayGo` - every step, agent ``i`` listens to the physical neighbour ``s``
+  whose local posterior diverges most from its own (KL kernels in :mod:`.kl`).
+* :class:`FixedGraph` - the same W every step, from a NetworkX graph and a weight
+  rule (:func:`complete`, :func:`star` and :func:`nocol` make the paper's baselines).
+* :class:`Centralised` (``"cen"``) - one learner with all the training data;
+  :class:`CentralisedStratified` (``"cen-stratified"``) - one learner fed every
+  agent's own batch.
+
+:func:`resolve_strategy` turns a name or a graph into one of these; any object with
+a ``name`` and a ``start`` method (:class:`Strategy`) plugs into the loop.
+"""
+
+from .base import *  # noqa: F403
+from .baygo import *  # noqa: F403
+from .central import *  # noqa: F403
+from .fixed import *  # noqa: F403
+from .kl import *  # noqa: F403
+from .physical import *  # noqa: F403
+from .registry import *  # noqa: F403

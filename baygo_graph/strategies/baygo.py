@@ -1,0 +1,74 @@
+"""BayGo: every step, each agent listens to its most divergent physical neighbour."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import networkx as nx
+import numpy as np
+
+from ..model import pool_into
+from ..series import ChoiceSeries
+from .base import Plan
+from .kl import kl_choices
+from .physical import edge_record, resolve_physical
+
+__all__ = ["BayGo"]
+
+
+@dataclass(frozen=True, eq=False)
+class BayGo:
+    """The BayGo rule: listen to the most divergent physical neighbour.
+
+    Agent ``i`` listens to ``s = argmax_{j in S_i} KL(p_i || p_j)`` (ties at
+    random) with ``w_ii = delta`` and ``w_is = 1 - delta``.
+
+    Parameters
+    ----------
+    physical : networkx.Graph, str or None
+        Who can talk to whom: a graph on ``0..M-1`` (in a digraph, edge ``(j, i)``
+        lets ``i`` hear ``j``), a name for
+        :func:`~baygo_graph.strategies.physical_graph` (``"regular-4"``,
+        ``"geometric"``; drawn from the run's rng), or None for the complete graph.
+
+    Examples
+    --------
+    >>> import baygo_graph as bg
+    >>> run = bg.simulate(BayGo(nx.cycle_graph(4)), agents=4, steps=3, grid=11, rng=0,
+    ...                   data=bg.synthetic_bodyfat())
+    >>> sorted(set(abs(run.choices - np.arange(4)).ravel().tolist()))  # ring neighbours
+    [1, 3]
+    """
+
+    physical: nx.Graph | str | None = None
+    name: str = field(default="baygo", init=False)
+
+    def start(self, *, agents: int, steps: int, delta: float, dtype, rng) -> Plan:
+        """A plan that records one choice per agent and step."""
+        return _BayGoPlan(agents, steps, delta, resolve_physical(self.physical, agents, rng=rng))
+
+
+class _BayGoPlan(Plan):
+    def __init__(self, agents, steps, delta, listen):
+        super().__init__(agents)
+        self.delta = delta
+        self.listen = listen
+        self.choices = np.empty((steps, agents), dtype=np.int32)
+
+    def pool(self, t, expo, logp, out, rng) -> bool:
+        z = expo.sum(axis=1)
+        self.choices[t] = kl_choices(
+            expo, logp, listen=self.listen, rng=rng, row_scale=z, col_shift=np.log(z)
+        )
+        pool_into(out, logp, self.choices[t], self.delta)
+        return True
+
+    def series(self) -> ChoiceSeries:
+        return ChoiceSeries.from_choices(self.choices, delta=self.delta)
+
+    def config(self) -> dict:
+        listen = self.listen
+        return {
+            "physical": None if listen is None else int(listen.nnz),
+            "physical_edges": edge_record(listen),
+        }

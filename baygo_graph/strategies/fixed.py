@@ -1,0 +1,149 @@
+"""Fixed graphs: the same weight matrix W every step, from a graph and a weight rule.
+
+Row ``i`` of W holds agent ``i``'s pooling weights. :func:`complete`, :func:`star`
+and :func:`nocol` make the paper's baselines.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import networkx as nx
+import numpy as np
+import scipy.sparse as sp
+
+from ..series import FixedSeries
+from .base import Plan
+from .physical import listen_matrix
+
+__all__ = ["WEIGHT_RULES", "FixedGraph", "complete", "nocol", "star"]
+
+#: Weight rules of :class:`FixedGraph`.
+WEIGHT_RULES = ("delta", "uniform", "edge")
+
+
+@dataclass(frozen=True, eq=False)
+class FixedGraph:
+    """The same weights every step, from a graph and a weight rule.
+
+    Parameters
+    ----------
+    graph : networkx.Graph or networkx.DiGraph
+        Nodes ``0..M-1``. Undirected: neighbours listen to each other. Directed:
+        edge ``(j, i)`` means ``i`` listens to ``j``.
+    weights : {"delta", "uniform", "edge"}, default "delta"
+        ``"delta"``: ``w_ii = delta`` and ``1 - delta`` shared equally among the
+        agents ``i`` listens to (BayGo's self-weight, so strategies differ only in
+        whom they listen to). ``"uniform"``: ``1 / (deg_i + 1)`` on the closed
+        neighbourhood. ``"edge"``: the graph's ``weight`` attributes of ``i``'s
+        in-edges and self-loop (1 where absent), divided by their sum. An agent
+        that listens to no one keeps ``w_ii = 1``.
+    name : str, default "graph"
+        Label of the strategy in runs and tables.
+    """
+
+    graph: nx.Graph
+    weights: str = "delta"
+    name: str = "graph"
+
+    def __post_init__(self):
+        if not isinstance(self.graph, nx.Graph):
+            raise TypeError(f"graph must be a networkx graph, got {type(self.graph).__name__}")
+        if self.weights not in WEIGHT_RULES:
+            raise ValueError(f"weights must be one of {WEIGHT_RULES}, got {self.weights!r}")
+
+    def start(self, *, agents: int, steps: int, delta: float, dtype, rng) -> Plan:
+        """A plan that pools with :meth:`matrix` every step."""
+        return _FixedPlan(self.matrix(agents, delta=delta), dtype, steps)
+
+    def matrix(self, agents: int, *, delta: float) -> sp.csr_array:
+        """The row-stochastic weight matrix W (row i: agent i's weights).
+
+        Examples
+        --------
+        >>> FixedGraph(nx.path_graph(3)).matrix(3, delta=0.5).toarray().tolist()
+        [[0.5, 0.5, 0.0], [0.25, 0.5, 0.25], [0.0, 0.5, 0.5]]
+        """
+        h = listen_matrix(self.graph, agents).astype(float)
+        deg = h.sum(axis=1)
+        eye = sp.eye_array(agents, format="csr")
+        if self.weights == "delta":
+            off = sp.diags_array(np.divide(1 - delta, deg, out=np.zeros(agents), where=deg > 0))
+            self_w = np.where(deg > 0, delta, 1.0)
+            w = off @ h + sp.diags_array(self_w)
+        elif self.weights == "uniform":
+            w = sp.diags_array(1.0 / (deg + 1)) @ (h + eye)
+        else:
+            a = nx.to_scipy_sparse_array(self.graph, nodelist=range(agents), format="csr")
+            if not self.graph.is_directed():
+                a = a.maximum(a.T)
+            w = sp.csr_array(a.T, dtype=float)
+            w = w + sp.diags_array(np.where(w.diagonal() == 0, 1.0, 0.0))
+            if (w.data < 0).any():
+                raise ValueError("graph has a negative 'weight' attribute: weights must be >= 0")
+            w = sp.diags_array(1.0 / w.sum(axis=1)) @ w
+        w = sp.csr_array(w)
+        w.eliminate_zeros()
+        w.sort_indices()
+        return w
+
+
+class _FixedPlan(Plan):
+    def __init__(self, w, dtype, steps):
+        m = w.shape[0]
+        super().__init__(m)
+        self.steps = steps
+        self.w = w
+        self.identity = w.nnz == m and bool(np.all(w.diagonal() == 1))
+        # a dense product is faster than a sparse one past a quarter of the pairs
+        self.apply = w.toarray().astype(dtype) if w.nnz > m * m // 4 else w
+
+    def pool(self, t, expo, logp, out, rng) -> bool:
+        if self.identity:
+            return False
+        if sp.issparse(self.apply):
+            out[...] = self.apply @ logp
+        else:
+            np.matmul(self.apply, logp, out=out)
+        return True
+
+    def series(self) -> FixedSeries:
+        return FixedSeries(n_steps=self.steps, n_agents=self.w.shape[0], fixed=self.w)
+
+
+def complete(agents: int, *, weights: str = "delta") -> FixedGraph:
+    """The fixed fully connected graph.
+
+    Examples
+    --------
+    >>> complete(4).matrix(4, delta=0.4).toarray()[0].round(12).tolist()
+    [0.4, 0.2, 0.2, 0.2]
+    """
+    return FixedGraph(nx.complete_graph(agents), weights=weights, name="complete")
+
+
+def star(agents: int, *, center: int, weights: str = "delta", name: str = "star") -> FixedGraph:
+    """The fixed star graph with the given centre.
+
+    Examples
+    --------
+    >>> star(3, center=1).matrix(3, delta=0.5).toarray().tolist()
+    [[0.5, 0.5, 0.0], [0.25, 0.5, 0.25], [0.0, 0.5, 0.5]]
+    """
+    if not 0 <= center < agents:
+        raise ValueError(f"center must be an agent id in [0, {agents}), got {center!r}")
+    g = nx.star_graph(agents - 1)  # centre 0
+    g = nx.relabel_nodes(g, {0: center, center: 0}) if center else g
+    return FixedGraph(g, weights=weights, name=name)
+
+
+def nocol(agents: int) -> FixedGraph:
+    """No collaboration: W = I.
+
+    Examples
+    --------
+    >>> nocol(2).matrix(2, delta=0.5).toarray().tolist()
+    [[1.0, 0.0], [0.0, 1.0]]
+    """
+    g = nx.empty_graph(agents)
+    return FixedGraph(g, name="nocol")
