@@ -1,0 +1,148 @@
+"""Numbers as text: one formatter for Markdown and terminal tables, one for JSON.
+
+Shared by the reproduction's report, the analysis report and the CLI, so that a
+missing value, an integer count and a float print the same way everywhere.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from pathlib import Path
+
+import numpy as np
+
+from .data import BODYFAT_ENV
+
+__all__ = [
+    "format_number",
+    "json_clean",
+    "json_default",
+    "json_number",
+    "markdown_table",
+    "synthetic_banner",
+]
+
+
+def format_number(x, spec: str = ".4g", *, missing: str = "n/a") -> str:
+    """``x`` as text: ``missing`` for None/NaN/inf, integers as themselves, floats with ``spec``.
+
+    Examples
+    --------
+    >>> format_number(1.23456), format_number(7), format_number(float("nan"))
+    ('1.235', '7', 'n/a')
+    >>> format_number(0.5, ".2f", missing="-"), format_number(None, missing="-")
+    ('0.50', '-')
+    """
+    if x is None:
+        return missing
+    if isinstance(x, numbers.Integral) and not isinstance(x, bool):
+        return str(int(x))
+    x = float(x)
+    if not math.isfinite(x):
+        return missing
+    return format(x, spec)
+
+
+def json_number(x, *, integer: bool = False):
+    """A JSON-safe number: None for None/NaN/inf, else a Python float (int with ``integer``).
+
+    Examples
+    --------
+    >>> json_number(np.float64(0.25)), json_number(float("nan")), json_number(3.0, integer=True)
+    (0.25, None, 3)
+    """
+    if x is None:
+        return None
+    x = float(x)
+    if not math.isfinite(x):
+        return None
+    return int(x) if integer else x
+
+
+def json_clean(obj):
+    """``obj`` with NaN/inf replaced by None, recursively (dict keys as str), so the JSON
+    is standard.
+
+    Examples
+    --------
+    >>> json_clean({"a": [1.0, float("nan")], 2: np.float32(0.5)})
+    {'a': [1.0, None], '2': 0.5}
+    """
+    if isinstance(obj, dict):
+        return {str(k): json_clean(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [json_clean(v) for v in obj]
+    if isinstance(obj, float | np.floating):
+        return float(obj) if np.isfinite(obj) else None
+    return obj
+
+
+def json_default(o):
+    """``default=`` of :func:`json.dumps`: numpy scalars and arrays, paths.
+
+    Examples
+    --------
+    >>> import json
+    >>> json.dumps({"n": np.int64(3), "v": np.arange(2)}, default=json_default)
+    '{"n": 3, "v": [0, 1]}'
+    """
+    if isinstance(o, np.integer):
+        return int(o)
+    if isinstance(o, np.floating):
+        return None if not np.isfinite(o) else float(o)
+    if isinstance(o, np.ndarray):
+        return o.tolist()
+    if isinstance(o, Path):
+        return str(o)
+    raise TypeError(f"not JSON-serialisable: {type(o).__name__}")
+
+
+def markdown_table(frame, *, index=True, digits=4) -> str:
+    """A GitHub-flavoured Markdown table of a DataFrame (no extra dependency).
+
+    Floats are written with :func:`format_number` (``digits`` significant
+    digits, ``n/a`` when missing); ``|`` in text is escaped.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> print(markdown_table(pd.DataFrame({"a": [1.23456, None]}, index=["x", "y"])))
+    |  | a |
+    | --- | --- |
+    | x | 1.235 |
+    | y | n/a |
+    """
+    cols = list(frame.columns)
+    head = ([frame.index.name or ""] if index else []) + [str(c) for c in cols]
+
+    def cell(v):
+        if isinstance(v, float | np.floating):
+            return format_number(float(v), f".{digits}g")
+        if v is None:
+            return "n/a"
+        return str(v).replace("|", "\\|")
+
+    lines = ["| " + " | ".join(head) + " |", "| " + " | ".join("---" for _ in head) + " |"]
+    for idx, row in zip(frame.index, frame.itertuples(index=False), strict=True):
+        cells = ([str(idx)] if index else []) + [cell(v) for v in row]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def synthetic_banner(synthetic: bool) -> str:
+    """The line every output carries when the data were synthetic ("" otherwise).
+
+    Examples
+    --------
+    >>> synthetic_banner(False)
+    ''
+    >>> synthetic_banner(True).split(":")[0]
+    'NOTE'
+    """
+    if not synthetic:
+        return ""
+    return (
+        "NOTE: SYNTHETIC DATA (no bodyfat file given or found): pass --data PATH or set "
+        f"{BODYFAT_ENV} to use the real data set."
+    )

@@ -1,0 +1,227 @@
+"""Compare strategies over many seeds: one tidy table of paired runs.
+
+:func:`compare` runs every strategy on the same replicate seeds (paired
+comparison), in parallel on :func:`~baygo_graph.experiments.runner.run_tasks`,
+into one tidy :class:`pandas.DataFrame`; :mod:`baygo_graph.analysis.stats`
+reduces it (:func:`~baygo_graph.analysis.summarize`,
+:func:`~baygo_graph.analysis.final_mse`,
+:func:`~baygo_graph.analysis.paired_difference`).
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+from ..data import resolve_data
+from ..learning import simulate
+from ..strategies import STRATEGY_NAMES
+from .runner import run_tasks, spawn_seeds
+
+__all__ = ["COLUMNS", "compare"]
+
+#: Columns of the tidy frame returned by :func:`compare`, in order.
+COLUMNS = ("strategy", "seed", "step", "agent", "informative", "mse", "influence")
+
+# Parameters of simulate that compare sets itself.
+_OWN = frozenset({"strategy", "steps", "rng", "progress"})
+
+
+# -- running -------------------------------------------------------------------
+def _resolve_strategies(strategies) -> dict:
+    """``{label: strategy}`` from names or a mapping of labels to strategies."""
+    if isinstance(strategies, str):
+        strategies = (strategies,)
+    if isinstance(strategies, Mapping):
+        out = dict(strategies)
+        bad = [k for k in out if not isinstance(k, str)]
+        if bad:
+            raise TypeError(f"strategies labels must be str, got {bad[0]!r}")
+    else:
+        try:
+            names = list(strategies)
+        except TypeError:
+            raise TypeError(
+                "strategies must be a sequence of names or a mapping of labels to "
+                f"strategies, got {type(strategies).__name__}"
+            ) from None
+        bad = [s for s in names if not isinstance(s, str) or s not in STRATEGY_NAMES]
+        if bad:
+            raise ValueError(f"strategies must be names from {STRATEGY_NAMES}, got {bad[0]!r}")
+        if len(set(names)) != len(names):
+            raise ValueError(f"strategies must not repeat a name, got {names!r}")
+        out = {s: s for s in names}
+    if not out:
+        raise ValueError("strategies must name at least one strategy, got none")
+    return out
+
+
+def _one_run(task, shared):
+    """One (strategy, seed) task: the run's MSE and influence arrays (T, M)."""
+    label, strategy, seed_seq = task
+    steps, dataset, window, kwargs, keep = shared
+    run = simulate(strategy, steps=steps, rng=seed_seq, data=dataset, progress=False, **kwargs)
+    if run.kind == "cen" or window > run.n_steps:  # no graph, or no complete window
+        infl = np.full(run.mse.shape, np.nan)
+    else:
+        from ..analysis.centrality import influence_series
+
+        infl = np.asarray(
+            influence_series(run, window=window, method="product", windows="sliding"),
+            dtype=float,
+        )
+        if infl.shape != run.mse.shape:
+            raise RuntimeError(
+                f"influence_series returned shape {infl.shape} for a run of shape {run.mse.shape}"
+            )
+    return label, run.mse, infl, run.informative, (run if keep else None)
+
+
+def _table(out, labels, seeds) -> pd.DataFrame:
+    """The tidy frame of the task results (in task order: strategy, then seed)."""
+    mse = np.stack([o[1] for o in out])  # (S*N, T, M)
+    infl = np.stack([o[2] for o in out])
+    n_runs, t, m = mse.shape
+    informative = np.array([o[3] for o in out])
+    agent = np.tile(np.arange(m), n_runs * t)
+    df = pd.DataFrame(
+        {
+            "strategy": np.repeat(np.array(list(labels), dtype=object), seeds * t * m),
+            "seed": np.tile(np.repeat(np.arange(seeds, dtype=np.int64), t * m), len(labels)),
+            "step": np.tile(np.repeat(np.arange(t, dtype=np.int64), m), n_runs),
+            "agent": agent.astype(np.int64),
+            "informative": agent == np.repeat(informative, t * m),
+            "mse": mse.ravel().astype(float),
+            "influence": infl.ravel(),
+        }
+    )
+    df["strategy"] = df["strategy"].astype(str)
+    return df
+
+
+def compare(
+    strategies=STRATEGY_NAMES,
+    *,
+    seeds: int = 20,
+    steps: int = 60,
+    rng=0,
+    n_jobs: int | None = None,
+    progress: bool | None = None,
+    return_runs: bool = False,
+    influence_window: int = 10,
+    **simulate_kwargs,
+):
+    """Run several strategies over many seeds into one tidy table.
+
+    Replicate ``r`` of every strategy runs with the same child seed,
+    ``SeedSequence(rng).spawn(seeds)[r]``, so strategies see the same test
+    split, the same sharing of samples and the same mini-batch draws
+    (a paired comparison). Tasks ``(strategy, seed)`` run in parallel with
+    joblib (loky processes); the result does not depend on ``n_jobs``.
+
+    Parameters
+    ----------
+    strategies : sequence of str or mapping, default all six
+        Names from :data:`baygo_graph.strategies.STRATEGY_NAMES`, or a mapping
+        ``{label: strategy}`` whose values are anything :func:`~baygo_graph.simulate`
+        accepts (a name, a NetworkX graph, a strategy object).
+    seeds : int, default 20
+        Number of replicates N per strategy.
+    steps : int, default 60
+        Steps T of every run.
+    rng : int, numpy.random.SeedSequence, numpy.random.Generator or None, default 0
+        Root of the replicate seeds. An int or SeedSequence gives the same table
+        every time; a Generator is drawn from once; None uses fresh entropy
+        (recorded in ``df.attrs["entropy"]``).
+    n_jobs : int, optional
+        Worker processes; None: all cores; 1: serial, no pool; negative counts
+        back from the number of cores (joblib's rule). The first task always
+        runs in the calling process, so bad arguments fail before a pool starts.
+    progress : bool, optional
+        Progress bar over the tasks; default: when stderr is a terminal.
+    return_runs : bool, default False
+        Also return every :class:`~baygo_graph.Run`.
+    influence_window : int, default 10
+        Window w of :func:`baygo_graph.analysis.influence_series`
+        (``method="product"``, ``windows="sliding"``) for the influence column:
+        row ``t`` holds the influence of the product of ``W_{t-w+1} .. W_t``, so
+        steps ``t < w - 1`` (all steps when ``w > steps``) are NaN, as are
+        windows whose product has several closed classes (no unique influence).
+    **simulate_kwargs
+        Passed to :func:`~baygo_graph.simulate` (``agents``, ``data``, ``delta``,
+        ``grid``, ...). ``data`` is read once here and shared with the workers.
+
+    Returns
+    -------
+    df : pandas.DataFrame
+        One row per (strategy, seed, step, agent), in that order, with columns
+        ``strategy`` (str), ``seed`` (int, replicate 0..N-1), ``step`` (int,
+        0..T-1), ``agent`` (int), ``informative`` (bool), ``mse`` (float, test
+        MSE of the agent's posterior-mean prediction) and ``influence`` (float:
+        the agent's share in the left Perron vector of the product of the
+        window's weight matrices, see ``influence_window``; NaN where undefined,
+        and for ``"cen"``).
+        ``df.attrs`` holds ``synthetic``, ``data_source``, ``steps``,
+        ``agents``, ``seeds``, ``strategies`` (labels in order), ``entropy``
+        (of the root seed) and ``influence_window``.
+    runs : dict, only with ``return_runs=True``
+        ``{(strategy, seed): Run}``.
+
+    Raises
+    ------
+    ValueError, TypeError
+        For bad arguments (named in the message); errors of
+        :func:`~baygo_graph.simulate` pass through.
+
+    Warns
+    -----
+    UserWarning subclasses
+        Warnings raised by the runs (also in worker processes) are re-emitted
+        once per category with a count and the first message.
+
+    Examples
+    --------
+    >>> from baygo_graph import synthetic_bodyfat
+    >>> df = compare(["nocol", "cen"], seeds=2, steps=3, agents=3, grid=11,
+    ...              data=synthetic_bodyfat(), n_jobs=1, progress=False)
+    >>> df.shape, df.attrs["synthetic"], df.attrs["strategies"]
+    ((36, 7), True, ['nocol', 'cen'])
+    >>> df.columns.tolist()
+    ['strategy', 'seed', 'step', 'agent', 'informative', 'mse', 'influence']
+    """
+    labels = _resolve_strategies(strategies)
+    for name, value in (("seeds", seeds), ("steps", steps), ("influence_window", influence_window)):
+        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
+            raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+    allowed = set(inspect.signature(simulate).parameters) - _OWN
+    unknown = sorted(set(simulate_kwargs) - allowed)
+    if unknown:
+        raise TypeError(f"compare() got an unexpected keyword argument {unknown[0]!r}")
+    root, children = spawn_seeds(rng, int(seeds))
+    kwargs = dict(simulate_kwargs)
+    dataset = resolve_data(kwargs.pop("data", None))
+    tasks = [(label, strat, children[r]) for label, strat in labels.items() for r in range(seeds)]
+    shared = (int(steps), dataset, int(influence_window), kwargs, bool(return_runs))
+    # The first task runs here: bad arguments fail before any worker starts.
+    out = run_tasks(
+        _one_run, tasks, shared=shared, n_jobs=n_jobs, progress=progress, desc="compare"
+    )
+    df = _table(out, labels, int(seeds))
+    t, m = out[0][1].shape
+    df.attrs = {
+        "synthetic": bool(dataset.synthetic),
+        "data_source": str(dataset.source),
+        "steps": int(t),
+        "agents": int(m),
+        "seeds": int(seeds),
+        "strategies": list(labels),
+        "entropy": str(root.entropy),
+        "influence_window": int(influence_window),
+    }
+    if return_runs:
+        keys = [(label, r) for label in labels for r in range(seeds)]
+        return df, {k: o[4] for k, o in zip(keys, out, strict=True)}
+    return df

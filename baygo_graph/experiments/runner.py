@@ -1,0 +1,238 @@
+"""One task runner for every experiment: compare, sweep and the reproduction.
+
+:func:`run_tasks` calls ``fn(task, shared)`` for each task, where ``shared`` (the
+data set) is sent to each worker once, not once per task, on local cores
+(joblib, loky processes) or on a Dask cluster (``scheduler=``). Warnings raised
+in the tasks are captured where they run and re-emitted once per category in
+the calling process; a tqdm bar counts finished tasks; ``on_result`` is called
+in the calling process as each task finishes (a sweep writes its task files
+there). Results come back in the order of the tasks whatever the backend, so
+with tasks that are pure functions of their arguments (seeds from
+:func:`spawn_seeds`) the outcome does not depend on ``n_jobs``.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import warnings
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from .._validate import root_seed_sequence
+
+__all__ = ["n_workers", "reemit_warnings", "run_tasks", "spawn_seeds"]
+
+
+def spawn_seeds(rng, n: int) -> tuple[np.random.SeedSequence, list[np.random.SeedSequence]]:
+    """The root SeedSequence of ``rng`` and its ``n`` children (one per replicate).
+
+    The caller's object is not mutated (a Generator gives one draw of entropy).
+
+    Examples
+    --------
+    >>> root, kids = spawn_seeds(3, 2)
+    >>> root.entropy, [k.spawn_key for k in kids]
+    (3, [(0,), (1,)])
+    """
+    root = root_seed_sequence(rng)
+    return root, root.spawn(int(n))
+
+
+def n_workers(n_jobs, n_tasks: int) -> int:
+    """Worker processes for ``n_tasks`` tasks: joblib's rule for ``n_jobs``, at most one
+    per task.
+
+    None means all cores; a negative value counts back from the number of cores.
+
+    Examples
+    --------
+    >>> n_workers(4, 2), n_workers(1, 10)
+    (2, 1)
+    """
+    from joblib import cpu_count
+
+    if n_jobs is None:
+        n = cpu_count()
+    elif isinstance(n_jobs, bool) or not isinstance(n_jobs, int | np.integer) or n_jobs == 0:
+        raise ValueError(f"n_jobs must be None or a non-zero integer, got {n_jobs!r}")
+    else:
+        n = int(n_jobs) if n_jobs > 0 else max(cpu_count() + 1 + int(n_jobs), 1)
+    return max(1, min(n, n_tasks))
+
+
+def _call(fn, task, shared, blas_threads):
+    """Run one task, recording its warnings as ``(category, message)`` pairs."""
+    limiter = None
+    if blas_threads is not None:
+        try:
+            from threadpoolctl import threadpool_limits
+
+            limiter = threadpool_limits(blas_threads, user_api="blas")
+        except ImportError:  # pragma: no cover - optional
+            limiter = None
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            result = fn(task, shared)
+    finally:
+        if limiter is not None:
+            limiter.unregister()
+    return result, [(w.category, str(w.message)) for w in caught]
+
+
+def _call_batch(fn, batch, shared, blas_threads):
+    """A batch of ``(index, task)`` pairs in one worker call: ``shared`` travels once."""
+    return [(i, *_call(fn, task, shared, blas_threads)) for i, task in batch]
+
+
+def reemit_warnings(notes, n_tasks: int, *, stacklevel: int = 3) -> None:
+    """Warn once per category: how many warnings the ``n_tasks`` tasks raised, and the first.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     reemit_warnings([(UserWarning, "a"), (UserWarning, "b")], 5)
+    >>> [str(x.message) for x in w]
+    ['2 warning(s) in 5 runs; first: a']
+    """
+    by_cat: dict = {}
+    for cat, msg in notes:
+        by_cat.setdefault(cat, []).append(msg)
+    for cat, msgs in by_cat.items():
+        warnings.warn(
+            f"{len(msgs)} warning(s) in {n_tasks} runs; first: {msgs[0]}",
+            cat,
+            stacklevel=stacklevel,
+        )
+
+
+def _local(fn, indexed, shared, n, blas_threads):
+    """Results ``(index, result, notes)`` from n loky workers, as batches finish."""
+    if n == 1:
+        for i, task in indexed:
+            yield (i, *_call(fn, task, shared, blas_threads))
+        return
+    from joblib import Parallel, delayed
+
+    # Small batches: the data travel once per batch, results still arrive steadily.
+    size = max(1, math.ceil(len(indexed) / (4 * n)))
+    batches = [indexed[k : k + size] for k in range(0, len(indexed), size)]
+    # loky workers get cores // n_jobs BLAS threads each (no oversubscription).
+    parallel = Parallel(n_jobs=n, backend="loky", return_as="generator_unordered")
+    for out in parallel(delayed(_call_batch)(fn, b, shared, blas_threads) for b in batches):
+        yield from out
+
+
+def _dask(fn, indexed, shared, scheduler, key):
+    """Results ``(index, result, notes)`` from a Dask cluster, as tasks finish."""
+    try:
+        from distributed import Client, as_completed
+    except ImportError as e:  # pragma: no cover - optional extra
+        raise ImportError(
+            "a Dask scheduler needs the optional extra: pip install 'baygo-graph[dask]'"
+        ) from e
+    own = not isinstance(scheduler, Client)
+    client = Client(scheduler) if own else scheduler
+    try:
+        data = client.scatter(shared, broadcast=True)
+        futures = {
+            client.submit(_call, fn, task, data, 1, key=key(i, task), pure=False): i
+            for i, task in indexed
+        }
+        for fut in as_completed(futures):
+            yield (futures[fut], *fut.result())
+    finally:
+        if own:
+            client.close()
+
+
+def run_tasks(
+    fn: Callable,
+    tasks: Sequence,
+    *,
+    shared=None,
+    n_jobs: int | None = None,
+    scheduler=None,
+    progress: bool | None = None,
+    desc: str = "tasks",
+    on_result: Callable | None = None,
+    first_here: bool = True,
+    warn: bool = True,
+    key: Callable | None = None,
+) -> list:
+    """Run ``fn(task, shared)`` for every task; results in the order of ``tasks``.
+
+    Parameters
+    ----------
+    fn : callable
+        A module-level function (it is pickled to the workers).
+    tasks : sequence
+        One item per call.
+    shared : optional
+        Passed to every call; sent once per worker batch (joblib) or scattered
+        once to the cluster (Dask).
+    n_jobs : int, optional
+        Local worker processes (joblib's rule, see :func:`n_workers`); 1 runs
+        in this process.
+    scheduler : str or distributed.Client, optional
+        Run on this Dask cluster instead (one BLAS thread per task).
+    progress : bool, optional
+        tqdm bar over the tasks; default: when stderr is a terminal.
+    desc : str, default "tasks"
+        Label of the bar.
+    on_result : callable, optional
+        ``on_result(task, result)``, called here as each task finishes.
+    first_here : bool, default True
+        With local workers, run the first task in this process before any
+        pool starts, so that bad arguments fail fast.
+    warn : bool, default True
+        Re-emit the tasks' warnings here, once per category (see
+        :func:`reemit_warnings`), attributed to the caller of the function
+        that called ``run_tasks``.
+    key : callable, optional
+        ``key(index, task)``: the Dask key of a task.
+
+    Returns
+    -------
+    list
+        ``fn(task, shared)`` for each task, in order.
+
+    Examples
+    --------
+    >>> run_tasks(divmod, [7, 9], shared=4, n_jobs=1)
+    [(1, 3), (2, 1)]
+    """
+    indexed = list(enumerate(tasks))
+    first = bool(first_here and indexed)
+    if scheduler is None:  # check n_jobs before any work
+        n = n_workers(n_jobs, max(len(indexed) - first, 1))
+    results: list = [None] * len(indexed)
+    notes: list = []
+    from tqdm.auto import tqdm
+
+    show = sys.stderr.isatty() if progress is None else bool(progress)
+    with tqdm(total=len(indexed), desc=desc, disable=not show, leave=False) as bar:
+
+        def done(i, result, caught):
+            results[i] = result
+            notes.extend(caught)
+            if on_result is not None:
+                on_result(indexed[i][1], result)
+            bar.update()
+
+        if scheduler is not None:
+            key = key or (lambda i, task: None)
+            for item in _dask(fn, indexed, shared, scheduler, key):
+                done(*item)
+        else:
+            if first:
+                done(0, *_call(fn, indexed[0][1], shared, None))
+            for item in _local(fn, indexed[first:], shared, n, None):
+                done(*item)
+    if warn:  # attributed to the caller of the function that called run_tasks
+        reemit_warnings(notes, len(indexed), stacklevel=4)
+    return results

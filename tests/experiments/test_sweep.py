@@ -1,0 +1,175 @@
+"""Sweeps: table contents, seeds, resume after interruption, backends agree."""
+
+from __future__ import annotations
+
+import importlib
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from baygo_graph import simulate, synthetic_bodyfat
+from baygo_graph.experiments import PARAMETERS, sweep, task_id
+
+# the module, not the function of the same name that experiments re-exports
+sweep_mod = importlib.import_module("baygo_graph.experiments.sweep")
+
+DATA = synthetic_bodyfat()
+GRID = {"delta": [0.3, 0.7], "agents": [4, 5], "grid": [11]}
+KW = {"strategies": ["baygo", "nocol"], "seeds": 2, "steps": 4, "data": DATA, "progress": False}
+
+
+def _values(table: pd.DataFrame) -> pd.DataFrame:
+    """The table without the wall-time column (the only one that may differ)."""
+    return table.drop(columns=["seconds"])
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    out = tmp_path_factory.mktemp("ref")
+    return sweep(GRID, out=out, n_jobs=1, **KW)
+
+
+def test_table_has_one_row_per_task_with_the_runs_values(reference):
+    # 2 deltas x 2 agent counts x (baygo + nocol) x 2 seeds
+    assert len(reference) == 16
+    assert reference["id"].is_unique
+    assert set(reference["strategy"]) == {"baygo", "nocol"}
+    assert reference.loc[reference.strategy == "nocol", "physical"].isna().all()
+    assert (reference.loc[reference.strategy == "baygo", "physical"] == "complete").all()
+    assert (reference["seconds"] > 0).all()
+    assert not reference["synthetic"].eq(False).any()
+    # each row is the run simulate() gives with the seed's SeedSequence child
+    child = np.random.SeedSequence(0).spawn(2)[1]
+    row = reference.query("strategy == 'baygo' and delta == 0.7 and agents == 5 and seed == 1")
+    run = simulate("baygo", agents=5, steps=4, grid=11, delta=0.7, rng=child, data=DATA)
+    assert row["final_mse_informative"].item() == run.mse[-1, 0]
+    assert row["final_mse_others_mean"].item() == pytest.approx(run.mse[-1, 1:].mean(), abs=0)
+
+
+def test_seeds_differ_and_parameters_matter(reference):
+    baygo = reference[reference.strategy == "baygo"]
+    by_seed = baygo.groupby("seed")["final_mse_others_mean"].apply(tuple)
+    assert by_seed[0] != by_seed[1]
+    by_delta = baygo.groupby("delta")["final_mse_others_mean"].apply(tuple)
+    assert by_delta[0.3] != by_delta[0.7]
+
+
+def test_results_csv_is_the_returned_table(reference, tmp_path):
+    table = sweep(GRID, out=tmp_path, n_jobs=1, **KW)
+    disk = pd.read_csv(tmp_path / "results.csv")
+    assert len(disk) == len(table)
+    np.testing.assert_array_equal(disk["final_mse_informative"], table["final_mse_informative"])
+    assert len(list((tmp_path / "tasks").glob("*.json"))) == 16
+
+
+def test_resume_runs_only_the_missing_tasks(reference, tmp_path, monkeypatch):
+    calls = []
+    real = sweep_mod._run_task
+
+    def counting(task, dataset):
+        calls.append(task["id"])
+        return real(task, dataset)
+
+    monkeypatch.setattr(sweep_mod, "_run_task", counting)
+    # an interrupted sweep: only one seed finished
+    part = sweep(GRID, out=tmp_path, n_jobs=1, **dict(KW, seeds=1))
+    assert len(part) == len(calls) == 8
+    # a task whose file was lost, and a half-written temporary file, are redone / ignored
+    lost = part["id"].iloc[0]
+    (tmp_path / "tasks" / f"{lost}.json").unlink()
+    (tmp_path / "tasks" / f".{part['id'].iloc[1]}.json.tmp").write_text('{"id": ')
+    calls.clear()
+    full = sweep(GRID, out=tmp_path, n_jobs=1, **KW)
+    assert len(calls) == 8 + 1 and lost in calls
+    assert not set(calls) & set(part["id"].iloc[1:])
+    pd.testing.assert_frame_equal(_values(full), _values(reference))
+    calls.clear()
+    sweep(GRID, out=tmp_path, n_jobs=1, **KW)  # everything done: nothing runs
+    assert calls == []
+
+
+def test_a_corrupt_task_file_is_redone(reference, tmp_path):
+    sweep(GRID, out=tmp_path, n_jobs=1, **KW)
+    victim = tmp_path / "tasks" / f"{reference['id'].iloc[3]}.json"
+    victim.write_text("not json")
+    table = sweep(GRID, out=tmp_path, n_jobs=1, **KW)
+    pd.testing.assert_frame_equal(_values(table), _values(reference))
+    assert json.loads(victim.read_text())["id"] == reference["id"].iloc[3]
+
+
+def test_two_local_workers_give_the_same_table(reference, tmp_path):
+    table = sweep(GRID, out=tmp_path, n_jobs=2, **KW)
+    pd.testing.assert_frame_equal(_values(table), _values(reference))
+
+
+def test_dask_local_cluster_gives_the_same_table(reference, tmp_path):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address="127.0.0.1:0",
+        silence_logs=40,
+    ) as cluster:
+        table = sweep(GRID, out=tmp_path, scheduler=cluster.scheduler_address, **KW)
+    pd.testing.assert_frame_equal(_values(table), _values(reference))
+
+
+def test_task_identity_changes_with_root_seed_and_parameters(tmp_path):
+    small = {"agents": [4], "grid": [9]}
+    kw = dict(KW, seeds=1, strategies=["baygo"])
+    a = sweep(small, out=tmp_path / "a", n_jobs=1, rng=0, **kw)
+    b = sweep(small, out=tmp_path / "b", n_jobs=1, rng=1, **kw)
+    c = sweep(dict(small, delta=[0.4]), out=tmp_path / "c", n_jobs=1, rng=0, **kw)
+    assert len({a["id"][0], b["id"][0], c["id"][0]}) == 3
+    assert a["final_mse_others_mean"][0] != b["final_mse_others_mean"][0]
+    assert task_id({"x": 1, "y": [1, 2]}) == task_id({"y": [1, 2], "x": 1})
+
+
+def test_sparse_physical_graph_restricts_choices(tmp_path):
+    table = sweep(
+        {"agents": [8], "grid": [9], "physical": ["regular-2", "complete"]},
+        out=tmp_path,
+        n_jobs=1,
+        **dict(KW, seeds=1, strategies=["baygo"]),
+    )
+    assert list(table["physical"]) == ["complete", "regular-2"]
+    assert table["final_mse_others_mean"].nunique() == 2
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"grid": {"alpha": [1]}}, "unknown parameter 'alpha'"),
+        ({"grid": {"delta": []}}, "at least one value"),
+        ({"grid": {"agents": [2.5]}}, "must hold int values"),
+        ({"grid": {"agents": [300]}}, "has no training sample"),
+        ({"grid": {"physical": ["regular-3"], "agents": [5]}}, "physical must be"),
+        ({"grid": {}, "strategies": ["magic"]}, "strategies must be"),
+        ({"grid": {}, "seeds": 0}, "seeds must be"),
+        ({"grid": {}, "n_jobs": 0}, "n_jobs must be"),
+        ({"grid": {}, "rng": -1}, "rng must be"),
+    ],
+)
+def test_bad_arguments_are_named(kwargs, message, tmp_path):
+    kw = dict(KW, n_jobs=1)
+    kw.update({k: v for k, v in kwargs.items() if k != "grid"})
+    with pytest.raises(ValueError, match=message):
+        sweep(kwargs["grid"], out=tmp_path, **kw)
+    assert not (tmp_path / "tasks").exists()
+
+
+def test_parameters_table_lists_the_sweepable_names():
+    assert set(PARAMETERS) == {"delta", "agents", "batch", "grid", "physical", "steps"}
+
+
+def test_old_module_is_a_deprecated_alias():
+    import sys
+
+    sys.modules.pop("baygo_graph.sweep", None)
+    with pytest.warns(DeprecationWarning, match="baygo_graph.experiments"):
+        old = importlib.import_module("baygo_graph.sweep")
+    assert old.sweep is sweep and old.task_id is task_id and old.PARAMETERS is PARAMETERS
