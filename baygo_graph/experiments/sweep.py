@@ -38,10 +38,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..io.atomic import atomic_text
 from .._version import __version__
 from ..data import Dataset, paper_split, resolve_data
 from ..exceptions import GridResolutionWarning
+from ..io.atomic import atomic_text
 from ..learning import simulate
 from ..strategies import STRATEGY_NAMES, physical_graph
 from .runner import run_tasks

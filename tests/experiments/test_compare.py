@@ -6,7 +6,6 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 import pytest
-from scipy import stats
 
 import baygo_graph as bg
 from baygo_graph.analysis import centrality, final_mse, summarize
