@@ -167,7 +167,64 @@ def simulate(
     )
     if rec.collapsed is not None:
         _warn_collapse(*rec.collapsed, g)
-    config = {
+    config = (
+        _config(
+            strat=strat,
+            agents=agents,
+            steps=steps,
+            seed=seed,
+            delta=delta,
+            batch=batch,
+            grid=g,
+            sigma=sigma,
+            informative=informative,
+            prior_var=prior_var,
+            test_fraction=test_fraction,
+            informative_range=informative_range,
+            other_range=other_range,
+            weights=weights,
+            dtype=dtype,
+            dataset=dataset,
+            split=split,
+        )
+        | plan.config()
+    )
+    return Run(
+        strategy=strat.name,
+        informative=informative,
+        delta=float(delta),
+        mse=rec.mse,
+        entropy=rec.entropy,
+        mean=rec.mean,
+        series=plan.series(),
+        posteriors=rec.kept,
+        config=config,
+    )
+
+
+def _config(
+    *,
+    strat,
+    agents,
+    steps,
+    seed,
+    delta,
+    batch,
+    grid,
+    sigma,
+    informative,
+    prior_var,
+    test_fraction,
+    informative_range,
+    other_range,
+    weights,
+    dtype,
+    dataset,
+    split,
+):
+    """Every parameter of the run, its seed, data and version, as JSON-able values."""
+    g = grid
+    return {
         "strategy": strat.name,
         "agents": agents,
         "steps": steps,
@@ -193,18 +250,7 @@ def simulate(
             "std": list(split.std),
         },
         "version": __version__,
-    } | plan.config()
-    return Run(
-        strategy=strat.name,
-        informative=informative,
-        delta=float(delta),
-        mse=rec.mse,
-        entropy=rec.entropy,
-        mean=rec.mean,
-        series=plan.series(),
-        posteriors=rec.kept,
-        config=config,
-    )
+    }
 
 
 def _check_args(*, agents, steps, batch, delta) -> None:

@@ -1,0 +1,57 @@
+"""Fixed graphs: weight rules, baselines, no mutation of the caller's graph."""
+
+from __future__ import annotations
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from baygo_graph.strategies import (
+    FixedGraph,
+    complete,
+    listen_matrix,
+    nocol,
+    star,
+)
+
+
+@pytest.mark.parametrize("rule", ["delta", "uniform", "edge"])
+@pytest.mark.parametrize("directed", [False, True])
+def test_weight_rules_are_row_stochastic_and_follow_the_graph(rule, directed, rng):
+    g = nx.gnp_random_graph(8, 0.4, seed=3, directed=directed)
+    for u, v in g.edges:
+        g[u][v]["weight"] = rng.uniform(0.5, 2)
+    w = FixedGraph(g, weights=rule).matrix(8, delta=0.3).toarray()
+    np.testing.assert_allclose(w.sum(1), 1.0)
+    hears = listen_matrix(g, 8).toarray()
+    assert (w[~np.eye(8, dtype=bool)] > 0).tolist() == hears[~np.eye(8, dtype=bool)].tolist()
+    deg = hears.sum(1)
+    if rule == "delta":
+        np.testing.assert_allclose(np.diag(w), np.where(deg > 0, 0.3, 1.0))
+    if rule == "uniform":
+        np.testing.assert_allclose(np.diag(w), 1 / (deg + 1))
+    if rule == "edge":
+        a = nx.to_numpy_array(g, nodelist=range(8))
+        a = a if directed else np.maximum(a, a.T)
+        raw = a.T + np.eye(8)
+        np.testing.assert_allclose(w, raw / raw.sum(1, keepdims=True))
+
+
+def test_fixed_graph_does_not_mutate_its_graph():
+    g = nx.path_graph(4)
+    before = nx.node_link_data(g, edges="edges")
+    FixedGraph(g, weights="edge").matrix(4, delta=0.5)
+    assert nx.node_link_data(g, edges="edges") == before
+
+
+def test_baseline_constructors():
+    w = complete(5).matrix(5, delta=0.5).toarray()
+    np.testing.assert_allclose(w, np.where(np.eye(5) > 0, 0.5, 0.125))
+    s = star(4, center=2).matrix(4, delta=0.5).toarray()
+    assert s[0].tolist() == [0.5, 0, 0.5, 0] and s[2].tolist() == [1 / 6, 1 / 6, 0.5, 1 / 6]
+    assert (nocol(3).matrix(3, delta=0.2) != sp.eye_array(3)).nnz == 0
+    with pytest.raises(ValueError, match="center must be"):
+        star(3, center=3)
+    with pytest.raises(ValueError, match="weights must be one of"):
+        FixedGraph(nx.path_graph(2), weights="max")
