@@ -19,7 +19,7 @@ from _common import load_average, machine_lines, table  # noqa: E402
 
 def throughput(grid, *, strategies, seeds, steps, **backend) -> tuple[int, float]:
     from baygo_graph import synthetic_bodyfat
-    from baygo_graph.sweep import sweep
+    from baygo_graph.experiments import sweep
 
     with tempfile.TemporaryDirectory() as out:
         t0 = time.perf_counter()

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
+from .._format import json_number
 from .centrality import influence_rank, influence_series, reference_influence
 from .connectivity import (
     as_series,
@@ -20,14 +19,6 @@ __all__ = ["analysis_report"]
 
 #: Default window length (steps), cut to T for shorter series.
 DEFAULT_WINDOW = 10
-
-
-def _num(x):
-    """JSON-safe number: NaN -> None, numpy scalars -> Python."""
-    if x is None:
-        return None
-    x = float(x)
-    return None if math.isnan(x) else x
 
 
 def _stats(values) -> dict:
@@ -107,12 +98,12 @@ def analysis_report(source, *, window: int | None = None) -> dict:
         defined = ~np.isnan(inf).any(axis=1)
         entry = {"defined_windows": int(defined.sum()), "windows": int(T - window + 1)}
         mean_vec = inf[defined].mean(axis=0) if defined.any() else np.full(m, np.nan)
-        entry["mean"] = [_num(v) for v in mean_vec]
+        entry["mean"] = [json_number(v) for v in mean_vec]
         entry["top_agent"] = int(np.nanargmax(mean_vec)) if defined.any() else None
         if agent is not None:
             rank = influence_rank(inf, agent)
             entry["informative"] = _stats(inf[:, agent])
-            entry["informative"]["last"] = _num(inf[-1, agent])
+            entry["informative"]["last"] = json_number(inf[-1, agent])
             entry["informative_rank"] = _stats(rank)
         out["influence"][method] = entry
     if agent is not None:

@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from .._format import synthetic_banner
 from ..data import BODYFAT_ENV
 
 __all__ = ["data_option", "emit", "seed_option", "synthetic_banner"]
@@ -19,16 +20,6 @@ data_option = click.option(
     help=f"bodyfat CSV (default: ${BODYFAT_ENV}, else synthetic data, labelled so).",
 )
 seed_option = click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
-
-
-def synthetic_banner(synthetic: bool) -> str:
-    """The line every output carries when the data were synthetic."""
-    if not synthetic:
-        return ""
-    return (
-        "NOTE: SYNTHETIC DATA (no bodyfat file given or found): pass --data PATH or set "
-        f"{BODYFAT_ENV} to use the real data set."
-    )
 
 
 def emit(summary: dict, *, as_json: bool, text: str) -> None:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from .._format import format_number
 from ..analysis import analysis_report
 from ..analysis.report import DEFAULT_WINDOW
 from ..exceptions import RunFormatError
@@ -26,7 +27,7 @@ def _load(path: Path):
 
 
 def _fmt(x, spec=".3f"):
-    return "n/a" if x is None else format(x, spec)
+    return format_number(None if x is None else float(x), spec)
 
 
 def _text(summary: dict, label: str) -> str:

@@ -2,7 +2,7 @@
 
 Files written to ``--out DIR``:
 
-* ``results.csv`` - the tidy frame of :func:`baygo_graph.analysis.compare`
+* ``results.csv`` - the tidy frame of :func:`baygo_graph.experiments.compare`
   (one row per strategy, seed, step, agent); when the data are synthetic its
   first line is the ``# NOTE: SYNTHETIC DATA ...`` banner (read it with
   ``pandas.read_csv(path, comment="#")``);
@@ -13,12 +13,12 @@ Files written to ``--out DIR``:
 from __future__ import annotations
 
 import json
-import math
 import time
 from pathlib import Path
 
 import click
 
+from .._format import format_number, json_number
 from ..strategies import STRATEGY_NAMES
 from ._common import data_option, emit, seed_option, synthetic_banner
 
@@ -49,14 +49,11 @@ def _check_jobs(ctx, param, value):
 
 def _number(x, key=""):
     """JSON-safe number: NaN and infinities become None; counts stay ints."""
-    x = float(x)
-    if not math.isfinite(x):
-        return None
-    return int(x) if key in ("seeds", "n") else x
+    return json_number(x, integer=key in ("seeds", "n"))
 
 
 def _fmt(x, spec=".4f") -> str:
-    return "-" if x is None or not math.isfinite(float(x)) else format(float(x), spec)
+    return format_number(float(x) if x is not None else None, spec, missing="-")
 
 
 def _ci(row, name) -> str:
@@ -186,8 +183,8 @@ def compare(
     progress,
 ):
     """Run strategies over many seeds (paired) and print the summary table."""
-    from ..analysis.compare import compare as run_compare
-    from ..analysis.compare import paired_difference, summarize
+    from ..analysis import paired_difference, summarize
+    from ..experiments import compare as run_compare
 
     level = 0.95
     start = time.perf_counter()

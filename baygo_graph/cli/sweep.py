@@ -13,7 +13,7 @@ __all__ = ["sweep"]
 
 
 def _parse_params(values) -> dict:
-    from ..sweep import PARAMETERS
+    from ..experiments import PARAMETERS
 
     grid = {}
     for item in values:
@@ -89,8 +89,8 @@ def sweep(params, strategies, seeds, root, steps, data, out, jobs, scheduler, as
     Example: baygo sweep --param delta=0.3,0.5,0.7 --param agents=12,24
     --strategies baygo,complete --seeds 5 --out sweep1
     """
-    from ..sweep import PARAMETERS
-    from ..sweep import sweep as run_sweep
+    from ..experiments import PARAMETERS
+    from ..experiments import sweep as run_sweep
 
     grid = _parse_params(params)
     names = [s.strip() for s in strategies.split(",") if s.strip()]

@@ -8,8 +8,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from baygo_graph.analysis.compare import compare, summarize
+from baygo_graph.analysis import summarize
 from baygo_graph.cli import main
+from baygo_graph.experiments import compare
 
 SMALL = ["compare", "--seeds", "2", "--steps", "4", "--agents", "3", "--grid", "11"]
 SMALL += ["--jobs", "1", "--window", "2", "--no-progress"]

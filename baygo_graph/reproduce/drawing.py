@@ -1,0 +1,133 @@
+"""Figures of the reproduction and of a single run (what ``baygo plot`` draws).
+
+:func:`make_figures` draws the paper's figures from the comparison table and the
+measures of the BayGo runs; :func:`save_figures` writes them (PNG and PDF, and
+the README gallery); :func:`run_figures` and :func:`run_influence` serve one run.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from .claims import MIN_WINDOWS
+from .report import GALLERY
+
+__all__ = ["make_figures", "run_figures", "run_influence", "save_figures", "union_and_influence"]
+
+
+def make_figures(df, measures, *, synthetic, steps, agents):
+    from .. import figures as F
+
+    made = {
+        "mse_vs_cen_nocol": F.plot_vs_baselines(df),
+        "mse_vs_complete": F.plot_vs_complete(df),
+        "mse_vs_stars": F.plot_vs_stars(df),
+        "mse_every_agent": F.plot_agents_mse(df, strategy="baygo"),
+        "influence": F.plot_influence(df, references=measures.references),
+        "listening_fraction": F.plot_listening_fraction(
+            measures.fraction, chance=1.0 / (agents - 1), synthetic=synthetic
+        ),
+        "listen_matrix": F.plot_listen_matrix(measures.listen_counts, synthetic=synthetic),
+        "graph_union": F.draw_graph(
+            measures.union,
+            influence=measures.union_influence,
+            synthetic=synthetic,
+            title=f"BayGo, seed 0: union of steps {measures.union_span[0]}.."
+            f"{measures.union_span[1]}",
+        ),
+        "window_connectivity": F.plot_window_connectivity(measures.windows, synthetic=synthetic),
+        "smallest_b": F.plot_smallest_b(
+            measures.smallest_b, steps=steps, limit=steps // MIN_WINDOWS, synthetic=synthetic
+        ),
+    }
+    return {name: ax.figure for name, ax in made.items()}
+
+
+def save_figures(figs, out: Path, *, gallery: Path | None, files: dict) -> None:
+    import matplotlib.pyplot as plt
+
+    fig_dir = out / "figures"
+    fig_dir.mkdir(parents=True, exist_ok=True)
+    for name, fig in figs.items():
+        for ext in ("png", "pdf"):
+            path = fig_dir / f"{name}.{ext}"
+            fig.savefig(path, dpi=130, bbox_inches="tight")
+            files[f"figure:{name}:{ext}"] = path
+        if gallery is not None and name in GALLERY:
+            gallery.mkdir(parents=True, exist_ok=True)
+            path = gallery / f"{name}.png"
+            fig.savefig(path, dpi=80, bbox_inches="tight")
+            files[f"gallery:{name}"] = path
+        plt.close(fig)
+
+
+def union_and_influence(run, start, stop):
+    """Mean W of steps ``start .. stop-1`` (the union graph's weights) and its
+    influence vector (None where it is not unique)."""
+    from ..analysis import influence, window_matrix
+
+    union = window_matrix(run, start, stop, method="union")
+    pi = np.asarray(influence(union, on_nonunique="nan"), dtype=float)
+    return union, (None if np.isnan(pi).any() else pi)
+
+
+def run_influence(run, *, window=10):
+    """Per-step influence of one run as in :func:`~baygo_graph.experiments.compare`.
+
+    The left Perron vector of the product of the weight matrices over the
+    sliding window of ``window`` steps (at most T) ending at each step (NaN
+    where not unique); None for the centralised learner.
+    """
+    if run.kind == "cen":
+        return None
+    from ..analysis import influence_series
+
+    window = min(int(window), run.n_steps)
+    return np.asarray(
+        influence_series(run, window=window, method="product", windows="sliding"), dtype=float
+    )
+
+
+def run_figures(run, *, window=10) -> dict:
+    """The figures of one run (``baygo plot``): name -> matplotlib Figure.
+
+    Every agent's MSE; for runs with a graph also the last step's graph, the
+    union of the last ``window`` steps, the influence series with the
+    reference levels, the per-window connectivity; for BayGo runs also who
+    listens to whom and the informative agent's audience.
+    """
+    from .. import analysis
+    from .. import figures as F
+
+    syn = run.synthetic
+    figs = {"mse_every_agent": F.plot_agents_mse(run).figure}
+    if run.kind == "cen":
+        return figs
+    t, m = run.n_steps, run.n_agents
+    infl = run_influence(run, window=window)
+    refs = analysis.reference_influence(m, informative=run.informative, delta=run.delta)
+    figs["graph_last_step"] = F.draw_graph(
+        run.graph(t - 1), influence=infl[t - 1], synthetic=syn, title=f"step {t - 1}"
+    ).figure
+    start = max(0, t - window)
+    union, u_infl = union_and_influence(run, start, t)
+    figs["graph_union"] = F.draw_graph(
+        union, influence=u_infl, informative=run.informative, synthetic=syn,
+        title=f"union of steps {start}..{t - 1}",
+    ).figure  # fmt: skip
+    figs["influence"] = F.plot_influence_series(
+        infl, informative=run.informative, references=refs, synthetic=syn,
+        title=f"Influence (product of W over sliding windows of {window} steps)",
+    ).figure  # fmt: skip
+    windows = analysis.b_connectivity(run, max(1, min(window, t)), windows="aligned")
+    figs["window_connectivity"] = F.plot_window_connectivity(windows, synthetic=syn).figure
+    if run.kind == "dynamic":
+        figs["listen_matrix"] = F.plot_listen_matrix(
+            analysis.listen_counts(run), informative=run.informative, synthetic=syn
+        ).figure
+        figs["listening_fraction"] = F.plot_listening_fraction(
+            analysis.listener_fraction(run), chance=1.0 / (m - 1), synthetic=syn
+        ).figure
+    return figs

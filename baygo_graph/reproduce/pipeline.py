@@ -1,0 +1,328 @@
+"""The paper reproduction: every strategy over many seeds -> figures, tables, report.
+
+:func:`reproduce` runs :func:`baygo_graph.experiments.compare` for all six
+strategies (on the experiment runner), measures the emergent BayGo graphs with
+the analysis layer, draws every figure of :mod:`baygo_graph.figures`, and
+writes a folder::
+
+    OUT/
+      report.md            figures and numbers together, the claims table
+      results.csv          tidy table: strategy, seed, step, agent, informative, mse, influence
+      summary.md/.json     one row per strategy (final MSE with 95% intervals, ...),
+                           the claims, smallest B per seed, timings
+      smallest_b.csv       smallest B per seed and window kind
+      figures/*.png, *.pdf the figures
+      animation/baygo_seed0.gif (and .mp4 when an ffmpeg writer is available)
+
+:func:`reproduce` is a short sequence of steps: run the comparison, measure
+(summary, BayGo graphs, claims), draw (:mod:`.drawing`, the animation) and
+write (tables, summary.md/.json, report.md from :mod:`.report`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import time
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .._format import json_clean, json_default
+from .._version import __version__
+from ..io.atomic import atomic_text
+from .claims import STRATEGIES, evaluate_claims
+from .drawing import make_figures, save_figures, union_and_influence
+from .report import claims_table, render_report, summary_markdown
+
+__all__ = ["Measures", "Reproduction", "reproduce"]
+
+
+@dataclass(frozen=True)
+class Reproduction:
+    """What :func:`reproduce` did.
+
+    Attributes
+    ----------
+    out : pathlib.Path
+        The output folder.
+    files : dict of str to pathlib.Path
+        Every file written, by role (``"report"``, ``"results"``, ``"figure:<name>:png"``...).
+    claims : list of Claim
+    summary : pandas.DataFrame
+        :func:`baygo_graph.analysis.summarize` of the comparison.
+    synthetic : bool
+        True when the data were synthetic.
+    timings : dict of str to float
+        Wall time (s) of each stage and ``"total"``.
+    notes : list of str
+        Messages for the user (e.g. why no MP4 was written).
+    """
+
+    out: Path
+    files: dict
+    claims: list
+    summary: pd.DataFrame = field(repr=False)
+    synthetic: bool
+    timings: dict
+    notes: list = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Measures:
+    """What the analysis layer says about the BayGo runs (inputs of the figures)."""
+
+    smallest_b: pd.DataFrame
+    windows: object  # b_connectivity result of the showcase seed
+    listen_counts: np.ndarray  # (M, M) summed over seeds
+    fraction: np.ndarray  # (N, T)
+    references: object
+    union: object  # weight matrix of the showcase union window
+    union_influence: np.ndarray | None
+    union_span: tuple
+
+
+def _measure_baygo(runs, seeds, *, window):
+    """Connectivity, topology and influence of every BayGo run, via the analysis layer."""
+    from .. import analysis
+
+    rows = []
+    for r in range(seeds):
+        run = runs[("baygo", r)]
+        for kind in ("aligned", "sliding"):
+            b = analysis.smallest_b(run, windows=kind)
+            rows.append({"seed": r, "windows": kind, "smallest_b": np.nan if b is None else b})
+    table = pd.DataFrame(rows)
+    show = runs[("baygo", 0)]
+    t = show.n_steps
+    windows = analysis.b_connectivity(show, max(1, min(window, t)), windows="aligned")
+    counts = sum(
+        np.asarray(analysis.listen_counts(runs[("baygo", r)]), dtype=float) for r in range(seeds)
+    )
+    fraction = np.stack(
+        [np.asarray(analysis.listener_fraction(runs[("baygo", r)]), float) for r in range(seeds)]
+    )
+    references = analysis.reference_influence(
+        show.n_agents, informative=show.informative, delta=show.delta
+    )
+    start = max(0, t - window)
+    union, union_influence = union_and_influence(show, start, t)
+    return Measures(table, windows, counts, fraction, references, union, union_influence,
+                     (start, t - 1))  # fmt: skip
+
+
+@contextmanager
+def _timed(timings: dict, stage: str):
+    """Record the wall time of a stage in ``timings[stage]``."""
+    t0 = time.perf_counter()
+    yield
+    timings[stage] = time.perf_counter() - t0
+
+
+def _run(*, seeds, steps, rng, n_jobs, progress, influence_window, data, agents, grid):
+    """Every strategy over the seeds: the tidy table and the runs."""
+    from ..experiments import compare
+
+    return compare(
+        STRATEGIES,
+        seeds=seeds,
+        steps=steps,
+        rng=rng,
+        n_jobs=n_jobs,
+        progress=progress,
+        return_runs=True,
+        influence_window=influence_window,
+        data=data,
+        agents=agents,
+        grid=grid,
+    )
+
+
+def _measure(df, runs, *, seeds, window):
+    """The summary table, the measures of the BayGo graphs and the claims."""
+    from ..analysis.stats import summarize
+
+    summary = summarize(df)
+    measures = _measure_baygo(runs, seeds, window=window)
+    claims = evaluate_claims(df, smallest_b=measures.smallest_b, summary=summary)
+    return summary, measures, claims
+
+
+def _animate(df, show, anim_dir: Path, *, video: bool, files: dict, notes: list) -> None:
+    """The animation of BayGo seed 0: a GIF, and an MP4 when an ffmpeg writer exists."""
+    import matplotlib.pyplot as plt
+
+    from ..figures import animate_run, ffmpeg_path, save_animation
+
+    infl = (
+        df[(df["strategy"] == "baygo") & (df["seed"] == 0)]
+        .pivot(index="step", columns="agent", values="influence")
+        .to_numpy()
+    )
+    anim = animate_run(show, influence=infl)
+    files["animation:gif"] = save_animation(anim, anim_dir / "baygo_seed0.gif")
+    if video:
+        if ffmpeg_path() is None:
+            from ..figures.animation import VIDEO_HINT
+
+            notes.append(f"no MP4 written: {VIDEO_HINT}")
+        else:
+            files["animation:mp4"] = save_animation(anim, anim_dir / "baygo_seed0.mp4")
+    plt.close(anim.figure)
+
+
+def _write_tables(df, smallest_b, out: Path, files: dict) -> None:
+    files["results"] = out / "results.csv"
+    df.to_csv(files["results"], index=False, float_format="%.6g")
+    files["smallest_b"] = out / "smallest_b.csv"
+    smallest_b.to_csv(files["smallest_b"], index=False)
+
+
+def _write_reports(out: Path, *, config, summary, claims, measures, timings, files, notes):
+    """summary.md, summary.json and report.md."""
+    synthetic = config["synthetic"]
+    files["summary_md"] = atomic_text(
+        out / "summary.md",
+        ("**SYNTHETIC DATA**\n\n" if synthetic else "")
+        + summary_markdown(summary)
+        + "\n\n"
+        + claims_table(claims)
+        + "\n",
+    )
+    payload = {
+        "config": config,
+        "summary": summary.reset_index().to_dict(orient="records"),
+        "claims": [asdict(c) | {"verdict": c.verdict} for c in claims],
+        "smallest_b": measures.smallest_b.to_dict(orient="records"),
+        "timings_s": timings,
+    }
+    files["summary_json"] = out / "summary.json"
+    atomic_text(
+        files["summary_json"], json.dumps(json_clean(payload), indent=2, default=json_default)
+    )
+    files["report"] = out / "report.md"
+    report = render_report(
+        claims=claims,
+        summary=summary,
+        smallest_b=measures.smallest_b,
+        config=config,
+        synthetic=synthetic,
+        data_source=config["data"],
+        timings=timings,
+        files=files,
+        notes=notes,
+        out=out,
+    )
+    atomic_text(files["report"], report)
+
+
+def _cpu_count() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+
+
+def reproduce(
+    out,
+    *,
+    seeds: int = 20,
+    steps: int = 60,
+    data=None,
+    n_jobs: int | None = None,
+    rng: int = 0,
+    agents: int = 12,
+    grid: int = 61,
+    influence_window: int = 10,
+    gallery=None,
+    video: bool = True,
+    progress: bool | None = None,
+    log=None,
+    command: str = "reproduce(...)",
+) -> Reproduction:
+    """Run the paper experiment and write figures, tables and a report into ``out``.
+
+    Parameters
+    ----------
+    out : str or os.PathLike
+        Output folder (created; files in it are overwritten).
+    seeds : int, default 20
+        Replicates per strategy.
+    steps : int, default 60
+        Steps T per run.
+    data : str, os.PathLike, DataFrame, Dataset or None
+        The bodyfat data; None: ``$BAYGO_BODYFAT``, else synthetic (labelled).
+    n_jobs : int, optional
+        Worker processes of :func:`~baygo_graph.experiments.compare` (None: all cores).
+    rng : int, default 0
+        Root seed of the replicates.
+    agents : int, default 12
+    grid : int, default 61
+        Grid points per axis (small values only for quick checks).
+    influence_window : int, default 10
+        Window of the influence series (and of the drawn union graph).
+    gallery : str or os.PathLike, optional
+        Also write small PNGs of :data:`GALLERY` there (the README's gallery).
+    video : bool, default True
+        Also write an MP4 of the animation when an ffmpeg writer is available.
+    progress : bool, optional
+        Progress bar of the runs (default: when stderr is a terminal).
+    log : callable, optional
+        Called with one line of text per stage (the CLI passes ``click.echo``).
+    command : str
+        The command line recorded in the report.
+
+    Returns
+    -------
+    Reproduction
+    """
+    log = log or (lambda msg: None)
+    t_start = time.perf_counter()
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    gallery = None if gallery is None else Path(gallery)
+    timings, files, notes = {}, {}, []
+    influence_window = min(int(influence_window), int(steps))
+
+    log(f"running {len(STRATEGIES)} strategies x {seeds} seeds, {steps} steps ...")
+    with _timed(timings, "compare"):
+        df, runs = _run(
+            seeds=seeds, steps=steps, rng=rng, n_jobs=n_jobs, progress=progress,
+            influence_window=influence_window, data=data, agents=agents, grid=grid,
+        )  # fmt: skip
+    synthetic = bool(df.attrs.get("synthetic", False))
+    data_source = str(df.attrs.get("data_source", "unknown"))
+    log("measuring the emergent graphs ...")
+    with _timed(timings, "analysis"):
+        summary, measures, claims = _measure(df, runs, seeds=seeds, window=influence_window)
+    log("drawing the figures ...")
+    with _timed(timings, "figures"):
+        figs = make_figures(df, measures, synthetic=synthetic, steps=steps, agents=agents)
+        save_figures(figs, out, gallery=gallery, files=files)
+    log("animating BayGo seed 0 ...")
+    with _timed(timings, "animation"):
+        _animate(df, runs[("baygo", 0)], out / "animation", video=video, files=files, notes=notes)
+    with _timed(timings, "write"):
+        _write_tables(df, measures.smallest_b, out, files)
+    timings["total"] = time.perf_counter() - t_start
+
+    config = {
+        "seeds": seeds,
+        "steps": steps,
+        "agents": agents,
+        "grid": grid,
+        "rng": rng,
+        "n_jobs": n_jobs,
+        "influence_window": influence_window,
+        "data": data_source,
+        "synthetic": synthetic,
+        "version": __version__,
+        "machine": f"{platform.machine()}, {_cpu_count()} cores, Python "
+        f"{platform.python_version()}",
+        "command": command,
+    }
+    _write_reports(out, config=config, summary=summary, claims=claims, measures=measures,
+                   timings=timings, files=files, notes=notes)  # fmt: skip
+    return Reproduction(out=out, files=files, claims=claims, summary=summary,
+                        synthetic=synthetic, timings=timings, notes=notes)  # fmt: skip

@@ -1,0 +1,161 @@
+"""The Markdown of the reproduction: report.md, summary.md and the list of figures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from .._format import format_number as _fmt
+from .._format import markdown_table, synthetic_banner
+from .._version import __version__
+from .claims import STRATEGIES
+
+__all__ = ["FIGURES", "GALLERY", "claims_table", "render_report", "summary_markdown"]
+
+#: Figures written by :func:`~baygo_graph.reproduce.reproduce`: file stem -> caption.
+FIGURES = {
+    "mse_vs_cen_nocol": "BayGo (informative and non-informative agents) vs the centralised "
+    "learner Cen and no collaboration NoCol.",
+    "mse_vs_complete": "BayGo vs the fixed complete graph.",
+    "mse_vs_stars": "BayGo vs the star graphs PosM (informative agent at the centre) and "
+    "NegM (a non-informative agent at the centre).",
+    "mse_every_agent": "Every agent's test MSE under BayGo (mean over seeds): consensus.",
+    "influence": "Influence of the informative agent under BayGo over time, with the "
+    "PosM / NegM / complete-graph reference levels.",
+    "listening_fraction": "Fraction of the other agents that listen to the informative agent "
+    "at each step.",
+    "listen_matrix": "Who listens to whom under BayGo, summed over steps and seeds.",
+    "graph_union": "The emergent graph of one BayGo run: union of its last steps, arrow "
+    "widths from the mean weights, node sizes from influence.",
+    "window_connectivity": "Strongly connected components of the union graph of each aligned "
+    "window (B = the influence window, 10 steps by default) of one BayGo run.",
+    "smallest_b": "Smallest B for which each seed's BayGo graph series is B-strongly "
+    "connected, aligned and sliding windows.",
+}
+#: Figures copied to the README gallery.
+GALLERY = ("mse_vs_cen_nocol", "mse_vs_complete", "mse_vs_stars", "mse_every_agent",
+           "influence", "graph_union")  # fmt: skip
+
+
+def claims_table(claims) -> str:
+    frame = pd.DataFrame(
+        {
+            "claim": [c.claim for c in claims],
+            "result": [f"**{c.verdict}**" for c in claims],
+            "evidence": [c.evidence for c in claims],
+        },
+        index=pd.Index([c.key for c in claims], name="key"),
+    )
+    return markdown_table(frame)
+
+
+def summary_markdown(summary) -> str:
+    """The summary table with intervals in one cell: ``mean [lo, hi]``."""
+
+    def ci(col):
+        return [
+            f"{_fmt(m)} [{_fmt(lo)}, {_fmt(hi)}]"
+            for m, lo, hi in zip(
+                summary[col], summary[f"{col}_lo"], summary[f"{col}_hi"], strict=True
+            )
+        ]
+
+    frame = pd.DataFrame(index=summary.index)
+    frame["final MSE, informative agent"] = ci("final_mse_informative")
+    frame["final MSE, non-informative (mean)"] = ci("final_mse_others")
+    frame["steps to within 5% of Cen"] = summary["steps_to_cen"]
+    frame["consensus step (median)"] = summary["consensus_step"]
+    frame["seeds reaching consensus"] = [f"{v:.0%}" for v in summary["consensus_reached"]]
+    frame["influence of informative agent (mean)"] = summary["influence_informative"]
+    return markdown_table(frame)
+
+
+def render_report(
+    *, claims, summary, smallest_b, config, synthetic, data_source, timings, files, notes, out
+) -> str:
+    rel = {k: v.relative_to(out).as_posix() for k, v in files.items() if _inside(v, out)}
+    lines = ["# BayGo paper reproduction", ""]
+    if synthetic:
+        lines += [
+            "> **" + synthetic_banner(True) + "**",
+            ">",
+            "> Every number and figure below comes from the synthetic stand-in, not from "
+            "the bodyfat data: the claims table says nothing about the paper.",
+            "",
+        ]
+    lines += [
+        f"- data: `{data_source}`" + (" (synthetic)" if synthetic else ""),
+        f"- {config['seeds']} seeds x {len(STRATEGIES)} strategies "
+        f"({', '.join(STRATEGIES)}), T = {config['steps']} steps, M = {config['agents']} "
+        f"agents, grid {config['grid']} x {config['grid']}, root seed {config['rng']}",
+        f"- wall time {timings['total']:.1f} s (runs {timings['compare']:.1f} s, analysis "
+        f"{timings['analysis']:.1f} s, figures {timings['figures']:.1f} s, animation "
+        f"{timings['animation']:.1f} s) on {config['machine']}",
+        f"- baygo-graph {__version__}; command: `{config['command']}`",
+        "",
+        "## The paper's claims",
+        "",
+        "Each verdict is computed from the numbers of this run by the test below it; "
+        "'d' is a per-seed paired difference BayGo - baseline of the final-step test "
+        "MSE (mean over the non-informative agents), intervals are Student-t over seeds.",
+        "",
+        claims_table(claims),
+        "",
+        "How each claim is tested:",
+        "",
+    ]
+    lines += [f"- **{c.key}** ({c.verdict}): {c.test}" for c in claims]
+    lines += [
+        "",
+        "## Summary per strategy",
+        "",
+        f"Final = step T-1 = {config['steps'] - 1}; `mean [lo, hi]`: mean over seeds and "
+        "its 95% t-interval; MSE in standardised units; influence: the informative "
+        "agent's share of the left Perron vector of the product of W over sliding "
+        f"windows of {config['influence_window']} steps, mean over seeds and steps.",
+        "",
+        summary_markdown(summary),
+        "",
+        "## Smallest B over seeds (BayGo)",
+        "",
+    ]
+    b = smallest_b
+    desc = (
+        b.groupby("windows")["smallest_b"]
+        .agg(
+            seeds="size",
+            no_B=lambda s: int(s.isna().sum()),
+            min="min",
+            median="median",
+            max="max",
+        )
+        .reindex(["aligned", "sliding"])
+        .dropna(how="all")
+    )
+    lines += [markdown_table(desc), ""]
+    lines += ["## Figures", ""]
+    for name, caption in FIGURES.items():
+        key = f"figure:{name}:png"
+        if key in rel:
+            pdf = rel.get(f"figure:{name}:pdf")
+            lines += [f"### {name}", "", f"{caption}" + (f" ([PDF]({pdf}))" if pdf else ""),
+                      "", f"![{name}]({rel[key]})", ""]  # fmt: skip
+    anims = [k for k in rel if k.startswith("animation:")]
+    if anims:
+        lines += ["## Animation", ""]
+        lines += [f"- [{rel[k]}]({rel[k]})" for k in sorted(anims)]
+        lines += [""]
+    if notes:
+        lines += ["## Notes", ""] + [f"- {n}" for n in notes] + [""]
+    lines += ["## Files", ""]
+    lines += [f"- `{rel[k]}`" for k in sorted(rel) if not k.startswith("figure:")]
+    return "\n".join(lines) + "\n"
+
+
+def _inside(path: Path, root: Path) -> bool:
+    try:
+        path.relative_to(root)
+    except ValueError:
+        return False
+    return True

@@ -1,0 +1,72 @@
+"""reproduce.report and the shared formatting: Markdown tables, numbers, JSON cleaning."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from baygo_graph import _format
+from baygo_graph.reproduce import markdown_table
+from baygo_graph.reproduce.claims import Claim
+from baygo_graph.reproduce.report import claims_table, summary_markdown
+
+
+def test_markdown_table_escapes_and_formats():
+    text = markdown_table(pd.DataFrame({"a|b": [1.0, np.nan], "c": ["x|y", 2]}))
+    lines = text.splitlines()
+    assert lines[0] == "|  | a|b | c |" and lines[1] == "| --- | --- | --- |"
+    assert lines[2] == "| 0 | 1 | x\\|y |" and lines[3] == "| 1 | n/a | 2 |"
+
+
+def test_markdown_table_is_the_shared_one():
+    assert markdown_table is _format.markdown_table
+
+
+@pytest.mark.parametrize(
+    ("value", "spec", "missing", "text"),
+    [
+        (1.23456, ".4g", "n/a", "1.235"),
+        (np.float32(0.5), ".2f", "-", "0.50"),
+        (np.int64(12), ".4g", "n/a", "12"),
+        (7, ".1f", "-", "7"),
+        (float("nan"), ".4g", "n/a", "n/a"),
+        (float("-inf"), ".3f", "-", "-"),
+        (None, ".3f", "n/a", "n/a"),
+        (np.float64(1e-7), ".4g", "n/a", "1e-07"),
+    ],
+)
+def test_format_number(value, spec, missing, text):
+    assert _format.format_number(value, spec, missing=missing) == text
+
+
+def test_json_cleaning_gives_standard_json():
+    payload = {"a": [np.float64(np.nan), 1.5, np.inf], 3: {"b": np.float32(0.25)}, "n": np.int64(2)}
+    text = json.dumps(_format.json_clean(payload), default=_format.json_default)
+    assert json.loads(text) == {"a": [None, 1.5, None], "3": {"b": 0.25}, "n": 2}
+    assert "NaN" not in text and "Infinity" not in text
+    assert _format.json_number(np.float64(2.0), integer=True) == 2
+    assert _format.json_number(float("nan")) is None
+    with pytest.raises(TypeError, match="not JSON-serialisable"):
+        _format.json_default(object())
+
+
+def test_summary_and_claims_tables():
+    idx = pd.Index(["baygo", "cen"], name="strategy")
+    summary = pd.DataFrame(
+        {
+            "final_mse_informative": [1.0, 2.0], "final_mse_informative_lo": [0.5, np.nan],
+            "final_mse_informative_hi": [1.5, np.nan], "final_mse_others": [3.0, 4.0],
+            "final_mse_others_lo": [2.0, 3.0], "final_mse_others_hi": [4.0, 5.0],
+            "steps_to_cen": [np.nan, 0.0], "consensus_step": [4.0, 0.0],
+            "consensus_reached": [0.5, 1.0], "influence_informative": [0.25, np.nan],
+        },
+        index=idx,
+    )  # fmt: skip
+    lines = summary_markdown(summary).splitlines()
+    assert lines[2].startswith("| baygo | 1 [0.5, 1.5] | 3 [2, 4] | n/a | 4 | 50% | 0.25 |")
+    assert lines[3].startswith("| cen | 2 [n/a, n/a] | 4 [3, 5] | 0 | 0 | 100% | n/a |")
+    claims = [Claim("k", "a | b", "t", None, "e")]
+    assert claims_table(claims).splitlines()[2] == "| k | a \\| b | **not evaluated** | e |"
