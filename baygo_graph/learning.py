@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from tqdm.auto import tqdm
@@ -48,6 +48,7 @@ def simulate(
     other_range=(70.0, 85.0),
     weights: str = "delta",
     keep_posteriors=(),
+    monitors=(),
     dtype="float64",
     progress: bool | None = None,
 ) -> Run:
@@ -89,11 +90,15 @@ def simulate(
     sigma : float, optional
         Likelihood noise; default: residual std of the least-squares fit on the
         training set.
-    physical : networkx.Graph or str, optional
-        For ``"baygo"``: who can talk to whom, a graph or a name
-        (``"complete"``, ``"regular-D"``, ``"geometric[-D]"``, drawn from ``rng``
-        after the data split); default complete. The run's config records its
-        edges (``config["physical_edges"]``).
+    physical : networkx.Graph, str, sequence of graphs, callable or PhysicalProcess, optional
+        For ``"baygo"``: who can talk to whom; default complete. A graph, or a
+        name (``"complete"``, ``"regular-D"``, ``"geometric[-D]"``, drawn from a
+        child of ``rng``): the run's config records its edges
+        (``config["physical_edges"]``). Or a graph that changes each step
+        (``"gossip"``, ``"failures-P"``, ``"exponential"``, a sequence of graphs
+        cycled, a callable ``(t, rng) -> graph``; see
+        :mod:`baygo_graph.strategies.timevarying`): ``run.records`` keeps every
+        step's physical edges.
     informative : int, default 0
         Id of the informative agent.
     prior_var : (float, float), default (0.5, 0.5)
@@ -105,6 +110,10 @@ def simulate(
     keep_posteriors : iterable of int, default ()
         Steps whose log-posteriors (M, K) the run keeps (negative counts from
         the end). Nothing else of size M x K is kept.
+    monitors : sequence of monitors, default ()
+        Objects that measure the loop's internals every step (e.g.
+        :class:`~baygo_graph.monitors.TheoremMonitor`); what they measure is kept in
+        ``run.records`` and ``run.config["monitors"]``. See :mod:`baygo_graph.monitors`.
     dtype : {"float64", "float32"}, default "float64"
         Precision of the posterior arrays; metrics are float64.
     progress : bool, optional
@@ -164,6 +173,7 @@ def simulate(
         keep=keep,
         rng=rng,
         progress=show and strat.name,
+        monitors=monitors,
     )
     if rec.collapsed is not None:
         _warn_collapse(*rec.collapsed, g)
@@ -188,6 +198,7 @@ def simulate(
             split=split,
         )
         | plan.config()
+        | ({"monitors": rec.monitor_config} if monitors else {})
     )
     return Run(
         strategy=strat.name,
@@ -198,6 +209,7 @@ def simulate(
         mean=rec.mean,
         series=plan.series(),
         posteriors=rec.kept,
+        records=rec.records | plan.records(),
         config=config,
     )
 
@@ -276,11 +288,16 @@ class _Record:
     mean: np.ndarray
     kept: dict
     collapsed: tuple | None = None
+    records: dict = field(default_factory=dict)
+    monitor_config: dict = field(default_factory=dict)
 
 
-def _loop(plan, split, g, prior, *, sigma, batch, steps, keep, rng, progress) -> _Record:
-    """The steps: local update, pooling by the plan, metrics. No M x K allocation inside."""
+def _loop(plan, split, g, prior, *, sigma, batch, steps, keep, rng, progress, monitors):
+    """The steps: local update, pooling by the plan, metrics. No M x K allocation inside
+    (but for the monitors' copies of the local and pooled posteriors)."""
     agents = split.agents
+    for mon in monitors:
+        mon.start(agents=agents, steps=steps, grid=g, split=split)
     logp = np.tile(prior, (plan.learners, 1))
     expo = np.empty_like(logp)  # exp(logp - rowmax): unnormalised posteriors
     pooled = np.empty_like(logp)
@@ -298,6 +315,8 @@ def _loop(plan, split, g, prior, *, sigma, batch, steps, keep, rng, progress) ->
         # Local posterior, unnormalised: logp shifted to row max 0, expo = exp(logp).
         logp -= logp.max(axis=1, keepdims=True)
         np.exp(logp, out=expo)
+        if monitors:  # the normalised local posteriors, before pooling overwrites logp
+            local = logp - np.log(expo.sum(axis=1, dtype=np.float64))[:, None]
         if plan.pool(t, expo, logp, pooled, rng):
             logp, pooled = pooled, logp
             logp -= logp.max(axis=1, keepdims=True)
@@ -313,9 +332,17 @@ def _loop(plan, split, g, prior, *, sigma, batch, steps, keep, rng, progress) ->
         if t in keep:
             post = logp - logz[:, None].astype(logp.dtype)
             rec.kept[t] = np.broadcast_to(post, (agents, g.size)).copy()
+        if monitors:
+            post, w_t = logp - logz[:, None], plan.weights(t)
+            for mon in monitors:
+                mon.observe(t, local=local, posterior=post, weights=w_t)
         peak = 1.0 / z[:, 0]
         if rec.collapsed is None and peak.max() > _COLLAPSE:
             rec.collapsed = (t, int(peak.argmax()), float(peak.max()))
+    for mon in monitors:
+        records, config = mon.finish()
+        rec.records |= records
+        rec.monitor_config |= config
     return rec
 
 

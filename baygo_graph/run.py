@@ -51,6 +51,9 @@ class Run:
         The communication graph of every step (None: a centralised learner).
     posteriors : dict of int to numpy.ndarray
         Log-posteriors (M, K) at the steps the caller asked to keep.
+    records : dict of str to numpy.ndarray
+        What the run's monitors measured (:mod:`baygo_graph.monitors`), e.g.
+        ``"theorem_lhs"`` (T, M).
     config : dict
         Every parameter of the run, the seed, the data source and the package
         version (JSON-serialisable).
@@ -64,6 +67,7 @@ class Run:
     mean: np.ndarray = field(repr=False)
     series: GraphSeries | None = field(default=None, repr=False)
     posteriors: dict = field(default_factory=dict, repr=False)
+    records: dict = field(default_factory=dict, repr=False)
     config: dict = field(default_factory=dict, repr=False)
 
     def __post_init__(self):
@@ -315,6 +319,7 @@ class Run:
                 mean=arrays["mean"],
                 series=series,
                 posteriors=posteriors,
+                records={k[4:]: v for k, v in arrays.items() if k.startswith("rec_")},
                 config=meta["config"],
             )
         except (KeyError, ValueError, IndexError) as e:
@@ -349,6 +354,7 @@ def _record(run: Run) -> dict:
     arrays["posterior_steps"] = np.array(steps, dtype=np.int64)
     if steps:
         arrays["posteriors"] = np.stack([run.posteriors[t] for t in steps])
+    arrays |= {f"rec_{k}": v for k, v in run.records.items()}
     return arrays
 
 

@@ -22,3 +22,4 @@ from .fixed import *  # noqa: F403
 from .kl import *  # noqa: F403
 from .physical import *  # noqa: F403
 from .registry import *  # noqa: F403
+from .timevarying import *  # noqa: F403

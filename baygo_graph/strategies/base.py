@@ -53,9 +53,17 @@ class Plan:
         """
         return False
 
+    def weights(self, t: int):
+        """Step ``t``'s row-stochastic W (``scipy.sparse``) once pooled; None: no graph."""
+        return None
+
     def series(self) -> GraphSeries | None:
         """The run's communication graph series (None: no graph)."""
         return None
+
+    def records(self) -> dict:
+        """Per-step arrays for ``run.records`` (e.g. a time-varying physical graph)."""
+        return {}
 
     def config(self) -> dict:
         """Entries for the run's config (JSON-serialisable)."""

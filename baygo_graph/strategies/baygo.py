@@ -12,6 +12,7 @@ from ..series import ChoiceSeries
 from .base import Plan
 from .kl import kl_choices
 from .physical import edge_record, resolve_physical
+from .timevarying import physical_process
 
 __all__ = ["BayGo"]
 
@@ -25,11 +26,14 @@ class BayGo:
 
     Parameters
     ----------
-    physical : networkx.Graph, str or None
+    physical : networkx.Graph, str, sequence, callable, PhysicalProcess or None
         Who can talk to whom: a graph on ``0..M-1`` (in a digraph, edge ``(j, i)``
         lets ``i`` hear ``j``), a name for
         :func:`~baygo_graph.strategies.physical_graph` (``"regular-4"``,
-        ``"geometric"``; drawn from the run's rng), or None for the complete graph.
+        ``"geometric"``; drawn from the run's rng), None for the complete graph,
+        or a graph that changes every step (:mod:`~baygo_graph.strategies.timevarying`:
+        ``"gossip"``, ``"failures-P"``, ``"exponential"``, a sequence of graphs
+        cycled over the steps, a callable ``(t, rng) -> graph``).
 
     Examples
     --------
@@ -45,28 +49,60 @@ class BayGo:
 
     def start(self, *, agents: int, steps: int, delta: float, dtype, rng) -> Plan:
         """A plan that records one choice per agent and step."""
-        return _BayGoPlan(agents, steps, delta, resolve_physical(self.physical, agents, rng=rng))
+        process = physical_process(self.physical)
+        if process is not None:
+            return _BayGoPlan(agents, steps, delta, process=process.bind(agents, rng.spawn(1)[0]))
+        return _BayGoPlan(
+            agents, steps, delta, listen=resolve_physical(self.physical, agents, rng=rng)
+        )
 
 
 class _BayGoPlan(Plan):
-    def __init__(self, agents, steps, delta, listen):
+    def __init__(self, agents, steps, delta, *, listen=None, process=None):
         super().__init__(agents)
         self.delta = delta
         self.listen = listen
+        self.process = process
+        self.edges = []  # a time-varying graph's (src, dst) per step
         self.choices = np.empty((steps, agents), dtype=np.int32)
 
     def pool(self, t, expo, logp, out, rng) -> bool:
         z = expo.sum(axis=1)
+        listen = self.listen
+        if self.process is not None:
+            listen = self.process.at(t)
+            dst = np.repeat(np.arange(listen.shape[0]), np.diff(listen.indptr))
+            self.edges.append((listen.indices.astype(np.int32), dst.astype(np.int32)))
         self.choices[t] = kl_choices(
-            expo, logp, listen=self.listen, rng=rng, row_scale=z, col_shift=np.log(z)
+            expo, logp, listen=listen, rng=rng, row_scale=z, col_shift=np.log(z)
         )
         pool_into(out, logp, self.choices[t], self.delta)
         return True
 
+    def weights(self, t: int):
+        return ChoiceSeries.from_choices(self.choices[t : t + 1], delta=self.delta).weights(0)
+
     def series(self) -> ChoiceSeries:
         return ChoiceSeries.from_choices(self.choices, delta=self.delta)
 
+    def physical_name(self) -> str:
+        p = self.process
+        return f"failures-{p.p}" if hasattr(p, "p") else p.name
+
+    def records(self) -> dict:
+        if self.process is None:
+            return {}
+        sizes = [len(src) for src, _ in self.edges]
+        return {
+            "physical_ptr": np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64),
+            "physical_src": np.concatenate([src for src, _ in self.edges]),
+            "physical_dst": np.concatenate([dst for _, dst in self.edges]),
+        }
+
     def config(self) -> dict:
+        if self.process is not None:
+            spec = self.physical_name()
+            return {"physical": spec, "physical_edges": "records: physical_ptr/src/dst"}
         listen = self.listen
         return {
             "physical": None if listen is None else int(listen.nnz),

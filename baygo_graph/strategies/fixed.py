@@ -107,6 +107,9 @@ class _FixedPlan(Plan):
             np.matmul(self.apply, logp, out=out)
         return True
 
+    def weights(self, t: int):
+        return self.w
+
     def series(self) -> FixedSeries:
         return FixedSeries(n_steps=self.steps, n_agents=self.w.shape[0], fixed=self.w)
 

@@ -1,0 +1,131 @@
+"""Monitors: per-step measurements of the loop's internals, kept in ``run.records``.
+
+A run keeps its metrics but not its posteriors (DESIGN.md, Storage). A quantity
+that needs the local posteriors and the weights of every step, such as the paper's
+convergence bound, is measured while the loop runs, by a monitor passed to
+:func:`baygo_graph.simulate` (``monitors=[...]``). A monitor has three methods:
+
+* ``start(*, agents, steps, grid, split)`` - once, before the first step;
+* ``observe(t, *, local, posterior, weights)`` - after every step, with the
+  normalised local log-posteriors ``local`` (after the Bayesian update, before
+  pooling), the pooled ones ``posterior`` (both (learners, K)) and the step's
+  row-stochastic W (``scipy.sparse.csr_array``; None for a centralised learner);
+* ``finish() -> (records, config)`` - arrays to keep in ``run.records`` (saved
+  with the run) and JSON-able entries for ``run.config["monitors"]``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+__all__ = ["TheoremMonitor", "true_cell"]
+
+
+def true_cell(grid, split, theta_star=None) -> tuple[int, np.ndarray]:
+    """Index of the grid cell nearest to ``theta_star`` and that parameter.
+
+    Parameters
+    ----------
+    grid : baygo_graph.model.Grid
+    split : baygo_graph.data.Split
+    theta_star : (float, float), optional
+        (intercept, slope) in standardised units; default: the least-squares fit
+        of the pooled training data.
+
+    Examples
+    --------
+    >>> from baygo_graph.data import paper_split, synthetic_bodyfat
+    >>> from baygo_graph.model import make_grid
+    >>> k, theta = true_cell(make_grid(5), paper_split(synthetic_bodyfat(), rng=0), (0.0, 1.0))
+    >>> int(k), theta.tolist()
+    (13, [0.0, 1.0])
+    """
+    if theta_star is None:
+        held = np.arange(split.x.shape[1]) < split.counts[:, None]
+        slope, intercept = np.polyfit(split.x[held], split.y[held], 1)
+        theta_star = (intercept, slope)
+    theta_star = np.asarray(theta_star, dtype=float)
+    if theta_star.shape != (2,) or not np.all(np.isfinite(theta_star)):
+        raise ValueError(f"theta_star must be two finite numbers, got {theta_star!r}")
+    k = int(np.argmin(((grid.theta - theta_star) ** 2).sum(axis=1)))
+    return k, theta_star
+
+
+class TheoremMonitor:
+    """Measures both sides of the paper's convergence bound at every step.
+
+    The paper states ``|mu_{i,t}(theta*) - 1| <= (K - 1) exp(-(K(Theta) - eps))``
+    with ``K(Theta) = min_{theta_k != theta*} sum_{j != i} w_ij^(t)
+    KL(mu~_{i,t}(theta_k) || mu~_{j,t}(theta_k))``. Our reading, as literal as
+    the formula allows:
+
+    * ``mu_{i,t}`` is agent ``i``'s pooled posterior after step ``t``, ``mu~`` the
+      local posteriors of step ``t`` (after the Bayesian update, before pooling);
+    * ``theta*`` is the grid cell nearest to the true parameter (:func:`true_cell`),
+      ``K`` the number of grid cells;
+    * ``KL(mu~_i(theta_k) || mu~_j(theta_k))`` is the ``theta_k`` summand of the KL
+      divergence, ``mu~_i(k) (log mu~_i(k) - log mu~_j(k))`` (a KL "at" one point);
+    * ``w_ij^(t)`` are the weights of step ``t``, ``eps = 0``.
+
+    It records ``theorem_lhs`` = ``1 - mu_{i,t}(theta*)`` and ``theorem_log_rhs``
+    = ``log(K - 1) - K_t(Theta)`` (the log of the right side, which overflows when
+    ``K(Theta)`` is very negative), both (T, M). As written the bound has no ``t``
+    in its exponent, while the text says the error falls exponentially with each
+    iteration; ``theorem_log_rhs_cumulative`` = ``log(K - 1) - sum_{s <= t}
+    K_s(Theta)`` records that second reading.
+
+    Parameters
+    ----------
+    theta_star : (float, float), optional
+        True (intercept, slope) in standardised units; default: the least-squares
+        fit of the pooled training data.
+
+    Examples
+    --------
+    >>> import baygo_graph as bg
+    >>> run = bg.simulate("baygo", agents=4, steps=5, grid=11, rng=0,
+    ...                   data=bg.synthetic_bodyfat(), monitors=[TheoremMonitor()])
+    >>> run.records["theorem_lhs"].shape, run.config["monitors"]["theorem"]["reading"][:7]
+    ((5, 4), 'literal')
+    """
+
+    def __init__(self, theta_star=None):
+        self.theta_star = theta_star
+
+    def start(self, *, agents, steps, grid, split) -> None:
+        """Find the true cell and allocate the (T, M) records."""
+        self.cell, self.theta = true_cell(grid, split, self.theta_star)
+        self.k = grid.size
+        self.lhs = np.full((steps, agents), np.nan)
+        self.kappa = np.full((steps, agents), np.nan)
+
+    def observe(self, t, *, local, posterior, weights) -> None:
+        """Both sides of the bound at step ``t``, for every agent at once."""
+        self.lhs[t] = -np.expm1(posterior[:, self.cell])
+        if weights is None:  # a centralised learner: no graph, no bound
+            return
+        w = sp.csr_array(weights, dtype=float)
+        off = w - sp.diags_array(w.diagonal())
+        # sum_j w_ij (log p_i(k) - log p_j(k)) = r_i log p_i(k) - (W_off log p)_i(k)
+        diff = off.sum(axis=1)[:, None] * local - off @ local
+        terms = np.exp(local) * diff
+        terms[:, self.cell] = np.inf
+        self.kappa[t] = terms.min(axis=1)
+
+    def finish(self) -> tuple[dict, dict]:
+        """The records and the reading."""
+        config = {
+            "theta_star": self.theta.tolist(),
+            "cell": self.cell,
+            "grid_points": self.k,
+            "reading": "literal: pointwise KL summand at theta_k, weights of step t, "
+            "local posteriors of step t, eps = 0",
+        }
+        log_k = np.log(self.k - 1)
+        records = {
+            "theorem_lhs": self.lhs,
+            "theorem_log_rhs": log_k - self.kappa,
+            "theorem_log_rhs_cumulative": log_k - np.cumsum(self.kappa, axis=0),
+        }
+        return records, {"theorem": config}
