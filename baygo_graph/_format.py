@@ -98,11 +98,12 @@ def json_default(o):
     raise TypeError(f"not JSON-serialisable: {type(o).__name__}")
 
 
-def markdown_table(frame, *, index=True, digits=4) -> str:
+def markdown_table(frame, *, index=True, digits=4, pad=False) -> str:
     """A GitHub-flavoured Markdown table of a DataFrame (no extra dependency).
 
     Floats are written with :func:`format_number` (``digits`` significant
-    digits, ``n/a`` when missing); ``|`` in text is escaped.
+    digits, ``n/a`` when missing); ``|`` in text is escaped. With ``pad``,
+    every column is padded to its widest cell (for terminals).
 
     Examples
     --------
@@ -112,9 +113,12 @@ def markdown_table(frame, *, index=True, digits=4) -> str:
     | --- | --- |
     | x | 1.235 |
     | y | n/a |
+    >>> print(markdown_table(pd.DataFrame({"name": ["ab", "c"]}), index=False, pad=True))
+    | name |
+    | ---- |
+    | ab   |
+    | c    |
     """
-    cols = list(frame.columns)
-    head = ([frame.index.name or ""] if index else []) + [str(c) for c in cols]
 
     def cell(v):
         if isinstance(v, float | np.floating):
@@ -123,10 +127,17 @@ def markdown_table(frame, *, index=True, digits=4) -> str:
             return "n/a"
         return str(v).replace("|", "\\|")
 
-    lines = ["| " + " | ".join(head) + " |", "| " + " | ".join("---" for _ in head) + " |"]
-    for idx, row in zip(frame.index, frame.itertuples(index=False), strict=True):
-        cells = ([str(idx)] if index else []) + [cell(v) for v in row]
-        lines.append("| " + " | ".join(cells) + " |")
+    head = ([frame.index.name or ""] if index else []) + [str(c) for c in frame.columns]
+    body = [
+        ([str(idx)] if index else []) + [cell(v) for v in row]
+        for idx, row in zip(frame.index, frame.itertuples(index=False), strict=True)
+    ]
+    rows = [head, ["---"] * len(head), *body]
+    if pad:
+        widths = [max(len(r[i]) for r in (head, *body)) for i in range(len(head))]
+        rows[1] = ["-" * w for w in widths]
+        rows = [[c.ljust(w) for c, w in zip(r, widths, strict=True)] for r in rows]
+    lines = ["| " + " | ".join(r) + " |" for r in rows]
     return "\n".join(lines)
 
 

@@ -17,8 +17,9 @@ import time
 from pathlib import Path
 
 import click
+import pandas as pd
 
-from .._format import format_number, json_number
+from .._format import format_number, json_number, markdown_table
 from ..strategies import STRATEGY_NAMES
 from ._common import data_option, emit, seed_option, synthetic_banner
 
@@ -61,13 +62,7 @@ def _ci(row, name) -> str:
 
 
 def _table(header: list[str], rows: list[list[str]]) -> str:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
-    line = "| " + " | ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)) + " |"
-    rule = "| " + " | ".join("-" * w for w in widths) + " |"
-    body = [
-        "| " + " | ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) + " |" for r in rows
-    ]
-    return "\n".join([line, rule, *body])
+    return markdown_table(pd.DataFrame(rows, columns=header), index=False, pad=True)
 
 
 def _summary_table(summary, level: float) -> str:
