@@ -27,19 +27,34 @@ normalisation; W_CC is irreducible, so the system is nonsingular): a dense
 LAPACK solve for classes of up to 1000 agents, ``scipy.sparse.linalg.spsolve``
 above. This is exact up to rounding and, unlike power iteration, does not care
 whether the class is periodic.
+
+Node order, windows, missing values
+-----------------------------------
+For a graph, array positions follow ``nodelist``, else
+:func:`~baygo_graph.analysis.weights.node_order` (labels sorted when sortable,
+else ``list(G)`` order); for a series, ``series.nodes``. Windows and their
+arguments (``windows="aligned"``/``"sliding"``, ``incomplete="drop"``/``"keep"``,
+half-open ``[start, stop)``) are those of :mod:`baygo_graph.analysis.windows`.
+An undefined float (a non-unique influence, a rank of such a row, a step
+without a window) is NaN.
 """
 
 from __future__ import annotations
 
-import networkx as nx
+import warnings
+
+import networkx as nx  # noqa: F401  (used by the doctests)
 import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 from scipy.sparse.csgraph import connected_components
 
+from .._validate import check_choice, check_int
 from ..exceptions import NotUniqueError
+from ..series import as_series
 from ..strategies import WEIGHT_RULES, resolve_strategy
-from .connectivity import _check_choice, _check_length, as_series
+from .weights import METHODS, weight_matrix, window_matrix
+from .windows import INCOMPLETE, WINDOWS
 
 __all__ = [
     "closed_classes",
@@ -51,9 +66,6 @@ __all__ = [
 ]
 
 ON_NONUNIQUE = ("raise", "nan")
-METHODS = ("product", "union")
-# Row sums of a weight matrix must be 1 within this tolerance.
-_ROW_TOL = 1e-9
 # Closed classes up to this size are solved densely.
 _DENSE_MAX = 1000
 # Dense (T, M, M) stacks up to this many values are used by influence_series.
@@ -61,65 +73,7 @@ _STACK_MAX = 1 << 23
 
 
 def _to_weights(graph_or_weights, nodelist) -> sp.csr_array:
-    """Row-stochastic CSR W from a digraph (in-edge weights) or a matrix."""
-    if isinstance(graph_or_weights, nx.Graph):
-        g = graph_or_weights
-        if g.number_of_nodes() == 0:
-            raise ValueError("cannot compute influence for the null graph (no nodes)")
-        if nodelist is None:
-            try:
-                nodelist = sorted(g.nodes)
-            except TypeError as e:
-                raise ValueError(
-                    f"node labels are not sortable, pass nodelist= to fix the order: {e}"
-                ) from e
-        else:
-            nodelist = list(nodelist)
-            if len(nodelist) != len(set(nodelist)) or set(nodelist) != set(g.nodes):
-                raise ValueError(
-                    "nodelist must hold every node of the graph exactly once, "
-                    f"got {len(nodelist)} entries for {g.number_of_nodes()} nodes"
-                )
-        a = nx.to_scipy_sparse_array(g, nodelist=nodelist, weight="weight", format="csr")
-        w = sp.csr_array(a.T, dtype=float)
-        if w.nnz and (not np.all(np.isfinite(w.data)) or np.any(w.data < 0)):
-            raise ValueError("edge weights must be finite and >= 0")
-        total = np.asarray(w.sum(axis=1)).ravel()
-        empty = total == 0
-        w = w + sp.diags_array(empty.astype(float))
-        total[empty] = 1.0
-        w = sp.csr_array(sp.diags_array(1.0 / total) @ w)
-    else:
-        if nodelist is not None:
-            raise ValueError("nodelist applies to graphs only, not to weight matrices")
-        if sp.issparse(graph_or_weights):
-            w = sp.csr_array(graph_or_weights, dtype=float)
-        else:
-            try:
-                arr = np.asarray(graph_or_weights, dtype=float)
-            except (TypeError, ValueError) as e:
-                raise TypeError(
-                    "graph_or_weights must be a networkx digraph or a square matrix, "
-                    f"got {type(graph_or_weights).__name__}"
-                ) from e
-            if arr.ndim != 2:
-                raise ValueError(f"weights must be a square matrix, got shape {arr.shape}")
-            w = sp.csr_array(arr)
-        m, n = w.shape
-        if m != n or m == 0:
-            raise ValueError(f"weights must be a non-empty square matrix, got shape {w.shape}")
-        if w.nnz and (not np.all(np.isfinite(w.data)) or np.any(w.data < 0)):
-            raise ValueError("weights must be finite and >= 0")
-        rows = np.asarray(w.sum(axis=1)).ravel()
-        bad = np.flatnonzero(np.abs(rows - 1.0) > _ROW_TOL)
-        if len(bad):
-            raise ValueError(
-                f"weights must be row-stochastic (rows summing to 1), row {bad[0]} "
-                f"sums to {rows[bad[0]]!r}"
-            )
-    w.sum_duplicates()  # canonical: csgraph must not see repeated entries
-    w.eliminate_zeros()
-    return w
+    return weight_matrix(graph_or_weights, nodelist=nodelist)
 
 
 def _closed(w: sp.csr_array) -> tuple[np.ndarray, np.ndarray]:
@@ -140,18 +94,28 @@ def closed_classes(graph_or_weights, *, nodelist=None) -> list[np.ndarray]:
     graph_or_weights : networkx.DiGraph or array_like or sparse matrix
         As in :func:`influence`.
     nodelist : list, optional
-        Node order for a graph (default: sorted labels).
+        Node order of a graph (default
+        :func:`~baygo_graph.analysis.weights.node_order`: sorted labels when
+        sortable, else ``list(G)`` order).
 
     Returns
     -------
     list of numpy.ndarray of int
-        Each class as sorted array positions, ordered by their smallest member.
+        Each class as sorted array positions in that node order, ordered by
+        their smallest member. For a digraph with positive weights the classes,
+        as sets of nodes, are ``nx.attracting_components(G.reverse())``: no edge
+        enters them from outside (edges of weight 0 do not count here).
 
     Examples
     --------
     >>> g = nx.DiGraph([(0, 1), (1, 0), (2, 3), (3, 2), (0, 4), (2, 4)])
     >>> [c.tolist() for c in closed_classes(g)]
     [[0, 1], [2, 3]]
+    >>> h = nx.DiGraph([("x", 1), (1, "x"), ("x", "y")])   # unsortable labels
+    >>> from baygo_graph.analysis.weights import node_order
+    >>> order = node_order(h)
+    >>> [{order[k] for k in c} for c in closed_classes(h)] == [{"x", 1}]
+    True
     """
     w = _to_weights(graph_or_weights, nodelist)
     labels, closed = _closed(w)
@@ -210,7 +174,9 @@ def influence(graph_or_weights, *, nodelist=None, on_nonunique: str = "raise") -
         gets ``w_ii = 1``. An undirected graph counts each edge both ways. Or W
         itself: square, non-negative, rows summing to 1 (within 1e-9).
     nodelist : list, optional
-        Order of the nodes of a graph in the result (default: sorted labels).
+        Order of the nodes of a graph in the result (default
+        :func:`~baygo_graph.analysis.weights.node_order`: sorted labels when
+        sortable, else ``list(G)`` order).
     on_nonunique : {"raise", "nan"}, default "raise"
         What to do when W has several closed classes (no unique vector): raise
         :class:`~baygo_graph.exceptions.NotUniqueError` (its message names the
@@ -253,52 +219,8 @@ def influence(graph_or_weights, *, nodelist=None, on_nonunique: str = "raise") -
     >>> influence(np.eye(2), on_nonunique="nan").tolist()
     [nan, nan]
     """
-    _check_choice("on_nonunique", on_nonunique, ON_NONUNIQUE)
+    check_choice("on_nonunique", on_nonunique, ON_NONUNIQUE)
     return _perron(_to_weights(graph_or_weights, nodelist), on_nonunique)
-
-
-def window_matrix(source, start: int, stop: int, *, method: str = "product") -> sp.csr_array:
-    """The weight matrix a window of steps ``start .. stop-1`` acts with.
-
-    Parameters
-    ----------
-    source : Run, GraphSeries or sequence of networkx.DiGraph
-        See :func:`~baygo_graph.analysis.as_series`.
-    start, stop : int
-        ``0 <= start < stop <= T`` (``stop`` exclusive).
-    method : {"product", "union"}, default "product"
-        ``"product"``: ``W_{stop-1} ... W_{start+1} W_start`` - since pooling
-        maps ``x_t = W_t x_{t-1}``, this is the map from the beliefs before the
-        window to those after it. ``"union"``: the mean of the window's W, the
-        row-normalised weights of the union graph.
-
-    Returns
-    -------
-    scipy.sparse.csr_array, shape (M, M)
-        Row-stochastic.
-
-    Examples
-    --------
-    >>> a = nx.DiGraph([(1, 0)]); a.add_node(2)      # 0 listens to 1
-    >>> b = nx.DiGraph([(2, 1)]); b.add_node(0)      # 1 listens to 2
-    >>> window_matrix([a, b], 0, 2).toarray().tolist()  # W_1 W_0: 0 ends with 1's belief
-    [[0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [0.0, 0.0, 1.0]]
-    >>> window_matrix([a, b], 0, 2, method="union").toarray().tolist()
-    [[0.5, 0.5, 0.0], [0.0, 0.5, 0.5], [0.0, 0.0, 1.0]]
-    """
-    s = as_series(source)
-    _check_choice("method", method, METHODS)
-    if not 0 <= start < stop <= s.n_steps:
-        raise ValueError(f"need 0 <= start < stop <= {s.n_steps}, got start={start}, stop={stop}")
-    if method == "union":
-        out = sp.csr_array(s.weight_sum(start, stop) / float(stop - start))
-    else:
-        out = s.weights(start)
-        for t in range(start + 1, stop):
-            out = sp.csr_array(s.weights(t) @ out)
-    out.eliminate_zeros()
-    out.sort_indices()
-    return out
 
 
 def influence_series(
@@ -306,7 +228,8 @@ def influence_series(
     *,
     window: int = 10,
     method: str = "product",
-    windows: str = "sliding",
+    windows: str | None = None,
+    incomplete: str = "drop",
     on_nonunique: str = "nan",
 ) -> np.ndarray:
     """Influence of every agent over time, from windows of ``window`` steps.
@@ -324,12 +247,21 @@ def influence_series(
         the window exerts on the long-run average of the beliefs it starts
         from); ``"union"``: influence of the mean W of the window (the union
         graph, row-normalised). See :func:`window_matrix`.
-    windows : {"sliding", "aligned"}, default "sliding"
-        ``"sliding"``: row ``t`` is the influence of steps ``t-w+1 .. t`` for
-        every ``t >= w - 1``. ``"aligned"``: only the rows ``t = nw + w - 1``
-        ending an aligned window ``[nw, (n+1)w)`` are filled (the same values
-        as the sliding rows there); every other row, and the incomplete tail, is
-        NaN. The shape stays (T, M) so rows line up with ``run.mse``.
+    windows : {"aligned", "sliding"}, default "sliding" (changing to "aligned")
+        Aligned windows ``[nw, (n+1)w)`` or every window ``[s, s+w)`` of ``w``
+        consecutive steps (see :mod:`baygo_graph.analysis.windows`). Each
+        window's influence is the row of its last step, ``stop - 1``; every
+        other row is NaN, so the shape stays (T, M) and rows line up with
+        ``run.mse``. Sliding fills every row ``t >= w - 1`` with the window
+        ``[t-w+1, t+1)``; aligned the rows ``(n+1)w - 1`` (the same values as
+        sliding there). Not passing ``windows`` means ``"sliding"`` with a
+        FutureWarning: the default becomes ``"aligned"``, as in
+        :func:`~baygo_graph.analysis.b_connectivity`, in 0.3.
+    incomplete : {"drop", "keep"}, default "drop"
+        Leave out the windows that reach outside steps ``0 .. T-1``, or keep
+        them cut at the ends of the series: with ``"keep"``, sliding rows
+        ``t < w - 1`` hold the window ``[0, t+1)`` and aligned row ``T - 1``
+        the tail ``[nw, T)`` when ``w`` does not divide ``T``.
     on_nonunique : {"nan", "raise"}, default "nan"
         A window whose matrix has several closed classes gives a NaN row, or
         raises :class:`~baygo_graph.exceptions.NotUniqueError`.
@@ -337,8 +269,9 @@ def influence_series(
     Returns
     -------
     numpy.ndarray, shape (T, M)
-        Rows sum to 1 where defined; NaN for ``t < w - 1``, for rows not ending
-        a window, and where the influence is not unique. For a fixed strategy
+        Rows sum to 1 where defined; NaN for rows not ending a window (with
+        ``incomplete="drop"``, every ``t < w - 1``), and where the influence is
+        not unique. For a fixed strategy
         every defined row is ``influence(W)`` (``influence(W^w)`` for the
         product, the same when W is aperiodic, e.g. ``delta > 0``).
 
@@ -352,25 +285,32 @@ def influence_series(
     --------
     >>> from baygo_graph import simulate, synthetic_bodyfat
     >>> run = simulate("posm", agents=3, steps=4, grid=9, rng=0, data=synthetic_bodyfat())
-    >>> influence_series(run, window=2).round(3).tolist()
+    >>> influence_series(run, window=2, windows="sliding").round(3).tolist()
     [[nan, nan, nan], [0.5, 0.25, 0.25], [0.5, 0.25, 0.25], [0.5, 0.25, 0.25]]
     >>> a = nx.DiGraph([(1, 0), (0, 1)]); a.add_node(2)     # 0 and 1 talk
     >>> b = nx.DiGraph([(1, 2), (2, 1)]); b.add_node(0)     # 1 and 2 talk
-    >>> influence_series([a, b, a, b], window=2, method="union").round(3)[1].tolist()
-    [0.333, 0.333, 0.333]
-    >>> influence_series([a, b, a, b], window=1)[0].tolist()   # 2 alone: not unique
+    >>> influence_series([a, b, a, b], window=2, method="union", windows="aligned").round(3)
+    array([[  nan,   nan,   nan],
+           [0.333, 0.333, 0.333],
+           [  nan,   nan,   nan],
+           [0.333, 0.333, 0.333]])
+    >>> influence_series([a, b, a, b], window=1, windows="aligned")[0].tolist()   # 2 alone
     [nan, nan, nan]
     """
     s = as_series(source)
-    _check_choice("method", method, METHODS)
-    _check_choice("windows", windows, ("sliding", "aligned"))
-    _check_choice("on_nonunique", on_nonunique, ON_NONUNIQUE)
-    w = _check_length("window", window, s.n_steps)
+    check_choice("method", method, METHODS)
+    windows = _windows_default(windows)
+    check_choice("windows", windows, WINDOWS)
+    check_choice("incomplete", incomplete, INCOMPLETE)
+    check_choice("on_nonunique", on_nonunique, ON_NONUNIQUE)
+    w = check_int("window", window, minimum=1, maximum=s.n_steps)
     T, m = s.n_steps, s.n_agents
     out = np.full((T, m), np.nan)
     ends = np.arange(w - 1, T)
     if windows == "aligned":
         ends = ends[(ends + 1) % w == 0]
+    if incomplete == "keep":
+        _fill_incomplete(s, out, w, windows=windows, method=method, on_nonunique=on_nonunique)
     if len(ends) == 0:
         return out
     if s.fixed is not None:
@@ -397,6 +337,32 @@ def influence_series(
         mat = window_matrix(s, int(t) - w + 1, int(t) + 1, method=method)
         out[t] = _perron(_to_weights(_renorm(mat), None), on_nonunique)
     return out
+
+
+def _windows_default(windows):
+    if windows is None:
+        warnings.warn(
+            "influence_series: the default of windows= changes from 'sliding' to "
+            "'aligned' (as in b_connectivity) in 0.3; pass windows='sliding' to keep "
+            "the current rows",
+            FutureWarning,
+            stacklevel=3,
+        )
+        return "sliding"
+    return windows
+
+
+def _fill_incomplete(s, out, w, *, windows, method, on_nonunique) -> None:
+    """Rows of the windows cut at the ends of the series (``incomplete="keep"``)."""
+    t_all = s.n_steps
+    if windows == "sliding":
+        cut = [(0, t + 1) for t in range(min(w - 1, t_all))]
+    else:
+        tail = (t_all // w) * w
+        cut = [(tail, t_all)] if tail < t_all else []
+    for start, stop in cut:
+        mat = window_matrix(s, start, stop, method=method)
+        out[stop - 1] = _perron(_to_weights(_renorm(mat), None), on_nonunique)
 
 
 def _renorm(mat):
@@ -437,8 +403,7 @@ def influence_rank(influence, agent: int, *, tol: float = 1e-12):
     if x.ndim not in (1, 2):
         raise ValueError(f"influence must have shape (M,) or (T, M), got {x.shape}")
     m = x.shape[-1]
-    if isinstance(agent, bool) or not isinstance(agent, int | np.integer) or not 0 <= agent < m:
-        raise ValueError(f"agent must be an int in [0, {m}), got {agent!r}")
+    agent = check_int("agent", agent, minimum=0, maximum=m - 1)
     own = x[..., agent : agent + 1]
     rank = 1.0 + (x > own + tol).sum(axis=-1)
     rank = np.where(np.isnan(x).any(axis=-1), np.nan, rank)
@@ -482,13 +447,9 @@ def reference_influence(
     >>> {k: round(v, 4) for k, v in reference_influence(12).items()}
     {'posm': 0.5, 'negm': 0.0455, 'complete': 0.0833}
     """
-    agents = _check_length("agents", agents)
-    if agents < 2:
-        raise ValueError(f"agents must be >= 2, got {agents!r}")
-    if not 0 <= informative < agents:
-        raise ValueError(f"informative must be an agent id in [0, {agents}), got {informative!r}")
-    if weights not in WEIGHT_RULES:
-        raise ValueError(f"weights must be one of {WEIGHT_RULES}, got {weights!r}")
+    agents = check_int("agents", agents, minimum=2)
+    informative = check_int("informative", informative, minimum=0, maximum=agents - 1)
+    check_choice("weights", weights, WEIGHT_RULES)
     out = {}
     for name in ("posm", "negm", "complete"):
         strat = resolve_strategy(name, agents=agents, informative=informative, weights=weights)

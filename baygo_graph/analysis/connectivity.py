@@ -1,24 +1,11 @@
-"""B-strong connectivity of graph series: windowed unions, smallest B, time to connectivity.
+"""B-strong connectivity of graph series: which windows are strongly connected, smallest B.
 
-Every function takes a :class:`~baygo_graph.Run`, any sequence of
-``networkx.DiGraph`` on one node set, or a :class:`GraphSeries` (the array form
-both are turned into, see :func:`as_series`). Convention (DESIGN.md): edge
-``(j, i)`` of a step graph means agent ``i`` receives from ``j``.
-
-Windows
--------
-Steps are numbered ``0 .. T-1``. A window is a half-open step range
-``[start, stop)``: it holds steps ``start, ..., stop - 1`` (``stop`` is
-*exclusive*, as in Python slices). For a window length ``B``:
-
-* ``windows="aligned"`` - ``[nB, (n+1)B)`` for ``n = 0, 1, ...`` (the paper's
-  Remark: B-strong connectivity);
-* ``windows="sliding"`` - ``[s, s+B)`` for every start ``s``.
-
-When ``T`` is not a multiple of ``B`` (aligned), or for the last ``B - 1``
-starts (sliding), a window would run past the end: ``incomplete="drop"`` (the
-default) leaves such windows out, ``incomplete="keep"`` keeps them, cut at
-``T`` (so they must be strongly connected too).
+Inputs, node order, the window vocabulary (``windows="aligned"``/``"sliding"``,
+``incomplete="drop"``/``"keep"``, half-open windows ``[start, stop)``) and the
+missing-value convention are those of :mod:`baygo_graph.analysis.windows`:
+every window ``[start, stop)`` holds steps ``start .. stop-1``; a float result
+that is undefined is NaN, "no such B / step" is None as a Python scalar and
+``-1`` in the int array of :func:`time_to_connectivity`.
 
 An edge counts when its weight is positive (an edge of weight 0 carries no
 information); self-loops never matter for connectivity. A graph with a single
@@ -26,9 +13,10 @@ node is strongly connected.
 
 How it is computed
 ------------------
-Window unions are built straight from the per-step edge arrays into
-``scipy.sparse`` matrices and checked with
-``scipy.sparse.csgraph.connected_components(connection="strong")``.
+Window unions are built straight from the per-step edge arrays of the series
+(``series.window_edges``) and checked with
+``scipy.sparse.csgraph.connected_components(connection="strong")``; a series
+with one W for every step (``series.fixed``) is checked once.
 :func:`time_to_connectivity` runs two pointers over the steps (``O(T)`` window
 checks), skipping the component search whenever some agent has no in- or
 out-edge in the window (kept as per-agent edge counts, updated step by step).
@@ -40,12 +28,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import networkx as nx
+import networkx as nx  # noqa: F401  (used by the doctests)
 import numpy as np
-import scipy.sparse as sp
-from scipy.sparse.csgraph import connected_components
 
+from .._validate import check_int
 from ..series import GraphSeries, as_series
+from .windows import (
+    check_window_options,
+    n_strong_components,
+    window_bounds,
+    window_union,
+)
 
 __all__ = [
     "BConnectivity",
@@ -57,120 +50,6 @@ __all__ = [
     "time_to_connectivity",
     "window_union",
 ]
-
-WINDOW_KINDS = ("aligned", "sliding")
-INCOMPLETE = ("drop", "keep")
-
-
-# -- checks ----------------------------------------------------------------------
-def _n_strong(src: np.ndarray, dst: np.ndarray, m: int) -> int:
-    """Number of strongly connected components of the digraph src -> dst on m nodes.
-
-    Builds the canonical CSR of the *reversed* graph (same components) by
-    sorting and de-duplicating ``dst * m + src``: csgraph's strong components
-    must not see duplicate entries (scipy 1.17 loops forever on a CSR with a
-    repeated entry, cf. scipy/scipy#4409), and this is cheaper than scipy's
-    COO -> CSR conversion.
-    """
-    if m == 1:
-        return 1
-    key = np.sort(dst * m + src)
-    if len(key) > 1:
-        keep = np.empty(len(key), dtype=bool)
-        keep[0] = True
-        np.not_equal(key[1:], key[:-1], out=keep[1:])
-        key = key[keep]
-    rows = key // m
-    itype = np.int32 if m * m < np.iinfo(np.int32).max else np.int64
-    indptr = np.zeros(m + 1, dtype=itype)
-    np.cumsum(np.bincount(rows, minlength=m), out=indptr[1:])
-    g = sp.csr_array((np.ones(len(key)), (key - rows * m).astype(itype), indptr), shape=(m, m))
-    return int(connected_components(g, directed=True, connection="strong", return_labels=False))
-
-
-def _check_choice(name, value, choices):
-    if value not in choices:
-        raise ValueError(f"{name} must be one of {choices}, got {value!r}")
-
-
-def _check_length(name, value, upper=None, *, allow_none=False):
-    if value is None and allow_none:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    if value < 1 or (upper is not None and value > upper):
-        bound = f" and <= {upper} (the number of steps)" if upper is not None else ""
-        raise ValueError(f"{name} must be >= 1{bound}, got {value!r}")
-    return int(value)
-
-
-def _window_bounds(n_steps: int, B: int, *, windows: str, incomplete: str):
-    """``(start, stop)`` arrays of the windows of length ``B`` (``stop`` exclusive)."""
-    if windows == "aligned":
-        start = np.arange(0, n_steps, B)
-    else:
-        start = np.arange(n_steps)
-    stop = np.minimum(start + B, n_steps)
-    if incomplete == "drop":
-        full = stop - start == B
-        start, stop = start[full], stop[full]
-    return start, stop
-
-
-def window_union(graphs, start: int, stop: int) -> nx.DiGraph:
-    """The union digraph of steps ``start .. stop-1`` (``stop`` exclusive).
-
-    Parameters
-    ----------
-    graphs : Run, GraphSeries or sequence of networkx.DiGraph
-    start, stop : int
-        ``0 <= start < stop <= T``.
-
-    Returns
-    -------
-    networkx.DiGraph
-        Every node of the series (original labels), an edge ``(j, i)`` wherever
-        some step of the window has one (self-loops included), with attributes
-        ``weight`` = the sum over the window of the normalised ``w_ij`` (so the
-        union's row-normalised weights are the mean W of the window; for a
-        ``Run`` these are the step graphs' edge weights) and ``count`` = the
-        number of steps holding the edge. A node with no in-edge in a step has
-        ``w_ii = 1`` in that step (see :func:`as_series`), hence a self-loop.
-
-    Examples
-    --------
-    >>> g1 = nx.DiGraph([(0, 1)]); g1.add_node(2)
-    >>> g2 = nx.DiGraph([(1, 2), (2, 0)])
-    >>> u = window_union([g1, g2], 0, 2)
-    >>> sorted(u.edges()), nx.is_strongly_connected(u)
-    ([(0, 0), (0, 1), (1, 1), (1, 2), (2, 0), (2, 2)], True)
-    >>> u.edges[0, 1]["count"], u.edges[0, 1]["weight"]
-    (1, 1.0)
-    """
-    s = as_series(graphs)
-    if not (isinstance(start, int | np.integer) and isinstance(stop, int | np.integer)):
-        raise TypeError(f"start and stop must be ints, got {start!r}, {stop!r}")
-    if not 0 <= start < stop <= s.n_steps:
-        raise ValueError(f"need 0 <= start < stop <= {s.n_steps}, got start={start}, stop={stop}")
-    total = sp.coo_array(s.weight_sum(int(start), int(stop)))
-    counts = sp.csr_array((s.n_agents, s.n_agents), dtype=np.int64)
-    for t in range(start, stop):
-        counts = counts + sp.csr_array(s.weights(t) > 0, dtype=np.int64)
-    count = np.asarray(sp.csr_array(counts)[total.row, total.col]).ravel()
-    g = nx.DiGraph()
-    g.add_nodes_from(s.nodes)
-    nodes = s.nodes
-    g.add_edges_from(
-        (nodes[j], nodes[i], {"weight": w, "count": c})
-        for i, j, w, c in zip(
-            total.row.tolist(),
-            total.col.tolist(),
-            total.data.tolist(),
-            count.tolist(),
-            strict=True,
-        )
-    )
-    return g
 
 
 # -- results ---------------------------------------------------------------------
@@ -223,11 +102,11 @@ def b_connectivity(graphs, B: int, *, windows: str = "aligned", incomplete: str 
     B : int
         Window length, ``1 <= B <= T``.
     windows : {"aligned", "sliding"}, default "aligned"
-        Aligned windows ``[nB, (n+1)B)`` (the paper's Remark) or every window
-        ``[s, s+B)`` of ``B`` consecutive steps.
+        Aligned windows ``[nB, (n+1)B)`` or every window ``[s, s+B)`` of ``B``
+        consecutive steps (see :mod:`baygo_graph.analysis.windows`).
     incomplete : {"drop", "keep"}, default "drop"
-        What to do with windows that run past step ``T - 1``: leave them out, or
-        keep them cut at ``T``.
+        Leave out the windows that reach outside steps ``0 .. T-1``, or keep
+        them cut at the ends of the series.
 
     Returns
     -------
@@ -246,17 +125,16 @@ def b_connectivity(graphs, B: int, *, windows: str = "aligned", incomplete: str 
     ([3, 3, 1], 0)
     """
     s = as_series(graphs)
-    _check_choice("windows", windows, WINDOW_KINDS)
-    _check_choice("incomplete", incomplete, INCOMPLETE)
-    B = _check_length("B", B, s.n_steps)
-    start, stop = _window_bounds(s.n_steps, B, windows=windows, incomplete=incomplete)
+    check_window_options(windows, incomplete)
+    B = check_int("B", B, minimum=1, maximum=s.n_steps)
+    start, stop = window_bounds(s.n_steps, B, windows=windows, incomplete=incomplete)
     if s.fixed is not None:
-        n = _n_strong(*s.window_edges(0, 1), s.n_agents)
+        n = n_strong_components(*s.window_edges(0, 1), s.n_agents)
         ncomp = np.full(len(start), n, dtype=np.int64)
     else:
         ncomp = np.array(
             [
-                _n_strong(*s.window_edges(a, b), s.n_agents)
+                n_strong_components(*s.window_edges(a, b), s.n_agents)
                 for a, b in zip(start, stop, strict=True)
             ],
             dtype=np.int64,
@@ -325,12 +203,13 @@ def time_to_connectivity(graphs, *, max_length: int | None = None) -> np.ndarray
     [2, 2, -1, -1]
     """
     s = as_series(graphs)
-    max_length = _check_length("max_length", max_length, allow_none=True)
+    if max_length is not None:
+        max_length = check_int("max_length", max_length, minimum=1)
     T, m = s.n_steps, s.n_agents
     cap = T if max_length is None else min(max_length, T)
     out = np.full(T, -1, dtype=np.int64)
     if s.fixed is not None:
-        if _n_strong(*s.window_edges(0, 1), m) == 1:
+        if n_strong_components(*s.window_edges(0, 1), m) == 1:
             out[:] = 1
         return out
     if m == 1:
@@ -348,7 +227,7 @@ def time_to_connectivity(graphs, *, max_length: int | None = None) -> np.ndarray
                 e > start
                 and outdeg.all()
                 and indeg.all()
-                and _n_strong(src[ptr[start] : ptr[e]], dst[ptr[start] : ptr[e]], m) == 1
+                and n_strong_components(src[ptr[start] : ptr[e]], dst[ptr[start] : ptr[e]], m) == 1
             ):
                 out[start] = e - start
                 break
@@ -378,11 +257,13 @@ def smallest_b(
     ----------
     graphs : Run, GraphSeries or sequence of networkx.DiGraph
     windows : {"aligned", "sliding"}, default "aligned"
-        Aligned: every window ``[nB, (n+1)B)`` must be strongly connected (not
-        monotone in B: B may work and B+1 not, so every B is tried). Sliding:
-        every window of B consecutive steps (monotone in B).
+        Aligned windows ``[nB, (n+1)B)`` or every window ``[s, s+B)`` of ``B``
+        consecutive steps (see :mod:`baygo_graph.analysis.windows`). Aligned
+        is not monotone in B (B may work and B+1 not, so every B is tried);
+        sliding is.
     incomplete : {"drop", "keep"}, default "drop"
-        As in :func:`b_connectivity`.
+        Leave out the windows that reach outside steps ``0 .. T-1``, or keep
+        them cut at the ends of the series.
     max_b : int, optional
         Largest B tried (default T).
 
@@ -409,9 +290,9 @@ def smallest_b(
     True
     """
     s = as_series(graphs)
-    _check_choice("windows", windows, WINDOW_KINDS)
-    _check_choice("incomplete", incomplete, INCOMPLETE)
-    max_b = _check_length("max_b", max_b, allow_none=True)
+    check_window_options(windows, incomplete)
+    if max_b is not None:
+        max_b = check_int("max_b", max_b, minimum=1)
     T = s.n_steps
     top = T if max_b is None else min(max_b, T)
     L = time_to_connectivity(s, max_length=top)

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .connectivity import GraphSeries, _check_choice, as_series
+from .._validate import check_choice, check_int
+from ..series import GraphSeries, as_series
 
 __all__ = [
     "chosen_counts",
@@ -28,13 +29,11 @@ DIRECTIONS = ("in", "out")
 
 
 def _range(s: GraphSeries, start, stop) -> tuple[int, int]:
-    stop = s.n_steps if stop is None else stop
-    for name, v in (("start", start), ("stop", stop)):
-        if isinstance(v, bool) or not isinstance(v, int | np.integer):
-            raise TypeError(f"{name} must be an int, got {type(v).__name__}")
+    start = check_int("start", start)
+    stop = s.n_steps if stop is None else check_int("stop", stop)
     if not 0 <= start < stop <= s.n_steps:
         raise ValueError(f"need 0 <= start < stop <= {s.n_steps}, got start={start}, stop={stop}")
-    return int(start), int(stop)
+    return start, stop
 
 
 def _edges(s: GraphSeries, start: int, stop: int):
@@ -129,7 +128,7 @@ def degrees(source, *, direction: str = "out") -> np.ndarray:
     ([[2, 0, 1]], [[1, 1, 1]])
     """
     s = as_series(source)
-    _check_choice("direction", direction, DIRECTIONS)
+    check_choice("direction", direction, DIRECTIONS)
     m, T = s.n_agents, s.n_steps
     if s.fixed is not None:
         src, dst = s.window_edges(0, 1)
@@ -208,8 +207,7 @@ def listener_fraction(source, *, agent: int | None = None) -> np.ndarray:
                 "agent must be given: the series marks no informative agent "
                 "(no single node with attribute informative=True)"
             )
-    if isinstance(agent, bool) or not isinstance(agent, int | np.integer) or not 0 <= agent < m:
-        raise ValueError(f"agent must be an int in [0, {m}), got {agent!r}")
+    agent = check_int("agent", agent, minimum=0, maximum=m - 1)
     if m < 2:
         raise ValueError(f"listener_fraction needs at least 2 agents, got {m}")
     return degrees(s, direction="out")[:, agent] / (m - 1)

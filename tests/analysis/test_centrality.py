@@ -209,7 +209,7 @@ def test_influence_series_matches_direct_computation(rng, method):
     t, m, w = 20, 5, 4
     run = Run.from_choices(random_choices(rng, t, m), delta=0.5)
     ws = [run.weights(k).toarray() for k in range(t)]
-    got = influence_series(run, window=w, method=method)
+    got = influence_series(run, window=w, windows="sliding", method=method)
     assert got.shape == (t, m)
     assert np.isnan(got[: w - 1]).all()
     for end in range(w - 1, t):
@@ -224,15 +224,19 @@ def test_influence_series_matches_direct_computation(rng, method):
             assert np.isnan(got[end]).all()
     # graphs in, same numbers out; sparse path (no dense stack) too
     np.testing.assert_allclose(
-        influence_series(list(run.graphs()), window=w, method=method), got, atol=1e-12
+        influence_series(list(run.graphs()), window=w, windows="sliding", method=method),
+        got,
+        atol=1e-12,
     )
 
 
 def test_sparse_and_dense_paths_agree(rng, monkeypatch):
     run = Run.from_choices(random_choices(rng, 15, 6))
-    dense = influence_series(run, window=3)
+    dense = influence_series(run, window=3, windows="sliding")
     monkeypatch.setattr(centrality, "_STACK_MAX", 0)
-    np.testing.assert_allclose(influence_series(run, window=3), dense, atol=1e-12)
+    np.testing.assert_allclose(
+        influence_series(run, window=3, windows="sliding"), dense, atol=1e-12
+    )
 
 
 def test_product_influence_is_the_long_run_share(rng):
@@ -241,7 +245,7 @@ def test_product_influence_is_the_long_run_share(rng):
     p = window_matrix(run, 0, 8).toarray()
     if len(closed_classes(p)) != 1:
         pytest.skip("window without a unique influence for this seed")
-    pi = influence_series(run, window=8)[7]
+    pi = influence_series(run, window=8, windows="sliding")[7]
     ws = [run.weights(k).toarray() for k in range(8)]
     x0 = rng.normal(size=5)
     x = x0.copy()
@@ -253,7 +257,7 @@ def test_product_influence_is_the_long_run_share(rng):
 
 def test_aligned_layout(rng):
     run = Run.from_choices(random_choices(rng, 11, 4))
-    sliding = influence_series(run, window=3)
+    sliding = influence_series(run, window=3, windows="sliding")
     aligned = influence_series(run, window=3, windows="aligned")
     rows = [2, 5, 8]  # ends of [0,3), [3,6), [6,9); [9,11) incomplete
     np.testing.assert_array_equal(aligned[rows], sliding[rows])
@@ -267,24 +271,24 @@ def test_fixed_strategies_every_row_is_influence_of_w():
         run = simulate(name, agents=5, steps=7, grid=9, rng=0, data=data)
         pi = influence(run.weights(0))
         for method in ("product", "union"):
-            got = influence_series(run, window=3, method=method)
+            got = influence_series(run, window=3, windows="sliding", method=method)
             np.testing.assert_allclose(got[2:], np.tile(pi, (5, 1)), atol=1e-12)
             assert np.isnan(got[:2]).all()
     nocol = simulate("nocol", agents=3, steps=4, grid=9, rng=0, data=data)
-    assert np.isnan(influence_series(nocol, window=2)).all()
+    assert np.isnan(influence_series(nocol, window=2, windows="sliding")).all()
     with pytest.raises(NotUniqueError):
-        influence_series(nocol, window=2, on_nonunique="raise")
+        influence_series(nocol, window=2, windows="sliding", on_nonunique="raise")
 
 
 def test_per_step_influence_where_unique():
     # step 0: 0<->1 is the one closed class, 2 listens to 1 -> unique (1/2, 1/2, 0)
     # step 1: 0 -> 2, 1 -> 2, 2 -> 0: closed class {0, 2}
     run = Run.from_choices([[1, 0, 1], [2, 2, 0]])
-    per_step = influence_series(run, window=1)
+    per_step = influence_series(run, window=1, windows="sliding")
     np.testing.assert_allclose(per_step[0], [0.5, 0.5, 0.0])
     np.testing.assert_allclose(per_step[1], [0.5, 0.0, 0.5])
     run2 = Run.from_choices([[1, 0, 3, 2]])
-    assert np.isnan(influence_series(run2, window=1)).all()
+    assert np.isnan(influence_series(run2, window=1, windows="sliding")).all()
 
 
 def test_influence_rank():
@@ -297,12 +301,79 @@ def test_influence_rank():
 
 
 def test_series_input_and_options_checked():
-    with pytest.raises(ValueError, match="window must be >= 1"):
-        influence_series([digraph(2, [(0, 1), (1, 0)])], window=2)
+    with pytest.raises(ValueError, match=r"window must be an integer in \[1, 1\], got 2"):
+        influence_series([digraph(2, [(0, 1), (1, 0)])], window=2, windows="sliding")
     with pytest.raises(ValueError, match="method must be one of"):
-        influence_series([digraph(2, [(0, 1), (1, 0)])], window=1, method="mean")
+        influence_series([digraph(2, [(0, 1), (1, 0)])], window=1, windows="sliding", method="mean")
     data = synthetic_bodyfat(rng=0)
     with pytest.raises(ValueError, match="centralised"):
         influence_series(simulate("cen", agents=2, steps=2, grid=9, rng=0, data=data))
     s = as_series([digraph(2, [(0, 1), (1, 0)])])
-    assert influence_series(s, window=1).tolist() == [[0.5, 0.5]]
+    assert influence_series(s, window=1, windows="sliding").tolist() == [[0.5, 0.5]]
+
+
+# -- closed classes vs NetworkX, node order, window vocabulary ----------------------
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(1, 9),
+    st.lists(st.tuples(st.integers(0, 8), st.integers(0, 8)), max_size=30),
+    st.booleans(),
+)
+def test_closed_classes_are_attracting_components_of_the_reverse(m, pairs, strings):
+    labels = [f"n{k}" for k in range(m)] if strings else list(range(m))
+    g = nx.DiGraph()
+    g.add_nodes_from(reversed(labels))  # list(G) order differs from the sorted order
+    g.add_edges_from((labels[a % m], labels[b % m]) for a, b in pairs)
+    order = sorted(labels)
+    got = {frozenset(order[k] for k in c) for c in closed_classes(g)}
+    assert got == {frozenset(c) for c in nx.attracting_components(g.reverse())}
+    classes = closed_classes(g)
+    assert [c[0] for c in classes] == sorted(c[0] for c in classes)
+
+
+def test_unsortable_labels_use_list_order():
+    g = nx.DiGraph([("x", 1), (1, "x"), ("x", "y")])  # list(G): x, 1, y
+    pi = influence(g)
+    np.testing.assert_allclose(pi, [0.5, 0.5, 0.0])
+    w = nx.to_scipy_sparse_array(g, nodelist=list(g)).T.toarray()
+    w[2, 2] = 0.0
+    np.testing.assert_allclose(pi, influence(w / w.sum(axis=1, keepdims=True)))
+    assert [c.tolist() for c in closed_classes(g)] == [[0, 1]]
+
+
+def test_windows_default_warns_and_stays_sliding(rng):
+    run = Run.from_choices(random_choices(rng, 6, 3))
+    with pytest.warns(FutureWarning, match="windows="):
+        got = influence_series(run, window=2)
+    np.testing.assert_array_equal(got, influence_series(run, window=2, windows="sliding"))
+
+
+@pytest.mark.parametrize("method", ["product", "union"])
+def test_incomplete_keep_fills_the_cut_windows(rng, method):
+    t, m, w = 11, 4, 3
+    run = Run.from_choices(random_choices(rng, t, m), delta=0.4)
+    for windows in ("aligned", "sliding"):
+        drop = influence_series(run, window=w, windows=windows, method=method)
+        keep = influence_series(run, window=w, windows=windows, incomplete="keep", method=method)
+        cut = [(0, 1), (0, 2)] if windows == "sliding" else [(9, 11)]
+        rows = [stop - 1 for _, stop in cut]
+        other = np.setdiff1d(np.arange(t), rows)
+        np.testing.assert_array_equal(keep[other], drop[other])
+        assert np.isnan(drop[rows]).all()
+        for start, stop in cut:
+            mat = window_matrix(run, start, stop, method=method).toarray()
+            mat /= mat.sum(axis=1, keepdims=True)
+            ref = influence(mat, on_nonunique="nan")
+            np.testing.assert_allclose(keep[stop - 1], ref, atol=1e-12)
+    with pytest.raises(ValueError, match="incomplete must be one of"):
+        influence_series(run, window=2, windows="aligned", incomplete="pad")
+
+
+def test_incomplete_keep_on_a_fixed_graph():
+    run = simulate("posm", agents=4, steps=7, grid=9, rng=0, data=synthetic_bodyfat(rng=0))
+    pi = influence(run.series.weights(0))
+    keep = influence_series(run, window=3, windows="aligned", incomplete="keep")
+    np.testing.assert_allclose(keep[[2, 5, 6]], np.tile(pi, (3, 1)), atol=1e-12)
+    assert np.isnan(keep[[0, 1, 3, 4]]).all()
+    sliding = influence_series(run, window=3, windows="sliding", incomplete="keep")
+    np.testing.assert_allclose(sliding, np.tile(pi, (7, 1)), atol=1e-12)

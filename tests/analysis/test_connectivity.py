@@ -270,8 +270,8 @@ def test_window_union_weights_match_compose_all(rng):
 @pytest.mark.parametrize(
     ("kwargs", "match"),
     [
-        ({"B": 0}, "B must be >= 1"),
-        ({"B": 4}, "B must be >= 1 and <= 3"),
+        ({"B": 0}, r"B must be an integer in \[1, 3\], got 0"),
+        ({"B": 4}, r"B must be an integer in \[1, 3\], got 4"),
         ({"B": 1, "windows": "tumbling"}, "windows must be one of"),
         ({"B": 1, "incomplete": "pad"}, "incomplete must be one of"),
     ],

@@ -1,0 +1,189 @@
+"""Weight matrices: a digraph or matrix as row-stochastic W, and the W a window acts with.
+
+Convention (DESIGN.md): edge ``(j, i)`` of a digraph means agent ``i`` receives
+from ``j`` with weight ``w_ij`` (attribute ``weight``, 1 where absent); W is
+row-stochastic, row ``i`` holding agent ``i``'s weights. Every graph -> array
+conversion here names its node order: ``nodelist`` when given, else
+:func:`node_order` (the labels sorted when they are sortable, else
+``list(G)`` order - the order :func:`~baygo_graph.series.as_series` gives a
+sequence of graphs). Windows are half-open ``[start, stop)`` as in
+:mod:`baygo_graph.analysis.windows`.
+"""
+
+from __future__ import annotations
+
+import networkx as nx
+import numpy as np
+import scipy.sparse as sp
+
+from .._validate import check_choice, check_int
+from ..series import as_series
+
+__all__ = ["METHODS", "node_order", "weight_matrix", "window_matrix"]
+
+#: Values of the ``method=`` argument of :func:`window_matrix` (the first is the default).
+METHODS = ("product", "union")
+# Row sums of a weight matrix must be 1 within this tolerance.
+_ROW_TOL = 1e-9
+
+
+def node_order(graph: nx.Graph, nodelist=None) -> list:
+    """The node order of a graph's arrays: ``nodelist``, else sorted labels, else ``list(G)``.
+
+    Parameters
+    ----------
+    graph : networkx.Graph
+    nodelist : iterable, optional
+        Every node of ``graph`` exactly once.
+
+    Returns
+    -------
+    list
+        Row/column ``k`` of the arrays built from ``graph`` is node ``out[k]``.
+
+    Examples
+    --------
+    >>> node_order(nx.DiGraph([(2, 1), (1, 0)]))
+    [0, 1, 2]
+    >>> node_order(nx.DiGraph([("b", 1), (1, "a")]))
+    ['b', 1, 'a']
+    """
+    if nodelist is None:
+        try:
+            return sorted(graph.nodes)
+        except TypeError:
+            return list(graph)
+    nodelist = list(nodelist)
+    if len(nodelist) != len(set(nodelist)) or set(nodelist) != set(graph.nodes):
+        raise ValueError(
+            "nodelist must hold every node of the graph exactly once, "
+            f"got {len(nodelist)} entries for {graph.number_of_nodes()} nodes"
+        )
+    return nodelist
+
+
+def _graph_weights(g: nx.Graph, nodelist) -> sp.csr_array:
+    if g.number_of_nodes() == 0:
+        raise ValueError("cannot compute influence for the null graph (no nodes)")
+    nodes = node_order(g, nodelist)
+    a = nx.to_scipy_sparse_array(g, nodelist=nodes, weight="weight", format="csr")
+    w = sp.csr_array(a.T, dtype=float)
+    if w.nnz and (not np.all(np.isfinite(w.data)) or np.any(w.data < 0)):
+        raise ValueError("edge weights must be finite and >= 0")
+    total = np.asarray(w.sum(axis=1)).ravel()
+    empty = total == 0
+    w = w + sp.diags_array(empty.astype(float))
+    total[empty] = 1.0
+    return sp.csr_array(sp.diags_array(1.0 / total) @ w)
+
+
+def _matrix_weights(weights) -> sp.csr_array:
+    if sp.issparse(weights):
+        w = sp.csr_array(weights, dtype=float)
+    else:
+        try:
+            arr = np.asarray(weights, dtype=float)
+        except (TypeError, ValueError) as e:
+            raise TypeError(
+                "graph_or_weights must be a networkx digraph or a square matrix, "
+                f"got {type(weights).__name__}"
+            ) from e
+        if arr.ndim != 2:
+            raise ValueError(f"weights must be a square matrix, got shape {arr.shape}")
+        w = sp.csr_array(arr)
+    m, n = w.shape
+    if m != n or m == 0:
+        raise ValueError(f"weights must be a non-empty square matrix, got shape {w.shape}")
+    if w.nnz and (not np.all(np.isfinite(w.data)) or np.any(w.data < 0)):
+        raise ValueError("weights must be finite and >= 0")
+    rows = np.asarray(w.sum(axis=1)).ravel()
+    bad = np.flatnonzero(np.abs(rows - 1.0) > _ROW_TOL)
+    if len(bad):
+        raise ValueError(
+            f"weights must be row-stochastic (rows summing to 1), row {bad[0]} "
+            f"sums to {rows[bad[0]]!r}"
+        )
+    return w
+
+
+def weight_matrix(graph_or_weights, *, nodelist=None) -> sp.csr_array:
+    """Row-stochastic W from a digraph (in-edge weights) or a matrix, as canonical CSR.
+
+    Parameters
+    ----------
+    graph_or_weights : networkx.DiGraph, array_like or scipy sparse matrix
+        A digraph in our convention (every edge weight finite and >= 0): row
+        ``i`` of W is node ``i``'s in-edge weights (self-loop included) divided
+        by their sum, and a node with no in-edge gets ``w_ii = 1``. An
+        undirected graph counts each edge both ways. Or W itself: square,
+        non-negative, rows summing to 1 (within 1e-9).
+    nodelist : list, optional
+        Node order of a graph's rows and columns (default :func:`node_order`:
+        sorted labels, else ``list(G)``).
+
+    Returns
+    -------
+    scipy.sparse.csr_array, shape (M, M)
+        Without explicit zeros or duplicate entries.
+
+    Examples
+    --------
+    >>> g = nx.DiGraph([("b", "a", {"weight": 3.0}), ("a", "a")]); g.add_node("c")
+    >>> weight_matrix(g).toarray().tolist()   # order a, b, c
+    [[0.25, 0.75, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+    """
+    if isinstance(graph_or_weights, nx.Graph):
+        w = _graph_weights(graph_or_weights, nodelist)
+    else:
+        if nodelist is not None:
+            raise ValueError("nodelist applies to graphs only, not to weight matrices")
+        w = _matrix_weights(graph_or_weights)
+    w.sum_duplicates()  # canonical: csgraph must not see repeated entries
+    w.eliminate_zeros()
+    return w
+
+
+def window_matrix(source, start: int, stop: int, *, method: str = "product") -> sp.csr_array:
+    """The weight matrix the window ``[start, stop)`` (steps ``start .. stop-1``) acts with.
+
+    Parameters
+    ----------
+    source : Run, GraphSeries or sequence of networkx.DiGraph
+        See :func:`~baygo_graph.series.as_series` (rows and columns in the
+        series' node order).
+    start, stop : int
+        ``0 <= start < stop <= T``.
+    method : {"product", "union"}, default "product"
+        ``"product"``: ``W_{stop-1} ... W_{start+1} W_start`` - since pooling
+        maps ``x_t = W_t x_{t-1}``, this is the map from the beliefs before the
+        window to those after it. ``"union"``: the mean of the window's W, the
+        row-normalised weights of the union graph.
+
+    Returns
+    -------
+    scipy.sparse.csr_array, shape (M, M)
+        Row-stochastic.
+
+    Examples
+    --------
+    >>> a = nx.DiGraph([(1, 0)]); a.add_node(2)      # 0 listens to 1
+    >>> b = nx.DiGraph([(2, 1)]); b.add_node(0)      # 1 listens to 2
+    >>> window_matrix([a, b], 0, 2).toarray().tolist()  # W_1 W_0: 0 ends with 1's belief
+    [[0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [0.0, 0.0, 1.0]]
+    >>> window_matrix([a, b], 0, 2, method="union").toarray().tolist()
+    [[0.5, 0.5, 0.0], [0.0, 0.5, 0.5], [0.0, 0.0, 1.0]]
+    """
+    s = as_series(source)
+    check_choice("method", method, METHODS)
+    start, stop = check_int("start", start), check_int("stop", stop)
+    if not 0 <= start < stop <= s.n_steps:
+        raise ValueError(f"need 0 <= start < stop <= {s.n_steps}, got start={start}, stop={stop}")
+    if method == "union":
+        out = sp.csr_array(s.weight_sum(start, stop) / float(stop - start))
+    else:
+        out = s.weights(start)
+        for t in range(start + 1, stop):
+            out = sp.csr_array(s.weights(t) @ out)
+    out.eliminate_zeros()
+    out.sort_indices()
+    return out

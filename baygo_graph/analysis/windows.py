@@ -1,0 +1,178 @@
+"""Windows of a graph series: the shared window vocabulary and window unions.
+
+Every analysis function takes a :class:`~baygo_graph.Run`, any sequence of
+``networkx.DiGraph`` on one node set, or a :class:`~baygo_graph.series.GraphSeries`
+(the array form both are turned into, see :func:`~baygo_graph.series.as_series`;
+a centralised run has no graph: ValueError). Convention (DESIGN.md): edge
+``(j, i)`` of a step graph means agent ``i`` receives from ``j``. Array
+positions are the series' node order ``series.nodes``: ``0 .. M-1`` for a run;
+for graphs, the labels sorted when they are sortable, else in ``list(graphs[0])``
+order.
+
+Windows
+-------
+Steps are numbered ``0 .. T-1``. A window is a half-open step range
+``[start, stop)``: it holds steps ``start, ..., stop - 1`` (``stop`` is
+*exclusive*, as in Python slices). For a window length ``B``:
+
+* ``windows="aligned"`` (the default everywhere) - ``[nB, (n+1)B)`` for
+  ``n = 0, 1, ...`` (the paper's Remark: B-strong connectivity);
+* ``windows="sliding"`` - ``[s, s+B)`` for every ``s``.
+
+A window that would reach outside the steps ``0 .. T-1`` is *incomplete*:
+``incomplete="drop"`` (the default everywhere) leaves it out,
+``incomplete="keep"`` keeps it, cut at the ends of the series.
+
+Missing values
+--------------
+One convention across :mod:`baygo_graph.analysis`: a float result that is not
+defined is NaN (e.g. a non-unique influence vector); "no such B / step" is None
+as a Python scalar and ``-1`` only inside int arrays where the function says so
+(:func:`~baygo_graph.analysis.time_to_connectivity`).
+
+Examples
+--------
+>>> window_bounds(5, 2, windows="aligned", incomplete="keep")
+(array([0, 2, 4]), array([2, 4, 5]))
+"""
+
+from __future__ import annotations
+
+import networkx as nx
+import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components
+
+from .._validate import check_choice, check_int
+from ..series import as_series
+
+__all__ = [
+    "INCOMPLETE",
+    "WINDOWS",
+    "check_window_options",
+    "n_strong_components",
+    "window_bounds",
+    "window_union",
+]
+
+#: Values of the ``windows=`` argument (the first is the default).
+WINDOWS = ("aligned", "sliding")
+#: Values of the ``incomplete=`` argument (the first is the default).
+INCOMPLETE = ("drop", "keep")
+
+
+def check_window_options(windows: str, incomplete: str) -> tuple[str, str]:
+    """Check ``windows=`` and ``incomplete=`` (TypeError/ValueError naming them).
+
+    Examples
+    --------
+    >>> check_window_options("sliding", "drop")
+    ('sliding', 'drop')
+    """
+    return check_choice("windows", windows, WINDOWS), check_choice(
+        "incomplete", incomplete, INCOMPLETE
+    )
+
+
+def window_bounds(n_steps: int, length: int, *, windows: str = "aligned", incomplete: str = "drop"):
+    """``(start, stop)`` int arrays of the windows of ``length`` steps (``stop`` exclusive).
+
+    Windows are those of the module docstring, in order of their start.
+    """
+    if windows == "aligned":
+        start = np.arange(0, n_steps, length)
+    else:
+        start = np.arange(n_steps)
+    stop = np.minimum(start + length, n_steps)
+    if incomplete == "drop":
+        full = stop - start == length
+        start, stop = start[full], stop[full]
+    return start, stop
+
+
+def n_strong_components(src: np.ndarray, dst: np.ndarray, m: int) -> int:
+    """Number of strongly connected components of the digraph ``src -> dst`` on ``m`` nodes.
+
+    Builds the canonical CSR of the *reversed* graph (same components) by
+    sorting and de-duplicating ``dst * m + src``: csgraph's strong components
+    must not see duplicate entries (scipy 1.17 loops forever on a CSR with a
+    repeated entry, cf. scipy/scipy#4409), and this is cheaper than scipy's
+    COO -> CSR conversion.
+
+    Examples
+    --------
+    >>> n_strong_components(np.array([0, 1]), np.array([1, 0]), 3)
+    2
+    """
+    if m == 1:
+        return 1
+    key = np.sort(dst * m + src)
+    if len(key) > 1:
+        keep = np.empty(len(key), dtype=bool)
+        keep[0] = True
+        np.not_equal(key[1:], key[:-1], out=keep[1:])
+        key = key[keep]
+    rows = key // m
+    itype = np.int32 if m * m < np.iinfo(np.int32).max else np.int64
+    indptr = np.zeros(m + 1, dtype=itype)
+    np.cumsum(np.bincount(rows, minlength=m), out=indptr[1:])
+    g = sp.csr_array((np.ones(len(key)), (key - rows * m).astype(itype), indptr), shape=(m, m))
+    return int(connected_components(g, directed=True, connection="strong", return_labels=False))
+
+
+def window_union(graphs, start: int, stop: int) -> nx.DiGraph:
+    """The union digraph of the window ``[start, stop)`` (steps ``start .. stop-1``).
+
+    Parameters
+    ----------
+    graphs : Run, GraphSeries or sequence of networkx.DiGraph
+        See :func:`~baygo_graph.series.as_series`.
+    start, stop : int
+        ``0 <= start < stop <= T``.
+
+    Returns
+    -------
+    networkx.DiGraph
+        Every node of the series (original labels, in the series' node order),
+        an edge ``(j, i)`` wherever some step of the window has one (self-loops
+        included), with attributes ``weight`` = the sum over the window of the
+        normalised ``w_ij`` (so the union's row-normalised weights are the mean W
+        of the window; for a ``Run`` these are the step graphs' edge weights)
+        and ``count`` = the number of steps holding the edge. A node with no
+        in-edge in a step has ``w_ii = 1`` in that step (see
+        :func:`~baygo_graph.series.as_series`), hence a self-loop.
+
+    Examples
+    --------
+    >>> g1 = nx.DiGraph([(0, 1)]); g1.add_node(2)
+    >>> g2 = nx.DiGraph([(1, 2), (2, 0)])
+    >>> u = window_union([g1, g2], 0, 2)
+    >>> sorted(u.edges()), nx.is_strongly_connected(u)
+    ([(0, 0), (0, 1), (1, 1), (1, 2), (2, 0), (2, 2)], True)
+    >>> u.edges[0, 1]["count"], u.edges[0, 1]["weight"]
+    (1, 1.0)
+    """
+    s = as_series(graphs)
+    start = check_int("start", start)
+    stop = check_int("stop", stop)
+    if not 0 <= start < stop <= s.n_steps:
+        raise ValueError(f"need 0 <= start < stop <= {s.n_steps}, got start={start}, stop={stop}")
+    total = sp.coo_array(s.weight_sum(start, stop))
+    counts = sp.csr_array((s.n_agents, s.n_agents), dtype=np.int64)
+    for t in range(start, stop):
+        counts = counts + sp.csr_array(s.weights(t) > 0, dtype=np.int64)
+    count = np.asarray(sp.csr_array(counts)[total.row, total.col]).ravel()
+    g = nx.DiGraph()
+    nodes = s.nodes
+    g.add_nodes_from(nodes)
+    g.add_edges_from(
+        (nodes[j], nodes[i], {"weight": w, "count": c})
+        for i, j, w, c in zip(
+            total.row.tolist(),
+            total.col.tolist(),
+            total.data.tolist(),
+            count.tolist(),
+            strict=True,
+        )
+    )
+    return g
