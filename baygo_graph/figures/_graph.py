@@ -11,6 +11,7 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
+from ..analysis.weights import node_order
 from ._style import INFORMATIVE_COLOR, INFORMATIVE_MARKER
 
 __all__ = [
@@ -57,6 +58,11 @@ def agent_layout(m: int, *, informative: int = 0) -> np.ndarray:
 def as_weights(graph_or_weights, *, nodelist=None) -> sp.csr_array:
     """W (row i: agent i's weights) from a DiGraph (edge (j, i) = i hears j) or a matrix.
 
+    Weights are drawn as given (not row-normalised). Rows and columns of a
+    graph follow ``nodelist``, else
+    :func:`~baygo_graph.analysis.weights.node_order` (sorted labels when
+    sortable, else ``list(G)`` order).
+
     Examples
     --------
     >>> g = nx.DiGraph([(0, 1, {"weight": 0.5})]); g.add_node(2)
@@ -65,7 +71,7 @@ def as_weights(graph_or_weights, *, nodelist=None) -> sp.csr_array:
     """
     if isinstance(graph_or_weights, nx.Graph):
         g = graph_or_weights
-        nodes = sorted(g) if nodelist is None else list(nodelist)
+        nodes = node_order(g, nodelist)
         a = nx.to_scipy_sparse_array(g, nodelist=nodes, weight="weight", format="csr")
         if not g.is_directed():
             a = a.maximum(a.T)

@@ -17,6 +17,7 @@ __all__ = [
     "INFORMATIVE_MARKER",
     "MSE_LABEL",
     "OTHERS_LINESTYLE",
+    "SINGLE_LEARNERS",
     "STEP_LABEL",
     "STRATEGY_COLORS",
     "STRATEGY_LABELS",
@@ -60,6 +61,8 @@ STRATEGY_LABELS = {
     "nocol": "NoCol",
     "cen": "Cen",
 }
+#: Strategies whose agents are one learner (one MSE curve in the table figures).
+SINGLE_LEARNERS = frozenset({"cen", "cen-stratified"})
 #: The informative agent is drawn with this marker and colour everywhere.
 INFORMATIVE_MARKER = "*"
 INFORMATIVE_COLOR = _OKABE_ITO["vermillion"]

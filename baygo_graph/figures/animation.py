@@ -14,6 +14,8 @@ from pathlib import Path
 import numpy as np
 from matplotlib.animation import FuncAnimation
 
+from .._validate import check_choice
+from ..series import as_series
 from ._graph import agent_layout, draw_edges, draw_nodes, graph_legend, node_sizes
 from ._style import (
     INFLUENCE_LABEL,
@@ -28,6 +30,8 @@ from ._style import (
 
 __all__ = ["RunAnimation", "animate_run", "ffmpeg_path", "save_animation"]
 
+#: Values of ``panel=`` in :func:`animate_run`.
+PANELS = ("mse", "influence")
 VIDEO_HINT = (
     "MP4 needs an ffmpeg writer: install the optional extra "
     "(python -m pip install 'baygo-graph[video]', which brings imageio-ffmpeg) "
@@ -69,7 +73,8 @@ def animate_run(
     Parameters
     ----------
     run : Run
-        A run with a communication graph (not ``"cen"``).
+        A run with a communication graph (``run.series``; a centralised run
+        has none: ValueError). Edges are drawn from ``run.series.weights(t)``.
     steps : iterable of int or slice, optional
         Steps to show, one frame each (default: every step).
     panel : {"mse", "influence"}, default "mse"
@@ -98,28 +103,11 @@ def animate_run(
     >>> list(anim.new_saved_frame_seq())
     [2, 3, 4]
     """
-    from ..run import Run
-
-    if not isinstance(run, Run):
-        raise TypeError(f"run must be a baygo_graph.Run, got {type(run).__name__}")
-    if run.kind == "cen":
-        raise ValueError("the centralised learner (cen) has no communication graph to animate")
-    if panel not in ("mse", "influence"):
-        raise ValueError(f"panel must be 'mse' or 'influence', got {panel!r}")
-    frames = _frames(run, steps)
-    if not frames:
-        raise ValueError("steps selects no step of the run")
-    t_all, m = run.n_steps, run.n_agents
-    if influence is not None:
-        influence = np.asarray(influence, dtype=float)
-        if influence.shape != (t_all, m):
-            raise ValueError(f"influence must have shape ({t_all}, {m}), got {influence.shape}")
-    elif panel == "influence":
-        raise ValueError("panel='influence' needs the influence array")
+    series, frames, influence = _checked(run, steps, panel, influence)
+    t_all, m = series.n_steps, series.n_agents
     inf = run.informative
     pos = agent_layout(m, informative=inf) if pos is None else np.asarray(pos, dtype=float)
     values = run.mse if panel == "mse" else influence
-    x = np.arange(t_all)
 
     with figure_style():
         import matplotlib.pyplot as plt
@@ -127,76 +115,17 @@ def animate_run(
         fig, (gax, pax) = plt.subplots(
             1, 2, figsize=figsize, width_ratios=(1, 1.25), layout="constrained"
         )
-        sizes0 = node_sizes(m, None if influence is None else influence[frames[0]])
-        others_sc, inf_sc, labels = draw_nodes(gax, pos, informative=inf, sizes=sizes0)
-        graph_legend(
-            gax,
-            "arrow j→i: agent i listens to agent j"
-            + ("; node size: influence" if influence is not None else ""),
-            handles=(others_sc, inf_sc),
-        )
-        counter = gax.text(
-            0.02,
-            0.98,
-            "",
-            transform=gax.transAxes,
-            ha="left",
-            va="top",
-            fontsize=11,
-            fontweight="bold",
-            gid="step-counter",
-        )
-        gax.set_title(f"{strategy_label(run.strategy)}: communication graph")
-
-        # Right panel: full curves faint, the drawn part up to t strong.
-        lo, hi = frames[0], frames[-1]
-        seg = slice(min(lo, hi), max(lo, hi) + 1)
-        span = values[seg]
-        finite = span[np.isfinite(span)]
-        for i in range(m):
-            is_inf = i == inf
-            pax.plot(
-                x[seg],
-                values[seg, i],
-                color=INFORMATIVE_COLOR if is_inf else "#7F7F7F",
-                lw=2.2 if is_inf else 0.8,
-                alpha=1.0 if is_inf else 0.5,
-                marker=INFORMATIVE_MARKER if is_inf else "",
-                markevery=max(1, (seg.stop - seg.start) // 10),
-                markersize=9,
-                label=f"agent {i} (informative)"
-                if is_inf
-                else ("other agents" if i == (1 if inf == 0 else 0) else "_nolegend_"),
-                gid=f"curve:{i}",
-            )
-        cursor = pax.axvline(frames[0], color="black", lw=1.0, ls=":", gid="cursor")
-        dot = pax.scatter(
-            [frames[0]],
-            [values[frames[0], inf]],
-            s=80,
-            c=INFORMATIVE_COLOR,
-            marker=INFORMATIVE_MARKER,
-            zorder=6,
-            edgecolors="black",
-            linewidths=0.5,
-        )
-        pax.set_xlim(seg.start, max(seg.stop - 1, seg.start + 1))
-        if finite.size:
-            pad = 0.05 * (finite.max() - finite.min() or 1.0)
-            pax.set_ylim(finite.min() - pad, finite.max() + pad)
-        pax.set_xlabel(STEP_LABEL)
-        pax.set_ylabel(MSE_LABEL if panel == "mse" else INFLUENCE_LABEL)
-        pax.set_title("every agent's test MSE" if panel == "mse" else "every agent's influence")
-        pax.legend(fontsize="small", loc="upper right")
+        nodes, counter = _graph_panel(gax, pos, inf, influence, frames[0], run.strategy)
+        cursor, dot = _curve_panel(pax, values, frames, inf, panel)
         mark_synthetic(fig, run.synthetic)
-
-        state = {"edges": []}
+        others_sc, inf_sc, labels = nodes
         static_nodes = [a for a in (others_sc, inf_sc, *labels) if a is not None]
+        state = {"edges": []}
 
         def update(t):
             for p in state["edges"]:
                 p.remove()
-            state["edges"] = draw_edges(gax, pos, run.weights(t))
+            state["edges"] = draw_edges(gax, pos, series.weights(t))
             if influence is not None:
                 sizes = node_sizes(m, influence[t])
                 others_sc.set_sizes(np.delete(sizes, inf))
@@ -224,6 +153,99 @@ def animate_run(
         fig.canvas.draw()
         fig.set_layout_engine("none")
     return anim
+
+
+def _checked(run, steps, panel, influence):
+    """``(series, frames, influence)`` after checking :func:`animate_run`'s arguments."""
+    from ..run import Run
+
+    if not isinstance(run, Run):
+        raise TypeError(f"run must be a baygo_graph.Run, got {type(run).__name__}")
+    series = as_series(run)  # ValueError for a centralised run: no graph to animate
+    check_choice("panel", panel, PANELS)
+    frames = _frames(run, steps)
+    if not frames:
+        raise ValueError("steps selects no step of the run")
+    t_all, m = series.n_steps, series.n_agents
+    if influence is not None:
+        influence = np.asarray(influence, dtype=float)
+        if influence.shape != (t_all, m):
+            raise ValueError(f"influence must have shape ({t_all}, {m}), got {influence.shape}")
+    elif panel == "influence":
+        raise ValueError("panel='influence' needs the influence array")
+    return series, frames, influence
+
+
+def _graph_panel(gax, pos, inf, influence, first, strategy):
+    """Nodes, legend, step counter and title of the graph panel."""
+    m = len(pos)
+    sizes0 = node_sizes(m, None if influence is None else influence[first])
+    others_sc, inf_sc, labels = draw_nodes(gax, pos, informative=inf, sizes=sizes0)
+    graph_legend(
+        gax,
+        "arrow j→i: agent i listens to agent j"
+        + ("; node size: influence" if influence is not None else ""),
+        handles=(others_sc, inf_sc),
+    )
+    counter = gax.text(
+        0.02,
+        0.98,
+        "",
+        transform=gax.transAxes,
+        ha="left",
+        va="top",
+        fontsize=11,
+        fontweight="bold",
+        gid="step-counter",
+    )
+    gax.set_title(f"{strategy_label(strategy)}: communication graph")
+    return (others_sc, inf_sc, labels), counter
+
+
+def _curve_panel(pax, values, frames, inf, panel):
+    """Right panel: every agent's curve over the frames' span, a cursor and a dot."""
+    m = values.shape[1]
+    x = np.arange(values.shape[0])
+    lo, hi = frames[0], frames[-1]
+    seg = slice(min(lo, hi), max(lo, hi) + 1)
+    span = values[seg]
+    finite = span[np.isfinite(span)]
+    for i in range(m):
+        is_inf = i == inf
+        pax.plot(
+            x[seg],
+            values[seg, i],
+            color=INFORMATIVE_COLOR if is_inf else "#7F7F7F",
+            lw=2.2 if is_inf else 0.8,
+            alpha=1.0 if is_inf else 0.5,
+            marker=INFORMATIVE_MARKER if is_inf else "",
+            markevery=max(1, (seg.stop - seg.start) // 10),
+            markersize=9,
+            label=f"agent {i} (informative)"
+            if is_inf
+            else ("other agents" if i == (1 if inf == 0 else 0) else "_nolegend_"),
+            gid=f"curve:{i}",
+        )
+    cursor = pax.axvline(frames[0], color="black", lw=1.0, ls=":", gid="cursor")
+    dot = pax.scatter(
+        [frames[0]],
+        [values[frames[0], inf]],
+        s=80,
+        c=INFORMATIVE_COLOR,
+        marker=INFORMATIVE_MARKER,
+        zorder=6,
+        edgecolors="black",
+        linewidths=0.5,
+    )
+    pax.set_xlim(seg.start, max(seg.stop - 1, seg.start + 1))
+    if finite.size:
+        pad = 0.05 * (finite.max() - finite.min() or 1.0)
+        pax.set_ylim(finite.min() - pad, finite.max() + pad)
+    pax.set_xlabel(STEP_LABEL)
+    pax.set_ylabel(MSE_LABEL if panel == "mse" else INFLUENCE_LABEL)
+    pax.set_title("every agent's test MSE" if panel == "mse" else "every agent's influence")
+    pax.legend(fontsize="small", loc="upper right")
+    return cursor, dot
 
 
 class RunAnimation(FuncAnimation):

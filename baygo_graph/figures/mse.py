@@ -19,6 +19,7 @@ from ._style import (
     INFORMATIVE_MARKER,
     MSE_LABEL,
     OTHERS_LINESTYLE,
+    SINGLE_LEARNERS,
     STEP_LABEL,
     figure_style,
     is_synthetic,
@@ -71,8 +72,9 @@ def plot_mse(
     strategies : sequence of str, optional
         Strategies to draw, in order (default: every strategy in ``df``).
     groups : sequence of {"informative", "others", "all"}
-        Curves per strategy. The centralised learner ``"cen"`` has one curve
-        whatever ``groups`` says (all its agents are the same learner).
+        Curves per strategy. A centralised learner (a strategy of
+        :data:`SINGLE_LEARNERS`) has one curve whatever ``groups`` says (all its
+        agents are the same learner).
     level : float, default 0.95
         Coverage of the bands.
     ax : matplotlib.axes.Axes, optional
@@ -110,14 +112,15 @@ def plot_mse(
         ax = new_axes(ax)
         n_steps = int(df["step"].max()) + 1 if len(df) else 1
         for k, s in enumerate(strategies):
-            for group in ("all",) if s == "cen" else groups:
+            one = s in SINGLE_LEARNERS
+            for group in ("all",) if one else groups:
                 band = seed_bands(df, group=group, level=level, strategies=[s])
                 x = band["step"].to_numpy()
                 color = strategy_color(s, k)
                 is_inf = group == "informative"
                 label = (
-                    "Cen (central learner)"
-                    if s == "cen"
+                    f"{strategy_label(s)} (central learner)"
+                    if one
                     else f"{strategy_label(s)}: {_GROUP_TEXT[group]}"
                 )
                 ax.fill_between(
@@ -133,7 +136,7 @@ def plot_mse(
                     x,
                     band["mean"].to_numpy(),
                     color=color,
-                    linestyle="-" if (is_inf or s == "cen") else OTHERS_LINESTYLE,
+                    linestyle="-" if (is_inf or one) else OTHERS_LINESTYLE,
                     marker=INFORMATIVE_MARKER if is_inf else "",
                     markersize=9 if is_inf else 0,
                     markevery=_markevery(n_steps),
