@@ -79,7 +79,7 @@ def t_interval(values, *, level: float = 0.95, axis: int = 0):
     --------
     >>> mean, lo, hi = t_interval([1.0, 2.0, 6.0])
     >>> float(mean), round(float(hi), 4)
-    (3.0, 9.5726)
+    (3.0, 9.5724)
     """
     _check_level(level)
     v = np.asarray(values, dtype=float)
