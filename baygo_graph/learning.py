@@ -1,14 +1,16 @@
 """The learning loop: data + model + strategy + rng -> :class:`~baygo_graph.Run`.
 
-It only orchestrates: the strategy's :class:`~baygo_graph.strategies.Plan` draws the
-data and pools, :mod:`baygo_graph.model` evaluates the grid model, and the run
-record keeps what each step measured.
+It only orchestrates: the model (:mod:`baygo_graph.models`) splits the data, keeps
+the posteriors, updates, pools and measures them; the strategy's
+:class:`~baygo_graph.strategies.Plan` draws the batches and decides whom each
+agent pools with; the run record keeps what each step measured.
 """
 
 from __future__ import annotations
 
+import copy
+import inspect
 import sys
-import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -16,16 +18,12 @@ from tqdm.auto import tqdm
 
 from ._validate import check_int, check_real, seed_record
 from ._version import __version__
-from .data import draw_batches, paper_split, resolve_data
-from .exceptions import GridResolutionWarning
-from .model import log_likelihood, log_prior, make_grid, mse_function, pool
+from .data import draw_batches, resolve_data
+from .models import LinearRegression, pool, resolve_model
 from .run import Run
 from .strategies import BayGo, resolve_strategy
 
 __all__ = ["draw_batches", "pool", "simulate"]
-
-# A posterior with more mass than this on one grid cell has collapsed onto it.
-_COLLAPSE = 0.99
 
 
 def simulate(
@@ -35,6 +33,7 @@ def simulate(
     steps: int = 60,
     rng=None,
     data=None,
+    model=None,
     delta: float = 0.5,
     batch: int = 1,
     grid=61,
@@ -55,9 +54,10 @@ def simulate(
     """Run the learning loop of one strategy.
 
     Every step, for all agents at once: draw a mini-batch, update the local
-    log-posterior, choose W (BayGo: each agent listens to its most divergent
-    physical neighbour), pool geometrically, record test MSE, entropy and
-    posterior mean. See DESIGN.md for the equations.
+    posterior, choose W (BayGo: each agent listens to its most divergent
+    physical neighbour), pool geometrically, record the test loss (``run.mse``:
+    the test MSE of the linear model), entropy and posterior mean. See DESIGN.md
+    for the equations.
 
     Parameters
     ----------
@@ -79,6 +79,12 @@ def simulate(
     data : str, os.PathLike, pandas.DataFrame, Dataset or None
         The samples; None reads ``BAYGO_BODYFAT`` if set, else uses the synthetic
         data set (recorded in ``run.config["data"]``).
+    model : str or model object, optional
+        What the agents learn (:mod:`baygo_graph.models`): a name from
+        :data:`~baygo_graph.models.MODEL_NAMES` or a model object carrying its own
+        options. Default: the paper's linear regression, ``"linear"``, made from
+        ``grid``, ``bounds``, ``sigma``, ``prior_var``, ``test_fraction``,
+        ``informative_range`` and ``other_range`` below (those apply to it only).
     delta : float, default 0.5
         Self-weight of pooling, in [0, 1].
     batch : int, default 1
@@ -141,6 +147,16 @@ def simulate(
     if dtype not in (np.float64, np.float32):
         raise ValueError(f"dtype must be 'float64' or 'float32', got {dtype!r}")
     keep = _kept_steps(keep_posteriors, steps)
+    linear = {
+        "grid": grid,
+        "bounds": bounds,
+        "sigma": sigma,
+        "prior_var": prior_var,
+        "test_fraction": test_fraction,
+        "informative_range": informative_range,
+        "other_range": other_range,
+    }
+    model = copy.copy(_model(model, linear))  # the caller's object is not changed
     seed, rng = seed_record(rng)
     strat = resolve_strategy(strategy, agents=agents, informative=informative, weights=weights)
     if physical is not None:
@@ -148,109 +164,22 @@ def simulate(
             raise ValueError("physical applies to the 'baygo' strategy given by name only")
         strat = BayGo(physical)
     dataset = resolve_data(data)
-    split = paper_split(
-        dataset,
-        agents=agents,
-        informative=informative,
-        informative_range=informative_range,
-        other_range=other_range,
-        test_fraction=test_fraction,
-        rng=rng,
-    )
-    g = make_grid(grid, bounds=bounds)
-    sigma = split.sigma_ls if sigma is None else float(sigma)
+    split = model.split(dataset, agents=agents, informative=informative, rng=rng)
     plan = strat.start(agents=agents, steps=steps, delta=delta, dtype=dtype, rng=rng)
-    prior = log_prior(g, var=prior_var).astype(dtype)
     show = sys.stderr.isatty() if progress is None else bool(progress)
-    rec = _loop(
-        plan,
-        split,
-        g,
-        prior,
-        sigma=sigma,
-        batch=batch,
-        steps=steps,
-        keep=keep,
-        rng=rng,
-        progress=show and strat.name,
-        monitors=monitors,
-    )
-    if rec.collapsed is not None:
-        _warn_collapse(*rec.collapsed, g)
-    config = (
-        _config(
-            strat=strat,
-            agents=agents,
-            steps=steps,
-            seed=seed,
-            delta=delta,
-            batch=batch,
-            grid=g,
-            sigma=sigma,
-            informative=informative,
-            prior_var=prior_var,
-            test_fraction=test_fraction,
-            informative_range=informative_range,
-            other_range=other_range,
-            weights=weights,
-            dtype=dtype,
-            dataset=dataset,
-            split=split,
-        )
-        | plan.config()
-        | ({"monitors": rec.monitor_config} if monitors else {})
-    )
-    return Run(
-        strategy=strat.name,
-        informative=informative,
-        delta=float(delta),
-        mse=rec.mse,
-        entropy=rec.entropy,
-        mean=rec.mean,
-        series=plan.series(),
-        posteriors=rec.kept,
-        records=rec.records | plan.records(),
-        config=config,
-    )
-
-
-def _config(
-    *,
-    strat,
-    agents,
-    steps,
-    seed,
-    delta,
-    batch,
-    grid,
-    sigma,
-    informative,
-    prior_var,
-    test_fraction,
-    informative_range,
-    other_range,
-    weights,
-    dtype,
-    dataset,
-    split,
-):
-    """Every parameter of the run, its seed, data and version, as JSON-able values."""
-    g = grid
-    return {
+    loop = _Loop(plan, model, split, batch=batch, steps=steps, keep=keep, monitors=monitors)
+    rec = loop.run(rng, dtype=dtype, progress=show and strat.name)
+    model.finish(rec.state)
+    config = {
         "strategy": strat.name,
+        "model": model.name,
+        "loss": model.loss_name,
         "agents": agents,
         "steps": steps,
         "seed": seed,
         "delta": delta,
         "batch": batch,
-        "grid": list(g.shape),
-        "bounds": [list(b) for b in g.bounds],
-        "sigma": sigma,
         "informative": informative,
-        "prior_var": list(np.broadcast_to(np.asarray(prior_var, float), (2,))),
-        "test_fraction": test_fraction,
-        "informative_range": list(informative_range),
-        "other_range": list(other_range),
         "weights": weights,
         "physical": None,
         "dtype": dtype.name,
@@ -263,6 +192,43 @@ def _config(
         },
         "version": __version__,
     }
+    config |= model.config() | plan.config() | rec.config
+    return Run(
+        strategy=strat.name,
+        informative=informative,
+        delta=float(delta),
+        mse=rec.loss,
+        entropy=rec.entropy,
+        mean=rec.mean,
+        series=plan.series(),
+        posteriors=rec.kept,
+        records=rec.records | plan.records(),
+        config=config,
+    )
+
+
+def _model(model, linear: dict):
+    """The model object: ``linear`` options go to the default linear model only."""
+    if model is None or (isinstance(model, str) and model.lower() == "linear"):
+        return LinearRegression(**linear)
+    changed = [
+        k
+        for k, v in linear.items()
+        if not _same(v, inspect.signature(simulate).parameters[k].default)
+    ]
+    if changed:
+        raise TypeError(
+            f"{', '.join(changed)} apply to the linear model only; give the options of "
+            f"model {model!r} on its object (see baygo_graph.models)"
+        )
+    return resolve_model(model)
+
+
+def _same(a, b) -> bool:
+    try:
+        return bool(np.all(np.asarray(a, dtype=object) == np.asarray(b, dtype=object)))
+    except ValueError:
+        return False
 
 
 def _check_args(*, agents, steps, batch, delta) -> None:
@@ -283,75 +249,66 @@ def _kept_steps(keep_posteriors, steps) -> set:
 
 @dataclass
 class _Record:
-    mse: np.ndarray
+    """What the loop keeps: per-step measures (T, M), kept posteriors, monitor records."""
+
+    loss: np.ndarray
     entropy: np.ndarray
     mean: np.ndarray
-    kept: dict
-    collapsed: tuple | None = None
+    state: object = None
+    kept: dict = field(default_factory=dict)
     records: dict = field(default_factory=dict)
-    monitor_config: dict = field(default_factory=dict)
+    config: dict = field(default_factory=dict)
 
 
-def _loop(plan, split, g, prior, *, sigma, batch, steps, keep, rng, progress, monitors):
-    """The steps: local update, pooling by the plan, metrics. No M x K allocation inside
-    (but for the monitors' copies of the local and pooled posteriors)."""
-    agents = split.agents
-    for mon in monitors:
-        mon.start(agents=agents, steps=steps, grid=g, split=split)
-    logp = np.tile(prior, (plan.learners, 1))
-    expo = np.empty_like(logp)  # exp(logp - rowmax): unnormalised posteriors
-    pooled = np.empty_like(logp)
-    # [1, a, b] per grid point: one pass gives normaliser and posterior mean.
-    moments = np.column_stack([np.ones(g.size), g.theta]).astype(prior.dtype)
-    test_mse = mse_function(split.x_test, split.y_test)
-    rec = _Record(
-        np.empty((steps, agents)), np.empty((steps, agents)), np.empty((steps, agents, 2)), {}
-    )
-    bar = tqdm(range(steps), desc=progress or "", disable=not progress, leave=False)
-    for t in bar:
-        stats = plan.statistics(split, batch, rng)
-        # logp += log-likelihood, computed in the expo buffer (overwritten by exp below).
-        logp += log_likelihood(g, stats, sigma, out=expo)
-        # Local posterior, unnormalised: logp shifted to row max 0, expo = exp(logp).
-        logp -= logp.max(axis=1, keepdims=True)
-        np.exp(logp, out=expo)
-        if monitors:  # the normalised local posteriors, before pooling overwrites logp
-            local = logp - np.log(expo.sum(axis=1, dtype=np.float64))[:, None]
-        if plan.pool(t, expo, logp, pooled, rng):
-            logp, pooled = pooled, logp
-            logp -= logp.max(axis=1, keepdims=True)
-            np.exp(logp, out=expo)
-        # Metrics of the (pooled) posterior expo / z, log = logp - log z.
-        mom = (expo @ moments).astype(np.float64)
-        z = mom[:, :1]
-        m = mom[:, 1:] / z
-        logz = np.log(z[:, 0])
-        rec.mean[t] = m
-        rec.entropy[t] = logz - np.einsum("mk,mk->m", expo, logp) / z[:, 0]
-        rec.mse[t] = test_mse(m)
-        if t in keep:
-            post = logp - logz[:, None].astype(logp.dtype)
-            rec.kept[t] = np.broadcast_to(post, (agents, g.size)).copy()
-        if monitors:
-            post, w_t = logp - logz[:, None], plan.weights(t)
-            for mon in monitors:
-                mon.observe(t, local=local, posterior=post, weights=w_t)
-        peak = 1.0 / z[:, 0]
-        if rec.collapsed is None and peak.max() > _COLLAPSE:
-            rec.collapsed = (t, int(peak.argmax()), float(peak.max()))
-    for mon in monitors:
-        records, config = mon.finish()
-        rec.records |= records
-        rec.monitor_config |= config
-    return rec
+@dataclass
+class _Loop:
+    """The steps: local update, pooling by the plan through the model, measures."""
 
+    plan: object
+    model: object
+    split: object
+    batch: int
+    steps: int
+    keep: set
+    monitors: tuple = ()
 
-def _warn_collapse(t, i, p, g) -> None:
-    warnings.warn(
-        f"at step {t}, agent {i}'s posterior put {p:.3f} of its mass on one grid cell: "
-        f"the grid (spacing {g.spacing[0]:.3g} x {g.spacing[1]:.3g}) is too coarse for "
-        "this posterior, and KL-based neighbour choices degenerate; use a finer grid "
-        "or narrower bounds",
-        GridResolutionWarning,
-        stacklevel=3,
-    )
+    def run(self, rng, *, dtype, progress) -> _Record:
+        plan, model, split, monitors = self.plan, self.model, self.split, self.monitors
+        agents = split.agents
+        state = model.start(split, learners=plan.learners, dtype=dtype)
+        for mon in monitors:
+            mon.start(agents=agents, steps=self.steps, grid=model.space, split=split)
+        rec = None
+        bar = tqdm(range(self.steps), desc=progress or "", disable=not progress, leave=False)
+        for t in bar:
+            model.update(state, plan.statistics(split, self.batch, rng, model.statistics))
+            local = model.posterior_local(state) if monitors else None
+            plan.pool(t, model, state, rng)
+            m = model.measure(state, t, agents)
+            if rec is None:
+                rec = self._record(m)
+            rec.loss[t], rec.entropy[t], rec.mean[t] = m.loss, m.entropy, m.mean
+            for k, v in m.extra.items():
+                rec.records.setdefault(k, np.empty((self.steps, agents)))[t] = v
+            if t in self.keep:
+                rec.kept[t] = np.broadcast_to(
+                    model.posterior(state), (agents, model.space.size)
+                ).copy()
+            if monitors:
+                post, w_t = model.posterior(state), plan.weights(t)
+                for mon in monitors:
+                    mon.observe(t, local=local, posterior=post, weights=w_t)
+        rec.state = state
+        for mon in monitors:
+            records, config = mon.finish()
+            rec.records |= records
+            rec.config.setdefault("monitors", {}).update(config)
+        return rec
+
+    def _record(self, m) -> _Record:
+        t, agents = self.steps, self.split.agents
+        return _Record(
+            loss=np.empty((t, agents)),
+            entropy=np.empty((t, agents)),
+            mean=np.empty((t, agents, m.mean.shape[1])),
+        )

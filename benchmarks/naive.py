@@ -31,7 +31,7 @@ TIE_RTOL = 1e-12
 def naive_simulate(*, agents, steps, rng, data, grid=61, delta=0.5, batch=1, physical=None):
     """BayGo, naively. Returns (choices (T, M), mse (T, M))."""
     from baygo_graph.data import paper_split, resolve_data
-    from baygo_graph.model import log_prior, make_grid
+    from baygo_graph.models import log_prior, make_grid
 
     rng = np.random.default_rng(rng)
     split = paper_split(resolve_data(data), agents=agents, rng=rng)

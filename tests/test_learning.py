@@ -14,7 +14,7 @@ import baygo_graph as bg
 from baygo_graph._validate import seed_from_record
 from baygo_graph.data import paper_split, synthetic_bodyfat
 from baygo_graph.learning import draw_batches
-from baygo_graph.model import make_grid
+from baygo_graph.models import make_grid
 
 DATA = synthetic_bodyfat()
 COARSE = pytest.mark.filterwarnings("ignore::baygo_graph.GridResolutionWarning")

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from scipy.special import logsumexp
 from scipy.stats import multivariate_normal, norm
 
-from baygo_graph.model import (
+from baygo_graph.models import (
     batch_statistics,
     log_likelihood,
     log_normalize,

@@ -5,9 +5,11 @@ learning loop calls ``start`` once per run and gets a :class:`Plan`, the run's
 mutable state of the strategy, which the loop asks three things each step:
 
 1. :meth:`Plan.statistics` - the mini-batch sufficient statistics of every learner
-   (each agent draws from its own samples; a centralised learner from all of them);
-2. :meth:`Plan.pool` - given the local (unnormalised) posteriors, write the pooled
-   log-posteriors, or say that nothing is pooled;
+   (each agent draws from its own samples; a centralised learner from all of them),
+   through the model's ``statistics``;
+2. :meth:`Plan.pool` - given the model and its state after the local update, pool
+   through the model (``model.most_divergent``, ``model.pool_choices``,
+   ``model.pool_weights``), or say that nothing is pooled;
 3. at the end, :meth:`Plan.series` - the communication graph series of the run
    (None for a centralised learner) and :meth:`Plan.config` - what the run's config
    must record to reproduce it.
@@ -20,7 +22,6 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from ..data import Split, draw_batches
-from ..model import batch_statistics
 from ..series import GraphSeries
 
 __all__ = ["Plan", "Strategy"]
@@ -40,17 +41,15 @@ class Plan:
     def __init__(self, agents: int):
         self.learners = agents
 
-    def statistics(self, split: Split, batch: int, rng: np.random.Generator) -> np.ndarray:
-        """Every learner's batch statistics, shape (learners, 6): each agent's own batch."""
+    def statistics(
+        self, split: Split, batch: int, rng: np.random.Generator, statistics
+    ) -> np.ndarray:
+        """Every learner's batch statistics, ``statistics(x, y)`` of each agent's own batch."""
         x, y = draw_batches(split, batch, rng)
-        return batch_statistics(x, y)
+        return statistics(x, y)
 
-    def pool(self, t: int, expo, logp, out, rng) -> bool:
-        """Write step ``t``'s pooled log-posteriors into ``out``; False: no pooling.
-
-        ``logp`` holds the local log-posteriors shifted to row maximum 0 and
-        ``expo = exp(logp)``; the plan may overwrite ``logp``.
-        """
+    def pool(self, t: int, model, state, rng) -> bool:
+        """Pool step ``t``'s local posteriors through ``model`` (in ``state``); False: none."""
         return False
 
     def weights(self, t: int):

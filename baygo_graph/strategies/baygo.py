@@ -7,10 +7,8 @@ from dataclasses import dataclass, field
 import networkx as nx
 import numpy as np
 
-from ..model import pool_into
 from ..series import ChoiceSeries
 from .base import Plan
-from .kl import kl_choices
 from .physical import edge_record, resolve_physical
 from .timevarying import physical_process
 
@@ -66,17 +64,14 @@ class _BayGoPlan(Plan):
         self.edges = []  # a time-varying graph's (src, dst) per step
         self.choices = np.empty((steps, agents), dtype=np.int32)
 
-    def pool(self, t, expo, logp, out, rng) -> bool:
-        z = expo.sum(axis=1)
+    def pool(self, t, model, state, rng) -> bool:
         listen = self.listen
         if self.process is not None:
             listen = self.process.at(t)
             dst = np.repeat(np.arange(listen.shape[0]), np.diff(listen.indptr))
             self.edges.append((listen.indices.astype(np.int32), dst.astype(np.int32)))
-        self.choices[t] = kl_choices(
-            expo, logp, listen=listen, rng=rng, row_scale=z, col_shift=np.log(z)
-        )
-        pool_into(out, logp, self.choices[t], self.delta)
+        self.choices[t] = model.most_divergent(state, listen=listen, rng=rng)
+        model.pool_choices(state, self.choices[t], self.delta)
         return True
 
     def weights(self, t: int):

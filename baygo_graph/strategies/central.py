@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..model import batch_statistics
 from .base import Plan
 
 __all__ = ["Centralised", "CentralisedStratified"]
@@ -56,8 +55,8 @@ class _StratifiedPlan(Plan):
         super().__init__(agents)
         self.learners = 1
 
-    def statistics(self, split, batch, rng) -> np.ndarray:
-        return super().statistics(split, batch, rng).sum(axis=0, keepdims=True)
+    def statistics(self, split, batch, rng, statistics) -> np.ndarray:
+        return super().statistics(split, batch, rng, statistics).sum(axis=0, keepdims=True)
 
     def config(self) -> dict:
         return {"central_data": "one batch from each agent's own samples"}
@@ -69,13 +68,13 @@ class _PooledPlan(Plan):
         self.learners = 1
         self.pool_xy = None
 
-    def statistics(self, split, batch, rng) -> np.ndarray:
+    def statistics(self, split, batch, rng, statistics) -> np.ndarray:
         if self.pool_xy is None:
             held = np.arange(split.x.shape[1]) < split.counts[:, None]
             self.pool_xy = split.x[held], split.y[held]
         x, y = self.pool_xy
         idx = rng.integers(0, len(x), size=split.agents * batch)
-        return batch_statistics(x[idx][None, :], y[idx][None, :])
+        return statistics(x[idx][None, :], y[idx][None, :])
 
     def config(self) -> dict:
         return {"central_data": "agents x batch draws from the pooled training set"}

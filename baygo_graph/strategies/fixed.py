@@ -98,13 +98,10 @@ class _FixedPlan(Plan):
         # a dense product is faster than a sparse one past a quarter of the pairs
         self.apply = w.toarray().astype(dtype) if w.nnz > m * m // 4 else w
 
-    def pool(self, t, expo, logp, out, rng) -> bool:
+    def pool(self, t, model, state, rng) -> bool:
         if self.identity:
             return False
-        if sp.issparse(self.apply):
-            out[...] = self.apply @ logp
-        else:
-            np.matmul(self.apply, logp, out=out)
+        model.pool_weights(state, self.apply)
         return True
 
     def weights(self, t: int):

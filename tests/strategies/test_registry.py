@@ -48,10 +48,10 @@ class _RoundRobinPlan(Plan):
         super().__init__(agents)
         self.choices = np.empty((steps, agents), dtype=np.int32)
 
-    def pool(self, t, expo, logp, out, rng):
+    def pool(self, t, model, state, rng):
         m = self.learners
         self.choices[t] = (np.arange(m) + 1 + t % (m - 1)) % m
-        out[...] = 0.5 * logp + 0.5 * logp[self.choices[t]]
+        model.pool_choices(state, self.choices[t], 0.5)
         return True
 
     def series(self):
@@ -67,8 +67,6 @@ def test_a_user_strategy_plugs_into_the_loop():
     assert run.strategy == "round-robin"
     expected = (np.arange(5)[None, :] + 1 + np.arange(6)[:, None] % 4) % 5
     np.testing.assert_array_equal(run.choices, expected)
-    # the same pooling as BayGo's choices gives the same posteriors: a fixed choice
-    # rule written as a Plan equals the loop's own pooling of those choices
     w = run.weights(2).toarray()
     assert np.allclose(w.sum(axis=1), 1) and np.allclose(np.diag(w), 0.5)
     from baygo_graph.analysis import smallest_b

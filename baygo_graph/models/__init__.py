@@ -1,0 +1,22 @@
+"""Models: what an agent believes and how it learns, pools and is scored.
+
+The learning loop (:func:`baygo_graph.simulate`) asks a model, through its
+``model=`` argument, for: the data split (``split``), a starting state for every
+learner (``start``), each learner's batch statistics (``statistics``), the local
+Bayesian update (``update``), BayGo's choices of the most divergent neighbour
+(``most_divergent``), geometric pooling with chosen neighbours or a weight matrix
+(``pool_choices``, ``pool_weights``), per-step measures (``measure``) and its
+parameters for the run's config (``config``). :class:`~.grid.GridModel` gives all
+of that to models on a parameter grid:
+
+* :class:`LinearRegression` (``"linear"``, the default) - the paper's bodyfat
+  regression.
+
+:func:`resolve_model` turns a name into a model object with default options; a
+model's options are the keyword arguments of its class.
+"""
+
+from .grid import *  # noqa: F403
+from .kl import *  # noqa: F403
+from .linear import *  # noqa: F403
+from .registry import *  # noqa: F403
