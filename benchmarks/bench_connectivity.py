@@ -29,8 +29,8 @@ import networkx as nx
 import numpy as np
 
 from baygo_graph import Run
-from baygo_graph.series import ChoiceSeries
 from baygo_graph.analysis import smallest_b, time_to_connectivity
+from baygo_graph.series import ChoiceSeries
 
 
 def random_choices(steps: int, agents: int, rng) -> np.ndarray:

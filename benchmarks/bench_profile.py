@@ -20,11 +20,16 @@ from _common import bench_data, fmt_time, load_average, machine_lines, table  # 
 
 
 def profile(agents: int, grid: int, *, steps: int = 5, dtype="float64") -> dict:
-    from baygo_graph.data import paper_split
-    from baygo_graph.data import draw_batches
-    from baygo_graph.models import mse_function, pool_into
-    from baygo_graph.models import batch_statistics, log_likelihood, log_prior, make_grid
-    from baygo_graph.strategies.kl import dense_argmin
+    from baygo_graph.data import draw_batches, paper_split
+    from baygo_graph.models import (
+        batch_statistics,
+        log_likelihood,
+        log_prior,
+        make_grid,
+        mse_function,
+        pool_into,
+    )
+    from baygo_graph.models.kl import dense_argmin
 
     rng = np.random.default_rng(0)
     split = paper_split(bench_data(agents), agents=agents, rng=rng)
