@@ -193,17 +193,6 @@ def random_choices(rng, t, m):
     return ch + (ch >= np.arange(m))
 
 
-def test_window_matrix_product_order(rng):
-    run = Run.from_choices(random_choices(rng, 6, 4), delta=0.3)
-    ws = [run.weights(t).toarray() for t in range(6)]
-    np.testing.assert_allclose(
-        window_matrix(run, 1, 4).toarray(), ws[3] @ ws[2] @ ws[1], atol=1e-15
-    )
-    np.testing.assert_allclose(
-        window_matrix(run, 1, 4, method="union").toarray(), (ws[1] + ws[2] + ws[3]) / 3
-    )
-
-
 @pytest.mark.parametrize("method", ["product", "union"])
 def test_influence_series_matches_direct_computation(rng, method):
     t, m, w = 20, 5, 4

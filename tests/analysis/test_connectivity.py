@@ -253,20 +253,6 @@ def test_run_not_mutated(rng):
     np.testing.assert_array_equal(run.choices, copy_ch)
 
 
-def test_window_union_weights_match_compose_all(rng):
-    ch = rng.integers(0, 4, size=(6, 5))
-    ch = ch + (ch >= np.arange(5))
-    run = Run.from_choices(ch, delta=0.3)
-    graphs = list(run.graphs())
-    u = window_union(run, 1, 4)
-    ref = nx.compose_all(graphs[1:4])
-    assert set(u.edges) == set(ref.edges)
-    for a, b in ref.edges:
-        total = sum(g.edges[a, b]["weight"] for g in graphs[1:4] if g.has_edge(a, b))
-        assert u.edges[a, b]["weight"] == pytest.approx(total)
-        assert u.edges[a, b]["count"] == sum(g.has_edge(a, b) for g in graphs[1:4])
-
-
 @pytest.mark.parametrize(
     ("kwargs", "match"),
     [
