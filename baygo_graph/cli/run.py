@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import click
 import numpy as np
 
 from ..learning import simulate
-from ..strategies import STRATEGY_NAMES, physical_graph
+from ..models import MODEL_NAMES, resolve_model
+from ..strategies import PHYSICAL_PRESETS, STRATEGY_NAMES
 from ._common import data_option, emit, seed_option, synthetic_banner
 
 __all__ = ["run"]
@@ -27,17 +29,50 @@ __all__ = ["run"]
     "--physical",
     default="complete",
     show_default=True,
-    help="BayGo's physical graph: complete, regular-D or geometric[-D] (drawn from --seed).",
+    help="BayGo's physical graph: complete, regular-D, geometric[-D] (drawn from --seed), "
+    f"or one that changes every step: {', '.join(PHYSICAL_PRESETS)}.",
+)
+@click.option(
+    "--model",
+    type=click.Choice(MODEL_NAMES),
+    default="linear",
+    show_default=True,
+    help="What the agents learn (see baygo_graph.models); --grid sets its grid.",
+)
+@click.option(
+    "--model-option",
+    "model_options",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="An option of the model (repeatable), VALUE read as JSON when it parses: "
+    "--model-option bounds=[-3,3].",
 )
 @click.option("--out", type=click.Path(file_okay=False), default=None, help="Folder for run.npz.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a tty).")
-def run(strategy, agents, steps, seed, data, delta, batch, grid, physical, out, as_json, progress):
-    """Run one strategy and print a summary (final MSE, who was listened to)."""
+def run(
+    strategy,
+    agents,
+    steps,
+    seed,
+    data,
+    delta,
+    batch,
+    grid,
+    physical,
+    model,
+    model_options,
+    out,
+    as_json,
+    progress,
+):
+    """Run one strategy and print a summary (final loss, who was listened to)."""
     try:
-        graph = physical_graph(physical, agents, seed=seed)
-        if graph is not None and strategy != "baygo":
+        if physical != "complete" and strategy != "baygo":
             raise ValueError(f"--physical applies to --strategy baygo only, got {strategy!r}")
+        chosen = None  # the linear model with --grid, unless another model or options
+        if model != "linear" or model_options:
+            chosen = resolve_model(model, **({"grid": grid} | parse_options(model_options)))
         result = simulate(
             strategy,
             agents=agents,
@@ -46,19 +81,21 @@ def run(strategy, agents, steps, seed, data, delta, batch, grid, physical, out, 
             data=data,
             delta=delta,
             batch=batch,
-            grid=grid,
-            physical=graph,
+            physical=None if physical == "complete" else physical,
             progress=progress,
+            **({"grid": grid} if chosen is None else {"model": chosen}),
         )
     except (ValueError, TypeError) as e:
         raise click.ClickException(str(e)) from e
     summary = result.summary()
+    loss = {"mse": "MSE"}.get(result.config.get("loss"), result.config.get("loss", "loss"))
     if out is not None:
         summary["file"] = str(result.save(Path(out)))
     lines = [banner for banner in [synthetic_banner(result.synthetic)] if banner] + [
         f"{strategy}: {agents} agents, {steps} steps, seed {seed}, data {result.data_source}",
-        f"final MSE informative agent {result.informative}: {summary['final_mse_informative']:.4f}",
-        f"final MSE non-informative agents (mean): {summary['final_mse_others_mean']:.4f}",
+        f"final {loss} informative agent {result.informative}: "
+        f"{summary['final_mse_informative']:.4f}",
+        f"final {loss} non-informative agents (mean): {summary['final_mse_others_mean']:.4f}",
     ]
     if "chosen_counts" in summary:
         counts = np.asarray(summary["chosen_counts"])
@@ -70,3 +107,17 @@ def run(strategy, agents, steps, seed, data, delta, batch, grid, physical, out, 
     if out is not None:
         lines.append(f"run written to {summary['file']}")
     emit(summary, as_json=as_json, text="\n".join(lines))
+
+
+def parse_options(pairs) -> dict:
+    """``KEY=VALUE`` strings as a dict; a VALUE that parses as JSON is taken as such."""
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.isidentifier():
+            raise ValueError(f"--model-option must be KEY=VALUE, got {pair!r}")
+        try:
+            out[key] = json.loads(value)
+        except json.JSONDecodeError:
+            out[key] = value
+    return out

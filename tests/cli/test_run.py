@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 
+import networkx as nx
 import pytest
 
 import baygo_graph as bg
 from baygo_graph.cli import main
-from baygo_graph.strategies import physical_graph
 
 
 def call(args, capsys):
@@ -60,8 +60,26 @@ def test_physical_graph_restricts_whom_agents_hear(tmp_path, capsys):
     code, _, _ = call([*args, "--physical", "regular-3", "--out", str(tmp_path)], capsys)
     assert code == 0
     run = bg.Run.load(tmp_path)
-    physical = physical_graph("regular-3", 10, seed=2)
-    hears = {(u, v) for u, v in physical.edges} | {(v, u) for u, v in physical.edges}
+    hears = {tuple(e) for e in run.config["physical_edges"]}  # (j, i): i may hear j
+    g = nx.Graph(list(hears))
+    assert g.number_of_nodes() == 10 and all(d == 3 for _, d in g.degree())
     _, src, dst, _ = run.step_edges()
     assert set(zip(src.tolist(), dst.tolist(), strict=True)) <= hears
     assert run.config["physical"] == 30  # directed listening pairs
+    # the same seed and name through the Python API give the same run
+    same = bg.simulate("baygo", agents=10, steps=8, grid=11, rng=2, physical="regular-3")
+    assert same.config["physical_edges"] == run.config["physical_edges"]
+
+
+def test_time_varying_physical_graph_and_model_options(tmp_path, capsys):
+    args = ["run", "--agents", "6", "--steps", "5", "--grid", "11", "--physical", "gossip"]
+    code, out, _ = call([*args, "--out", str(tmp_path), "--json"], capsys)
+    assert code == 0
+    run = bg.Run.load(tmp_path)
+    assert run.config["physical"] == "gossip" and "physical_ptr" in run.records
+    code, out, _ = call(
+        ["run", "--steps", "2", "--model-option", "bounds=[-3,3]", "--json"], capsys
+    )
+    assert code == 0 and json.loads(out)["steps"] == 2
+    code, _, err = call(["run", "--steps", "2", "--model-option", "nonsense"], capsys)
+    assert code != 0 and "KEY=VALUE" in err
