@@ -19,7 +19,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .exceptions import RunFormatError
-from .io.npz import RUN_FILE, read_run_file, write_run_file
+from .io.npz import RUN_FILE, read_run_file, run_path, write_run_file
 from .io.series_files import read_series, write_series
 from .series import ChoiceSeries, GraphSeries, series_from_arrays
 
@@ -273,11 +273,21 @@ class Run:
         return out
 
     # -- storage ---------------------------------------------------------------
-    def save(self, path) -> Path:
+    def save(self, path, *, overwrite: bool = False) -> Path:
         """Write the run to ``path`` (a ``.npz`` file, or a folder that gets ``run.npz``).
 
         Returns the file written. The write is atomic.
+
+        Raises
+        ------
+        FileExistsError
+            When a run file is already there and ``overwrite`` is False.
         """
+        target = run_path(path)
+        if target.exists() and not overwrite:
+            raise FileExistsError(
+                f"a run is already saved at {str(target)!r}: pass overwrite=True to replace it"
+            )
         meta = {
             "strategy": self.strategy,
             "kind": self.kind,

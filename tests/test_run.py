@@ -138,3 +138,31 @@ def test_to_frame(runs):
     assert len(df) == 12 * 5
     assert df.loc[df.informative, "agent"].unique().tolist() == [0]
     np.testing.assert_array_equal(df.mse.to_numpy().reshape(12, 5), runs["negm"].mse)
+
+
+def test_save_refuses_to_overwrite_unless_asked(tmp_path):
+    run = bg.Run.from_choices([[1, 0]])
+    first = run.save(tmp_path / "r")
+    before = first.read_bytes()
+    with pytest.raises(FileExistsError, match="overwrite=True"):
+        bg.Run.from_choices([[-1, 0]]).save(tmp_path / "r")
+    assert first.read_bytes() == before  # nothing lost
+    bg.Run.from_choices([[-1, 0]]).save(tmp_path / "r", overwrite=True)
+    assert bg.Run.load(tmp_path / "r").choices.tolist() == [[-1, 0]]
+
+
+def test_monitor_records_round_trip(tmp_path):
+    from baygo_graph.monitors import TheoremMonitor
+
+    run = bg.simulate(
+        "baygo",
+        agents=3,
+        steps=4,
+        grid=11,
+        rng=0,
+        data=bg.synthetic_bodyfat(),
+        monitors=[TheoremMonitor()],
+    )
+    back = bg.Run.load(run.save(tmp_path / "m"))
+    assert back == run
+    np.testing.assert_array_equal(back.records["theorem_lhs"], run.records["theorem_lhs"])

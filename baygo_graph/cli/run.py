@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 import numpy as np
 
+from ..io import RUN_FILE
 from ..learning import simulate
 from ..models import MODEL_NAMES, resolve_model
 from ..strategies import PHYSICAL_PRESETS, STRATEGY_NAMES
@@ -48,6 +49,7 @@ __all__ = ["run"]
     "--model-option bounds=[-3,3].",
 )
 @click.option("--out", type=click.Path(file_okay=False), default=None, help="Folder for run.npz.")
+@click.option("--force", is_flag=True, help="Replace a run already saved in --out.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a tty).")
 def run(
@@ -63,10 +65,13 @@ def run(
     model,
     model_options,
     out,
+    force,
     as_json,
     progress,
 ):
     """Run one strategy and print a summary (final loss, who was listened to)."""
+    if out is not None and (Path(out) / RUN_FILE).exists() and not force:
+        raise click.ClickException(f"a run is already saved in {out!r}: pass --force to replace it")
     try:
         if physical != "complete" and strategy != "baygo":
             raise ValueError(f"--physical applies to --strategy baygo only, got {strategy!r}")
@@ -90,7 +95,7 @@ def run(
     summary = result.summary()
     loss = {"mse": "MSE"}.get(result.config.get("loss"), result.config.get("loss", "loss"))
     if out is not None:
-        summary["file"] = str(result.save(Path(out)))
+        summary["file"] = str(result.save(Path(out), overwrite=force))
     lines = [banner for banner in [synthetic_banner(result.synthetic)] if banner] + [
         f"{strategy}: {agents} agents, {steps} steps, seed {seed}, data {result.data_source}",
         f"final {loss} informative agent {result.informative}: "

@@ -83,3 +83,14 @@ def test_time_varying_physical_graph_and_model_options(tmp_path, capsys):
     assert code == 0 and json.loads(out)["steps"] == 2
     code, _, err = call(["run", "--steps", "2", "--model-option", "nonsense"], capsys)
     assert code != 0 and "KEY=VALUE" in err
+
+
+def test_out_holding_a_run_needs_force(tmp_path, capsys):
+    args = ["run", "--agents", "3", "--steps", "2", "--grid", "5", "--out", str(tmp_path)]
+    assert call(args, capsys)[0] == 0
+    before = (tmp_path / "run.npz").read_bytes()
+    code, _, err = call([*args, "--seed", "1"], capsys)
+    assert code != 0 and "--force" in err and err.count("\n") == 1
+    assert (tmp_path / "run.npz").read_bytes() == before
+    assert call([*args, "--seed", "1", "--force"], capsys)[0] == 0
+    assert (tmp_path / "run.npz").read_bytes() != before
