@@ -18,6 +18,8 @@ from .report import *  # noqa: F403
 from .report import __all__ as _report_all
 from .stats import *  # noqa: F403
 from .stats import __all__ as _stats_all
+from .theorem import *  # noqa: F403
+from .theorem import __all__ as _theorem_all
 from .topology import *  # noqa: F403
 from .topology import __all__ as _topology_all
 
@@ -52,6 +54,7 @@ __all__ = sorted(
         *_connectivity_all,
         *_report_all,
         *_stats_all,
+        *_theorem_all,
         *_topology_all,
         "compare",
     }
