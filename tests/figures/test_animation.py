@@ -9,7 +9,6 @@ from PIL import Image
 
 from baygo_graph import simulate, synthetic_bodyfat
 from baygo_graph.figures import animate_run, save_animation
-from baygo_graph.figures import animation as animation_module
 
 
 def test_one_gif_frame_per_requested_step(baygo_run, tmp_path):
@@ -74,18 +73,3 @@ def test_bad_inputs_are_refused(baygo_run, tmp_path):
         animate_run(baygo_run, steps=[0, 99])
     with pytest.raises(TypeError, match="Run"):
         animate_run(baygo_run.mse)
-    anim = animate_run(baygo_run, steps=[0])
-    with pytest.raises(ValueError, match=r"\.gif or \.mp4"):
-        save_animation(anim, tmp_path / "a.avi")
-
-
-def test_mp4_when_ffmpeg_exists_else_a_clear_message(baygo_run, tmp_path, monkeypatch):
-    anim = animate_run(baygo_run, steps=range(3))
-    if animation_module.ffmpeg_path() is not None:
-        path = save_animation(anim, tmp_path / "a.mp4", dpi=40)
-        assert path.stat().st_size > 1000
-        assert path.read_bytes()[4:8] == b"ftyp"
-    monkeypatch.setattr(animation_module, "ffmpeg_path", lambda: None)
-    with pytest.raises(RuntimeError, match=r"baygo-graph\[video\]"):
-        save_animation(anim, tmp_path / "b.mp4")
-    assert not (tmp_path / "b.mp4").exists()

@@ -1,0 +1,215 @@
+"""Influence of one weight matrix: closed classes and the left Perron vector.
+
+An agent's **influence** is the left Perron vector ``pi`` of the row-stochastic
+weight matrix W (``pi^T W = pi^T``, ``sum(pi) = 1``; DESIGN.md). In pooling,
+``x_t = W_t x_{t-1}`` (log-posteriors, row ``i`` = agent ``i``), so the long-run
+consensus is ``pi^T x_0``: ``pi_j`` is the share of agent ``j``'s initial belief
+in it. On a digraph in our convention (edge ``(j, i)``: ``i`` receives from
+``j`` with weight ``w_ij``) it is eigenvector centrality of the *reversed*
+graph, ``nx.eigenvector_centrality(G.reverse(), weight="weight")`` rescaled to
+sum 1.
+
+Uniqueness
+----------
+``pi`` is unique iff W has exactly one *closed class*: a strongly connected
+set of agents that listens to nobody outside it (in the information-flow
+direction: a source component, which no edge enters; on a digraph, an
+attracting component of ``G.reverse()``). ``pi`` is zero outside that class. A
+single BayGo step (every agent listens to exactly one other) usually has
+several closed classes; then there is no unique influence vector, and
+:func:`influence` raises :class:`~baygo_graph.exceptions.NotUniqueError` (or
+returns NaNs with ``on_nonunique="nan"``), never a silent choice.
+
+Computation: the closed classes come from
+``scipy.sparse.csgraph.connected_components(connection="strong")`` on W's
+nonzero pattern; ``pi`` restricted to the closed class C solves
+``pi_C^T (I - W_CC) = 0`` with ``sum(pi_C) = 1`` (one equation replaced by the
+normalisation; W_CC is irreducible, so the system is nonsingular): a dense
+LAPACK solve for classes of up to 1000 agents, ``scipy.sparse.linalg.spsolve``
+above. This is exact up to rounding and, unlike power iteration, does not care
+whether the class is periodic.
+
+Node order and missing values
+-----------------------------
+For a graph, array positions follow ``nodelist``, else
+:func:`~baygo_graph.analysis.weights.node_order` (labels sorted when sortable,
+else ``list(G)`` order). A non-unique influence is NaN (with
+``on_nonunique="nan"``).
+"""
+
+from __future__ import annotations
+
+import networkx as nx  # noqa: F401  (used by the doctests)
+import numpy as np
+import scipy.sparse as sp
+import scipy.sparse.linalg as spla
+from scipy.sparse.csgraph import connected_components
+
+from .._validate import check_choice
+from ..exceptions import NotUniqueError
+from .weights import weight_matrix
+
+__all__ = ["ON_NONUNIQUE", "closed_classes", "influence", "perron_vector"]
+
+#: Values of ``on_nonunique=`` (influence's default first).
+ON_NONUNIQUE = ("raise", "nan")
+# Closed classes up to this size are solved densely.
+_DENSE_MAX = 1000
+
+
+def _closed(w: sp.csr_array) -> tuple[np.ndarray, np.ndarray]:
+    """SCC labels of W's pattern and the labels of the closed classes."""
+    n, labels = connected_components(w, directed=True, connection="strong")
+    coo = sp.coo_array(w)
+    cross = labels[coo.row] != labels[coo.col]
+    leaves = np.zeros(n, dtype=bool)  # class listens to someone outside it
+    leaves[labels[coo.row[cross]]] = True
+    return labels, np.flatnonzero(~leaves)
+
+
+def closed_classes(graph_or_weights, *, nodelist=None) -> list[np.ndarray]:
+    """The closed classes of W: strongly connected sets that listen to no one outside.
+
+    Parameters
+    ----------
+    graph_or_weights : networkx.DiGraph or array_like or sparse matrix
+        As in :func:`influence`.
+    nodelist : list, optional
+        Node order of a graph (default
+        :func:`~baygo_graph.analysis.weights.node_order`: sorted labels when
+        sortable, else ``list(G)`` order).
+
+    Returns
+    -------
+    list of numpy.ndarray of int
+        Each class as sorted array positions in that node order, ordered by
+        their smallest member. For a digraph with positive weights the classes,
+        as sets of nodes, are ``nx.attracting_components(G.reverse())``: no edge
+        enters them from outside (edges of weight 0 do not count here).
+
+    Examples
+    --------
+    >>> g = nx.DiGraph([(0, 1), (1, 0), (2, 3), (3, 2), (0, 4), (2, 4)])
+    >>> [c.tolist() for c in closed_classes(g)]
+    [[0, 1], [2, 3]]
+    >>> h = nx.DiGraph([("x", 1), (1, "x"), ("x", "y")])   # unsortable labels
+    >>> from baygo_graph.analysis.weights import node_order
+    >>> order = node_order(h)
+    >>> [{order[k] for k in c} for c in closed_classes(h)] == [{"x", 1}]
+    True
+    """
+    w = weight_matrix(graph_or_weights, nodelist=nodelist)
+    labels, closed = _closed(w)
+    out = [np.flatnonzero(labels == c) for c in closed]
+    return sorted(out, key=lambda c: c[0])
+
+
+def perron_vector(w: sp.csr_array, *, on_nonunique: str = "raise") -> np.ndarray:
+    """Left Perron vector of a canonical row-stochastic CSR W (from :func:`weight_matrix`).
+
+    No checks: :func:`influence` is the checked entry point.
+
+    Examples
+    --------
+    >>> perron_vector(weight_matrix([[0.5, 0.5], [1.0, 0.0]])).round(4).tolist()
+    [0.6667, 0.3333]
+    """
+    m = w.shape[0]
+    labels, closed = _closed(w)
+    if len(closed) != 1:
+        if on_nonunique == "nan":
+            return np.full(m, np.nan)
+        raise NotUniqueError(
+            f"influence is not unique: W has {len(closed)} closed classes (strongly "
+            "connected groups of agents that listen to no one outside), it needs exactly 1"
+        )
+    members = np.flatnonzero(labels == closed[0])
+    out = np.zeros(m)
+    k = len(members)
+    if k == 1:
+        out[members] = 1.0
+        return out
+    sub = w[members][:, members]
+    # pi^T (I - W_CC) = 0  <=>  (I - W_CC)^T pi = 0; replace the last equation by sum(pi) = 1.
+    if k <= _DENSE_MAX:
+        a = np.eye(k) - sub.toarray().T
+        a[-1, :] = 1.0
+        rhs = np.zeros(k)
+        rhs[-1] = 1.0
+        pi = np.linalg.solve(a, rhs)
+    else:
+        a = sp.lil_array(sp.eye_array(k) - sub.T)
+        a[k - 1, :] = np.ones(k)
+        rhs = np.zeros(k)
+        rhs[-1] = 1.0
+        pi = spla.spsolve(sp.csc_array(a), rhs)
+    pi = np.where(np.abs(pi) < 1e-15, 0.0, pi)
+    if np.any(pi < -1e-9):  # cannot happen for a stochastic closed class
+        raise ArithmeticError("influence solve lost accuracy (negative entries)")
+    pi = np.clip(pi, 0.0, None)
+    out[members] = pi / pi.sum()
+    return out
+
+
+def influence(graph_or_weights, *, nodelist=None, on_nonunique: str = "raise") -> np.ndarray:
+    """The influence vector: left Perron vector of W, summing to 1.
+
+    Parameters
+    ----------
+    graph_or_weights : networkx.DiGraph, array_like or scipy sparse matrix
+        A digraph in our convention (edge ``(j, i)``: ``i`` receives from ``j``
+        with attribute ``weight`` = ``w_ij``, 1 where absent; every edge weight
+        finite and >= 0): row ``i`` of W is node ``i``'s in-edge weights
+        (self-loop included) divided by their sum, and a node with no in-edge
+        gets ``w_ii = 1``. An undirected graph counts each edge both ways. Or W
+        itself: square, non-negative, rows summing to 1 (within 1e-9).
+    nodelist : list, optional
+        Order of the nodes of a graph in the result (default
+        :func:`~baygo_graph.analysis.weights.node_order`: sorted labels when
+        sortable, else ``list(G)`` order).
+    on_nonunique : {"raise", "nan"}, default "raise"
+        What to do when W has several closed classes (no unique vector): raise
+        :class:`~baygo_graph.exceptions.NotUniqueError` (its message names the
+        number of classes), or return an all-NaN vector.
+
+    Returns
+    -------
+    numpy.ndarray, shape (M,)
+        ``pi`` with ``pi @ W == pi`` and ``pi.sum() == 1``; zero outside the
+        closed class.
+
+    Raises
+    ------
+    NotUniqueError
+        With ``on_nonunique="raise"`` when W has more than one closed class.
+    ValueError, TypeError
+        For a bad matrix (not square, negative, rows not summing to 1) or graph.
+
+    See Also
+    --------
+    closed_classes, influence_series
+
+    Examples
+    --------
+    The star with agent 0 at the centre and the delta rule (PosM): the centre
+    holds half of the influence whatever M and delta.
+
+    >>> from baygo_graph.strategies import star
+    >>> influence(star(4, center=0).matrix(4, delta=0.3)).round(4).tolist()
+    [0.5, 0.1667, 0.1667, 0.1667]
+
+    The same from a digraph (i receives from j along edge (j, i)):
+
+    >>> g = nx.DiGraph([(0, 1), (1, 0), (0, 2), (2, 0)])
+    >>> influence(g).tolist()
+    [0.5, 0.25, 0.25]
+
+    Two agents that only listen to themselves: two closed classes.
+
+    >>> influence(np.eye(2), on_nonunique="nan").tolist()
+    [nan, nan]
+    """
+    check_choice("on_nonunique", on_nonunique, ON_NONUNIQUE)
+    return perron_vector(
+        weight_matrix(graph_or_weights, nodelist=nodelist), on_nonunique=on_nonunique
+    )

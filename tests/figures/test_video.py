@@ -1,0 +1,47 @@
+"""Writing animations: GIF via Pillow, MP4 via ffmpeg, a clear message without it."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import pytest
+from matplotlib.animation import FuncAnimation
+from PIL import Image
+
+from baygo_graph.figures import animate_run, save_animation
+from baygo_graph.figures import video as video_module
+
+
+def test_bad_suffix_and_fps(baygo_run, tmp_path):
+    anim = animate_run(baygo_run, steps=[0])
+    with pytest.raises(ValueError, match=r"\.gif or \.mp4"):
+        save_animation(anim, tmp_path / "a.avi")
+    with pytest.raises(ValueError, match="fps must be a positive number"):
+        save_animation(anim, tmp_path / "a.gif", fps=0)
+
+
+def test_mp4_when_ffmpeg_exists_else_a_clear_message(baygo_run, tmp_path, monkeypatch):
+    anim = animate_run(baygo_run, steps=range(3))
+    if video_module.ffmpeg_path() is not None:
+        path = save_animation(anim, tmp_path / "a.mp4", dpi=40)
+        assert path.stat().st_size > 1000
+        assert path.read_bytes()[4:8] == b"ftyp"
+    monkeypatch.setattr(video_module, "ffmpeg_path", lambda: None)
+    with pytest.raises(RuntimeError, match=r"baygo-graph\[video\]"):
+        save_animation(anim, tmp_path / "b.mp4")
+    assert not (tmp_path / "b.mp4").exists()
+
+
+def test_any_matplotlib_animation_goes_through_save(tmp_path):
+    fig, ax = plt.subplots()
+    (line,) = ax.plot([0, 1], [0, 0])
+    ax.set_ylim(-1, 3)
+
+    def update(k):
+        line.set_ydata([k, k])
+        return [line]
+
+    anim = FuncAnimation(fig, update, frames=[0, 1, 2], blit=False)
+    path = save_animation(anim, tmp_path / "plain.gif", dpi=30)
+    with Image.open(path) as im:
+        assert im.n_frames == 3
+    plt.close(fig)
