@@ -2,12 +2,17 @@
 
 Every function takes a :class:`~baygo_graph.Run`, a sequence of
 ``networkx.DiGraph`` on one node set, or a
-:class:`~baygo_graph.analysis.GraphSeries` (nodes in the series' order, see
-:func:`~baygo_graph.analysis.as_series`). Convention (DESIGN.md): edge
-``(j, i)`` means agent ``i`` *listens to* (receives from) agent ``j``. Only
-edges between different agents with positive weight count; self-loops never do.
-Everything is computed with array operations on the per-step edge arrays (for a
-fixed-strategy run, on its one W).
+:class:`~baygo_graph.series.GraphSeries` (see
+:func:`~baygo_graph.series.as_series`; a centralised run has no graph:
+ValueError). Array positions are the series' node order ``series.nodes``
+(``0 .. M-1`` for a run; for graphs, labels sorted when sortable, else
+``list(graphs[0])`` order). Convention (DESIGN.md): edge ``(j, i)`` means agent
+``i`` *listens to* (receives from) agent ``j``. Only edges between different
+agents with positive weight count; self-loops never do. Step ranges are
+half-open, ``[start, stop)``, as in :mod:`baygo_graph.analysis.windows`.
+Everything is computed with array operations on the series' edge arrays (for a
+series with one W for every step, ``series.fixed``, on that W once); results are
+counts and fractions, always defined (no missing values).
 """
 
 from __future__ import annotations
@@ -54,7 +59,7 @@ def listen_counts(source, *, start: int = 0, stop: int | None = None) -> np.ndar
     ----------
     source : Run, GraphSeries or sequence of networkx.DiGraph
     start, stop : int, optional
-        Steps ``start .. stop-1`` (default: all).
+        The steps ``[start, stop)`` (default: all).
 
     Returns
     -------
@@ -152,7 +157,7 @@ def degree_distribution(
         step; ``"out"``: the number of agents listening to it (see
         :func:`degrees`).
     start, stop : int, optional
-        Steps ``start .. stop-1`` (default: all).
+        The steps ``[start, stop)`` (default: all).
 
     Returns
     -------

@@ -144,3 +144,18 @@ def test_array_band_matches_the_t_reference(rng, t_reference):
         np.testing.assert_allclose((mean[k], lo[k], hi[k]), t_reference(v[:, k], 0.9))
     with pytest.raises(ValueError, match="level"):
         array_band(v, level=1.5)
+
+
+def test_single_learner_strategies_get_one_solid_curve(table_maker, rng):
+    df = table_maker(rng, strategies=("baygo", "cen", "cen-stratified"))
+    ax = plot_mse(df)
+    gids = {line.get_gid(): line for line in ax.get_lines()}
+    assert set(gids) == {
+        "mse:baygo:informative",
+        "mse:baygo:others",
+        "mse:cen:all",
+        "mse:cen-stratified:all",
+    }
+    assert gids["mse:cen-stratified:all"].get_linestyle() == "-"
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "Cen (central learner)" in texts
