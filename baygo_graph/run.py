@@ -18,6 +18,7 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
+from ._validate import check_int
 from .exceptions import RunFormatError
 from .io.npz import RUN_FILE, read_run_file, run_path, write_run_file
 from .io.series_files import read_series, write_series
@@ -114,6 +115,30 @@ class Run:
             entropy=zeros.copy(),
             mean=np.zeros((t, m, 2)),
             series=series,
+        )
+
+    def head(self, steps: int) -> Run:
+        """The run's first ``steps`` steps (a run of T steps is the head of a longer run
+        on the same seed: every step draws from the rng in the same order).
+
+        Examples
+        --------
+        >>> run = Run.from_choices([[1, 0], [-1, 0], [1, -1]])
+        >>> run.head(2).n_steps, run.head(2).choices.tolist()
+        (2, [[1, 0], [-1, 0]])
+        """
+        check_int("steps", steps, minimum=1, maximum=self.n_steps)
+        series = None if self.series is None else self.series.head(steps)
+        cut = slice(0, steps)
+        return dataclasses.replace(
+            self,
+            mse=self.mse[cut],
+            entropy=self.entropy[cut],
+            mean=self.mean[cut],
+            series=series,
+            posteriors={t: p for t, p in self.posteriors.items() if t < steps},
+            records=_head_records(self.records, steps, self.n_steps),
+            config=self.config | {"steps": steps},
         )
 
     # -- shape -----------------------------------------------------------------
@@ -366,6 +391,16 @@ def _record(run: Run) -> dict:
         arrays["posteriors"] = np.stack([run.posteriors[t] for t in steps])
     arrays |= {f"rec_{k}": v for k, v in run.records.items()}
     return arrays
+
+
+def _head_records(records: dict, steps: int, n_steps: int) -> dict:
+    """Per-step records cut to the first ``steps`` steps (the physical edge lists too)."""
+    out = {k: v[:steps] for k, v in records.items() if v.shape[:1] == (n_steps,)}
+    if "physical_ptr" in records:
+        ptr = records["physical_ptr"][: steps + 1]
+        out["physical_ptr"] = ptr
+        out |= {k: records[k][: ptr[-1]] for k in ("physical_src", "physical_dst")}
+    return out
 
 
 def _array_equal(a, b) -> bool:

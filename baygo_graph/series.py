@@ -16,6 +16,7 @@ ranges ``[start, stop)``.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -135,6 +136,25 @@ class GraphSeries:
     def arrays(self) -> tuple[str, dict]:
         """``(kind, arrays)`` to store the series; :func:`series_from_arrays` inverts it."""
         raise NotImplementedError
+
+    def head(self, steps: int) -> GraphSeries:
+        """The series of the first ``steps`` steps.
+
+        Examples
+        --------
+        >>> ChoiceSeries.from_choices([[1, 0], [-1, 0]]).head(1).choices.tolist()
+        [[1, 0]]
+        """
+        if not 1 <= steps <= self.n_steps:
+            raise ValueError(f"steps must be in [1, {self.n_steps}], got {steps!r}")
+        kind, arrays = self.arrays()
+        if kind == "dynamic":
+            arrays = {"choices": arrays["choices"][:steps]}
+        elif kind == "edges":
+            keep = arrays["e_step"] < steps
+            arrays = {k: v[keep] for k, v in arrays.items()}
+        meta = {f.name: getattr(self, f.name) for f in dataclasses.fields(GraphSeries)}
+        return series_from_arrays(kind, arrays, **(meta | {"n_steps": steps}))
 
 
 def _csr(vals, rows, cols, m) -> sp.csr_array:

@@ -166,3 +166,15 @@ def test_monitor_records_round_trip(tmp_path):
     back = bg.Run.load(run.save(tmp_path / "m"))
     assert back == run
     np.testing.assert_array_equal(back.records["theorem_lhs"], run.records["theorem_lhs"])
+
+
+@pytest.mark.parametrize("strategy", ["baygo", "complete", "cen", "gossip"])
+def test_a_shorter_run_is_the_head_of_a_longer_one(strategy):
+    kw = {"agents": 5, "grid": 21, "rng": 3, "data": bg.synthetic_bodyfat()}
+    if strategy == "gossip":
+        kw["physical"], strategy = "gossip", "baygo"
+    long, short = bg.simulate(strategy, steps=20, **kw), bg.simulate(strategy, steps=12, **kw)
+    head = long.head(12)
+    assert head == short
+    with pytest.raises(ValueError, match="steps must be an integer in"):
+        long.head(21)

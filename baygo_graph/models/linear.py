@@ -162,6 +162,9 @@ class LinearRegression(GridModel):
     sigma : float, optional
         Likelihood noise; default: residual std of the least-squares fit on the
         training set.
+    sigma_scale : float, default 1
+        Factor on the likelihood noise (default or given): 0.5 makes every agent
+        trust its data twice as much per sample (a sharper likelihood).
     prior_var : (float, float), default (0.5, 0.5)
         Variances of the Gaussian prior N(0, diag(prior_var)).
     test_fraction, informative_range, other_range
@@ -179,6 +182,7 @@ class LinearRegression(GridModel):
     grid: int | tuple = 61
     bounds: tuple = (-2.0, 2.0)
     sigma: float | None = None
+    sigma_scale: float = 1.0
     prior_var: tuple = (0.5, 0.5)
     test_fraction: float = 0.2
     informative_range: tuple = (85.0, 120.0)
@@ -205,8 +209,9 @@ class LinearRegression(GridModel):
             test_fraction=self.test_fraction,
             rng=rng,
         )
-        self._sigma = split.sigma_ls if self.sigma is None else float(self.sigma)
-        check_real("sigma", self._sigma, low=0.0, low_open=True)
+        scale = check_real("sigma_scale", self.sigma_scale, low=0.0, low_open=True)
+        sigma = split.sigma_ls if self.sigma is None else self.sigma
+        self._sigma = scale * check_real("sigma", sigma, low=0.0, low_open=True)
         return split
 
     def statistics(self, x, y) -> np.ndarray:
@@ -224,6 +229,7 @@ class LinearRegression(GridModel):
             "grid": list(self.space.shape),
             "bounds": [list(b) for b in self.space.bounds],
             "sigma": self._sigma,
+            **({"sigma_scale": self.sigma_scale} if self.sigma_scale != 1 else {}),
             "prior_var": list(np.broadcast_to(np.asarray(self.prior_var, float), (2,))),
             "test_fraction": self.test_fraction,
             "informative_range": list(self.informative_range),
