@@ -53,6 +53,11 @@ def _number(x, key=""):
     return json_number(x, integer=key in ("seeds", "n"))
 
 
+def _numbers(frame) -> dict:
+    """``{row label: {column: JSON-safe number}}``."""
+    return {str(name): {k: _number(v, k) for k, v in row.items()} for name, row in frame.iterrows()}
+
+
 def _fmt(x, spec=".4f") -> str:
     return format_number(float(x) if x is not None else None, spec, missing="-")
 
@@ -105,6 +110,26 @@ def _paired_table(paired: dict, level: float) -> str:
         for metric, r in frame.iterrows()
     ]
     return _table(header, rows)
+
+
+def _write(out, df, record, blocks, *, banner, notes) -> dict:
+    """results.csv (banner as a comment line), summary.md and summary.json in ``out``."""
+    folder = Path(out)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        paths = {k: folder / name for k, name in _FILES.items()}
+        with open(paths["results"], "w", newline="") as fh:
+            if banner:
+                fh.write(f"# {banner}\n")
+            df.to_csv(fh, index=False)
+        md = ["# Strategy comparison", *([f"**{banner}**"] if banner else []), *blocks]
+        md = [b for b in md if b != banner] + [notes]
+        paths["markdown"].write_text("\n\n".join(md) + "\n")
+        record["files"] = {k: str(p) for k, p in paths.items()}
+        paths["json"].write_text(json.dumps(record, indent=2) + "\n")
+    except OSError as e:
+        raise click.ClickException(f"cannot write to --out {out!r}: {e}") from e
+    return paths
 
 
 @click.command()
@@ -247,30 +272,10 @@ def compare(
         "consensus_tol": consensus_tol,
         "level": level,
         "wall_time_s": round(wall, 3),
-        "summary": {
-            str(name): {k: _number(v, k) for k, v in row.items()}
-            for name, row in summary.iterrows()
-        },
-        "paired": {
-            contrast: {m: {k: _number(v, k) for k, v in r.items()} for m, r in frame.iterrows()}
-            for contrast, frame in paired.items()
-        },
+        "summary": _numbers(summary),
+        "paired": {contrast: _numbers(frame) for contrast, frame in paired.items()},
     }
     if out is not None:
-        folder = Path(out)
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            paths = {k: folder / name for k, name in _FILES.items()}
-            with open(paths["results"], "w", newline="") as fh:
-                if banner:
-                    fh.write(f"# {banner}\n")
-                df.to_csv(fh, index=False)
-            md = ["# Strategy comparison", *([f"**{banner}**"] if banner else []), *blocks]
-            md = [b for b in md if b != banner] + [notes]
-            paths["markdown"].write_text("\n\n".join(md) + "\n")
-            record["files"] = {k: str(p) for k, p in paths.items()}
-            paths["json"].write_text(json.dumps(record, indent=2) + "\n")
-        except OSError as e:
-            raise click.ClickException(f"cannot write to --out {out!r}: {e}") from e
+        paths = _write(out, df, record, blocks, banner=banner, notes=notes)
         blocks.append("written: " + ", ".join(str(p) for p in paths.values()))
     emit(record, as_json=as_json, text="\n\n".join(blocks))
