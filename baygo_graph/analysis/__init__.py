@@ -14,6 +14,8 @@ from .centrality import *  # noqa: F403
 from .centrality import __all__ as _centrality_all
 from .connectivity import *  # noqa: F403
 from .connectivity import __all__ as _connectivity_all
+from .horizon import *  # noqa: F403
+from .horizon import __all__ as _horizon_all
 from .report import *  # noqa: F403
 from .report import __all__ as _report_all
 from .stats import *  # noqa: F403
@@ -54,6 +56,7 @@ __all__ = sorted(
         *_connectivity_all,
         *_report_all,
         *_stats_all,
+        *_horizon_all,
         *_theorem_all,
         *_topology_all,
         "compare",

@@ -1,0 +1,87 @@
+"""How the emergent graph's measures depend on the run length (the horizon T).
+
+The smallest B of B-strong connectivity is measured on a finite run, and it grows
+with the run's length (longer runs hold rarer bad stretches). :func:`horizon_table`
+measures it, and the informative agent's hub measures, on the first T steps of each
+run for several T: a T-step run is the head of a longer run on the same seed
+(:meth:`baygo_graph.Run.head`), so one long run per seed serves every horizon.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .._validate import check_int
+from .centrality import influence_rank, influence_series
+from .connectivity import smallest_b
+from .topology import listener_fraction
+
+__all__ = ["horizon_table"]
+
+
+def horizon_table(runs, horizons, *, window: int = 10) -> pd.DataFrame:
+    """Connectivity and hub measures of each run over its first T steps, for each T.
+
+    Parameters
+    ----------
+    runs : sequence of Run
+        Runs with a graph (e.g. BayGo over several seeds), each at least
+        ``max(horizons)`` steps long.
+    horizons : sequence of int
+        Run lengths T to measure.
+    window : int, default 10
+        Window of the influence (product of ``window`` step matrices, sliding).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (run, T): ``run`` (its position in ``runs``), ``seed`` (the
+        run's recorded seed), ``steps``, ``b_aligned`` and ``b_sliding`` (smallest
+        B; NaN when no B works), ``listening_share`` (mean fraction of the other
+        agents listening to the informative agent), ``influence`` (its mean
+        influence over the windows) and ``influence_rank`` (its mean rank,
+        1 = most influential).
+
+    Examples
+    --------
+    >>> import baygo_graph as bg
+    >>> runs = [bg.simulate("baygo", agents=5, steps=40, grid=21, rng=s,
+    ...                     data=bg.synthetic_bodyfat()) for s in range(2)]
+    >>> t = horizon_table(runs, [20, 40], window=5)
+    >>> t.shape, t["steps"].tolist()
+    ((4, 8), [20, 40, 20, 40])
+    """
+    horizons = [check_int("horizons", h, minimum=1) for h in horizons]
+    check_int("window", window, minimum=1)
+    rows = []
+    for k, run in enumerate(runs):
+        if max(horizons) > run.n_steps:
+            raise ValueError(
+                f"horizons must be <= the runs' length, got {max(horizons)} for run {k} "
+                f"of {run.n_steps} steps"
+            )
+        infl = influence_series(run, window=window, windows="sliding")
+        for steps in horizons:
+            head = run.head(steps)
+            share = infl[:steps, run.informative]
+            ranks = influence_rank(infl[:steps], run.informative)
+            rows.append(
+                {
+                    "run": k,
+                    "seed": str(run.config.get("seed")),
+                    "steps": steps,
+                    "b_aligned": _b(smallest_b(head, windows="aligned")),
+                    "b_sliding": _b(smallest_b(head, windows="sliding")),
+                    "listening_share": float(np.mean(listener_fraction(head))),
+                    "influence": float(np.nanmean(share)) if np.isfinite(share).any() else np.nan,
+                    "influence_rank": float(np.nanmean(ranks))
+                    if np.isfinite(ranks).any()
+                    else np.nan,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def _b(value) -> float:
+    return np.nan if value is None else float(value)
