@@ -11,6 +11,10 @@ of that to models on a parameter grid:
 
 * :class:`LinearRegression` (``"linear"``, the default) - the paper's bodyfat
   regression.
+* :class:`GaussianMean` (``"mean"``) - Gaussian mean estimation in 1 or 2
+  dimensions, the classic social-learning setting.
+* :class:`LogisticRegression` (``"logistic"``) - binary classification on any
+  labelled CSV; test log-loss and error rate.
 
 :func:`resolve_model` turns a name into a model object with default options; a
 model's options are the keyword arguments of its class.
@@ -19,4 +23,6 @@ model's options are the keyword arguments of its class.
 from .grid import *  # noqa: F403
 from .kl import *  # noqa: F403
 from .linear import *  # noqa: F403
+from .logistic import *  # noqa: F403
+from .mean import *  # noqa: F403
 from .registry import *  # noqa: F403

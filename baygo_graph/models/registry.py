@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 from .linear import LinearRegression
+from .logistic import LogisticRegression
+from .mean import GaussianMean
 
 __all__ = ["MODEL_NAMES", "resolve_model"]
 
-_MODELS = {"linear": LinearRegression}
+_MODELS = {
+    "linear": LinearRegression,
+    "mean": GaussianMean,
+    "logistic": LogisticRegression,
+}
 #: Names understood by :func:`resolve_model`.
 MODEL_NAMES = tuple(_MODELS)
 
