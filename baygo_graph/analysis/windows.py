@@ -78,6 +78,12 @@ def window_bounds(n_steps: int, length: int, *, windows: str = "aligned", incomp
     """``(start, stop)`` int arrays of the windows of ``length`` steps (``stop`` exclusive).
 
     Windows are those of the module docstring, in order of their start.
+
+    Examples
+    --------
+    >>> start, stop = window_bounds(5, 3, windows="sliding")
+    >>> list(zip(start.tolist(), stop.tolist()))
+    [(0, 3), (1, 4), (2, 5)]
     """
     if windows == "aligned":
         start = np.arange(0, n_steps, length)

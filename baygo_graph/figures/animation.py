@@ -24,7 +24,7 @@ from ._style import (
     mark_synthetic,
     strategy_label,
 )
-from .video import ffmpeg_path, save_animation  # noqa: F401  (re-exported)
+from .video import VIDEO_HINT, ffmpeg_path, save_animation  # noqa: F401  (re-exported)
 
 __all__ = ["RunAnimation", "animate_run", "ffmpeg_path", "save_animation"]
 
