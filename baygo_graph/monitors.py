@@ -73,7 +73,11 @@ class TheoremMonitor:
     ``K(Theta)`` is very negative), both (T, M). As written the bound has no ``t``
     in its exponent, while the text says the error falls exponentially with each
     iteration; ``theorem_log_rhs_cumulative`` = ``log(K - 1) - sum_{s <= t}
-    K_s(Theta)`` records that second reading.
+    K_s(Theta)`` records that second reading. A third reading takes the whole KL
+    divergence instead of its summand at ``theta_k`` (then the minimum over
+    ``theta_k`` drops out) with the exponent summed over the steps:
+    ``theorem_log_rhs_kl`` = ``log(K - 1) - sum_{s <= t} sum_{j != i} w_ij^(s)
+    KL(mu~_{i,s} || mu~_{j,s})``.
 
     Parameters
     ----------
@@ -99,6 +103,7 @@ class TheoremMonitor:
         self.k = grid.size
         self.lhs = np.full((steps, agents), np.nan)
         self.kappa = np.full((steps, agents), np.nan)
+        self.kl = np.full((steps, agents), np.nan)
 
     def observe(self, t, *, local, posterior, weights) -> None:
         """Both sides of the bound at step ``t``, for every agent at once."""
@@ -110,6 +115,7 @@ class TheoremMonitor:
         # sum_j w_ij (log p_i(k) - log p_j(k)) = r_i log p_i(k) - (W_off log p)_i(k)
         diff = off.sum(axis=1)[:, None] * local - off @ local
         terms = np.exp(local) * diff
+        self.kl[t] = terms.sum(axis=1)
         terms[:, self.cell] = np.inf
         self.kappa[t] = terms.min(axis=1)
 
@@ -127,5 +133,6 @@ class TheoremMonitor:
             "theorem_lhs": self.lhs,
             "theorem_log_rhs": log_k - self.kappa,
             "theorem_log_rhs_cumulative": log_k - np.cumsum(self.kappa, axis=0),
+            "theorem_log_rhs_kl": log_k - np.cumsum(self.kl, axis=0),
         }
         return records, {"theorem": config}

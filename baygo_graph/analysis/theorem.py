@@ -28,6 +28,8 @@ class TheoremCheck:
         Fraction of pairs where the literal right side is >= 1.
     holds_cumulative, vacuous_cumulative : float
         The same for the cumulative reading (exponent summed over the steps).
+    holds_kl, vacuous_kl : float
+        The same for the whole-KL cumulative reading.
     rate : numpy.ndarray, shape (M,)
         Per agent, the least-squares slope of ``log(lhs)`` over the steps
         (negative: the error falls as ``exp(rate * t)``).
@@ -41,6 +43,8 @@ class TheoremCheck:
     vacuous: float
     holds_cumulative: float
     vacuous_cumulative: float
+    holds_kl: float
+    vacuous_kl: float
     rate: np.ndarray
     final_error: np.ndarray
     pairs: int
@@ -80,6 +84,7 @@ def theorem_check(run) -> TheoremCheck:
         )
     lhs = recs["theorem_lhs"]
     log_rhs, log_cum = recs["theorem_log_rhs"], recs["theorem_log_rhs_cumulative"]
+    log_kl = recs["theorem_log_rhs_kl"]
     checked = np.isfinite(log_rhs)
     if not checked.any():
         raise ValueError(f"run of strategy {run.strategy!r} has no graph: the bound needs W")
@@ -101,6 +106,8 @@ def theorem_check(run) -> TheoremCheck:
         vacuous=float(np.mean(log_rhs[checked] >= 0)),
         holds_cumulative=float(np.mean(log_lhs[checked] <= log_cum[checked])),
         vacuous_cumulative=float(np.mean(log_cum[checked] >= 0)),
+        holds_kl=float(np.mean(log_lhs[checked] <= log_kl[checked])),
+        vacuous_kl=float(np.mean(log_kl[checked] >= 0)),
         rate=rate,
         final_error=lhs[-1].copy(),
         pairs=int(checked.sum()),

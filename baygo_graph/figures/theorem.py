@@ -1,0 +1,115 @@
+"""The paper's convergence bound and the horizon study, drawn.
+
+Inputs come from the analysis: a run's theorem records
+(:class:`~baygo_graph.monitors.TheoremMonitor`) and
+:func:`~baygo_graph.analysis.horizon_table`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._style import INFORMATIVE_COLOR, figure_style, mark_synthetic, new_axes
+
+__all__ = ["plot_horizon", "plot_theorem"]
+
+_OTHERS = "#0072B2"
+_BOUND = "#555555"
+
+
+def plot_theorem(run, *, ax=None, title=None):
+    """Both sides of the paper's bound over the steps, on a log scale.
+
+    Parameters
+    ----------
+    run : Run
+        Made with ``monitors=[TheoremMonitor()]``.
+    ax : matplotlib.axes.Axes, optional
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The error ``1 - mu_{i,t}(theta*)`` of the informative agent (vermillion) and
+        of the other agents (blue, their median and range), and the right side of
+        the bound, literal (grey, solid), cumulative (dashed) and with the whole
+        KL divergence (dash-dotted); a dotted
+        line at 1 (a bound above it says nothing: the error never exceeds 1).
+
+    Examples
+    --------
+    >>> import baygo_graph as bg
+    >>> from baygo_graph.monitors import TheoremMonitor
+    >>> run = bg.simulate("baygo", agents=4, steps=10, grid=21, rng=0,
+    ...                   data=bg.synthetic_bodyfat(), monitors=[TheoremMonitor()])
+    >>> len(plot_theorem(run).get_lines())  # 2 errors, 3 bounds, the line at 1
+    6
+    """
+    recs = run.records
+    if "theorem_lhs" not in recs:
+        raise ValueError("run has no theorem records: simulate it with TheoremMonitor()")
+    lhs = recs["theorem_lhs"]
+    steps = np.arange(1, lhs.shape[0] + 1)
+    others = np.delete(lhs, run.informative, axis=1)
+    with figure_style():
+        ax = new_axes(ax)
+        ax.fill_between(steps, others.min(axis=1), others.max(axis=1), color=_OTHERS, alpha=0.2)
+        ax.plot(steps, np.median(others, axis=1), color=_OTHERS, label="error, other agents")
+        ax.plot(steps, lhs[:, run.informative], color=INFORMATIVE_COLOR, label="error, informative")
+        for key, style, label in (
+            ("theorem_log_rhs", "-", "bound (literal)"),
+            ("theorem_log_rhs_cumulative", "--", "bound (cumulative exponent)"),
+            ("theorem_log_rhs_kl", "-.", "bound (whole KL, cumulative)"),
+        ):
+            ax.plot(steps, np.exp(np.median(recs[key], axis=1)), style, color=_BOUND, label=label)
+        ax.set_yscale("log")
+        ax.set_xlabel("step t")
+        ax.set_ylabel(r"$1 - \mu_{i,t}(\theta^*)$ and its bound")
+        ax.axhline(1.0, color="black", linewidth=0.6, linestyle=":")
+        ax.set_title(title or "The paper's bound (median over agents)")
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize="small")
+        mark_synthetic(ax, run.synthetic)
+    return ax
+
+
+def plot_horizon(table, *, ax=None, synthetic=False, title=None):
+    """Smallest B (aligned and sliding) against the run length, over seeds.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        From :func:`baygo_graph.analysis.horizon_table`.
+    ax : matplotlib.axes.Axes, optional
+    synthetic : bool, default False
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        Median and interquartile range of each B per horizon; runs with no B are
+        left out of the median (their count is in the legend).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"run": [0, 0, 1, 1], "steps": [10, 20, 10, 20],
+    ...                   "b_aligned": [4.0, 6.0, 5.0, 7.0], "b_sliding": [5.0, 8, 6, 9]})
+    >>> len(plot_horizon(t).get_lines())
+    2
+    """
+    colors = {"aligned": "#0072B2", "sliding": "#E69F00"}
+    with figure_style():
+        ax = new_axes(ax)
+        for kind, color in colors.items():
+            col = table.groupby("steps")[f"b_{kind}"]
+            q = col.quantile([0.25, 0.5, 0.75]).unstack()
+            missing = int(table[f"b_{kind}"].isna().sum())
+            ax.fill_between(q.index, q[0.25], q[0.75], color=color, alpha=0.2)
+            label = f"{kind} (median, IQR)" + (f"; no B in {missing} runs" if missing else "")
+            ax.plot(q.index, q[0.5], marker="o", color=color, label=label)
+        ax.set_xlabel("run length T (steps)")
+        ax.set_ylabel("smallest B")
+        ax.set_title(title or "Smallest B grows with the horizon")
+        ax.legend(loc="upper left", frameon=False, fontsize="small")
+        mark_synthetic(ax, synthetic)
+    return ax
