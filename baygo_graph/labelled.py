@@ -29,6 +29,7 @@ from .exceptions import DataError
 
 __all__ = [
     "assignment_split",
+    "check_labels",
     "gaussian_samples",
     "load_labelled_csv",
     "mean_split",
@@ -305,18 +306,34 @@ def load_labelled_csv(path, *, feature: str = "x", label: str = "y") -> Dataset:
     except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as e:
         raise DataError(f"labelled file {str(path)!r} is not a readable CSV: {e}") from e
     dataset = resolve_data(Dataset(frame=frame, source=str(path)), columns=(feature, label))
-    _check_labels(dataset, label)
+    check_labels(dataset, label)
     return dataset
 
 
-def _check_labels(dataset: Dataset, label: str) -> None:
+def check_labels(data, label: str) -> Dataset:
+    """``data`` as a Dataset whose ``label`` column holds only 0 and 1.
+
+    Raises
+    ------
+    DataError
+        Naming the data's source, the column and the first bad row.
+
+    Examples
+    --------
+    >>> check_labels(pd.DataFrame({"y": [0, 1, 0.5]}), "y")
+    Traceback (most recent call last):
+    ...
+    baygo_graph.exceptions.DataError: dataframe: column 'y' must hold 0/1 labels, got 0.5 at row 2
+    """
+    dataset = resolve_data(data, columns=(label,))
     values = pd.to_numeric(dataset.frame[label]).to_numpy(dtype=float)
     bad = np.flatnonzero((values != 0) & (values != 1))
     if len(bad):
         raise DataError(
             f"{dataset.source}: column {label!r} must hold 0/1 labels, got "
-            f"{dataset.frame[label].iloc[bad[0]]!r} at row {bad[0]}"
+            f"{dataset.frame[label].to_numpy()[bad[0]].tolist()!r} at row {bad[0]}"
         )
+    return dataset
 
 
 def synthetic_labelled(n: int = 400, *, w=(0.5, 2.0), rng=0) -> Dataset:
@@ -380,7 +397,7 @@ def region_split(
     (4, [0.0, 1.0], 1.0)
     """
     dataset = resolve_data(data, columns=(feature, target))
-    _check_labels(dataset, target)
+    check_labels(dataset, target)
     fx = dataset.frame[feature].to_numpy(dtype=float)
     q = float(np.quantile(fx, 0.3))
     split = paper_split(

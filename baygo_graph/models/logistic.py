@@ -20,8 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validate import check_real
-from ..exceptions import DataError
-from ..labelled import assignment_split, region_split, synthetic_labelled
+from ..labelled import assignment_split, check_labels, region_split, synthetic_labelled
 from .grid import Grid, GridModel, log_normalize, make_grid
 
 __all__ = ["LogisticRegression", "classification_metrics", "logistic_log_likelihood"]
@@ -182,12 +181,7 @@ class LogisticRegression(GridModel):
         )
         if split.agents != agents:
             raise ValueError(f"assignment gives {split.agents} agents, the run has agents={agents}")
-        labels = getattr(data, "frame", data)[self.label]
-        if not labels.isin((0, 1)).all():
-            bad = int(np.flatnonzero(~labels.isin((0, 1)).to_numpy())[0])
-            raise DataError(
-                f"column {self.label!r} must hold 0/1 labels, got {labels.iloc[bad]!r} at row {bad}"
-            )
+        check_labels(data, self.label)
         return split
 
     def statistics(self, x, y) -> np.ndarray:
