@@ -1,0 +1,88 @@
+"""The bound's monitor against a loop over agents, cells and neighbours; theorem_check."""
+
+from __future__ import annotations
+
+import types
+
+import numpy as np
+import pytest
+
+import baygo_graph as bg
+from baygo_graph.analysis import theorem_check
+from baygo_graph.monitors import TheoremMonitor, true_cell
+
+DATA = bg.synthetic_bodyfat()
+
+
+class Capture:
+    """A monitor that keeps copies of what the loop shows monitors."""
+
+    def start(self, *, agents, steps, grid, split):
+        self.grid, self.split, self.seen = grid, split, []
+
+    def observe(self, t, *, local, posterior, weights):
+        self.seen.append((local.copy(), posterior.copy(), weights.toarray()))
+
+    def finish(self):
+        return {}, {}
+
+
+@pytest.mark.parametrize("strategy", ["baygo", "complete", "negm"])
+def test_monitor_matches_a_loop_over_agents_cells_and_neighbours(strategy):
+    cap, mon = Capture(), TheoremMonitor()
+    run = bg.simulate(strategy, agents=4, steps=6, grid=9, rng=2, data=DATA, monitors=[cap, mon])
+    k_star, _ = true_cell(cap.grid, cap.split)
+    kk = cap.grid.size
+    kappa_sum = np.zeros(4)
+    kl_sum = np.zeros(4)
+    for t, (local, post, w) in enumerate(cap.seen):
+        p = np.exp(local)
+        for i in range(4):
+            assert run.records["theorem_lhs"][t, i] == pytest.approx(1 - np.exp(post[i, k_star]))
+            per_cell = [
+                sum(w[i, j] * p[i, k] * (local[i, k] - local[j, k]) for j in range(4) if j != i)
+                for k in range(kk)
+            ]
+            kappa = min(v for k, v in enumerate(per_cell) if k != k_star)
+            kappa_sum[i] += kappa
+            kl_sum[i] += sum(per_cell)
+            log_k = np.log(kk - 1)
+            recs = run.records
+            assert recs["theorem_log_rhs"][t, i] == pytest.approx(log_k - kappa, abs=1e-9)
+            assert recs["theorem_log_rhs_cumulative"][t, i] == pytest.approx(
+                log_k - kappa_sum[i], abs=1e-9
+            )
+            assert recs["theorem_log_rhs_kl"][t, i] == pytest.approx(log_k - kl_sum[i], abs=1e-9)
+    assert run.config["monitors"]["theorem"]["cell"] == k_star
+
+
+def test_check_counts_and_recovers_an_exponential_rate():
+    steps, rate = 30, -0.2
+    lhs = np.exp(rate * np.arange(steps))[:, None] * np.array([[0.5, 0.9]])
+    log_rhs = np.log(lhs)
+    log_rhs[:10, 0] -= 1.0  # ten violations of agent 0, literal reading
+    records = {
+        "theorem_lhs": lhs,
+        "theorem_log_rhs": log_rhs,
+        "theorem_log_rhs_cumulative": np.full((steps, 2), 1.0),  # vacuous everywhere
+        "theorem_log_rhs_kl": np.log(lhs) + 0.1,
+    }
+    run = types.SimpleNamespace(records=records, strategy="x", informative=0)
+    c = theorem_check(run)
+    assert c.pairs == 60
+    assert c.holds == pytest.approx(50 / 60)
+    assert c.vacuous == pytest.approx(np.mean(log_rhs >= 0))
+    assert (c.holds_cumulative, c.vacuous_cumulative) == (1.0, 1.0)
+    assert c.holds_kl == 1.0
+    np.testing.assert_allclose(c.rate, [rate, rate])
+
+
+def test_check_needs_records_and_a_graph():
+    run = bg.simulate("nocol", agents=3, steps=2, grid=5, rng=0, data=DATA)
+    with pytest.raises(ValueError, match="no theorem records"):
+        theorem_check(run)
+    cen = bg.simulate(
+        "cen", agents=3, steps=2, grid=5, rng=0, data=DATA, monitors=[TheoremMonitor()]
+    )
+    with pytest.raises(ValueError, match="has no graph"):
+        theorem_check(cen)
