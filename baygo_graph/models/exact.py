@@ -178,14 +178,14 @@ def _kl_tables(state: ExactState) -> tuple[np.ndarray, np.ndarray]:
 
 def _kl_from_tables(table, cov, src, dst) -> np.ndarray:
     """KL for one chunk of pairs (``src`` listens, ``dst`` candidate)."""
-    tj = table[dst]  # (n, 6): one row gather per pair
-    ti = table[src]
+    tj = np.take(table, dst, axis=0)  # (n, 6): one row gather per pair (take: no
+    ti = np.take(table, src, axis=0)  # fancy-indexing overhead)
     da = tj[:, 3] - ti[:, 3]
     db = tj[:, 4] - ti[:, 4]
     # tr(P_j S_i) + d^T P_j d, grouped per precision entry
-    val = tj[:, 0] * (cov[0, src] + da * da)
-    val += tj[:, 1] * (cov[1, src] + da * db)
-    val += tj[:, 2] * (cov[2, src] + db * db)
+    val = tj[:, 0] * (np.take(cov[0], src) + da * da)
+    val += tj[:, 1] * (np.take(cov[1], src) + da * db)
+    val += tj[:, 2] * (np.take(cov[2], src) + db * db)
     val += ti[:, 5] - tj[:, 5] - 2.0
     val *= 0.5
     return val
