@@ -26,6 +26,8 @@ __all__ = ["SharedSplit", "shared_split", "simulate_exact"]
 
 # config["split"]["counts"] lists every agent's count up to this many agents.
 _COUNTS_LISTED = 10_000
+# Largest M for a complete graph (M^2 pairs).
+_COMPLETE_LIMIT = 20_000
 
 
 @dataclass(frozen=True, eq=False)
@@ -154,12 +156,22 @@ def _seed_record(rng):
     return int(rng), np.random.default_rng(rng)
 
 
-def _check_args(agents, steps, batch, delta):
+def _check_args(strategy, physical, agents, steps, batch, delta):
     for name, value, low in (("agents", agents, 2), ("steps", steps, 1), ("batch", batch, 1)):
         if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
             raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
     if not 0.0 <= delta <= 1.0:
         raise ValueError(f"delta must be in [0, 1], got {delta!r}")
+    # complete graphs hold M^2 pairs (BayGo's scores, a fixed W): refuse before building them
+    complete = strategy == "complete" or (
+        strategy == "baygo" and (physical is None or physical == "complete")
+    )
+    if complete and agents > _COMPLETE_LIMIT:
+        raise ValueError(
+            f"a complete graph on {agents} agents holds {agents}^2 pairs: above "
+            f"{_COMPLETE_LIMIT} agents use 'baygo' with a sparse physical graph "
+            f"(e.g. physical='regular-10'), got strategy={strategy!r}, physical={physical!r}"
+        )
 
 
 def simulate_exact(
@@ -222,7 +234,7 @@ def simulate_exact(
     >>> run.mse.shape, run.choices.shape, run.config["model"]
     ((3, 1000), (3, 1000), 'exact')
     """
-    _check_args(agents, steps, batch, delta)
+    _check_args(strategy, physical, agents, steps, batch, delta)
     seed, rng = _seed_record(rng)
     strat = resolve_strategy(strategy, agents=agents, informative=informative, weights=weights)
     if physical is not None and (not isinstance(strat, BayGo) or strat.physical is not None):

@@ -166,6 +166,8 @@ def test_same_seed_same_run_and_save_load(tmp_path):
         ({"strategy": "complete", "physical": "regular-4"}, "physical applies"),
         ({"physical": "regular-x"}, "physical must be"),
         ({"informative": 12}, "informative must be an agent id in \\[0, 12\\), got 12"),
+        ({"agents": 30_000}, "a complete graph on 30000 agents"),
+        ({"strategy": "complete", "agents": 30_000}, "strategy='complete', physical=None"),
     ],
 )
 def test_bad_arguments_are_named(kwargs, match):

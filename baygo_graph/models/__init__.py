@@ -13,8 +13,8 @@ from .exact import (
     exact_update,
     gaussian_kl_edges,
     prediction_mse,
-    segment_argmax,
 )
+from .segment import segment_argmax
 
 __all__ = [
     "ExactState",

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
+from .segment import segment_argmax
+
 __all__ = [
     "ExactState",
     "exact_choices",
@@ -31,12 +33,8 @@ __all__ = [
     "exact_update",
     "gaussian_kl_edges",
     "prediction_mse",
-    "segment_argmax",
 ]
 
-# Relative tolerance under which two KL scores of one agent count as a tie
-# (the rule of baygo_graph.strategies.kl_choices).
-TIE_RTOL = 1e-12
 # Edges whose KL is computed at once (bounded temporaries that stay in cache).
 _EDGE_CHUNK = 1 << 16
 # Differential entropy of a 2-D Gaussian is LOG_2PIE - 0.5 log det P.
@@ -231,54 +229,6 @@ def _listen_kl(state: ExactState, listen: sp.csr_array):
         hi = lo + _EDGE_CHUNK
         kl[lo:hi] = _kl_from_tables(table, cov, rows[lo:hi], cols[lo:hi])
     return kl, rows
-
-
-def segment_argmax(scores, indptr, rows, columns, rng) -> np.ndarray:
-    """Per CSR row, the column of the largest score; ties at random; -1 for an empty row.
-
-    Scores within ``TIE_RTOL * max(scale, 1)`` of the row's best, where ``scale``
-    is the row's largest finite ``|score|``, count as ties; one uniform draw
-    ``rng.integers(0, n_ties)`` for the rows with several ties, all at once (the
-    rule of :func:`baygo_graph.strategies.kl_choices`, mirrored). A row whose
-    best score is not finite gets -1.
-
-    Examples
-    --------
-    >>> indptr, rows = np.array([0, 2, 2, 3]), np.array([0, 0, 2])
-    >>> segment_argmax(np.array([1.0, 3.0, 0.5]), indptr, rows, np.array([4, 5, 6]),
-    ...                np.random.default_rng(0)).tolist()
-    [5, -1, 6]
-    """
-    n_rows = len(indptr) - 1
-    out = np.full(n_rows, -1, dtype=np.int64)
-    deg = np.diff(indptr)
-    nonempty = np.flatnonzero(deg > 0)
-    if len(nonempty) == 0:
-        return out
-    starts = indptr[nonempty]
-    rowmax = np.full(n_rows, -np.inf)
-    rowmax[nonempty] = np.maximum.reduceat(scores, starts)
-    finite = np.isfinite(scores)
-    if finite.all():
-        rowmin = np.minimum.reduceat(scores, starts)
-        scale = np.maximum(np.abs(rowmin), np.abs(rowmax[nonempty]))
-    else:
-        scale = np.maximum.reduceat(np.where(finite, np.abs(scores), 0.0), starts)
-    ok = np.isfinite(rowmax)
-    thresh = np.full(n_rows, np.inf)
-    thresh[nonempty] = rowmax[nonempty] - TIE_RTOL * np.maximum(scale, 1.0)
-    tie = scores >= thresh[rows]
-    n_ties = np.zeros(n_rows, dtype=np.int64)
-    n_ties[nonempty] = np.add.reduceat(tie.astype(np.int64), starts)
-    pick = np.zeros(n_rows, dtype=np.int64)
-    multi = np.flatnonzero(ok & (n_ties > 1))
-    if len(multi):
-        pick[multi] = rng.integers(0, n_ties[multi])
-    sel = np.flatnonzero(tie)  # ties in CSR order
-    first = np.cumsum(n_ties) - n_ties  # index in `sel` of each row's first tie
-    good = np.flatnonzero(ok & (n_ties > 0))
-    out[good] = columns[sel[first[good] + pick[good]]]
-    return out
 
 
 def exact_choices(state: ExactState, listen, rng) -> np.ndarray:

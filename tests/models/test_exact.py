@@ -19,7 +19,6 @@ from baygo_graph.models import (
     exact_update,
     gaussian_kl_edges,
     prediction_mse,
-    segment_argmax,
 )
 from baygo_graph.strategies import kl_choices, listen_matrix
 
@@ -161,14 +160,6 @@ def test_ties_are_broken_with_the_same_draws_as_kl_choices(seed):
     grid = kl_choices(np.exp(logp), logp, listen=listen, rng=np.random.default_rng(seed))
     np.testing.assert_array_equal(ours, grid)
     assert len(set(ours.tolist())) > 1  # really random, not the first neighbour each time
-
-
-def test_segment_argmax_handles_empty_and_nonfinite_rows():
-    indptr = np.array([0, 2, 2, 4, 5])
-    rows = np.repeat(np.arange(4), np.diff(indptr))
-    scores = np.array([1.0, 2.0, np.nan, np.nan, -np.inf])
-    out = segment_argmax(scores, indptr, rows, np.array([7, 8, 9, 10, 11]), np.random.default_rng())
-    assert out.tolist() == [8, -1, -1, -1]
 
 
 # -- properties -----------------------------------------------------------------------
