@@ -17,6 +17,7 @@ DATA = synthetic_bodyfat()
 # Grid of the existing closed-form test (tests/test_learning.py) and its tolerance.
 GRID = {"grid": 161, "bounds": (-3.0, 3.0)}
 ATOL = 2e-3
+CELL = (6.0 / 160) ** 2
 
 
 @pytest.mark.parametrize(("agents", "informative"), [(2, 0), (5, 3), (12, 0), (30, 29)])
@@ -83,6 +84,8 @@ def test_fixed_graphs_agree_with_the_grid(strategy, seed, bodyfat_path):
     exact = simulate_exact(strat, **kw)
     np.testing.assert_allclose(grid.mean, exact.mean, atol=ATOL)
     np.testing.assert_allclose(grid.mse, exact.mse, atol=ATOL)
+    # discrete entropy on the grid = differential entropy + log(cell area)
+    np.testing.assert_allclose(grid.entropy + np.log(CELL), exact.entropy, atol=ATOL)
     assert exact.config["model"] == "exact" and exact.kind == "fixed"
 
 
@@ -102,6 +105,9 @@ def test_baygo_agrees_with_the_grid_until_choices_differ(seed, bodyfat_path):
     first = differ[0] if len(differ) else steps
     assert first >= 4  # the choices agree over the first steps at least
     np.testing.assert_allclose(grid.mean[:first], exact.mean[:first], atol=ATOL)
+    np.testing.assert_allclose(
+        grid.entropy[:first] + np.log(CELL), exact.entropy[:first], atol=ATOL
+    )
     rng = np.random.default_rng(seed)
     split = paper_split(bg.load_bodyfat(bodyfat_path), agents=agents, rng=rng)
     state = exact_prior(agents)
@@ -153,6 +159,10 @@ def test_same_seed_same_run_and_save_load(tmp_path):
     a, b = simulate_exact(**kw), simulate_exact(**kw)
     assert a == b
     assert bg.Run.load(a.save(tmp_path / "r")) == a
+    # the Run API works on exact runs as on grid runs
+    assert a.graph(2).number_of_nodes() == 30 and a.graph(2).in_degree(5) == 2
+    assert a.summary()["final_mse"] == a.mse[-1].tolist()
+    np.testing.assert_allclose(a.weights(1).sum(axis=1), 1.0)
     assert not np.array_equal(a.mse, simulate_exact(**{**kw, "rng": 10}).mse)
 
 
