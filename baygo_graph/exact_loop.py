@@ -45,6 +45,13 @@ class SharedSplit:
     x_test, y_test : numpy.ndarray
     mean, std, sigma_ls, informative
         As in :class:`baygo_graph.data.Split`.
+
+    Examples
+    --------
+    >>> from baygo_graph.data import synthetic_bodyfat
+    >>> s = shared_split(synthetic_bodyfat(), agents=5, rng=0)
+    >>> [a.shape for a in s.draw(3, np.random.default_rng(0))]
+    [(5, 3), (5, 3)]
     """
 
     x_pool: np.ndarray = field(repr=False)
