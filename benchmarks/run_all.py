@@ -6,7 +6,8 @@ Sections: profile (where a step spends its time), step (step time vs M and K
 against the limit, sparse KL scaling), naive (research-style reference, checked
 to make the same choices), float32 (accuracy and speed), memory (peak RSS in a
 subprocess), sweep (throughput on 1 and 2 workers), connectivity (runs
-``benchmarks/bench_connectivity.py`` when that file exists). ``--quick`` uses
+``benchmarks/bench_connectivity.py`` when that file exists), exact (the exact
+Gaussian mode at M = 10^6: wall time, peak RSS, step profile). ``--quick`` uses
 smaller sizes (a few minutes); the full run takes about half an hour.
 """
 
@@ -32,6 +33,7 @@ SECTIONS = {
     "memory": "bench_memory",
     "sweep": "bench_sweep",
     "connectivity": "bench_connectivity",
+    "exact": "bench_exact",
 }
 
 

@@ -16,13 +16,19 @@ of that to models on a parameter grid:
 * :class:`LogisticRegression` (``"logistic"``) - binary classification on any
   labelled CSV; test log-loss and error rate.
 
+:mod:`.exact` holds the exact conjugate-Gaussian kernels (no grid: closed-form
+update, KL and precision-weighted pooling on structure-of-arrays state) that reach
+a million agents.
+
 :func:`resolve_model` turns a name into a model object with default options; a
 model's options are the keyword arguments of its class.
 """
 
+from .exact import *  # noqa: F403
 from .grid import *  # noqa: F403
 from .kl import *  # noqa: F403
 from .linear import *  # noqa: F403
 from .logistic import *  # noqa: F403
 from .mean import *  # noqa: F403
 from .registry import *  # noqa: F403
+from .segment import *  # noqa: F403
