@@ -113,16 +113,15 @@ def animate(run_dir, steps_text, fmt, out, fps, dpi, panel, window):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from ..figures import animate_run, ffmpeg_path, save_animation
-    from ..figures.animation import VIDEO_HINT
+    from ..figures import animate_run, video
     from ..reproduce import run_influence
 
     run = _load_run(run_dir)
     if run.kind == "cen":
         raise click.ClickException("the centralised learner (cen) has no graph to animate")
     steps = parse_steps(steps_text, run.n_steps)
-    if fmt == "mp4" and ffmpeg_path() is None:
-        raise click.ClickException(VIDEO_HINT)
+    if fmt == "mp4" and video.ffmpeg_path() is None:
+        raise click.ClickException(video.VIDEO_HINT)
     base = Path(run_dir) if Path(run_dir).is_dir() else Path(run_dir).parent
     path = Path(out) if out is not None else base / f"animation.{fmt}"
     if path.suffix.lower() != f".{fmt}":
@@ -130,7 +129,7 @@ def animate(run_dir, steps_text, fmt, out, fps, dpi, panel, window):
                                  param_hint="--out")  # fmt: skip
     anim = animate_run(run, steps=steps, panel=panel, influence=run_influence(run, window=window))
     try:
-        save_animation(anim, path, fps=fps, dpi=dpi)
+        video.save_animation(anim, path, fps=fps, dpi=dpi)
     except RuntimeError as e:
         raise click.ClickException(str(e)) from e
     finally:

@@ -167,7 +167,7 @@ def _animate(df, show, anim_dir: Path, *, video: bool, files: dict, notes: list)
     files["animation:gif"] = save_animation(anim, anim_dir / "baygo_seed0.gif")
     if video:
         if ffmpeg_path() is None:
-            from ..figures.animation import VIDEO_HINT
+            from ..figures.video import VIDEO_HINT
 
             notes.append(f"no MP4 written: {VIDEO_HINT}")
         else:

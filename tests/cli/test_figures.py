@@ -10,7 +10,7 @@ from PIL import Image
 from baygo_graph import simulate, synthetic_bodyfat
 from baygo_graph.cli import main
 from baygo_graph.cli.figures import parse_steps
-from baygo_graph.figures import animation as animation_module
+from baygo_graph.figures import video as animation_module
 from baygo_graph.reproduce import CLAIM_KEYS, FIGURES
 
 
