@@ -94,7 +94,7 @@ def analysis_report(source, *, window: int | None = None) -> dict:
         }
     agent = s.informative
     for method in ("product", "union"):
-        inf = influence_series(s, window=window, method=method)
+        inf = influence_series(s, window=window, method=method, windows="sliding")
         defined = ~np.isnan(inf).any(axis=1)
         entry = {"defined_windows": int(defined.sum()), "windows": int(T - window + 1)}
         mean_vec = inf[defined].mean(axis=0) if defined.any() else np.full(m, np.nan)

@@ -45,7 +45,7 @@ def test_json_report_matches_api(saved_run):
     }
     assert report["steps"] == 24 and report["agents"] == 5 and report["window"] == 6
     assert report["synthetic"] is True and report["strategy"] == "baygo"
-    inf = influence_series(run, window=6, method="union")[:, 0]
+    inf = influence_series(run, window=6, method="union", windows="sliding")[:, 0]
     assert report["influence"]["union"]["informative"]["mean"] == pytest.approx(np.nanmean(inf))
     assert report["listening_to_informative"]["mean"] == pytest.approx(
         listener_fraction(run).mean()
