@@ -238,6 +238,16 @@ class Split:
         """Number of agents M."""
         return len(self.counts)
 
+    def draw(self, batch: int, rng) -> tuple[np.ndarray, np.ndarray]:
+        """Each agent's mini-batch, with replacement from its own samples, shape (M, batch)."""
+        idx = (rng.random((self.agents, batch)) * self.counts[:, None]).astype(np.intp)
+        return np.take_along_axis(self.x, idx, 1), np.take_along_axis(self.y, idx, 1)
+
+    def pooled(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every training sample once, agent by agent: ``(x, y)`` of shape (N,)."""
+        held = np.arange(self.x.shape[1]) < self.counts[:, None]
+        return self.x[held], self.y[held]
+
 
 def _in_range(values: np.ndarray, bounds, closed_right: bool) -> np.ndarray:
     lo, hi = bounds
@@ -380,7 +390,7 @@ def paper_split(
 
 
 def draw_batches(split, batch: int, rng) -> tuple[np.ndarray, np.ndarray]:
-    """Each agent's mini-batch, drawn with replacement from its own samples.
+    """Each agent's mini-batch, drawn with replacement from its own samples (``split.draw``).
 
     Returns
     -------
@@ -392,5 +402,4 @@ def draw_batches(split, batch: int, rng) -> tuple[np.ndarray, np.ndarray]:
     >>> [a.shape for a in draw_batches(s, 2, np.random.default_rng(0))]
     [(3, 2), (3, 2)]
     """
-    idx = (rng.random((split.agents, batch)) * split.counts[:, None]).astype(np.intp)
-    return np.take_along_axis(split.x, idx, 1), np.take_along_axis(split.y, idx, 1)
+    return split.draw(batch, rng)

@@ -25,6 +25,9 @@ from .strategies import BayGo, resolve_strategy
 
 __all__ = ["draw_batches", "pool", "simulate"]
 
+# config["split"]["counts"] lists every agent's count up to this many agents.
+_COUNTS_LISTED = 10_000
+
 
 def simulate(
     strategy="baygo",
@@ -100,7 +103,8 @@ def simulate(
         For ``"baygo"``: who can talk to whom; default complete. A graph, or a
         name (``"complete"``, ``"regular-D"``, ``"geometric[-D]"``, drawn from a
         child of ``rng``): the run's config records its edges
-        (``config["physical_edges"]``). Or a graph that changes each step
+        (``run.records["physical_src"/"physical_dst"]``, see
+        :func:`~baygo_graph.strategies.physical_at`). Or a graph that changes each step
         (``"gossip"``, ``"failures-P"``, ``"exponential"``, a sequence of graphs
         cycled, a callable ``(t, rng) -> graph``; see
         :mod:`baygo_graph.strategies.timevarying`): ``run.records`` keeps every
@@ -184,12 +188,7 @@ def simulate(
         "physical": None,
         "dtype": dtype.name,
         "data": {"source": dataset.source, "synthetic": dataset.synthetic, "rows": len(dataset)},
-        "split": {
-            "counts": split.counts.tolist(),
-            "test": len(split.y_test),
-            "mean": list(split.mean),
-            "std": list(split.std),
-        },
+        "split": _split_record(split),
         "version": __version__,
     }
     config |= model.config() | plan.config() | rec.config
@@ -229,6 +228,16 @@ def _same(a, b) -> bool:
         return bool(np.all(np.asarray(a, dtype=object) == np.asarray(b, dtype=object)))
     except ValueError:
         return False
+
+
+def _split_record(split) -> dict:
+    """The split for the config: every agent's count up to 10,000 agents, a summary above."""
+    counts = split.counts
+    rec = {"test": len(split.y_test), "mean": list(split.mean), "std": list(split.std)}
+    if len(counts) <= _COUNTS_LISTED:
+        return {"counts": counts.tolist()} | rec
+    summary = {"informative": int(counts[split.informative]), "min": int(counts.min())}
+    return {"counts_summary": summary | {"max": int(counts.max())}} | rec
 
 
 def _check_args(*, agents, steps, batch, delta) -> None:

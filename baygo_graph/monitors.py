@@ -42,8 +42,7 @@ def true_cell(grid, split, theta_star=None) -> tuple[int, np.ndarray]:
     (13, [0.0, 1.0])
     """
     if theta_star is None:
-        held = np.arange(split.x.shape[1]) < split.counts[:, None]
-        slope, intercept = np.polyfit(split.x[held], split.y[held], 1)
+        slope, intercept = np.polyfit(*split.pooled(), 1)
         theta_star = (intercept, slope)
     theta_star = np.asarray(theta_star, dtype=float)
     if theta_star.shape != (2,) or not np.all(np.isfinite(theta_star)):

@@ -1,7 +1,7 @@
 """The exact Gaussian mode at scale: M = 10^6 agents, random 10-regular graph, BayGo.
 
 In a fresh subprocess (so the peak RSS is this run's alone): wall time and peak
-RSS of ``simulate_exact`` (set-up included: split, physical graph), then a
+RSS of ``simulate(model="exact")`` (set-up included: split, physical graph), then a
 per-phase profile of the same loop written out with the public kernels. Beside
 it, at a size the grid loop can run, the per-step time of the grid loop and of
 the exact one on the same machine load. Target: under 60 s and under 8 GiB at
@@ -34,16 +34,16 @@ PHASES = ("batches", "update", "KL choices", "pooling", "metrics")
 def profile(agents: int, steps: int, *, graph: str = GRAPH) -> dict:
     """Seconds per phase over ``steps`` BayGo steps of the exact loop (plus set-up)."""
     from baygo_graph.data import resolve_data
-    from baygo_graph.exact_loop import shared_split
-    from baygo_graph.fast_physical import resolve_listen
-    from baygo_graph.model import batch_statistics
     from baygo_graph.models import (
+        batch_statistics,
         exact_choices,
         exact_metrics,
         exact_pool,
         exact_prior,
         exact_update,
     )
+    from baygo_graph.splits import shared_split
+    from baygo_graph.strategies.physical import resolve_listen
 
     rng = np.random.default_rng(0)
     spent = dict.fromkeys(("split", "physical graph", *PHASES), 0.0)
@@ -72,14 +72,21 @@ def profile(agents: int, steps: int, *, graph: str = GRAPH) -> dict:
 
 def child(agents: int, steps: int) -> None:
     """Time one run, record its peak RSS, then profile (runs in the subprocess)."""
+    from baygo_graph import simulate
     from baygo_graph.data import resolve_data
-    from baygo_graph.exact_loop import simulate_exact
 
     data = resolve_data(None)
     base = peak_rss()
     t0 = time.perf_counter()
-    run = simulate_exact(
-        "baygo", agents=agents, steps=steps, rng=0, data=data, physical=GRAPH, progress=False
+    run = simulate(
+        "baygo",
+        model="exact",
+        agents=agents,
+        steps=steps,
+        rng=0,
+        data=data,
+        physical=GRAPH,
+        progress=False,
     )
     seconds = time.perf_counter() - t0
     rec = {
@@ -164,7 +171,7 @@ def main(argv=None) -> str:
     )
     ok_t, ok_m = rec["seconds"] < LIMIT_S, peak_gib < LIMIT_GIB
     text += (
-        f"\n\nsimulate_exact, fresh subprocess: {rec['seconds']:.1f} s wall "
+        f"\n\nsimulate(model='exact'), fresh subprocess: {rec['seconds']:.1f} s wall "
         f"({'under' if ok_t else 'OVER'} the {LIMIT_S:.0f} s target), peak RSS "
         f"{peak_gib:.2f} GiB ({'under' if ok_m else 'OVER'} the {LIMIT_GIB:.0f} GiB target); "
         f"before the run {rec['before_run'] / 2**20:.0f} MiB; kept per-step arrays "

@@ -15,6 +15,7 @@ from baygo_graph._validate import seed_from_record
 from baygo_graph.data import paper_split, synthetic_bodyfat
 from baygo_graph.learning import draw_batches
 from baygo_graph.models import make_grid
+from baygo_graph.strategies import physical_at
 
 DATA = synthetic_bodyfat()
 COARSE = pytest.mark.filterwarnings("ignore::baygo_graph.GridResolutionWarning")
@@ -286,10 +287,7 @@ def test_generator_seed_is_recorded_and_reproduces_the_run():
 def test_named_physical_graph_is_recorded_and_reproduced():
     kw = {"agents": 8, "steps": 6, "grid": 11, "data": DATA}
     a = bg.simulate("baygo", physical="regular-3", rng=4, **kw)
-    edges = a.config["physical_edges"]
-    g = nx.DiGraph()
-    g.add_nodes_from(range(8))
-    g.add_edges_from(edges)
+    g = physical_at(a, 0)
     assert all(g.in_degree(i) == 3 for i in range(8))
     assert np.all(np.isin(a.choices, [-1, *range(8)]))
     for t in range(6):  # every choice lies on a recorded physical edge

@@ -16,15 +16,16 @@ of that to models on a parameter grid:
 * :class:`LogisticRegression` (``"logistic"``) - binary classification on any
   labelled CSV; test log-loss and error rate.
 
-:mod:`.exact` holds the exact conjugate-Gaussian kernels (no grid: closed-form
-update, KL and precision-weighted pooling on structure-of-arrays state) that reach
-a million agents.
+* :class:`ExactGaussian` (``"exact"``) - the paper's regression with exact Gaussian
+  posteriors and no grid (kernels in :mod:`.exact`: closed-form update, KL and
+  precision-weighted pooling on five numbers per agent): a million agents.
 
 :func:`resolve_model` turns a name into a model object with default options; a
 model's options are the keyword arguments of its class.
 """
 
 from .exact import *  # noqa: F403
+from .gaussian import *  # noqa: F403
 from .grid import *  # noqa: F403
 from .kl import *  # noqa: F403
 from .linear import *  # noqa: F403

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
+from .linear import mse_function
 from .segment import segment_argmax
 
 __all__ = [
@@ -32,7 +33,6 @@ __all__ = [
     "exact_prior",
     "exact_update",
     "gaussian_kl_edges",
-    "prediction_mse",
 ]
 
 # Edges whose KL is computed at once (bounded temporaries that stay in cache).
@@ -317,34 +317,6 @@ def exact_pool(state: ExactState, *, choices=None, weights=None, delta: float = 
     return ExactState(np.ascontiguousarray(np.asarray(pooled).T))
 
 
-def prediction_mse(means, x_test, y_test) -> np.ndarray:
-    """Test MSE of the predictions ``m[:, 0] + m[:, 1] x`` for every row of ``means``.
-
-    From moments of the test set in O(M + n_test): with ``u = x - mean(x)``,
-    ``v = y - mean(y)`` and ``beta = <u v> / <u u>``, the MSE is
-    ``c^2 + <u u> (b - beta)^2 + <(v - beta u)^2>`` with ``c = mean(y) - a - b mean(x)``
-    (non-negative terms: no cancellation).
-
-    Examples
-    --------
-    >>> x, y = np.array([0.0, 1.0, 2.0]), np.array([1.0, 0.0, 4.0])
-    >>> m = np.array([[0.5, 1.0], [0.0, 0.0]])
-    >>> direct = ((m[:, :1] + m[:, 1:] * x - y) ** 2).mean(axis=1)
-    >>> bool(np.allclose(prediction_mse(m, x, y), direct, rtol=1e-14))
-    True
-    """
-    x = np.asarray(x_test, dtype=float)
-    y = np.asarray(y_test, dtype=float)
-    xbar, ybar = x.mean(), y.mean()
-    u, v = x - xbar, y - ybar
-    suu = float(np.mean(u * u))
-    beta = float(np.mean(u * v)) / suu if suu > 0 else 0.0
-    rest = float(np.mean((v - beta * u) ** 2))
-    a, b = means[:, 0], means[:, 1]
-    c = ybar - a - b * xbar
-    return c * c + suu * (b - beta) ** 2 + rest
-
-
 def exact_metrics(state: ExactState, *, x_test, y_test):
     """Per agent: test MSE of the posterior-mean prediction, entropy, posterior mean.
 
@@ -365,4 +337,5 @@ def exact_metrics(state: ExactState, *, x_test, y_test):
     (1.0, 2.8379, [[0.0, 0.0]])
     """
     mean = state.mean
-    return prediction_mse(mean, x_test, y_test), _LOG_2PIE - 0.5 * state.logdet, mean
+    mse = mse_function(x_test, y_test)(mean)
+    return mse, _LOG_2PIE - 0.5 * state.logdet, mean

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .gaussian import ExactGaussian
 from .linear import LinearRegression
 from .logistic import LogisticRegression
 from .mean import GaussianMean
@@ -12,6 +13,7 @@ _MODELS = {
     "linear": LinearRegression,
     "mean": GaussianMean,
     "logistic": LogisticRegression,
+    "exact": ExactGaussian,
 }
 #: Names understood by :func:`resolve_model`.
 MODEL_NAMES = tuple(_MODELS)

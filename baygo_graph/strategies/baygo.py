@@ -9,7 +9,7 @@ import numpy as np
 
 from ..series import ChoiceSeries
 from .base import Plan
-from .physical import edge_record, resolve_physical
+from .physical import edge_arrays, resolve_physical
 from .timevarying import physical_process
 
 __all__ = ["BayGo"]
@@ -68,8 +68,7 @@ class _BayGoPlan(Plan):
         listen = self.listen
         if self.process is not None:
             listen = self.process.at(t)
-            dst = np.repeat(np.arange(listen.shape[0]), np.diff(listen.indptr))
-            self.edges.append((listen.indices.astype(np.int32), dst.astype(np.int32)))
+            self.edges.append(edge_arrays(listen))
         self.choices[t] = model.most_divergent(state, listen=listen, rng=rng)
         model.pool_choices(state, self.choices[t], self.delta)
         return True
@@ -86,7 +85,10 @@ class _BayGoPlan(Plan):
 
     def records(self) -> dict:
         if self.process is None:
-            return {}
+            if self.listen is None:
+                return {}
+            src, dst = edge_arrays(self.listen)
+            return {"physical_src": src, "physical_dst": dst}
         sizes = [len(src) for src, _ in self.edges]
         return {
             "physical_ptr": np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64),
@@ -99,7 +101,6 @@ class _BayGoPlan(Plan):
             spec = self.physical_name()
             return {"physical": spec, "physical_edges": "records: physical_ptr/src/dst"}
         listen = self.listen
-        return {
-            "physical": None if listen is None else int(listen.nnz),
-            "physical_edges": edge_record(listen),
-        }
+        if listen is None:
+            return {"physical": None}
+        return {"physical": int(listen.nnz), "physical_edges": "records: physical_src/dst"}

@@ -70,8 +70,7 @@ class _PooledPlan(Plan):
 
     def statistics(self, split, batch, rng, statistics) -> np.ndarray:
         if self.pool_xy is None:
-            held = np.arange(split.x.shape[1]) < split.counts[:, None]
-            self.pool_xy = split.x[held], split.y[held]
+            self.pool_xy = split.pooled()
         x, y = self.pool_xy
         idx = rng.integers(0, len(x), size=split.agents * batch)
         return statistics(x[idx][None, :], y[idx][None, :])

@@ -16,8 +16,10 @@ from ..series import FixedSeries
 from .base import Plan
 from .physical import listen_matrix
 
-__all__ = ["WEIGHT_RULES", "FixedGraph", "complete", "nocol", "star"]
+__all__ = ["COMPLETE_LIMIT", "WEIGHT_RULES", "FixedGraph", "complete", "nocol", "star"]
 
+#: Largest number of agents of a complete graph (M^2 pairs).
+COMPLETE_LIMIT = 20_000
 #: Weight rules of :class:`FixedGraph`.
 WEIGHT_RULES = ("delta", "uniform", "edge")
 
@@ -119,6 +121,12 @@ def complete(agents: int, *, weights: str = "delta") -> FixedGraph:
     >>> complete(4).matrix(4, delta=0.4).toarray()[0].round(12).tolist()
     [0.4, 0.2, 0.2, 0.2]
     """
+    if agents > COMPLETE_LIMIT:
+        raise ValueError(
+            f"a complete graph on {agents} agents holds {agents}^2 pairs: above "
+            f"{COMPLETE_LIMIT} agents use 'baygo' with a sparse physical graph "
+            "(e.g. physical='regular-10')"
+        )
     return FixedGraph(nx.complete_graph(agents), weights=weights, name="complete")
 
 

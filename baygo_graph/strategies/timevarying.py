@@ -226,9 +226,11 @@ def physical_process(physical) -> PhysicalProcess | None:
 
 
 def physical_at(run, t: int) -> nx.DiGraph:
-    """The physical graph of step ``t`` of a run with a time-varying physical graph.
+    """The physical graph of step ``t`` of a BayGo run on a physical graph.
 
-    Edge ``(j, i)`` means ``i`` may hear ``j`` (DESIGN.md's direction).
+    Edge ``(j, i)`` means ``i`` may hear ``j`` (DESIGN.md's direction). A static
+    physical graph is the same at every step; a run on the complete graph keeps no
+    edges (ValueError).
 
     Examples
     --------
@@ -240,10 +242,10 @@ def physical_at(run, t: int) -> nx.DiGraph:
     [1, 1, 1, 1, 1, 1]
     """
     recs = run.records
-    if "physical_ptr" not in recs:
-        raise ValueError("run has no time-varying physical graph (no 'physical_ptr' record)")
-    ptr = recs["physical_ptr"]
-    lo, hi = ptr[t], ptr[t + 1]
+    if "physical_src" not in recs:
+        raise ValueError("run has no physical graph records (a complete physical graph?)")
+    ptr = recs.get("physical_ptr")
+    lo, hi = (0, len(recs["physical_src"])) if ptr is None else (ptr[t], ptr[t + 1])
     g = nx.DiGraph()
     g.add_nodes_from(range(run.n_agents))
     g.add_edges_from(

@@ -9,16 +9,16 @@ import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from baygo_graph.model import batch_statistics
 from baygo_graph.models import (
     ExactState,
+    batch_statistics,
     exact_choices,
     exact_metrics,
     exact_pool,
     exact_prior,
     exact_update,
     gaussian_kl_edges,
-    prediction_mse,
+    mse_function,
 )
 from baygo_graph.strategies import kl_choices, listen_matrix
 
@@ -216,7 +216,7 @@ def test_prediction_mse_equals_the_direct_mean():
     rng = np.random.default_rng(1)
     x, y, m = rng.normal(size=40), rng.normal(size=40), rng.normal(size=(5, 2))
     direct = ((m[:, :1] + m[:, 1:] * x - y) ** 2).mean(axis=1)
-    np.testing.assert_allclose(prediction_mse(m, x, y), direct, rtol=1e-12)
+    np.testing.assert_allclose(mse_function(x, y)(m), direct, rtol=1e-12)
 
 
 @pytest.mark.parametrize(

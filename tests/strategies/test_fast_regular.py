@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from baygo_graph.fast_physical import random_regular_listen, resolve_listen
 from baygo_graph.strategies import listen_matrix, physical_graph
+from baygo_graph.strategies.physical import random_regular_listen, resolve_listen
 
 
 @pytest.mark.parametrize(("agents", "degree"), [(3, 2), (10, 3), (50, 4), (1000, 10), (999, 8)])

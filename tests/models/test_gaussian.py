@@ -1,17 +1,31 @@
-"""simulate_exact: the same batches as the grid loop, agreement with it, big-M split."""
+"""The exact model in the loop: the same batches as the grid loop, agreement with it, big M."""
 
 from __future__ import annotations
 
 import networkx as nx
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 import baygo_graph as bg
 from baygo_graph.data import paper_split, synthetic_bodyfat
-from baygo_graph.exact_loop import shared_split, simulate_exact
 from baygo_graph.learning import draw_batches
-from baygo_graph.model import batch_statistics
-from baygo_graph.models import exact_metrics, exact_pool, exact_prior, exact_update
+from baygo_graph.models import (
+    ExactGaussian,
+    batch_statistics,
+    exact_metrics,
+    exact_pool,
+    exact_prior,
+    exact_update,
+)
+from baygo_graph.splits import shared_split
+from baygo_graph.strategies import physical_at
+
+
+def simulate_exact(strategy="baygo", *, model=None, **kwargs):
+    """A run of the exact model through the loop."""
+    return bg.simulate(strategy, model=model or "exact", **kwargs)
+
 
 DATA = synthetic_bodyfat()
 # Grid of the existing closed-form test (tests/test_learning.py) and its tolerance.
@@ -118,9 +132,9 @@ def test_baygo_agrees_with_the_grid_until_choices_differ(seed, bodyfat_path):
         np.testing.assert_allclose(grid.mean[t], state.mean, atol=ATOL)
 
 
-def test_cen_is_one_learner_with_every_batch():
+def test_cen_stratified_is_one_learner_with_every_batch():
     kw = {"agents": 4, "steps": 5, "batch": 2, "rng": 1, "data": DATA}
-    run = simulate_exact("cen", **kw)
+    run = simulate_exact("cen-stratified", **kw)
     rng = np.random.default_rng(1)
     split = paper_split(DATA, agents=4, rng=rng)
     state = exact_prior(1)
@@ -134,24 +148,18 @@ def test_physical_names_and_large_runs_follow_the_physical_graph():
     run = simulate_exact(
         "baygo", agents=60_000, steps=2, rng=0, data=DATA, physical="regular-6", delta=0.4
     )
-    from baygo_graph.fast_physical import random_regular_listen
-
-    listen = random_regular_listen(60_000, 6, rng=0)  # "regular-6" above 50,000 agents
-    assert run.config["physical"] == listen.nnz
+    src, dst = run.records["physical_src"], run.records["physical_dst"]
+    listen = sp.csr_array((np.ones(len(src), bool), (dst, src)), shape=(60_000, 60_000))
+    degree = np.diff(listen.indptr)  # "regular-6" above 50,000 agents: union of cycles
+    assert run.config["physical"] == listen.nnz and degree.max() == 6 and degree.min() >= 4
     rows = np.arange(60_000)
     assert listen[rows, run.choices[1]].all()
     assert np.isfinite(run.mse).all() and np.isfinite(run.entropy).all()
     small = simulate_exact("baygo", agents=10, steps=3, rng=0, data=DATA, physical="regular-3")
-    graph = bg.simulate(
-        "baygo",
-        agents=10,
-        steps=3,
-        rng=0,
-        data=DATA,
-        physical=nx.random_regular_graph(3, 10, seed=0),
-        grid=11,
-    )
+    graph = bg.simulate("baygo", agents=10, steps=3, rng=0, data=DATA, physical="regular-3")
     assert small.config["physical"] == graph.config["physical"] == 30
+    # the same named graph for both models on one seed
+    assert set(physical_at(small, 0).edges) == set(physical_at(graph, 0).edges)
 
 
 def test_same_seed_same_run_and_save_load(tmp_path):
@@ -172,15 +180,16 @@ def test_same_seed_same_run_and_save_load(tmp_path):
         ({"agents": 1}, "agents must be an integer >= 2, got 1"),
         ({"steps": 0}, "steps must be an integer >= 1, got 0"),
         ({"delta": -0.1}, "delta must be in \\[0, 1\\], got -0.1"),
-        ({"sigma": -2.0}, "sigma must be a positive number, got -2.0"),
+        ({"sigma": -2.0}, "sigma must be a finite number > 0, got -2.0"),
         ({"strategy": "complete", "physical": "regular-4"}, "physical applies"),
         ({"physical": "regular-x"}, "physical must be"),
         ({"informative": 12}, "informative must be an agent id in \\[0, 12\\), got 12"),
-        ({"agents": 30_000}, "a complete graph on 30000 agents"),
-        ({"strategy": "complete", "agents": 30_000}, "strategy='complete', physical=None"),
+        ({"agents": 30_000}, "complete graph\\) holds M\\^2 pairs"),
+        ({"strategy": "complete", "agents": 30_000}, "a complete graph on 30000 agents"),
     ],
 )
 def test_bad_arguments_are_named(kwargs, match):
     kwargs = {"strategy": "baygo", "data": DATA, "steps": 2, **kwargs}
+    sigma = kwargs.pop("sigma", None)
     with pytest.raises(ValueError, match=match):
-        simulate_exact(kwargs.pop("strategy"), **kwargs)
+        simulate_exact(kwargs.pop("strategy"), model=ExactGaussian(sigma=sigma), **kwargs)
