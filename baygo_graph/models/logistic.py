@@ -90,7 +90,7 @@ def classification_metrics(x, y, w) -> tuple[np.ndarray, np.ndarray]:
     return loss, error
 
 
-@dataclass
+@dataclass(eq=False)
 class LogisticRegression(GridModel):
     """Logistic regression on a 2-D grid over ``(w0, w1)``; the ``"logistic"`` model.
 

@@ -85,7 +85,7 @@ def mean_log_likelihood(grid: Grid, stats: np.ndarray, sigma: float, *, out=None
     return np.matmul(stats.astype(dtype, copy=False), feats.astype(dtype).T, out=out)
 
 
-@dataclass
+@dataclass(eq=False)
 class GaussianMean(GridModel):
     """Estimate a Gaussian mean ``mu`` (d = 1 or 2) on a grid; the ``"mean"`` model.
 
