@@ -117,6 +117,10 @@ class GaussianMean(GridModel):
     -----
     ``loss`` (``run.mse``, ``run.config["loss"] == "sq_error"``) is the squared
     Euclidean distance between each agent's posterior mean and the target above.
+    The default 2-D grid (spacing 0.1) resolves posteriors down to a standard
+    deviation of about 0.1 (some 100 samples of unit noise): longer runs need more
+    points or narrower ``bounds`` (:func:`~baygo_graph.simulate` warns with
+    :class:`~baygo_graph.exceptions.GridResolutionWarning` when a posterior collapses).
 
     Examples
     --------

@@ -150,17 +150,21 @@ def newton_mle(x, y, iters=50):
     return w
 
 
-def test_posterior_concentrates_on_the_pooled_fit():
+@pytest.mark.parametrize(("strategy", "atol"), [("cen", 0.05), ("complete", 0.1), ("baygo", 0.35)])
+def test_posterior_concentrates_on_the_pooled_fit(strategy, atol):
+    """After 150 steps of 5 draws (4500 in all) the posterior means sit near the
+    maximum-likelihood fit of all the training data: within 0.015 for the central
+    learner, 0.06 on the complete graph, 0.3 for BayGo (measured; its agents weigh
+    the regions by whom they listen to), and the test metrics match the fit's."""
     data = synthetic_labelled(3000, w=(0.5, 2.0), rng=5)
     model = LogisticRegression(grid=61, bounds=(-1.0, 5.0))
-    _, _, m, split = protocol_run("baygo", model, data, agents=6, seed=2, batch=5, steps=150)
+    _, _, m, split = protocol_run(strategy, model, data, agents=6, seed=2, batch=5, steps=150)
     held = np.arange(split.x.shape[1]) < split.counts[:, None]
     w_hat = newton_mle(split.x[held], split.y[held])
-    # 4500 draws in all: the posterior sd of each coefficient is about 0.05-0.1
-    np.testing.assert_allclose(m.mean, np.broadcast_to(w_hat, m.mean.shape), atol=0.35)
+    np.testing.assert_allclose(m.mean, np.broadcast_to(w_hat, m.mean.shape), atol=atol)
     best_loss, best_err = direct_metrics(split.x_test, split.y_test, w_hat[None])
-    np.testing.assert_allclose(m.loss, best_loss[0], atol=0.02)
-    assert np.all(m.extra["error_rate"] <= best_err[0] + 0.03)
+    np.testing.assert_allclose(m.loss, best_loss[0], atol=0.005)
+    np.testing.assert_allclose(m.extra["error_rate"], best_err[0], atol=0.02)
 
 
 @settings(max_examples=40, deadline=None)

@@ -141,15 +141,21 @@ def run_steps(model, data, *, strategy="baygo", agents=6, steps=80, seed=0, batc
     return model.measure(state, steps - 1, agents), split
 
 
+@pytest.mark.parametrize("strategy", ["baygo", "cen"])
 @pytest.mark.parametrize("dims", [1, 2])
-def test_posterior_concentrates_on_the_truth(dims):
+def test_posterior_concentrates_on_the_truth(dims, strategy):
+    """150 steps of 2 draws per agent (1800 in all, posterior-mean sd about 0.025 per
+    coordinate): every posterior mean is near the training mean and the true mu
+    (measured: within 0.05 and 0.07), and far narrower than the prior."""
     mu = np.array([0.7, -0.9])[:dims]
     data = gaussian_samples(2000, mu=mu, sigma=1.0, rng=3)
-    model = GaussianMean(dims=dims, extra_noise=0.0)
-    m, _ = run_steps(model, data, steps=150, batch=2)
-    # 6 agents x 2 samples x 150 steps: the pooled estimate's sd is about 0.03
-    np.testing.assert_allclose(m.mean, np.broadcast_to(mu, m.mean.shape), atol=0.12)
-    assert m.loss.max() < 0.03
+    model = GaussianMean(dims=dims, extra_noise=0.0, grid=121, bounds=(-1.5, 1.5))
+    m, split = run_steps(model, data, strategy=strategy, steps=150, batch=2)
+    held = np.arange(split.x.shape[1]) < split.counts[:, None]
+    train_mean = np.array([split.x[held].mean(), split.y[held].mean()])[2 - dims :]
+    np.testing.assert_allclose(m.mean, np.broadcast_to(train_mean, m.mean.shape), atol=0.06)
+    np.testing.assert_allclose(m.mean, np.broadcast_to(mu, m.mean.shape), atol=0.1)
+    assert m.loss.max() < 0.01
     prior = np.exp(model.log_prior(model.space))
     assert m.entropy.max() < -(prior * np.log(prior)).sum() - 2.0 * dims  # nats
 
