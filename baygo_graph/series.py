@@ -31,6 +31,7 @@ __all__ = [
     "FixedSeries",
     "GraphSeries",
     "as_series",
+    "node_order",
     "series_from_arrays",
 ]
 
@@ -367,6 +368,41 @@ def as_series(source) -> GraphSeries:
     return _from_graphs(list(source))
 
 
+def node_order(graph: nx.Graph, nodelist=None) -> list:
+    """The node order of a graph's arrays: ``nodelist``, else sorted labels, else ``list(G)``.
+
+    Parameters
+    ----------
+    graph : networkx.Graph
+    nodelist : iterable, optional
+        Every node of ``graph`` exactly once.
+
+    Returns
+    -------
+    list
+        Row/column ``k`` of the arrays built from ``graph`` is node ``out[k]``.
+
+    Examples
+    --------
+    >>> node_order(nx.DiGraph([(2, 1), (1, 0)]))
+    [0, 1, 2]
+    >>> node_order(nx.DiGraph([("b", 1), (1, "a")]))
+    ['b', 1, 'a']
+    """
+    if nodelist is None:
+        try:
+            return sorted(graph.nodes)
+        except TypeError:
+            return list(graph)
+    nodelist = list(nodelist)
+    if len(nodelist) != len(set(nodelist)) or set(nodelist) != set(graph.nodes):
+        raise ValueError(
+            "nodelist must hold every node of the graph exactly once, "
+            f"got {len(nodelist)} entries for {graph.number_of_nodes()} nodes"
+        )
+    return nodelist
+
+
 def _node_order(graphs: list) -> tuple:
     if not graphs:
         raise ValueError("graphs must hold at least one step, got an empty sequence")
@@ -383,10 +419,7 @@ def _node_order(graphs: list) -> tuple:
                 f"({g.number_of_nodes()} vs {len(node_set)} nodes): "
                 "every step graph must hold the same nodes"
             )
-    try:
-        return tuple(sorted(node_set))
-    except TypeError:
-        return tuple(graphs[0])
+    return tuple(node_order(graphs[0]))
 
 
 def _from_graphs(graphs: list) -> EdgeListSeries:

@@ -16,6 +16,8 @@ from .connectivity import *  # noqa: F403
 from .connectivity import __all__ as _connectivity_all
 from .horizon import *  # noqa: F403
 from .horizon import __all__ as _horizon_all
+from .perron import *  # noqa: F403
+from .perron import __all__ as _perron_all
 from .report import *  # noqa: F403
 from .report import __all__ as _report_all
 from .stats import *  # noqa: F403
@@ -24,6 +26,10 @@ from .theorem import *  # noqa: F403
 from .theorem import __all__ as _theorem_all
 from .topology import *  # noqa: F403
 from .topology import __all__ as _topology_all
+from .weights import *  # noqa: F403
+from .weights import __all__ as _weights_all
+from .windows import *  # noqa: F403
+from .windows import __all__ as _windows_all
 
 
 def compare(*args, **kwargs):
@@ -59,6 +65,9 @@ __all__ = sorted(
         *_horizon_all,
         *_theorem_all,
         *_topology_all,
+        *_perron_all,
+        *_weights_all,
+        *_windows_all,
         "compare",
     }
 )

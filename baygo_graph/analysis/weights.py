@@ -17,7 +17,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._validate import check_choice, check_int
-from ..series import as_series
+from ..series import as_series, node_order
 
 __all__ = ["METHODS", "node_order", "weight_matrix", "window_matrix"]
 
@@ -25,41 +25,6 @@ __all__ = ["METHODS", "node_order", "weight_matrix", "window_matrix"]
 METHODS = ("product", "union")
 # Row sums of a weight matrix must be 1 within this tolerance.
 _ROW_TOL = 1e-9
-
-
-def node_order(graph: nx.Graph, nodelist=None) -> list:
-    """The node order of a graph's arrays: ``nodelist``, else sorted labels, else ``list(G)``.
-
-    Parameters
-    ----------
-    graph : networkx.Graph
-    nodelist : iterable, optional
-        Every node of ``graph`` exactly once.
-
-    Returns
-    -------
-    list
-        Row/column ``k`` of the arrays built from ``graph`` is node ``out[k]``.
-
-    Examples
-    --------
-    >>> node_order(nx.DiGraph([(2, 1), (1, 0)]))
-    [0, 1, 2]
-    >>> node_order(nx.DiGraph([("b", 1), (1, "a")]))
-    ['b', 1, 'a']
-    """
-    if nodelist is None:
-        try:
-            return sorted(graph.nodes)
-        except TypeError:
-            return list(graph)
-    nodelist = list(nodelist)
-    if len(nodelist) != len(set(nodelist)) or set(nodelist) != set(graph.nodes):
-        raise ValueError(
-            "nodelist must hold every node of the graph exactly once, "
-            f"got {len(nodelist)} entries for {graph.number_of_nodes()} nodes"
-        )
-    return nodelist
 
 
 def _graph_weights(g: nx.Graph, nodelist) -> sp.csr_array:
