@@ -268,3 +268,24 @@ def test_browser_hostile_strings_stay_text(driver, run, tmp_path):
     assert driver.execute_script("return document.getElementById('title').textContent") == HOSTILE
     assert HOSTILE in driver.execute_script("return document.getElementById('source').textContent")
     assert [e for e in driver.get_log("browser") if e["level"] == "SEVERE"] == []
+
+
+def test_browser_fixed_graph_is_the_same_each_step(driver, tmp_path):
+    from selenium.webdriver.common.keys import Keys
+
+    run = simulate("posm", agents=5, steps=6, grid=9, rng=0, data=synthetic_bodyfat())
+    driver.get(to_html(run, tmp_path / "posm.html", window=2).as_uri())
+    first = drawn_edges(driver)
+    assert first == edge_set(run.graph(0)) and len(first) == 8  # a star: 4 pairs, both ways
+    assert move_slider(driver, Keys.END) == 5 and drawn_edges(driver) == first
+    g = run.graph(0)
+    pairs = {  # (weight, drawn width) of every edge: width grows with the weight
+        (
+            g.edges[int(p.get_attribute("data-src")), int(p.get_attribute("data-dst"))]["weight"],
+            float(p.get_attribute("stroke-width")),
+        )
+        for p in driver.find_elements("css selector", "#edges path.edge")
+    }
+    assert len(pairs) == 2  # leaves hear the centre with 0.5, the centre hears each with 0.125
+    (w1, s1), (w2, s2) = sorted(pairs)
+    assert w1 < w2 and s1 < s2
