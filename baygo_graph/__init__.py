@@ -14,8 +14,10 @@ from .exceptions import (
     NotUniqueError,
     RunFormatError,
 )
+from .export import write_series
+from .io import read_series
 from .learning import simulate
-from .run import Run, read_series, write_series
+from .run import Run
 
 __all__ = [
     "BayGoError",

@@ -1,13 +1,9 @@
 """Data for the ``mean`` and ``logistic`` models, and their agent splits.
 
-* :func:`gaussian_samples` - synthetic samples ``y ~ N(mu, sigma^2 I)`` in 1 or 2
-  dimensions (columns ``y1``, ``y2``), for :class:`~baygo_graph.models.GaussianMean`;
-  :func:`mean_split` shares them among the agents.
-* :func:`load_labelled_csv` - any CSV with a numeric feature column and a 0/1 label
-  column; :func:`synthetic_labelled` - a synthetic stand-in (labelled so); both for
-  :class:`~baygo_graph.models.LogisticRegression`. :func:`region_split` shares the
-  samples by region of the feature space, as :func:`~baygo_graph.data.paper_split`.
-* :func:`assignment_split` - any user-given assignment of samples to agents.
+Mean (:class:`~baygo_graph.models.GaussianMean`): :func:`gaussian_samples`,
+:func:`mean_split`. Logistic (:class:`~baygo_graph.models.LogisticRegression`):
+:func:`load_labelled_csv`, :func:`synthetic_labelled`, :func:`region_split` (by
+region of the feature space). Both: :func:`assignment_split` (the caller's choice).
 
 Every split is a :class:`~baygo_graph.data.Split`: the mean model stores a 2-D
 sample ``(y1, y2)`` as ``(x, y)`` and a 1-D sample as ``y`` (``x`` is zero);
@@ -30,19 +26,13 @@ from .exceptions import DataError
 __all__ = [
     "assignment_split",
     "check_labels",
+    "load_csv",
     "gaussian_samples",
     "load_labelled_csv",
     "mean_split",
     "region_split",
     "synthetic_labelled",
 ]
-
-
-def _as_dims(mu) -> np.ndarray:
-    mu = np.atleast_1d(np.asarray(mu, dtype=float))
-    if mu.shape not in ((1,), (2,)) or not np.all(np.isfinite(mu)):
-        raise ValueError(f"mu must be a finite number or a pair of them, got {mu.tolist()!r}")
-    return mu
 
 
 def gaussian_samples(n: int = 400, *, mu=(0.6, -0.4), sigma: float = 1.0, rng=0) -> Dataset:
@@ -74,7 +64,9 @@ def gaussian_samples(n: int = 400, *, mu=(0.6, -0.4), sigma: float = 1.0, rng=0)
     ['y1']
     """
     check_int("n", n, minimum=10)
-    mu = _as_dims(mu)
+    mu = np.atleast_1d(np.asarray(mu, dtype=float))
+    if mu.shape not in ((1,), (2,)) or not np.all(np.isfinite(mu)):
+        raise ValueError(f"mu must be a finite number or a pair of them, got {mu.tolist()!r}")
     check_real("sigma", sigma, low=0.0, low_open=True)
     rng = np.random.default_rng(rng)
     values = mu + sigma * rng.standard_normal((n, len(mu)))
@@ -234,11 +226,9 @@ def mean_split(
     check_real("informative_share", informative_share, low=0.0, high=1.0, low_open=True)
     check_real("test_fraction", test_fraction, low=0.0, high=1.0, low_open=True)
     check_real("extra_noise", extra_noise, low=0.0)
-    if columns is None:
-        dataset = resolve_data(data, columns=("y1",))
-        columns = [c for c in ("y1", "y2") if c in dataset.frame.columns]
-    names = list(columns)
-    dataset = resolve_data(data, columns=tuple(names))
+    dataset = resolve_data(data, columns=("y1",) if columns is None else tuple(columns))
+    names = list(columns or [c for c in ("y1", "y2") if c in dataset.frame.columns])
+    dataset = resolve_data(dataset, columns=tuple(names))
     values = dataset.frame[names].to_numpy(dtype=float)
     rng = np.random.default_rng(rng)
     n = len(values)
@@ -260,9 +250,8 @@ def mean_split(
     sigma = float(np.sqrt(((values[info] - values[info].mean(0)) ** 2).mean()))
     noisy = values.copy()
     noisy[rest] += extra_noise * rng.standard_normal((len(rest), len(names)))
-    frame = pd.DataFrame(noisy, columns=names)
     return assignment_split(
-        Dataset(frame=frame, source=dataset.source, synthetic=dataset.synthetic),
+        Dataset(pd.DataFrame(noisy, columns=names), dataset.source, dataset.synthetic),
         assignment=owner,
         columns=tuple(names),
         informative=informative,
@@ -273,22 +262,11 @@ def mean_split(
 def load_labelled_csv(path, *, feature: str = "x", label: str = "y") -> Dataset:
     """Read a CSV with a numeric ``feature`` column and a 0/1 ``label`` column.
 
-    Parameters
-    ----------
-    path : str or os.PathLike
-    feature, label : str, default "x", "y"
-        Column names.
-
-    Returns
-    -------
-    Dataset
-
     Raises
     ------
     DataError
-        When the file is missing or unreadable, a column is absent, a cell is
-        missing or non-numeric, or a label is not 0 or 1; the message names the
-        file, the column and the row.
+        For a missing or unreadable file, an absent column, a missing or
+        non-numeric cell or a label other than 0/1, naming file, column and row.
 
     Examples
     --------
@@ -298,16 +276,32 @@ def load_labelled_csv(path, *, feature: str = "x", label: str = "y") -> Dataset:
     >>> load_labelled_csv(p).frame["y"].tolist()
     [1, 0]
     """
+    return check_labels(load_csv(path, columns=(feature, label)), label)
+
+
+def load_csv(path, *, columns) -> Dataset:
+    """Read a CSV whose ``columns`` must be numeric, finite and complete.
+
+    Raises
+    ------
+    DataError
+        Naming the file, and the column and row of a bad cell.
+
+    Examples
+    --------
+    >>> load_csv("no/such.csv", columns=("y1",))
+    Traceback (most recent call last):
+    ...
+    baygo_graph.exceptions.DataError: data file 'no/such.csv' does not exist
+    """
     path = Path(path)
     if not path.is_file():
-        raise DataError(f"labelled file {str(path)!r} does not exist")
+        raise DataError(f"data file {str(path)!r} does not exist")
     try:
         frame = pd.read_csv(path)
     except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as e:
-        raise DataError(f"labelled file {str(path)!r} is not a readable CSV: {e}") from e
-    dataset = resolve_data(Dataset(frame=frame, source=str(path)), columns=(feature, label))
-    check_labels(dataset, label)
-    return dataset
+        raise DataError(f"data file {str(path)!r} is not a readable CSV: {e}") from e
+    return resolve_data(Dataset(frame=frame, source=str(path)), columns=tuple(columns))
 
 
 def check_labels(data, label: str) -> Dataset:

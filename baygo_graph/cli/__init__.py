@@ -20,6 +20,7 @@ _COMMANDS = {
     "animate": ("baygo_graph.cli.figures", "animate"),
     "reproduce": ("baygo_graph.cli.figures", "reproduce"),
     "sweep": ("baygo_graph.cli.sweep", "sweep"),
+    "view": ("baygo_graph.cli.view", "view"),
 }
 
 

@@ -10,6 +10,7 @@ matplotlib setting. Figures made from synthetic data carry a visible
 from ._style import *  # noqa: F403
 from .animation import *  # noqa: F403
 from .connectivity import *  # noqa: F403
+from .html import *  # noqa: F403
 from .influence import *  # noqa: F403
 from .mse import *  # noqa: F403
 from .topology import *  # noqa: F403

@@ -15,12 +15,19 @@ predictor; ``run.records["error_rate"]`` its test error rate.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 import numpy as np
 
 from .._validate import check_real
-from ..labelled import assignment_split, check_labels, region_split, synthetic_labelled
+from ..labelled import (
+    assignment_split,
+    check_labels,
+    load_labelled_csv,
+    region_split,
+    synthetic_labelled,
+)
 from .grid import Grid, GridModel, log_normalize, make_grid
 
 __all__ = ["LogisticRegression", "classification_metrics", "logistic_log_likelihood"]
@@ -149,8 +156,13 @@ class LogisticRegression(GridModel):
         check_real("prior_var", self.prior_var, low=0.0, low_open=True)
 
     def resolve_data(self, data):
-        """The samples: a Dataset/DataFrame with the feature and label, or None (synthetic)."""
-        return synthetic_labelled() if data is None else data
+        """The samples: a Dataset, DataFrame or CSV path with the feature and label, or
+        None: :func:`~baygo_graph.labelled.synthetic_labelled` (synthetic)."""
+        if data is None:
+            return synthetic_labelled()
+        if isinstance(data, str | os.PathLike):
+            return load_labelled_csv(data, feature=self.feature, label=self.label)
+        return data
 
     def make_grid(self) -> Grid:
         return make_grid(self.grid, bounds=self.bounds)

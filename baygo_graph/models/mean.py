@@ -12,12 +12,13 @@ clean, the others' carry extra noise) or a user-given ``assignment``.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 import numpy as np
 
 from .._validate import check_int, check_real
-from ..labelled import assignment_split, gaussian_samples, mean_split
+from ..labelled import assignment_split, gaussian_samples, load_csv, mean_split
 from .grid import Grid, GridModel, log_normalize, make_grid
 
 __all__ = ["GaussianMean", "mean_features", "mean_log_likelihood", "mean_statistics"]
@@ -153,9 +154,12 @@ class GaussianMean(GridModel):
         check_real("prior_var", self.prior_var, low=0.0, low_open=True)
 
     def resolve_data(self, data):
-        """The samples: a Dataset/DataFrame with ``y1`` (and ``y2``), or None (synthetic)."""
+        """The samples: a Dataset, DataFrame or CSV path with ``y1`` (and ``y2``), or
+        None: :func:`~baygo_graph.labelled.gaussian_samples` (synthetic)."""
         if data is None:
             return gaussian_samples(mu=(0.6, -0.4)[: self.dims])
+        if isinstance(data, str | os.PathLike):
+            return load_csv(data, columns=("y1", "y2")[: self.dims])
         return data
 
     def make_grid(self) -> Grid:

@@ -222,3 +222,14 @@ def test_registry_and_config():
     cfg = model.config()
     assert cfg["grid"] == [11, 11] and cfg["split_rule"] == "region"
     assert cfg["informative_range"] == [0.0, 3.0]
+
+
+def test_resolve_data_reads_a_labelled_csv_path_or_makes_synthetic_data(tmp_path):
+    path = tmp_path / "l.csv"
+    path.write_text("f,lab\n0.5,1\n-1.0,0\n")
+    model = LogisticRegression(feature="f", label="lab")
+    assert model.resolve_data(path).frame["lab"].tolist() == [1, 0]
+    assert model.resolve_data(None).synthetic
+    path.write_text("f,lab\n0.5,1\n-1.0,-1\n")
+    with pytest.raises(DataError, match=r"l\.csv: column 'lab' must hold 0/1 labels, got -1"):
+        model.resolve_data(str(path))

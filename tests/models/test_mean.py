@@ -228,3 +228,15 @@ def test_registry_and_split_errors():
         mean_split(gaussian_samples(12), agents=12, rng=0)
     with pytest.raises(DataError, match="no column 'y1'"):
         GaussianMean().split(bg.synthetic_bodyfat(), agents=3, informative=0, rng=0)
+
+
+def test_resolve_data_reads_a_csv_path_or_makes_synthetic_samples(tmp_path):
+    path = tmp_path / "s.csv"
+    gaussian_samples(30, mu=(1.0, 2.0)).frame.to_csv(path, index=False)
+    ds = GaussianMean(dims=2).resolve_data(path)
+    assert ds.source == str(path) and ds.frame.shape == (30, 2) and not ds.synthetic
+    assert GaussianMean(dims=1).resolve_data(None).frame.attrs["mu"] == [0.6]
+    one = tmp_path / "one.csv"
+    one.write_text("y1\n1.0\n2.0\n")
+    with pytest.raises(DataError, match=r"one\.csv has no column 'y2'"):
+        GaussianMean(dims=2).resolve_data(str(one))

@@ -1,0 +1,60 @@
+"""``baygo view``: the HTML viewer of a saved run, and its one-line errors."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import pytest
+
+from baygo_graph import simulate, synthetic_bodyfat
+from baygo_graph.cli import main
+
+
+@pytest.fixture(scope="module")
+def saved(tmp_path_factory):
+    run = simulate("baygo", agents=4, steps=6, grid=11, rng=1, data=synthetic_bodyfat())
+    folder = tmp_path_factory.mktemp("run")
+    return run, run.save(folder)
+
+
+def run_main(argv) -> int:
+    try:
+        return main([str(a) for a in argv])
+    except SystemExit as e:
+        return e.code
+
+
+def data_of(path) -> dict:
+    text = path.read_text(encoding="utf-8")
+    m = re.search(r'<script type="application/json" id="baygo-data">(.*?)</script>', text, re.S)
+    return json.loads(m.group(1))
+
+
+@pytest.mark.parametrize("use_folder", [True, False])
+def test_view_writes_the_page(saved, tmp_path, capsys, use_folder):
+    run, npz = saved
+    out = tmp_path / "sub" / "run.html"
+    assert run_main(["view", npz.parent if use_folder else npz, "--out", out, "--window", 2]) == 0
+    assert str(out) in capsys.readouterr().out
+    doc = data_of(out)
+    assert doc["window"] == 2 and doc["choices"] == run.choices.tolist()
+    np.testing.assert_allclose(doc["mse"], run.mse, rtol=1e-4)
+
+
+def test_view_errors_are_one_line(saved, tmp_path, capsys):
+    cen = simulate("cen", agents=3, steps=3, grid=9, rng=0, data=synthetic_bodyfat())
+    cen.save(tmp_path / "cen")
+    cases = [
+        (["view", tmp_path / "missing", "--out", tmp_path / "a.html"], "no saved run"),
+        (["view", tmp_path / "cen", "--out", tmp_path / "a.html"], "no communication graph"),
+        (["view", saved[1], "--out", tmp_path / "a.html", "--window", 0], "--window"),
+        (["view", saved[1]], "--out"),
+    ]
+    for argv, message in cases:
+        assert run_main(argv) != 0
+        err = capsys.readouterr().err
+        assert err.startswith("baygo: error:") and message in err, err
+        assert len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "a.html").exists()
