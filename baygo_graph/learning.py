@@ -18,7 +18,7 @@ from tqdm.auto import tqdm
 
 from ._validate import check_int, check_real, seed_record
 from ._version import __version__
-from .data import draw_batches, resolve_data
+from .data import draw_batches
 from .models import LinearRegression, pool, resolve_model
 from .run import Run
 from .strategies import BayGo, resolve_strategy
@@ -167,7 +167,7 @@ def simulate(
         if not isinstance(strat, BayGo) or strat.physical is not None:
             raise ValueError("physical applies to the 'baygo' strategy given by name only")
         strat = BayGo(physical)
-    dataset = resolve_data(data)
+    dataset = model.resolve_data(data)
     split = model.split(dataset, agents=agents, informative=informative, rng=rng)
     plan = strat.start(agents=agents, steps=steps, delta=delta, dtype=dtype, rng=rng)
     show = sys.stderr.isatty() if progress is None else bool(progress)
@@ -286,7 +286,7 @@ class _Loop:
         agents = split.agents
         state = model.start(split, learners=plan.learners, dtype=dtype)
         for mon in monitors:
-            mon.start(agents=agents, steps=self.steps, grid=model.space, split=split)
+            mon.start(agents=agents, steps=self.steps, grid=model.space, split=split, model=model)
         rec = None
         bar = tqdm(range(self.steps), desc=progress or "", disable=not progress, leave=False)
         for t in bar:

@@ -5,7 +5,7 @@ that needs the local posteriors and the weights of every step, such as the paper
 convergence bound, is measured while the loop runs, by a monitor passed to
 :func:`baygo_graph.simulate` (``monitors=[...]``). A monitor has three methods:
 
-* ``start(*, agents, steps, grid, split)`` - once, before the first step;
+* ``start(*, agents, steps, grid, split, model)`` - once, before the first step;
 * ``observe(t, *, local, posterior, weights)`` - after every step, with the
   normalised local log-posteriors ``local`` (after the Bayesian update, before
   pooling), the pooled ones ``posterior`` (both (learners, K)) and the step's
@@ -96,8 +96,13 @@ class TheoremMonitor:
     def __init__(self, theta_star=None):
         self.theta_star = theta_star
 
-    def start(self, *, agents, steps, grid, split) -> None:
+    def start(self, *, agents, steps, grid, split, model=None) -> None:
         """Find the true cell and allocate the (T, M) records."""
+        if self.theta_star is None and getattr(model, "name", "linear") != "linear":
+            raise ValueError(
+                f"TheoremMonitor needs theta_star for the {model.name!r} model (its default "
+                "is the least-squares line of the linear model)"
+            )
         self.cell, self.theta = true_cell(grid, split, self.theta_star)
         self.k = grid.size
         self.lhs = np.full((steps, agents), np.nan)

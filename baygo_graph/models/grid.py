@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
+from ..data import resolve_data
 from ..exceptions import GridResolutionWarning
 from .kl import kl_choices
 
@@ -236,6 +237,10 @@ class GridModel:
     def log_prior(self, grid: Grid) -> np.ndarray:
         """Normalised log-prior over the grid, shape (K,)."""
         raise NotImplementedError
+
+    def resolve_data(self, data):
+        """The model's data set from what the caller gave (default: the bodyfat data)."""
+        return resolve_data(data)
 
     def split(self, data, *, agents: int, informative: int, rng):
         """Share the samples among the agents: a :class:`~baygo_graph.data.Split`."""

@@ -17,7 +17,7 @@ DATA = bg.synthetic_bodyfat()
 class Capture:
     """A monitor that keeps copies of what the loop shows monitors."""
 
-    def start(self, *, agents, steps, grid, split):
+    def start(self, *, agents, steps, grid, split, model):
         self.grid, self.split, self.seen = grid, split, []
 
     def observe(self, t, *, local, posterior, weights):
@@ -86,3 +86,19 @@ def test_check_needs_records_and_a_graph():
     )
     with pytest.raises(ValueError, match="has no graph"):
         theorem_check(cen)
+
+
+def test_other_models_need_theta_star():
+    from baygo_graph.models import GaussianMean
+
+    with pytest.raises(ValueError, match="needs theta_star"):
+        bg.simulate("baygo", model="mean", agents=3, steps=2, rng=0, monitors=[TheoremMonitor()])
+    run = bg.simulate(
+        "baygo",
+        model=GaussianMean(dims=2, grid=11),
+        agents=3,
+        steps=2,
+        rng=0,
+        monitors=[TheoremMonitor(theta_star=(0.0, 0.0))],
+    )
+    assert run.records["theorem_lhs"].shape == (2, 3)

@@ -115,12 +115,6 @@ def test_fixed_graph_step_equals_dense_reference():
     np.testing.assert_allclose(post, expected, rtol=1e-10, atol=1e-10)
 
 
-@pytest.mark.xfail(
-    raises=DataError,
-    strict=True,
-    reason="simulate() checks the bodyfat columns before the model sees the data; "
-    "passes once simulate asks the model (model.resolve_data)",
-)
 def test_simulate_step_equals_dense_reference():
     run = bg.simulate(
         "baygo",

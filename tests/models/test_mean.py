@@ -23,13 +23,6 @@ from baygo_graph.models import (
 )
 from baygo_graph.strategies import resolve_strategy
 
-WIRED = pytest.mark.xfail(
-    raises=DataError,
-    strict=True,
-    reason="simulate() checks the bodyfat columns before the model sees the data; "
-    "passes once simulate asks the model (model.resolve_data)",
-)
-
 
 def protocol_step(strategy, model, data, *, agents, seed, batch, delta=0.5):
     """simulate's first step through the public protocol, in simulate's order of draws."""
@@ -107,7 +100,6 @@ def test_fixed_graph_step_equals_dense_reference():
     np.testing.assert_allclose(post, expected, rtol=1e-10, atol=1e-10)
 
 
-@WIRED
 def test_simulate_step_equals_dense_reference():
     data = gaussian_samples(80, mu=(0.5, -1.0), sigma=1.5, rng=0)
     run = bg.simulate(
