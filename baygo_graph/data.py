@@ -17,6 +17,7 @@ import pandas as pd
 from .exceptions import DataError
 
 __all__ = [
+    "SplitBase",
     "draw_batches",
     "BODYFAT_ENV",
     "Dataset",
@@ -199,16 +200,11 @@ def resolve_data(data=None, *, columns=(FEATURE, TARGET)) -> Dataset:
 
 
 @dataclass(frozen=True, eq=False)
-class Split:
-    """Standardised training data per agent and a held-out test set.
-
-    Agents' samples are stored padded: row ``i`` of ``x``/``y`` holds agent
-    ``i``'s ``counts[i]`` samples first, then zeros.
+class SplitBase:
+    """What every agent split holds besides the agents' samples.
 
     Attributes
     ----------
-    x, y : numpy.ndarray, shape (M, n_max)
-        Standardised feature and target of each agent's training samples.
     counts : numpy.ndarray of int, shape (M,)
         Number of samples each agent holds (all >= 1).
     x_test, y_test : numpy.ndarray, shape (n_test,)
@@ -223,8 +219,6 @@ class Split:
         Id of the informative agent.
     """
 
-    x: np.ndarray = field(repr=False)
-    y: np.ndarray = field(repr=False)
     counts: np.ndarray
     x_test: np.ndarray = field(repr=False)
     y_test: np.ndarray = field(repr=False)
@@ -237,6 +231,24 @@ class Split:
     def agents(self) -> int:
         """Number of agents M."""
         return len(self.counts)
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class Split(SplitBase):
+    """Standardised training data per agent and a held-out test set.
+
+    Agents' samples are stored padded: row ``i`` of ``x``/``y`` holds agent
+    ``i``'s ``counts[i]`` samples first, then zeros. See :class:`SplitBase` for
+    the other attributes.
+
+    Attributes
+    ----------
+    x, y : numpy.ndarray, shape (M, n_max)
+        Standardised feature and target of each agent's training samples.
+    """
+
+    x: np.ndarray = field(repr=False)
+    y: np.ndarray = field(repr=False)
 
     def draw(self, batch: int, rng) -> tuple[np.ndarray, np.ndarray]:
         """Each agent's mini-batch, with replacement from its own samples, shape (M, batch)."""

@@ -14,13 +14,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._validate import check_int
-from .data import paper_split
+from .data import SplitBase, paper_split
 
 __all__ = ["SharedSplit", "shared_split"]
 
 
-@dataclass(frozen=True, eq=False)
-class SharedSplit:
+@dataclass(frozen=True, eq=False, kw_only=True)
+class SharedSplit(SplitBase):
     """The paper's split in O(M + N) memory: a pool of samples and each agent's slice.
 
     Agent ``i`` holds the samples ``pool[members[offsets[i] : offsets[i] + counts[i]]]``.
@@ -33,7 +33,7 @@ class SharedSplit:
     offsets, counts : numpy.ndarray of int, shape (M,)
     x_test, y_test : numpy.ndarray
     mean, std, sigma_ls, informative
-        As in :class:`baygo_graph.data.Split`.
+        As in :class:`baygo_graph.data.SplitBase`.
 
     Examples
     --------
@@ -47,18 +47,6 @@ class SharedSplit:
     y_pool: np.ndarray = field(repr=False)
     members: np.ndarray = field(repr=False)
     offsets: np.ndarray = field(repr=False)
-    counts: np.ndarray = field(repr=False)
-    x_test: np.ndarray = field(repr=False)
-    y_test: np.ndarray = field(repr=False)
-    mean: tuple[float, float]
-    std: tuple[float, float]
-    sigma_ls: float
-    informative: int
-
-    @property
-    def agents(self) -> int:
-        """Number of agents M."""
-        return len(self.counts)
 
     def draw(self, batch: int, rng) -> tuple[np.ndarray, np.ndarray]:
         """Each agent's mini-batch, with replacement from its own samples, shape (M, batch).

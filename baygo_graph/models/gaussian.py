@@ -16,12 +16,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validate import check_real
 from ..data import resolve_data
 from ..splits import shared_split
 from .exact import exact_choices, exact_metrics, exact_pool, exact_prior, exact_update
 from .grid import Measures
-from .linear import batch_statistics
+from .linear import RegressionSetup, batch_statistics
 
 __all__ = ["ExactGaussian"]
 
@@ -33,8 +32,8 @@ class _Box:
         self.state = state
 
 
-@dataclass
-class ExactGaussian:
+@dataclass(eq=False)
+class ExactGaussian(RegressionSetup):
     """The paper's linear regression with exact Gaussian posteriors (``"exact"``).
 
     Parameters
@@ -66,13 +65,6 @@ class ExactGaussian:
     ((3, 1000), 'exact', None)
     """
 
-    sigma: float | None = None
-    sigma_scale: float = 1.0
-    prior_var: tuple = (0.5, 0.5)
-    test_fraction: float = 0.2
-    informative_range: tuple = (85.0, 120.0)
-    other_range: tuple = (70.0, 85.0)
-
     name = "exact"
     loss_name = "mse"
 
@@ -82,18 +74,7 @@ class ExactGaussian:
 
     def split(self, data, *, agents: int, informative: int, rng):
         """The paper's split in O(M + N) memory (:func:`~baygo_graph.splits.shared_split`)."""
-        split = shared_split(
-            data,
-            agents=agents,
-            informative=informative,
-            informative_range=self.informative_range,
-            other_range=self.other_range,
-            test_fraction=self.test_fraction,
-            rng=rng,
-        )
-        scale = check_real("sigma_scale", self.sigma_scale, low=0.0, low_open=True)
-        sigma = split.sigma_ls if self.sigma is None else self.sigma
-        self._sigma = scale * check_real("sigma", sigma, low=0.0, low_open=True)
+        split = self.split_with(shared_split, data, agents=agents, informative=informative, rng=rng)
         self._test = split.x_test, split.y_test
         return split
 
@@ -145,13 +126,4 @@ class ExactGaussian:
 
     def config(self) -> dict:
         """The model's parameters for the run's config."""
-        return {
-            "grid": None,
-            "bounds": None,
-            "sigma": self._sigma,
-            "prior_var": list(np.broadcast_to(np.asarray(self.prior_var, float), (2,))),
-            "test_fraction": self.test_fraction,
-            "informative_range": list(self.informative_range),
-            "other_range": list(self.other_range),
-            **({"sigma_scale": self.sigma_scale} if self.sigma_scale != 1 else {}),
-        }
+        return {"grid": None, "bounds": None} | self.setup_config()

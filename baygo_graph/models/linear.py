@@ -19,6 +19,7 @@ from .grid import Grid, GridModel, log_normalize, make_grid
 
 __all__ = [
     "LinearRegression",
+    "RegressionSetup",
     "batch_statistics",
     "features",
     "log_likelihood",
@@ -149,8 +150,51 @@ def mse_function(x, y):
     return mse
 
 
-@dataclass
-class LinearRegression(GridModel):
+@dataclass(eq=False)
+class RegressionSetup:
+    """The paper's regression set-up shared by the grid and the exact model.
+
+    The likelihood noise, the prior and the bodyfat split (:func:`split_with`);
+    subclasses choose the splitter (padded per agent, or a shared pool).
+    """
+
+    sigma: float | None = None
+    sigma_scale: float = 1.0
+    prior_var: tuple = (0.5, 0.5)
+    test_fraction: float = 0.2
+    informative_range: tuple = (85.0, 120.0)
+    other_range: tuple = (70.0, 85.0)
+
+    def split_with(self, splitter, data, *, agents: int, informative: int, rng):
+        """``splitter(data, ...)`` with this set-up's ranges; fixes the noise ``_sigma``."""
+        split = splitter(
+            data,
+            agents=agents,
+            informative=informative,
+            informative_range=self.informative_range,
+            other_range=self.other_range,
+            test_fraction=self.test_fraction,
+            rng=rng,
+        )
+        scale = check_real("sigma_scale", self.sigma_scale, low=0.0, low_open=True)
+        sigma = split.sigma_ls if self.sigma is None else self.sigma
+        self._sigma = scale * check_real("sigma", sigma, low=0.0, low_open=True)
+        return split
+
+    def setup_config(self) -> dict:
+        """The set-up's entries of the run's config."""
+        return {
+            "sigma": self._sigma,
+            "prior_var": list(np.broadcast_to(np.asarray(self.prior_var, float), (2,))),
+            "test_fraction": self.test_fraction,
+            "informative_range": list(self.informative_range),
+            "other_range": list(self.other_range),
+            **({"sigma_scale": self.sigma_scale} if self.sigma_scale != 1 else {}),
+        }
+
+
+@dataclass(eq=False)
+class LinearRegression(RegressionSetup, GridModel):
     """The paper's model: linear regression on a 2-D grid over (intercept, slope).
 
     Parameters
@@ -181,12 +225,6 @@ class LinearRegression(GridModel):
 
     grid: int | tuple = 61
     bounds: tuple = (-2.0, 2.0)
-    sigma: float | None = None
-    sigma_scale: float = 1.0
-    prior_var: tuple = (0.5, 0.5)
-    test_fraction: float = 0.2
-    informative_range: tuple = (85.0, 120.0)
-    other_range: tuple = (70.0, 85.0)
 
     name = "linear"
     loss_name = "mse"
@@ -200,19 +238,7 @@ class LinearRegression(GridModel):
         return log_prior(grid, var=self.prior_var)
 
     def split(self, data, *, agents: int, informative: int, rng):
-        split = paper_split(
-            data,
-            agents=agents,
-            informative=informative,
-            informative_range=self.informative_range,
-            other_range=self.other_range,
-            test_fraction=self.test_fraction,
-            rng=rng,
-        )
-        scale = check_real("sigma_scale", self.sigma_scale, low=0.0, low_open=True)
-        sigma = split.sigma_ls if self.sigma is None else self.sigma
-        self._sigma = scale * check_real("sigma", sigma, low=0.0, low_open=True)
-        return split
+        return self.split_with(paper_split, data, agents=agents, informative=informative, rng=rng)
 
     def statistics(self, x, y) -> np.ndarray:
         return batch_statistics(x, y)
@@ -225,13 +251,5 @@ class LinearRegression(GridModel):
         return lambda mean: (mse(mean), {})
 
     def config(self) -> dict:
-        return {
-            "grid": list(self.space.shape),
-            "bounds": [list(b) for b in self.space.bounds],
-            "sigma": self._sigma,
-            **({"sigma_scale": self.sigma_scale} if self.sigma_scale != 1 else {}),
-            "prior_var": list(np.broadcast_to(np.asarray(self.prior_var, float), (2,))),
-            "test_fraction": self.test_fraction,
-            "informative_range": list(self.informative_range),
-            "other_range": list(self.other_range),
-        }
+        grid = {"grid": list(self.space.shape), "bounds": [list(b) for b in self.space.bounds]}
+        return grid | self.setup_config()
