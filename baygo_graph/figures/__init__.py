@@ -13,4 +13,5 @@ from .connectivity import *  # noqa: F403
 from .html import *  # noqa: F403
 from .influence import *  # noqa: F403
 from .mse import *  # noqa: F403
+from .theorem import *  # noqa: F403
 from .topology import *  # noqa: F403
