@@ -1,9 +1,15 @@
 """Graph series files for other tools: node-link JSON and GraphML.
 
 * ``.json`` - ``{"format": "baygo-graph-series", "graphs": [...]}`` with one NetworkX
-  node-link document per step;
+  node-link document per step (node labels and graph attributes as JSON keeps them);
 * ``.graphml`` - one GraphML multi-digraph holding every step's edges, each with
-  attributes ``step`` and ``weight`` (graph attribute ``steps`` = T).
+  attributes ``step`` and ``weight``; graph attributes ``steps`` = T,
+  ``node_labels`` (a JSON list of the node labels, so int and string labels read
+  back as written) and ``step_graphs`` (a JSON list of each step's graph
+  attributes, e.g. ``step``, ``strategy``, ``synthetic``).
+
+A GraphML file made elsewhere (no ``node_labels``) reads back with int labels when
+every label is an integer, string labels otherwise.
 """
 
 from __future__ import annotations
@@ -21,30 +27,69 @@ __all__ = ["SERIES_FORMAT", "read_series", "write_series"]
 SERIES_FORMAT = "baygo-graph-series"
 
 
+def _json_scalar(value):
+    """``value`` as a JSON scalar (numpy scalars via ``.item()``), or TypeError."""
+    value = value.item() if hasattr(value, "item") else value
+    if value is not None and not isinstance(value, bool | int | float | str):
+        raise TypeError(f"graph attribute value must be a scalar, got {value!r}")
+    return value
+
+
+def _graphml_doc(graphs) -> nx.MultiDiGraph:
+    multi = nx.MultiDiGraph()
+    labels, attrs = [], []
+    for n, g in enumerate(graphs):
+        for node in g.nodes:
+            if node not in multi:
+                if not isinstance(node, int | str) or isinstance(node, bool):
+                    raise TypeError(f"node labels must be int or str, got {node!r}")
+                labels.append(node)
+        multi.add_nodes_from(g.nodes(data=True))
+        multi.add_edges_from(
+            (u, v, {"step": n, "weight": float(d.get("weight", 1.0))})
+            for u, v, d in g.edges(data=True)
+        )
+        attrs.append({str(k): _json_scalar(v) for k, v in g.graph.items()})
+    multi.graph["steps"] = len(attrs)
+    multi.graph["node_labels"] = json.dumps(labels)
+    multi.graph["step_graphs"] = json.dumps(attrs)
+    return multi
+
+
 def write_series(graphs, path) -> Path:
     """Export a graph series for other tools.
 
     Parameters
     ----------
     graphs : Run or iterable of networkx.DiGraph
+        Node labels int or str (the same set, or growing, over the steps).
     path : str or os.PathLike
         ``.json``: node-link JSON, ``{"format": "baygo-graph-series", "graphs":
         [...]}`` with one NetworkX node-link document per step. ``.graphml``: one
         GraphML multi-digraph holding every step's edges, each with attributes
-        ``step`` and ``weight`` (graph attribute ``steps`` = T).
+        ``step`` and ``weight`` (graph attributes ``steps`` = T, ``node_labels``
+        and ``step_graphs``: JSON lists of the labels and of each step's graph
+        attributes).
 
     Returns
     -------
     pathlib.Path
         The file written (atomically).
 
+    Raises
+    ------
+    TypeError
+        For ``.graphml``, when a node label is not int or str or a graph
+        attribute is not a scalar.
+
     Examples
     --------
     >>> import tempfile, networkx as nx
-    >>> g = nx.DiGraph([(0, 1)]); g.add_node(2)
-    >>> p = write_series([g, g], tempfile.mkdtemp() + "/s.json")
-    >>> [h.number_of_nodes() for h in read_series(p)]
-    [3, 3]
+    >>> g = nx.DiGraph([("a", "b")], step=0); g.add_node("c")
+    >>> p = write_series([g, g], tempfile.mkdtemp() + "/s.graphml")
+    >>> back = read_series(p)
+    >>> sorted(back[0].nodes), back[1].graph["step"], list(back[0].edges)
+    (['a', 'b', 'c'], 0, [('a', 'b')])
     """
     path = Path(path)
     graphs = graphs.graphs() if hasattr(graphs, "graphs") else graphs
@@ -53,19 +98,41 @@ def write_series(graphs, path) -> Path:
         text = json.dumps({"format": SERIES_FORMAT, "graphs": docs})
         atomic_write(path, lambda fh: fh.write(text.encode()))
     elif path.suffix == ".graphml":
-        multi = nx.MultiDiGraph()
-        n = 0
-        for n, g in enumerate(graphs, start=1):
-            multi.add_nodes_from(g.nodes(data=True))
-            multi.add_edges_from(
-                (u, v, {"step": n - 1, "weight": float(d.get("weight", 1.0))})
-                for u, v, d in g.edges(data=True)
-            )
-        multi.graph["steps"] = n
+        multi = _graphml_doc(graphs)
         atomic_write(path, lambda fh: nx.write_graphml(multi, fh))
     else:
         raise ValueError(f"path must end in .json or .graphml, got {str(path)!r}")
     return path
+
+
+def _node_map(multi) -> dict:
+    """GraphML's string node ids -> the labels written (ints if all parse, else str)."""
+    if "node_labels" in multi.graph:
+        return {str(n): n for n in json.loads(multi.graph["node_labels"])}
+    ids = list(multi.nodes)
+    try:
+        return {n: int(n) for n in ids}
+    except ValueError:
+        return {n: n for n in ids}
+
+
+def _read_graphml(path) -> list[nx.DiGraph]:
+    multi = nx.read_graphml(path, node_type=str, force_multigraph=True)
+    multi = nx.relabel_nodes(multi, _node_map(multi), copy=True)
+    steps = int(
+        multi.graph.get(
+            "steps", 1 + max((d["step"] for *_, d in multi.edges(data=True)), default=-1)
+        )
+    )
+    attrs = json.loads(multi.graph.get("step_graphs", "[]")) or [{}] * steps
+    if len(attrs) != steps:
+        raise ValueError(f"step_graphs lists {len(attrs)} steps, steps is {steps}")
+    out = [nx.DiGraph(**a) for a in attrs]
+    for g in out:
+        g.add_nodes_from(multi.nodes(data=True))
+    for u, v, d in multi.edges(data=True):
+        out[int(d["step"])].add_edge(u, v, weight=float(d.get("weight", 1.0)))
+    return out
 
 
 def read_series(path) -> list[nx.DiGraph]:
@@ -86,18 +153,7 @@ def read_series(path) -> list[nx.DiGraph]:
                 raise RunFormatError(f"{str(path)!r} is not a baygo graph series")
             return [nx.node_link_graph(d, directed=True, edges="edges") for d in doc["graphs"]]
         if path.suffix == ".graphml":
-            multi = nx.read_graphml(path, node_type=int, force_multigraph=True)
-            steps = int(
-                multi.graph.get(
-                    "steps", 1 + max((d["step"] for *_, d in multi.edges(data=True)), default=-1)
-                )
-            )
-            out = [nx.DiGraph() for _ in range(steps)]
-            for g in out:
-                g.add_nodes_from(multi.nodes(data=True))
-            for u, v, d in multi.edges(data=True):
-                out[int(d["step"])].add_edge(u, v, weight=float(d.get("weight", 1.0)))
-            return out
+            return _read_graphml(path)
     except (ValueError, KeyError, TypeError) as e:
         if isinstance(e, RunFormatError):
             raise
