@@ -1,8 +1,19 @@
 """The paper's claims, tested on a comparison table.
 
 :func:`evaluate_claims` turns the numbers of :func:`baygo_graph.experiments.compare`
-(and the smallest B per BayGo seed) into a list of :class:`Claim`: each verdict
-is computed from the table by the test stated in the claim, never written by hand.
+(the smallest B per BayGo seed, and optionally the theorem checks) into a list of
+:class:`Claim`: each verdict is computed from the table by the test stated in the
+claim, never written by hand. Every contrast is read both ways: its ``note`` says
+in a plain sentence when the data contradict the paper's premise (a baseline the
+paper calls ideal beaten significantly, a baseline significantly better than BayGo).
+
+Two kinds of contrast, by the paper's word:
+
+* "beats" (complete, NegM, NoCol): holds iff the 95% t-interval of the paired
+  difference BayGo - baseline lies entirely below 0;
+* "matches" / "close to" (PosM, Cen, Cen-stratified): an equivalence test (TOST):
+  holds iff the 90% t-interval lies inside +-margin, the margin being a share
+  (5% by default) of the baseline's mean final MSE. Never a one-sided "lower than".
 """
 
 from __future__ import annotations
@@ -12,23 +23,53 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._format import format_number as _fmt
-from ..analysis.stats import final_mse, paired_difference, summarize
+from ..analysis.stats import final_mse, paired_difference
+from .consensus import TOLERANCES, consensus_claims
 
-__all__ = ["CLAIM_KEYS", "MIN_WINDOWS", "STRATEGIES", "Claim", "evaluate_claims"]
+__all__ = [
+    "BASELINES",
+    "CLAIM_KEYS",
+    "CONTRASTS",
+    "MIN_WINDOWS",
+    "STRATEGIES",
+    "Claim",
+    "evaluate_claims",
+]
 
+#: One line defining each strategy of the paper experiment, in table order.
+BASELINES = {
+    "baygo": "BayGo: each agent listens to the agent whose local posterior diverges most "
+    "(KL), weights delta on itself and 1 - delta on it, re-chosen every step.",
+    "complete": "Complete: fixed fully connected graph, every agent pools all others.",
+    "posm": "PosM: fixed star with the informative agent at the centre.",
+    "negm": "NegM: fixed star with a non-informative agent at the centre.",
+    "nocol": "NoCol: no collaboration (W = I), each agent learns from its own data.",
+    "cen": "Cen (the paper's ideal benchmark): one learner with all the training data, "
+    "drawing agents x batch samples per step uniformly from the pooled training set.",
+    "cen-stratified": "Cen-stratified: one learner drawing one batch from each agent's own "
+    "set per step (the same per-agent data budget; under-weights the informative region).",
+}
 #: Strategies of the paper experiment, in the order of every table.
-STRATEGIES = ("baygo", "complete", "posm", "negm", "nocol", "cen")
+STRATEGIES = tuple(BASELINES)
 #: The connectivity claim needs at least this many complete aligned windows.
 MIN_WINDOWS = 4
+#: Contrasts BayGo - baseline: key -> (baseline, label, the paper's word).
+CONTRASTS = {
+    "baygo_vs_complete": ("complete", "the complete graph", "beats"),
+    "baygo_vs_posm": ("posm", "the PosM star (informative agent at the centre)", "matches"),
+    "baygo_vs_negm": ("negm", "the NegM star (a non-informative agent at the centre)", "beats"),
+    "baygo_vs_nocol": ("nocol", "no collaboration (NoCol)", "beats"),
+    "baygo_vs_cen": ("cen", "the centralised learner Cen (pooled draws)", "matches"),
+    "baygo_vs_cen_stratified": ("cen-stratified", "Cen-stratified (per-agent draws)", "matches"),
+}
 #: The claims of the paper that :func:`evaluate_claims` tests, in order.
 CLAIM_KEYS = (
-    "baygo_vs_complete",
-    "baygo_vs_posm",
-    "baygo_vs_negm",
-    "baygo_vs_nocol",
-    "baygo_vs_cen",
-    "consensus",
+    *CONTRASTS,
+    *(f"consensus_{name}" for name in TOLERANCES),
     "b_connectivity",
+    "theorem_literal",
+    "theorem_cumulative",
+    "theorem_kl",
 )
 
 
@@ -50,6 +91,8 @@ class Claim:
         The numbers the verdict rests on.
     values : dict
         The same numbers, machine-readable.
+    note : str
+        A plain sentence where the data contradict the paper's premise (empty if none).
     """
 
     key: str
@@ -58,6 +101,7 @@ class Claim:
     holds: bool | None
     evidence: str
     values: dict = field(default_factory=dict)
+    note: str = ""
 
     @property
     def verdict(self) -> str:
@@ -67,37 +111,73 @@ class Claim:
         return "holds" if self.holds else "does not hold"
 
 
-def _paired_claim(df, key, baseline, label, *, level, margin, noninferior=False, name=None):
-    pct = f"{level:.0%}"
-    if noninferior:
-        claim = (
-            f"BayGo's non-informative agents come close to {label}, the ideal "
-            f"benchmark: their final test MSE is at most {margin:.0%} above it."
-        )
+def _contrast_text(label, word, *, level, margin):
+    pct, tost = f"{level:.0%}", f"{1 - 2 * (1 - level):.0%}"
+    d = (
+        f"Per seed, d = (mean over the non-informative agents of BayGo's test MSE at the "
+        f"last step) - (the same for {label}), seeds paired (same child seed)."
+    )
+    if word == "matches":
+        claim = f"BayGo matches (is close to) {label}."
         test = (
-            f"Per seed, d = (mean over the non-informative agents of BayGo's test MSE at "
-            f"the last step) - (the same for {label}), seeds paired (same child seed). "
-            f"Holds iff the upper end of the {pct} t-interval of mean(d) is below "
-            f"{margin:.0%} of {name or label}'s mean final MSE (non-inferiority)."
+            f"{d} Equivalence (TOST at {1 - level:.0%} per side): holds iff the {tost} "
+            f"t-interval of mean(d) lies inside +-{margin:.0%} of the baseline's mean final "
+            f"MSE. Also read: the {pct} interval (below 0: BayGo better, above 0: worse)."
         )
     else:
         claim = f"BayGo reaches a lower test MSE than {label}."
-        test = (
-            f"Per seed, d = (mean over the non-informative agents of BayGo's test MSE at "
-            f"the last step) - (the same for {label}), seeds paired (same child seed). "
-            f"Holds iff the {pct} t-interval of mean(d) lies entirely below 0."
+        test = f"{d} Holds iff the {pct} t-interval of mean(d) lies entirely below 0."
+    return claim, test
+
+
+def _contrast_note(baseline, label, word, lo, hi, holds):
+    """The plain sentence reading the contrast the other way."""
+    ideal = baseline.startswith("cen")
+    if np.isfinite(hi) and hi < 0 and ideal:
+        why = (
+            " (expected for the stratified variant, which under-weights the informative region)"
+            if baseline == "cen-stratified"
+            else ""
         )
+        return (
+            f"BayGo beats {label} significantly: the data contradict the paper's premise "
+            f"that the centralised learner is the ideal benchmark{why}."
+        )
+    if np.isfinite(lo) and lo > 0:
+        return f"{label} is significantly better than BayGo (95% interval of d above 0)."
+    if word == "matches" and not holds and np.isfinite(hi) and hi < 0:
+        return f"Not a match: BayGo is significantly better than {label}."
+    if word == "matches" and not holds:
+        return "Inconclusive: the interval is wider than the equivalence margin."
+    if word == "beats" and not holds:
+        return f"No significant difference between BayGo and {label} in either direction."
+    return ""
+
+
+def _contrast_claim(df, key, *, level, margin):
+    baseline, label, word = CONTRASTS[key]
+    claim, test = _contrast_text(label, word, level=level, margin=margin)
     present = set(df["strategy"].unique())
     if "baygo" not in present or baseline not in present:
         return Claim(key, claim, test, None, f"not run: needs 'baygo' and {baseline!r}")
     diff = paired_difference(df, "baygo", baseline, level=level)
+    narrow = paired_difference(df, "baygo", baseline, level=1 - 2 * (1 - level))
     o, i = diff.loc["final_mse_others"], diff.loc["final_mse_informative"]
-    fin = final_mse(df)
-    base_mean = float(fin.xs(baseline, level="strategy")["others"].mean())
+    o90 = narrow.loc["final_mse_others"]
+    base_mean = float(final_mse(df).xs(baseline, level="strategy")["others"].mean())
+    bound = margin * base_mean
+    if word == "matches":
+        holds = bool(np.isfinite(o90["lo"]) and -bound < o90["lo"] and o90["hi"] < bound)
+    else:
+        holds = bool(np.isfinite(o["hi"]) and o["hi"] < 0)
     values = {
+        "word": word,
         "mean_difference": float(o["mean"]),
         "lo": float(o["lo"]),
         "hi": float(o["hi"]),
+        "lo_tost": float(o90["lo"]),
+        "hi_tost": float(o90["hi"]),
+        "margin": bound,
         "p_value": float(o["p_value"]),
         "wins": float(o["wins"]),
         "n": int(o["n"]),
@@ -106,34 +186,30 @@ def _paired_claim(df, key, baseline, label, *, level, margin, noninferior=False,
         "informative_lo": float(i["lo"]),
         "informative_hi": float(i["hi"]),
     }
-    if noninferior:
-        bound = margin * base_mean
-        holds = bool(np.isfinite(o["hi"]) and o["hi"] < bound)
-        values["margin"] = bound
-        tail = f"; margin {margin:.0%} x {_fmt(base_mean)} = {_fmt(bound)}"
-    else:
-        holds = bool(np.isfinite(o["hi"]) and o["hi"] < 0)
-        tail = ""
-        if not holds and np.isfinite(o["hi"]) and o["hi"] < margin * base_mean:
-            tail = f"; within {margin:.0%} of {label} (comparable)"
     evidence = (
-        f"mean d = {_fmt(o['mean'])} [{_fmt(o['lo'])}, {_fmt(o['hi'])}] over {int(o['n'])} "
-        f"seeds, BayGo lower in {o['wins']:.0%} of seeds{tail}; informative agent: "
+        f"mean d = {_fmt(o['mean'])}, {level:.0%} [{_fmt(o['lo'])}, {_fmt(o['hi'])}]"
+        + (
+            f", 90% [{_fmt(o90['lo'])}, {_fmt(o90['hi'])}] vs margin +-{_fmt(bound)}"
+            if word == "matches"
+            else ""
+        )
+        + f" over {int(o['n'])} seeds (baseline mean {_fmt(base_mean)}), BayGo lower in "
+        f"{o['wins']:.0%} of seeds, p = {_fmt(o['p_value'])}; informative agent: "
         f"d = {_fmt(i['mean'])} [{_fmt(i['lo'])}, {_fmt(i['hi'])}]"
     )
-    return Claim(key, claim, test, holds, evidence, values)
+    note = _contrast_note(baseline, label, word, o["lo"], o["hi"], holds)
+    return Claim(key, claim, test, holds, evidence, values, note)
 
 
 def evaluate_claims(
     df,
     *,
     smallest_b=None,
-    summary=None,
+    theorem=None,
     level=0.95,
     margin=0.05,
     consensus_within=20,
     consensus_slack=5,
-    consensus_tol=0.01,
     min_windows=MIN_WINDOWS,
 ):
     """Test the paper's claims on a comparison table.
@@ -141,25 +217,26 @@ def evaluate_claims(
     Parameters
     ----------
     df : pandas.DataFrame
-        The tidy table of :func:`baygo_graph.experiments.compare` (all six
-        strategies for every claim to be evaluated).
+        The tidy table of :func:`baygo_graph.experiments.compare` (the strategies of
+        :data:`STRATEGIES`; a claim whose strategies are missing is "not evaluated").
     smallest_b : pandas.DataFrame, optional
         One row per BayGo seed and window kind, columns ``seed``, ``windows``
         (``"aligned"``/``"sliding"``) and ``smallest_b`` (NaN: no B works), as
         :func:`~baygo_graph.reproduce.reproduce` builds it with
         :func:`baygo_graph.analysis.smallest_b`. Without it the connectivity
         claim is not evaluated.
-    summary : pandas.DataFrame, optional
-        :func:`baygo_graph.analysis.summarize` of ``df`` (computed when None).
+    theorem : list of TheoremCheck, optional
+        :func:`baygo_graph.analysis.theorem_check` of BayGo runs (one per seed);
+        without it the three theorem claims are not evaluated.
     level : float, default 0.95
-        Confidence level of the paired intervals.
+        Confidence level of the "beats" intervals; the equivalence (TOST) uses
+        the ``1 - 2 (1 - level)`` interval (90%).
     margin : float, default 0.05
-        Relative non-inferiority margin of the comparison with Cen.
+        Equivalence margin, as a share of the baseline's mean final MSE.
     consensus_within, consensus_slack : int, default 20, 5
         "Consensus within about 20 steps" holds iff the median consensus step
-        is at most ``consensus_within + consensus_slack``.
-    consensus_tol : float, default 0.01
-        Tolerance (MSE units) of the consensus step (see ``summarize``).
+        is at most ``consensus_within + consensus_slack`` (per tolerance of
+        :data:`~baygo_graph.reproduce.consensus.TOLERANCES`).
     min_windows : int, default 4
         The connectivity claim needs ``B <= T // min_windows`` (at least that
         many complete aligned windows in the run).
@@ -176,51 +253,21 @@ def evaluate_claims(
     ...              mse=1.0 + 0.1 * r if s == "baygo" else 2.0 + 0.3 * r)
     ...         for s in STRATEGIES for r in range(3) for a in range(2)]
     >>> claims = evaluate_claims(pd.DataFrame(rows))
-    >>> [c.verdict for c in claims][:4]
-    ['holds', 'holds', 'holds', 'holds']
+    >>> [(c.key, c.verdict) for c in claims][:2]
+    [('baygo_vs_complete', 'holds'), ('baygo_vs_posm', 'does not hold')]
+    >>> claims[1].note.startswith("Not a match: BayGo is significantly better")
+    True
     """
-    if summary is None:
-        summary = summarize(df, consensus_tol=consensus_tol, level=level)
-    claims = [
-        _paired_claim(df, "baygo_vs_complete", "complete", "the complete graph",
-                      level=level, margin=margin),
-        _paired_claim(df, "baygo_vs_posm", "posm",
-                      "the star with the informative agent at the centre (PosM)",
-                      level=level, margin=margin),
-        _paired_claim(df, "baygo_vs_negm", "negm",
-                      "the star with a non-informative agent at the centre (NegM)",
-                      level=level, margin=margin),
-        _paired_claim(df, "baygo_vs_nocol", "nocol", "no collaboration (NoCol)",
-                      level=level, margin=margin),
-        _paired_claim(df, "baygo_vs_cen", "cen", "the centralised learner (Cen)",
-                      level=level, margin=margin, noninferior=True, name="Cen"),
-    ]  # fmt: skip
+    from .theorem import theorem_claims
 
-    # Consensus.
-    limit = consensus_within + consensus_slack
-    claim = f"Under BayGo all agents reach consensus within about {consensus_within} steps."
-    test = (
-        f"Per seed, the consensus step is the first step from which max - min of the "
-        f"agents' test MSE stays <= {consensus_tol:g} (MSE units) at every later step "
-        f"(never: infinite). Holds iff the median over seeds is <= {limit} "
-        f"({consensus_within} steps + {consensus_slack} of slack for 'about')."
-    )
-    if "baygo" in summary.index:
-        step = float(summary.loc["baygo", "consensus_step"])
-        reached = float(summary.loc["baygo", "consensus_reached"])
-        holds = bool(np.isfinite(step) and step <= limit)
-        evidence = (
-            f"median consensus step {_fmt(step)} (limit {limit}); consensus reached in "
-            f"{reached:.0%} of seeds"
-        )
-        claims.append(
-            Claim("consensus", claim, test, holds, evidence,
-                  {"median_step": step, "reached": reached, "limit": limit})
-        )  # fmt: skip
-    else:
-        claims.append(Claim("consensus", claim, test, None, "not run: needs 'baygo'"))
+    claims = [_contrast_claim(df, key, level=level, margin=margin) for key in CONTRASTS]
+    claims += consensus_claims(df, within=consensus_within, slack=consensus_slack)
+    claims.append(_b_claim(df, smallest_b, min_windows))
+    claims += theorem_claims(theorem)
+    return claims
 
-    # B-strong connectivity.
+
+def _b_claim(df, smallest_b, min_windows):
     steps = int(df["step"].max()) + 1
     b_max = steps // min_windows
     claim = (
@@ -234,11 +281,15 @@ def evaluate_claims(
         f"{min_windows} complete windows, so the property is seen repeatedly)."
     )
     if smallest_b is None or smallest_b.empty:
-        claims.append(Claim("b_connectivity", claim, test, None, "not measured"))
-    else:
-        evidence, values, holds = _b_evidence(smallest_b, b_max)
-        claims.append(Claim("b_connectivity", claim, test, holds, evidence, values))
-    return claims
+        return Claim("b_connectivity", claim, test, None, "not measured")
+    evidence, values, holds = _b_evidence(smallest_b, b_max)
+    note = (
+        ""
+        if holds
+        else "B is too large (or missing) for the property to be seen repeatedly in "
+        "T steps; the smallest B grows with T (see the horizon table)."
+    )
+    return Claim("b_connectivity", claim, test, holds, evidence, values, note)
 
 
 def _b_evidence(table, b_max):

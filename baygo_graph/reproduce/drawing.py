@@ -17,7 +17,7 @@ from .report import GALLERY
 __all__ = ["make_figures", "run_figures", "run_influence", "save_figures", "union_and_influence"]
 
 
-def make_figures(df, measures, *, synthetic, steps, agents):
+def make_figures(df, measures, *, synthetic, steps, agents, long=None):
     from .. import figures as F
 
     made = {
@@ -42,6 +42,11 @@ def make_figures(df, measures, *, synthetic, steps, agents):
             measures.smallest_b, steps=steps, limit=steps // MIN_WINDOWS, synthetic=synthetic
         ),
     }
+    if long is not None:
+        made["theorem"] = F.plot_theorem(
+            long.runs[0].head(steps), title=f"The paper's bound, BayGo seed 0 (T = {steps})"
+        )
+        made["horizon"] = F.plot_horizon(long.horizon, synthetic=synthetic)
     return {name: ax.figure for name, ax in made.items()}
 
 

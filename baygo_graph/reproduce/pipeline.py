@@ -11,6 +11,8 @@ writes a folder::
       summary.md/.json     one row per strategy (final MSE with 95% intervals, ...),
                            the claims, smallest B per seed, timings
       smallest_b.csv       smallest B per seed and window kind
+      horizon.csv          smallest B and hub measures per seed and horizon T
+      theorem.csv          the bound's check per BayGo seed (three readings)
       figures/*.png, *.pdf the figures
       animation/baygo_seed0.gif (and .mp4 when an ffmpeg writer is available)
 
@@ -34,9 +36,11 @@ import pandas as pd
 
 from .._format import json_clean, json_default
 from .._version import __version__
+from ..data import resolve_data
 from ..io.atomic import atomic_text
 from .claims import STRATEGIES, evaluate_claims
 from .drawing import make_figures, save_figures, union_and_influence
+from .horizon import HORIZONS, long_runs
 from .report import claims_table, render_report, summary_markdown
 
 __all__ = ["Measures", "Reproduction", "reproduce"]
@@ -142,14 +146,21 @@ def _run(*, seeds, steps, rng, n_jobs, progress, influence_window, data, agents,
     )
 
 
-def _measure(df, runs, *, seeds, window):
+def _measure(df, runs, *, seeds, window, checks):
     """The summary table, the measures of the BayGo graphs and the claims."""
     from ..analysis.stats import summarize
 
     summary = summarize(df)
     measures = _measure_baygo(runs, seeds, window=window)
-    claims = evaluate_claims(df, smallest_b=measures.smallest_b, summary=summary)
+    claims = evaluate_claims(df, smallest_b=measures.smallest_b, theorem=checks)
     return summary, measures, claims
+
+
+def _same_head(df, long, steps) -> float:
+    """Largest |MSE difference| between the claims' BayGo runs and the long runs' heads."""
+    mine = df[df["strategy"] == "baygo"].sort_values(["seed", "step", "agent"])["mse"]
+    theirs = np.concatenate([run.head(steps).mse.ravel() for run in long.runs])
+    return float(np.max(np.abs(mine.to_numpy() - theirs)))
 
 
 def _animate(df, show, anim_dir: Path, *, video: bool, files: dict, notes: list) -> None:
@@ -175,14 +186,19 @@ def _animate(df, show, anim_dir: Path, *, video: bool, files: dict, notes: list)
     plt.close(anim.figure)
 
 
-def _write_tables(df, smallest_b, out: Path, files: dict) -> None:
+def _write_tables(df, smallest_b, long, out: Path, files: dict) -> None:
     files["results"] = out / "results.csv"
     df.to_csv(files["results"], index=False, float_format="%.6g")
     files["smallest_b"] = out / "smallest_b.csv"
     smallest_b.to_csv(files["smallest_b"], index=False)
+    files["horizon"] = out / "horizon.csv"
+    long.horizon.to_csv(files["horizon"], index=False, float_format="%.6g")
+    files["theorem"] = out / "theorem.csv"
+    long.theorem.to_csv(files["theorem"], index=False, float_format="%.6g")
 
 
-def _write_reports(out: Path, *, config, summary, claims, measures, timings, files, notes):
+def _write_reports(out: Path, *, config, summary, claims, measures, long, timings, files,
+                   notes):  # fmt: skip
     """summary.md, summary.json and report.md."""
     synthetic = config["synthetic"]
     files["summary_md"] = atomic_text(
@@ -198,6 +214,8 @@ def _write_reports(out: Path, *, config, summary, claims, measures, timings, fil
         "summary": summary.reset_index().to_dict(orient="records"),
         "claims": [asdict(c) | {"verdict": c.verdict} for c in claims],
         "smallest_b": measures.smallest_b.to_dict(orient="records"),
+        "horizon": long.horizon.to_dict(orient="records"),
+        "theorem": long.theorem.to_dict(orient="records"),
         "timings_s": timings,
     }
     files["summary_json"] = out / "summary.json"
@@ -209,6 +227,7 @@ def _write_reports(out: Path, *, config, summary, claims, measures, timings, fil
         claims=claims,
         summary=summary,
         smallest_b=measures.smallest_b,
+        long=long,
         config=config,
         synthetic=synthetic,
         data_source=config["data"],
@@ -235,6 +254,7 @@ def reproduce(
     agents: int = 12,
     grid: int = 61,
     influence_window: int = 10,
+    horizons=HORIZONS,
     gallery=None,
     video: bool = True,
     progress: bool | None = None,
@@ -262,6 +282,10 @@ def reproduce(
         Grid points per axis (small values only for quick checks).
     influence_window : int, default 10
         Window of the influence series (and of the drawn union graph).
+    horizons : sequence of int, default (30, 60, 120, 300)
+        Run lengths of the horizon study: one BayGo run per seed of
+        ``max(horizons, steps)`` steps (with the theorem monitor; its first
+        ``steps`` steps are the claims' BayGo run), measured at each length.
     gallery : str or os.PathLike, optional
         Also write small PNGs of :data:`GALLERY` there (the README's gallery).
     video : bool, default True
@@ -285,26 +309,41 @@ def reproduce(
     timings, files, notes = {}, {}, []
     influence_window = min(int(influence_window), int(steps))
 
+    dataset = resolve_data(data)
     log(f"running {len(STRATEGIES)} strategies x {seeds} seeds, {steps} steps ...")
     with _timed(timings, "compare"):
         df, runs = _run(
             seeds=seeds, steps=steps, rng=rng, n_jobs=n_jobs, progress=progress,
-            influence_window=influence_window, data=data, agents=agents, grid=grid,
+            influence_window=influence_window, data=dataset, agents=agents, grid=grid,
         )  # fmt: skip
     synthetic = bool(df.attrs.get("synthetic", False))
     data_source = str(df.attrs.get("data_source", "unknown"))
+    log(f"BayGo with the theorem monitor, {seeds} seeds x {max([*horizons, steps])} steps ...")
+    with _timed(timings, "long_runs"):
+        long = long_runs(
+            seeds=seeds, steps=steps, horizons=horizons, rng=rng, n_jobs=n_jobs,
+            progress=progress, window=influence_window, synthetic=synthetic,
+            data=dataset, agents=agents, grid=grid,
+        )  # fmt: skip
+        gap = _same_head(df, long, steps)
+        if gap > 1e-9:
+            notes.append(f"the long BayGo runs' first {steps} steps differ from the claims' "
+                         f"runs (max |MSE difference| {gap:.3g})")  # fmt: skip
     log("measuring the emergent graphs ...")
     with _timed(timings, "analysis"):
-        summary, measures, claims = _measure(df, runs, seeds=seeds, window=influence_window)
+        summary, measures, claims = _measure(
+            df, runs, seeds=seeds, window=influence_window, checks=long.checks
+        )
     log("drawing the figures ...")
     with _timed(timings, "figures"):
-        figs = make_figures(df, measures, synthetic=synthetic, steps=steps, agents=agents)
+        figs = make_figures(df, measures, long=long, synthetic=synthetic, steps=steps,
+                            agents=agents)  # fmt: skip
         save_figures(figs, out, gallery=gallery, files=files)
     log("animating BayGo seed 0 ...")
     with _timed(timings, "animation"):
         _animate(df, runs[("baygo", 0)], out / "animation", video=video, files=files, notes=notes)
     with _timed(timings, "write"):
-        _write_tables(df, measures.smallest_b, out, files)
+        _write_tables(df, measures.smallest_b, long, out, files)
     timings["total"] = time.perf_counter() - t_start
 
     config = {
@@ -315,6 +354,10 @@ def reproduce(
         "rng": rng,
         "n_jobs": n_jobs,
         "influence_window": influence_window,
+        "horizons": sorted({int(h) for h in horizons}),
+        "theta_star": "the generating line of synthetic_bodyfat in standardised units"
+        if synthetic
+        else "the least-squares fit of the pooled training set (per seed's split)",
         "data": data_source,
         "synthetic": synthetic,
         "version": __version__,
@@ -323,6 +366,6 @@ def reproduce(
         "command": command,
     }
     _write_reports(out, config=config, summary=summary, claims=claims, measures=measures,
-                   timings=timings, files=files, notes=notes)  # fmt: skip
+                   long=long, timings=timings, files=files, notes=notes)  # fmt: skip
     return Reproduction(out=out, files=files, claims=claims, summary=summary,
                         synthetic=synthetic, timings=timings, notes=notes)  # fmt: skip

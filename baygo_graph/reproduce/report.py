@@ -9,7 +9,9 @@ import pandas as pd
 from .._format import format_number as _fmt
 from .._format import markdown_table, synthetic_banner
 from .._version import __version__
-from .claims import STRATEGIES
+from .claims import BASELINES, STRATEGIES
+from .horizon import horizon_summary
+from .theorem import READINGS
 
 __all__ = ["FIGURES", "GALLERY", "claims_table", "render_report", "summary_markdown"]
 
@@ -32,10 +34,15 @@ FIGURES = {
     "window (B = the influence window, 10 steps by default) of one BayGo run.",
     "smallest_b": "Smallest B for which each seed's BayGo graph series is B-strongly "
     "connected, aligned and sliding windows.",
+    "theorem": "The paper's bound on one BayGo run: the error 1 - mu_i,t(theta*) and the "
+    "right side under the three readings (median over agents); above the dotted line at 1 "
+    "a bound says nothing.",
+    "horizon": "Smallest B against the run length T (median and IQR over seeds): one long "
+    "BayGo run per seed, measured on its first T steps.",
 }
 #: Figures copied to the README gallery.
 GALLERY = ("mse_vs_cen_nocol", "mse_vs_complete", "mse_vs_stars", "mse_every_agent",
-           "influence", "graph_union")  # fmt: skip
+           "influence", "graph_union", "theorem", "horizon")  # fmt: skip
 
 
 def claims_table(claims) -> str:
@@ -44,6 +51,7 @@ def claims_table(claims) -> str:
             "claim": [c.claim for c in claims],
             "result": [f"**{c.verdict}**" for c in claims],
             "evidence": [c.evidence for c in claims],
+            "reading the other way": [c.note for c in claims],
         },
         index=pd.Index([c.key for c in claims], name="key"),
     )
@@ -71,8 +79,59 @@ def summary_markdown(summary) -> str:
     return markdown_table(frame)
 
 
+def _baselines_section() -> list:
+    lines = ["## The strategies", ""]
+    lines += [f"- **{name}**: {text}" for name, text in BASELINES.items()]
+    return lines + [""]
+
+
+def _theorem_section(long, config) -> list:
+    lines = [
+        "## The paper's bound, checked",
+        "",
+        "The paper: |mu_i,t(theta*) - 1| <= (K - 1) exp(-(K(Theta) - eps)), K(Theta) = "
+        "min over theta_k outside the true cell of sum_{j != i} w_ij KL(mu~_i,t(theta_k) || "
+        "mu~_j,t(theta_k)). Left side: the posterior mass off the true grid cell, per agent "
+        f"and step; theta* = {config['theta_star']}, K = grid cells. Right side, from the "
+        "recorded W and local posteriors of each step, under three readings:",
+        "",
+    ]
+    lines += [f"- `{key}`: {reading}" for key, (_, reading) in READINGS.items()]
+    frame = long.theorem.drop(columns=["seed", "theta_star"]).describe().loc[["mean", "min", "max"]]
+    lines += ["", "Per seed (first T steps of each BayGo run; shares of (agent, step) pairs):",
+              "", markdown_table(frame), ""]  # fmt: skip
+    return lines
+
+
+def _horizon_section(long) -> list:
+    table = horizon_summary(long.horizon)
+    return [
+        "## The horizon: smallest B and the hub against the run length",
+        "",
+        "One BayGo run per seed as long as the longest horizon, measured on its first T "
+        "steps (analysis.horizon_table). B: median [IQR] over seeds and the number of seeds "
+        "with no B; listening share: mean fraction of the other agents listening to the "
+        "informative agent; influence and its rank (1 = most influential): the informative "
+        "agent's, mean over the sliding windows.",
+        "",
+        markdown_table(table),
+        "",
+    ]
+
+
 def render_report(
-    *, claims, summary, smallest_b, config, synthetic, data_source, timings, files, notes, out
+    *,
+    claims,
+    summary,
+    smallest_b,
+    config,
+    synthetic,
+    data_source,
+    timings,
+    files,
+    notes,
+    out,
+    long=None,
 ) -> str:
     rel = {k: v.relative_to(out).as_posix() for k, v in files.items() if _inside(v, out)}
     lines = ["# BayGo paper reproduction", ""]
@@ -86,19 +145,25 @@ def render_report(
         ]
     lines += [
         f"- data: `{data_source}`" + (" (synthetic)" if synthetic else ""),
-        f"- {config['seeds']} seeds x {len(STRATEGIES)} strategies "
+        f"- {config['seeds']} paired seeds x {len(STRATEGIES)} strategies "
         f"({', '.join(STRATEGIES)}), T = {config['steps']} steps, M = {config['agents']} "
         f"agents, grid {config['grid']} x {config['grid']}, root seed {config['rng']}",
-        f"- wall time {timings['total']:.1f} s (runs {timings['compare']:.1f} s, analysis "
+        f"- wall time {timings['total']:.1f} s (runs {timings['compare']:.1f} s, long BayGo "
+        f"runs {timings.get('long_runs', 0.0):.1f} s, analysis "
         f"{timings['analysis']:.1f} s, figures {timings['figures']:.1f} s, animation "
         f"{timings['animation']:.1f} s) on {config['machine']}",
         f"- baygo-graph {__version__}; command: `{config['command']}`",
         "",
+        *_baselines_section(),
         "## The paper's claims",
         "",
         "Each verdict is computed from the numbers of this run by the test below it; "
         "'d' is a per-seed paired difference BayGo - baseline of the final-step test "
-        "MSE (mean over the non-informative agents), intervals are Student-t over seeds.",
+        "MSE (mean over the non-informative agents), intervals are Student-t over seeds. "
+        "'beats' claims hold iff the 95% interval is entirely below 0; 'matches' / 'close "
+        "to' claims (PosM, Cen) are equivalence tests (TOST: the 90% interval inside "
+        "+-5% of the baseline's mean final MSE), never a one-sided 'lower than'. The last "
+        "column reads each contrast the other way.",
         "",
         claims_table(claims),
         "",
@@ -134,6 +199,8 @@ def render_report(
         .dropna(how="all")
     )
     lines += [markdown_table(desc), ""]
+    if long is not None:
+        lines += _theorem_section(long, config) + _horizon_section(long)
     lines += ["## Figures", ""]
     for name, caption in FIGURES.items():
         key = f"figure:{name}:png"

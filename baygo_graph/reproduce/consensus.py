@@ -1,0 +1,106 @@
+"""Consensus under BayGo at several tolerances, so no verdict rests on one threshold.
+
+The consensus step of a run is the first step from which the spread (max - min)
+of the agents' test MSE stays within the tolerance at every later step (never:
+infinite). Tolerances (:data:`TOLERANCES`): absolute 0.01 and 0.02 (MSE units),
+and relative 5% of the agents' mean MSE at that step.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .._format import format_number as _fmt
+
+__all__ = ["TOLERANCES", "consensus_claims", "consensus_steps"]
+
+#: name -> (kind, value): "abs" compares the spread with value, "rel" with
+#: value x the agents' mean MSE at the step.
+TOLERANCES = {"abs_0.01": ("abs", 0.01), "abs_0.02": ("abs", 0.02), "rel_5pct": ("rel", 0.05)}
+
+
+def _describe(kind, value) -> str:
+    return f"{value:g} (MSE units)" if kind == "abs" else f"{value:.0%} of the agents' mean MSE"
+
+
+def consensus_steps(df, *, strategy: str = "baygo", tolerances=None) -> pd.DataFrame:
+    """Per seed and tolerance, the consensus step of ``strategy``'s runs.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        A table of :func:`baygo_graph.experiments.compare`.
+    strategy : str, default "baygo"
+    tolerances : dict, optional
+        As :data:`TOLERANCES` (the default).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``seed``, one column per tolerance name: the consensus step (inf:
+        never within the run).
+
+    Examples
+    --------
+    >>> rows = [dict(strategy="baygo", seed=0, step=t, agent=a, mse=1.0 + (t < 3) * 0.015 * a)
+    ...         for t in range(5) for a in range(2)]
+    >>> consensus_steps(pd.DataFrame(rows)).loc[0].tolist()
+    [3.0, 0.0, 0.0]
+    """
+    tolerances = TOLERANCES if tolerances is None else dict(tolerances)
+    sub = df[df["strategy"] == strategy]
+    if sub.empty:
+        raise ValueError(f"strategy {strategy!r} is not in df")
+    cube = sub.pivot_table(index=["seed", "step"], columns="agent", values="mse")
+    seeds = cube.index.get_level_values("seed").unique()
+    steps = cube.index.get_level_values("step").unique()
+    arr = cube.to_numpy().reshape(len(seeds), len(steps), -1)  # (N, T, M)
+    spread = np.nanmax(arr, axis=2) - np.nanmin(arr, axis=2)
+    mean = np.nanmean(arr, axis=2)
+    out = {}
+    for name, (kind, value) in tolerances.items():
+        if kind not in ("abs", "rel"):
+            raise ValueError(f"tolerances kind must be 'abs' or 'rel', got {kind!r} for {name!r}")
+        ok = spread <= (value if kind == "abs" else value * mean)
+        # first step from which ok holds to the end: one past the last failure
+        bad = ~ok
+        last_bad = np.where(bad.any(axis=1), len(steps) - 1 - np.argmax(bad[:, ::-1], axis=1), -1)
+        first = (last_bad + 1).astype(float)
+        first[~ok[:, -1]] = np.inf
+        out[name] = first  # steps are 0..T-1 (compare's table)
+    return pd.DataFrame(out, index=pd.Index(seeds, name="seed"))
+
+
+def consensus_claims(df, *, within: int = 20, slack: int = 5, strategy: str = "baygo"):
+    """One :class:`~baygo_graph.reproduce.Claim` per tolerance of :data:`TOLERANCES`."""
+    from .claims import Claim
+
+    limit = within + slack
+    claims = []
+    table = consensus_steps(df, strategy=strategy) if (df["strategy"] == strategy).any() else None
+    for name, (kind, value) in TOLERANCES.items():
+        key = f"consensus_{name}"
+        claim = f"Under BayGo all agents reach consensus within about {within} steps."
+        test = (
+            f"Per seed, the consensus step is the first step from which max - min of the "
+            f"agents' test MSE stays <= {_describe(kind, value)} at every later step (never: "
+            f"infinite). Holds iff the median over seeds is <= {limit} ({within} steps + "
+            f"{slack} of slack for 'about')."
+        )
+        if table is None:
+            claims.append(Claim(key, claim, test, None, f"not run: needs {strategy!r}"))
+            continue
+        steps = table[name].to_numpy()
+        median = float(np.median(steps))
+        reached = float(np.isfinite(steps).mean())
+        holds = bool(np.isfinite(median) and median <= limit)
+        evidence = (
+            f"tolerance {_describe(kind, value)}: median consensus step {_fmt(median)} "
+            f"(limit {limit}); reached in {reached:.0%} of {len(steps)} seeds"
+        )
+        values = {"median_step": median, "reached": reached, "limit": limit,
+                  "kind": kind, "tolerance": value}  # fmt: skip
+        note = "" if holds or reached >= 0.5 else "Most seeds never reach consensus here."
+        claims.append(Claim(key, claim, test, holds, evidence, values, note))
+    return claims

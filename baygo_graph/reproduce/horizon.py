@@ -1,0 +1,112 @@
+"""Long BayGo runs of the reproduction: the theorem check and the horizon study.
+
+One BayGo run per seed, as long as the longest horizon, recorded with
+:class:`~baygo_graph.reproduce.theorem.TruthMonitor`. A T-step run is the head of
+a longer run on the same seed (:meth:`baygo_graph.Run.head`), so these runs serve
+the theorem check (on their first T steps, the same runs as the claims' BayGo
+runs) and every horizon of :func:`baygo_graph.analysis.horizon_table`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .theorem import TruthMonitor
+
+__all__ = ["HORIZONS", "LongRuns", "horizon_summary", "long_runs"]
+
+#: Default run lengths of the horizon study.
+HORIZONS = (30, 60, 120, 300)
+
+
+@dataclass(frozen=True)
+class LongRuns:
+    """The long BayGo runs and what the analysis layer says about them.
+
+    Attributes
+    ----------
+    runs : list of Run
+        One per seed, ``max(horizons, steps)`` steps long.
+    checks : list of TheoremCheck
+        :func:`~baygo_graph.analysis.theorem_check` of each run's first ``steps`` steps.
+    horizon : pandas.DataFrame
+        :func:`~baygo_graph.analysis.horizon_table` over the horizons.
+    theorem : pandas.DataFrame
+        One row per seed: the check's shares per reading, mean rate, final error.
+    """
+
+    runs: list = field(repr=False)
+    checks: list = field(repr=False)
+    horizon: pd.DataFrame
+    theorem: pd.DataFrame
+
+
+def long_runs(*, seeds, steps, horizons=HORIZONS, rng=0, n_jobs=None, progress=None,
+              window=10, synthetic=False, **simulate_kwargs) -> LongRuns:  # fmt: skip
+    """BayGo over ``seeds`` seeds for ``max(horizons, steps)`` steps, checked and measured.
+
+    Seeds are those of :func:`baygo_graph.experiments.compare` with the same ``rng``
+    (paired with the reproduction's other runs); ``simulate_kwargs`` go to compare.
+
+    Examples
+    --------
+    >>> import baygo_graph as bg
+    >>> lr = long_runs(seeds=2, steps=6, horizons=(6, 12), agents=4, grid=11, n_jobs=1,
+    ...                progress=False, window=3, data=bg.synthetic_bodyfat(), synthetic=True)
+    >>> len(lr.runs), lr.runs[0].n_steps, lr.horizon["steps"].tolist()
+    (2, 12, [6, 12, 6, 12])
+    """
+    from ..analysis import horizon_table, theorem_check
+    from ..experiments import compare
+
+    horizons = sorted({int(h) for h in horizons})
+    length = max([*horizons, int(steps)])
+    _, runs = compare(
+        ["baygo"], seeds=seeds, steps=length, rng=rng, n_jobs=n_jobs, progress=progress,
+        return_runs=True, influence_window=min(window, length),
+        monitors=[TruthMonitor(synthetic=synthetic)], **simulate_kwargs,
+    )  # fmt: skip
+    runs = [runs[("baygo", r)] for r in range(seeds)]
+    checks = [theorem_check(run.head(steps)) for run in runs]
+    horizon = horizon_table(runs, horizons, window=min(window, min(horizons)))
+    rows = [
+        {
+            "seed": r,
+            **{f"holds{s}": getattr(c, f"holds{s}") for s in ("", "_cumulative", "_kl")},
+            **{f"vacuous{s}": getattr(c, f"vacuous{s}") for s in ("", "_cumulative", "_kl")},
+            "rate": float(np.nanmean(c.rate)),
+            "final_error": float(np.mean(c.final_error)),
+            "theta_star": str(runs[r].config["monitors"]["theorem"]["theta_star"]),
+        }
+        for r, c in enumerate(checks)
+    ]
+    return LongRuns(runs, checks, horizon, pd.DataFrame(rows))
+
+
+def horizon_summary(table) -> pd.DataFrame:
+    """Per horizon: median (and IQR) of the smallest B, seeds with no B, hub measures.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"steps": [10, 10, 20, 20], "b_aligned": [3.0, 5.0, 4.0, np.nan],
+    ...                   "b_sliding": [4.0, 6, 5, 7], "listening_share": 0.5,
+    ...                   "influence": 0.3, "influence_rank": 1.0})
+    >>> horizon_summary(t).loc[20, ["b_aligned", "no_b_aligned"]].tolist()
+    [4.0, 1.0]
+    """
+    g = table.groupby("steps")
+    out = pd.DataFrame(index=pd.Index(sorted(table["steps"].unique()), name="T"))
+    for kind in ("aligned", "sliding"):
+        col = g[f"b_{kind}"]
+        out[f"b_{kind}"] = col.median()
+        out[f"b_{kind}_q25"] = col.quantile(0.25)
+        out[f"b_{kind}_q75"] = col.quantile(0.75)
+        out[f"no_b_{kind}"] = col.apply(lambda s: float(s.isna().sum()))
+    out["b_aligned_over_T"] = out["b_aligned"] / out.index.to_numpy()
+    out["listening_share"] = g["listening_share"].mean()
+    out["influence"] = g["influence"].mean()
+    out["influence_rank"] = g["influence_rank"].mean()
+    return out
