@@ -128,7 +128,8 @@ def _cell_claims(cell, *, seeds, steps, rng, n_jobs, scheduler, progress, data, 
 
 
 def regimes(*, design="ofat", cells=None, seeds=10, steps=60, rng=0, data=None, agents=12,
-            n_jobs=None, scheduler=None, progress=None, theorem=True, log=None) -> RegimeMap:  # fmt: skip
+            n_jobs=None, scheduler=None, progress=None, theorem=True,
+            log=None) -> RegimeMap:  # fmt: skip
     """Re-test the paper's claims in every regime of a design.
 
     Parameters
@@ -220,8 +221,7 @@ def plot_regimes(regime_map, *, ax=None, synthetic=False, title=None):
             width = 2.5 + 0.45 * mat.shape[1]
             _, ax = plt.subplots(figsize=(max(6.0, width), 1.0 + 0.35 * mat.shape[0]))
         data = np.ma.masked_invalid(mat.to_numpy(dtype=float))
-        cmap = ListedColormap(colours)
-        cmap.set_bad("#BBBBBB")
+        cmap = ListedColormap(colours).with_extremes(bad="#BBBBBB")
         ax.imshow(data, cmap=cmap, vmin=0, vmax=1, aspect="auto", interpolation="nearest")
         for (i, j), v in np.ndenumerate(mat.to_numpy(dtype=float)):
             text = "?" if np.isnan(v) else ("H" if v else "-")
