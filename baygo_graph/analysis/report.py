@@ -13,9 +13,11 @@ from .connectivity import (
     strongly_connected_steps,
     time_to_connectivity,
 )
+from .table import ANALYSIS_MEASURES, analysis_table, summarize_analysis
 from .topology import chosen_counts, listener_fraction
 
-__all__ = ["analysis_report"]
+# The across-run table (table.py) is exported with the single-run report.
+__all__ = ["ANALYSIS_MEASURES", "analysis_report", "analysis_table", "summarize_analysis"]
 
 #: Default window length (steps), cut to T for shorter series.
 DEFAULT_WINDOW = 10

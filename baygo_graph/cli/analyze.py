@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import click
 
 from .._format import format_number
-from ..analysis import analysis_report
+from ..analysis import ANALYSIS_MEASURES, analysis_report
 from ..analysis.report import DEFAULT_WINDOW
 from ..exceptions import RunFormatError
 from ._common import emit, synthetic_banner
@@ -94,25 +95,17 @@ def _text(summary: dict, label: str) -> str:
     return "\n".join(lines)
 
 
-@click.command()
-@click.argument("run_dir", metavar="RUN_DIR", type=click.Path(path_type=Path))
-@click.option(
-    "--window",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Window length for per-window connectivity and influence "
-    f"(default min({DEFAULT_WINDOW}, T)).",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def analyze(run_dir, window, as_json):
-    """Connectivity and influence report for RUN_DIR.
+def _is_single(paths: tuple[Path, ...]) -> bool:
+    """One run file, one run folder or one series file (the single-run report)."""
+    from ..io.npz import RUN_FILE
 
-    RUN_DIR is a run folder or .npz written by `baygo run --out`, or a graph
-    series (.json node-link or .graphml) written by write_series or elsewhere.
-    Reports the smallest B for aligned and sliding windows, a per-window
-    summary, the informative agent's influence (window product and union) and
-    the fraction of agents listening to it.
-    """
+    if len(paths) != 1:
+        return False
+    p = paths[0]
+    return p.suffix in (*SERIES_SUFFIXES, ".npz") or (p / RUN_FILE).is_file() or not p.is_dir()
+
+
+def _single(run_dir: Path, window, as_json) -> None:
     try:
         source = _load(run_dir)
         n_steps = len(source) if isinstance(source, list) else source.n_steps
@@ -129,3 +122,109 @@ def analyze(run_dir, window, as_json):
         summary |= {"strategy": source.strategy, "data": source.data_source}
         label = f"{source.strategy} run {run_dir} (data {source.data_source})"
     emit(summary, as_json=as_json, text=_text(summary, label))
+
+
+def _many_text(table, summary) -> str:
+    from .._format import markdown_table
+
+    cols = ["run", "strategy", "seed", *ANALYSIS_MEASURES]
+    per_run = table[cols].copy()
+    per_run[list(ANALYSIS_MEASURES)] = per_run[list(ANALYSIS_MEASURES)].map(
+        lambda x: format_number(float(x), ".3g", missing="none")
+    )
+    summ = summary.copy()
+    for c in ("median", "q25", "q75"):
+        summ[c] = summ[c].map(lambda x: format_number(float(x), ".3g", missing="-"))
+    synthetic = bool(table["synthetic"].all()) if len(table) else False
+    lines = [b for b in [synthetic_banner(synthetic)] if b]
+    lines += [
+        f"{len(table)} runs, data {', '.join(sorted(set(table['data'])))}",
+        markdown_table(per_run, index=False, pad=True),
+        "Median and interquartile range per strategy (none: no B works in that run):",
+        markdown_table(summ, index=False, pad=True),
+    ]
+    return "\n\n".join(lines)
+
+
+def _many(paths, *, window: int, as_json: bool, out) -> None:
+    from ..analysis import analysis_table, summarize_analysis
+    from ..io.runs import load_runs
+
+    try:
+        runs = load_runs(paths)
+        table = analysis_table(runs, window=window)
+    except (RunFormatError, ValueError, TypeError) as e:
+        raise click.ClickException(str(e)) from e
+    if table.empty:
+        raise click.ClickException("no run with a graph among the runs given")
+    summary = summarize_analysis(table)
+    text = _many_text(table, summary)
+    if out is not None:
+        written = _write_many(out, table, summary)
+        text += "\n\nwritten: " + ", ".join(map(str, written))
+    record = {
+        "window": window,
+        "runs": json.loads(table.to_json(orient="records")),
+        "summary": json.loads(summary.to_json(orient="records")),
+    }
+    emit(record, as_json=as_json, text=text)
+
+
+def _write_many(out: Path, table, summary) -> list[Path]:
+    import matplotlib.pyplot as plt
+
+    from .. import figures as F
+
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        paths = [out / "table.csv", out / "summary.csv"]
+        table.to_csv(paths[0], index=False)
+        summary.to_csv(paths[1], index=False)
+        figs = {"analysis": F.plot_analysis_table(table)}
+        strategy = "baygo" if (table["strategy"] == "baygo").any() else table["strategy"].iloc[0]
+        figs["smallest_b"] = F.plot_table_smallest_b(table, strategy=strategy).figure
+        for name, fig in figs.items():
+            paths.append(out / f"{name}.png")
+            fig.savefig(paths[-1], dpi=110, bbox_inches="tight")
+            plt.close(fig)
+    except OSError as e:
+        raise click.ClickException(f"cannot write to --out {str(out)!r}: {e}") from e
+    return paths
+
+
+@click.command()
+@click.argument("paths", metavar="RUN...", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option(
+    "--window",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Window length for per-window connectivity and influence "
+    f"(default min({DEFAULT_WINDOW}, T)).",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Several runs: folder for table.csv, summary.csv and the figures.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def analyze(paths, window, as_json, out):
+    """Connectivity and influence report for one run, or a table over many runs.
+
+    One RUN (a run folder or .npz written by `baygo run --out`, or a graph
+    series .json / .graphml): the smallest B for aligned and sliding windows, a
+    per-window summary, the informative agent's influence (window product and
+    union) and the fraction of agents listening to it.
+
+    Several RUNs, or a folder of run folders (`baygo compare --save-runs`): one
+    row per run (smallest B aligned/sliding, listening share, influence and its
+    rank) and the median/IQR per strategy; --out DIR writes table.csv,
+    summary.csv and the figures analysis.png and smallest_b.png.
+    """
+    if _is_single(paths):
+        if out is not None:
+            raise click.UsageError("--out needs several runs (or a folder of run folders)")
+        _single(paths[0], window, as_json)
+        return
+    _many(paths, window=DEFAULT_WINDOW if window is None else window, as_json=as_json,
+                 out=out)  # fmt: skip

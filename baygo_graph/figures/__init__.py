@@ -13,5 +13,6 @@ from .connectivity import *  # noqa: F403
 from .html import *  # noqa: F403
 from .influence import *  # noqa: F403
 from .mse import *  # noqa: F403
+from .runs import *  # noqa: F403
 from .theorem import *  # noqa: F403
 from .topology import *  # noqa: F403

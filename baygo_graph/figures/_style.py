@@ -12,6 +12,7 @@ import numpy as np
 
 __all__ = [
     "AGENT_LABEL",
+    "CAPTION_GID",
     "INFLUENCE_LABEL",
     "INFORMATIVE_COLOR",
     "INFORMATIVE_MARKER",
@@ -24,7 +25,11 @@ __all__ = [
     "SYNTHETIC_GID",
     "SYNTHETIC_TEXT",
     "figure_style",
+    "frame_caption",
+    "describe_seeds",
     "is_synthetic",
+    "source_caption",
+    "source_text",
     "mark_synthetic",
     "new_axes",
     "strategy_color",
@@ -182,3 +187,92 @@ def mark_synthetic(target, synthetic: bool = True):
     if isinstance(target, Figure):
         return target.text(0.5, 0.5, SYNTHETIC_TEXT, transform=target.transFigure, **kw)
     return target.text(0.5, 0.5, SYNTHETIC_TEXT, transform=target.transAxes, **kw)
+
+
+#: Artist id of the caption naming a figure's data source and seeds.
+CAPTION_GID = "baygo-source-caption"
+
+
+def describe_seeds(seeds) -> str:
+    """``"seeds 0-19"``, ``"seed 3"`` or ``"seeds 1, 4, 9"`` for a collection of seeds.
+
+    Examples
+    --------
+    >>> describe_seeds(range(20)), describe_seeds([3]), describe_seeds(["a", "b"])
+    ('seeds 0-19', 'seed 3', 'seeds a, b')
+    """
+    values = list(dict.fromkeys(seeds))
+    if len(values) == 1:
+        return f"seed {values[0]}"
+    ints = all(isinstance(v, int | np.integer) for v in values)
+    if ints and len(values) > 2 and sorted(values) == list(range(min(values), max(values) + 1)):
+        return f"seeds {min(values)}-{max(values)}"
+    shown = ", ".join(map(str, values[:6]))
+    return (
+        f"seeds {shown}{', ...' if len(values) > 6 else ''} ({len(values)})"
+        if len(values) > 6
+        else f"seeds {shown}"
+    )
+
+
+def source_text(data, *, synthetic: bool = False, seeds=None) -> str:
+    """``"data: bodyfat.csv; seeds 0-19"``: the caption of :func:`source_caption`.
+
+    ``data`` is a path or a name (its file name is kept); synthetic data read
+    ``"synthetic"``. ``seeds`` is a collection (see :func:`describe_seeds`) or a
+    ready string.
+
+    Examples
+    --------
+    >>> source_text("/x/bodyfat.csv", seeds=range(3))
+    'data: bodyfat.csv; seeds 0-2'
+    >>> source_text("anything", synthetic=True, seeds="seed 0 (20 replicates)")
+    'data: synthetic; seed 0 (20 replicates)'
+    """
+    from pathlib import PurePath
+
+    name = "synthetic" if synthetic else (PurePath(str(data)).name if data else "unknown")
+    parts = [f"data: {name}"]
+    if seeds is not None:
+        parts.append(seeds if isinstance(seeds, str) else describe_seeds(seeds))
+    return "; ".join(parts)
+
+
+def source_caption(target, text: str | None):
+    """Write ``text`` (see :func:`source_text`) small, below the figure's bottom left.
+
+    ``target`` is an Axes or a Figure; the caption has gid :data:`CAPTION_GID` and
+    sits just below the figure (``savefig(..., bbox_inches="tight")`` keeps it).
+    Returns the Text artist, or None when ``text`` is None.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> source_caption(ax, "data: synthetic; seed 0").get_gid()
+    'baygo-source-caption'
+    >>> plt.close(fig)
+    """
+    if text is None:
+        return None
+    fig = target if not hasattr(target, "figure") or target.figure is None else target.figure
+    fig = getattr(fig, "get_figure", lambda: fig)() or fig
+    for old in [t for t in fig.texts if t.get_gid() == CAPTION_GID]:
+        old.remove()
+    return fig.text(
+        0.005, 0.0, text, ha="left", va="top", fontsize="x-small", color="#555555",
+        gid=CAPTION_GID, transform=fig.transFigure,
+    )  # fmt: skip
+
+
+def frame_caption(df, synthetic=None) -> str | None:
+    """The source caption of a :func:`baygo_graph.experiments.compare` table (its attrs)."""
+    attrs = getattr(df, "attrs", None) or {}
+    if "data_source" not in attrs and "synthetic" not in attrs:
+        return None
+    seeds = None
+    if "seed" in getattr(df, "columns", ()):
+        n = df["seed"].nunique()
+        root = attrs.get("entropy")
+        seeds = f"{n} seed{'s' if n != 1 else ''}" + (f" from root seed {root}" if root else "")
+    return source_text(attrs.get("data_source"), synthetic=is_synthetic(df, synthetic), seeds=seeds)

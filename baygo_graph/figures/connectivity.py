@@ -14,6 +14,7 @@ from ._style import (
     figure_style,
     mark_synthetic,
     new_axes,
+    source_caption,
 )
 
 __all__ = ["plot_smallest_b", "plot_window_connectivity"]
@@ -30,7 +31,7 @@ def _field(obj, *names):
     raise TypeError(f"{type(obj).__name__} has none of the attributes {names}")
 
 
-def plot_window_connectivity(result, *, ax=None, synthetic=False, title=None):
+def plot_window_connectivity(result, *, ax=None, synthetic=False, title=None, caption=None):
     """Number of strongly connected components of each window's union graph.
 
     Parameters
@@ -41,6 +42,9 @@ def plot_window_connectivity(result, *, ax=None, synthetic=False, title=None):
         number of strongly connected components.
     ax : matplotlib.axes.Axes, optional
     synthetic : bool, default False
+    caption : str, optional
+        Data source and seeds, written small below the figure (see
+        :func:`~baygo_graph.figures.source_text`).
     title : str, optional
 
     Returns
@@ -74,7 +78,8 @@ def plot_window_connectivity(result, *, ax=None, synthetic=False, title=None):
                 Patch(color=BROKEN_COLOR, label="not strongly connected"),
             ],
             fontsize="small",
-            loc="upper right",
+            loc="upper left",
+            bbox_to_anchor=(1.01, 1.0),
         )
         ax.set_xlabel("window start step (bar width: window length B)")
         ax.set_ylabel("strongly connected\ncomponents of the union")
@@ -88,10 +93,11 @@ def plot_window_connectivity(result, *, ax=None, synthetic=False, title=None):
             fontsize="medium",
         )
         mark_synthetic(ax, bool(synthetic))
+        source_caption(ax, caption)
     return ax
 
 
-def plot_smallest_b(table, *, steps=None, limit=None, ax=None, synthetic=False):
+def plot_smallest_b(table, *, steps=None, limit=None, ax=None, synthetic=False, caption=None):
     """Each seed's smallest B, aligned and sliding windows, as a dot plot.
 
     Parameters
@@ -108,6 +114,9 @@ def plot_smallest_b(table, *, steps=None, limit=None, ax=None, synthetic=False):
         admissible B).
     ax : matplotlib.axes.Axes, optional
     synthetic : bool, default False
+    caption : str, optional
+        Data source and seeds, written small below the figure (see
+        :func:`~baygo_graph.figures.source_text`).
 
     Returns
     -------
@@ -171,6 +180,7 @@ def plot_smallest_b(table, *, steps=None, limit=None, ax=None, synthetic=False):
         where = f", T = {steps}" if steps else ""
         ax.set_title(f"Smallest B for B-strong connectivity ({seeds} seeds{where})",
                      fontsize="medium")  # fmt: skip
-        ax.legend(fontsize="x-small", loc="lower right")
+        ax.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
         mark_synthetic(ax, bool(synthetic))
+        source_caption(ax, caption)
     return ax

@@ -20,9 +20,11 @@ from ._style import (
     INFORMATIVE_MARKER,
     STEP_LABEL,
     figure_style,
+    frame_caption,
     is_synthetic,
     mark_synthetic,
     new_axes,
+    source_caption,
     strategy_color,
     strategy_label,
 )
@@ -154,15 +156,18 @@ def plot_influence(
         if ax.get_legend_handles_labels()[0]:
             ax.legend(
                 fontsize="small",
+                loc="upper left",
+                bbox_to_anchor=(1.01, 1.0),
                 title=f"shaded: {level:.0%} t-interval over {seeds} seeds",
                 title_fontsize="small",
             )
         mark_synthetic(ax, is_synthetic(df, synthetic))
+        source_caption(ax, frame_caption(df, synthetic))
     return ax
 
 
 def plot_influence_series(
-    series, *, informative=0, references=None, ax=None, synthetic=False, title=None
+    series, *, informative=0, references=None, ax=None, synthetic=False, title=None, caption=None
 ):
     """Every agent's influence along one run; the informative agent highlighted.
 
@@ -176,6 +181,9 @@ def plot_influence_series(
         Reference levels drawn as horizontal lines (see :func:`plot_influence`).
     ax : matplotlib.axes.Axes, optional
     synthetic : bool, default False
+    caption : str, optional
+        Data source and seeds, written small below the figure (see
+        :func:`~baygo_graph.figures.source_text`).
     title : str, optional
 
     Returns
@@ -218,6 +226,7 @@ def plot_influence_series(
         ax.set_xlabel(STEP_LABEL)
         ax.set_ylabel(INFLUENCE_LABEL)
         ax.set_title(title or "Influence along one run", fontsize="medium")
-        ax.legend(fontsize="small")
+        ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
         mark_synthetic(ax, bool(synthetic))
+        source_caption(ax, caption)
     return ax

@@ -22,9 +22,12 @@ from ._style import (
     SINGLE_LEARNERS,
     STEP_LABEL,
     figure_style,
+    frame_caption,
     is_synthetic,
     mark_synthetic,
     new_axes,
+    source_caption,
+    source_text,
     strategy_color,
     strategy_label,
 )
@@ -151,11 +154,14 @@ def plot_mse(
             ax.set_title(title)
         if legend:
             ax.legend(
+                loc="upper left",
+                bbox_to_anchor=(1.01, 1.0),
                 title=f"shaded: {level:.0%} t-interval over {_n_seeds(df)} seeds",
                 fontsize="small",
                 title_fontsize="small",
             )
         mark_synthetic(ax, is_synthetic(df, synthetic))
+        source_caption(ax, frame_caption(df, synthetic))
     return ax
 
 
@@ -286,6 +292,18 @@ def plot_agents_mse(data, *, strategy="baygo", seed=None, ax=None, synthetic=Non
         ax.set_xlim(0, max(n_steps - 1, 1))
         where = f"mean over {n_seeds} seeds" if n_seeds else "one run"
         ax.set_title(f"Every agent's test MSE under {strategy_label(name)} ({where})")
-        ax.legend(fontsize="small")
+        ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
         mark_synthetic(ax, is_synthetic(data, synthetic))
+        source_caption(ax, _data_caption(data, synthetic))
     return ax
+
+
+def _data_caption(data, synthetic) -> str | None:
+    """The source caption of a compare table or of one Run (its data and seed)."""
+    if hasattr(data, "data_source"):
+        seed = data.config.get("seed")
+        seed = seed.get("spawn_key", seed) if isinstance(seed, dict) else seed
+        return source_text(
+            data.data_source, synthetic=is_synthetic(data, synthetic), seeds=f"seed {seed}"
+        )
+    return frame_caption(data, synthetic)

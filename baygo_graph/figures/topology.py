@@ -20,6 +20,7 @@ from ._style import (
     figure_style,
     mark_synthetic,
     new_axes,
+    source_caption,
     strategy_color,
 )
 
@@ -45,6 +46,7 @@ def draw_graph(
     ax=None,
     synthetic=None,
     title=None,
+    caption=None,
     legend=True,
 ):
     """Draw a step graph or a windowed union: who listens to whom, and how much.
@@ -67,6 +69,9 @@ def draw_graph(
     ax : matplotlib.axes.Axes, optional
     synthetic : bool, optional
         Label "SYNTHETIC DATA" (default: the graph's ``synthetic`` attribute).
+    caption : str, optional
+        Data source and seeds, written small below the figure (see
+        :func:`~baygo_graph.figures.source_text`).
     title : str, optional
     legend : bool, default True
 
@@ -108,10 +113,13 @@ def draw_graph(
                 + ("; size: influence" if influence is not None else ""),
             )
         mark_synthetic(ax, bool(synthetic))
+        source_caption(ax, caption)
     return ax
 
 
-def plot_listen_matrix(counts, *, informative=0, normalize=True, ax=None, synthetic=False):
+def plot_listen_matrix(
+    counts, *, informative=0, normalize=True, ax=None, synthetic=False, caption=None
+):
     """Heat map of who listens to whom.
 
     Parameters
@@ -125,6 +133,9 @@ def plot_listen_matrix(counts, *, informative=0, normalize=True, ax=None, synthe
         Show each row as shares of that listener's choices (rows sum to 1).
     ax : matplotlib.axes.Axes, optional
     synthetic : bool, default False
+    caption : str, optional
+        Data source and seeds, written small below the figure (see
+        :func:`~baygo_graph.figures.source_text`).
 
     Returns
     -------
@@ -164,11 +175,12 @@ def plot_listen_matrix(counts, *, informative=0, normalize=True, ax=None, synthe
         ax.grid(False)
         ax.set_title("Who listens to whom")
         mark_synthetic(ax, bool(synthetic))
+        source_caption(ax, caption)
     return ax
 
 
 def plot_listening_fraction(
-    fraction, *, level=0.95, chance=None, ax=None, synthetic=False, label="BayGo"
+    fraction, *, level=0.95, chance=None, ax=None, synthetic=False, label="BayGo", caption=None
 ):
     """Fraction of the other agents listening to the informative agent, per step.
 
@@ -182,6 +194,9 @@ def plot_listening_fraction(
         fraction if every agent chose uniformly at random).
     ax : matplotlib.axes.Axes, optional
     synthetic : bool, default False
+    caption : str, optional
+        Data source and seeds, written small below the figure (see
+        :func:`~baygo_graph.figures.source_text`).
     label : str, default "BayGo"
 
     Returns
@@ -231,6 +246,7 @@ def plot_listening_fraction(
         if f.shape[0] > 1:
             title += f" (shaded: {level:.0%} t-interval)"
         ax.set_title(title)
-        ax.legend(fontsize="small")
+        ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
         mark_synthetic(ax, bool(synthetic))
+        source_caption(ax, caption)
     return ax

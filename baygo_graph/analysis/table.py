@@ -1,0 +1,153 @@
+"""Across-run analysis: one row per saved run, and its median/IQR summary.
+
+:func:`analysis_table` measures every run with a graph (e.g. BayGo over 20 seeds,
+as kept by ``baygo compare --save-runs``) the way :func:`.horizon_table` does over
+the run's whole length: smallest B (aligned and sliding windows) and the
+informative agent's hub measures (listening share, influence and its rank).
+:func:`summarize_analysis` reduces the rows per strategy to median and IQR.
+``baygo analyze DIR...`` prints both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+from .._validate import check_int
+from .horizon import horizon_table
+
+__all__ = ["ANALYSIS_MEASURES", "analysis_table", "summarize_analysis"]
+
+#: The per-run measures of :func:`analysis_table`, in column order.
+ANALYSIS_MEASURES = ("b_aligned", "b_sliding", "listening_share", "influence", "influence_rank")
+
+
+def _labelled(runs) -> list[tuple[str, object]]:
+    if isinstance(runs, Mapping):
+        return [
+            ("/".join(map(str, k)) if isinstance(k, tuple) else str(k), r) for k, r in runs.items()
+        ]
+    return [(str(k), r) for k, r in enumerate(runs)]
+
+
+def _seed(seed):
+    """An int seed as is; a spawned SeedSequence's ``{"entropy", "spawn_key"}`` as
+    ``"<entropy>/<replicate>"``; anything else as a string."""
+    if isinstance(seed, int):
+        return seed
+    if isinstance(seed, dict) and seed.get("spawn_key"):
+        return f"{seed.get('entropy')}/{'/'.join(map(str, seed['spawn_key']))}"
+    return str(seed)
+
+
+def analysis_table(runs, *, window: int = 10) -> pd.DataFrame:
+    """Smallest B and the informative agent's hub measures, one row per run.
+
+    Parameters
+    ----------
+    runs : sequence of Run, or mapping of label -> Run
+        E.g. :func:`baygo_graph.io.runs.load_runs` or the runs of
+        ``experiments.compare(..., return_runs=True)`` (keys
+        ``(strategy, seed)`` become ``"strategy/seed"``). Centralised runs
+        (``kind == "cen"``, no graph) are left out.
+    window : int, default 10
+        Window of the influence (product of ``window`` step matrices, sliding),
+        cut to each run's length.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per run with a graph, in input order: ``run`` (its label or
+        position), ``strategy``, ``seed`` (the run's
+        recorded seed: an int, or ``"<root entropy>/<replicate>"`` for a spawned
+        seed), ``data``
+        (data source), ``synthetic``, ``steps``, ``agents``, then
+        :data:`ANALYSIS_MEASURES`: ``b_aligned``/``b_sliding`` (smallest B, NaN
+        when no B works), ``listening_share`` (mean fraction of the other agents
+        listening to the informative agent), ``influence`` (its mean influence
+        over the windows) and ``influence_rank`` (its mean rank, 1 = top).
+        A pure function of the runs.
+
+    Examples
+    --------
+    >>> import baygo_graph as bg
+    >>> runs = [bg.simulate("baygo", agents=4, steps=12, grid=11, rng=s,
+    ...                     data=bg.synthetic_bodyfat()) for s in range(3)]
+    >>> t = analysis_table(runs, window=4)
+    >>> t.shape, t["run"].tolist(), bool(t["synthetic"].all())
+    ((3, 12), ['0', '1', '2'], True)
+    """
+    check_int("window", window, minimum=1)
+    rows = []
+    for label, run in _labelled(runs):
+        if not hasattr(run, "kind"):
+            raise TypeError(f"runs must hold Run objects, got {type(run).__name__} for {label!r}")
+        if run.kind == "cen":
+            continue
+        row = horizon_table([run], [run.n_steps], window=min(window, run.n_steps)).iloc[0]
+        rows.append(
+            {
+                "run": label,
+                "strategy": run.strategy,
+                "seed": _seed(run.config.get("seed")),
+                "data": run.data_source,
+                "synthetic": run.synthetic,
+                "steps": run.n_steps,
+                "agents": run.n_agents,
+                **{k: float(row[k]) for k in ANALYSIS_MEASURES},
+            }
+        )
+    columns = ["run", "strategy", "seed", "data", "synthetic", "steps", "agents"]
+    return pd.DataFrame(rows, columns=[*columns, *ANALYSIS_MEASURES])
+
+
+def summarize_analysis(table: pd.DataFrame) -> pd.DataFrame:
+    """Median, quartiles and counts of each measure over the runs of each strategy.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        What :func:`analysis_table` returns.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (strategy, measure), strategies in order of appearance:
+        ``strategy``, ``measure``, ``median``, ``q25``, ``q75``, ``n`` (runs with a
+        value) and ``missing`` (runs where it is NaN, e.g. no B works).
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"strategy": ["baygo"] * 4, "b_aligned": [2.0, 4.0, 6.0, np.nan],
+    ...                   "b_sliding": 3.0, "listening_share": 0.5, "influence": 0.2,
+    ...                   "influence_rank": 1.0})
+    >>> s = summarize_analysis(t)
+    >>> s.loc[0, ["median", "q25", "q75", "n", "missing"]].astype(float).tolist()
+    [4.0, 3.0, 5.0, 3.0, 1.0]
+    """
+    missing = [c for c in ("strategy", *ANALYSIS_MEASURES) if c not in table.columns]
+    if missing:
+        raise ValueError(f"table lacks the column(s) {missing}")
+    rows = []
+    for strategy in table["strategy"].unique():
+        part = table[table["strategy"] == strategy]
+        for measure in ANALYSIS_MEASURES:
+            v = part[measure].to_numpy(dtype=float)
+            ok = v[np.isfinite(v)]
+            q = np.percentile(ok, [25, 50, 75]) if len(ok) else [np.nan] * 3
+            rows.append(
+                {
+                    "strategy": strategy,
+                    "measure": measure,
+                    "median": float(q[1]),
+                    "q25": float(q[0]),
+                    "q75": float(q[2]),
+                    "n": len(ok),
+                    "missing": len(v) - len(ok),
+                }
+            )
+    return pd.DataFrame(
+        rows, columns=["strategy", "measure", "median", "q25", "q75", "n", "missing"]
+    )
