@@ -8,6 +8,9 @@ Files written to ``--out DIR``:
   ``pandas.read_csv(path, comment="#")``);
 * ``summary.md`` - the summary table and the paired differences against BayGo;
 * ``summary.json`` - the same numbers (NaN written as ``null``) and the settings.
+
+``--save-runs DIR`` keeps every run (:func:`baygo_graph.io.runs.save_runs`: one
+folder ``<strategy>-seed<NN>`` each), for ``baygo analyze DIR``.
 """
 
 from __future__ import annotations
@@ -132,6 +135,16 @@ def _write(out, df, record, blocks, *, banner, notes) -> dict:
     return paths
 
 
+def _save_runs(runs, folder) -> str:
+    from ..io.runs import save_runs
+
+    try:
+        save_runs(runs, folder, overwrite=True)
+    except OSError as e:
+        raise click.ClickException(f"cannot write to --save-runs {folder!r}: {e}") from e
+    return str(folder)
+
+
 @click.command()
 @click.option("--seeds", type=click.IntRange(min=1), default=20, show_default=True)
 @click.option("--steps", type=click.IntRange(min=1), default=60, show_default=True)
@@ -182,6 +195,13 @@ def _write(out, df, record, blocks, *, banner, notes) -> dict:
     default=None,
     help="Folder for results.csv, summary.md, summary.json.",
 )
+@click.option(
+    "--save-runs",
+    "save_runs_dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Folder for every run (one folder <strategy>-seed<NN> each; read by baygo analyze).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a tty).")
 def compare(
@@ -199,6 +219,7 @@ def compare(
     tolerance,
     consensus_tol,
     out,
+    save_runs_dir,
     as_json,
     progress,
 ):
@@ -209,7 +230,7 @@ def compare(
     level = 0.95
     start = time.perf_counter()
     try:
-        df = run_compare(
+        result = run_compare(
             strategies,
             seeds=seeds,
             steps=steps,
@@ -222,7 +243,9 @@ def compare(
             delta=delta,
             batch=batch,
             grid=grid,
+            return_runs=save_runs_dir is not None,
         )
+        df, runs = result if save_runs_dir is not None else (result, None)
         summary = summarize(df, tolerance=tolerance, consensus_tol=consensus_tol, level=level)
         paired = {
             f"baygo - {other}": paired_difference(df, "baygo", other, level=level)
@@ -275,6 +298,9 @@ def compare(
         "summary": _numbers(summary),
         "paired": {contrast: _numbers(frame) for contrast, frame in paired.items()},
     }
+    if runs is not None:
+        record["runs"] = _save_runs(runs, save_runs_dir)
+        blocks.append(f"runs saved: {len(runs)} folders in {save_runs_dir}")
     if out is not None:
         paths = _write(out, df, record, blocks, banner=banner, notes=notes)
         blocks.append("written: " + ", ".join(str(p) for p in paths.values()))

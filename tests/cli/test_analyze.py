@@ -121,3 +121,72 @@ def test_cen_run_and_bad_window(tmp_path, saved_run, capsys):
     folder, _ = saved_run
     assert run_main(["analyze", str(folder), "--window", "99"]) == 1
     assert "--window must be in [1, 24]" in capsys.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def twenty_runs(tmp_path_factory):
+    """20 small saved runs: 16 BayGo seeds and 4 PosM ones, in one parent folder."""
+    from baygo_graph.io.runs import save_runs
+
+    data = synthetic_bodyfat(rng=0)
+    runs = {
+        (s, seed): simulate(s, agents=4, steps=16, grid=11, rng=seed, data=data)
+        for s, n in (("baygo", 16), ("posm", 4))
+        for seed in range(n)
+    }
+    folder = tmp_path_factory.mktemp("many")
+    save_runs(runs, folder)
+    return folder, runs
+
+
+def test_many_runs_table_and_figures(twenty_runs, tmp_path):
+    folder, runs = twenty_runs
+    out = tmp_path / "out"
+    result = invoke(folder, "--window", 4, "--out", out, "--json")
+    assert result.exit_code == 0, result.output
+    record = json.loads(result.output)
+    rows = {r["run"]: r for r in record["runs"]}
+    assert len(rows) == 20
+    for (strategy, seed), run in runs.items():
+        row = rows[f"{strategy}-seed{seed:02d}"]
+        for kind in ("aligned", "sliding"):
+            assert row[f"b_{kind}"] == smallest_b(run, windows=kind)
+        assert row["listening_share"] == pytest.approx(listener_fraction(run).mean())
+        inf = influence_series(run, window=4, windows="sliding")[:, run.informative]
+        assert row["influence"] == pytest.approx(np.nanmean(inf))
+        assert row["seed"] == seed and row["strategy"] == strategy
+    baygo_b = [smallest_b(r, windows="aligned") for (s, _), r in runs.items() if s == "baygo"]
+    finite = [b for b in baygo_b if b is not None]
+    summary = {(r["strategy"], r["measure"]): r for r in record["summary"]}
+    assert summary["baygo", "b_aligned"]["median"] == pytest.approx(np.median(finite))
+    assert summary["baygo", "b_aligned"]["q75"] == pytest.approx(np.percentile(finite, 75))
+    assert summary["baygo", "b_aligned"]["missing"] == baygo_b.count(None)
+    for name in ("table.csv", "summary.csv", "analysis.png", "smallest_b.png"):
+        assert (out / name).stat().st_size > 0, name
+    from PIL import Image
+
+    assert Image.open(out / "analysis.png").size[0] > 600
+
+
+def test_many_runs_text_table(twenty_runs):
+    folder, runs = twenty_runs
+    run_dirs = sorted(folder.iterdir())[:3]
+    result = invoke(*run_dirs)
+    assert result.exit_code == 0, result.output
+    assert "3 runs" in result.output and "SYNTHETIC" in result.output
+    b = smallest_b(runs["baygo", 0], windows="sliding")
+    line = next(x for x in result.output.splitlines() if "baygo-seed00" in x)
+    assert f"| {b if b is not None else 'none'} " in line.replace(".0 ", " ")
+
+
+def test_out_needs_several_runs(saved_run, tmp_path):
+    folder, _ = saved_run
+    result = invoke(folder, "--out", tmp_path)
+    assert result.exit_code != 0 and "--out needs several runs" in result.output
+
+
+def test_folder_without_runs(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    result = invoke(tmp_path / "a", tmp_path / "b")
+    assert result.exit_code == 1 and "no saved run in" in result.output

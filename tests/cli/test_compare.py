@@ -131,3 +131,17 @@ def test_unwritable_out_is_a_one_line_error(tmp_path, capsys, no_env):
     code, out, err = call([*SMALL, "--strategies", "nocol", "--out", str(blocker / "x")], capsys)
     assert code != 0
     assert err.count("\n") == 1 and "cannot write to --out" in err
+
+
+def test_save_runs_keeps_every_run(tmp_path, capsys, no_env):
+    from baygo_graph import Run
+
+    args = [*SMALL, "--strategies", "baygo,cen", "--seed", "3", "--save-runs", str(tmp_path)]
+    code, out, _ = call(args, capsys)
+    assert code == 0 and f"runs saved: 4 folders in {tmp_path}" in out
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == ["baygo-seed0", "baygo-seed1", "cen-seed0", "cen-seed1"]
+    df, runs = compare(["baygo", "cen"], seeds=2, steps=4, agents=3, grid=11, rng=3,
+                       n_jobs=1, progress=False, return_runs=True)  # fmt: skip
+    for (strategy, seed), run in runs.items():
+        assert Run.load(tmp_path / f"{strategy}-seed{seed}") == run
