@@ -108,6 +108,9 @@ def plot_analysis_table(table, *, ax=None, measures=None):
                     for s in strategies
                 ],
                 fontsize="small",
+                rotation=30 if len(strategies) > 1 else 0,
+                ha="right" if len(strategies) > 1 else "center",
+                rotation_mode="anchor",
             )
             a.set_xlim(-0.6, len(strategies) - 0.4)
             a.set_title(MEASURE_LABELS.get(measure, measure), fontsize="small")
