@@ -20,6 +20,7 @@ import scipy.sparse as sp
 from ..data import resolve_data
 from ..exceptions import GridResolutionWarning
 from .kl import kl_choices
+from .rows import for_rows
 
 __all__ = [
     "Grid",
@@ -150,13 +151,32 @@ def pool(logp: np.ndarray, *, choices=None, weights=None, delta: float = 0.5) ->
     return np.asarray(weights @ logp)
 
 
-def pool_into(out, logp, choices, delta):
-    """:func:`pool` with ``choices``, written into ``out``; scales ``logp`` in place."""
+def pool_into(out, logp, choices, delta, *, after=None):
+    """:func:`pool` with ``choices``, written into ``out``; scales ``logp`` in place.
+
+    In two passes over blocks of rows on the thread pool of
+    :func:`~baygo_graph.models.rows.for_rows`: gather and scale the chosen
+    rows, then (once every block has read the unscaled ``logp``) add the
+    scaled own rows. ``after(lo, hi)``, if given, runs on each block right
+    after it is pooled (while it is in cache).
+    """
     src = np.where(choices >= 0, choices, np.arange(len(choices)))
-    np.take(logp, src, axis=0, out=out, mode="clip")  # "raise" would buffer `out`
-    out *= 1.0 - delta
-    logp *= delta
-    out += logp
+    rows, cols = out.shape
+
+    def gather(lo, hi):
+        block = out[lo:hi]
+        np.take(logp, src[lo:hi], axis=0, out=block, mode="clip")  # "raise" would buffer
+        block *= 1.0 - delta
+
+    def mix(lo, hi):
+        own = logp[lo:hi]
+        own *= delta
+        out[lo:hi] += own
+        if after is not None:
+            after(lo, hi)
+
+    for_rows(gather, rows, cols, itemsize=out.itemsize)
+    for_rows(mix, rows, cols, itemsize=out.itemsize)
     return out
 
 
@@ -179,11 +199,29 @@ class GridState:
     spare: np.ndarray
     collapsed: tuple | None = None
     logz: np.ndarray | None = None
+    #: Row sums of ``expo`` (the normalisers), kept up to date by :meth:`refresh`.
+    z: np.ndarray | None = None
 
-    def refresh(self) -> None:
-        """Shift ``logp`` to row maximum 0 and recompute ``expo``."""
-        self.logp -= self.logp.max(axis=1, keepdims=True)
-        np.exp(self.logp, out=self.expo)
+    def refresh(self, add: np.ndarray | None = None) -> None:
+        """Add ``add`` (if given) to ``logp``, shift it to row maximum 0, recompute
+        ``expo`` and its row sums :attr:`z`: one fused pass per block of rows, on
+        both cores (:func:`~baygo_graph.models.rows.for_rows`)."""
+        if self.z is None or self.z.shape != self.logp.shape[:1]:
+            self.z = np.empty(self.logp.shape[0], dtype=self.logp.dtype)
+        for_rows(
+            lambda lo, hi: self.refresh_rows(lo, hi, add),
+            *self.logp.shape,
+            itemsize=self.logp.itemsize,
+        )
+
+    def refresh_rows(self, lo: int, hi: int, add=None) -> None:
+        """:meth:`refresh` of rows ``lo:hi`` only (:attr:`z` must exist)."""
+        logp = self.logp[lo:hi]
+        if add is not None:
+            logp += add[lo:hi]
+        logp -= logp.max(axis=1, keepdims=True)
+        np.exp(logp, out=self.expo[lo:hi])
+        np.sum(self.expo[lo:hi], axis=1, out=self.z[lo:hi])
 
     def swap(self) -> None:
         """Make the pooled buffer the posterior, then :meth:`refresh`."""
@@ -276,20 +314,22 @@ class GridModel:
     def update(self, state: GridState, stats: np.ndarray) -> None:
         """Local Bayesian step: add each learner's log-likelihood, then refresh."""
         # computed in the expo buffer, which refresh() overwrites with exp(logp)
-        state.logp += self.log_likelihood(stats, out=state.expo)
-        state.refresh()
+        state.refresh(add=self.log_likelihood(stats, out=state.expo))
 
     def most_divergent(self, state: GridState, *, listen, rng) -> np.ndarray:
         """BayGo's choices: each agent's most divergent allowed neighbour (KL)."""
-        z = state.expo.sum(axis=1)
+        z = state.z if state.z is not None else state.expo.sum(axis=1)
         return kl_choices(
             state.expo, state.logp, listen=listen, rng=rng, row_scale=z, col_shift=np.log(z)
         )
 
     def pool_choices(self, state: GridState, choices: np.ndarray, delta: float) -> None:
         """Geometric pooling with one chosen neighbour per agent."""
-        pool_into(state.spare, state.logp, choices, delta)
-        state.swap()
+        # pooled into spare, then each block shifted and exponentiated while in cache
+        if state.z is None:
+            state.z = np.empty(state.logp.shape[0], dtype=state.logp.dtype)
+        state.logp, state.spare = state.spare, state.logp
+        pool_into(state.logp, state.spare, choices, delta, after=state.refresh_rows)
 
     def pool_weights(self, state: GridState, w) -> None:
         """Geometric pooling with a weight matrix (sparse or dense)."""
@@ -306,7 +346,13 @@ class GridModel:
         z = mom[:, 0]
         mean = mom[:, 1:] / z[:, None]
         logz = state.logz = np.log(z)
-        entropy = logz - np.einsum("mk,mk->m", expo, logp) / z
+        dots = np.empty(len(z), dtype=np.result_type(expo, logp))
+        for_rows(
+            lambda lo, hi: np.einsum("mk,mk->m", expo[lo:hi], logp[lo:hi], out=dots[lo:hi]),
+            *expo.shape,
+            itemsize=expo.itemsize,
+        )
+        entropy = logz - dots / z
         loss, extra = self._loss(mean)
         peak = 1.0 / z
         if state.collapsed is None and peak.max() > _COLLAPSE:

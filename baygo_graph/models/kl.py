@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .rows import for_rows
+
 __all__ = ["dense_argmin", "kl_choices", "kl_matrix", "segment_argmin"]
 
 # Relative tolerance under which two KL scores of one agent count as a tie.
@@ -72,40 +74,66 @@ def segment_argmin(scores, indptr, columns, rng) -> np.ndarray:
     return out
 
 
-def dense_argmin(scores, rng, *, mask_diagonal=False) -> np.ndarray:
+def dense_argmin(scores, rng, *, mask_diagonal=False, row_scale=None, col_shift=None) -> np.ndarray:
     """:func:`segment_argmin` for a dense (M, N) score matrix (every row full).
 
     Same result and same draws from ``rng`` as the CSR version, with a few
-    passes over the 2-D array instead of flat index arithmetic. With
-    ``mask_diagonal`` the diagonal is set to +inf here (complete graph), and
-    each row's scale (largest finite ``|score|``) comes from its min and max
-    over the other entries: two reductions instead of a masked ``abs`` pass.
+    passes over each block of rows while it is in cache, the blocks on both
+    cores (:func:`~baygo_graph.models.rows.for_rows`). With ``mask_diagonal``
+    the diagonal is set to +inf here (complete graph), and each row's scale
+    (largest finite ``|score|``) comes from its min and max over the other
+    entries: two reductions instead of a masked ``abs`` pass. With
+    ``row_scale`` and ``col_shift`` the scores are first corrected in place,
+    ``scores[i, j] / row_scale[i] - col_shift[j]``.
     """
+    m, n = scores.shape
+    rowmin = np.empty(m, dtype=scores.dtype)
+    bound = np.empty(m, dtype=scores.dtype)
+    n_ties = np.empty(m, dtype=np.int64)
+    out = np.empty(m, dtype=np.int64)
+
+    def block(lo, hi):
+        s = scores[lo:hi]
+        if row_scale is not None:
+            s /= row_scale[lo:hi, None]
+            s -= col_shift[None, :]
+        bmin, bound[lo:hi] = _row_bounds(s, lo, mask_diagonal)
+        rowmin[lo:hi] = bmin
+        tie = s <= bound[lo:hi, None]
+        n_ties[lo:hi] = np.count_nonzero(tie, axis=1)
+        out[lo:hi] = np.argmax(tie, axis=1)  # first tie: rank 0
+
+    for_rows(block, m, n, itemsize=scores.itemsize)
+    ok = np.isfinite(rowmin)
+    multi = np.flatnonzero(ok & (n_ties > 1))
+    if len(multi):
+        pick = rng.integers(0, n_ties[multi])
+        tie = scores[multi] <= bound[multi, None]
+        out[multi] = np.argmax(np.cumsum(tie, axis=1) > pick[:, None], axis=1)
+    out[~ok] = -1
+    return out
+
+
+def _row_bounds(s, lo, mask_diagonal):
+    """Row minima of a block of scores and the tie bound ``min + 1e-12 max(scale, 1)``."""
     if mask_diagonal:
-        np.fill_diagonal(scores, -np.inf)
-        rowmax = scores.max(axis=1)
-        np.fill_diagonal(scores, np.inf)
-        rowmin = scores.min(axis=1)
+        rows = np.arange(len(s))
+        diag = (rows, rows + lo)
+        s[diag] = -np.inf
+        rowmax = s.max(axis=1)
+        s[diag] = np.inf
+        rowmin = s.min(axis=1)
         with np.errstate(invalid="ignore"):
             scale = np.maximum(np.abs(rowmin), np.abs(rowmax))
         odd = np.flatnonzero(~(np.isfinite(rowmin) & np.isfinite(rowmax)))
         if len(odd):  # a non-finite score off the diagonal: the general formula
-            sub = scores[odd]
+            sub = s[odd]
             scale[odd] = np.abs(sub, where=np.isfinite(sub), out=np.zeros_like(sub)).max(axis=1)
     else:
-        rowmin = scores.min(axis=1)
-        finite = np.isfinite(scores)
-        scale = np.abs(scores, where=finite, out=np.zeros_like(scores)).max(axis=1)
-    ok = np.isfinite(rowmin)
-    tie = scores <= (rowmin + _TIE_RTOL * np.maximum(scale, 1.0))[:, None]
-    n_ties = np.count_nonzero(tie, axis=1)
-    out = np.argmax(tie, axis=1).astype(np.int64)  # first tie: rank 0
-    multi = np.flatnonzero(ok & (n_ties > 1))
-    if len(multi):
-        pick = rng.integers(0, n_ties[multi])
-        out[multi] = np.argmax(np.cumsum(tie[multi], axis=1) > pick[:, None], axis=1)
-    out[~ok] = -1
-    return out
+        rowmin = s.min(axis=1)
+        finite = np.isfinite(s)
+        scale = np.abs(s, where=finite, out=np.zeros_like(s)).max(axis=1)
+    return rowmin, rowmin + _TIE_RTOL * np.maximum(scale, 1.0)
 
 
 def _edge_cross(prob, logp, listen) -> np.ndarray:
@@ -179,11 +207,13 @@ def kl_choices(prob, logp, *, listen=None, rng, row_scale=None, col_shift=None) 
             logp = logp - col_shift[:, None]
             row_scale = None
         cross = prob @ logp.T
+        if listen is None:  # corrections fused with the argmin, block by block
+            return dense_argmin(
+                cross, rng, mask_diagonal=True, row_scale=row_scale, col_shift=col_shift
+            )
         if row_scale is not None:
             cross /= row_scale[:, None]
             cross -= col_shift[None, :]
-        if listen is None:
-            return dense_argmin(cross, rng, mask_diagonal=True)
         cross[~listen.toarray()] = np.inf
         return dense_argmin(cross, rng)
     cross = _edge_cross(prob, logp, listen)
