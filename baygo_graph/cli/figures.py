@@ -159,9 +159,20 @@ def animate(run_dir, steps_text, fmt, out, fps, dpi, panel, window):
 @click.option("--video/--no-video", default=True, show_default=True,
               help="Also write an MP4 when an ffmpeg writer is available.")  # fmt: skip
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a tty).")
+@click.option("--regimes", "regimes", is_flag=True,
+              help="Also re-test the claims over the regime map (batch, delta, grid, noise): "
+              "regimes.csv and figures/regimes.png. Opt-in: minutes.")  # fmt: skip
+@click.option("--design", type=click.Choice(["ofat", "factorial"]), default="ofat",
+              show_default=True,
+              help="Regime map: one factor at a time around the default (8 regimes) or the "
+              "full factorial (54).")  # fmt: skip
+@click.option("--regime-seeds", type=click.IntRange(min=2), default=10, show_default=True,
+              help="Paired seeds per regime.")  # fmt: skip
+@click.option("--scheduler", default=None,
+              help="Dask scheduler address for the regime map's runs.")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print claims and files as JSON.")
 def reproduce(seeds, steps, data, n_jobs, out, seed, agents, grid, gallery, video, progress,
-              as_json):  # fmt: skip
+              regimes, design, regime_seeds, scheduler, as_json):  # fmt: skip
     """Run the paper experiment: all strategies over many seeds -> figures, report.
 
     Writes OUT/report.md (figures, numbers and which of the paper's claims hold),
@@ -190,6 +201,8 @@ def reproduce(seeds, steps, data, n_jobs, out, seed, agents, grid, gallery, vide
         parts += ["--jobs", n_jobs]
     if gallery is not None:
         parts += ["--gallery", gallery]
+    if regimes:
+        parts += ["--regimes", "--design", design, "--regime-seeds", regime_seeds]
     command = " ".join(shlex.quote(str(p)) for p in parts)
     try:
         result = run_reproduction(
@@ -202,6 +215,9 @@ def reproduce(seeds, steps, data, n_jobs, out, seed, agents, grid, gallery, vide
             agents=agents,
             grid=grid,
             gallery=gallery,
+            regimes=design if regimes else None,
+            regime_seeds=regime_seeds,
+            scheduler=scheduler,
             video=video,
             progress=progress,
             log=say,

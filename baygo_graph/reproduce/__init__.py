@@ -4,17 +4,50 @@
   from the comparison table);
 * :mod:`.report` - the Markdown of report.md and summary.md, the figures list;
 * :mod:`.drawing` - the figures of the reproduction and of one run;
+* :mod:`.consensus` - the consensus step at several tolerances;
+* :mod:`.theorem` - the true parameter and the claim lines of the paper's bound;
+* :mod:`.horizon` - the long BayGo runs: theorem check and horizon study;
+* :mod:`.regimes` - :func:`regimes`: where each claim holds (batch, delta, grid, noise);
 * :mod:`.pipeline` - :func:`reproduce`: run, measure, draw, write.
 """
 
 from .._format import markdown_table
-from .claims import CLAIM_KEYS, MIN_WINDOWS, STRATEGIES, Claim, evaluate_claims
+from .claims import (
+    BASELINES,
+    CLAIM_KEYS,
+    CONTRASTS,
+    MIN_WINDOWS,
+    STRATEGIES,
+    Claim,
+    evaluate_claims,
+)
+from .consensus import TOLERANCES, consensus_steps
 from .drawing import run_figures, run_influence
+from .horizon import HORIZONS, LongRuns, horizon_summary, long_runs
 from .pipeline import Reproduction, reproduce
+from .regimes import DEFAULT as DEFAULT_REGIME
+from .regimes import FACTORS, RegimeMap, plot_regimes, regime_list, regimes
 from .report import FIGURES, GALLERY
+from .theorem import TruthMonitor, standardised_line
 
 __all__ = [
+    "BASELINES",
     "CLAIM_KEYS",
+    "CONTRASTS",
+    "DEFAULT_REGIME",
+    "FACTORS",
+    "HORIZONS",
+    "LongRuns",
+    "RegimeMap",
+    "TOLERANCES",
+    "TruthMonitor",
+    "consensus_steps",
+    "horizon_summary",
+    "long_runs",
+    "plot_regimes",
+    "regime_list",
+    "regimes",
+    "standardised_line",
     "FIGURES",
     "GALLERY",
     "MIN_WINDOWS",

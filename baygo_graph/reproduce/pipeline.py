@@ -13,6 +13,7 @@ writes a folder::
       smallest_b.csv       smallest B per seed and window kind
       horizon.csv          smallest B and hub measures per seed and horizon T
       theorem.csv          the bound's check per BayGo seed (three readings)
+      regimes.csv          with regimes=...: claim x regime, verdict and numbers
       figures/*.png, *.pdf the figures
       animation/baygo_seed0.gif (and .mp4 when an ffmpeg writer is available)
 
@@ -197,8 +198,8 @@ def _write_tables(df, smallest_b, long, out: Path, files: dict) -> None:
     long.theorem.to_csv(files["theorem"], index=False, float_format="%.6g")
 
 
-def _write_reports(out: Path, *, config, summary, claims, measures, long, timings, files,
-                   notes):  # fmt: skip
+def _write_reports(out: Path, *, config, summary, claims, measures, long, regime_map, timings,
+                   files, notes):  # fmt: skip
     """summary.md, summary.json and report.md."""
     synthetic = config["synthetic"]
     files["summary_md"] = atomic_text(
@@ -228,6 +229,7 @@ def _write_reports(out: Path, *, config, summary, claims, measures, long, timing
         summary=summary,
         smallest_b=measures.smallest_b,
         long=long,
+        regime_map=regime_map,
         config=config,
         synthetic=synthetic,
         data_source=config["data"],
@@ -255,6 +257,9 @@ def reproduce(
     grid: int = 61,
     influence_window: int = 10,
     horizons=HORIZONS,
+    regimes: str | None = None,
+    regime_seeds: int = 10,
+    scheduler=None,
     gallery=None,
     video: bool = True,
     progress: bool | None = None,
@@ -286,6 +291,14 @@ def reproduce(
         Run lengths of the horizon study: one BayGo run per seed of
         ``max(horizons, steps)`` steps (with the theorem monitor; its first
         ``steps`` steps are the claims' BayGo run), measured at each length.
+    regimes : {"ofat", "factorial"}, optional
+        Also re-test the claims over the regime map of
+        :func:`~baygo_graph.reproduce.regimes.regimes` (opt-in: minutes): writes
+        regimes.csv, figures/regimes.png and a report section.
+    regime_seeds : int, default 10
+        Paired seeds per regime.
+    scheduler : str or distributed.Client, optional
+        Dask scheduler for the regime map's runs (forwarded to compare).
     gallery : str or os.PathLike, optional
         Also write small PNGs of :data:`GALLERY` there (the README's gallery).
     video : bool, default True
@@ -342,6 +355,21 @@ def reproduce(
     log("animating BayGo seed 0 ...")
     with _timed(timings, "animation"):
         _animate(df, runs[("baygo", 0)], out / "animation", video=video, files=files, notes=notes)
+    regime_map = None
+    if regimes is not None:
+        from .regimes import plot_regimes
+        from .regimes import regimes as run_regimes
+
+        log(f"regime map ({regimes}), {regime_seeds} seeds per regime ...")
+        with _timed(timings, "regimes"):
+            regime_map = run_regimes(
+                design=regimes, seeds=regime_seeds, steps=steps, rng=rng, data=dataset,
+                agents=agents, n_jobs=n_jobs, scheduler=scheduler, progress=progress, log=log,
+            )  # fmt: skip
+            files["regimes"] = out / "regimes.csv"
+            regime_map.table.to_csv(files["regimes"], index=False, float_format="%.6g")
+            fig = plot_regimes(regime_map, synthetic=synthetic).figure
+            save_figures({"regimes": fig}, out, gallery=gallery, files=files)
     with _timed(timings, "write"):
         _write_tables(df, measures.smallest_b, long, out, files)
     timings["total"] = time.perf_counter() - t_start
@@ -355,6 +383,8 @@ def reproduce(
         "n_jobs": n_jobs,
         "influence_window": influence_window,
         "horizons": sorted({int(h) for h in horizons}),
+        "regimes": regimes,
+        "regime_seeds": regime_seeds if regimes else None,
         "theta_star": "the generating line of synthetic_bodyfat in standardised units"
         if synthetic
         else "the least-squares fit of the pooled training set (per seed's split)",
@@ -366,6 +396,7 @@ def reproduce(
         "command": command,
     }
     _write_reports(out, config=config, summary=summary, claims=claims, measures=measures,
-                   long=long, timings=timings, files=files, notes=notes)  # fmt: skip
+                   long=long, regime_map=regime_map, timings=timings, files=files,
+                   notes=notes)  # fmt: skip
     return Reproduction(out=out, files=files, claims=claims, summary=summary,
                         synthetic=synthetic, timings=timings, notes=notes)  # fmt: skip

@@ -37,6 +37,7 @@ FIGURES = {
     "theorem": "The paper's bound on one BayGo run: the error 1 - mu_i,t(theta*) and the "
     "right side under the three readings (median over agents); above the dotted line at 1 "
     "a bound says nothing.",
+    "regimes": "Where each claim holds: claim x regime (H holds, - does not hold).",
     "horizon": "Smallest B against the run length T (median and IQR over seeds): one long "
     "BayGo run per seed, measured on its first T steps.",
 }
@@ -119,6 +120,37 @@ def _horizon_section(long) -> list:
     ]
 
 
+def _regimes_section(regime_map, config) -> list:
+    from .regimes import FACTORS
+
+    mat = regime_map.verdicts()
+    default = mat.columns[0]
+    frame = pd.DataFrame(
+        {
+            "default regime": mat[default].map({1.0: "holds", 0.0: "does not hold"}),
+            "regimes where it holds": [
+                f"{int(mat.loc[k].sum())}/{int(mat.loc[k].notna().sum())}" for k in mat.index
+            ],
+            "fails in": [
+                ", ".join(c for c in mat.columns if mat.loc[k, c] == 0.0) or "-" for k in mat.index
+            ],
+        },
+        index=mat.index,
+    )
+    factors = "; ".join(f"{k} {list(v)}" for k, v in FACTORS.items())
+    return [
+        "## Where each claim holds: the regime map",
+        "",
+        f"Design `{config['regimes']}` ({len(mat.columns)} regimes over {factors}; label "
+        "`b<batch> d<delta> g<grid> s<noise scale>`, the first is the default), "
+        f"{config['regime_seeds']} paired seeds per regime, the same tests as above; "
+        f"wall time {regime_map.seconds['total']:.0f} s. Every number is in `regimes.csv`.",
+        "",
+        markdown_table(frame),
+        "",
+    ]
+
+
 def render_report(
     *,
     claims,
@@ -132,6 +164,7 @@ def render_report(
     notes,
     out,
     long=None,
+    regime_map=None,
 ) -> str:
     rel = {k: v.relative_to(out).as_posix() for k, v in files.items() if _inside(v, out)}
     lines = ["# BayGo paper reproduction", ""]
@@ -201,6 +234,8 @@ def render_report(
     lines += [markdown_table(desc), ""]
     if long is not None:
         lines += _theorem_section(long, config) + _horizon_section(long)
+    if regime_map is not None:
+        lines += _regimes_section(regime_map, config)
     lines += ["## Figures", ""]
     for name, caption in FIGURES.items():
         key = f"figure:{name}:png"

@@ -1,31 +1,33 @@
-"""reproduce.claims: verdicts computed from the numbers."""
+"""reproduce.claims: verdicts computed from the numbers, both ways."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import stats
 
-from baygo_graph.reproduce import CLAIM_KEYS, STRATEGIES, evaluate_claims
+from baygo_graph.analysis import TheoremCheck
+from baygo_graph.reproduce import CLAIM_KEYS, CONTRASTS, STRATEGIES, evaluate_claims
 
 SEEDS, STEPS, AGENTS = 5, 30, 3
 
 
-def claims_table(*, baygo_shift, consensus_at, rng, cen_shift=None):
+def claims_table(*, baygo_shift, consensus_at, rng, shifts=None):
     """A compare()-shaped table whose numbers make the claims come out as asked.
 
-    Every baseline's MSE is ``1 + noise``; BayGo's is ``1 + baygo_shift + noise``
-    (Cen's ``1 + cen_shift``). BayGo's agents disagree by 0.5 before step
-    ``consensus_at`` and agree exactly from it on.
+    Every baseline's MSE is ``1 + shifts.get(s, 0) + noise``; BayGo's is ``1 +
+    baygo_shift + noise + 0.01 r`` on seed r. BayGo's agents disagree by 0.5 before
+    step ``consensus_at`` and agree exactly from it on.
     """
+    shifts = {"baygo": baygo_shift} | dict(shifts or {})
     seed_noise = rng.uniform(0, 0.05, SEEDS)
     rows = []
     for s in STRATEGIES:
-        shift = baygo_shift if s == "baygo" else (cen_shift or 0.0) if s == "cen" else 0.0
         for r in range(SEEDS):
             for t in range(STEPS):
                 for a in range(AGENTS):
-                    mse = 1.0 + shift + seed_noise[r] + (0.01 * r * (s == "baygo"))
+                    mse = 1.0 + shifts.get(s, 0.0) + seed_noise[r] + (0.01 * r * (s == "baygo"))
                     if s == "baygo" and t < consensus_at:
                         mse += 0.5 * a
                     rows.append((s, r, t, a, a == 0, mse))
@@ -45,28 +47,83 @@ def b_table(aligned):
     )
 
 
+def check(holds, vacuous, rate=-0.1):
+    """A TheoremCheck with the same shares in every reading."""
+    return TheoremCheck(holds, vacuous, holds, vacuous, holds, vacuous,
+                        rate=np.array([rate, rate * 1.1]), final_error=np.ones(2) * 0.1,
+                        pairs=10)  # fmt: skip
+
+
+# "beats" baselines a bit worse than BayGo, "matches" baselines equal to it.
+GOOD = {"complete": 0.2, "negm": 0.2, "nocol": 0.2}
+
+
 def test_claims_hold_when_the_numbers_say_so(rng):
-    df = claims_table(baygo_shift=-0.2, consensus_at=25, rng=rng, cen_shift=-0.19)
-    claims = evaluate_claims(df, smallest_b=b_table([3, 7, 5, 2, 7]))
+    df = claims_table(baygo_shift=0.0, consensus_at=25, rng=rng, shifts=GOOD)
+    claims = evaluate_claims(df, smallest_b=b_table([3, 7, 5, 2, 7]),
+                             theorem=[check(1.0, 0.1)] * 3)  # fmt: skip
     assert [c.key for c in claims] == list(CLAIM_KEYS)
     assert {c.key: c.verdict for c in claims} == dict.fromkeys(CLAIM_KEYS, "holds")
     vs_complete = claims[0].values
     assert vs_complete["hi"] < 0 and vs_complete["n"] == SEEDS
     assert vs_complete["mean_difference"] == pytest.approx(-0.2 + 0.01 * np.mean(range(SEEDS)))
+    # the equivalence uses the 90% interval of d = 0.01 r (the seed noise cancels)
+    d = 0.01 * np.arange(SEEDS)
+    half = stats.t.ppf(0.95, SEEDS - 1) * d.std(ddof=1) / np.sqrt(SEEDS)
+    posm = claims[1].values
+    assert posm["lo_tost"] == pytest.approx(d.mean() - half)
+    assert posm["hi_tost"] == pytest.approx(d.mean() + half)
+    assert posm["margin"] == pytest.approx(0.05 * np.mean(df.query("strategy == 'posm'")["mse"]))
+    # equivalent within the margin, yet d = 0.01 r > 0 is significant: said so
+    assert all(c.note == "" for c in claims if CONTRASTS.get(c.key, ("", "", ""))[2] == "beats")
+    assert "significantly better than BayGo" in claims[1].note
 
 
 def test_claims_fail_when_the_numbers_say_so(rng):
-    df = claims_table(baygo_shift=0.2, consensus_at=26, rng=rng, cen_shift=0.0)
-    claims = evaluate_claims(df, smallest_b=b_table([3, 8, 5, 2, 7]))
+    df = claims_table(baygo_shift=0.2, consensus_at=26, rng=rng)
+    claims = evaluate_claims(df, smallest_b=b_table([3, 8, 5, 2, 7]),
+                             theorem=[check(0.5, 0.1)] * 3)  # fmt: skip
     assert {c.key: c.verdict for c in claims} == dict.fromkeys(CLAIM_KEYS, "does not hold")
-    assert claims[5].values["median_step"] == 26 and claims[5].values["limit"] == 25
-    assert "max 8" in claims[6].evidence and claims[6].values["b_max"] == STEPS // 4
+    by_key = {c.key: c for c in claims}
+    assert by_key["consensus_abs_0.01"].values["median_step"] == 26
+    assert by_key["consensus_abs_0.01"].values["limit"] == 25
+    assert "max 8" in by_key["b_connectivity"].evidence
+    assert by_key["b_connectivity"].values["b_max"] == STEPS // 4
+    # read the other way: every baseline is significantly better than BayGo
+    for key in CONTRASTS:
+        assert "significantly better than BayGo" in by_key[key].note
+    assert "exceeds the bound" in by_key["theorem_literal"].note
 
 
-def test_missing_b_or_a_seed_without_b_and_missing_strategies(rng):
+def test_matches_is_not_one_sided_and_an_ideal_baseline_beaten_is_said(rng):
+    # BayGo far better than every baseline: "beats" holds, "matches" does not.
+    df = claims_table(baygo_shift=-0.2, consensus_at=0, rng=rng)
+    by_key = {c.key: c for c in evaluate_claims(df)}
+    for key, (_, _, word) in CONTRASTS.items():
+        assert by_key[key].holds is (word == "beats"), key
+    assert by_key["baygo_vs_posm"].note.startswith("Not a match: BayGo is significantly better")
+    assert "contradict the paper's premise" in by_key["baygo_vs_cen"].note
+    assert "under-weights" in by_key["baygo_vs_cen_stratified"].note
+
+
+def test_equivalence_inconclusive_and_beats_without_difference(rng):
+    df = claims_table(baygo_shift=0.0, consensus_at=0, rng=rng, shifts={"posm": 0.0})
+    # a wide spread: d = 0.01 r - 0.02 per seed, scaled up so the 90% interval is wide
+    df.loc[df["strategy"] == "baygo", "mse"] += df.loc[df["strategy"] == "baygo", "seed"].map(
+        {0: -0.3, 1: 0.3, 2: -0.2, 3: 0.2, 4: 0.0}
+    )
+    by_key = {c.key: c for c in evaluate_claims(df)}
+    posm, complete = by_key["baygo_vs_posm"], by_key["baygo_vs_complete"]
+    assert posm.holds is False and posm.note.startswith("Inconclusive")
+    assert posm.values["lo"] < 0 < posm.values["hi"]
+    assert complete.holds is False and complete.note.startswith("No significant difference")
+
+
+def test_missing_b_theorem_or_strategies(rng):
     df = claims_table(baygo_shift=-0.2, consensus_at=0, rng=rng)
     claims = {c.key: c for c in evaluate_claims(df)}
     assert claims["b_connectivity"].verdict == "not evaluated"
+    assert claims["theorem_kl"].verdict == "not evaluated"
     claims = {c.key: c for c in evaluate_claims(df, smallest_b=b_table([2, np.nan, 2, 2, 2]))}
     assert claims["b_connectivity"].verdict == "does not hold"
     assert "no B in 1/5 seeds" in claims["b_connectivity"].evidence
@@ -74,3 +131,14 @@ def test_missing_b_or_a_seed_without_b_and_missing_strategies(rng):
     verdicts = {c.key: c.verdict for c in evaluate_claims(partial)}
     assert verdicts["baygo_vs_nocol"] == "holds"
     assert verdicts["baygo_vs_complete"] == "not evaluated"
+
+
+def test_theorem_claim_vacuous_bound_does_not_hold():
+    claims = {c.key: c for c in evaluate_claims(
+        claims_table(baygo_shift=0.0, consensus_at=0, rng=np.random.default_rng(0)),
+        theorem=[check(1.0, 0.9, rate=-0.2), check(1.0, 0.7, rate=-0.1)],
+    )}  # fmt: skip
+    lit = claims["theorem_literal"]
+    assert lit.holds is False and "vacuous" in lit.note
+    assert lit.values["vacuous_share"] == pytest.approx(0.8)
+    assert lit.values["rate"] == pytest.approx(np.mean([-0.21, -0.105]))

@@ -1,0 +1,76 @@
+"""reproduce.regimes: the claims re-tested per regime, on a tiny configuration."""
+
+from __future__ import annotations
+
+import matplotlib
+import numpy as np
+import pytest
+
+import baygo_graph as bg
+from baygo_graph.experiments import compare
+from baygo_graph.models import LinearRegression
+from baygo_graph.reproduce import (
+    CLAIM_KEYS,
+    DEFAULT_REGIME,
+    FACTORS,
+    STRATEGIES,
+    evaluate_claims,
+    plot_regimes,
+    regime_list,
+    regimes,
+)
+
+matplotlib.use("Agg")
+# grid 11 is coarse on purpose (speed): its resolution warning is expected here
+pytestmark = pytest.mark.filterwarnings("ignore::baygo_graph.exceptions.GridResolutionWarning")
+
+
+def test_designs():
+    ofat = regime_list("ofat")
+    assert ofat[0] == DEFAULT_REGIME
+    # each other regime differs from the default in exactly one factor
+    assert all(sum(c[k] != DEFAULT_REGIME[k] for k in FACTORS) == 1 for c in ofat[1:])
+    assert len(ofat) == 1 + sum(len(v) - 1 for v in FACTORS.values())
+    full = regime_list("factorial")
+    levels = [len(v) for v in FACTORS.values()]
+    assert len({tuple(c.values()) for c in full}) == int(np.prod(levels))
+    with pytest.raises(ValueError, match="design"):
+        regime_list("random")
+
+
+@pytest.fixture(scope="module")
+def tiny_map():
+    cells = [DEFAULT_REGIME | {"grid": 11}, DEFAULT_REGIME | {"grid": 11, "batch": 5,
+                                                              "sigma_scale": 2.0}]  # fmt: skip
+    return cells, regimes(cells=cells, seeds=2, steps=6, agents=4, n_jobs=1, progress=False,
+                          data=bg.synthetic_bodyfat())  # fmt: skip
+
+
+def test_table_has_every_claim_per_regime_with_real_numbers(tiny_map):
+    cells, m = tiny_map
+    t = m.table
+    assert t["regime"].unique().tolist() == ["b1 d0.5 g11 s1", "b5 d0.5 g11 s2"]
+    assert t.groupby("regime")["claim"].apply(list).tolist() == [list(CLAIM_KEYS)] * 2
+    assert set(t["verdict"]) <= {"holds", "does not hold", "not evaluated"}
+    # the numbers are those of evaluate_claims on a compare() of the same regime
+    cell = cells[1]
+    df = compare(STRATEGIES, seeds=2, steps=6, agents=4, n_jobs=1, progress=False,
+                 data=bg.synthetic_bodyfat(), batch=5, delta=0.5, influence_window=6,
+                 model=LinearRegression(grid=11, sigma_scale=2.0))  # fmt: skip
+    want = {c.key: c for c in evaluate_claims(df)}
+    got = t[t["regime"] == "b5 d0.5 g11 s2"].set_index("claim")
+    for key in ("baygo_vs_cen", "baygo_vs_nocol"):
+        assert got.loc[key, "mean_difference"] == pytest.approx(want[key].values["mean_difference"])
+        assert got.loc[key, "verdict"] == want[key].verdict
+    assert np.isfinite(got.loc["theorem_kl", "holds_share"])
+    assert cell["batch"] == got["batch"].iloc[0] == 5
+    assert m.seconds["total"] >= m.seconds["b1 d0.5 g11 s1"] > 0
+
+
+def test_heat_map_has_one_cell_per_claim_and_regime(tiny_map):
+    _, m = tiny_map
+    ax = plot_regimes(m)
+    assert len(ax.texts) >= len(CLAIM_KEYS) * 2
+    assert ax.images[0].get_array().shape == (len(CLAIM_KEYS), 2)
+    legend = ax.get_legend()
+    assert legend is not None and legend.get_bbox_to_anchor().x0 > ax.bbox.x1 - 1
