@@ -2,6 +2,7 @@
 
 __all__ = [
     "BayGoError",
+    "BudgetError",
     "DataError",
     "GridResolutionWarning",
     "NotUniqueError",
@@ -19,6 +20,13 @@ class DataError(BayGoError, ValueError):
 
 class RunFormatError(BayGoError, ValueError):
     """A file is not a saved run (or graph series) of this package, or is corrupt."""
+
+
+class BudgetError(BayGoError, MemoryError):
+    """An input would make the process allocate more memory than the budget allows.
+
+    Raised *before* the allocation; see :mod:`baygo_graph.io.limits`.
+    """
 
 
 class NotUniqueError(BayGoError, ValueError):

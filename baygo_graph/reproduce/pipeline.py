@@ -257,7 +257,7 @@ def reproduce(
     grid: int = 61,
     influence_window: int = 10,
     horizons=HORIZONS,
-    regimes: str | None = None,
+    regimes=None,
     regime_seeds: int = 10,
     scheduler=None,
     gallery=None,
@@ -291,9 +291,10 @@ def reproduce(
         Run lengths of the horizon study: one BayGo run per seed of
         ``max(horizons, steps)`` steps (with the theorem monitor; its first
         ``steps`` steps are the claims' BayGo run), measured at each length.
-    regimes : {"ofat", "factorial"}, optional
+    regimes : {"ofat", "factorial"} or list of dict, optional
         Also re-test the claims over the regime map of
-        :func:`~baygo_graph.reproduce.regimes.regimes` (opt-in: minutes): writes
+        :func:`~baygo_graph.reproduce.regimes.regimes` (a design, or the regimes
+        themselves as its ``cells``; opt-in: minutes): writes
         regimes.csv, figures/regimes.png and a report section.
     regime_seeds : int, default 10
         Paired seeds per regime.
@@ -362,8 +363,9 @@ def reproduce(
 
         log(f"regime map ({regimes}), {regime_seeds} seeds per regime ...")
         with _timed(timings, "regimes"):
+            design, cells = (regimes, None) if isinstance(regimes, str) else ("cells", regimes)
             regime_map = run_regimes(
-                design=regimes, seeds=regime_seeds, steps=steps, rng=rng, data=dataset,
+                design=design, cells=cells, seeds=regime_seeds, steps=steps, rng=rng, data=dataset,
                 agents=agents, n_jobs=n_jobs, scheduler=scheduler, progress=progress, log=log,
             )  # fmt: skip
             files["regimes"] = out / "regimes.csv"
@@ -383,7 +385,7 @@ def reproduce(
         "n_jobs": n_jobs,
         "influence_window": influence_window,
         "horizons": sorted({int(h) for h in horizons}),
-        "regimes": regimes,
+        "regimes": regimes if regimes is None or isinstance(regimes, str) else "cells",
         "regime_seeds": regime_seeds if regimes else None,
         "theta_star": "the generating line of synthetic_bodyfat in standardised units"
         if synthetic

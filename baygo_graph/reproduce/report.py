@@ -43,7 +43,7 @@ FIGURES = {
 }
 #: Figures copied to the README gallery.
 GALLERY = ("mse_vs_cen_nocol", "mse_vs_complete", "mse_vs_stars", "mse_every_agent",
-           "influence", "graph_union", "theorem", "horizon")  # fmt: skip
+           "influence", "graph_union", "theorem", "horizon", "regimes")  # fmt: skip
 
 
 def claims_table(claims) -> str:

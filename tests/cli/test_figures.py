@@ -103,11 +103,12 @@ def test_reproduce_small_configuration(tmp_path, capsys, monkeypatch):
     for key in CLAIM_KEYS:
         (line,) = [ln for ln in lines if ln.split()[:1] == [key]]
         assert line.split(None, 1)[1] in ("holds", "does not hold")
-    for name in FIGURES:
+    for name in set(FIGURES) - {"regimes"}:  # the regime map is opt-in
         assert (out_dir / "figures" / f"{name}.png").is_file()
         assert (out_dir / "figures" / f"{name}.pdf").is_file()
+    assert not (out_dir / "regimes.csv").exists()
     for name in ("report.md", "results.csv", "summary.md", "summary.json", "smallest_b.csv",
-                 "animation/baygo_seed0.gif"):  # fmt: skip
+                 "horizon.csv", "theorem.csv", "animation/baygo_seed0.gif"):  # fmt: skip
         assert (out_dir / name).is_file(), name
     report = (out_dir / "report.md").read_text()
     assert "baygo reproduce --seeds 2 --steps 5" in report
@@ -116,3 +117,29 @@ def test_reproduce_small_configuration(tmp_path, capsys, monkeypatch):
     }
     for key, verdict in verdicts.items():
         assert f"| {key} |" in report and f"**{verdict}**" in report
+
+
+def test_reproduce_regime_options_reach_the_library(tmp_path, capsys, monkeypatch):
+    import baygo_graph.reproduce as rp
+
+    seen = {}
+
+    def fake(out, **kwargs):
+        seen.update(kwargs)
+        return rp.Reproduction(out=tmp_path, files={"report": tmp_path / "report.md"},
+                               claims=[rp.Claim("k", "c", "t", True, "e")], summary=None,
+                               synthetic=True,
+                               timings={"total": 0.0})  # fmt: skip
+
+    monkeypatch.setattr(rp, "reproduce", fake)
+    code, out, _ = call(["reproduce", "--out", tmp_path, "--regimes", "--design", "factorial",
+                         "--regime-seeds", "3", "--scheduler", "tcp://x:1"], capsys)  # fmt: skip
+    assert code == 0, out
+    assert (seen["regimes"], seen["regime_seeds"], seen["scheduler"]) == (
+        "factorial",
+        3,
+        "tcp://x:1",
+    )
+    assert "--regimes --design factorial --regime-seeds 3" in seen["command"]
+    code, out, _ = call(["reproduce", "--out", tmp_path], capsys)
+    assert code == 0 and seen["regimes"] is None

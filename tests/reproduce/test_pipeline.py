@@ -11,6 +11,7 @@ from PIL import Image
 from baygo_graph import synthetic_bodyfat
 from baygo_graph.reproduce import (
     CLAIM_KEYS,
+    DEFAULT_REGIME,
     FIGURES,
     GALLERY,
     STRATEGIES,
@@ -31,6 +32,9 @@ def small_reproduction(tmp_path_factory):
         data=synthetic_bodyfat(),
         gallery=out / "gallery",
         video=False,
+        horizons=(5, 8),
+        regimes=[DEFAULT_REGIME | {"grid": 11}, DEFAULT_REGIME | {"grid": 11, "delta": 0.3}],
+        regime_seeds=2,
     )
     return out, result
 
@@ -42,6 +46,14 @@ def test_reproduce_writes_every_promised_file(small_reproduction):
         for ext in ("png", "pdf"):
             assert (res / "figures" / f"{name}.{ext}").stat().st_size > 1000
     assert sorted(p.stem for p in (out / "gallery").iterdir()) == sorted(GALLERY)
+    horizon = pd.read_csv(res / "horizon.csv")
+    assert horizon["steps"].tolist() == [5, 8, 5, 8]
+    assert {"b_aligned", "b_sliding", "listening_share", "influence_rank"} <= set(horizon)
+    theorem = pd.read_csv(res / "theorem.csv")
+    assert len(theorem) == 2 and theorem["holds_kl"].between(0, 1).all()
+    regimes = pd.read_csv(res / "regimes.csv")
+    assert regimes["regime"].unique().tolist() == ["b1 d0.5 g11 s1", "b1 d0.3 g11 s1"]
+    assert regimes.groupby("regime").size().tolist() == [len(CLAIM_KEYS)] * 2
     with Image.open(res / "animation" / "baygo_seed0.gif") as im:
         assert im.n_frames == 5
     df = pd.read_csv(res / "results.csv")
@@ -50,6 +62,7 @@ def test_reproduce_writes_every_promised_file(small_reproduction):
                                 "influence"]  # fmt: skip
     summary = json.loads((res / "summary.json").read_text())
     assert [c["key"] for c in summary["claims"]] == list(CLAIM_KEYS)
+    assert len(summary["horizon"]) == 4 and len(summary["theorem"]) == 2
     assert summary["config"]["synthetic"] is True
     assert {r["strategy"] for r in summary["summary"]} == set(STRATEGIES)
     assert "| baygo |" in (res / "summary.md").read_text()
@@ -67,8 +80,13 @@ def test_report_names_each_claim_with_its_computed_verdict(small_reproduction):
         assert f"**{claim.verdict}**" in row
     for name in FIGURES:
         assert f"](figures/{name}.png)" in report
+    for heading in ("## The strategies", "## The paper's bound, checked", "## The horizon",
+                    "## Where each claim holds"):  # fmt: skip
+        assert heading in report
+    assert "- **cen-stratified**:" in report
     # The verdicts are those of evaluate_claims on the written table.
     df = pd.read_csv(out / "results" / "results.csv")
     b = pd.read_csv(out / "results" / "smallest_b.csv")
     again = evaluate_claims(df, smallest_b=b)
-    assert [c.verdict for c in again] == [c.verdict for c in result.claims]
+    n = len(again) - 3  # the theorem's claims need the runs (theorem.csv)
+    assert [c.verdict for c in again][:n] == [c.verdict for c in result.claims][:n]
