@@ -22,6 +22,8 @@ __all__ = [
     "edge_arrays",
     "graph_legend",
     "node_sizes",
+    "size_handles",
+    "strong_edges",
 ]
 
 NODE_COLOR = "#56B4E9"
@@ -86,15 +88,77 @@ def as_weights(graph_or_weights, *, nodelist=None) -> sp.csr_array:
     return w
 
 
+def _size_scale(m: int) -> float:
+    """Marker areas shrink beyond 20 agents, so the circle of agents stays apart."""
+    return min(1.0, 20.0 / max(m, 1))
+
+
 def node_sizes(m: int, influence=None) -> np.ndarray:
-    """Marker areas: proportional to influence (NaN or None: a uniform size)."""
+    """Marker areas: affine in influence (NaN or None: a uniform size), smaller for
+    more than 20 agents."""
     if influence is None:
-        return np.full(m, _BASE_SIZE + _INFLUENCE_SIZE / max(m, 1))
+        return np.full(m, (_BASE_SIZE + _INFLUENCE_SIZE / max(m, 1)) * _size_scale(m))
     inf = np.asarray(influence, dtype=float)
     if inf.shape != (m,):
         raise ValueError(f"influence must have shape ({m},), got {inf.shape}")
     inf = np.where(np.isfinite(inf), np.clip(inf, 0.0, None), 1.0 / m)
-    return _BASE_SIZE + _INFLUENCE_SIZE * inf
+    return (_BASE_SIZE + _INFLUENCE_SIZE * inf) * _size_scale(m)
+
+
+def size_handles(m: int, influence) -> list:
+    """Legend proxies of the node-size scale: circles for influence 1/M and the
+    largest influence (rounded), sized as :func:`node_sizes` draws them."""
+    from matplotlib.lines import Line2D
+
+    inf = np.asarray(influence, dtype=float)
+    top = float(np.nanmax(inf)) if np.isfinite(inf).any() else 1.0 / m
+    values = sorted({round(1.0 / m, 2), round(top, 2)} - {0.0})
+    sizes = (_BASE_SIZE + _INFLUENCE_SIZE * np.array(values)) * _size_scale(m)
+    return [
+        Line2D(
+            [],
+            [],
+            ls="",
+            marker="o",
+            markersize=float(np.sqrt(a)),
+            mfc="white",
+            mec="black",
+            mew=0.6,
+            label=f"influence {v:.2f}",
+        )  # fmt: skip
+        for v, a in zip(values, sizes, strict=True)
+    ]
+
+
+def strong_edges(w: sp.csr_array, *, min_weight="auto") -> float:
+    """The weight threshold of the drawn arrows.
+
+    ``"auto"``: all arrows when there are at most ``n = 2M`` (``max(24, M)`` for
+    M > 12), else the smallest weight that keeps at most n arrows (arrows of equal
+    weight are kept or dropped together; the strongest group always stays); a
+    number: itself.
+
+    Examples
+    --------
+    >>> w = sp.csr_array(np.array([[0, .1, .2], [.3, 0, .4], [.5, .6, 0]]))
+    >>> strong_edges(w), strong_edges(w, min_weight=0.35)
+    (0.0, 0.35)
+    >>> float(strong_edges(sp.csr_array(np.ones((3, 3)) - np.eye(3))))
+    0.0
+    """
+    if min_weight != "auto":
+        if isinstance(min_weight, bool) or not isinstance(min_weight, int | float):
+            raise TypeError(f"min_weight must be a number or 'auto', got {min_weight!r}")
+        return float(min_weight)
+    m = w.shape[0]
+    _, _, wt = edge_arrays(w)
+    keep = max(24, m) if m > 12 else 2 * m
+    if len(wt) <= keep:
+        return 0.0
+    values, counts = np.unique(wt, return_counts=True)  # ascending
+    at_least = np.cumsum(counts[::-1])[::-1]  # arrows with weight >= values[k]
+    fits = np.flatnonzero(at_least <= keep)
+    return float(values[fits[0]] if len(fits) else values[-1])
 
 
 def edge_arrays(w: sp.csr_array):
@@ -104,12 +168,15 @@ def edge_arrays(w: sp.csr_array):
     return c.col[off], c.row[off], c.data[off]
 
 
-def draw_edges(ax, pos, w, *, scale=None, color=EDGE_COLOR, zorder=2):
-    """Arrows src -> dst with widths proportional to weights; returns the patches."""
+def draw_edges(ax, pos, w, *, scale=None, color=EDGE_COLOR, zorder=2, min_weight=0.0):
+    """Curved arrows src -> dst, widths proportional to weights, only those with
+    weight >= ``min_weight``; returns the patches."""
     from matplotlib.patches import FancyArrowPatch
 
     src, dst, wt = edge_arrays(w)
     top = float(wt.max()) if scale is None and len(wt) else (scale or 1.0)
+    keep = wt >= min_weight
+    src, dst, wt = src[keep], dst[keep], wt[keep]
     patches = []
     for j, i, x in zip(src.tolist(), dst.tolist(), wt.tolist(), strict=True):
         p = FancyArrowPatch(
@@ -120,7 +187,7 @@ def draw_edges(ax, pos, w, *, scale=None, color=EDGE_COLOR, zorder=2):
             linewidth=0.4 + _MAX_WIDTH * x / top,
             color=color,
             alpha=0.75,
-            connectionstyle="arc3,rad=0.12",
+            connectionstyle="arc3,rad=0.2",
             shrinkA=9,
             shrinkB=11,
             zorder=zorder,
@@ -187,16 +254,27 @@ def draw_nodes(ax, pos, *, informative, sizes, labels=True):
     return others, inf, texts
 
 
-def graph_legend(ax, title: str, *, handles=None):
-    """The legend below a graph drawing: node kinds, with ``title`` explaining arrows."""
-    kwargs = {} if handles is None else {"handles": [h for h in handles if h is not None]}
+def graph_legend(ax, title: str, *, handles=None, sizes=()):
+    """The legend below a graph drawing: node kinds (small markers), then ``sizes``
+    (e.g. :func:`size_handles`, drawn at their true size), ``title`` explaining arrows.
+    """
+    from matplotlib.lines import Line2D
+
+    if handles is None:
+        handles = [c for c in ax.collections if str(c.get_gid()).startswith("nodes:")]
+    kinds = [
+        Line2D([], [], ls="", marker=INFORMATIVE_MARKER if h.get_gid() == "nodes:informative"
+               else "o", markersize=11 if h.get_gid() == "nodes:informative" else 7,
+               mfc=h.get_facecolor()[0], mec="black", mew=0.6, label=h.get_label())
+        for h in handles
+        if h is not None
+    ]  # fmt: skip
     return ax.legend(
-        **kwargs,
+        handles=[*kinds, *sizes],
         loc="upper center",
         bbox_to_anchor=(0.5, 0.0),
         ncols=2,
         fontsize="x-small",
-        markerscale=0.5,
         title=title,
         title_fontsize="x-small",
     )

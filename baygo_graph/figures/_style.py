@@ -155,10 +155,11 @@ def is_synthetic(data, synthetic=None) -> bool:
     return bool(value) if isinstance(value, bool | np.bool_) else False
 
 
-def mark_synthetic(target, synthetic: bool = True):
+def mark_synthetic(target, synthetic: bool = True, *, xy=(0.5, 0.5), fontsize=26, rotation=20):
     """Write a visible "SYNTHETIC DATA" label on an Axes or a Figure.
 
     Does nothing when ``synthetic`` is False; returns the Text artist (or None).
+    ``xy`` (axes or figure fraction), ``fontsize`` and ``rotation`` place it.
     The label has ``gid`` :data:`SYNTHETIC_GID`, so tests and tools can find it.
 
     Examples
@@ -176,8 +177,8 @@ def mark_synthetic(target, synthetic: bool = True):
     kw = {
         "ha": "center",
         "va": "center",
-        "rotation": 20,
-        "fontsize": 26,
+        "rotation": rotation,
+        "fontsize": fontsize,
         "fontweight": "bold",
         "color": INFORMATIVE_COLOR,
         "alpha": 0.3,
@@ -185,8 +186,8 @@ def mark_synthetic(target, synthetic: bool = True):
         "gid": SYNTHETIC_GID,
     }
     if isinstance(target, Figure):
-        return target.text(0.5, 0.5, SYNTHETIC_TEXT, transform=target.transFigure, **kw)
-    return target.text(0.5, 0.5, SYNTHETIC_TEXT, transform=target.transAxes, **kw)
+        return target.text(*xy, SYNTHETIC_TEXT, transform=target.transFigure, **kw)
+    return target.text(*xy, SYNTHETIC_TEXT, transform=target.transAxes, **kw)
 
 
 #: Artist id of the caption naming a figure's data source and seeds.

@@ -11,7 +11,17 @@ import networkx as nx
 import numpy as np
 
 from ._bands import array_band
-from ._graph import agent_layout, as_weights, draw_edges, draw_nodes, graph_legend, node_sizes
+from ._graph import (
+    agent_layout,
+    as_weights,
+    draw_edges,
+    draw_nodes,
+    edge_arrays,
+    graph_legend,
+    node_sizes,
+    size_handles,
+    strong_edges,
+)
 from ._style import (
     AGENT_LABEL,
     INFORMATIVE_COLOR,
@@ -48,6 +58,7 @@ def draw_graph(
     title=None,
     caption=None,
     legend=True,
+    min_weight="auto",
 ):
     """Draw a step graph or a windowed union: who listens to whom, and how much.
 
@@ -74,6 +85,13 @@ def draw_graph(
         :func:`~baygo_graph.figures.source_text`).
     title : str, optional
     legend : bool, default True
+        Legend below the drawing: node kinds, the node-size scale (with
+        ``influence``) and how many arrows are shown.
+    min_weight : float or "auto", default "auto"
+        Draw only arrows with ``w_ij >= min_weight``. ``"auto"``: every arrow when
+        there are few, else at most the 2M strongest (M for M > 12; see
+        :func:`~baygo_graph.figures._graph.strong_edges`), so a union over many
+        steps stays readable.
 
     Returns
     -------
@@ -100,19 +118,27 @@ def draw_graph(
         synthetic = bool(graph.graph.get("synthetic", False))
     with figure_style():
         ax = new_axes(ax, figsize=(5.2, 5.2))
-        draw_edges(ax, pos, w)
+        threshold = strong_edges(w, min_weight=min_weight)
+        drawn = draw_edges(ax, pos, w, min_weight=threshold)
         draw_nodes(ax, pos, informative=inf_agent, sizes=node_sizes(m, influence))
         if title is None and isinstance(graph, nx.Graph) and "step" in graph.graph:
             title = f"step {graph.graph['step']}"
         if title:
             ax.set_title(title)
         if legend:
+            n_edges = len(edge_arrays(w)[0])
+            shown = "" if len(drawn) == n_edges else (
+                f"\n{len(drawn)} strongest of {n_edges} arrows shown (w_ij ≥ {threshold:.3g})"
+            )  # fmt: skip
             graph_legend(
                 ax,
                 "arrow j→i: agent i listens to agent j (width: w_ij)"
-                + ("; size: influence" if influence is not None else ""),
+                + ("; size: influence" if influence is not None else "")
+                + shown,
+                sizes=size_handles(m, influence) if influence is not None else (),
             )
-        mark_synthetic(ax, bool(synthetic))
+        # The watermark in the top-left corner, clear of the informative agent.
+        mark_synthetic(ax, bool(synthetic), xy=(0.2, 0.86), fontsize=13, rotation=45)
         source_caption(ax, caption)
     return ax
 
