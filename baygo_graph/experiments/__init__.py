@@ -1,6 +1,7 @@
 """Experiments: many runs over seeds and parameters, on one task runner.
 
-:func:`compare` runs strategies over paired seeds into a tidy table;
+:func:`compare` runs strategies over paired seeds into a tidy table (or, with
+``tidy=False``, a compact :class:`Comparison` of per-run arrays);
 :func:`sweep` runs a grid of parameters x strategies x seeds, resumably.
 Both run their tasks on :func:`~baygo_graph.experiments.runner.run_tasks`
 (spawned seeds, data sent once, warnings captured, joblib or Dask, progress,
@@ -8,7 +9,17 @@ incremental results); :mod:`baygo_graph.analysis` reduces what they return.
 """
 
 from .compare import COLUMNS, compare
+from .results import Comparison
 from .runner import run_tasks, spawn_seeds
 from .sweep import PARAMETERS, sweep, task_id
 
-__all__ = ["COLUMNS", "PARAMETERS", "compare", "run_tasks", "spawn_seeds", "sweep", "task_id"]
+__all__ = [
+    "COLUMNS",
+    "PARAMETERS",
+    "Comparison",
+    "compare",
+    "run_tasks",
+    "spawn_seeds",
+    "sweep",
+    "task_id",
+]

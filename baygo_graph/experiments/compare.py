@@ -14,11 +14,11 @@ import inspect
 from collections.abc import Mapping
 
 import numpy as np
-import pandas as pd
 
 from ..data import resolve_data
 from ..learning import simulate
 from ..strategies import STRATEGY_NAMES
+from .results import Comparison
 from .runner import run_tasks, spawn_seeds
 
 __all__ = ["COLUMNS", "compare"]
@@ -77,29 +77,31 @@ def _one_run(task, shared):
             raise RuntimeError(
                 f"influence_series returned shape {infl.shape} for a run of shape {run.mse.shape}"
             )
-    return label, run.mse, infl, run.informative, (run if keep else None)
+    # a list: compare() moves the arrays into its own storage as each result arrives
+    return [label, run.mse, infl, run.informative, (run if keep else None)]
 
 
-def _table(out, labels, seeds) -> pd.DataFrame:
-    """The tidy frame of the task results (in task order: strategy, then seed)."""
-    mse = np.stack([o[1] for o in out])  # (S*N, T, M)
-    infl = np.stack([o[2] for o in out])
-    n_runs, t, m = mse.shape
-    informative = np.array([o[3] for o in out])
-    agent = np.tile(np.arange(m), n_runs * t)
-    df = pd.DataFrame(
-        {
-            "strategy": np.repeat(np.array(list(labels), dtype=object), seeds * t * m),
-            "seed": np.tile(np.repeat(np.arange(seeds, dtype=np.int64), t * m), len(labels)),
-            "step": np.tile(np.repeat(np.arange(t, dtype=np.int64), m), n_runs),
-            "agent": agent.astype(np.int64),
-            "informative": agent == np.repeat(informative, t * m),
-            "mse": mse.ravel().astype(float),
-            "influence": infl.ravel(),
-        }
-    )
-    df["strategy"] = df["strategy"].astype(str)
-    return df
+class _Collect:
+    """Moves each task's (T, M) arrays into (S, N, T, M) storage as the task finishes.
+
+    The runner keeps every task's result until the end; emptying the result's
+    array slots here leaves one copy of the arrays, not two.
+    """
+
+    def __init__(self, n_strategies: int, seeds: int):
+        self.shape = (n_strategies, seeds)
+        self.mse = self.influence = None
+        self.informative = np.zeros(self.shape, dtype=np.int64)
+        self.index = {}
+
+    def __call__(self, task, result):
+        s, r = self.index[id(task)]
+        if self.mse is None:
+            self.mse = np.empty(self.shape + result[1].shape)
+            self.influence = np.empty(self.shape + result[2].shape)
+        self.mse[s, r], self.influence[s, r] = result[1], result[2]
+        self.informative[s, r] = result[3]
+        result[1] = result[2] = None
 
 
 def compare(
@@ -112,6 +114,7 @@ def compare(
     progress: bool | None = None,
     return_runs: bool = False,
     influence_window: int = 10,
+    tidy: bool = True,
     **simulate_kwargs,
 ):
     """Run several strategies over many seeds into one tidy table.
@@ -144,6 +147,12 @@ def compare(
         Progress bar over the tasks; default: when stderr is a terminal.
     return_runs : bool, default False
         Also return every :class:`~baygo_graph.Run`.
+    tidy : bool, default True
+        Return the tidy frame. False returns a
+        :class:`~baygo_graph.experiments.Comparison` instead: the per-run
+        (T, M) arrays, with the reductions of :mod:`baygo_graph.analysis.stats`
+        as methods and the tidy frame on demand (``.to_frame()``); use it for
+        studies whose tidy frame (S x N x T x M rows) would not fit in memory.
     influence_window : int, default 10
         Window w of :func:`baygo_graph.analysis.influence_series`
         (``method="product"``, ``windows="sliding"``) for the influence column:
@@ -156,7 +165,8 @@ def compare(
 
     Returns
     -------
-    df : pandas.DataFrame
+    df : pandas.DataFrame or Comparison
+        (A :class:`~baygo_graph.experiments.Comparison` with ``tidy=False``.)
         One row per (strategy, seed, step, agent), in that order, with columns
         ``strategy`` (str), ``seed`` (int, replicate 0..N-1), ``step`` (int,
         0..T-1), ``agent`` (int), ``informative`` (bool), ``mse`` (float, test
@@ -191,6 +201,10 @@ def compare(
     ((36, 7), True, ['nocol', 'cen'])
     >>> df.columns.tolist()
     ['strategy', 'seed', 'step', 'agent', 'informative', 'mse', 'influence']
+    >>> res = compare(["nocol", "cen"], seeds=2, steps=3, agents=3, grid=11, tidy=False,
+    ...               data=synthetic_bodyfat(), n_jobs=1, progress=False)
+    >>> res.to_frame().equals(df), res.final_mse().shape
+    (True, (4, 2))
     """
     labels = _resolve_strategies(strategies)
     for name, value in (("seeds", seeds), ("steps", steps), ("influence_window", influence_window)):
@@ -205,13 +219,20 @@ def compare(
     dataset = resolve_data(kwargs.pop("data", None))
     tasks = [(label, strat, children[r]) for label, strat in labels.items() for r in range(seeds)]
     shared = (int(steps), dataset, int(influence_window), kwargs, bool(return_runs))
+    collect = _Collect(len(labels), int(seeds))
+    collect.index = {id(t): divmod(i, int(seeds)) for i, t in enumerate(tasks)}
     # The first task runs here: bad arguments fail before any worker starts.
     out = run_tasks(
-        _one_run, tasks, shared=shared, n_jobs=n_jobs, progress=progress, desc="compare"
+        _one_run,
+        tasks,
+        shared=shared,
+        n_jobs=n_jobs,
+        progress=progress,
+        desc="compare",
+        on_result=collect,
     )
-    df = _table(out, labels, int(seeds))
-    t, m = out[0][1].shape
-    df.attrs = {
+    t, m = collect.mse.shape[2:]
+    attrs = {
         "synthetic": bool(dataset.synthetic),
         "data_source": str(dataset.source),
         "steps": int(t),
@@ -221,7 +242,16 @@ def compare(
         "entropy": str(root.entropy),
         "influence_window": int(influence_window),
     }
+    result = Comparison(
+        strategies=tuple(labels),
+        mse=collect.mse,
+        influence=collect.influence,
+        informative=collect.informative,
+        attrs=attrs,
+    )
+    if tidy:
+        result = result.to_frame()
     if return_runs:
         keys = [(label, r) for label in labels for r in range(seeds)]
-        return df, {k: o[4] for k, o in zip(keys, out, strict=True)}
-    return df
+        return result, {k: o[4] for k, o in zip(keys, out, strict=True)}
+    return result

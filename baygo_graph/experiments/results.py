@@ -1,0 +1,219 @@
+"""The compact result of a comparison: per-run arrays, reduced run by run.
+
+:func:`~baygo_graph.experiments.compare` with ``tidy=False`` returns a
+:class:`Comparison`: the (T, M) MSE and influence arrays of every (strategy,
+seed) run, 16 bytes per agent per step, instead of a tidy frame of strategies x
+seeds x T x M rows (about 20 times that, and more while pandas builds and
+groups it). Its methods give what :mod:`baygo_graph.analysis.stats` gives from
+the tidy frame (same columns, index and order; equal to rounding, < 1e-12
+relative): :meth:`~Comparison.final_mse`, :meth:`~Comparison.summarize`,
+:meth:`~Comparison.paired_difference`, :meth:`~Comparison.seed_bands`; each
+reduces one run at a time, so no temporary of the size of all runs is made.
+:meth:`~Comparison.to_frame` builds the tidy frame on demand (small studies).
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from ._reduce import band_frame, first_stable, interval, paired
+
+__all__ = ["Comparison"]
+
+_GROUPS = ("informative", "others", "all", "each")
+
+
+@dataclass(frozen=True, eq=False)
+class Comparison:
+    """Per-run arrays of :func:`~baygo_graph.experiments.compare` (``tidy=False``).
+
+    Attributes
+    ----------
+    strategies : tuple of str
+        Strategy labels, in the order of the runs.
+    mse, influence : numpy.ndarray, shape (S, N, T, M)
+        Test MSE and influence (NaN where undefined) of every agent at every
+        step of run (strategy, seed).
+    informative : numpy.ndarray of int, shape (S, N)
+        The informative agent of each run.
+    attrs : dict
+        What ``df.attrs`` holds on the tidy frame.
+
+    Examples
+    --------
+    >>> from baygo_graph import synthetic_bodyfat
+    >>> from baygo_graph.experiments import compare
+    >>> res = compare(["nocol", "cen"], seeds=2, steps=3, agents=3, grid=11, tidy=False,
+    ...               data=synthetic_bodyfat(), n_jobs=1, progress=False)
+    >>> res.mse.shape, res.to_frame().shape
+    ((2, 2, 3, 3), (36, 7))
+    >>> res.summarize().index.tolist()
+    ['nocol', 'cen']
+    """
+
+    strategies: tuple
+    mse: np.ndarray = field(repr=False)
+    influence: np.ndarray = field(repr=False)
+    informative: np.ndarray = field(repr=False)
+    attrs: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def shape(self) -> tuple:
+        """(strategies S, seeds N, steps T, agents M)."""
+        return self.mse.shape
+
+    def _masks(self, s: int, r: int) -> tuple:
+        m = self.mse.shape[3]
+        inf = np.arange(m) == self.informative[s, r]
+        return inf, ~inf
+
+    # -- the tidy frame ------------------------------------------------------------
+    def to_frame(self) -> pd.DataFrame:
+        """The tidy frame: one row per (strategy, seed, step, agent), as ``compare()``."""
+        n_s, n_seeds, t, m = self.mse.shape
+        n_runs = n_s * n_seeds
+        agent = np.tile(np.arange(m), n_runs * t)
+        labels = np.array(list(self.strategies), dtype=object)
+        df = pd.DataFrame(
+            {
+                "strategy": np.repeat(labels, n_seeds * t * m),
+                "seed": np.tile(np.repeat(np.arange(n_seeds, dtype=np.int64), t * m), n_s),
+                "step": np.tile(np.repeat(np.arange(t, dtype=np.int64), m), n_runs),
+                "agent": agent.astype(np.int64),
+                "informative": agent == np.repeat(self.informative.ravel(), t * m),
+                "mse": self.mse.ravel().astype(float),
+                "influence": self.influence.ravel(),
+            }
+        )
+        df["strategy"] = df["strategy"].astype(str)
+        df.attrs = dict(self.attrs)
+        return df
+
+    # -- per-run reductions ------------------------------------------------------------
+    def curves(self, *, value: str = "mse", group: str = "informative") -> np.ndarray:
+        """Per (strategy, seed, step): the mean of ``value`` over the group's agents.
+
+        ``group`` is ``"informative"``, ``"others"`` or ``"all"``; NaN values
+        are skipped (NaN where the group has none). Shape (S, N, T).
+        """
+        arr = self._values(value)
+        if group not in _GROUPS[:3]:
+            raise ValueError(f"group must be one of {_GROUPS[:3]}, got {group!r}")
+        n_s, n_seeds, t, _ = arr.shape
+        out = np.empty((n_s, n_seeds, t))
+        for s in range(n_s):
+            for r in range(n_seeds):
+                inf, others = self._masks(s, r)
+                cols = {"informative": inf, "others": others}.get(group)
+                run = arr[s, r] if cols is None else arr[s, r][:, cols]
+                out[s, r] = _nanmean_rows(run)
+        return out
+
+    def _values(self, value: str) -> np.ndarray:
+        if value not in ("mse", "influence"):
+            raise ValueError(f"value must be 'mse' or 'influence', got {value!r}")
+        return self.mse if value == "mse" else self.influence
+
+    def final_mse(self) -> pd.DataFrame:
+        """As :func:`baygo_graph.analysis.final_mse` of the tidy frame.
+
+        Index (strategy, seed); columns ``informative`` and ``others`` (mean
+        over the non-informative agents) at the last step.
+        """
+        n_s, n_seeds = self.mse.shape[:2]
+        rows = []
+        for s in range(n_s):
+            for r in range(n_seeds):
+                inf, others = self._masks(s, r)
+                last = self.mse[s, r, -1]
+                rows.append((last[inf].mean(), last[others].mean() if others.any() else np.nan))
+        index = pd.MultiIndex.from_product(
+            [list(self.strategies), range(n_seeds)], names=["strategy", "seed"]
+        )
+        return pd.DataFrame(rows, index=index, columns=["informative", "others"])
+
+    def seed_bands(self, *, value="mse", group="informative", level=0.95, strategies=None):
+        """As :func:`baygo_graph.analysis.seed_bands` of the tidy frame.
+
+        Columns strategy, [agent,] step, mean, lo, hi, n; strategies sorted by
+        label (as the tidy version's groupby).
+        """
+        if group not in _GROUPS:
+            raise ValueError(f"group must be one of {_GROUPS}, got {group!r}")
+        _check_level(level)
+        keep = list(self.strategies) if strategies is None else list(strategies)
+        order = sorted(s for s in self.strategies if s in keep)
+        idx = [self.strategies.index(s) for s in order]
+        if group == "each":
+            per_seed = self._values(value)[idx]  # (S', N, T, M)
+        else:
+            per_seed = self.curves(value=value, group=group)[idx]  # (S', N, T)
+        return band_frame(per_seed, order, level, each=group == "each")
+
+    def summarize(self, *, tolerance: float = 0.05, consensus_tol: float = 0.01, level=0.95):
+        """As :func:`baygo_graph.analysis.summarize` of the tidy frame (same columns)."""
+        _check_level(level)
+        for name, v in (("tolerance", tolerance), ("consensus_tol", consensus_tol)):
+            if isinstance(v, bool) or not isinstance(v, int | float | np.number) or v < 0:
+                raise ValueError(f"{name} must be a number in [0, inf), got {v!r}")
+        order = list(self.strategies)
+        out = pd.DataFrame(index=pd.Index(order, name="strategy"))
+        fin = self.final_mse()
+        for col, name in (("informative", "final_mse_informative"), ("others", "final_mse_others")):
+            per = fin[col].unstack("seed").reindex(order).to_numpy()
+            mean, lo, hi = interval(per, level)
+            out[name], out[f"{name}_lo"], out[f"{name}_hi"] = mean, lo, hi
+        curve = self.curves(group="all").mean(axis=1)  # (S, T): agents, then seeds
+        if "cen" in order:
+            ok = curve <= (1.0 + tolerance) * curve[order.index("cen")]
+            out["steps_to_cen"] = first_stable(ok)
+        else:
+            out["steps_to_cen"] = np.nan
+        spread = self.mse.max(axis=3) - self.mse.min(axis=3)  # (S, N, T)
+        first = first_stable(spread <= consensus_tol)  # (S, N)
+        median = np.median(np.where(np.isnan(first), np.inf, first), axis=1)
+        out["consensus_step"] = np.where(np.isinf(median), np.nan, median)
+        out["consensus_reached"] = np.isfinite(first).mean(axis=1)
+        inf_curve = self.curves(value="influence", group="informative")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # a strategy without influence
+            out["influence_informative"] = np.nanmean(inf_curve.reshape(len(order), -1), axis=1)
+        out["seeds"] = self.mse.shape[1]
+        return out
+
+    def paired_difference(self, strategy: str, baseline: str, *, level: float = 0.95):
+        """As :func:`baygo_graph.analysis.paired_difference` of the tidy frame."""
+        _check_level(level)
+        for name, label in (("strategy", strategy), ("baseline", baseline)):
+            if label not in self.strategies:
+                raise ValueError(f"{name} {label!r} is not in df (has {sorted(self.strategies)})")
+        fin = self.final_mse()
+        diff = fin.xs(strategy, level="strategy") - fin.xs(baseline, level="strategy")
+        rows = {
+            name: paired(diff[col].dropna().to_numpy(), level, stats.ttest_1samp)
+            for col, name in (
+                ("informative", "final_mse_informative"),
+                ("others", "final_mse_others"),
+            )
+        }
+        out = pd.DataFrame.from_dict(rows, orient="index").rename_axis("metric")
+        return out.astype({"n": np.int64})
+
+
+def _check_level(level) -> None:
+    if not 0 < level < 1:
+        raise ValueError(f"level must be in (0, 1), got {level!r}")
+
+
+def _nanmean_rows(run: np.ndarray) -> np.ndarray:
+    """Mean of each row skipping NaN; NaN for a row without a value (no warning)."""
+    if not np.isnan(run).any():
+        return run.mean(axis=1)
+    n = np.count_nonzero(~np.isnan(run), axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(n > 0, np.nansum(run, axis=1) / np.maximum(n, 1), np.nan)

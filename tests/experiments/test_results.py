@@ -1,0 +1,138 @@
+"""Comparison (compare(tidy=False)): its reductions equal analysis.stats on the tidy frame."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import baygo_graph as bg
+from baygo_graph.analysis import final_mse, paired_difference, seed_bands, summarize
+from baygo_graph.experiments import Comparison, compare
+
+DATA = bg.synthetic_bodyfat(rng=11)
+SIX = ("baygo", "complete", "posm", "negm", "nocol", "cen")
+
+
+@pytest.fixture(scope="module")
+def study():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = compare(
+            SIX,
+            seeds=3,
+            steps=8,
+            agents=5,
+            grid=11,
+            data=DATA,
+            n_jobs=1,
+            progress=False,
+            influence_window=3,
+            tidy=False,
+        )
+    return res, res.to_frame()
+
+
+def random_comparison(rng, *, strategies=("a", "cen", "b"), seeds=4, steps=7, agents=5):
+    shape = (len(strategies), seeds, steps, agents)
+    mse = rng.gamma(2.0, size=shape)
+    mse[:, :, -3:] = mse[:, :, -3:].round(1)  # ties and consensus near the end
+    influence = rng.random(shape)
+    influence[rng.random(shape) < 0.3] = np.nan
+    informative = rng.integers(0, agents, size=shape[:2])
+    return Comparison(
+        strategies=tuple(strategies),
+        mse=mse,
+        influence=influence,
+        informative=informative,
+        attrs={"strategies": list(strategies)},
+    )
+
+
+def test_tidy_frame_is_the_default_and_unchanged(study):
+    res, df = study
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        again = compare(
+            SIX,
+            seeds=3,
+            steps=8,
+            agents=5,
+            grid=11,
+            data=DATA,
+            n_jobs=1,
+            progress=False,
+            influence_window=3,
+        )
+    pd.testing.assert_frame_equal(again, df)
+    assert again.attrs == df.attrs == res.attrs
+    assert res.shape == (6, 3, 8, 5)
+
+
+def test_runs_are_the_same_in_worker_processes(study):
+    res, _ = study
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        par = compare(
+            ["baygo", "nocol"],
+            seeds=3,
+            steps=8,
+            agents=5,
+            grid=11,
+            data=DATA,
+            n_jobs=2,
+            progress=False,
+            influence_window=3,
+            tidy=False,
+        )
+    np.testing.assert_array_equal(par.mse, res.mse[[0, 4]])
+    np.testing.assert_array_equal(par.influence, res.influence[[0, 4]])
+
+
+@pytest.mark.parametrize("source", ["study", "random"])
+def test_summary_final_and_paired_equal_the_tidy_versions(study, rng, source):
+    res = study[0] if source == "study" else random_comparison(rng)
+    df = res.to_frame()
+    pd.testing.assert_frame_equal(res.final_mse(), final_mse(df), rtol=1e-12)
+    for tol in (0.01, 0.3):
+        pd.testing.assert_frame_equal(
+            res.summarize(consensus_tol=tol, tolerance=0.1),
+            summarize(df, consensus_tol=tol, tolerance=0.1),
+            rtol=1e-12,
+            check_dtype=False,
+        )
+    base = res.strategies[-1]
+    for s in res.strategies[:-1]:
+        pd.testing.assert_frame_equal(
+            res.paired_difference(s, base, level=0.9),
+            paired_difference(df, s, base, level=0.9),
+            rtol=1e-10,
+        )
+
+
+@pytest.mark.parametrize("group", ["informative", "others", "all", "each"])
+@pytest.mark.parametrize("value", ["mse", "influence"])
+def test_seed_bands_equal_the_tidy_version(study, rng, group, value):
+    for res in (study[0], random_comparison(rng)):
+        df = res.to_frame()
+        pick = list(res.strategies[::2])
+        pd.testing.assert_frame_equal(
+            res.seed_bands(value=value, group=group, strategies=pick),
+            seed_bands(df, value=value, group=group, strategies=pick),
+            rtol=1e-12,
+            check_dtype=False,
+        )
+
+
+def test_bad_arguments_are_named(study):
+    res, _ = study
+    with pytest.raises(ValueError, match="group"):
+        res.seed_bands(group="some")
+    with pytest.raises(ValueError, match="value"):
+        res.curves(value="entropy")
+    with pytest.raises(ValueError, match="baseline 'x'"):
+        res.paired_difference("baygo", "x")
+    with pytest.raises(ValueError, match="level"):
+        res.summarize(level=1.5)
