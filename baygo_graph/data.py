@@ -20,6 +20,7 @@ __all__ = [
     "SplitBase",
     "draw_batches",
     "BODYFAT_ENV",
+    "MAX_ABS_VALUE",
     "Dataset",
     "Split",
     "load_bodyfat",
@@ -30,6 +31,9 @@ __all__ = [
 
 #: Environment variable naming the bodyfat CSV when no path is given.
 BODYFAT_ENV = "BAYGO_BODYFAT"
+#: Largest magnitude accepted in a data column: beyond it squares and sums of
+#: squares lose all precision or overflow (no body measurement comes near).
+MAX_ABS_VALUE = 1e12
 
 FEATURE = "Abdomen"
 TARGET = "BodyFat"
@@ -98,7 +102,7 @@ def load_bodyfat(path=None, *, columns=(FEATURE, TARGET)) -> Dataset:
         raise DataError(f"bodyfat file {str(path)!r} does not exist")
     try:
         frame = pd.read_csv(path)
-    except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as e:
+    except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError, OSError) as e:
         raise DataError(f"bodyfat file {str(path)!r} is not a readable CSV: {e}") from e
     _check_columns(frame, columns, where=repr(str(path)))
     return Dataset(frame=frame, source=str(path))
@@ -121,8 +125,14 @@ def _check_columns(frame: pd.DataFrame, columns, *, where: str) -> None:
         if values.isna().any():
             row = int(np.flatnonzero(values.isna().to_numpy())[0])
             raise DataError(f"{where}: column {col!r} has a missing value at row {row}")
-        if not np.isfinite(values.to_numpy(dtype=float)).all():
-            raise DataError(f"{where}: column {col!r} has an infinite value")
+        numbers = values.to_numpy(dtype=float)
+        bad = ~np.isfinite(numbers) | (np.abs(numbers) > MAX_ABS_VALUE)
+        if bad.any():
+            row = int(np.flatnonzero(bad)[0])
+            raise DataError(
+                f"{where}: column {col!r} has value {float(numbers[row])!r} at row {row}: values "
+                f"must be finite numbers of magnitude <= {MAX_ABS_VALUE:g}"
+            )
 
 
 def synthetic_bodyfat(n: int = 252, *, rng=0) -> Dataset:
@@ -168,8 +178,9 @@ def resolve_data(data=None, *, columns=(FEATURE, TARGET)) -> Dataset:
     ----------
     data : str, os.PathLike, pandas.DataFrame, Dataset or None
         A CSV path, a table with the bodyfat column names, a ready ``Dataset``,
-        or None: the file named by ``BAYGO_BODYFAT`` if it is set and exists,
-        else the synthetic data of :func:`synthetic_bodyfat` (labelled so).
+        or None: the file named by ``BAYGO_BODYFAT`` if it is set (a
+        :class:`DataError` if it names no file), else the synthetic data of
+        :func:`synthetic_bodyfat` (labelled so).
 
     Returns
     -------
@@ -191,7 +202,9 @@ def resolve_data(data=None, *, columns=(FEATURE, TARGET)) -> Dataset:
         return load_bodyfat(data, columns=columns)
     if data is None:
         env = os.environ.get(BODYFAT_ENV)
-        if env and Path(env).is_file():
+        if env:  # set but wrong is an error, not a silent fall-back to synthetic data
+            if not Path(env).is_file():
+                raise DataError(f"{BODYFAT_ENV}={env!r} does not name an existing file")
             return load_bodyfat(env, columns=columns)
         return synthetic_bodyfat()
     raise TypeError(
@@ -368,14 +381,14 @@ def paper_split(
             f"agent {informative} (informative) has no training sample with {feature} "
             f"in [{informative_range[0]}, {informative_range[1]}]"
         )
-    others = [a for a in range(agents) if a != informative]
-    if len(rest) < len(others):
-        empty = others[len(rest)]
+    if len(rest) < agents - 1:  # checked before building any per-agent list
+        empty = len(rest) + (len(rest) >= informative)
         raise ValueError(
             f"agent {empty} has no training sample: only {len(rest)} samples with "
-            f"{feature} in [{other_range[0]}, {other_range[1]}) for {len(others)} "
+            f"{feature} in [{other_range[0]}, {other_range[1]}) for {agents - 1} "
             "non-informative agents"
         )
+    others = [a for a in range(agents) if a != informative]
     shares = np.array_split(rng.permutation(rest), len(others))
     per_agent = [None] * agents
     per_agent[informative] = info

@@ -19,6 +19,7 @@ from tqdm.auto import tqdm
 from ._validate import check_int, check_real, seed_record
 from ._version import __version__
 from .data import draw_batches
+from .io.limits import check_budget, estimate_run_bytes
 from .models import LinearRegression, pool, resolve_model
 from .run import Run
 from .strategies import BayGo, resolve_strategy
@@ -133,6 +134,15 @@ def simulate(
     -------
     Run
 
+    Raises
+    ------
+    ValueError, TypeError
+        A bad option, naming it and its value.
+    BudgetError
+        When agents x steps x grid points would need more memory than the budget
+        (:mod:`baygo_graph.io.limits`, ``BAYGO_MEMORY_LIMIT``); checked before the
+        data are read or anything of that size is allocated.
+
     Warns
     -----
     GridResolutionWarning
@@ -167,6 +177,7 @@ def simulate(
         if not isinstance(strat, BayGo) or strat.physical is not None:
             raise ValueError("physical applies to the 'baygo' strategy given by name only")
         strat = BayGo(physical)
+    _check_memory(model, strat, agents=agents, steps=steps, dtype=dtype, keep=keep)
     dataset = model.resolve_data(data)
     split = model.split(dataset, agents=agents, informative=informative, rng=rng)
     plan = strat.start(agents=agents, steps=steps, delta=delta, dtype=dtype, rng=rng)
@@ -228,6 +239,18 @@ def _same(a, b) -> bool:
         return bool(np.all(np.asarray(a, dtype=object) == np.asarray(b, dtype=object)))
     except ValueError:
         return False
+
+
+def _check_memory(model, strat, *, agents, steps, dtype, keep) -> None:
+    """Refuse, before allocating, a run that needs more memory than the budget."""
+    values = model.state_values() if hasattr(model, "state_values") else 1
+    dense = isinstance(strat, BayGo) and strat.physical is None  # M x M KL scores
+    nbytes = estimate_run_bytes(
+        agents, steps, values, itemsize=dtype.itemsize, kept=len(keep), pairwise=dense
+    )
+    unit = "grid points" if hasattr(model, "space") or hasattr(model, "make_grid") else "values"
+    what = f"a run of {agents} agents x {steps} steps x {values} {unit} per agent"
+    check_budget(nbytes, what=what)
 
 
 def _split_record(split) -> dict:

@@ -24,12 +24,18 @@ def rng(request):
 
 @pytest.fixture(scope="session")
 def bodyfat_path() -> Path:
-    """The real bodyfat CSV named by $BAYGO_BODYFAT (skip if absent, fail under CI)."""
+    """The real bodyfat CSV named by $BAYGO_BODYFAT.
+
+    Skipped only when the variable is unset outside CI; set to a missing file (a
+    typo) it fails, naming the path, instead of silently skipping.
+    """
     path = os.environ.get(BODYFAT_ENV)
     if path and Path(path).is_file():
         return Path(path)
+    if path:
+        pytest.fail(f"{BODYFAT_ENV}={path!r} does not name an existing file")
     if os.environ.get("CI") == "true":
-        pytest.fail(f"CI needs the bodyfat file: {BODYFAT_ENV}={path!r} does not exist")
+        pytest.fail(f"CI needs the bodyfat file: set {BODYFAT_ENV}")
     pytest.skip(f"set {BODYFAT_ENV} to the bodyfat CSV to run this test")
 
 

@@ -34,8 +34,13 @@ def test_environment_variable_names_the_file(bodyfat_path, monkeypatch):
 def test_no_file_falls_back_to_labelled_synthetic(monkeypatch, tmp_path):
     monkeypatch.delenv(BODYFAT_ENV, raising=False)
     assert resolve_data(None).synthetic
-    monkeypatch.setenv(BODYFAT_ENV, str(tmp_path / "absent.csv"))
-    assert resolve_data(None).synthetic
+
+
+def test_env_naming_a_missing_file_is_an_error(monkeypatch, tmp_path):
+    missing = str(tmp_path / "absent.csv")
+    monkeypatch.setenv(BODYFAT_ENV, missing)
+    with pytest.raises(DataError, match="absent.csv.*does not name an existing file"):
+        resolve_data(None)
     with pytest.raises(DataError, match="does not exist"):
         load_bodyfat()
 
@@ -53,6 +58,8 @@ def test_no_path_no_env_is_a_clear_error(monkeypatch):
         ("Abdomen,BodyFat\n80,abc\n90,20\n", "non-numeric cell 'abc' at row 0"),
         ("Abdomen,BodyFat\n80,10\n,20\n", "'Abdomen' has a missing value at row 1"),
         ("", "not a readable CSV"),
+        ("Abdomen,BodyFat\n80,10\n90,inf\n", "column 'BodyFat' has value inf at row 1"),
+        ("Abdomen,BodyFat\n80,10\n1e200,20\n", "'Abdomen' has value 1e\\+200 at row 1"),
     ],
 )
 def test_malformed_files_name_file_and_problem(tmp_path, text, match):

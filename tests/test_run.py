@@ -94,7 +94,7 @@ def test_load_rejects_foreign_and_corrupt_files(tmp_path, runs):
         bg.Run.load(foreign)
     garbage = tmp_path / "garbage.npz"
     garbage.write_bytes(b"not a zip at all")
-    with pytest.raises(bg.RunFormatError, match="not a readable baygo run"):
+    with pytest.raises(bg.RunFormatError, match="not a readable .npz"):
         bg.Run.load(garbage)
     truncated = tmp_path / "trunc.npz"
     good = runs["baygo"].save(tmp_path / "good.npz").read_bytes()

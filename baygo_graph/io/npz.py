@@ -17,13 +17,13 @@ Writes are atomic (a temporary file renamed over the target).
 from __future__ import annotations
 
 import json
-import zipfile
 from pathlib import Path
 
 import numpy as np
 
 from ..exceptions import RunFormatError
 from .atomic import atomic_write
+from .safenpz import RUN_MEMBERS, RUN_PREFIXES, read_npz, validate_run_arrays
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "RUN_FILE", "read_run_file", "run_path", "write_run_file"]
 
@@ -48,30 +48,42 @@ def write_run_file(path, meta: dict, arrays: dict) -> Path:
     return path
 
 
-def read_run_file(path) -> tuple[dict, dict]:
-    """``(meta, arrays)`` of a run file written by :func:`write_run_file`.
+def read_run_file(path, *, budget=None) -> tuple[dict, dict]:
+    """``(meta, arrays)`` of a run file written by :func:`write_run_file`, checked.
+
+    Only the members a run file has are read, each after its header is checked
+    against the memory budget (:func:`~baygo_graph.io.safenpz.read_npz`); then every
+    array is checked against the metadata and the others
+    (:func:`~baygo_graph.io.safenpz.validate_run_arrays`).
 
     Raises
     ------
     RunFormatError
-        When the file is missing, not a saved run, or corrupt.
+        When the file is missing, not a saved run, inconsistent or corrupt.
+    BudgetError
+        When a member would need more memory than the budget.
     """
     path = Path(path)
     if path.is_dir():
         path = path / RUN_FILE
     if not path.is_file():
         raise RunFormatError(f"no saved run at {str(path)!r}")
+    arrays = read_npz(path, expected=RUN_MEMBERS, prefixes=RUN_PREFIXES, budget=budget)
+    if "meta" not in arrays:
+        raise RunFormatError(f"{str(path)!r} is not a baygo run (no 'meta' member)")
     try:
-        with np.load(path, allow_pickle=False) as f:
-            arrays = {k: f[k] for k in f.files}
         meta = json.loads(str(arrays.pop("meta")))
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as e:
-        raise RunFormatError(f"{str(path)!r} is not a readable baygo run: {e}") from e
+    except (ValueError, RecursionError) as e:
+        raise RunFormatError(f"{str(path)!r} has unreadable metadata: {e}") from None
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         raise RunFormatError(f"{str(path)!r} is not a baygo run (no 'baygo-run' marker)")
     if meta.get("format_version") != FORMAT_VERSION:
         raise RunFormatError(
-            f"{str(path)!r} has run format version {meta.get('format_version')}, "
+            f"{str(path)!r} has run format version {meta.get('format_version')!r}, "
             f"this package reads version {FORMAT_VERSION}"
         )
+    try:
+        validate_run_arrays(meta, arrays)
+    except RunFormatError as e:
+        raise RunFormatError(f"{str(path)!r} is a corrupt baygo run: {e}") from None
     return meta, arrays

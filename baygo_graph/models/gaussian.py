@@ -124,6 +124,10 @@ class ExactGaussian(RegressionSetup):
     def finish(self, box) -> None:
         """Nothing to report."""
 
+    def state_values(self) -> int:
+        """Numbers per learner in the state: five (precision entries and ``P m``)."""
+        return 5
+
     def config(self) -> dict:
         """The model's parameters for the run's config."""
         return {"grid": None, "bounds": None} | self.setup_config()

@@ -11,6 +11,7 @@ geometric pooling and the per-step metrics.
 
 from __future__ import annotations
 
+import math
 import warnings
 from dataclasses import dataclass, field
 
@@ -299,6 +300,16 @@ class GridModel:
     def config(self) -> dict:
         """The model's parameters for the run's config (JSON-able)."""
         return {}
+
+    def state_values(self) -> int:
+        """Numbers per learner in the state (K grid points), from the options alone.
+
+        Used to check the memory budget before anything is allocated.
+        """
+        points, dims = getattr(self, "grid", 61), getattr(self, "dims", 2)
+        pts = [points] * dims if np.ndim(points) == 0 else list(np.ravel(points))
+        ok = all(isinstance(p, int | np.integer) and p > 0 for p in pts)
+        return math.prod(int(p) for p in pts) if ok else 1
 
     # -- the shared machinery ---------------------------------------------------
     def start(self, split, *, learners: int, dtype) -> GridState:

@@ -81,8 +81,11 @@ class FixedGraph:
                 a = a.maximum(a.T)
             w = sp.csr_array(a.T, dtype=float)
             w = w + sp.diags_array(np.where(w.diagonal() == 0, 1.0, 0.0))
-            if (w.data < 0).any():
-                raise ValueError("graph has a negative 'weight' attribute: weights must be >= 0")
+            if not np.isfinite(w.data).all() or (w.data < 0).any():
+                bad = w.data[~(np.isfinite(w.data) & (w.data >= 0))][0]
+                raise ValueError(
+                    f"graph has a 'weight' attribute {bad!r}: weights must be finite and >= 0"
+                )
             w = sp.diags_array(1.0 / w.sum(axis=1)) @ w
         w = sp.csr_array(w)
         w.eliminate_zeros()

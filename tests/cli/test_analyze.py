@@ -101,7 +101,7 @@ def test_fixed_run_report(tmp_path):
         (lambda p: (p / "x.json").write_text("{}") and p / "x.json", "not a baygo graph series"),
         (
             lambda p: (p / "bad.npz").write_bytes(b"nope") and p / "bad.npz",
-            "not a readable baygo run",
+            "not a readable .npz",
         ),
     ],
 )

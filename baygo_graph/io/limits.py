@@ -1,0 +1,226 @@
+"""The memory budget: refuse inputs that would allocate too much, *before* allocating.
+
+Every reader and :func:`baygo_graph.simulate` estimate what an input asks them to
+allocate (an array header's shape, a declared number of steps, agents x grid
+points) and call :func:`check_budget` first, so a small hostile file or an absurd
+option fails at once with a one-line :class:`~baygo_graph.exceptions.BudgetError`
+instead of driving the process into swap or the OOM killer.
+
+The budget is, by priority:
+
+1. the ``limit`` keyword of the function called (bytes, or a text like ``"4GiB"``);
+2. the environment variable ``BAYGO_MEMORY_LIMIT`` (e.g. ``BAYGO_MEMORY_LIMIT=8GiB``);
+3. :data:`DEFAULT_LIMIT`, 8 GiB: far above any paper-sized run (12 agents, a
+   61 x 61 grid, 60 steps need a few MB), enough for the exact model's million
+   agents over 20 steps (about 1.2 GiB), and a third of a 24 GiB machine.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+
+from ..exceptions import BudgetError
+
+__all__ = [
+    "DEFAULT_LIMIT",
+    "LIMIT_ENV",
+    "check_budget",
+    "estimate_run_bytes",
+    "format_bytes",
+    "memory_limit",
+    "parse_bytes",
+]
+
+#: Environment variable overriding the budget, e.g. ``"4GiB"``, ``"500MB"``, ``"1e9"``.
+LIMIT_ENV = "BAYGO_MEMORY_LIMIT"
+#: The budget when neither a keyword nor ``BAYGO_MEMORY_LIMIT`` sets one (bytes).
+DEFAULT_LIMIT = 8 * 2**30
+
+_UNITS = {
+    "": 1,
+    "b": 1,
+    "k": 10**3,
+    "kb": 10**3,
+    "m": 10**6,
+    "mb": 10**6,
+    "g": 10**9,
+    "gb": 10**9,
+    "t": 10**12,
+    "tb": 10**12,
+    "kib": 2**10,
+    "mib": 2**20,
+    "gib": 2**30,
+    "tib": 2**40,
+}
+_SIZE = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:e[+-]?[0-9]+)?)\s*([a-z]*)\s*$", re.IGNORECASE)
+
+
+def parse_bytes(text) -> int:
+    """A byte count from an int or a text such as ``"4GiB"``, ``"500 MB"``, ``"1e9"``.
+
+    Parameters
+    ----------
+    text : int or str
+        Decimal (kB, MB, GB, TB) and binary (KiB, MiB, GiB, TiB) units; case ignored.
+
+    Returns
+    -------
+    int
+        The number of bytes (> 0).
+
+    Raises
+    ------
+    ValueError
+        When the text is not a positive size.
+
+    Examples
+    --------
+    >>> parse_bytes("4GiB"), parse_bytes("1.5 kB"), parse_bytes(1024)
+    (4294967296, 1500, 1024)
+    """
+    if isinstance(text, int) and not isinstance(text, bool):
+        value = text
+    else:
+        match = _SIZE.match(str(text))
+        unit = match and _UNITS.get(match.group(2).lower())
+        if not unit:
+            raise ValueError(f"a memory size must look like '4GiB' or '500MB', got {text!r}")
+        number = float(match.group(1)) * unit
+        value = int(number) if math.isfinite(number) else 0
+    if value <= 0:
+        raise ValueError(f"a memory size must be positive, got {text!r}")
+    return value
+
+
+def format_bytes(nbytes: int) -> str:
+    """A short human-readable size, binary units.
+
+    Examples
+    --------
+    >>> format_bytes(512), format_bytes(3 * 2**30), format_bytes(10**20)
+    ('512 B', '3.0 GiB', '88817.8 PiB')
+    """
+    value = float(nbytes)
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if value < 1024:
+            return f"{int(value)} B" if unit == "B" else f"{value:.1f} {unit}"
+        value /= 1024
+    return f"{value:.1f} PiB"
+
+
+def memory_limit(limit=None) -> int:
+    """The budget in bytes: ``limit`` if given, else ``$BAYGO_MEMORY_LIMIT``, else 8 GiB.
+
+    Parameters
+    ----------
+    limit : int or str, optional
+        Bytes, or a size text (see :func:`parse_bytes`).
+
+    Raises
+    ------
+    ValueError
+        When ``limit`` or the environment variable is not a valid size.
+
+    Examples
+    --------
+    >>> memory_limit("1GiB")
+    1073741824
+    """
+    if limit is not None:
+        return parse_bytes(limit)
+    env = os.environ.get(LIMIT_ENV)
+    if env:
+        try:
+            return parse_bytes(env)
+        except ValueError as e:
+            raise ValueError(f"{LIMIT_ENV}={env!r} is not a memory size like '4GiB'") from e
+    return DEFAULT_LIMIT
+
+
+def check_budget(nbytes, *, what: str, limit=None) -> int:
+    """Raise :class:`BudgetError` when ``nbytes`` exceeds the memory budget.
+
+    Parameters
+    ----------
+    nbytes : int
+        The estimated allocation (Python int: no overflow however large).
+    what : str
+        What would be allocated, for the message (``"member 'mse' of run.npz"``).
+    limit : int or str, optional
+        The budget (see :func:`memory_limit`).
+
+    Returns
+    -------
+    int
+        ``nbytes``, so calls can be chained.
+
+    Raises
+    ------
+    BudgetError
+        One line: the estimate, the limit and how to raise it.
+
+    Examples
+    --------
+    >>> check_budget(10**6, what="a small array")
+    1000000
+    >>> check_budget(2**40, what="a huge array", limit="1GiB")
+    Traceback (most recent call last):
+    ...
+    baygo_graph.exceptions.BudgetError: a huge array needs about 1.0 TiB, over the memory \
+budget of 1.0 GiB (raise it with BAYGO_MEMORY_LIMIT=..., e.g. BAYGO_MEMORY_LIMIT=8GiB)
+    """
+    budget = memory_limit(limit)
+    nbytes = int(nbytes)
+    if nbytes > budget:
+        raise BudgetError(
+            f"{what} needs about {format_bytes(nbytes)}, over the memory budget of "
+            f"{format_bytes(budget)} (raise it with {LIMIT_ENV}=..., e.g. {LIMIT_ENV}=8GiB)"
+        )
+    return nbytes
+
+
+def estimate_run_bytes(
+    agents: int,
+    steps: int,
+    grid_points: int,
+    *,
+    learners: int | None = None,
+    itemsize: int = 8,
+    kept: int = 0,
+    pairwise: bool = True,
+) -> int:
+    """Bytes that :func:`baygo_graph.simulate` allocates for a run of this size.
+
+    Counts the (learners, K) log-posterior and its two work buffers, the grid,
+    the per-step metrics (mse, entropy, mean, choices: T x M x 36 bytes), the
+    kept posteriors and, with ``pairwise``, one M x M float array (KL scores or a
+    dense W). An estimate of the peak, within a small factor; exact for the big terms.
+
+    Parameters
+    ----------
+    agents, steps, grid_points : int
+        M, T and K (points of the whole 2-D grid).
+    learners : int, optional
+        Rows of the posterior array (1 for ``cen``); default ``agents``.
+    itemsize : int, default 8
+        Bytes per posterior value (4 for float32).
+    kept : int, default 0
+        Number of kept posterior snapshots.
+    pairwise : bool, default True
+        Count an M x M float64 array.
+
+    Examples
+    --------
+    >>> estimate_run_bytes(12, 60, 61 * 61) < 2**21
+    True
+    >>> estimate_run_bytes(10**11, 60, 3721) > 2**60
+    True
+    """
+    m, t, k = int(agents), int(steps), int(grid_points)
+    rows = m if learners is None else int(learners)
+    posterior = 3 * rows * k * itemsize + kept * m * k * 8
+    grid = k * (2 + 3) * 8
+    metrics = t * m * (8 + 8 + 16 + 4)
+    return posterior + grid + metrics + (m * m * 8 if pairwise else 0)

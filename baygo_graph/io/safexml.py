@@ -1,0 +1,207 @@
+"""Reading GraphML graph series without trusting them.
+
+The XML is parsed with :mod:`defusedxml` (DTDs, entity expansion and external
+references refused, whatever the system's expat), so "billion laughs" and
+external-entity files fail at once. The GraphML is then read by hand - only what
+:func:`baygo_graph.write_series` writes: ``key`` declarations, one ``graph`` with
+``node`` and ``edge`` elements and their ``data`` - with range checks:
+
+* node ids are integers, each declared once; edges join declared nodes;
+* every edge has an integer ``step`` with ``0 <= step < steps``, a finite
+  non-negative ``weight`` (1 when absent);
+* the series length ``steps`` (graph attribute, else 1 + the largest edge step)
+  is at most :data:`MAX_EMPTY_STEPS` plus the number of edges in the file: a run's
+  series has at least one edge (self-loop) per step, so this never rejects a real
+  run, and a file of ``n`` bytes cannot ask for more than about ``n / 40`` steps
+  beyond 4096;
+* the memory of the XML tree (about :data:`TREE_BYTES_PER_FILE_BYTE` times the
+  file size) and of the graphs built are checked against the budget of
+  :mod:`baygo_graph.io.limits` before they are made.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from xml.etree.ElementTree import ParseError
+
+import defusedxml
+import defusedxml.ElementTree as DET
+import networkx as nx
+
+from ..exceptions import RunFormatError
+from .limits import check_budget
+
+__all__ = ["MAX_EMPTY_STEPS", "TREE_BYTES_PER_FILE_BYTE", "read_graphml_series"]
+
+#: Steps a series may declare beyond its number of edges (trailing/empty steps).
+MAX_EMPTY_STEPS = 4096
+#: Upper estimate of ElementTree memory per byte of GraphML.
+TREE_BYTES_PER_FILE_BYTE = 16
+#: Upper estimate of the memory of one node (or edge) copy in a DiGraph.
+_GRAPH_ITEM_BYTES = 600
+_TYPES = {"boolean", "int", "long", "float", "double", "string"}
+
+
+def _local(tag) -> str:
+    return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
+
+
+def _convert(text, kind: str, where: str):
+    text = (text or "").strip()
+    try:
+        if kind == "boolean":
+            low = text.lower()
+            if low not in ("true", "false", "1", "0"):
+                raise ValueError(f"{text!r} is not a boolean")
+            return low in ("true", "1")
+        if kind in ("int", "long"):
+            return int(text)
+        if kind in ("float", "double"):
+            return float(text)
+    except ValueError as e:
+        raise RunFormatError(f"{where}: {e}") from None
+    return text
+
+
+def _data(element, keys, domain: str, where: str) -> dict:
+    out = {name: default for k, (dom, name, _, default) in keys.items() if dom in (domain, "all")}
+    out = {k: v for k, v in out.items() if v is not None}
+    for child in element:
+        if _local(child.tag) != "data":
+            continue
+        key = child.get("key")
+        if key not in keys or keys[key][0] not in (domain, "all"):
+            raise RunFormatError(f"{where}: data refers to undeclared {domain} key {key!r}")
+        _, name, kind, _ = keys[key]
+        out[name] = _convert(child.text, kind, f"{where}, {name!r}")
+    return out
+
+
+def _keys(root) -> dict:
+    keys = {}
+    for k in root:
+        if _local(k.tag) != "key":
+            continue
+        kind = k.get("attr.type", "string")
+        if kind not in _TYPES or k.get("id") is None:
+            raise RunFormatError(f"key {k.get('id')!r} has unsupported type {kind!r}")
+        domain = k.get("for", "all")
+        name = k.get("attr.name", k.get("id"))
+        default = next((d.text for d in k if _local(d.tag) == "default"), None)
+        if default is not None:
+            default = _convert(default, kind, f"default of key {name!r}")
+        keys[k.get("id")] = (domain, name, kind, default)
+    return keys
+
+
+def _node_id(text, where: str) -> int:
+    try:
+        return int(text)
+    except (TypeError, ValueError):
+        raise RunFormatError(f"{where}: node id {text!r} is not an integer") from None
+
+
+def _edges(graph, keys, nodes) -> list:
+    edges = []
+    for e in graph:
+        if _local(e.tag) != "edge":
+            continue
+        where = f"edge {len(edges)}"
+        u, v = (_node_id(e.get(end), where) for end in ("source", "target"))
+        if u not in nodes or v not in nodes:
+            raise RunFormatError(f"{where}: ({u}, {v}) joins an undeclared node")
+        d = _data(e, keys, "edge", where)
+        step, weight = d.get("step"), d.get("weight", 1.0)
+        if isinstance(step, bool) or not isinstance(step, int):
+            raise RunFormatError(f"{where}: needs an integer 'step', got {step!r}")
+        if isinstance(weight, bool) or not isinstance(weight, int | float):
+            raise RunFormatError(f"{where}: weight must be a number, got {weight!r}")
+        if not math.isfinite(weight) or weight < 0:
+            raise RunFormatError(f"{where}: weight must be finite and >= 0, got {weight!r}")
+        edges.append((step, u, v, float(weight)))
+    return edges
+
+
+def read_graphml_series(path, *, budget=None) -> list[nx.DiGraph]:
+    """Read a GraphML series (one multi-digraph, edges with ``step``) into T digraphs.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A file written by :func:`baygo_graph.write_series` (or alike).
+    budget : int or str, optional
+        Memory budget (see :func:`baygo_graph.io.limits.memory_limit`).
+
+    Returns
+    -------
+    list of networkx.DiGraph
+        Step ``t``'s graph: every node (with its attributes), the edges of step ``t``.
+
+    Raises
+    ------
+    RunFormatError
+        Unparsable or forbidden XML (DTD, entities), not GraphML, or a value out
+        of range (the message says which element).
+    BudgetError
+        When the file or the graphs it declares exceed the memory budget.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> p = Path(tempfile.mkdtemp()) / "s.graphml"
+    >>> _ = p.write_text('<graphml><key id="s" for="edge" attr.name="step" attr.type="int"/>'
+    ...     '<graph><node id="0"/><node id="1"/><edge source="0" target="1">'
+    ...     '<data key="s">1</data></edge></graph></graphml>')
+    >>> [sorted(g.edges) for g in read_graphml_series(p)]
+    [[], [(0, 1)]]
+    """
+    path = Path(path)
+    check_budget(
+        path.stat().st_size * TREE_BYTES_PER_FILE_BYTE, what=f"parsing {path.name}", limit=budget
+    )
+    try:
+        root = DET.parse(path, forbid_dtd=True).getroot()
+    except (ParseError, defusedxml.DefusedXmlException) as e:
+        raise RunFormatError(f"{str(path)!r} is not readable GraphML: {e!r}") from None
+    try:
+        return _series(root, budget)
+    except RunFormatError as e:
+        raise RunFormatError(f"{str(path)!r}: {e}") from None
+
+
+def _series(root, budget) -> list[nx.DiGraph]:
+    graph = next((g for g in root if _local(g.tag) == "graph"), None)
+    if _local(root.tag) != "graphml" or graph is None:
+        raise RunFormatError("not GraphML (no <graphml><graph>)")
+    keys = _keys(root)
+    nodes = {}
+    for n in graph:
+        if _local(n.tag) == "node":
+            where = f"node {len(nodes)}"
+            i = _node_id(n.get("id"), where)
+            if i in nodes:
+                raise RunFormatError(f"{where}: node id {i} declared twice")
+            nodes[i] = _data(n, keys, "node", where)
+    edges = _edges(graph, keys, nodes)
+    last = max((e[0] for e in edges), default=-1)
+    steps = _data(graph, keys, "graph", "graph").get("steps", last + 1)
+    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 0:
+        raise RunFormatError(f"graph attribute steps must be an integer >= 0, got {steps!r}")
+    if steps > MAX_EMPTY_STEPS + len(edges):
+        raise RunFormatError(
+            f"declares {steps} steps for {len(edges)} edges: at most "
+            f"{MAX_EMPTY_STEPS} + (number of edges) steps are accepted"
+        )
+    low = min((e[0] for e in edges), default=0)
+    if low < 0 or last >= steps:
+        bad = low if low < 0 else last
+        raise RunFormatError(f"an edge has step {bad}, outside [0, {steps})")
+    cost = (steps * (len(nodes) + 1) + len(edges)) * _GRAPH_ITEM_BYTES
+    check_budget(cost, what=f"{steps} step graphs of {len(nodes)} nodes", limit=budget)
+    out = [nx.DiGraph() for _ in range(steps)]
+    for g in out:
+        g.add_nodes_from(nodes.items())
+    for step, u, v, w in edges:
+        out[step].add_edge(u, v, weight=w)
+    return out

@@ -1,0 +1,150 @@
+"""Class 3: no CLI command prints a traceback; errors are one line, ``baygo: error: ...``."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+import baygo_graph as bg
+from baygo_graph.cli import main
+from baygo_graph.cli._common import ensure_writable, output_folder
+
+# The child runs every case through baygo's entry point (one import for all cases)
+# and reports exit code and stderr; an exception escaping main() is caught there
+# and reported as a traceback.
+CHILD = """
+import contextlib, io, json, os, sys, traceback
+from baygo_graph.cli import main
+out = []
+for argv, env in json.loads(sys.argv[1]):
+    os.environ.update(env)
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        try:
+            code = main(argv)
+        except BaseException:
+            code, err = "escaped", io.StringIO(traceback.format_exc())
+    for key in env:
+        os.environ.pop(key)
+    out.append({"argv": argv, "code": code, "err": err.getvalue()})
+print(json.dumps(out))
+"""
+
+
+@pytest.fixture(scope="module")
+def bad_inputs(tmp_path_factory, kit):
+    d = tmp_path_factory.mktemp("bad")
+    run = bg.simulate("baygo", agents=4, steps=3, grid=9, rng=0, data=bg.synthetic_bodyfat())
+    good = run.save(d / "good")
+    (d / "garbage.npz").write_bytes(b"PK\x03\x04 not really")
+    (d / "half.npz").write_bytes(good.read_bytes()[:300])
+    items = kit.members(good.read_bytes())
+    items["choices.npy"] = kit.npy(run.choices + 7)
+    (d / "range.npz").write_bytes(kit.make_zip(items))
+    edges = [(0, 1, i, 1.0) for i in range(300)]
+    (d / "bomb.graphml").write_text(kit.graphml(steps=10**6, edges=edges))
+    (d / "dtd.graphml").write_text(kit.graphml(extra='<!DOCTYPE x [<!ENTITY a "b">]>'))
+    (d / "neg.graphml").write_text(kit.graphml(steps=2, edges=[(0, 1, -1, 1.0)]))
+    (d / "deep.json").write_text('{"format": "baygo-graph-series", "graphs": ' + "[" * 50_000)
+    (d / "deeper.json").write_text("[" * 200_000 + "]" * 200_000)
+    (d / "a_file").write_text("x")
+    (d / "bad.csv").write_text("Abdomen,BodyFat\n80,10\n1e300,20\n" + "90,15\n" * 40)
+    return d
+
+
+def _cases(d):
+    r = ["run", "--agents", "4", "--steps", "2", "--grid", "9", "--no-progress"]
+    analyze = ["garbage.npz", "half.npz", "range.npz", "bomb.graphml", "dtd.graphml",
+               "neg.graphml", "deep.json", "deeper.json", "nothing"]  # fmt: skip
+    cases = [(["analyze", str(d / name)], {}) for name in analyze]
+    cases += [
+        (["run", "--agents", "100000000000"], {}),
+        (["run", "--grid", "1000000"], {}),
+        ([*r, "--out", str(d / "a_file" / "sub")], {}),
+        ([*r, "--out", str(d / "good")], {}),  # exists, no --force
+        ([*r, "--data", str(d / "bad.csv")], {}),
+        (r, {"BAYGO_BODYFAT": str(d / "missing.csv")}),
+        (r, {"BAYGO_MEMORY_LIMIT": "lots"}),
+        (["plot", str(d / "range.npz")], {}),
+        (["plot", str(d / "good"), "--out", str(d / "a_file")], {}),
+        (["animate", str(d / "good"), "--steps", "99:100"], {}),
+        (["compare", "--seeds", "2", "--steps", "2", "--out", str(d / "a_file")], {}),
+        (["sweep", "--seeds", "1", "--steps", "2", "--out", str(d / "a_file" / "x")], {}),
+    ]
+    return cases
+
+
+def test_no_command_prints_a_traceback(bad_inputs):
+    cases = _cases(bad_inputs)
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, json.dumps(cases)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=os.environ | {"BAYGO_DEBUG": "0"},
+    )
+    assert done.returncode == 0, done.stderr
+    results = json.loads(done.stdout.strip().splitlines()[-1])
+    assert len(results) == len(cases)
+    for r in results:
+        print(r["argv"][:2], r["code"], r["err"].strip()[:150])
+        assert r["code"] in (1, 2), r
+        assert "Traceback" not in r["err"], r
+        lines = r["err"].strip().splitlines()
+        assert lines[-1].startswith("baygo: error:"), r
+    # the folder of a refused --out under a file was not created, the run not replaced
+    assert (bad_inputs / "good" / "run.npz").stat().st_size > 0
+    assert not (bad_inputs / "a_file.d").exists()
+
+
+def test_debug_shows_the_traceback(bad_inputs, capsys, monkeypatch):
+    monkeypatch.delenv("BAYGO_DEBUG", raising=False)
+    assert main(["--debug", "analyze", str(bad_inputs / "garbage.npz")]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" in err and err.strip().splitlines()[-1].startswith("baygo: error:")
+    assert "BAYGO_DEBUG" not in os.environ  # --debug does not leak into the caller
+    monkeypatch.setenv("BAYGO_DEBUG", "1")
+    assert main(["run", "--grid", "1000000"]) == 1
+    assert "Traceback" in capsys.readouterr().err
+
+
+def test_ensure_writable(tmp_path):
+    folder, created = ensure_writable(tmp_path / "a" / "b")
+    assert folder.is_dir() and created == [tmp_path / "a", tmp_path / "a" / "b"]
+    (tmp_path / "f").write_text("x")
+    with pytest.raises(Exception, match="exists and is not a folder"):
+        ensure_writable(tmp_path / "f")
+    with pytest.raises(Exception, match="cannot write to --out"):
+        ensure_writable(tmp_path / "f" / "sub")
+
+
+def test_failed_plot_leaves_no_empty_folder(tmp_path, monkeypatch):
+    run = bg.simulate("cen", agents=3, steps=2, grid=9, rng=0, data=bg.synthetic_bodyfat())
+    run.save(tmp_path / "r")
+    import baygo_graph.reproduce as rep
+
+    def broken(*args, **kwargs):
+        raise ValueError("no figures today")
+
+    monkeypatch.setattr(rep, "run_figures", broken)
+    assert main(["plot", str(tmp_path / "r"), "--out", str(tmp_path / "figs" / "x")]) == 1
+    assert not (tmp_path / "figs").exists()
+    with pytest.raises(ValueError):
+        with output_folder(tmp_path / "keep") as f:
+            (f / "partial.png").write_text("")
+            raise ValueError
+    assert (tmp_path / "keep" / "partial.png").exists()  # not empty: kept
+
+
+def test_run_force_replaces(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("BAYGO_BODYFAT", raising=False)
+    argv = ["run", "--agents", "3", "--steps", "2", "--grid", "9", "--out", str(tmp_path)]
+    assert main(argv) == 0
+    assert main([*argv, "--seed", "1"]) == 1
+    assert "pass --force" in capsys.readouterr().err
+    assert main([*argv, "--seed", "1", "--force"]) == 0
+    assert bg.Run.load(tmp_path).config["seed"] == 1

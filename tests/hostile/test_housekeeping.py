@@ -1,0 +1,196 @@
+"""Class 6: file modes, stale temporary files, overwrite, sweep claims and workers."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import baygo_graph as bg
+from baygo_graph._claim import claim, is_stale, release
+from baygo_graph._io import atomic_write, clean_stale_tmp, umask_mode
+
+
+@pytest.fixture
+def umask027():
+    old = os.umask(0o027)
+    yield
+    os.umask(old)
+
+
+def test_files_follow_the_umask(tmp_path, umask027, saved_runs):
+    assert umask_mode() == 0o640
+    p = atomic_write(tmp_path / "a.bin", lambda fh: fh.write(b"x"))
+    assert p.stat().st_mode & 0o777 == 0o640
+    run = saved_runs["cen"][0]
+    assert run.save(tmp_path / "r").stat().st_mode & 0o777 == 0o640
+
+
+def test_stale_tmp_files_are_removed_by_writers(tmp_path):
+    old, fresh, other = (tmp_path / n for n in (".a.npz.x1.tmp", ".b.json.x2.tmp", "keep.tmp"))
+    for p in (old, fresh, other):
+        p.write_bytes(b"half")
+    two_hours_ago = time.time() - 7200
+    os.utime(old, (two_hours_ago, two_hours_ago))
+    os.utime(other, (two_hours_ago, two_hours_ago))
+    atomic_write(tmp_path / "c.bin", lambda fh: fh.write(b"x"))
+    assert not old.exists() and fresh.exists() and other.exists()
+    assert clean_stale_tmp(tmp_path, older_than=0) == [fresh]
+    assert clean_stale_tmp(tmp_path / "missing") == []
+
+
+def test_save_refuses_to_overwrite(tmp_path, saved_runs):
+    a, b = saved_runs["cen"][0], saved_runs["fixed"][0]
+    path = a.save(tmp_path)
+    with pytest.raises(FileExistsError, match="overwrite=True"):
+        b.save(tmp_path)
+    assert bg.Run.load(path) == a
+    b.save(tmp_path, overwrite=True)
+    assert bg.Run.load(path) == b
+
+
+def _dead_pid() -> int:
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+def test_claims(tmp_path):
+    p = tmp_path / "t.claim"
+    assert claim(p) and not claim(p) and not is_stale(p)
+    release(p)
+    assert not p.exists()
+    # a dead process's claim, an old claim and an empty old file are retaken
+    for doc in (
+        {"pid": _dead_pid(), "host": socket.gethostname(), "time": time.time()},
+        {"pid": os.getppid(), "host": "elsewhere", "time": time.time() - 10**6},
+    ):
+        p.write_text(json.dumps(doc))
+        assert is_stale(p) and claim(p)
+        assert json.loads(p.read_text())["pid"] == os.getpid()
+        release(p)
+    p.write_text(json.dumps({"pid": 1, "host": "elsewhere", "time": time.time()}))
+    assert not is_stale(p) and not claim(p)  # live claim of another host
+    release(p)  # not ours: kept
+    assert p.exists()
+    p.write_text("")
+    os.utime(p, (0, 0))
+    assert is_stale(p) and claim(p)
+
+
+RACE = """
+import sys, time
+from baygo_graph._claim import claim
+time.sleep(max(0.0, float(sys.argv[2]) - time.time()))
+print(int(claim(sys.argv[1])))
+"""
+
+
+def test_one_process_wins_a_claim(tmp_path):
+    start = time.time() + 3.0
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", RACE, str(tmp_path / "x.claim"), str(start)],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(4)
+    ]
+    wins = [int(p.communicate(timeout=120)[0]) for p in procs]
+    assert sorted(wins) == [0, 0, 0, 1]
+
+
+SWEEP = """
+import json, sys, time
+import baygo_graph.sweep as sw
+from baygo_graph import synthetic_bodyfat
+real = sw._run_task
+def logged(task, dataset, blas_threads=None):
+    with open(sys.argv[2], "a") as fh:
+        fh.write(task["id"] + "\\n")
+    time.sleep(0.4)  # long enough for the two sweeps to overlap
+    return real(task, dataset, blas_threads)
+sw._run_task = logged
+table = sw.sweep({"delta": [0.3, 0.5, 0.7]}, strategies=["baygo", "nocol"], seeds=2, steps=3,
+                 out=sys.argv[1], data=synthetic_bodyfat(), n_jobs=1, progress=False)
+print(json.dumps(sorted(table["id"])))
+"""
+
+
+def test_concurrent_identical_sweeps_share_the_work(tmp_path):
+    out, logs = tmp_path / "sweep", [tmp_path / "a.log", tmp_path / "b.log"]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", SWEEP, str(out), str(log)], stdout=subprocess.PIPE, text=True
+        )
+        for log in logs
+    ]
+    tables = [json.loads(p.communicate(timeout=300)[0].strip().splitlines()[-1]) for p in procs]
+    assert all(p.returncode == 0 for p in procs)
+    ran = [line for log in logs if log.exists() for line in log.read_text().split()]
+    assert tables[0] == tables[1] and len(tables[0]) == 12
+    assert sorted(ran) == tables[0]  # every task computed exactly once
+    print(f"tasks run by each sweep: {[len(log.read_text().split()) for log in logs]}")
+    assert not list((out / "tasks").glob("*.claim"))
+
+
+def _children(parent: int) -> set[int]:
+    """Pids of the live processes whose parent is ``parent`` (from /proc)."""
+    kids = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == parent and fields[0] != "Z":
+            kids.add(int(stat.parent.name))
+    return kids
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+SLOW_SWEEP = """
+import sys, time
+import baygo_graph.sweep as sw
+from baygo_graph import synthetic_bodyfat
+sw.sweep({"delta": [0.1 * i for i in range(1, 10)]}, seeds=20, steps=400,
+         out=sys.argv[1], data=synthetic_bodyfat(), n_jobs=2, progress=False)
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGKILL"])
+def test_interrupted_sweep_leaves_no_process(tmp_path, sig):
+    import signal
+
+    child = subprocess.Popen(
+        [sys.executable, "-c", SLOW_SWEEP, str(tmp_path)],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    seen, deadline = set(), time.time() + 120
+    while time.time() < deadline and not list((tmp_path / "tasks").glob("*.json")):
+        seen |= _children(child.pid)
+        time.sleep(0.2)
+    seen |= _children(child.pid)
+    workers = {k for p in seen for k in _children(p)} | seen  # loky workers and trackers
+    assert len(workers) >= 2, "the sweep never started its workers"
+    child.send_signal(getattr(signal, sig))
+    child.communicate(timeout=120)
+    deadline = time.time() + 30
+    while any(_alive(p) for p in workers) and time.time() < deadline:
+        time.sleep(0.2)
+    assert not [p for p in workers if _alive(p)]
+    if sig == "SIGINT":
+        assert not list((tmp_path / "tasks").glob("*.claim"))  # claims given back

@@ -1,0 +1,174 @@
+"""Class 1: small hostile files and absurd sizes fail before allocating.
+
+Each bomb is loaded in a child process whose address space is capped at 1 GiB
+(``RLIMIT_AS``): an unchecked reader dies there with MemoryError; ours must end
+with the documented error (or, for an unknown member, ignore it) and report its
+peak resident memory, printed for the record (``pytest -s``).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+import zipfile
+
+import numpy as np
+import pytest
+
+import baygo_graph as bg
+from baygo_graph.io.limits import (
+    check_budget,
+    estimate_run_bytes,
+    memory_limit,
+    parse_bytes,
+)
+
+CAP = 2**30
+CHILD = """
+import json, resource, sys
+resource.setrlimit(resource.RLIMIT_AS, ({cap}, {cap}))
+import baygo_graph as bg
+try:
+    out = bg.Run.load(sys.argv[1]) if sys.argv[1].endswith(".npz") else bg.read_series(sys.argv[1])
+    result = {{"error": None, "loaded": type(out).__name__}}
+except BaseException as e:
+    result = {{"error": type(e).__name__, "message": str(e)}}
+result["maxrss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps(result))
+"""
+
+
+def _in_capped_child(path, **env) -> dict:
+    code = CHILD.format(cap=CAP)
+    environ = os.environ | {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"} | env
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(path)],
+        capture_output=True,
+        text=True,
+        env=environ,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    print(f"{path.name}: {result}")
+    return result
+
+
+def _zeros_member(zf, name, shape, dtype="<f8", chunk=64 * 2**20):
+    """Write a .npy member of zeros whose header claims ``shape`` (all bytes really there)."""
+    header = io.BytesIO()
+    np.lib.format.write_array_header_1_0(
+        header, {"descr": dtype, "fortran_order": False, "shape": shape}
+    )
+    left = int(np.prod(shape)) * np.dtype(dtype).itemsize
+    with zf.open(f"{name}.npy", "w", force_zip64=True) as fh:
+        fh.write(header.getvalue())
+        zeros = bytes(chunk)
+        while left > 0:
+            fh.write(zeros[: min(chunk, left)])
+            left -= chunk
+
+
+def _bomb(saved_runs, tmp_path, name, build):
+    _, blob = saved_runs["dynamic"]
+    path = tmp_path / name
+    with (
+        zipfile.ZipFile(io.BytesIO(blob)) as src,
+        zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as dst,
+    ):
+        for item in src.namelist():
+            if not build(dst, item):
+                dst.writestr(item, src.read(item))
+    return path
+
+
+def test_zero_bomb_member_is_never_inflated(saved_runs, tmp_path):
+    # an extra member 'pad' inflating to 1 GiB of zeros (about 4.5 MB on disk)
+    path = _bomb(
+        saved_runs, tmp_path, "pad.npz",
+        lambda zf, item: item == "mse.npy" and _zeros_member(zf, "pad", (2**27,)),
+    )  # fmt: skip
+    assert path.stat().st_size < 8 * 2**20
+    result = _in_capped_child(path)
+    assert result["error"] is None and result["loaded"] == "Run"
+    assert result["maxrss_mib"] < 400
+
+
+def test_inflating_known_member_over_budget(saved_runs, tmp_path):
+    # 'mse' inflating to 512 MiB, budget 256 MiB: refused before inflating
+    def build(zf, item):
+        if item == "mse.npy":
+            _zeros_member(zf, "mse", (2**13, 2**13))
+            return True
+        return False
+
+    path = _bomb(saved_runs, tmp_path, "mse.npz", build)
+    result = _in_capped_child(path, BAYGO_MEMORY_LIMIT="256MiB")
+    assert result["error"] == "BudgetError" and "member 'mse'" in result["message"]
+    assert "BAYGO_MEMORY_LIMIT" in result["message"] and result["maxrss_mib"] < 400
+
+
+def test_forged_header_claiming_16_gib(saved_runs, kit, tmp_path):
+    _, blob = saved_runs["dynamic"]
+    items = kit.members(blob)
+    items["mse.npy"] = kit.npy_with_shape(items["mse.npy"], (2**16, 2**15))
+    path = tmp_path / "forged.npz"
+    path.write_bytes(kit.make_zip(items))
+    result = _in_capped_child(path)
+    assert (
+        result["error"] == "RunFormatError" and "claims shape (65536, 32768)" in result["message"]
+    )
+
+
+def test_graphml_steps_bomb(tmp_path, kit):
+    edges = [(i % 2, (i + 1) % 2, i, 1.0) for i in range(500)]
+    path = tmp_path / "bomb.graphml"
+    path.write_text(kit.graphml(steps=1_000_000, edges=edges))
+    assert 40_000 < path.stat().st_size < 80_000
+    result = _in_capped_child(path)
+    assert result["error"] == "RunFormatError" and "1000000 steps" in result["message"]
+    assert result["maxrss_mib"] < 400
+
+
+@pytest.mark.parametrize(
+    ("kw", "match"),
+    [
+        ({"agents": 10**11}, "100000000000 agents"),
+        ({"grid": 10**6}, "1000000000000 grid points"),
+        ({"grid": (10**7, 3)}, "30000000 grid points"),
+    ],
+)
+def test_simulate_checks_the_budget_first(kw, match):
+    with pytest.raises(bg.exceptions.BudgetError, match=match):
+        bg.simulate("baygo", data=bg.synthetic_bodyfat(), **kw)
+
+
+def test_budget_env_and_keyword(monkeypatch):
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "3MiB")
+    assert memory_limit() == 3 * 2**20
+    with pytest.raises(MemoryError, match="over the memory budget of 3.0 MiB"):
+        check_budget(4 * 2**20, what="x")
+    assert check_budget(4 * 2**20, what="x", limit="1GB") == 4 * 2**20
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "lots")
+    with pytest.raises(ValueError, match="BAYGO_MEMORY_LIMIT='lots'"):
+        memory_limit()
+    for bad in ("", "-1MB", "3 parsecs", 0, "nan GiB", "inf"):
+        with pytest.raises(ValueError):
+            parse_bytes(bad)
+
+
+def test_run_estimate_bounds_the_measured_allocations():
+    tracemalloc = pytest.importorskip("tracemalloc")
+    kw = {"agents": 40, "steps": 30, "grid": 41}
+    data = bg.synthetic_bodyfat()
+    bg.simulate("baygo", rng=0, data=data, **kw)  # warm caches and imports
+    tracemalloc.start()
+    bg.simulate("baygo", rng=0, data=data, **kw)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    estimate = estimate_run_bytes(40, 30, 41 * 41)
+    print(f"estimate {estimate} bytes, measured numpy/python peak {peak} bytes")
+    assert peak / 4 < estimate < 8 * peak
