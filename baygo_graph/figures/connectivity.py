@@ -62,7 +62,7 @@ def plot_window_connectivity(result, *, ax=None, synthetic=False, title=None, ca
     kind = getattr(result, "windows", "aligned")
     widths = stops - starts
     with figure_style():
-        ax = new_axes(ax, figsize=(6.4, 3.6))
+        ax = new_axes(ax, figsize=(8.0, 3.6))
         colors = np.where(ok, CONNECTED_COLOR, BROKEN_COLOR)
         ax.bar(
             starts, ncomp, width=widths * (0.9 if kind == "aligned" else 1.0), align="edge",
@@ -143,7 +143,14 @@ def plot_smallest_b(table, *, steps=None, limit=None, ax=None, synthetic=False, 
     b_all = table["smallest_b"].to_numpy(dtype=float)
     top = float(steps) if steps else float(np.nanmax(b_all, initial=1.0))
     with figure_style():
-        ax = new_axes(ax, figsize=(6.4, 2.2 + 0.9 * len(kinds)))
+        ax = new_axes(ax, figsize=(8.0, 2.2 + 0.9 * len(kinds)))
+        # Equal values stack upwards, at most 0.7 of a row for the tallest stack.
+        tallest = max(
+            [int(np.unique(table.loc[table["windows"] == k, "smallest_b"].dropna(),
+                           return_counts=True)[1].max(initial=1)) for k in kinds]
+            + [int(table.loc[table["windows"] == k, "smallest_b"].isna().sum()) for k in kinds]
+        )  # fmt: skip
+        step = min(0.09, 0.7 / max(tallest, 1))
         for row, kind in enumerate(kinds):
             y0 = len(kinds) - 1 - row
             b = table.loc[table["windows"] == kind, "smallest_b"].to_numpy(dtype=float)
@@ -154,7 +161,7 @@ def plot_smallest_b(table, *, steps=None, limit=None, ax=None, synthetic=False, 
             rank = np.arange(len(found)) - np.repeat(first, np.diff(np.append(first, len(found))))
             color = _KIND_COLORS.get(kind, "#7F7F7F")
             ax.scatter(
-                found, y0 + 0.09 * rank, s=28, color=color, edgecolors="black",
+                found, y0 + step * rank, s=28, color=color, edgecolors="black",
                 linewidths=0.4, zorder=3, label=f"{kind} ({ok.sum()}/{len(b)} seeds)",
                 gid=f"b:{kind}",
             )  # fmt: skip
@@ -165,7 +172,7 @@ def plot_smallest_b(table, *, steps=None, limit=None, ax=None, synthetic=False, 
             if (~ok).any():
                 n_none = int((~ok).sum())
                 ax.scatter(
-                    np.full(n_none, top + 0.5), y0 + 0.09 * np.arange(n_none), marker="x",
+                    np.full(n_none, top + 0.5), y0 + step * np.arange(n_none), marker="x",
                     s=30, color=BROKEN_COLOR, zorder=3, gid=f"none:{kind}",
                     label=f"{kind}: no B ({n_none} seeds)",
                 )  # fmt: skip

@@ -112,7 +112,7 @@ def plot_influence(
         raise ValueError("df has no 'influence' column (see analysis.compare)")
     window = df.attrs.get("influence_window")
     with figure_style():
-        ax = new_axes(ax)
+        ax = new_axes(ax, figsize=(9.0, 4.2))
         n_steps = int(df["step"].max()) + 1 if len(df) else 1
         for k, s in enumerate(strategies):
             band = seed_bands(df, value="influence", level=level, strategies=[s])
@@ -150,7 +150,7 @@ def plot_influence(
         if title is None:
             title = "Influence of the informative agent"
             if window:
-                title += f" (product of W over sliding windows of {window} steps)"
+                title += f"\n(product of W over sliding windows of {window} steps)"
         ax.set_title(title, fontsize="medium")
         seeds = df["seed"].nunique()
         if ax.get_legend_handles_labels()[0]:
@@ -205,7 +205,7 @@ def plot_influence_series(
         raise ValueError(f"informative must be an agent in [0, {m}), got {informative!r}")
     steps = np.arange(t)
     with figure_style():
-        ax = new_axes(ax)
+        ax = new_axes(ax, figsize=(8.4, 4.2))
         first_other = True
         for i in range(m):
             if i == informative:

@@ -112,7 +112,7 @@ def plot_mse(
     if absent:
         raise ValueError(f"strategies {absent} are not in df (it has {sorted(present)})")
     with figure_style():
-        ax = new_axes(ax)
+        ax = new_axes(ax, figsize=(9.0, 4.2))
         n_steps = int(df["step"].max()) + 1 if len(df) else 1
         for k, s in enumerate(strategies):
             one = s in SINGLE_LEARNERS
@@ -199,15 +199,52 @@ def plot_vs_complete(df, *, level=0.95, ax=None, synthetic=None):
 
 
 def plot_vs_stars(df, *, level=0.95, ax=None, synthetic=None):
-    """BayGo vs the star graphs: informative agent at the centre (PosM) or a leaf (NegM)."""
-    return plot_mse(
-        df,
-        strategies=("baygo", "posm", "negm"),
-        level=level,
-        ax=ax,
-        synthetic=synthetic,
-        title="BayGo vs star graphs (PosM: informative centre; NegM: other centre)",
-    )
+    """BayGo vs the star graphs: informative agent at the centre (PosM) or a leaf (NegM).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The tidy comparison table with strategies baygo, posm and negm.
+    level : float, default 0.95
+    ax : matplotlib.axes.Axes or pair of Axes, optional
+        Default: a new figure with two panels sharing the y axis, the informative
+        agent on the left and the non-informative agents' mean on the right (three
+        bands each). One Axes: both groups on it (six bands).
+    synthetic : bool, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure or matplotlib.axes.Axes
+        The figure of the two panels, or the one Axes given.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> rows = [dict(strategy=s, seed=0, step=0, agent=a, informative=a == 0, mse=1.0)
+    ...         for s in ("baygo", "posm", "negm") for a in (0, 1)]
+    >>> fig = plot_vs_stars(pd.DataFrame(rows))
+    >>> [len(a.get_lines()) for a in fig.axes]
+    [3, 3]
+    """
+    strategies = ("baygo", "posm", "negm")
+    title = "BayGo vs star graphs (PosM: informative centre; NegM: other centre)"
+    if ax is not None and not isinstance(ax, list | tuple | np.ndarray):
+        return plot_mse(df, strategies=strategies, level=level, ax=ax, synthetic=synthetic,
+                        title=title)  # fmt: skip
+    with figure_style():
+        if ax is None:
+            import matplotlib.pyplot as plt
+
+            _, ax = plt.subplots(1, 2, figsize=(12.0, 4.2), sharey=True, layout="constrained")
+        left, right = ax
+        for a, group, legend in ((left, "informative", False), (right, "others", True)):
+            plot_mse(df, strategies=strategies, groups=(group,), level=level, ax=a,
+                     synthetic=synthetic, title=_GROUP_TEXT[group], legend=legend)  # fmt: skip
+            if a is right:
+                a.set_ylabel("")
+        fig = left.figure
+        fig.suptitle(title, fontsize="medium")
+    return fig
 
 
 def plot_agents_mse(data, *, strategy="baygo", seed=None, ax=None, synthetic=None):
@@ -264,7 +301,7 @@ def plot_agents_mse(data, *, strategy="baygo", seed=None, ax=None, synthetic=Non
     with figure_style():
         import seaborn as sns
 
-        ax = new_axes(ax)
+        ax = new_axes(ax, figsize=(8.0, 4.2))
         others = sns.color_palette("crest", n_colors=max(m - 1, 1))
         k = 0
         for i in range(m):

@@ -245,7 +245,7 @@ def plot_listening_fraction(
     mean, lo, hi = array_band(f, level=level)
     steps = np.arange(f.shape[1])
     with figure_style():
-        ax = new_axes(ax)
+        ax = new_axes(ax, figsize=(7.6, 4.2))
         color = strategy_color("baygo")
         if f.shape[0] > 1:
             ax.fill_between(steps, lo, hi, color=color, alpha=0.2, lw=0, gid="band:fraction")

@@ -76,10 +76,32 @@ def test_informative_curves_have_the_star_marker(table):
     ],
 )  # fmt: skip
 def test_paper_figures_draw_their_strategies(table, plot, gids):
-    ax = plot(table)
+    if plot is plot_vs_stars:
+        _, ax = plt.subplots()
+        plot(table, ax=ax)  # one Axes: every curve on it
+    else:
+        ax = plot(table)
     assert {line.get_gid() for line in ax.get_lines()} == gids
     assert len(ax.get_legend().get_texts()) == len(gids)
     assert ax.get_ylabel() == "test MSE (standardised units)"
+
+
+def test_star_comparison_in_two_panels(table, t_reference):
+    fig = plot_vs_stars(table)
+    left, right = fig.axes
+    assert {ln.get_gid() for ln in left.get_lines()} == {
+        f"mse:{s}:informative" for s in ("baygo", "posm", "negm")
+    }
+    assert {ln.get_gid() for ln in right.get_lines()} == {
+        f"mse:{s}:others" for s in ("baygo", "posm", "negm")
+    }
+    assert left.get_legend() is None and len(right.get_legend().get_texts()) == 3
+    assert left.get_shared_y_axes().joined(left, right)
+    # The left panel's PosM curve is the seed mean of the informative agent's MSE.
+    (posm,) = [ln for ln in left.get_lines() if ln.get_gid() == "mse:posm:informative"]
+    inf = table[(table["strategy"] == "posm") & table["informative"]]
+    last = inf[inf["step"] == inf["step"].max()]["mse"]
+    assert posm.get_ydata()[-1] == pytest.approx(t_reference(last)[0])
 
 
 def test_synthetic_label_follows_the_data(table):
