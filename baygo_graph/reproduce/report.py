@@ -120,6 +120,19 @@ def _horizon_section(long) -> list:
     ]
 
 
+def _exceptions(row) -> str:
+    """The regimes where a claim's verdict differs from its majority verdict."""
+    held = [c for c, v in row.items() if v == 1.0]
+    failed = [c for c, v in row.items() if v == 0.0]
+    if not held:
+        return "fails everywhere"
+    if not failed:
+        return "holds everywhere"
+    if len(held) >= len(failed):
+        return "fails in " + ", ".join(failed)
+    return "holds only in " + ", ".join(held)
+
+
 def _regimes_section(regime_map, config) -> list:
     from .regimes import FACTORS
 
@@ -131,9 +144,7 @@ def _regimes_section(regime_map, config) -> list:
             "regimes where it holds": [
                 f"{int(mat.loc[k].sum())}/{int(mat.loc[k].notna().sum())}" for k in mat.index
             ],
-            "fails in": [
-                ", ".join(c for c in mat.columns if mat.loc[k, c] == 0.0) or "-" for k in mat.index
-            ],
+            "exceptions": [_exceptions(mat.loc[k]) for k in mat.index],
         },
         index=mat.index,
     )
