@@ -242,6 +242,18 @@ def plot_vs_stars(df, *, level=0.95, ax=None, synthetic=None):
                      synthetic=synthetic, title=_GROUP_TEXT[group], legend=legend)  # fmt: skip
             if a is right:
                 a.set_ylabel("")
+        from matplotlib.lines import Line2D
+
+        handles = [
+            Line2D([], [], color=strategy_color(name, k), lw=1.8, label=strategy_label(name))
+            for k, name in enumerate(strategies)
+        ]
+        right.legend(
+            handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small",
+            title=f"shaded: {level:.0%} t-interval\nover {_n_seeds(df)} seeds\n"
+            "(★ solid: informative agent;\ndashed: others' mean)",
+            title_fontsize="small",
+        )  # fmt: skip
         fig = left.figure
         fig.suptitle(title, fontsize="medium")
     return fig
