@@ -26,6 +26,7 @@ __all__ = [
     "SYNTHETIC_TEXT",
     "figure_style",
     "frame_caption",
+    "run_caption",
     "describe_seeds",
     "is_synthetic",
     "source_caption",
@@ -277,3 +278,24 @@ def frame_caption(df, synthetic=None) -> str | None:
         root = attrs.get("entropy")
         seeds = f"{n} seed{'s' if n != 1 else ''}" + (f" from root seed {root}" if root else "")
     return source_text(attrs.get("data_source"), synthetic=is_synthetic(df, synthetic), seeds=seeds)
+
+
+def run_caption(run) -> str:
+    """The source caption of one :class:`~baygo_graph.Run`: its data and its seed.
+
+    A seed spawned by ``compare`` (``{"entropy", "spawn_key"}``) reads
+    ``"root seed E, replicate k"``.
+
+    Examples
+    --------
+    >>> from baygo_graph import Run
+    >>> run_caption(Run.from_choices([[1, 0]]))
+    'data: unknown; seed None'
+    """
+    seed = run.config.get("seed")
+    if isinstance(seed, dict) and seed.get("spawn_key"):
+        key = "/".join(map(str, seed["spawn_key"]))
+        seed = f"root seed {seed.get('entropy')}, replicate {key}"
+    else:
+        seed = f"seed {seed}"
+    return source_text(run.data_source, synthetic=run.synthetic, seeds=seed)

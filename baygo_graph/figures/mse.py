@@ -26,8 +26,8 @@ from ._style import (
     is_synthetic,
     mark_synthetic,
     new_axes,
+    run_caption,
     source_caption,
-    source_text,
     strategy_color,
     strategy_label,
 )
@@ -350,9 +350,5 @@ def plot_agents_mse(data, *, strategy="baygo", seed=None, ax=None, synthetic=Non
 def _data_caption(data, synthetic) -> str | None:
     """The source caption of a compare table or of one Run (its data and seed)."""
     if hasattr(data, "data_source"):
-        seed = data.config.get("seed")
-        seed = seed.get("spawn_key", seed) if isinstance(seed, dict) else seed
-        return source_text(
-            data.data_source, synthetic=is_synthetic(data, synthetic), seeds=f"seed {seed}"
-        )
+        return run_caption(data)
     return frame_caption(data, synthetic)

@@ -94,10 +94,10 @@ def gallery():
     """Every figure kind of the gallery, from small runs of synthetic data."""
     data = synthetic_bodyfat(rng=0)
     df, runs = compare(["baygo", "complete", "posm", "negm", "nocol", "cen"], seeds=3,
-                       steps=20, agents=6, grid=21, data=data, n_jobs=1, progress=False,
+                       steps=20, agents=6, grid=21, data=data, n_jobs=1, progress=False, rng=0,
                        return_runs=True)  # fmt: skip
     run = runs["baygo", 0]
-    cap = F.source_text(run.data_source, synthetic=run.synthetic, seeds=[0])
+    cap = F.run_caption(run)
     refs = reference_influence(6)
     union = window_matrix(run, 10, 20, method="union")
     pi = np.asarray(influence(union, on_nonunique="nan"), dtype=float)
@@ -157,7 +157,7 @@ def test_caption_names_data_and_seeds(gallery, name):
 
 def test_window_connectivity_names_its_seed(gallery):
     (caption,) = [t for t in gallery["window_connectivity"].texts if t.get_gid() == CAPTION_GID]
-    assert caption.get_text() == "data: synthetic; seed 0"
+    assert caption.get_text() == "data: synthetic; root seed 0, replicate 0"
 
 
 def test_watermark_clear_of_the_informative_agent(gallery):
