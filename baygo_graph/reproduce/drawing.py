@@ -14,7 +14,14 @@ import numpy as np
 from .claims import MIN_WINDOWS
 from .report import GALLERY
 
-__all__ = ["make_figures", "run_figures", "run_influence", "save_figures", "union_and_influence"]
+__all__ = [
+    "animate_seed0",
+    "make_figures",
+    "run_figures",
+    "run_influence",
+    "save_figures",
+    "union_and_influence",
+]
 
 
 def make_figures(df, measures, *, synthetic, steps, agents, long=None):
@@ -136,3 +143,26 @@ def run_figures(run, *, window=10) -> dict:
             analysis.listener_fraction(run), chance=1.0 / (m - 1), synthetic=syn
         ).figure
     return figs
+
+
+def animate_seed0(df, show, anim_dir: Path, *, video: bool, files: dict, notes: list) -> None:
+    """The animation of BayGo seed 0: a GIF, and an MP4 when an ffmpeg writer exists."""
+    import matplotlib.pyplot as plt
+
+    from ..figures import animate_run, ffmpeg_path, save_animation
+
+    infl = (
+        df[(df["strategy"] == "baygo") & (df["seed"] == 0)]
+        .pivot(index="step", columns="agent", values="influence")
+        .to_numpy()
+    )
+    anim = animate_run(show, influence=infl)
+    files["animation:gif"] = save_animation(anim, anim_dir / "baygo_seed0.gif")
+    if video:
+        if ffmpeg_path() is None:
+            from ..figures.video import VIDEO_HINT
+
+            notes.append(f"no MP4 written: {VIDEO_HINT}")
+        else:
+            files["animation:mp4"] = save_animation(anim, anim_dir / "baygo_seed0.mp4")
+    plt.close(anim.figure)

@@ -40,7 +40,7 @@ from .._version import __version__
 from ..data import resolve_data
 from ..io.atomic import atomic_text
 from .claims import STRATEGIES, evaluate_claims
-from .drawing import make_figures, save_figures, union_and_influence
+from .drawing import animate_seed0, make_figures, save_figures, union_and_influence
 from .horizon import HORIZONS, long_runs
 from .report import claims_table, render_report, summary_markdown
 
@@ -164,27 +164,18 @@ def _same_head(df, long, steps) -> float:
     return float(np.max(np.abs(mine.to_numpy() - theirs)))
 
 
-def _animate(df, show, anim_dir: Path, *, video: bool, files: dict, notes: list) -> None:
-    """The animation of BayGo seed 0: a GIF, and an MP4 when an ffmpeg writer exists."""
-    import matplotlib.pyplot as plt
+def _regime_stage(regimes, *, out, gallery, files, data, **kwargs):
+    """The regime map: run it, write regimes.csv and its heat map."""
+    from .regimes import plot_regimes
+    from .regimes import regimes as run_regimes
 
-    from ..figures import animate_run, ffmpeg_path, save_animation
-
-    infl = (
-        df[(df["strategy"] == "baygo") & (df["seed"] == 0)]
-        .pivot(index="step", columns="agent", values="influence")
-        .to_numpy()
-    )
-    anim = animate_run(show, influence=infl)
-    files["animation:gif"] = save_animation(anim, anim_dir / "baygo_seed0.gif")
-    if video:
-        if ffmpeg_path() is None:
-            from ..figures.video import VIDEO_HINT
-
-            notes.append(f"no MP4 written: {VIDEO_HINT}")
-        else:
-            files["animation:mp4"] = save_animation(anim, anim_dir / "baygo_seed0.mp4")
-    plt.close(anim.figure)
+    design, cells = (regimes, None) if isinstance(regimes, str) else ("cells", regimes)
+    regime_map = run_regimes(design=design, cells=cells, data=data, **kwargs)
+    files["regimes"] = out / "regimes.csv"
+    regime_map.table.to_csv(files["regimes"], index=False, float_format="%.6g")
+    fig = plot_regimes(regime_map, synthetic=bool(data.synthetic)).figure
+    save_figures({"regimes": fig}, out, gallery=gallery, files=files)
+    return regime_map
 
 
 def _write_tables(df, smallest_b, long, out: Path, files: dict) -> None:
@@ -355,23 +346,18 @@ def reproduce(
         save_figures(figs, out, gallery=gallery, files=files)
     log("animating BayGo seed 0 ...")
     with _timed(timings, "animation"):
-        _animate(df, runs[("baygo", 0)], out / "animation", video=video, files=files, notes=notes)
+        animate_seed0(
+            df, runs[("baygo", 0)], out / "animation", video=video, files=files, notes=notes
+        )
     regime_map = None
     if regimes is not None:
-        from .regimes import plot_regimes
-        from .regimes import regimes as run_regimes
-
         log(f"regime map ({regimes}), {regime_seeds} seeds per regime ...")
         with _timed(timings, "regimes"):
-            design, cells = (regimes, None) if isinstance(regimes, str) else ("cells", regimes)
-            regime_map = run_regimes(
-                design=design, cells=cells, seeds=regime_seeds, steps=steps, rng=rng, data=dataset,
-                agents=agents, n_jobs=n_jobs, scheduler=scheduler, progress=progress, log=log,
+            regime_map = _regime_stage(
+                regimes, seeds=regime_seeds, steps=steps, rng=rng, data=dataset, agents=agents,
+                n_jobs=n_jobs, scheduler=scheduler, progress=progress, log=log, out=out,
+                gallery=gallery, files=files,
             )  # fmt: skip
-            files["regimes"] = out / "regimes.csv"
-            regime_map.table.to_csv(files["regimes"], index=False, float_format="%.6g")
-            fig = plot_regimes(regime_map, synthetic=synthetic).figure
-            save_figures({"regimes": fig}, out, gallery=gallery, files=files)
     with _timed(timings, "write"):
         _write_tables(df, measures.smallest_b, long, out, files)
     timings["total"] = time.perf_counter() - t_start

@@ -162,6 +162,31 @@ def _regimes_section(regime_map, config) -> list:
     ]
 
 
+def _header(config, synthetic, data_source, timings) -> list:
+    lines = ["# BayGo paper reproduction", ""]
+    if synthetic:
+        lines += [
+            "> **" + synthetic_banner(True) + "**",
+            ">",
+            "> Every number and figure below comes from the synthetic stand-in, not from "
+            "the bodyfat data: the claims table says nothing about the paper.",
+            "",
+        ]
+    regimes = f", regime map {timings['regimes']:.1f} s" if "regimes" in timings else ""
+    return lines + [
+        f"- data: `{data_source}`" + (" (synthetic)" if synthetic else ""),
+        f"- {config['seeds']} paired seeds x {len(STRATEGIES)} strategies "
+        f"({', '.join(STRATEGIES)}), T = {config['steps']} steps, M = {config['agents']} "
+        f"agents, grid {config['grid']} x {config['grid']}, root seed {config['rng']}",
+        f"- wall time {timings['total']:.1f} s (runs {timings['compare']:.1f} s, long BayGo "
+        f"runs {timings.get('long_runs', 0.0):.1f} s, analysis "
+        f"{timings['analysis']:.1f} s, figures {timings['figures']:.1f} s, animation "
+        f"{timings['animation']:.1f} s{regimes}) on {config['machine']}",
+        f"- baygo-graph {__version__}; command: `{config['command']}`",
+        "",
+    ]
+
+
 def render_report(
     *,
     claims,
@@ -178,26 +203,8 @@ def render_report(
     regime_map=None,
 ) -> str:
     rel = {k: v.relative_to(out).as_posix() for k, v in files.items() if _inside(v, out)}
-    lines = ["# BayGo paper reproduction", ""]
-    if synthetic:
-        lines += [
-            "> **" + synthetic_banner(True) + "**",
-            ">",
-            "> Every number and figure below comes from the synthetic stand-in, not from "
-            "the bodyfat data: the claims table says nothing about the paper.",
-            "",
-        ]
+    lines = _header(config, synthetic, data_source, timings)
     lines += [
-        f"- data: `{data_source}`" + (" (synthetic)" if synthetic else ""),
-        f"- {config['seeds']} paired seeds x {len(STRATEGIES)} strategies "
-        f"({', '.join(STRATEGIES)}), T = {config['steps']} steps, M = {config['agents']} "
-        f"agents, grid {config['grid']} x {config['grid']}, root seed {config['rng']}",
-        f"- wall time {timings['total']:.1f} s (runs {timings['compare']:.1f} s, long BayGo "
-        f"runs {timings.get('long_runs', 0.0):.1f} s, analysis "
-        f"{timings['analysis']:.1f} s, figures {timings['figures']:.1f} s, animation "
-        f"{timings['animation']:.1f} s) on {config['machine']}",
-        f"- baygo-graph {__version__}; command: `{config['command']}`",
-        "",
         *_baselines_section(),
         "## The paper's claims",
         "",
