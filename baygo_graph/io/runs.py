@@ -2,7 +2,7 @@
 
 ``save_runs(runs, folder)`` writes ``folder/<strategy>-seed<NN>/run.npz``
 (:meth:`baygo_graph.Run.save`); ``load_runs(paths)`` reads run folders, ``.npz``
-files, or folders holding run folders, in sorted order.
+files, or folders holding run folders at any depth, in sorted order.
 """
 
 from __future__ import annotations
@@ -64,7 +64,8 @@ def save_runs(runs, folder, *, overwrite: bool = False) -> list[Path]:
 
 
 def find_runs(paths) -> list[Path]:
-    """The run files under ``paths``: ``.npz`` files, run folders, or folders of them.
+    """The run files under ``paths``: ``.npz`` files, run folders, or folders holding
+    run folders at any depth (e.g. a ``baygo reproduce`` output with its ``runs/``).
 
     Raises
     ------
@@ -78,11 +79,12 @@ def find_runs(paths) -> list[Path]:
         elif (path / RUN_FILE).is_file():
             found.append(path / RUN_FILE)
         elif path.is_dir():
-            inner = sorted(p for p in path.iterdir() if (p / RUN_FILE).is_file())
-            inner += sorted(path.glob("*.npz"))
+            inner = sorted(path.rglob(RUN_FILE)) + sorted(
+                p for p in path.glob("*.npz") if p.name != RUN_FILE
+            )
             if not inner:
                 raise RunFormatError(f"no saved run in {str(path)!r} or its sub-folders")
-            found += [p / RUN_FILE if p.is_dir() else p for p in inner]
+            found += inner
         else:
             raise RunFormatError(f"no saved run at {str(path)!r}")
     return found

@@ -54,3 +54,12 @@ def test_overwrite_and_errors(tmp_path, runs):
     with pytest.raises(RunFormatError, match="no saved run at"):
         load_runs(tmp_path / "missing")
     assert isinstance(load_runs(str(tmp_path / "baygo-seed0"))["baygo-seed0"], Run)
+
+
+def test_nested_folders(tmp_path, runs):
+    save_runs(runs, tmp_path / "results" / "runs")
+    (tmp_path / "results" / "report.md").write_text("not a run")
+    found = find_runs([tmp_path / "results"])
+    assert [p.parent.name for p in found] == [
+        "baygo-seed00", "baygo-seed11", "nocol-seed00", "nocol-seed11",
+    ]  # fmt: skip
