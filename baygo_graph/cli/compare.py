@@ -135,6 +135,16 @@ def _write(out, df, record, blocks, *, banner, notes) -> dict:
     return paths
 
 
+def _record(attrs, banner, settings, summary, paired) -> dict:
+    """summary.json: the table's settings, the options, the summary and contrasts."""
+    keys = ("synthetic", "data_source", "strategies", "seeds", "steps", "agents", "entropy")
+    record = {k: attrs[k] for k in keys} | {"banner": banner or None} | settings
+    return record | {
+        "summary": _numbers(summary),
+        "paired": {contrast: _numbers(frame) for contrast, frame in paired.items()},
+    }
+
+
 def _save_runs(runs, folder) -> str:
     from ..io.runs import save_runs
 
@@ -277,16 +287,8 @@ def compare(
             "Paired differences over seeds (negative: BayGo lower):\n"
             + _paired_table(paired, level)
         )
-    record = {
-        "synthetic": attrs["synthetic"],
-        "banner": banner or None,
-        "data_source": attrs["data_source"],
-        "strategies": attrs["strategies"],
-        "seeds": attrs["seeds"],
-        "steps": attrs["steps"],
-        "agents": attrs["agents"],
+    settings = {
         "seed": seed,
-        "entropy": attrs["entropy"],
         "delta": delta,
         "batch": batch,
         "grid": grid,
@@ -295,9 +297,8 @@ def compare(
         "consensus_tol": consensus_tol,
         "level": level,
         "wall_time_s": round(wall, 3),
-        "summary": _numbers(summary),
-        "paired": {contrast: _numbers(frame) for contrast, frame in paired.items()},
     }
+    record = _record(attrs, banner, settings, summary, paired)
     if runs is not None:
         record["runs"] = _save_runs(runs, save_runs_dir)
         blocks.append(f"runs saved: {len(runs)} folders in {save_runs_dir}")
