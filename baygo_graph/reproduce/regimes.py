@@ -78,11 +78,14 @@ class RegimeMap:
         ``margin``, ``median_step``, ``reached``, ``holds_share``, ``vacuous_share``, ``rate``).
     seconds : dict
         Wall time per regime label and ``"total"``.
+    caption : str or None
+        Data and seeds (:func:`baygo_graph.figures.source_text`), drawn below the heat map.
     """
 
-    def __init__(self, table, seconds):
+    def __init__(self, table, seconds, caption=None):
         self.table = table
         self.seconds = seconds
+        self.caption = caption
 
     def verdicts(self) -> pd.DataFrame:
         """Claim x regime matrix of ``holds`` (1, 0, NaN)."""
@@ -191,7 +194,11 @@ def regimes(*, design="ofat", cells=None, seeds=10, steps=60, rng=0, data=None, 
             row["evidence"] = c.evidence
             rows.append(row)
     seconds["total"] = time.perf_counter() - t0
-    return RegimeMap(pd.DataFrame(rows), seconds)
+    from ..figures import source_text
+
+    seed_text = f"{seeds} paired seeds per regime from root seed {rng}"
+    caption = source_text(dataset.source, synthetic=dataset.synthetic, seeds=seed_text)
+    return RegimeMap(pd.DataFrame(rows), seconds, caption)
 
 
 def plot_regimes(regime_map, *, ax=None, synthetic=False, title=None):
@@ -212,14 +219,15 @@ def plot_regimes(regime_map, *, ax=None, synthetic=False, title=None):
     from matplotlib.colors import ListedColormap
     from matplotlib.patches import Patch
 
-    from ..figures import figure_style, mark_synthetic
+    from ..figures import figure_style, mark_synthetic, source_caption
 
     mat = regime_map.verdicts()
     colours = ["#E69F00", "#0072B2"]  # does not hold, holds
     with figure_style():
         if ax is None:
             width = 2.5 + 0.45 * mat.shape[1]
-            _, ax = plt.subplots(figsize=(max(6.0, width), 1.0 + 0.35 * mat.shape[0]))
+            _, ax = plt.subplots(figsize=(max(6.0, width), 2.0 + 0.35 * mat.shape[0]),
+                                 layout="constrained")  # fmt: skip
         data = np.ma.masked_invalid(mat.to_numpy(dtype=float))
         cmap = ListedColormap(colours).with_extremes(bad="#BBBBBB")
         ax.imshow(data, cmap=cmap, vmin=0, vmax=1, aspect="auto", interpolation="nearest")
@@ -237,4 +245,5 @@ def plot_regimes(regime_map, *, ax=None, synthetic=False, title=None):
                   frameon=False, fontsize="small")  # fmt: skip
         ax.set_title(title or "Where each claim holds (regime: batch, delta, grid, noise x)")
         mark_synthetic(ax, synthetic)
+        source_caption(ax, regime_map.caption)
     return ax
