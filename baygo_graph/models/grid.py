@@ -21,7 +21,7 @@ import scipy.sparse as sp
 from ..data import resolve_data
 from ..exceptions import GridResolutionWarning
 from .kl import kl_choices
-from .rows import for_rows
+from .rows import exp_into, for_rows
 
 __all__ = [
     "Grid",
@@ -221,7 +221,7 @@ class GridState:
         if add is not None:
             logp += add[lo:hi]
         logp -= logp.max(axis=1, keepdims=True)
-        np.exp(logp, out=self.expo[lo:hi])
+        exp_into(logp, self.expo[lo:hi])
         np.sum(self.expo[lo:hi], axis=1, out=self.z[lo:hi])
 
     def swap(self) -> None:

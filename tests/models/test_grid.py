@@ -162,3 +162,30 @@ def test_dense_argmin_breaks_ties_with_the_same_draws_in_blocks(monkeypatch):
     np.testing.assert_array_equal(blocked, one)
     assert not np.any(blocked == np.arange(9))
     assert len(set(blocked.tolist())) > 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    low=st.sampled_from([-5.0, -90.0, -120.0, -760.0, -3000.0]),
+    dtype=st.sampled_from(["float64", "float32"]),
+    seed=st.integers(0, 10**6),
+    n=st.integers(0, 3000),
+)
+def test_exp_into_is_numpy_exp_bit_for_bit(low, dtype, seed, n):
+    rng = np.random.default_rng(seed)
+    x = rng.uniform(low, 0.0, size=n).astype(dtype)
+    special = rng.random(n)
+    x[special < 0.02] = -np.inf
+    x[special > 0.995] = np.nan
+    got = rows.exp_into(x, np.empty_like(x))
+    ref = np.exp(x)
+    assert got.dtype == ref.dtype
+    np.testing.assert_array_equal(got, ref)
+
+
+def test_exp_into_covers_the_subnormal_band_and_exact_zeros():
+    x = np.linspace(-760.0, -690.0, 70_001)  # subnormal results, zeros, slow and fast values
+    got = rows.exp_into(x, np.empty_like(x))
+    np.testing.assert_array_equal(got, np.exp(x))
+    assert np.count_nonzero((got > 0) & (got < np.finfo(float).tiny)) > 1000
+    assert np.count_nonzero(got == 0) > 1000
