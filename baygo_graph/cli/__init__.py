@@ -7,10 +7,20 @@ Each sub-command lives in its own module and is imported only when used, so
 from __future__ import annotations
 
 import importlib
+import os
+import sys
+import traceback
 
 import click
 
-__all__ = ["cli", "main"]
+from ..exceptions import BayGoError
+
+__all__ = ["DEBUG_ENV", "cli", "main"]
+
+#: Environment variable that makes ``baygo`` print tracebacks (like ``--debug``).
+DEBUG_ENV = "BAYGO_DEBUG"
+#: Errors shown as one line: the package's, the system's, bad values, memory.
+_USER_ERRORS = (BayGoError, OSError, ValueError, TypeError, MemoryError, RecursionError)
 
 _COMMANDS = {
     "run": ("baygo_graph.cli.run", "run"),
@@ -37,25 +47,59 @@ class _LazyGroup(click.Group):
 
 @click.group(name="baygo", cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="baygo-graph")
-def cli():
+@click.option(
+    "--debug", is_flag=True, help=f"Show the traceback of an error (or set {DEBUG_ENV}=1)."
+)
+def cli(debug):
     """BayGo: joint Bayesian learning and communication-graph optimisation.
 
     Data: --data PATH, else the file named by $BAYGO_BODYFAT, else a synthetic
-    stand-in that every output labels as synthetic.
+    stand-in that every output labels as synthetic. Errors are one line
+    "baygo: error: ..." (exit code 1); --debug shows the traceback.
     """
+    if debug:
+        os.environ[DEBUG_ENV] = "1"
+
+
+def _debug() -> bool:
+    return os.environ.get(DEBUG_ENV, "") not in ("", "0")
+
+
+def _one_line(e: BaseException) -> str:
+    text = " ".join(str(e).split()) or type(e).__name__
+    if isinstance(e, OSError) and e.filename is not None and str(e.filename) not in text:
+        text = f"{text}: {e.filename}"
+    if isinstance(e, MemoryError) and not isinstance(e, BayGoError):
+        text = f"out of memory ({text}); lower the sizes asked for"
+    return text
 
 
 def main(argv=None) -> int:
     """Entry point of the ``baygo`` script; returns the exit code.
 
-    Errors become one line on stderr, ``baygo: error: ...``.
+    Errors become one line on stderr, ``baygo: error: ...``: click's usage
+    errors (exit code 2) and the package's, file-system, value and memory errors
+    (exit code 1). ``baygo --debug ...`` or ``BAYGO_DEBUG=1`` adds the traceback.
     """
+    debug_before = os.environ.get(DEBUG_ENV)
     try:
         code = cli.main(args=argv, prog_name="baygo", standalone_mode=False)
     except click.ClickException as e:
+        if _debug():
+            traceback.print_exception(e, file=sys.stderr)
         click.echo(f"baygo: error: {e.format_message()}", err=True)
         code = e.exit_code
     except click.exceptions.Abort:
         click.echo("baygo: aborted", err=True)
         code = 1
+    except _USER_ERRORS as e:
+        if _debug():
+            traceback.print_exc(file=sys.stderr)
+        click.echo(f"baygo: error: {_one_line(e)}", err=True)
+        code = 1
+    finally:
+        if debug_before is None:
+            os.environ.pop(DEBUG_ENV, None)
+        else:
+            os.environ[DEBUG_ENV] = debug_before
     return code if isinstance(code, int) else 0

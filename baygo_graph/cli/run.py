@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from ..io import RUN_FILE
 from ..learning import simulate
 from ..models import MODEL_NAMES, resolve_model
 from ..strategies import PHYSICAL_PRESETS, STRATEGY_NAMES
-from ._common import data_option, emit, seed_option, synthetic_banner
+from ._common import data_option, emit, output_folder, seed_option, synthetic_banner
 
 __all__ = ["run"]
 
@@ -72,12 +73,36 @@ def run(
     """Run one strategy and print a summary (final loss, who was listened to)."""
     if out is not None and (Path(out) / RUN_FILE).exists() and not force:
         raise click.ClickException(f"a run is already saved in {out!r}: pass --force to replace it")
+    with output_folder(out) if out is not None else contextlib.nullcontext():
+        result = _simulate(
+            strategy,
+            agents,
+            steps,
+            seed,
+            data,
+            delta,
+            batch,
+            grid,
+            physical,
+            model,
+            model_options,
+            progress,
+        )
+        summary = result.summary()
+        if out is not None:
+            summary["file"] = str(result.save(Path(out), overwrite=force))
+    _print(result, summary, strategy=strategy, seed=seed, out=out, as_json=as_json)
+
+
+def _simulate(
+    strategy, agents, steps, seed, data, delta, batch, grid, physical, model, options, progress
+):
     try:
         if physical != "complete" and strategy != "baygo":
             raise ValueError(f"--physical applies to --strategy baygo only, got {strategy!r}")
         chosen = None  # the linear model with --grid, unless another model or options
-        if model != "linear" or model_options:
-            chosen = resolve_model(model, **({"grid": grid} | parse_options(model_options)))
+        if model != "linear" or options:
+            chosen = resolve_model(model, **({"grid": grid} | parse_options(options)))
         result = simulate(
             strategy,
             agents=agents,
@@ -92,10 +117,12 @@ def run(
         )
     except (ValueError, TypeError) as e:
         raise click.ClickException(str(e)) from e
-    summary = result.summary()
+    return result
+
+
+def _print(result, summary, *, strategy, seed, out, as_json) -> None:
+    agents, steps = result.n_agents, result.n_steps
     loss = {"mse": "MSE"}.get(result.config.get("loss"), result.config.get("loss", "loss"))
-    if out is not None:
-        summary["file"] = str(result.save(Path(out), overwrite=force))
     lines = [banner for banner in [synthetic_banner(result.synthetic)] if banner] + [
         f"{strategy}: {agents} agents, {steps} steps, seed {seed}, data {result.data_source}",
         f"final {loss} informative agent {result.informative}: "

@@ -7,7 +7,7 @@ import json
 import click
 
 from ..strategies import STRATEGY_NAMES
-from ._common import data_option, emit, synthetic_banner
+from ._common import data_option, emit, output_folder, synthetic_banner
 
 __all__ = ["sweep"]
 
@@ -94,21 +94,22 @@ def sweep(params, strategies, seeds, root, steps, data, out, jobs, scheduler, as
 
     grid = _parse_params(params)
     names = [s.strip() for s in strategies.split(",") if s.strip()]
-    try:
-        table = run_sweep(
-            grid,
-            strategies=names,
-            seeds=seeds,
-            out=out,
-            steps=steps,
-            data=data,
-            n_jobs=jobs,
-            scheduler=scheduler,
-            progress=progress,
-            rng=root,
-        )
-    except (ValueError, TypeError, ImportError, OSError) as e:
-        raise click.ClickException(str(e)) from e
+    with output_folder(out):  # made for the sweep: removed again if it fails early
+        try:
+            table = run_sweep(
+                grid,
+                strategies=names,
+                seeds=seeds,
+                out=out,
+                steps=steps,
+                data=data,
+                n_jobs=jobs,
+                scheduler=scheduler,
+                progress=progress,
+                rng=root,
+            )
+        except (ValueError, TypeError, ImportError, OSError) as e:
+            raise click.ClickException(str(e)) from e
     varied = [p for p in PARAMETERS if p in grid]
     by = ["strategy", *varied]
     groups = (

@@ -14,7 +14,7 @@ import pytest
 
 import baygo_graph as bg
 from baygo_graph._claim import claim, is_stale, release
-from baygo_graph._io import atomic_write, clean_stale_tmp, umask_mode
+from baygo_graph.io.atomic import atomic_write, clean_stale_tmp, umask_mode
 
 
 @pytest.fixture
