@@ -47,3 +47,14 @@ def test_step_profile_covers_every_phase(bench):
     phases = bench("bench_profile").profile(12, 11, steps=2)
     assert {"exp (local)", "KL cross product (M,K)x(K,M)", "pooling"} <= phases.keys()
     assert all(v >= 0 for v in phases.values())
+
+
+def test_influence_benchmark_runs_and_agrees(bench, capsys):
+    text = bench("bench_influence").main(
+        ["--steps", "40", "--agents", "12", "--big-agents", "30", "--big-steps", "20"]
+        + ["--sim-agents", "6", "--sim-steps", "30", "--prefix", "4"]
+    )
+    assert text.count("smallest_b(sliding)") == 3 and "analysis_report" in text
+    diffs = [float(x.split()[0]) for x in text.split("max |new - old| ")[1:]]
+    assert len(diffs) == 4 and max(diffs) < 1e-10
+    assert "NaN pattern equal: False" not in text

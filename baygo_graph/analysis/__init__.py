@@ -28,6 +28,8 @@ from .topology import *  # noqa: F403
 from .topology import __all__ as _topology_all
 from .weights import *  # noqa: F403
 from .weights import __all__ as _weights_all
+from .window_influence import *  # noqa: F403
+from .window_influence import __all__ as _window_influence_all
 from .windows import *  # noqa: F403
 from .windows import __all__ as _windows_all
 
@@ -68,6 +70,7 @@ __all__ = sorted(
         *_perron_all,
         *_weights_all,
         *_windows_all,
+        *_window_influence_all,
         "compare",
     }
 )

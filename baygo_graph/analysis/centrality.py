@@ -22,6 +22,7 @@ from ..series import as_series
 from ..strategies import WEIGHT_RULES, resolve_strategy
 from .perron import ON_NONUNIQUE, closed_classes, influence, perron_vector
 from .weights import METHODS, weight_matrix, window_matrix
+from .window_influence import series_choices, window_influence
 from .windows import INCOMPLETE, WINDOWS
 
 __all__ = [
@@ -99,7 +100,11 @@ def influence_series(
 
     Notes
     -----
-    Products of long windows of small weights may underflow to exact zeros
+    A series of chosen neighbours (a BayGo run) goes through
+    :func:`~baygo_graph.analysis.window_influence.window_influence`, which never
+    forms the window matrices (T = 10,000, M = 1,000, window 10: about as long as
+    the smallest sliding B). Other series form each window matrix; there,
+    products of long windows of small weights may underflow to exact zeros
     (``0.5**1075``), which would change the closed classes: keep ``w`` well
     below 1000 steps.
 
@@ -141,6 +146,13 @@ def influence_series(
             for _ in range(w - 1):
                 mat = sp.csr_array(s.fixed @ mat)
         out[ends] = _perron(_to_weights(mat, None), on_nonunique)
+        return out
+    form = series_choices(s)
+    if form is not None:  # one in-neighbour per agent and step: the fast kernels
+        choices, delta = form
+        out[ends] = window_influence(
+            choices, delta=delta, window=w, ends=ends, method=method, on_nonunique=on_nonunique
+        )
         return out
     if T * m * m <= _STACK_MAX:
         stack = s.weight_stack()

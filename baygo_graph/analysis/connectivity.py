@@ -250,6 +250,7 @@ def smallest_b(
     windows: str = "aligned",
     incomplete: str = "drop",
     max_b: int | None = None,
+    ttc=None,
 ):
     """The smallest B for which the series is B-strongly-connected.
 
@@ -266,6 +267,9 @@ def smallest_b(
         them cut at the ends of the series.
     max_b : int, optional
         Largest B tried (default T).
+    ttc : numpy.ndarray of int, shape (T,), optional
+        ``time_to_connectivity(graphs)`` when the caller has it already: skips
+        that pass (the whole cost of this function).
 
     Returns
     -------
@@ -295,7 +299,13 @@ def smallest_b(
         max_b = check_int("max_b", max_b, minimum=1)
     T = s.n_steps
     top = T if max_b is None else min(max_b, T)
-    L = time_to_connectivity(s, max_length=top)
+    if ttc is None:
+        L = time_to_connectivity(s, max_length=top)
+    else:
+        L = np.asarray(ttc)
+        if L.shape != (T,) or not np.issubdtype(L.dtype, np.integer):
+            raise ValueError(f"ttc must be an int array of shape ({T},), got {L.shape}")
+        L = np.where(L > top, -1, L)  # as time_to_connectivity(max_length=top)
     never = L < 0
     if windows == "sliding":
         reach = np.where(never, np.iinfo(np.int64).max, L)

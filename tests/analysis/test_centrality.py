@@ -98,10 +98,14 @@ def test_influence_series_matches_direct_computation(rng, method):
 
 def test_sparse_and_dense_paths_agree(rng, monkeypatch):
     run = Run.from_choices(random_choices(rng, 15, 6))
-    dense = influence_series(run, window=3, windows="sliding")
-    monkeypatch.setattr(centrality, "_STACK_MAX", 0)
+    graphs = list(run.graphs())  # graph input: the generic path, not the choice kernels
+    dense = influence_series(graphs, window=3, windows="sliding")
     np.testing.assert_allclose(
         influence_series(run, window=3, windows="sliding"), dense, atol=1e-12
+    )
+    monkeypatch.setattr(centrality, "_STACK_MAX", 0)
+    np.testing.assert_allclose(
+        influence_series(graphs, window=3, windows="sliding"), dense, atol=1e-12
     )
 
 

@@ -121,6 +121,21 @@ def test_smallest_b_matches_networkx(graphs, windows, incomplete):
     )
 
 
+@settings(max_examples=40, deadline=None)
+@given(
+    graph_series(),
+    st.sampled_from(["aligned", "sliding"]),
+    st.sampled_from(["drop", "keep"]),
+    st.integers(1, 12) | st.none(),
+)
+def test_smallest_b_from_precomputed_ttc(graphs, windows, incomplete, max_b):
+    ttc = time_to_connectivity(graphs)
+    kw = {"windows": windows, "incomplete": incomplete, "max_b": max_b}
+    assert smallest_b(graphs, ttc=ttc, **kw) == smallest_b(graphs, **kw)
+    with pytest.raises(ValueError, match="ttc must be an int array"):
+        smallest_b(graphs, ttc=ttc[:-1], **kw)
+
+
 @settings(max_examples=60, deadline=None)
 @given(graph_series(max_steps=12))
 def test_time_to_connectivity_matches_networkx(graphs):
