@@ -2,13 +2,20 @@
 
 The limit is the unavoidable work of a step on the complete graph, timed in the
 same process: one (M, K) x (K, M) matrix product (the dense KL cross terms) plus
-one ``exp`` pass over M x K values. Run ``python benchmarks/bench_step.py [--quick]``.
+one ``exp`` pass over M x K values. The headline (:func:`step_vs_limit`) times
+single steps of the loop's own calls interleaved with the limit, and keeps the
+fastest of each (robust to other processes on a shared machine), with the
+element-wise passes on the default threads and on one thread
+(``BAYGO_NUM_THREADS=1``; BLAS keeps its threads in both). Run
+``python benchmarks/bench_step.py [--quick]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -58,6 +65,118 @@ def _estimate(m, k, edges, dense):
     kl = 2 * m * m * k / _FLOPS if dense else 5 * edges * k * 8 / _BYTES
     mem = 3 * m * k * 8 + (3 * m * m * 8 if dense else 0)
     return passes + kl, mem
+
+
+def _stepper(m: int, g: int, *, seed: int = 0):
+    """One BayGo step on the complete graph per call: the loop's own model and plan calls."""
+    from _common import bench_data
+
+    from baygo_graph.models import LinearRegression
+    from baygo_graph.strategies import BayGo
+
+    rng = np.random.default_rng(seed)
+    model = LinearRegression(grid=g)
+    split = model.split(bench_data(m), agents=m, informative=0, rng=rng)
+    dtype = np.dtype("float64")
+    plan = BayGo().start(agents=m, steps=1 << 20, delta=0.5, dtype=dtype, rng=rng)
+    state = model.start(split, learners=m, dtype=dtype)
+    t = [0]
+
+    def step():
+        model.update(state, plan.statistics(split, 1, rng, model.statistics))
+        plan.pool(t[0], model, state, rng)
+        model.measure(state, t[0], m)
+        t[0] += 1
+
+    return step
+
+
+def step_vs_limit(m: int = 1000, g: int = 61, *, reps: int = 12, threads=None) -> dict:
+    """Fastest of ``reps`` single steps and of ``reps`` limits, timed alternately.
+
+    ``threads`` sets ``BAYGO_NUM_THREADS`` for the element-wise passes during
+    the measurement (None: the default, all cores).
+    """
+    old = os.environ.get("BAYGO_NUM_THREADS")
+    if threads is not None:
+        os.environ["BAYGO_NUM_THREADS"] = str(threads)
+    try:
+        step, limit = _stepper(m, g), _limit_work(m, g * g)
+        for _ in range(2):
+            step()
+        ts, tl = [], []
+        for _ in range(reps):
+            t0 = time.perf_counter()
+            step()
+            t1 = time.perf_counter()
+            limit()
+            tl.append(time.perf_counter() - t1)
+            ts.append(t1 - t0)
+    finally:
+        if old is None:
+            os.environ.pop("BAYGO_NUM_THREADS", None)
+        else:
+            os.environ["BAYGO_NUM_THREADS"] = old
+    from baygo_graph.models.rows import num_threads
+
+    return {
+        "M": m,
+        "K": g * g,
+        "threads": threads if threads is not None else num_threads(),
+        "step": min(ts),
+        "limit": min(tl),
+        "step_median": float(np.median(ts)),
+        "limit_median": float(np.median(tl)),
+    }
+
+
+def headline_rows(quick: bool) -> tuple[list[list], list[dict]]:
+    """Rows of the step-vs-limit table: default threads and one thread."""
+    m, g, reps = (500, 41, 10) if quick else (1000, 61, 12)
+    recs = [step_vs_limit(m, g, reps=reps), step_vs_limit(m, g, reps=reps, threads=1)]
+    rows = [
+        [
+            f"M={r['M']}, K={r['K']}, complete",
+            r["threads"],
+            fmt_time(r["step"]),
+            fmt_time(r["limit"]),
+            f"{r['step'] / r['limit']:.2f}",
+            f"{r['step_median'] / r['limit_median']:.2f}",
+        ]
+        for r in recs
+    ]
+    return rows, recs
+
+
+def headline(quick: bool) -> list[list]:
+    """Rows for run_all's headline table: the step beside its limit, default threads."""
+    m, g, reps = (500, 41, 10) if quick else (1000, 61, 12)
+    r = step_vs_limit(m, g, reps=reps)
+    return [
+        [
+            f"BayGo step, M={m}, K={g * g}, complete, {r['threads']} threads",
+            fmt_time(r["step"]),
+            f"limit {fmt_time(r['limit'])}",
+            f"{r['step'] / r['limit']:.2f}",
+            "<= 1.5",
+        ]
+    ]
+
+
+def headline_table(quick: bool) -> str:
+    rows, _ = headline_rows(quick)
+    return table(
+        [
+            "BayGo step",
+            "element-wise threads",
+            "step (fastest)",
+            "limit (fastest)",
+            "step/limit",
+            "median step/median limit",
+        ],
+        rows,
+        title="BayGo step vs its limit (one MxK.KxM product + one exp), BLAS on default threads",
+    )
 
 
 def step_table(quick: bool) -> tuple[str, list[dict]]:
@@ -168,6 +287,7 @@ def main(argv=None) -> str:
     parser.add_argument("--quick", action="store_true", help="smaller sizes (~1 min)")
     args = parser.parse_args(argv)
     parts = ["\n".join(machine_lines()) + f"\nload average at start: {load_average()}"]
+    parts.append(headline_table(args.quick))
     text, _ = step_table(args.quick)
     parts.append(text)
     text, _ = kl_table(args.quick)

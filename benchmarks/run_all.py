@@ -2,12 +2,22 @@
 
     python benchmarks/run_all.py [--quick] [--threads N] [--only step,naive,...] [--out FILE.md]
 
+The report ends with one headline table: each target of issue 13 beside its
+reference, measured in this run (the BayGo step vs its limit with default
+threads; peak RSS of a reproduce-like study streaming vs through the tidy
+frame; influence; connectivity). A section module contributes rows to it
+through ``headline(quick) -> [[quantity, measured, reference, ratio,
+target], ...]``; for the connectivity script the rows are read from its output.
+
 Sections: profile (where a step spends its time), step (step time vs M and K
 against the limit, sparse KL scaling), naive (research-style reference, checked
 to make the same choices), float32 (accuracy and speed), memory (peak RSS in a
-subprocess), sweep (throughput on 1 and 2 workers), connectivity (runs
-``benchmarks/bench_connectivity.py`` when that file exists), exact (the exact
-Gaussian mode at M = 10^6: wall time, peak RSS, step profile). ``--quick`` uses
+subprocess), compare_memory (peak RSS of a reproduce-like comparison,
+per-run arrays vs tidy frame, fresh subprocesses), sweep (throughput on 1 and
+2 workers), influence (``benchmarks/bench_influence.py`` when that file
+exists), connectivity (runs ``benchmarks/bench_connectivity.py`` when that
+file exists), exact (the exact Gaussian mode at M = 10^6: wall time, peak RSS,
+step profile), headline (the table above). ``--quick`` uses
 smaller sizes (a few minutes); the full run takes about half an hour.
 """
 
@@ -15,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import subprocess
 import sys
 import time
@@ -23,7 +34,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from _common import load_average, machine_lines  # noqa: E402
+from _common import load_average, machine_lines, table  # noqa: E402
 
 SECTIONS = {
     "profile": "bench_profile",
@@ -31,24 +42,82 @@ SECTIONS = {
     "naive": "naive",
     "float32": "bench_float32",
     "memory": "bench_memory",
+    "compare_memory": "bench_compare_memory",
     "sweep": "bench_sweep",
+    "influence": "bench_influence",
     "connectivity": "bench_connectivity",
     "exact": "bench_exact",
+    "headline": None,
 }
+# Sections that may not exist yet (written separately): skipped when absent.
+OPTIONAL = {"influence", "connectivity"}
+# Sections run as scripts (their main prints rather than returns).
+SCRIPTS = {"connectivity"}
+_OUTPUTS: dict = {}  # section -> its text, for the headline table
+HEADLINE = ["quantity", "measured", "reference", "ratio", "target"]
 
 
 def run_section(name: str, quick: bool) -> str:
+    if name == "headline":
+        return headline(quick)
     module = SECTIONS[name]
     argv = ["--quick"] if quick else []
-    if name == "connectivity":  # written separately: run it as a script if it exists
-        script = HERE / f"{module}.py"
-        if not script.exists():
-            return "(benchmarks/bench_connectivity.py not present: skipped)"
+    script = HERE / f"{module}.py"
+    if name in OPTIONAL and not script.exists():
+        return f"(benchmarks/{module}.py not present: skipped)"
+    if name in SCRIPTS:
         out = subprocess.run([sys.executable, str(script), *argv], capture_output=True, text=True)
-        return out.stdout + (
+        text = out.stdout + (
             f"\n(exit {out.returncode}: {out.stderr[-2000:]})" if out.returncode else ""
         )
-    return importlib.import_module(module).main(argv)
+    else:
+        text = importlib.import_module(module).main(argv)
+    _OUTPUTS[name] = text
+    return text
+
+
+def _connectivity_rows(quick: bool) -> list[list]:
+    """The connectivity script's smallest-B times (ours vs NetworkX), read from its output."""
+    text = _OUTPUTS.get("connectivity")
+    if text is None:
+        text = run_section("connectivity", quick)
+    ours = re.search(r"ours\s+smallest sliding B = (\S+)\s+in\s+([\d.]+) s wall", text)
+    ref = re.search(r"networkx\s+smallest sliding B = (\S+)\s+in\s+([\d.]+) s wall", text)
+    series = re.search(r"series: T=([\d,]+) steps, M=([\d,]+) agents", text)
+    if not (ours and ref and series):
+        return [["smallest sliding B (connectivity)", "see its section", "-", "-", "-"]]
+    t_ours, t_ref = float(ours.group(2)), float(ref.group(2))
+    return [
+        [
+            f"smallest sliding B, T={series.group(1)}, M={series.group(2)}",
+            f"{t_ours:.2f} s",
+            f"NetworkX per window {t_ref:.2f} s",
+            f"{t_ours / t_ref:.3f}" if t_ref else "-",
+            f"same B: {ours.group(1) == ref.group(1)}",
+        ]
+    ]
+
+
+def _module_rows(name: str, quick: bool) -> list[list]:
+    module = SECTIONS[name]
+    if name in OPTIONAL and not (HERE / f"{module}.py").exists():
+        return [[name, f"(benchmarks/{module}.py not present)", "-", "-", "-"]]
+    mod = importlib.import_module(module)
+    if not hasattr(mod, "headline"):
+        return [[name, "see its section", "-", "-", "-"]]
+    return [list(map(str, row)) for row in mod.headline(quick)]
+
+
+def headline(quick: bool) -> str:
+    """One table: each target beside its reference (measured now, or reused)."""
+    rows = []
+    for name in ("step", "compare_memory", "influence"):
+        try:
+            rows += _module_rows(name, quick)
+        except Exception as exc:  # a failing benchmark must not hide the others
+            rows.append([name, f"failed: {type(exc).__name__}: {exc}"[:80], "-", "-", "-"])
+    rows += _connectivity_rows(quick)
+    return table(HEADLINE, rows, title="Headline: each target beside its reference")
 
 
 def main(argv=None) -> int:
@@ -93,7 +162,7 @@ def main(argv=None) -> int:
         print(f"\n## {name}\n", flush=True)
         t0 = time.perf_counter()
         text = run_section(name, args.quick)
-        if name == "connectivity":
+        if name in SCRIPTS or name == "headline":
             print(text, flush=True)
         parts.append(f"## {name} ({time.perf_counter() - t0:.0f} s)\n\n{text}")
     if args.out is not None:
