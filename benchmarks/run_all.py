@@ -98,6 +98,32 @@ def _connectivity_rows(quick: bool) -> list[list]:
     ]
 
 
+def _influence_rows(name: str, quick: bool) -> list[list]:
+    """influence_series (product, sliding) vs smallest_b on the first series, from its text."""
+    if not (HERE / f"{SECTIONS[name]}.py").exists():
+        return [[name, f"(benchmarks/{SECTIONS[name]}.py not present)", "-", "-", "-"]]
+    if hasattr(importlib.import_module(SECTIONS[name]), "headline"):
+        return _module_rows(name, quick)
+    text = _OUTPUTS.get(name)
+    if text is None:
+        text = run_section(name, quick)
+    series = re.search(r"### ([^:]+): T=([\d,]+), M=([\d,]+), window (\d+)", text)
+    b = re.search(r"smallest_b\(sliding\) = \S+ in ([\d.]+) s", text)
+    new = re.search(r"product\s+new\s+([\d.]+) s .*?= ([\d.]+)x smallest_b", text)
+    if not (series and b and new):
+        return [["influence_series", "see its section", "-", "-", "-"]]
+    return [
+        [
+            f"influence_series (window {series.group(4)}), {series.group(1)}, "
+            f"T={series.group(2)}, M={series.group(3)}",
+            f"{float(new.group(1)):.2f} s",
+            f"smallest_b {float(b.group(1)):.2f} s",
+            new.group(2),
+            "a few x smallest_b",
+        ]
+    ]
+
+
 def _module_rows(name: str, quick: bool) -> list[list]:
     module = SECTIONS[name]
     if name in OPTIONAL and not (HERE / f"{module}.py").exists():
@@ -111,12 +137,16 @@ def _module_rows(name: str, quick: bool) -> list[list]:
 def headline(quick: bool) -> str:
     """One table: each target beside its reference (measured now, or reused)."""
     rows = []
-    for name in ("step", "compare_memory", "influence"):
+    for name, fn in (
+        ("step", _module_rows),
+        ("compare_memory", _module_rows),
+        ("influence", _influence_rows),
+        ("connectivity", lambda name, quick: _connectivity_rows(quick)),
+    ):
         try:
-            rows += _module_rows(name, quick)
+            rows += fn(name, quick)
         except Exception as exc:  # a failing benchmark must not hide the others
             rows.append([name, f"failed: {type(exc).__name__}: {exc}"[:80], "-", "-", "-"])
-    rows += _connectivity_rows(quick)
     return table(HEADLINE, rows, title="Headline: each target beside its reference")
 
 
