@@ -95,20 +95,22 @@ def _keys(root) -> dict:
     return keys
 
 
-def _node_id(text, where: str) -> int:
+def _node_id(text, where: str, node_type=int):
+    if node_type is str and text is not None:
+        return str(text)
     try:
         return int(text)
     except (TypeError, ValueError):
         raise RunFormatError(f"{where}: node id {text!r} is not an integer") from None
 
 
-def _edges(graph, keys, nodes) -> list:
+def _edges(graph, keys, nodes, node_type=int) -> list:
     edges = []
     for e in graph:
         if _local(e.tag) != "edge":
             continue
         where = f"edge {len(edges)}"
-        u, v = (_node_id(e.get(end), where) for end in ("source", "target"))
+        u, v = (_node_id(e.get(end), where, node_type) for end in ("source", "target"))
         if u not in nodes or v not in nodes:
             raise RunFormatError(f"{where}: ({u}, {v}) joins an undeclared node")
         d = _data(e, keys, "edge", where)
@@ -123,7 +125,7 @@ def _edges(graph, keys, nodes) -> list:
     return edges
 
 
-def read_graphml_series(path, *, budget=None) -> list[nx.DiGraph]:
+def read_graphml_series(path, *, budget=None, node_type=int, graph_data=False):
     """Read a GraphML series (one multi-digraph, edges with ``step``) into T digraphs.
 
     Parameters
@@ -132,11 +134,16 @@ def read_graphml_series(path, *, budget=None) -> list[nx.DiGraph]:
         A file written by :func:`baygo_graph.write_series` (or alike).
     budget : int or str, optional
         Memory budget (see :func:`baygo_graph.io.limits.memory_limit`).
+    node_type : {int, str}, default int
+        Node ids as integers (others refused) or as the strings written.
+    graph_data : bool, default False
+        Also return the file's graph attributes (a dict, ``steps`` included).
 
     Returns
     -------
     list of networkx.DiGraph
-        Step ``t``'s graph: every node (with its attributes), the edges of step ``t``.
+        Step ``t``'s graph: every node (with its attributes), the edges of step ``t``;
+        with ``graph_data=True`` the pair ``(graphs, graph attributes)``.
 
     Raises
     ------
@@ -165,12 +172,13 @@ def read_graphml_series(path, *, budget=None) -> list[nx.DiGraph]:
     except (ParseError, defusedxml.DefusedXmlException) as e:
         raise RunFormatError(f"{str(path)!r} is not readable GraphML: {e!r}") from None
     try:
-        return _series(root, budget)
+        graphs, data = _series(root, budget, node_type)
     except RunFormatError as e:
         raise RunFormatError(f"{str(path)!r}: {e}") from None
+    return (graphs, data) if graph_data else graphs
 
 
-def _series(root, budget) -> list[nx.DiGraph]:
+def _series(root, budget, node_type=int) -> tuple[list[nx.DiGraph], dict]:
     graph = next((g for g in root if _local(g.tag) == "graph"), None)
     if _local(root.tag) != "graphml" or graph is None:
         raise RunFormatError("not GraphML (no <graphml><graph>)")
@@ -179,13 +187,14 @@ def _series(root, budget) -> list[nx.DiGraph]:
     for n in graph:
         if _local(n.tag) == "node":
             where = f"node {len(nodes)}"
-            i = _node_id(n.get("id"), where)
+            i = _node_id(n.get("id"), where, node_type)
             if i in nodes:
                 raise RunFormatError(f"{where}: node id {i} declared twice")
             nodes[i] = _data(n, keys, "node", where)
-    edges = _edges(graph, keys, nodes)
+    edges = _edges(graph, keys, nodes, node_type)
     last = max((e[0] for e in edges), default=-1)
-    steps = _data(graph, keys, "graph", "graph").get("steps", last + 1)
+    data = _data(graph, keys, "graph", "graph")
+    steps = data.get("steps", last + 1)
     if isinstance(steps, bool) or not isinstance(steps, int) or steps < 0:
         raise RunFormatError(f"graph attribute steps must be an integer >= 0, got {steps!r}")
     if steps > MAX_EMPTY_STEPS + len(edges):
@@ -204,4 +213,4 @@ def _series(root, budget) -> list[nx.DiGraph]:
         g.add_nodes_from(nodes.items())
     for step, u, v, w in edges:
         out[step].add_edge(u, v, weight=w)
-    return out
+    return out, data

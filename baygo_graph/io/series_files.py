@@ -8,7 +8,8 @@
   back as written) and ``step_graphs`` (a JSON list of each step's graph
   attributes, e.g. ``step``, ``strategy``, ``synthetic``).
 
-A GraphML file made elsewhere (no ``node_labels``) reads back with int labels when
+GraphML is read through :mod:`.safexml` (defusedxml; range and memory checks). A
+GraphML file made elsewhere (no ``node_labels``) reads back with int labels when
 every label is an integer, string labels otherwise.
 """
 
@@ -21,6 +22,8 @@ import networkx as nx
 
 from ..exceptions import RunFormatError
 from .atomic import atomic_write
+from .limits import check_budget
+from .safexml import read_graphml_series
 
 __all__ = ["SERIES_FORMAT", "read_series", "write_series"]
 
@@ -105,33 +108,49 @@ def write_series(graphs, path) -> Path:
     return path
 
 
-def _node_map(multi) -> dict:
-    """GraphML's string node ids -> the labels written (ints if all parse, else str)."""
-    if "node_labels" in multi.graph:
-        return {str(n): n for n in json.loads(multi.graph["node_labels"])}
-    ids = list(multi.nodes)
-    try:
-        return {n: int(n) for n in ids}
-    except ValueError:
-        return {n: n for n in ids}
+def _labels(ids, written) -> dict:
+    """GraphML's string node ids -> the labels written (``node_labels``), else ints
+    when every id parses as one, else the strings."""
+    if written is None:
+        try:
+            return {n: int(n) for n in ids}
+        except ValueError:
+            return {n: n for n in ids}
+    labels = json.loads(written)
+    ok = isinstance(labels, list) and all(
+        isinstance(n, int | str) and not isinstance(n, bool) for n in labels
+    )
+    mapping = {str(n): n for n in labels} if ok else {}
+    if not ok or len(mapping) != len(labels) or set(mapping) != set(ids):
+        raise RunFormatError("graph attribute node_labels does not list the file's node ids")
+    return mapping
+
+
+def _step_attrs(written, steps: int) -> list[dict]:
+    attrs = json.loads(written) if written is not None else [{}] * steps
+    if not isinstance(attrs, list) or len(attrs) != steps:
+        got = len(attrs) if isinstance(attrs, list) else type(attrs).__name__
+        raise RunFormatError(f"step_graphs lists {got} steps, steps is {steps}")
+    scalar = bool | int | float | str | None
+    if not all(isinstance(a, dict) and all(isinstance(v, scalar) for v in a.values())
+               for a in attrs):  # fmt: skip
+        raise RunFormatError("step_graphs must hold one dict of scalars per step")
+    return attrs
 
 
 def _read_graphml(path) -> list[nx.DiGraph]:
-    multi = nx.read_graphml(path, node_type=str, force_multigraph=True)
-    multi = nx.relabel_nodes(multi, _node_map(multi), copy=True)
-    steps = int(
-        multi.graph.get(
-            "steps", 1 + max((d["step"] for *_, d in multi.edges(data=True)), default=-1)
-        )
-    )
-    attrs = json.loads(multi.graph.get("step_graphs", "[]")) or [{}] * steps
-    if len(attrs) != steps:
-        raise ValueError(f"step_graphs lists {len(attrs)} steps, steps is {steps}")
-    out = [nx.DiGraph(**a) for a in attrs]
-    for g in out:
-        g.add_nodes_from(multi.nodes(data=True))
-    for u, v, d in multi.edges(data=True):
-        out[int(d["step"])].add_edge(u, v, weight=float(d.get("weight", 1.0)))
+    """Through :mod:`.safexml` (defusedxml, range and memory checks), labels restored."""
+    graphs, data = read_graphml_series(path, node_type=str, graph_data=True)
+    ids = list(graphs[0].nodes) if graphs else []
+    mapping = _labels(ids, data.get("node_labels"))
+    attrs = _step_attrs(data.get("step_graphs"), len(graphs))
+    same = all(k == v for k, v in mapping.items())
+    out = []
+    for g, a in zip(graphs, attrs, strict=True):
+        g = g if same else nx.relabel_nodes(g, mapping, copy=True)
+        g.graph.clear()
+        g.graph.update(a)
+        out.append(g)
     return out
 
 
@@ -141,21 +160,25 @@ def read_series(path) -> list[nx.DiGraph]:
     Raises
     ------
     RunFormatError
-        When the file is missing or not such a series.
+        When the file is missing or not such a series (also for hostile files:
+        DTDs, entity expansion, deep nesting, out-of-range values).
+    BudgetError
+        When reading would exceed the memory budget (:mod:`.limits`).
     """
     path = Path(path)
     if not path.is_file():
         raise RunFormatError(f"no graph series at {str(path)!r}")
     try:
         if path.suffix == ".json":
+            check_budget(16 * path.stat().st_size, what=f"parsing {path.name}")
             doc = json.loads(path.read_text())
             if not isinstance(doc, dict) or doc.get("format") != SERIES_FORMAT:
                 raise RunFormatError(f"{str(path)!r} is not a baygo graph series")
             return [nx.node_link_graph(d, directed=True, edges="edges") for d in doc["graphs"]]
         if path.suffix == ".graphml":
             return _read_graphml(path)
-    except (ValueError, KeyError, TypeError) as e:
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError, nx.NetworkXError) as e:
         if isinstance(e, RunFormatError):
             raise
-        raise RunFormatError(f"{str(path)!r} is not a readable graph series: {e}") from e
+        raise RunFormatError(f"{str(path)!r} is not a readable graph series: {e!r}") from None
     raise RunFormatError(f"graph series must be .json or .graphml, got {str(path)!r}")

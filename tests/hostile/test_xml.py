@@ -49,7 +49,6 @@ def test_matches_networkx_on_a_written_series(saved_runs, tmp_path):
         ({"edges": [(0, 1, 0, "nan")]}, "weight must be finite"),
         ({"edges": [(0, 1, 0, "-1")]}, "weight must be finite and >= 0"),
         ({"edges": [(0, 7, 0, 1.0)]}, "undeclared node"),
-        ({"nodes": ("a",)}, "node id 'a' is not an integer"),
         ({"nodes": (0, 0)}, "declared twice"),
         ({"edges": [(0, 1, "x", 1.0)]}, "invalid literal"),
         ({"extra": LAUGHS}, "DTDForbidden|not readable GraphML"),
@@ -60,6 +59,15 @@ def test_hostile_graphml(tmp_path, kit, text, match):
     path = _write(tmp_path, kit.graphml(**text))
     with pytest.raises(bg.RunFormatError, match=match):
         bg.read_series(path)
+
+
+def test_string_ids_only_where_asked(tmp_path, kit):
+    """read_series keeps string labels (issue 12); the int reader refuses them."""
+    path = _write(tmp_path, kit.graphml(nodes=("a", "b"), edges=[("b", "a", 1, 0.5)]))
+    with pytest.raises(bg.RunFormatError, match="node id 'a' is not an integer"):
+        read_graphml_series(path)
+    graphs = bg.read_series(path)
+    assert [list(g.edges(data="weight")) for g in graphs] == [[], [("b", "a", 0.5)]]
 
 
 def test_steps_rule_and_budget(tmp_path, kit):
