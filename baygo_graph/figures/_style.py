@@ -241,30 +241,27 @@ def source_text(data, *, synthetic: bool = False, seeds=None) -> str:
 
 
 def source_caption(target, text: str | None):
-    """Write ``text`` (see :func:`source_text`) small, below the figure's bottom left.
+    """Write ``text`` (see :func:`source_text`) small, at the figure's bottom left.
 
-    ``target`` is an Axes or a Figure; the caption has gid :data:`CAPTION_GID` and
-    sits just below the figure (``savefig(..., bbox_inches="tight")`` keeps it).
-    Returns the Text artist, or None when ``text`` is None.
+    ``target`` is an Axes or a Figure. The caption is the figure's ``supxlabel``
+    (constrained layout keeps room for it, so it stays inside the canvas, also
+    for animation frames), with gid :data:`CAPTION_GID`. Returns the Text
+    artist, or None when ``text`` is None.
 
     Examples
     --------
     >>> import matplotlib.pyplot as plt
-    >>> fig, ax = plt.subplots()
+    >>> fig, ax = plt.subplots(layout="constrained")
     >>> source_caption(ax, "data: synthetic; seed 0").get_gid()
     'baygo-source-caption'
     >>> plt.close(fig)
     """
     if text is None:
         return None
-    fig = target if not hasattr(target, "figure") or target.figure is None else target.figure
-    fig = getattr(fig, "get_figure", lambda: fig)() or fig
-    for old in [t for t in fig.texts if t.get_gid() == CAPTION_GID]:
-        old.remove()
-    return fig.text(
-        0.005, 0.0, text, ha="left", va="top", fontsize="x-small", color="#555555",
-        gid=CAPTION_GID, transform=fig.transFigure,
-    )  # fmt: skip
+    fig = target.get_figure(root=True) if hasattr(target, "get_figure") else target
+    label = fig.supxlabel(text, x=0.005, ha="left", fontsize="x-small", color="#555555")
+    label.set_gid(CAPTION_GID)
+    return label
 
 
 def frame_caption(df, synthetic=None) -> str | None:

@@ -22,6 +22,8 @@ from ._style import (
     STEP_LABEL,
     figure_style,
     mark_synthetic,
+    run_caption,
+    source_caption,
     strategy_label,
 )
 from .video import VIDEO_HINT, ffmpeg_path, save_animation  # noqa: F401  (re-exported)
@@ -111,6 +113,7 @@ def animate_run(
         nodes, counter = _graph_panel(gax, pos, inf, influence, frames[0], run.strategy)
         cursor, dot = _curve_panel(pax, values, frames, inf, panel)
         mark_synthetic(fig, run.synthetic)
+        source_caption(fig, run_caption(run))
         others_sc, inf_sc, labels = nodes
         static_nodes = [a for a in (others_sc, inf_sc, *labels) if a is not None]
         state = {"edges": []}
@@ -233,11 +236,12 @@ def _curve_panel(pax, values, frames, inf, panel):
     pax.set_xlim(seg.start, max(seg.stop - 1, seg.start + 1))
     if finite.size:
         pad = 0.05 * (finite.max() - finite.min() or 1.0)
-        pax.set_ylim(finite.min() - pad, finite.max() + pad)
+        # Headroom above the curves for the legend (two rows), so it covers no data.
+        pax.set_ylim(finite.min() - pad, finite.max() + 6 * pad)
     pax.set_xlabel(STEP_LABEL)
     pax.set_ylabel(MSE_LABEL if panel == "mse" else INFLUENCE_LABEL)
     pax.set_title("every agent's test MSE" if panel == "mse" else "every agent's influence")
-    pax.legend(fontsize="small", loc="upper right")
+    pax.legend(fontsize="small", loc="upper right", ncols=2)
     return cursor, dot
 
 

@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 from matplotlib.collections import PathCollection
 from matplotlib.patches import Rectangle
+from matplotlib.text import Text
 
 from baygo_graph import figures as F
 from baygo_graph import synthetic_bodyfat
@@ -27,6 +28,11 @@ from baygo_graph.analysis import (
 )
 from baygo_graph.experiments import compare
 from baygo_graph.figures import CAPTION_GID, SYNTHETIC_GID
+
+
+def captions(fig) -> list:
+    """The source captions of ``fig`` (Text artists with gid CAPTION_GID)."""
+    return [t for t in fig.findobj(Text) if t.get_gid() == CAPTION_GID]
 
 
 def data_points(ax) -> np.ndarray:
@@ -150,13 +156,13 @@ def test_no_legend_over_data(gallery, name):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_caption_names_data_and_seeds(gallery, name):
-    (caption,) = [t for t in gallery[name].texts if t.get_gid() == CAPTION_GID]
+    (caption,) = captions(gallery[name])
     text = caption.get_text()
     assert text.startswith("data: synthetic; ") and "seed" in text, text
 
 
 def test_window_connectivity_names_its_seed(gallery):
-    (caption,) = [t for t in gallery["window_connectivity"].texts if t.get_gid() == CAPTION_GID]
+    (caption,) = captions(gallery["window_connectivity"])
     assert caption.get_text() == "data: synthetic; root seed 0, replicate 0"
 
 
