@@ -18,13 +18,13 @@ Two kinds of contrast, by the paper's word:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import numpy as np
 
 from .._format import format_number as _fmt
 from ..analysis.stats import final_mse, paired_difference
 from .consensus import TOLERANCES, consensus_claims
+from .theorem import theorem_claims
+from .verdict import Claim
 
 __all__ = [
     "BASELINES",
@@ -71,44 +71,6 @@ CLAIM_KEYS = (
     "theorem_cumulative",
     "theorem_kl",
 )
-
-
-@dataclass(frozen=True)
-class Claim:
-    """One claim of the paper and whether this run's numbers support it.
-
-    Attributes
-    ----------
-    key : str
-        Identifier, one of :data:`CLAIM_KEYS`.
-    claim : str
-        What the paper says, in one sentence.
-    test : str
-        The exact test applied to the numbers.
-    holds : bool or None
-        The verdict; None when the numbers needed are missing.
-    evidence : str
-        The numbers the verdict rests on.
-    values : dict
-        The same numbers, machine-readable.
-    note : str
-        A plain sentence where the data contradict the paper's premise (empty if none).
-    """
-
-    key: str
-    claim: str
-    test: str
-    holds: bool | None
-    evidence: str
-    values: dict = field(default_factory=dict)
-    note: str = ""
-
-    @property
-    def verdict(self) -> str:
-        """``"holds"``, ``"does not hold"`` or ``"not evaluated"``."""
-        if self.holds is None:
-            return "not evaluated"
-        return "holds" if self.holds else "does not hold"
 
 
 def _contrast_text(label, word, *, level, margin):
@@ -260,7 +222,6 @@ def evaluate_claims(
     >>> claims[1].note.startswith("Not a match: BayGo is significantly better")
     True
     """
-    from .theorem import theorem_claims
 
     claims = [_contrast_claim(df, key, level=level, margin=margin) for key in CONTRASTS]
     claims += consensus_claims(df, within=consensus_within, slack=consensus_slack)

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from .._format import format_number as _fmt
+from .verdict import Claim
 
 __all__ = ["TOLERANCES", "consensus_claims", "consensus_steps"]
 
@@ -74,7 +75,6 @@ def consensus_steps(df, *, strategy: str = "baygo", tolerances=None) -> pd.DataF
 
 def consensus_claims(df, *, within: int = 20, slack: int = 5, strategy: str = "baygo"):
     """One :class:`~baygo_graph.reproduce.Claim` per tolerance of :data:`TOLERANCES`."""
-    from .claims import Claim
 
     limit = within + slack
     claims = []

@@ -21,6 +21,7 @@ import numpy as np
 from .._format import format_number as _fmt
 from ..analysis.stats import t_interval
 from ..monitors import TheoremMonitor
+from .verdict import Claim
 
 __all__ = ["READINGS", "SYNTHETIC_LINE", "TruthMonitor", "standardised_line", "theorem_claims"]
 
@@ -113,7 +114,6 @@ def theorem_claims(checks, *, min_holds: float = 0.95, max_vacuous: float = 0.5)
     -------
     list of Claim
     """
-    from .claims import Claim
 
     claim = (
         "The theorem: |mu_i,t(theta*) - 1| <= (K - 1) exp(-(K(Theta) - eps)), the error "
