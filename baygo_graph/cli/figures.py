@@ -7,7 +7,14 @@ from pathlib import Path
 
 import click
 
-from ._common import data_option, emit, seed_option, synthetic_banner
+from ._common import (
+    data_option,
+    emit,
+    ensure_writable,
+    output_folder,
+    seed_option,
+    synthetic_banner,
+)
 
 __all__ = ["animate", "parse_steps", "plot", "reproduce"]
 
@@ -75,18 +82,18 @@ def plot(run_dir, out, formats, window, as_json):
     run = _load_run(run_dir)
     folder = Path(out) if out is not None else Path(run_dir if Path(run_dir).is_dir() else
                                                     Path(run_dir).parent) / "figures"  # fmt: skip
-    folder.mkdir(parents=True, exist_ok=True)
-    try:
-        figs = run_figures(run, window=window)
-    except (ValueError, TypeError) as e:
-        raise click.ClickException(str(e)) from e
     written = []
-    for name, fig in figs.items():
-        for ext in formats:
-            path = folder / f"{name}.{ext}"
-            fig.savefig(path, dpi=130, bbox_inches="tight")
-            written.append(str(path))
-        plt.close(fig)
+    with output_folder(folder) as folder:
+        try:
+            figs = run_figures(run, window=window)
+        except (ValueError, TypeError) as e:
+            raise click.ClickException(str(e)) from e
+        for name, fig in figs.items():
+            for ext in formats:
+                path = folder / f"{name}.{ext}"
+                fig.savefig(path, dpi=130, bbox_inches="tight")
+                written.append(str(path))
+            plt.close(fig)
     banner = synthetic_banner(run.synthetic)
     text = "\n".join(([banner] if banner else []) + [f"wrote {p}" for p in written])
     emit({"synthetic": run.synthetic, "files": written}, as_json=as_json, text=text)
@@ -204,6 +211,7 @@ def reproduce(seeds, steps, data, n_jobs, out, seed, agents, grid, gallery, vide
     if regimes:
         parts += ["--regimes", "--design", design, "--regime-seeds", regime_seeds]
     command = " ".join(shlex.quote(str(p)) for p in parts)
+    ensure_writable(out)
     try:
         result = run_reproduction(
             out,
