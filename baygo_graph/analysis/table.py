@@ -82,9 +82,9 @@ def analysis_table(runs, *, window: int = 10) -> pd.DataFrame:
     check_int("window", window, minimum=1)
     rows = []
     for label, run in _labelled(runs):
-        if not hasattr(run, "kind"):
+        if not hasattr(run, "series"):
             raise TypeError(f"runs must hold Run objects, got {type(run).__name__} for {label!r}")
-        if run.kind == "cen":
+        if run.series is None:  # a centralised learner: no graph
             continue
         row = horizon_table([run], [run.n_steps], window=min(window, run.n_steps)).iloc[0]
         rows.append(

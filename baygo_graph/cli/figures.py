@@ -124,7 +124,7 @@ def animate(run_dir, steps_text, fmt, out, fps, dpi, panel, window):
     from ..reproduce import run_influence
 
     run = _load_run(run_dir)
-    if run.kind == "cen":
+    if run.series is None:
         raise click.ClickException("the centralised learner (cen) has no graph to animate")
     steps = parse_steps(steps_text, run.n_steps)
     if fmt == "mp4" and video.ffmpeg_path() is None:
@@ -177,9 +177,11 @@ def animate(run_dir, steps_text, fmt, out, fps, dpi, panel, window):
               help="Paired seeds per regime.")  # fmt: skip
 @click.option("--scheduler", default=None,
               help="Dask scheduler address for the regime map's runs.")  # fmt: skip
+@click.option("--save-runs", is_flag=True,
+              help="Also keep every run in OUT/runs/ (then: baygo analyze OUT).")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print claims and files as JSON.")
 def reproduce(seeds, steps, data, n_jobs, out, seed, agents, grid, gallery, video, progress,
-              regimes, design, regime_seeds, scheduler, as_json):  # fmt: skip
+              regimes, design, regime_seeds, scheduler, save_runs, as_json):  # fmt: skip
     """Run the paper experiment: all strategies over many seeds -> figures, report.
 
     Writes OUT/report.md (figures, numbers and which of the paper's claims hold),
@@ -227,6 +229,7 @@ def reproduce(seeds, steps, data, n_jobs, out, seed, agents, grid, gallery, vide
             regime_seeds=regime_seeds,
             scheduler=scheduler,
             video=video,
+            save_runs=save_runs,
             progress=progress,
             log=say,
             command=command,

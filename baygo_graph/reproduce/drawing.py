@@ -24,9 +24,11 @@ __all__ = [
 ]
 
 
-def make_figures(df, measures, *, synthetic, steps, agents, long=None):
+def make_figures(df, measures, *, synthetic, steps, agents, long=None, run0=None):
     from .. import figures as F
 
+    cap = F.frame_caption(df)
+    cap0 = cap if run0 is None else F.run_caption(run0)
     made = {
         "mse_vs_cen_nocol": F.plot_vs_baselines(df),
         "mse_vs_complete": F.plot_vs_complete(df),
@@ -34,19 +36,28 @@ def make_figures(df, measures, *, synthetic, steps, agents, long=None):
         "mse_every_agent": F.plot_agents_mse(df, strategy="baygo"),
         "influence": F.plot_influence(df, references=measures.references),
         "listening_fraction": F.plot_listening_fraction(
-            measures.fraction, chance=1.0 / (agents - 1), synthetic=synthetic
+            measures.fraction, chance=1.0 / (agents - 1), synthetic=synthetic, caption=cap
         ),
-        "listen_matrix": F.plot_listen_matrix(measures.listen_counts, synthetic=synthetic),
+        "listen_matrix": F.plot_listen_matrix(
+            measures.listen_counts, synthetic=synthetic, caption=cap
+        ),
         "graph_union": F.draw_graph(
             measures.union,
             influence=measures.union_influence,
             synthetic=synthetic,
+            caption=cap0,
             title=f"BayGo, seed 0: union of steps {measures.union_span[0]}.."
             f"{measures.union_span[1]}",
         ),
-        "window_connectivity": F.plot_window_connectivity(measures.windows, synthetic=synthetic),
+        "window_connectivity": F.plot_window_connectivity(
+            measures.windows, synthetic=synthetic, caption=cap0
+        ),
         "smallest_b": F.plot_smallest_b(
-            measures.smallest_b, steps=steps, limit=steps // MIN_WINDOWS, synthetic=synthetic
+            measures.smallest_b,
+            steps=steps,
+            limit=steps // MIN_WINDOWS,
+            synthetic=synthetic,
+            caption=cap,
         ),
     }
     if long is not None:
@@ -92,7 +103,7 @@ def run_influence(run, *, window=10):
     sliding window of ``window`` steps (at most T) ending at each step (NaN
     where not unique); None for the centralised learner.
     """
-    if run.kind == "cen":
+    if run.series is None:  # a centralised learner
         return None
     from ..analysis import influence_series
 
@@ -113,34 +124,36 @@ def run_figures(run, *, window=10) -> dict:
     from .. import analysis
     from .. import figures as F
 
-    syn = run.synthetic
+    syn, cap = run.synthetic, F.run_caption(run)
     figs = {"mse_every_agent": F.plot_agents_mse(run).figure}
-    if run.kind == "cen":
+    if run.series is None:  # a centralised learner: no graph
         return figs
     t, m = run.n_steps, run.n_agents
     infl = run_influence(run, window=window)
     refs = analysis.reference_influence(m, informative=run.informative, delta=run.delta)
     figs["graph_last_step"] = F.draw_graph(
-        run.graph(t - 1), influence=infl[t - 1], synthetic=syn, title=f"step {t - 1}"
+        run.graph(t - 1), influence=infl[t - 1], synthetic=syn, title=f"step {t - 1}", caption=cap
     ).figure
     start = max(0, t - window)
     union, u_infl = union_and_influence(run, start, t)
     figs["graph_union"] = F.draw_graph(
         union, influence=u_infl, informative=run.informative, synthetic=syn,
-        title=f"union of steps {start}..{t - 1}",
+        title=f"union of steps {start}..{t - 1}", caption=cap,
     ).figure  # fmt: skip
     figs["influence"] = F.plot_influence_series(
         infl, informative=run.informative, references=refs, synthetic=syn,
-        title=f"Influence (product of W over sliding windows of {window} steps)",
+        title=f"Influence (product of W over sliding windows of {window} steps)", caption=cap,
     ).figure  # fmt: skip
     windows = analysis.b_connectivity(run, max(1, min(window, t)), windows="aligned")
-    figs["window_connectivity"] = F.plot_window_connectivity(windows, synthetic=syn).figure
-    if run.kind == "dynamic":
+    figs["window_connectivity"] = F.plot_window_connectivity(
+        windows, synthetic=syn, caption=cap
+    ).figure
+    if run.choices is not None:  # whom each agent chose: BayGo-like runs
         figs["listen_matrix"] = F.plot_listen_matrix(
-            analysis.listen_counts(run), informative=run.informative, synthetic=syn
+            analysis.listen_counts(run), informative=run.informative, synthetic=syn, caption=cap
         ).figure
         figs["listening_fraction"] = F.plot_listening_fraction(
-            analysis.listener_fraction(run), chance=1.0 / (m - 1), synthetic=syn
+            analysis.listener_fraction(run), chance=1.0 / (m - 1), synthetic=syn, caption=cap
         ).figure
     return figs
 

@@ -39,6 +39,7 @@ from .._format import json_clean, json_default
 from .._version import __version__
 from ..data import resolve_data
 from ..io.atomic import atomic_text
+from ..io.runs import save_runs as write_runs
 from .claims import STRATEGIES, evaluate_claims
 from .drawing import animate_seed0, make_figures, save_figures, union_and_influence
 from .horizon import HORIZONS, long_runs
@@ -253,6 +254,7 @@ def reproduce(
     scheduler=None,
     gallery=None,
     video: bool = True,
+    save_runs: bool = False,
     progress: bool | None = None,
     log=None,
     command: str = "reproduce(...)",
@@ -295,6 +297,9 @@ def reproduce(
         Also write small PNGs of :data:`GALLERY` there (the README's gallery).
     video : bool, default True
         Also write an MP4 of the animation when an ffmpeg writer is available.
+    save_runs : bool, default False
+        Also keep every run of the comparison in ``out/runs/<strategy>-seed<NN>/``
+        (``baygo analyze out`` then reads them).
     progress : bool, optional
         Progress bar of the runs (default: when stderr is a terminal).
     log : callable, optional
@@ -321,6 +326,9 @@ def reproduce(
             seeds=seeds, steps=steps, rng=rng, n_jobs=n_jobs, progress=progress,
             influence_window=influence_window, data=dataset, agents=agents, grid=grid,
         )  # fmt: skip
+    if save_runs:
+        files["runs"] = out / "runs"
+        write_runs(runs, files["runs"], overwrite=True)
     synthetic = bool(df.attrs.get("synthetic", False))
     data_source = str(df.attrs.get("data_source", "unknown"))
     log(f"BayGo with the theorem monitor, {seeds} seeds x {max([*horizons, steps])} steps ...")
@@ -342,7 +350,7 @@ def reproduce(
     log("drawing the figures ...")
     with _timed(timings, "figures"):
         figs = make_figures(df, measures, long=long, synthetic=synthetic, steps=steps,
-                            agents=agents)  # fmt: skip
+                            agents=agents, run0=runs.get(("baygo", 0)))  # fmt: skip
         save_figures(figs, out, gallery=gallery, files=files)
     log("animating BayGo seed 0 ...")
     with _timed(timings, "animation"):

@@ -35,6 +35,7 @@ def small_reproduction(tmp_path_factory):
         horizons=(5, 8),
         regimes=[DEFAULT_REGIME | {"grid": 11}, DEFAULT_REGIME | {"grid": 11, "delta": 0.3}],
         regime_seeds=2,
+        save_runs=True,
     )
     return out, result
 
@@ -65,6 +66,15 @@ def test_reproduce_writes_every_promised_file(small_reproduction):
     assert len(summary["horizon"]) == 4 and len(summary["theorem"]) == 2
     assert summary["config"]["synthetic"] is True
     assert {r["strategy"] for r in summary["summary"]} == set(STRATEGIES)
+    # --save-runs: every run of the comparison, readable by the multi-run analysis
+    from baygo_graph.analysis import analysis_table
+    from baygo_graph.io.runs import find_runs, load_runs
+
+    found = find_runs(res)
+    assert len(found) == len(STRATEGIES) * 2
+    baygo = [r for r in load_runs(found).values() if r.strategy == "baygo"]
+    table = analysis_table(baygo, window=3)
+    assert len(table) == 2
     assert "| baygo |" in (res / "summary.md").read_text()
     assert set(pd.read_csv(res / "smallest_b.csv")["windows"]) == {"aligned", "sliding"}
     assert result.files["report"] == res / "report.md"
