@@ -370,7 +370,23 @@ def reproduce(
         _write_tables(df, measures.smallest_b, long, out, files)
     timings["total"] = time.perf_counter() - t_start
 
-    config = {
+    config = _run_config(
+        seeds=seeds, steps=steps, agents=agents, grid=grid, rng=rng, n_jobs=n_jobs,
+        influence_window=influence_window, horizons=horizons, regimes=regimes,
+        regime_seeds=regime_seeds, synthetic=synthetic, data_source=data_source,
+        command=command,
+    )  # fmt: skip
+    _write_reports(out, config=config, summary=summary, claims=claims, measures=measures,
+                   long=long, regime_map=regime_map, timings=timings, files=files,
+                   notes=notes)  # fmt: skip
+    return Reproduction(out=out, files=files, claims=claims, summary=summary,
+                        synthetic=synthetic, timings=timings, notes=notes)  # fmt: skip
+
+
+def _run_config(*, seeds, steps, agents, grid, rng, n_jobs, influence_window, horizons,
+                regimes, regime_seeds, synthetic, data_source, command) -> dict:  # fmt: skip
+    """What the report records of the reproduction's settings and machine."""
+    return {
         "seeds": seeds,
         "steps": steps,
         "agents": agents,
@@ -391,8 +407,3 @@ def reproduce(
         f"{platform.python_version()}",
         "command": command,
     }
-    _write_reports(out, config=config, summary=summary, claims=claims, measures=measures,
-                   long=long, regime_map=regime_map, timings=timings, files=files,
-                   notes=notes)  # fmt: skip
-    return Reproduction(out=out, files=files, claims=claims, summary=summary,
-                        synthetic=synthetic, timings=timings, notes=notes)  # fmt: skip
