@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from .._validate import root_seed_sequence
+from .claims import die_with_parent
 
 __all__ = ["n_workers", "reemit_warnings", "run_tasks", "spawn_seeds"]
 
@@ -83,7 +84,11 @@ def _call(fn, task, shared, blas_threads):
 
 
 def _call_batch(fn, batch, shared, blas_threads):
-    """A batch of ``(index, task)`` pairs in one worker call: ``shared`` travels once."""
+    """A batch of ``(index, task)`` pairs in one worker call: ``shared`` travels once.
+
+    Runs in a worker process, which is made to die with its parent first.
+    """
+    die_with_parent()
     return [(i, *_call(fn, task, shared, blas_threads)) for i, task in batch]
 
 
@@ -123,8 +128,16 @@ def _local(fn, indexed, shared, n, blas_threads):
     batches = [indexed[k : k + size] for k in range(0, len(indexed), size)]
     # loky workers get cores // n_jobs BLAS threads each (no oversubscription).
     parallel = Parallel(n_jobs=n, backend="loky", return_as="generator_unordered")
-    for out in parallel(delayed(_call_batch)(fn, b, shared, blas_threads) for b in batches):
-        yield from out
+    finished = False
+    try:
+        for out in parallel(delayed(_call_batch)(fn, b, shared, blas_threads) for b in batches):
+            yield from out
+        finished = True
+    finally:
+        if not finished:  # interrupted or failed: no worker outlives the run
+            from joblib.externals.loky import get_reusable_executor
+
+            get_reusable_executor().shutdown(wait=True, kill_workers=True)
 
 
 def _dask(fn, indexed, shared, scheduler, key):

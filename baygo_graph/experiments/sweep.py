@@ -14,6 +14,10 @@ Tasks run on :func:`~baygo_graph.experiments.runner.run_tasks`. Storage
   package version). A sweep started again on the same folder skips every task
   whose file is there, so an interrupted sweep keeps what finished and resumes
   without redoing it.
+* ``tasks/<id>.claim`` - held while a task runs (created atomically, with the
+  process id, host and time; see :mod:`baygo_graph.experiments.claims`).
+  Concurrent sweeps on one folder skip claimed tasks, wait for them, and retake a
+  claim whose process died; each task is computed once.
 * ``results.csv`` - the table of the sweep's tasks, rewritten (atomically) at
   the end.
 
@@ -44,6 +48,7 @@ from ..exceptions import GridResolutionWarning
 from ..io.atomic import atomic_text
 from ..learning import simulate
 from ..strategies import STRATEGY_NAMES, physical_graph
+from .claims import claim, release
 from .runner import run_tasks
 
 __all__ = ["PARAMETERS", "sweep", "task_id"]
@@ -59,6 +64,8 @@ PARAMETERS = {
 }
 _TASKS = "tasks"
 _TABLE = "results.csv"
+#: Seconds between checks while concurrent sweeps finish the tasks they claimed.
+_POLL = 2.0
 
 
 def _data_fingerprint(dataset: Dataset) -> str:
@@ -186,6 +193,25 @@ def _run_task(task: dict, dataset: Dataset) -> dict:
     return row
 
 
+def _claim_tasks(todo, task_dir: Path, done: dict, limit: int) -> list[dict]:
+    """Up to ``limit`` tasks of ``todo`` this process claims (none another live sweep
+    holds or finished): claimed a few at a time, so concurrent sweeps share the work."""
+    mine = []
+    for task in todo:
+        if len(mine) >= limit:
+            break
+        path = task_dir / f"{task['id']}.claim"
+        if not claim(path):
+            continue
+        found = _read_done(task_dir, {task["id"]})
+        if found:  # finished by a concurrent sweep just before the claim
+            release(path)
+            done |= found
+        else:
+            mine.append(task)
+    return mine
+
+
 def _read_done(folder: Path, ids: set[str]) -> dict[str, dict]:
     """Rows of finished tasks found in ``folder`` (unreadable files are redone)."""
     done = {}
@@ -297,25 +323,36 @@ def sweep(
     task_dir = folder / _TASKS
     task_dir.mkdir(parents=True, exist_ok=True)
     done = _read_done(task_dir, {t["id"] for t in tasks})
-    todo = [t for t in tasks if t["id"] not in done]
-    if todo:
 
-        def keep(task, row):  # as each task finishes: its file, atomically
-            atomic_text(task_dir / f"{row['id']}.json", json.dumps(row))
-            done[row["id"]] = row
+    def keep(task, row):  # as each task finishes: its file, atomically, then the claim
+        atomic_text(task_dir / f"{row['id']}.json", json.dumps(row))
+        release(task_dir / f"{row['id']}.claim")
+        done[row["id"]] = row
 
-        run_tasks(
-            _run_task,
-            todo,
-            shared=dataset,
-            n_jobs=(os.cpu_count() or 1) if n_jobs in (None, -1) else int(n_jobs),
-            scheduler=scheduler,
-            progress=progress,
-            desc="sweep",
-            on_result=keep,
-            first_here=False,
-            key=lambda i, task: f"baygo-sweep-{task['id']}",
-        )
+    jobs = (os.cpu_count() or 1) if n_jobs in (None, -1) else int(n_jobs)
+    chunk = 4 * jobs if scheduler is None else max(1, len(tasks))
+    while todo := [t for t in tasks if t["id"] not in done]:
+        mine = _claim_tasks(todo, task_dir, done, chunk)
+        if not mine:  # the rest is claimed by live concurrent sweeps: wait for them
+            time.sleep(_POLL)
+        else:
+            try:
+                run_tasks(
+                    _run_task,
+                    mine,
+                    shared=dataset,
+                    n_jobs=jobs,
+                    scheduler=scheduler,
+                    progress=progress,
+                    desc="sweep",
+                    on_result=keep,
+                    first_here=False,
+                    key=lambda i, task: f"baygo-sweep-{task['id']}",
+                )
+            finally:  # interrupted: give back what did not finish
+                for task in mine:
+                    release(task_dir / f"{task['id']}.claim")
+        done |= _read_done(task_dir, {t["id"] for t in todo} - done.keys())
     table = pd.DataFrame([done[t["id"]] for t in tasks])
     keys = [*PARAMETERS, "strategy", "seed"]
     table = table.sort_values(keys, na_position="first", kind="stable").reset_index(drop=True)

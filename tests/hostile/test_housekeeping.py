@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import baygo_graph as bg
-from baygo_graph._claim import claim, is_stale, release
+from baygo_graph.experiments.claims import claim, is_stale, release
 from baygo_graph.io.atomic import atomic_write, clean_stale_tmp, umask_mode
 
 
@@ -86,7 +86,7 @@ def test_claims(tmp_path):
 
 RACE = """
 import sys, time
-from baygo_graph._claim import claim
+from baygo_graph.experiments.claims import claim
 time.sleep(max(0.0, float(sys.argv[2]) - time.time()))
 print(int(claim(sys.argv[1])))
 """
@@ -107,15 +107,15 @@ def test_one_process_wins_a_claim(tmp_path):
 
 
 SWEEP = """
-import json, sys, time
-import baygo_graph.sweep as sw
+import importlib, json, sys, time
 from baygo_graph import synthetic_bodyfat
+sw = importlib.import_module("baygo_graph.experiments.sweep")
 real = sw._run_task
-def logged(task, dataset, blas_threads=None):
+def logged(task, dataset):
     with open(sys.argv[2], "a") as fh:
         fh.write(task["id"] + "\\n")
     time.sleep(0.4)  # long enough for the two sweeps to overlap
-    return real(task, dataset, blas_threads)
+    return real(task, dataset)
 sw._run_task = logged
 table = sw.sweep({"delta": [0.3, 0.5, 0.7]}, strategies=["baygo", "nocol"], seeds=2, steps=3,
                  out=sys.argv[1], data=synthetic_bodyfat(), n_jobs=1, progress=False)
