@@ -45,6 +45,8 @@ def test_readme_has_blocks():
 def test_block_runs_alone(line, code, tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env["MPLBACKEND"] = "Agg"
+    if env.get("BAYGO_BODYFAT"):  # the blocks run in a temporary folder: an absolute path
+        env["BAYGO_BODYFAT"] = str(Path(env["BAYGO_BODYFAT"]).resolve())
     result = subprocess.run(
         [sys.executable, "-c", code],
         cwd=tmp_path,
