@@ -13,6 +13,12 @@ matplotlib.use("Agg")
 
 from baygo_graph.data import BODYFAT_ENV  # noqa: E402
 
+#: Where the project's shared data folder puts the real file, beside the checkout.
+SHARED_BODYFAT = Path(__file__).resolve().parents[2] / "shared" / "data" / "bodyfat.csv"
+if not os.environ.get(BODYFAT_ENV) and SHARED_BODYFAT.is_file():
+    # tests and CI use the shared copy when it is there (never copied into the repo)
+    os.environ[BODYFAT_ENV] = str(SHARED_BODYFAT)
+
 
 @pytest.fixture
 def rng(request):
@@ -24,10 +30,11 @@ def rng(request):
 
 @pytest.fixture(scope="session")
 def bodyfat_path() -> Path:
-    """The real bodyfat CSV named by $BAYGO_BODYFAT.
+    """The real bodyfat CSV: $BAYGO_BODYFAT, else the shared folder's copy beside the checkout.
 
-    Skipped only when the variable is unset outside CI; set to a missing file (a
-    typo) it fails, naming the path, instead of silently skipping.
+    Skipped, with the reason, only when neither is there outside CI; under
+    ``CI=true`` a missing file fails. $BAYGO_BODYFAT set to a missing file (a typo)
+    fails, naming the path, instead of silently skipping.
     """
     path = os.environ.get(BODYFAT_ENV)
     if path and Path(path).is_file():
@@ -36,7 +43,10 @@ def bodyfat_path() -> Path:
         pytest.fail(f"{BODYFAT_ENV}={path!r} does not name an existing file")
     if os.environ.get("CI") == "true":
         pytest.fail(f"CI needs the bodyfat file: set {BODYFAT_ENV}")
-    pytest.skip(f"set {BODYFAT_ENV} to the bodyfat CSV to run this test")
+    pytest.skip(
+        f"needs the real bodyfat CSV: set {BODYFAT_ENV}, or put the shared folder beside the "
+        "checkout (../shared/data/bodyfat.csv)"
+    )
 
 
 @pytest.fixture(autouse=True)
