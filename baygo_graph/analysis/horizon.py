@@ -37,7 +37,7 @@ def horizon_table(runs, horizons, *, window: int = 10) -> pd.DataFrame:
     -------
     pandas.DataFrame
         One row per (run, T): ``run`` (its position in ``runs``), ``seed`` (the
-        run's recorded seed), ``steps``, ``b_aligned`` and ``b_sliding`` (smallest
+        run's int seed, or its replicate index for a seed spawned from a root), ``steps``, ``b_aligned`` and ``b_sliding`` (smallest
         B; NaN when no B works), ``listening_share`` (mean fraction of the other
         agents listening to the informative agent), ``influence`` (its mean
         influence over the windows) and ``influence_rank`` (its mean rank,
@@ -69,7 +69,7 @@ def horizon_table(runs, horizons, *, window: int = 10) -> pd.DataFrame:
             rows.append(
                 {
                     "run": k,
-                    "seed": str(run.config.get("seed")),
+                    "seed": _seed_label(run.config.get("seed")),
                     "steps": steps,
                     "b_aligned": _b(smallest_b(head, windows="aligned")),
                     "b_sliding": _b(smallest_b(head, windows="sliding")),
@@ -81,6 +81,13 @@ def horizon_table(runs, horizons, *, window: int = 10) -> pd.DataFrame:
                 }
             )
     return pd.DataFrame(rows)
+
+
+def _seed_label(seed):
+    """An int seed as is; a spawned seed as its replicate index (last spawn key)."""
+    if isinstance(seed, dict) and seed.get("spawn_key"):
+        return int(seed["spawn_key"][-1])
+    return seed if isinstance(seed, int) else str(seed)
 
 
 def _b(value) -> float:

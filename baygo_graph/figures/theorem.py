@@ -9,7 +9,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._style import INFORMATIVE_COLOR, figure_style, mark_synthetic, new_axes
+from ._style import (
+    INFORMATIVE_COLOR,
+    figure_style,
+    mark_synthetic,
+    new_axes,
+    run_caption,
+    source_caption,
+)
 
 __all__ = ["plot_horizon", "plot_theorem"]
 
@@ -17,7 +24,7 @@ _OTHERS = "#0072B2"
 _BOUND = "#555555"
 
 
-def plot_theorem(run, *, ax=None, title=None):
+def plot_theorem(run, *, ax=None, title=None, caption=None):
     """Both sides of the paper's bound over the steps, on a log scale.
 
     Parameters
@@ -26,6 +33,8 @@ def plot_theorem(run, *, ax=None, title=None):
         Made with ``monitors=[TheoremMonitor()]``.
     ax : matplotlib.axes.Axes, optional
     title : str, optional
+    caption : str, optional
+        Source caption; default: the run's data and seed.
 
     Returns
     -------
@@ -69,10 +78,11 @@ def plot_theorem(run, *, ax=None, title=None):
         ax.set_title(title or "The paper's bound (median over agents)")
         ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize="small")
         mark_synthetic(ax, run.synthetic)
+        source_caption(ax, run_caption(run) if caption is None else caption)
     return ax
 
 
-def plot_horizon(table, *, ax=None, synthetic=False, title=None):
+def plot_horizon(table, *, ax=None, synthetic=False, title=None, caption=None):
     """Smallest B (aligned and sliding) against the run length, over seeds.
 
     Parameters
@@ -82,12 +92,14 @@ def plot_horizon(table, *, ax=None, synthetic=False, title=None):
     ax : matplotlib.axes.Axes, optional
     synthetic : bool, default False
     title : str, optional
+    caption : str, optional
+        Source caption (data, seeds).
 
     Returns
     -------
     matplotlib.axes.Axes
         Median and interquartile range of each B per horizon; runs with no B are
-        left out of the median (their count is in the legend).
+        left out of the median (their count per horizon is in the legend).
 
     Examples
     --------
@@ -103,13 +115,16 @@ def plot_horizon(table, *, ax=None, synthetic=False, title=None):
         for kind, color in colors.items():
             col = table.groupby("steps")[f"b_{kind}"]
             q = col.quantile([0.25, 0.5, 0.75]).unstack()
-            missing = int(table[f"b_{kind}"].isna().sum())
+            runs = table.groupby("steps")[f"b_{kind}"].size()
+            missing = table[f"b_{kind}"].isna().groupby(table["steps"]).sum()
             ax.fill_between(q.index, q[0.25], q[0.75], color=color, alpha=0.2)
-            label = f"{kind} (median, IQR)" + (f"; no B in {missing} runs" if missing else "")
+            gaps = ", ".join(f"T={t}: {int(n)}/{runs[t]}" for t, n in missing.items() if n)
+            label = f"{kind} (median, IQR)" + (f"; runs with no B: {gaps}" if gaps else "")
             ax.plot(q.index, q[0.5], marker="o", color=color, label=label)
         ax.set_xlabel("run length T (steps)")
         ax.set_ylabel("smallest B")
         ax.set_title(title or "Smallest B grows with the horizon")
         ax.legend(loc="upper left", frameon=False, fontsize="small")
         mark_synthetic(ax, synthetic)
+        source_caption(ax, caption)
     return ax

@@ -64,7 +64,7 @@ def make_figures(df, measures, *, synthetic, steps, agents, long=None, run0=None
         made["theorem"] = F.plot_theorem(
             long.runs[0].head(steps), title=f"The paper's bound, BayGo seed 0 (T = {steps})"
         )
-        made["horizon"] = F.plot_horizon(long.horizon, synthetic=synthetic)
+        made["horizon"] = F.plot_horizon(long.horizon, synthetic=synthetic, caption=cap)
     return {name: ax.figure for name, ax in made.items()}
 
 

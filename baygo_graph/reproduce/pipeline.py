@@ -180,14 +180,18 @@ def _regime_stage(regimes, *, out, gallery, files, data, **kwargs):
 
 
 def _write_tables(df, smallest_b, long, out: Path, files: dict) -> None:
-    files["results"] = out / "results.csv"
-    df.to_csv(files["results"], index=False, float_format="%.6g")
-    files["smallest_b"] = out / "smallest_b.csv"
-    smallest_b.to_csv(files["smallest_b"], index=False)
-    files["horizon"] = out / "horizon.csv"
-    long.horizon.to_csv(files["horizon"], index=False, float_format="%.6g")
-    files["theorem"] = out / "theorem.csv"
-    long.theorem.to_csv(files["theorem"], index=False, float_format="%.6g")
+    """The CSV tables, each with the data source and a synthetic flag on every row."""
+    source = str(df.attrs.get("data_source", "unknown"))
+    synthetic = bool(df.attrs.get("synthetic", False))
+    for name, frame in (
+        ("results", df),
+        ("smallest_b", smallest_b),
+        ("horizon", long.horizon),
+        ("theorem", long.theorem),
+    ):
+        files[name] = out / f"{name}.csv"
+        labelled = frame.assign(data=source, synthetic=synthetic)
+        atomic_text(files[name], labelled.to_csv(index=False, float_format="%.6g"))
 
 
 def _write_reports(out: Path, *, config, summary, claims, measures, long, regime_map, timings,

@@ -27,7 +27,7 @@ def test_each_horizon_equals_a_run_of_that_length():
             # brute force: share of the 5 other agents choosing agent 0, per step
             share = (short.choices[:, 1:] == 0).sum(axis=1) / 5
             assert row["listening_share"] == pytest.approx(share.mean())
-            assert row["seed"] == str(s)
+            assert row["seed"] == s
 
 
 def test_smallest_b_cannot_shrink_with_the_horizon_when_sliding():

@@ -60,7 +60,10 @@ def test_reproduce_writes_every_promised_file(small_reproduction):
     df = pd.read_csv(res / "results.csv")
     assert len(df) == len(STRATEGIES) * 2 * 5 * 12
     assert list(df.columns) == ["strategy", "seed", "step", "agent", "informative", "mse",
-                                "influence"]  # fmt: skip
+                                "influence", "data", "synthetic"]  # fmt: skip
+    for name in ("results", "smallest_b", "horizon", "theorem"):  # every table says its data
+        table = pd.read_csv(res / f"{name}.csv")
+        assert table["synthetic"].all() and table["data"].str.startswith("synthetic").all()
     summary = json.loads((res / "summary.json").read_text())
     assert [c["key"] for c in summary["claims"]] == list(CLAIM_KEYS)
     assert len(summary["horizon"]) == 4 and len(summary["theorem"]) == 2
