@@ -32,6 +32,7 @@ __all__ = [
     "GraphSeries",
     "as_series",
     "node_order",
+    "row_shares",
     "series_from_arrays",
 ]
 
@@ -403,6 +404,46 @@ def node_order(graph: nx.Graph, nodelist=None) -> list:
     return nodelist
 
 
+def row_shares(values, keys, n_keys: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each value's share of its key's total, without overflow; and the keys with no mass.
+
+    Where a key's sum overflows, its values are divided by the key's largest value
+    first, so finite weights as large as ``1e308`` still give the right shares (and
+    ordinary values the same bits as a plain division by the sum).
+
+    Parameters
+    ----------
+    values : numpy.ndarray of float, shape (n,)
+        Finite and non-negative.
+    keys : numpy.ndarray of int, shape (n,)
+        In ``[0, n_keys)`` (e.g. a row index).
+    n_keys : int
+
+    Returns
+    -------
+    shares : numpy.ndarray, shape (n,)
+        ``values / sum of values with the same key`` (0 where the key's sum is 0).
+    empty : numpy.ndarray of bool, shape (n_keys,)
+        Keys whose values are all 0 (or that have none).
+
+    Examples
+    --------
+    >>> shares, empty = row_shares(np.array([1e308, 1e308, 1.0]), np.array([0, 0, 2]), 3)
+    >>> shares.tolist(), empty.tolist()
+    ([0.5, 0.5, 1.0], [False, True, False])
+    """
+    values = np.asarray(values, dtype=float)
+    with np.errstate(over="ignore"):  # an overflow is handled below
+        total = np.bincount(keys, weights=values, minlength=n_keys)
+    if not np.isfinite(total).all():  # the sum overflowed: scale by each key's largest first
+        top = np.zeros(n_keys)
+        np.maximum.at(top, keys, values)
+        values = values / np.where(top > 0, top, 1.0)[keys]
+        total = np.bincount(keys, weights=values, minlength=n_keys)
+    empty = total == 0
+    return values / np.where(empty, 1.0, total)[keys], empty
+
+
 def _node_order(graphs: list) -> tuple:
     if not graphs:
         raise ValueError("graphs must hold at least one step, got an empty sequence")
@@ -440,15 +481,12 @@ def _from_graphs(graphs: list) -> EdgeListSeries:
         bad = w[~np.isfinite(w) | (w < 0)][0]
         raise ValueError(f"edge weights must be finite and >= 0, got weight {bad!r}")
     # Normalise rows (in-weights per receiver and step); empty rows keep w_ii = 1.
-    key = step * m + row
-    total = np.bincount(key, weights=w, minlength=n_steps * m)
-    empty = np.flatnonzero(total == 0)
+    w, empty = row_shares(w, step * m + row, n_steps * m)
+    empty = np.flatnonzero(empty)
     step = np.concatenate([step, empty // m])
     row = np.concatenate([row, empty % m])
     col = np.concatenate([col, empty % m])
-    total[empty] = 1.0
     w = np.concatenate([w, np.ones(len(empty))])
-    w = w / total[step * m + row]
     pos = w > 0
     order = np.argsort(step[pos], kind="stable")
     entries = tuple(a[pos][order] for a in (step, row, col, w))

@@ -37,7 +37,8 @@ def horizon_table(runs, horizons, *, window: int = 10) -> pd.DataFrame:
     -------
     pandas.DataFrame
         One row per (run, T): ``run`` (its position in ``runs``), ``seed`` (the
-        run's int seed, or its replicate index for a seed spawned from a root), ``steps``, ``b_aligned`` and ``b_sliding`` (smallest
+        run's int seed, or its replicate index for a seed spawned from a root),
+        ``steps``, ``b_aligned`` and ``b_sliding`` (smallest
         B; NaN when no B works), ``listening_share`` (mean fraction of the other
         agents listening to the informative agent), ``influence`` (its mean
         influence over the windows) and ``influence_rank`` (its mean rank,

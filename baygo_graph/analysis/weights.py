@@ -17,7 +17,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._validate import check_choice, check_int
-from ..series import as_series, node_order
+from ..series import as_series, node_order, row_shares
 
 __all__ = ["METHODS", "node_order", "weight_matrix", "window_matrix"]
 
@@ -35,7 +35,13 @@ def _graph_weights(g: nx.Graph, nodelist) -> sp.csr_array:
     w = sp.csr_array(a.T, dtype=float)
     if w.nnz and (not np.all(np.isfinite(w.data)) or np.any(w.data < 0)):
         raise ValueError("edge weights must be finite and >= 0")
-    total = np.asarray(w.sum(axis=1)).ravel()
+    with np.errstate(over="ignore"):  # an overflow is handled below
+        total = np.asarray(w.sum(axis=1)).ravel()
+    if not np.isfinite(total).all():  # huge finite weights: shares without overflow
+        coo = sp.coo_array(w)
+        shares, _ = row_shares(coo.data, coo.row, w.shape[0])
+        w = sp.csr_array((shares, (coo.row, coo.col)), shape=w.shape)
+        total = np.asarray(w.sum(axis=1)).ravel()
     empty = total == 0
     w = w + sp.diags_array(empty.astype(float))
     total[empty] = 1.0

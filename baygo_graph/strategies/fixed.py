@@ -12,7 +12,7 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
-from ..series import FixedSeries
+from ..series import FixedSeries, row_shares
 from .base import Plan
 from .physical import listen_matrix
 
@@ -86,7 +86,14 @@ class FixedGraph:
                 raise ValueError(
                     f"graph has a 'weight' attribute {bad!r}: weights must be finite and >= 0"
                 )
-            w = sp.diags_array(1.0 / w.sum(axis=1)) @ w
+            with np.errstate(over="ignore"):  # an overflow is handled below
+                total = np.asarray(w.sum(axis=1)).ravel()
+            if np.isfinite(total).all():
+                w = sp.diags_array(1.0 / total) @ w
+            else:  # huge finite weights: shares without overflow
+                coo = sp.coo_array(w)
+                shares, _ = row_shares(coo.data, coo.row, agents)
+                w = sp.csr_array((shares, (coo.row, coo.col)), shape=(agents, agents))
         w = sp.csr_array(w)
         w.eliminate_zeros()
         w.sort_indices()

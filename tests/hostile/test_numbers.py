@@ -67,3 +67,21 @@ def test_large_but_sane_values_still_run(data):
     frame = pd.DataFrame({"Abdomen": data.frame["Abdomen"], "BodyFat": data.frame["BodyFat"] * 1e9})
     run = bg.simulate("nocol", data=frame, **KW)
     assert np.isfinite(run.mse).all()
+
+
+def test_huge_finite_weights_give_the_shares_of_their_ratios():
+    from baygo_graph.analysis import influence
+    from baygo_graph.series import as_series
+
+    big, ones = nx.DiGraph(), nx.DiGraph()
+    for g, w in ((big, 1e308), (ones, 1.0)):
+        g.add_edge(0, 1, weight=w)
+        g.add_edge(2, 1, weight=w)
+        g.add_edge(1, 0, weight=1.0)
+        g.add_edge(1, 2, weight=1.0)
+    np.testing.assert_allclose(influence(big), [0.25, 0.5, 0.25])
+    np.testing.assert_allclose(influence(big), influence(ones))
+    np.testing.assert_allclose(as_series([big]).weights(0).toarray()[1], [0.5, 0.0, 0.5])
+    w = FixedGraph(big, weights="edge").matrix(3, delta=0.5).toarray()
+    np.testing.assert_allclose(w.sum(axis=1), 1.0)
+    np.testing.assert_allclose(w[1], [0.5, 0.0, 0.5], atol=1e-300)
