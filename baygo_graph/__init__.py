@@ -9,6 +9,7 @@ from ._version import __version__
 from .data import Dataset, load_bodyfat, paper_split, synthetic_bodyfat
 from .exceptions import (
     BayGoError,
+    BudgetError,
     DataError,
     GridResolutionWarning,
     NotUniqueError,
@@ -21,6 +22,7 @@ from .run import Run
 
 __all__ = [
     "BayGoError",
+    "BudgetError",
     "DataError",
     "Dataset",
     "GridResolutionWarning",

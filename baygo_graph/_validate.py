@@ -143,8 +143,8 @@ def seed_record(rng) -> tuple[int | dict, np.random.Generator]:
 
     An int is recorded as itself; anything else as the ``entropy`` and
     ``spawn_key`` of its SeedSequence (a Generator first gives one draw of
-    entropy), so ``np.random.default_rng(np.random.SeedSequence(**record))``
-    (with the entropy as an int) restarts the same stream.
+    entropy). Such a record is itself accepted as ``rng`` and restarts the same
+    stream (``simulate(..., rng=run.config["seed"])`` reruns the run).
 
     Examples
     --------
@@ -155,6 +155,9 @@ def seed_record(rng) -> tuple[int | dict, np.random.Generator]:
     >>> rec
     {'entropy': '11', 'spawn_key': [2]}
     """
+    if isinstance(rng, dict):  # a record of a run's config: the same stream again
+        seq = seed_from_record(rng)
+        return seed_record(seq)[0], np.random.default_rng(seq)
     _check_rng_type(rng)
     if isinstance(rng, numbers.Integral):
         return int(rng), np.random.default_rng(int(rng))
@@ -178,6 +181,8 @@ def seed_from_record(record) -> np.random.SeedSequence:
     """
     if isinstance(record, numbers.Integral):
         return np.random.SeedSequence(int(record))
+    if not isinstance(record, dict) or not {"entropy", "spawn_key"} <= set(record):
+        raise TypeError(f"a seed record has 'entropy' and 'spawn_key', got {record!r}")
     entropy = record["entropy"]
     entropy = int(entropy) if isinstance(entropy, str) else [int(e) for e in entropy]
     return np.random.SeedSequence(entropy, spawn_key=tuple(record["spawn_key"]))

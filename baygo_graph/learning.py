@@ -156,7 +156,16 @@ def simulate(
     >>> run.mse.shape, run.choices.shape, run.synthetic
     ((5, 4), (5, 4), True)
     """
-    _check_args(agents=agents, steps=steps, batch=batch, delta=delta)
+    if isinstance(monitors, str) or not isinstance(monitors, list | tuple):
+        raise TypeError(f"monitors must be a list or tuple of monitors, got {monitors!r}")
+    _check_args(
+        agents=agents,
+        steps=steps,
+        batch=batch,
+        delta=delta,
+        informative=informative,
+        monitors=monitors,
+    )
     dtype = np.dtype(dtype)
     if dtype not in (np.float64, np.float32):
         raise ValueError(f"dtype must be 'float64' or 'float32', got {dtype!r}")
@@ -177,10 +186,15 @@ def simulate(
         if not isinstance(strat, BayGo) or strat.physical is not None:
             raise ValueError("physical applies to the 'baygo' strategy given by name only")
         strat = BayGo(physical)
-    _check_memory(model, strat, agents=agents, steps=steps, dtype=dtype, keep=keep)
+    _check_memory(model, strat, agents=agents, steps=steps, batch=batch, dtype=dtype, keep=keep)
     dataset = model.resolve_data(data)
     split = model.split(dataset, agents=agents, informative=informative, rng=rng)
     plan = strat.start(agents=agents, steps=steps, delta=delta, dtype=dtype, rng=rng)
+    if not all(callable(getattr(plan, m, None)) for m in ("statistics", "pool", "series")):
+        raise TypeError(
+            f"strategy {strat.name!r}: start() must return a baygo_graph.strategies.Plan, "
+            f"got {type(plan).__name__}"
+        )
     show = sys.stderr.isatty() if progress is None else bool(progress)
     loop = _Loop(plan, model, split, batch=batch, steps=steps, keep=keep, monitors=monitors)
     rec = loop.run(rng, dtype=dtype, progress=show and strat.name)
@@ -241,15 +255,17 @@ def _same(a, b) -> bool:
         return False
 
 
-def _check_memory(model, strat, *, agents, steps, dtype, keep) -> None:
+def _check_memory(model, strat, *, agents, steps, batch, dtype, keep) -> None:
     """Refuse, before allocating, a run that needs more memory than the budget."""
     values = model.state_values() if hasattr(model, "state_values") else 1
     dense = isinstance(strat, BayGo) and strat.physical is None  # M x M KL scores
     nbytes = estimate_run_bytes(
         agents, steps, values, itemsize=dtype.itemsize, kept=len(keep), pairwise=dense
     )
+    nbytes += 4 * 8 * agents * batch  # each step's draws, indices and batches
     unit = "grid points" if hasattr(model, "space") or hasattr(model, "make_grid") else "values"
     what = f"a run of {agents} agents x {steps} steps x {values} {unit} per agent"
+    what += f", batch {batch}" if batch > 1 else ""
     check_budget(nbytes, what=what)
 
 
@@ -263,15 +279,26 @@ def _split_record(split) -> dict:
     return {"counts_summary": summary | {"max": int(counts.max())}} | rec
 
 
-def _check_args(*, agents, steps, batch, delta) -> None:
-    check_int("agents", agents, minimum=2)
+def _check_args(*, agents, steps, batch, delta, informative, monitors) -> None:
+    agents = check_int("agents", agents, minimum=2)
     check_int("steps", steps, minimum=1)
     check_int("batch", batch, minimum=1)
     check_real("delta", delta, low=0.0, high=1.0)
+    check_int("informative", informative, minimum=0, maximum=agents - 1)
+    for mon in monitors:
+        if not all(callable(getattr(mon, m, None)) for m in ("start", "observe", "finish")):
+            raise TypeError(
+                "monitors must be a sequence of objects with start, observe and finish "
+                f"(see baygo_graph.monitors), got {mon!r}"
+            )
 
 
 def _kept_steps(keep_posteriors, steps) -> set:
+    if isinstance(keep_posteriors, str | bool) or not hasattr(keep_posteriors, "__iter__"):
+        raise TypeError(f"keep_posteriors must be a sequence of steps, got {keep_posteriors!r}")
     keep_posteriors = list(keep_posteriors)
+    for t in keep_posteriors:
+        check_int("keep_posteriors[...]", t)
     if not all(-steps <= int(t) < steps for t in keep_posteriors):
         raise ValueError(
             f"keep_posteriors must be steps in [-{steps}, {steps}), got {keep_posteriors!r}"
@@ -309,7 +336,13 @@ class _Loop:
         agents = split.agents
         state = model.start(split, learners=plan.learners, dtype=dtype)
         for mon in monitors:
-            mon.start(agents=agents, steps=self.steps, grid=model.space, split=split, model=model)
+            mon.start(
+                agents=agents,
+                steps=self.steps,
+                grid=getattr(model, "space", None),
+                split=split,
+                model=model,
+            )
         rec = None
         bar = tqdm(range(self.steps), desc=progress or "", disable=not progress, leave=False)
         for t in bar:

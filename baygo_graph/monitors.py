@@ -98,6 +98,11 @@ class TheoremMonitor:
 
     def start(self, *, agents, steps, grid, split, model=None) -> None:
         """Find the true cell and allocate the (T, M) records."""
+        if grid is None:
+            raise ValueError(
+                f"TheoremMonitor needs a grid model; the {getattr(model, 'name', '?')!r} "
+                "model has no grid"
+            )
         if self.theta_star is None and getattr(model, "name", "linear") != "linear":
             raise ValueError(
                 f"TheoremMonitor needs theta_star for the {model.name!r} model (its default "

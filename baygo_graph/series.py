@@ -25,6 +25,8 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
+from ._validate import check_real
+
 __all__ = [
     "ChoiceSeries",
     "EdgeListSeries",
@@ -182,9 +184,14 @@ class ChoiceSeries(GraphSeries):
     @classmethod
     def from_choices(cls, choices, *, delta: float = 0.5, **meta) -> ChoiceSeries:
         """A checked choice series from a (T, M) array of agent ids (-1: none)."""
+        delta = check_real("delta", delta, low=0.0, high=1.0)
         choices = np.asarray(choices)
         if choices.ndim != 2 or not np.issubdtype(choices.dtype, np.integer):
             raise ValueError(f"choices must be a 2-D integer array (T, M), got {choices.shape}")
+        if 0 in choices.shape:
+            raise ValueError(
+                f"choices must hold at least one step and one agent, got {choices.shape}"
+            )
         t, m = choices.shape
         if choices.size and (choices.min() < -1 or choices.max() >= m):
             raise ValueError(

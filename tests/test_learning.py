@@ -368,3 +368,48 @@ def test_bad_argument_types_are_type_errors():
 def test_bad_rng_type():
     with pytest.raises(TypeError, match="rng must be"):
         bg.simulate("baygo", rng="seed", data=DATA, steps=1, grid=5)
+
+
+def test_a_recorded_seed_reruns_the_run():
+    kw = {"agents": 4, "steps": 6, "grid": 11, "data": DATA}
+    for rng in (np.random.default_rng(3), np.random.SeedSequence(8, spawn_key=(2,)), None):
+        a = bg.simulate("baygo", rng=rng, **kw)
+        b = bg.simulate("baygo", rng=a.config["seed"], **kw)
+        np.testing.assert_array_equal(a.choices, b.choices)
+        assert b.config["seed"] == a.config["seed"]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"informative": 1.5}, TypeError, "informative must be an integer"),
+        ({"informative": True}, TypeError, "informative must be an integer"),
+        ({"keep_posteriors": True}, TypeError, "keep_posteriors must be a sequence"),
+        ({"monitors": "theorem"}, TypeError, "monitors must be a list or tuple"),
+        ({"monitors": [object()]}, TypeError, "start, observe and finish"),
+        ({"batch": 10**12}, bg.BudgetError, "batch"),
+    ],
+)
+def test_bad_options_name_themselves(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        bg.simulate("baygo", data=DATA, steps=2, grid=5, **kwargs)
+
+
+def test_a_strategy_must_start_a_plan():
+    class Broken:
+        name = "broken"
+
+        def start(self, **kw):
+            return None
+
+    with pytest.raises(TypeError, match="start\\(\\) must return a baygo_graph.strategies.Plan"):
+        bg.simulate(Broken(), data=DATA, steps=2, grid=5)
+
+
+def test_from_choices_checks_delta_and_size():
+    with pytest.raises(ValueError, match="delta must be in"):
+        bg.Run.from_choices([[1, 0]], delta=float("nan"))
+    with pytest.raises(ValueError, match="delta must be in"):
+        bg.Run.from_choices([[1, 0]], delta=2.0)
+    with pytest.raises(ValueError, match="at least one step"):
+        bg.Run.from_choices(np.zeros((0, 3), dtype=int))

@@ -102,7 +102,9 @@ def _simulate(
             raise ValueError(f"--physical applies to --strategy baygo only, got {strategy!r}")
         chosen = None  # the linear model with --grid, unless another model or options
         if model != "linear" or options:
-            chosen = resolve_model(model, **({"grid": grid} | parse_options(options)))
+            takes_grid = model != "exact"  # the exact model has no grid
+            base = {"grid": grid} if takes_grid else {}
+            chosen = resolve_model(model, **(base | parse_options(options)))
         result = simulate(
             strategy,
             agents=agents,

@@ -95,3 +95,11 @@ def test_out_holding_a_run_needs_force(tmp_path, capsys):
     assert (tmp_path / "run.npz").read_bytes() == before
     assert call([*args, "--seed", "1", "--force"], capsys)[0] == 0
     assert (tmp_path / "run.npz").read_bytes() != before
+
+
+def test_the_exact_model_runs_from_the_command_line(capsys):
+    code, out, err = call(
+        ["run", "--model", "exact", "--agents", "4", "--steps", "2", "--json"], capsys
+    )
+    assert code == 0, err
+    assert json.loads(out)["steps"] == 2

@@ -183,7 +183,7 @@ def test_same_seed_same_run_and_save_load(tmp_path):
         ({"sigma": -2.0}, "sigma must be a finite number > 0, got -2.0"),
         ({"strategy": "complete", "physical": "regular-4"}, "physical applies"),
         ({"physical": "regular-x"}, "physical must be"),
-        ({"informative": 12}, "informative must be an agent id in \\[0, 12\\), got 12"),
+        ({"informative": 12}, "informative must be an integer in \\[0, 11\\], got 12"),
         ({"agents": 30_000}, "complete graph\\) holds M\\^2 pairs"),
         ({"strategy": "complete", "agents": 30_000}, "a complete graph on 30000 agents"),
     ],
