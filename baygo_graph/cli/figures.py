@@ -107,8 +107,8 @@ def plot(run_dir, out, formats, window, as_json):
               show_default=True)  # fmt: skip
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="Output file (default: RUN_DIR/animation.<format>).")  # fmt: skip
-@click.option("--fps", type=click.IntRange(min=1), default=4, show_default=True)
-@click.option("--dpi", type=click.IntRange(min=20), default=90, show_default=True)
+@click.option("--fps", type=click.IntRange(1, 60), default=4, show_default=True)
+@click.option("--dpi", type=click.IntRange(20, 600), default=90, show_default=True)
 @click.option("--panel", type=click.Choice(["mse", "influence"]), default="mse",
               show_default=True, help="What the panel beside the graph shows.")  # fmt: skip
 @click.option("--window", type=click.IntRange(min=1), default=10, show_default=True,
