@@ -53,58 +53,33 @@ __all__ = ["run"]
 @click.option("--force", is_flag=True, help="Replace a run already saved in --out.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a tty).")
-def run(
-    strategy,
-    agents,
-    steps,
-    seed,
-    data,
-    delta,
-    batch,
-    grid,
-    physical,
-    model,
-    model_options,
-    out,
-    force,
-    as_json,
-    progress,
-):
+def run(out, force, as_json, **options):
     """Run one strategy and print a summary (final loss, who was listened to)."""
     if out is not None and (Path(out) / RUN_FILE).exists() and not force:
         raise click.ClickException(f"a run is already saved in {out!r}: pass --force to replace it")
     with output_folder(out) if out is not None else contextlib.nullcontext():
-        result = _simulate(
-            strategy,
-            agents,
-            steps,
-            seed,
-            data,
-            delta,
-            batch,
-            grid,
-            physical,
-            model,
-            model_options,
-            progress,
-        )
+        result = _simulate(**options)
         summary = result.summary()
         if out is not None:
             summary["file"] = str(result.save(Path(out), overwrite=force))
-    _print(result, summary, strategy=strategy, seed=seed, out=out, as_json=as_json)
+    _print(
+        result, summary, strategy=options["strategy"], seed=options["seed"], out=out,
+        as_json=as_json,
+    )  # fmt: skip
 
 
 def _simulate(
-    strategy, agents, steps, seed, data, delta, batch, grid, physical, model, options, progress
-):
+    *, strategy, agents, steps, seed, data, delta, batch, grid, physical, model, model_options,
+    progress,
+):  # fmt: skip
     try:
         if physical != "complete" and strategy != "baygo":
             raise ValueError(f"--physical applies to --strategy baygo only, got {strategy!r}")
         chosen = None  # the linear model with --grid, unless another model or options
-        if model != "linear" or options:
+        if model != "linear" or model_options:
             takes_grid = model != "exact"  # the exact model has no grid
             base = {"grid": grid} if takes_grid else {}
-            chosen = resolve_model(model, **(base | parse_options(options)))
+            chosen = resolve_model(model, **(base | parse_options(model_options)))
         result = simulate(
             strategy,
             agents=agents,
