@@ -16,7 +16,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..data import resolve_data
 from ..splits import shared_split
 from .exact import exact_choices, exact_metrics, exact_pool, exact_prior, exact_update
 from .grid import Measures
@@ -67,10 +66,6 @@ class ExactGaussian(RegressionSetup):
 
     name = "exact"
     loss_name = "mse"
-
-    def resolve_data(self, data):
-        """The bodyfat data (a path, a DataFrame, a Dataset, or None: ``$BAYGO_BODYFAT``)."""
-        return resolve_data(data)
 
     def split(self, data, *, agents: int, informative: int, rng):
         """The paper's split in O(M + N) memory (:func:`~baygo_graph.splits.shared_split`)."""

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validate import check_real
-from ..data import paper_split
+from ..data import paper_split, resolve_data
 from .grid import Grid, GridModel, log_normalize, make_grid
 
 __all__ = [
@@ -167,6 +167,10 @@ class RegressionSetup:
     test_fraction: float = 0.2
     informative_range: tuple = (85.0, 120.0)
     other_range: tuple = (70.0, 85.0)
+
+    def resolve_data(self, data):
+        """The bodyfat data (a path, a DataFrame, a Dataset, or None: ``$BAYGO_BODYFAT``)."""
+        return resolve_data(data)
 
     def split_with(self, splitter, data, *, agents: int, informative: int, rng):
         """``splitter(data, ...)`` with this set-up's ranges; fixes the noise ``_sigma``."""

@@ -14,24 +14,15 @@ from baygo_graph.experiments import Comparison, compare
 
 DATA = bg.synthetic_bodyfat(rng=11)
 SIX = ("baygo", "complete", "posm", "negm", "nocol", "cen")
+STUDY = {"seeds": 3, "steps": 8, "agents": 5, "grid": 11, "data": DATA, "n_jobs": 1,
+         "progress": False, "influence_window": 3}  # fmt: skip
 
 
 @pytest.fixture(scope="module")
 def study():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        res = compare(
-            SIX,
-            seeds=3,
-            steps=8,
-            agents=5,
-            grid=11,
-            data=DATA,
-            n_jobs=1,
-            progress=False,
-            influence_window=3,
-            tidy=False,
-        )
+        res = compare(SIX, **STUDY, tidy=False)
     return res, res.to_frame()
 
 
@@ -55,17 +46,7 @@ def test_tidy_frame_is_the_default_and_unchanged(study):
     res, df = study
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        again = compare(
-            SIX,
-            seeds=3,
-            steps=8,
-            agents=5,
-            grid=11,
-            data=DATA,
-            n_jobs=1,
-            progress=False,
-            influence_window=3,
-        )
+        again = compare(SIX, **STUDY)
     pd.testing.assert_frame_equal(again, df)
     assert again.attrs == df.attrs == res.attrs
     assert res.shape == (6, 3, 8, 5)
