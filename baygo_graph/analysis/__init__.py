@@ -12,6 +12,7 @@ import warnings as _warnings
 
 from .centrality import *  # noqa: F403
 from .centrality import __all__ as _centrality_all
+from .comparison import Comparison  # noqa: F401 (listed in __all__ below)
 from .connectivity import *  # noqa: F403
 from .connectivity import __all__ as _connectivity_all
 from .horizon import *  # noqa: F403
@@ -72,5 +73,6 @@ __all__ = sorted(
         *_windows_all,
         *_window_influence_all,
         "compare",
+        "Comparison",
     }
 )

@@ -2,7 +2,9 @@
 
 Pure functions of arrays and of the tidy table of
 :func:`baygo_graph.experiments.compare` (one row per strategy, seed, step and
-agent): :func:`t_interval` (mean and Student-t interval over seeds),
+agent) or of its per-run arrays, a :class:`~baygo_graph.analysis.Comparison`
+(each function then calls the same-named method, which reduces run by run):
+:func:`t_interval` (mean and Student-t interval over seeds),
 :func:`seed_bands` (per-step mean curves with their intervals, what the figures
 draw), :func:`summarize` (one row per strategy), :func:`final_mse` (per-seed
 final errors) and :func:`paired_difference` (paired contrasts of two
@@ -12,11 +14,12 @@ with ``sd`` the sample standard deviation (ddof=1), NaN when ``n < 2``.
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import pandas as pd
 from scipy import stats
+
+from ._reduce import check_level, half_width, interval
+from .comparison import Comparison
 
 __all__ = [
     "GROUPS",
@@ -26,6 +29,10 @@ __all__ = [
     "seed_bands",
     "summarize",
     "t_interval",
+    "table_array",
+    "table_seeds",
+    "table_steps",
+    "table_strategies",
 ]
 
 #: Which agents a curve follows: the informative agent, the mean of the others,
@@ -34,24 +41,11 @@ GROUPS = ("informative", "others", "all", "each")
 
 
 # -- t-intervals -------------------------------------------------------------------
-def _check_level(level) -> None:
-    if not 0 < level < 1:
-        raise ValueError(f"level must be in (0, 1), got {level!r}")
-
-
-def _half_width(sd, n, level: float) -> np.ndarray:
-    """``t_{n-1, (1+level)/2} · sd / sqrt(n)``; NaN where ``n < 2`` (the only t quantile)."""
-    n = np.asarray(n, dtype=float)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        q = stats.t.ppf(0.5 + level / 2, np.where(n > 1, n - 1, np.nan))
-        return q * np.asarray(sd, dtype=float) / np.sqrt(n)
-
-
 def _grouped_interval(values: pd.Series, level: float, *, by, sort: bool) -> pd.DataFrame:
     """Mean, sd, n, lo, hi of ``values`` per group of index level(s) ``by``."""
     g = values.groupby(level=by, sort=sort, observed=True)
     out = pd.DataFrame({"mean": g.mean(), "sd": g.std(ddof=1), "n": g.count()})
-    half = _half_width(out["sd"].to_numpy(float), out["n"].to_numpy(float), level)
+    half = half_width(out["sd"].to_numpy(float), out["n"].to_numpy(float), level)
     out["lo"] = out["mean"] - half
     out["hi"] = out["mean"] + half
     return out
@@ -81,15 +75,8 @@ def t_interval(values, *, level: float = 0.95, axis: int = 0):
     >>> float(mean), round(float(hi), 4)
     (3.0, 9.5724)
     """
-    _check_level(level)
-    v = np.asarray(values, dtype=float)
-    n = np.isfinite(v).sum(axis=axis).astype(float)
-    with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        mean = np.nanmean(v, axis=axis)
-        sd = np.nanstd(v, axis=axis, ddof=1)
-    half = _half_width(sd, n, level)
-    return mean, mean - half, mean + half
+    check_level(level)
+    return interval(values, level, axis=axis)
 
 
 def array_band(values, *, level=0.95):
@@ -126,9 +113,10 @@ def seed_bands(df, *, value="mse", group="informative", level=0.95, strategies=N
 
     Parameters
     ----------
-    df : pandas.DataFrame
+    df : pandas.DataFrame or Comparison
         Tidy table with columns strategy, seed, step, agent, informative and
-        ``value`` (as :func:`baygo_graph.experiments.compare` returns).
+        ``value`` (as :func:`baygo_graph.experiments.compare` returns), or its
+        per-run arrays (``tidy=False``; the result is the same).
     value : str, default "mse"
         Column to summarise (NaN entries are skipped).
     group : {"informative", "others", "all", "each"}, default "informative"
@@ -156,14 +144,16 @@ def seed_bands(df, *, value="mse", group="informative", level=0.95, strategies=N
     >>> round(float(seed_bands(df, group="others")["hi"].iloc[0]), 3)
     18.706
     """
+    if isinstance(df, Comparison):
+        return df.seed_bands(value=value, group=group, level=level, strategies=strategies)
     if not isinstance(df, pd.DataFrame):
-        raise TypeError(f"df must be a pandas DataFrame, got {type(df).__name__}")
+        raise TypeError(f"df must be a pandas DataFrame or a Comparison, got {type(df).__name__}")
     missing = [c for c in (*_BAND_REQUIRED, value) if c not in df.columns]
     if missing:
         raise ValueError(f"df lacks the column(s) {missing}; expected compare()'s tidy table")
     if group not in GROUPS:
         raise ValueError(f"group must be one of {GROUPS}, got {group!r}")
-    _check_level(level)
+    check_level(level)
     if strategies is not None:
         df = df[df["strategy"].isin(list(strategies))]
     if group == "informative":
@@ -177,13 +167,87 @@ def seed_bands(df, *, value="mse", group="informative", level=0.95, strategies=N
     return out[[*outer, "mean", "lo", "hi", "n"]]
 
 
+# -- the shape of a comparison, tidy or compact --------------------------------------
+def table_strategies(table) -> list:
+    """The strategies of a tidy frame (order of appearance) or of a Comparison.
+
+    Examples
+    --------
+    >>> table_strategies(pd.DataFrame({"strategy": ["b", "a", "b"]}))
+    ['b', 'a']
+    """
+    if isinstance(table, Comparison):
+        return list(table.strategies)
+    return list(dict.fromkeys(table["strategy"]))
+
+
+def table_steps(table) -> int:
+    """Steps T of a tidy frame (largest step + 1; 1 when empty) or of a Comparison.
+
+    Examples
+    --------
+    >>> table_steps(pd.DataFrame({"step": [0, 4, 2]}))
+    5
+    """
+    if isinstance(table, Comparison):
+        return table.n_steps
+    return int(table["step"].max()) + 1 if len(table) else 1
+
+
+def table_seeds(table) -> int:
+    """Seeds of a tidy frame (1 without a ``seed`` column) or of a Comparison.
+
+    Examples
+    --------
+    >>> table_seeds(pd.DataFrame({"seed": [0, 0, 3]}))
+    2
+    """
+    if isinstance(table, Comparison):
+        return table.n_seeds
+    return int(table["seed"].nunique()) if "seed" in table.columns else 1
+
+
+def table_array(table, strategy: str, *, value: str = "mse") -> np.ndarray:
+    """The (seeds N, steps T, agents M) array of ``value`` for one strategy.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame or Comparison
+    strategy : str
+    value : {"mse", "influence"}, default "mse"
+
+    Returns
+    -------
+    numpy.ndarray
+        A view of the Comparison's array, or the frame's values pivoted (NaN
+        where the frame has no row).
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"strategy": "a", "seed": [0, 0, 1, 1], "step": 0,
+    ...                    "agent": [0, 1, 0, 1], "mse": [1.0, 2.0, 3.0, 4.0]})
+    >>> table_array(df, "a").tolist()
+    [[[1.0, 2.0]], [[3.0, 4.0]]]
+    """
+    if isinstance(table, Comparison):
+        return table.values(value)[table.index(strategy)]
+    sub = table[table["strategy"] == strategy]
+    if sub.empty:
+        raise ValueError(f"strategy {strategy!r} is not in the table")
+    cube = sub.pivot_table(index=["seed", "step"], columns="agent", values=value, dropna=False)
+    seeds = cube.index.get_level_values("seed").unique()
+    steps = cube.index.get_level_values("step").unique()
+    full = pd.MultiIndex.from_product([seeds, steps], names=["seed", "step"])
+    return cube.reindex(full).to_numpy().reshape(len(seeds), len(steps), -1)
+
+
 # -- summaries of the tidy table ----------------------------------------------------
 _REQUIRED = ("strategy", "seed", "step", "agent", "informative", "mse")
 
 
 def _check_frame(df) -> None:
     if not isinstance(df, pd.DataFrame):
-        raise TypeError(f"df must be a pandas DataFrame, got {type(df).__name__}")
+        raise TypeError(f"df must be a pandas DataFrame or a Comparison, got {type(df).__name__}")
     missing = [c for c in _REQUIRED if c not in df.columns]
     if missing:
         raise ValueError(f"df lacks the column(s) {missing} (see experiments.compare())")
@@ -215,8 +279,9 @@ def final_mse(df) -> pd.DataFrame:
 
     Parameters
     ----------
-    df : pandas.DataFrame
-        A tidy frame as returned by :func:`~baygo_graph.experiments.compare`.
+    df : pandas.DataFrame or Comparison
+        A tidy frame as returned by :func:`~baygo_graph.experiments.compare`, or
+        its per-run arrays (``tidy=False``; the result is the same).
 
     Returns
     -------
@@ -233,6 +298,8 @@ def final_mse(df) -> pd.DataFrame:
     >>> final_mse(df).to_dict("records")
     [{'informative': 1.0, 'others': 3.0}]
     """
+    if isinstance(df, Comparison):
+        return df.final_mse()
     _check_frame(df)
     last = df["step"] == df.groupby(["strategy", "seed"], sort=False)["step"].transform("max")
     fin = df.loc[last, ["strategy", "seed", "informative", "mse"]]
@@ -251,9 +318,10 @@ def summarize(df, *, tolerance: float = 0.05, consensus_tol: float = 0.01, level
 
     Parameters
     ----------
-    df : pandas.DataFrame
+    df : pandas.DataFrame or Comparison
         A tidy frame as returned by :func:`~baygo_graph.experiments.compare` (the
-        ``influence`` column may be absent).
+        ``influence`` column may be absent), or its per-run arrays (``tidy=False``;
+        the result is the same).
     tolerance : float, default 0.05
         Relative tolerance of ``steps_to_cen``.
     consensus_tol : float, default 0.01
@@ -305,6 +373,8 @@ def summarize(df, *, tolerance: float = 0.05, consensus_tol: float = 0.01, level
     >>> round(float(s.loc["cen", "final_mse_informative_hi"]), 4)  # 2 + t(0.975, 1) * 1
     14.7062
     """
+    if isinstance(df, Comparison):
+        return df.summarize(tolerance=tolerance, consensus_tol=consensus_tol, level=level)
     _check_frame(df)
     for name, value, lo, hi in (
         ("tolerance", tolerance, 0.0, np.inf),
@@ -362,8 +432,9 @@ def paired_difference(df, strategy: str, baseline: str, *, level: float = 0.95):
 
     Parameters
     ----------
-    df : pandas.DataFrame
-        A tidy frame as returned by :func:`~baygo_graph.experiments.compare`.
+    df : pandas.DataFrame or Comparison
+        A tidy frame as returned by :func:`~baygo_graph.experiments.compare`, or
+        its per-run arrays (``tidy=False``; the result is the same).
     strategy, baseline : str
         Labels in ``df.strategy``.
     level : float, default 0.95
@@ -385,7 +456,9 @@ def paired_difference(df, strategy: str, baseline: str, *, level: float = 0.95):
     >>> paired_difference(df, "a", "b").loc["final_mse_informative", ["mean", "n"]].tolist()
     [-1.0, 3.0]
     """
-    _check_level(level)
+    if isinstance(df, Comparison):
+        return df.paired_difference(strategy, baseline, level=level)
+    check_level(level)
     fin = final_mse(df)
     present = set(fin.index.get_level_values("strategy"))
     for name, label in (("strategy", strategy), ("baseline", baseline)):

@@ -8,8 +8,8 @@ Both run their tasks on :func:`~baygo_graph.experiments.runner.run_tasks`
 incremental results); :mod:`baygo_graph.analysis` reduces what they return.
 """
 
+from ..analysis.comparison import Comparison
 from .compare import COLUMNS, compare
-from .results import Comparison
 from .runner import run_tasks, spawn_seeds
 from .sweep import PARAMETERS, sweep, task_id
 

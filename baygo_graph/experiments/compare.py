@@ -15,10 +15,10 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from ..analysis.comparison import Comparison
 from ..data import resolve_data
 from ..learning import simulate
 from ..strategies import STRATEGY_NAMES
-from .results import Comparison
 from .runner import run_tasks, spawn_seeds
 
 __all__ = ["COLUMNS", "compare"]
@@ -149,7 +149,7 @@ def compare(
         Also return every :class:`~baygo_graph.Run`.
     tidy : bool, default True
         Return the tidy frame. False returns a
-        :class:`~baygo_graph.experiments.Comparison` instead: the per-run
+        :class:`~baygo_graph.analysis.Comparison` instead: the per-run
         (T, M) arrays, with the reductions of :mod:`baygo_graph.analysis.stats`
         as methods and the tidy frame on demand (``.to_frame()``); use it for
         studies whose tidy frame (S x N x T x M rows) would not fit in memory.
@@ -166,7 +166,7 @@ def compare(
     Returns
     -------
     df : pandas.DataFrame or Comparison
-        (A :class:`~baygo_graph.experiments.Comparison` with ``tidy=False``.)
+        (A :class:`~baygo_graph.analysis.Comparison` with ``tidy=False``.)
         One row per (strategy, seed, step, agent), in that order, with columns
         ``strategy`` (str), ``seed`` (int, replicate 0..N-1), ``step`` (int,
         0..T-1), ``agent`` (int), ``informative`` (bool), ``mse`` (float, test

@@ -17,6 +17,7 @@ from ._style import INFORMATIVE_COLOR, INFORMATIVE_MARKER
 __all__ = [
     "agent_layout",
     "as_weights",
+    "ARROW_PATCH_LIMIT",
     "draw_edges",
     "draw_nodes",
     "edge_arrays",
@@ -168,15 +169,26 @@ def edge_arrays(w: sp.csr_array):
     return c.col[off], c.row[off], c.data[off]
 
 
+#: Above this many arrows, :func:`draw_edges` draws them as one quiver artist
+#: (straight, about 100 times faster to draw than one curved patch each).
+ARROW_PATCH_LIMIT = 120
+
+
 def draw_edges(ax, pos, w, *, scale=None, color=EDGE_COLOR, zorder=2, min_weight=0.0):
-    """Curved arrows src -> dst, widths proportional to weights, only those with
-    weight >= ``min_weight``; returns the patches."""
+    """Arrows src -> dst, widths proportional to weights, only those with
+    weight >= ``min_weight``; returns the artists.
+
+    Up to :data:`ARROW_PATCH_LIMIT` arrows: one curved patch each (gid
+    ``"edge:<j>-><i>"``); more: one straight-arrow quiver (gid ``"edges"``).
+    """
     from matplotlib.patches import FancyArrowPatch
 
     src, dst, wt = edge_arrays(w)
     top = float(wt.max()) if scale is None and len(wt) else (scale or 1.0)
     keep = wt >= min_weight
     src, dst, wt = src[keep], dst[keep], wt[keep]
+    if len(wt) > ARROW_PATCH_LIMIT:
+        return [_quiver_edges(ax, pos, src, dst, wt / top, color=color, zorder=zorder)]
     patches = []
     for j, i, x in zip(src.tolist(), dst.tolist(), wt.tolist(), strict=True):
         p = FancyArrowPatch(
@@ -196,6 +208,31 @@ def draw_edges(ax, pos, w, *, scale=None, color=EDGE_COLOR, zorder=2, min_weight
         ax.add_patch(p)
         patches.append(p)
     return patches
+
+
+def _quiver_edges(ax, pos, src, dst, share, *, color, zorder):
+    """Straight arrows src -> dst in one artist, stopped short of the nodes."""
+    start, end = pos[src], pos[dst]
+    span = end - start
+    q = ax.quiver(
+        start[:, 0] + 0.08 * span[:, 0],
+        start[:, 1] + 0.08 * span[:, 1],
+        0.84 * span[:, 0],
+        0.84 * span[:, 1],
+        angles="xy",
+        scale_units="xy",
+        scale=1.0,
+        width=0.0015,
+        headwidth=4,
+        headlength=5,
+        linewidths=0.2 + share,  # outline: wider for heavier edges
+        edgecolors=color,
+        color=color,
+        alpha=0.6,
+        zorder=zorder,
+    )
+    q.set_gid("edges")
+    return q
 
 
 def draw_nodes(ax, pos, *, informative, sizes, labels=True):

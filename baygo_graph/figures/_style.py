@@ -265,13 +265,15 @@ def source_caption(target, text: str | None):
 
 
 def frame_caption(df, synthetic=None) -> str | None:
-    """The source caption of a :func:`baygo_graph.experiments.compare` table (its attrs)."""
+    """The source caption of a :func:`baygo_graph.experiments.compare` result (its attrs)."""
     attrs = getattr(df, "attrs", None) or {}
     if "data_source" not in attrs and "synthetic" not in attrs:
         return None
     seeds = None
-    if "seed" in getattr(df, "columns", ()):
+    n = getattr(df, "n_seeds", None)  # a Comparison
+    if n is None and "seed" in getattr(df, "columns", ()):
         n = df["seed"].nunique()
+    if n is not None:
         root = attrs.get("entropy")
         seeds = f"{n} seed{'s' if n != 1 else ''}" + (f" from root seed {root}" if root else "")
     return source_text(attrs.get("data_source"), synthetic=is_synthetic(df, synthetic), seeds=seeds)

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ._bands import seed_bands
+from ._bands import seed_bands, table_seeds, table_steps
 from ._style import (
     INFLUENCE_LABEL,
     INFORMATIVE_COLOR,
@@ -77,9 +77,10 @@ def plot_influence(
 
     Parameters
     ----------
-    df : pandas.DataFrame
+    df : pandas.DataFrame or Comparison
         The comparison table (columns strategy, seed, step, agent, informative,
-        influence; NaN where the influence is undefined, which is skipped).
+        influence; NaN where the influence is undefined, which is skipped), or
+        its per-run arrays.
     strategies : sequence of str, default ("baygo",)
     references : mapping or result object, optional
         Reference levels of the informative agent's influence, e.g.
@@ -108,12 +109,12 @@ def plot_influence(
     >>> ax.get_lines()[0].get_ydata().round(3).tolist(), len(ax.get_lines())
     ([0.3], 2)
     """
-    if "influence" not in df.columns:
-        raise ValueError("df has no 'influence' column (see analysis.compare)")
+    if hasattr(df, "columns") and "influence" not in df.columns:
+        raise ValueError("df has no 'influence' column (see experiments.compare)")
     window = df.attrs.get("influence_window")
     with figure_style():
         ax = new_axes(ax, figsize=(9.0, 4.2))
-        n_steps = int(df["step"].max()) + 1 if len(df) else 1
+        steps = table_steps(df)
         for k, s in enumerate(strategies):
             band = seed_bands(df, value="influence", level=level, strategies=[s])
             band = band[band["n"] > 0]
@@ -136,14 +137,14 @@ def plot_influence(
                 color=color,
                 marker=INFORMATIVE_MARKER,
                 markerfacecolor=INFORMATIVE_COLOR,
-                markevery=max(1, n_steps // 10),
+                markevery=max(1, steps // 10),
                 markersize=9,
                 lw=1.8,
                 label=f"{strategy_label(s)}: informative agent",
                 gid=f"influence:{s}",
             )
         _draw_references(ax, references)
-        ax.set_xlim(0, max(n_steps - 1, 1))
+        ax.set_xlim(0, max(steps - 1, 1))
         ax.set_ylim(bottom=0)
         ax.set_xlabel(STEP_LABEL)
         ax.set_ylabel(INFLUENCE_LABEL)
@@ -152,7 +153,7 @@ def plot_influence(
             if window:
                 title += f"\n(product of W over sliding windows of {window} steps)"
         ax.set_title(title, fontsize="medium")
-        seeds = df["seed"].nunique()
+        seeds = table_seeds(df)
         if ax.get_legend_handles_labels()[0]:
             ax.legend(
                 fontsize="small",

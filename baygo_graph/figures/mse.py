@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._bands import seed_bands
+from ._bands import seed_bands, table_seeds, table_steps, table_strategies
 from ._style import (
     INFORMATIVE_COLOR,
     INFORMATIVE_MARKER,
@@ -49,10 +49,6 @@ _GROUP_TEXT = {
 
 def _markevery(n_steps: int) -> int:
     return max(1, n_steps // 10)
-
-
-def _n_seeds(df) -> int:
-    return int(df["seed"].nunique()) if "seed" in df.columns else 1
 
 
 def plot_mse(
@@ -101,19 +97,17 @@ def plot_mse(
     >>> ax.get_lines()[0].get_ydata().tolist()
     [0.9, 0.45]
     """
-    if strategies is None:
-        strategies = list(dict.fromkeys(df["strategy"]))
-    strategies = list(strategies)
+    present = table_strategies(df)
+    strategies = present if strategies is None else list(strategies)
     for g in groups:
         if g not in _GROUP_TEXT:
             raise ValueError(f"groups must hold values of {tuple(_GROUP_TEXT)}, got {g!r}")
-    present = set(df["strategy"].unique())
     absent = [s for s in strategies if s not in present]
     if absent:
         raise ValueError(f"strategies {absent} are not in df (it has {sorted(present)})")
     with figure_style():
         ax = new_axes(ax, figsize=(9.0, 4.2))
-        n_steps = int(df["step"].max()) + 1 if len(df) else 1
+        steps = table_steps(df)
         for k, s in enumerate(strategies):
             one = s in SINGLE_LEARNERS
             for group in ("all",) if one else groups:
@@ -142,21 +136,21 @@ def plot_mse(
                     linestyle="-" if (is_inf or one) else OTHERS_LINESTYLE,
                     marker=INFORMATIVE_MARKER if is_inf else "",
                     markersize=9 if is_inf else 0,
-                    markevery=_markevery(n_steps),
+                    markevery=_markevery(steps),
                     linewidth=1.8,
                     label=label,
                     gid=f"mse:{s}:{group}",
                 )
         ax.set_xlabel(STEP_LABEL)
         ax.set_ylabel(MSE_LABEL)
-        ax.set_xlim(0, max(n_steps - 1, 1))
+        ax.set_xlim(0, max(steps - 1, 1))
         if title:
             ax.set_title(title)
         if legend:
             ax.legend(
                 loc="upper left",
                 bbox_to_anchor=(1.01, 1.0),
-                title=f"shaded: {level:.0%} t-interval over {_n_seeds(df)} seeds",
+                title=f"shaded: {level:.0%} t-interval over {table_seeds(df)} seeds",
                 fontsize="small",
                 title_fontsize="small",
             )
@@ -250,7 +244,7 @@ def plot_vs_stars(df, *, level=0.95, ax=None, synthetic=None):
         ]
         right.legend(
             handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small",
-            title=f"shaded: {level:.0%} t-interval\nover {_n_seeds(df)} seeds\n"
+            title=f"shaded: {level:.0%} t-interval\nover {table_seeds(df)} seeds\n"
             "(★ solid: informative agent;\ndashed: others' mean)",
             title_fontsize="small",
         )  # fmt: skip
@@ -264,9 +258,10 @@ def plot_agents_mse(data, *, strategy="baygo", seed=None, ax=None, synthetic=Non
 
     Parameters
     ----------
-    data : Run or pandas.DataFrame
-        One run, or the tidy comparison table (then the curves are each agent's
-        mean over seeds, or one seed's values when ``seed`` is given).
+    data : Run, pandas.DataFrame or Comparison
+        One run, or a comparison (the tidy table or its per-run arrays; then the
+        curves are each agent's mean over seeds, or one seed's values when
+        ``seed`` is given).
     strategy : str, default "baygo"
         Strategy to show when ``data`` is a table.
     seed : int, optional
@@ -289,27 +284,20 @@ def plot_agents_mse(data, *, strategy="baygo", seed=None, ax=None, synthetic=Non
     >>> len(ax.get_lines()), ax.get_lines()[0].get_marker()
     (3, '*')
     """
+    from ..analysis.comparison import Comparison
     from ..run import Run
 
     if isinstance(data, Run):
-        mse = np.asarray(data.mse)
-        informative = data.informative
-        name, n_seeds = data.strategy, None
+        mse, informative = np.asarray(data.mse), data.informative
+        name, seeds = data.strategy, None
+    elif isinstance(data, Comparison):
+        mse, informative = data.agent_mse(strategy, seed=seed)
+        name, seeds = strategy, (None if seed is not None else data.n_seeds)
     else:
-        df = data[data["strategy"] == strategy]
-        if df.empty:
-            raise ValueError(f"strategy {strategy!r} is not in the table")
-        if seed is not None:
-            df = df[df["seed"] == seed]
-            if df.empty:
-                raise ValueError(f"seed {seed!r} is not in the table for {strategy!r}")
-        table = df.pivot_table(index="step", columns="agent", values="mse", aggfunc="mean")
-        mse = table.to_numpy()
-        inf_agents = df.loc[df["informative"].astype(bool), "agent"].unique()
-        informative = int(inf_agents[0]) if len(inf_agents) else -1
-        name, n_seeds = strategy, (None if seed is not None else _n_seeds(df))
-    n_steps, m = mse.shape
-    steps = np.arange(n_steps)
+        mse, informative = _frame_agent_mse(data, strategy, seed)
+        name, seeds = strategy, (None if seed is not None else table_seeds(data))
+    t_len, m = mse.shape
+    steps = np.arange(t_len)
     with figure_style():
         import seaborn as sns
 
@@ -322,7 +310,7 @@ def plot_agents_mse(data, *, strategy="baygo", seed=None, ax=None, synthetic=Non
                     "color": INFORMATIVE_COLOR,
                     "marker": INFORMATIVE_MARKER,
                     "markersize": 10,
-                    "markevery": _markevery(n_steps),
+                    "markevery": _markevery(t_len),
                     "linewidth": 2.4,
                     "zorder": 5,
                     "label": f"agent {i} (informative)",
@@ -338,8 +326,8 @@ def plot_agents_mse(data, *, strategy="baygo", seed=None, ax=None, synthetic=Non
             ax.plot(steps, mse[:, i], gid=f"agent:{i}", **kw)
         ax.set_xlabel(STEP_LABEL)
         ax.set_ylabel(MSE_LABEL)
-        ax.set_xlim(0, max(n_steps - 1, 1))
-        where = f"mean over {n_seeds} seeds" if n_seeds else "one run"
+        ax.set_xlim(0, max(t_len - 1, 1))
+        where = f"mean over {seeds} seeds" if seeds else "one run"
         ax.set_title(f"Every agent's test MSE under {strategy_label(name)} ({where})")
         ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
         mark_synthetic(ax, is_synthetic(data, synthetic))
@@ -352,3 +340,17 @@ def _data_caption(data, synthetic) -> str | None:
     if hasattr(data, "data_source"):
         return run_caption(data)
     return frame_caption(data, synthetic)
+
+
+def _frame_agent_mse(df, strategy, seed):
+    """Each agent's MSE per step of the tidy table (mean over seeds, or one seed)."""
+    df = df[df["strategy"] == strategy]
+    if df.empty:
+        raise ValueError(f"strategy {strategy!r} is not in the table")
+    if seed is not None:
+        df = df[df["seed"] == seed]
+        if df.empty:
+            raise ValueError(f"seed {seed!r} is not in the table for {strategy!r}")
+    table = df.pivot_table(index="step", columns="agent", values="mse", aggfunc="mean")
+    inf_agents = df.loc[df["informative"].astype(bool), "agent"].unique()
+    return table.to_numpy(), int(inf_agents[0]) if len(inf_agents) else -1

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._format import format_number as _fmt
-from ..analysis.stats import final_mse, paired_difference
+from ..analysis.stats import final_mse, paired_difference, table_steps, table_strategies
 from .consensus import TOLERANCES, consensus_claims
 from .theorem import theorem_claims
 from .verdict import Claim
@@ -121,7 +121,7 @@ def _contrast_note(baseline, label, word, lo, hi, holds):
 def _contrast_claim(df, key, *, level, margin):
     baseline, label, word = CONTRASTS[key]
     claim, test = _contrast_text(label, word, level=level, margin=margin)
-    present = set(df["strategy"].unique())
+    present = set(table_strategies(df))
     if "baygo" not in present or baseline not in present:
         return Claim(key, claim, test, None, f"not run: needs 'baygo' and {baseline!r}")
     diff = paired_difference(df, "baygo", baseline, level=level)
@@ -180,9 +180,10 @@ def evaluate_claims(
 
     Parameters
     ----------
-    df : pandas.DataFrame
-        The tidy table of :func:`baygo_graph.experiments.compare` (the strategies of
-        :data:`STRATEGIES`; a claim whose strategies are missing is "not evaluated").
+    df : pandas.DataFrame or Comparison
+        The result of :func:`baygo_graph.experiments.compare`, tidy or not (the
+        strategies of :data:`STRATEGIES`; a claim whose strategies are missing is
+        "not evaluated").
     smallest_b : pandas.DataFrame, optional
         One row per BayGo seed and window kind, columns ``seed``, ``windows``
         (``"aligned"``/``"sliding"``) and ``smallest_b`` (NaN: no B works), as
@@ -231,7 +232,7 @@ def evaluate_claims(
 
 
 def _b_claim(df, smallest_b, min_windows):
-    steps = int(df["step"].max()) + 1
+    steps = table_steps(df)
     b_max = steps // min_windows
     claim = (
         "The emergent BayGo graph is B-strongly connected: for some B, the union of the "

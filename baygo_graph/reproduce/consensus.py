@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from .._format import format_number as _fmt
+from ..analysis.stats import table_array, table_seeds, table_strategies
 from .verdict import Claim
 
 __all__ = ["TOLERANCES", "consensus_claims", "consensus_steps"]
@@ -30,8 +31,8 @@ def consensus_steps(df, *, strategy: str = "baygo", tolerances=None) -> pd.DataF
 
     Parameters
     ----------
-    df : pandas.DataFrame
-        A table of :func:`baygo_graph.experiments.compare`.
+    df : pandas.DataFrame or Comparison
+        A result of :func:`baygo_graph.experiments.compare`.
     strategy : str, default "baygo"
     tolerances : dict, optional
         As :data:`TOLERANCES` (the default).
@@ -50,13 +51,10 @@ def consensus_steps(df, *, strategy: str = "baygo", tolerances=None) -> pd.DataF
     [3.0, 0.0, 0.0]
     """
     tolerances = TOLERANCES if tolerances is None else dict(tolerances)
-    sub = df[df["strategy"] == strategy]
-    if sub.empty:
+    if strategy not in table_strategies(df):
         raise ValueError(f"strategy {strategy!r} is not in df")
-    cube = sub.pivot_table(index=["seed", "step"], columns="agent", values="mse")
-    seeds = cube.index.get_level_values("seed").unique()
-    steps = cube.index.get_level_values("step").unique()
-    arr = cube.to_numpy().reshape(len(seeds), len(steps), -1)  # (N, T, M)
+    arr = table_array(df, strategy)  # (N, T, M)
+    n_steps = arr.shape[1]
     spread = np.nanmax(arr, axis=2) - np.nanmin(arr, axis=2)
     mean = np.nanmean(arr, axis=2)
     out = {}
@@ -66,11 +64,11 @@ def consensus_steps(df, *, strategy: str = "baygo", tolerances=None) -> pd.DataF
         ok = spread <= (value if kind == "abs" else value * mean)
         # first step from which ok holds to the end: one past the last failure
         bad = ~ok
-        last_bad = np.where(bad.any(axis=1), len(steps) - 1 - np.argmax(bad[:, ::-1], axis=1), -1)
+        last_bad = np.where(bad.any(axis=1), n_steps - 1 - np.argmax(bad[:, ::-1], axis=1), -1)
         first = (last_bad + 1).astype(float)
         first[~ok[:, -1]] = np.inf
         out[name] = first  # steps are 0..T-1 (compare's table)
-    return pd.DataFrame(out, index=pd.Index(seeds, name="seed"))
+    return pd.DataFrame(out, index=pd.Index(_seed_labels(df, strategy), name="seed"))
 
 
 def consensus_claims(df, *, within: int = 20, slack: int = 5, strategy: str = "baygo"):
@@ -78,7 +76,8 @@ def consensus_claims(df, *, within: int = 20, slack: int = 5, strategy: str = "b
 
     limit = within + slack
     claims = []
-    table = consensus_steps(df, strategy=strategy) if (df["strategy"] == strategy).any() else None
+    present = strategy in table_strategies(df)
+    table = consensus_steps(df, strategy=strategy) if present else None
     for name, (kind, value) in TOLERANCES.items():
         key = f"consensus_{name}"
         claim = f"Under BayGo all agents reach consensus within about {within} steps."
@@ -104,3 +103,10 @@ def consensus_claims(df, *, within: int = 20, slack: int = 5, strategy: str = "b
         note = "" if holds or reached >= 0.5 else "Most seeds never reach consensus here."
         claims.append(Claim(key, claim, test, holds, evidence, values, note))
     return claims
+
+
+def _seed_labels(df, strategy) -> np.ndarray:
+    """The seeds of ``strategy`` in the table (sorted), or 0..N-1 of a Comparison."""
+    if isinstance(df, pd.DataFrame):
+        return np.sort(df.loc[df["strategy"] == strategy, "seed"].unique())
+    return np.arange(table_seeds(df))

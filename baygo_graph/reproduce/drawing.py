@@ -11,10 +11,12 @@ from pathlib import Path
 
 import numpy as np
 
+from ..analysis.stats import table_array
 from .claims import MIN_WINDOWS
 from .report import GALLERY
 
 __all__ = [
+    "ANIMATION_FRAMES",
     "animate_seed0",
     "make_figures",
     "run_figures",
@@ -158,18 +160,22 @@ def run_figures(run, *, window=10) -> dict:
     return figs
 
 
+#: Most frames of the reproduction's animation (a longer run shows evenly spaced steps).
+ANIMATION_FRAMES = 240
+
+
 def animate_seed0(df, show, anim_dir: Path, *, video: bool, files: dict, notes: list) -> None:
     """The animation of BayGo seed 0: a GIF, and an MP4 when an ffmpeg writer exists."""
     import matplotlib.pyplot as plt
 
     from ..figures import animate_run, ffmpeg_path, save_animation
 
-    infl = (
-        df[(df["strategy"] == "baygo") & (df["seed"] == 0)]
-        .pivot(index="step", columns="agent", values="influence")
-        .to_numpy()
-    )
-    anim = animate_run(show, influence=infl)
+    infl = table_array(df, "baygo", value="influence")[0]
+    frames = None
+    if show.n_steps > ANIMATION_FRAMES:  # a long run: evenly spaced steps, first and last kept
+        frames = np.unique(np.linspace(0, show.n_steps - 1, ANIMATION_FRAMES).round().astype(int))
+        notes.append(f"the animation shows {len(frames)} evenly spaced steps of {show.n_steps}")
+    anim = animate_run(show, influence=infl, steps=frames)
     files["animation:gif"] = save_animation(anim, anim_dir / "baygo_seed0.gif")
     if video:
         if ffmpeg_path() is None:

@@ -66,7 +66,7 @@ def long_runs(*, seeds, steps, horizons=HORIZONS, rng=0, n_jobs=None, progress=N
     length = max([*horizons, int(steps)])
     _, runs = compare(
         ["baygo"], seeds=seeds, steps=length, rng=rng, n_jobs=n_jobs, progress=progress,
-        return_runs=True, influence_window=min(window, length),
+        return_runs=True, influence_window=min(window, length), tidy=False,
         monitors=[TruthMonitor(synthetic=synthetic)], **simulate_kwargs,
     )  # fmt: skip
     runs = [runs[("baygo", r)] for r in range(seeds)]

@@ -8,6 +8,7 @@ writes a folder::
     OUT/
       report.md            figures and numbers together, the claims table
       results.csv          tidy table: strategy, seed, step, agent, informative, mse, influence
+                           (written run by run from the per-run arrays: bounded memory)
       summary.md/.json     one row per strategy (final MSE with 95% intervals, ...),
                            the claims, smallest B per seed, timings
       smallest_b.csv       smallest B per seed and window kind
@@ -37,6 +38,7 @@ import pandas as pd
 
 from .._format import json_clean, json_default
 from .._version import __version__
+from ..analysis.stats import table_array
 from ..data import resolve_data
 from ..io.atomic import atomic_text
 from ..io.runs import save_runs as write_runs
@@ -129,11 +131,16 @@ def _timed(timings: dict, stage: str):
     timings[stage] = time.perf_counter() - t0
 
 
-def _run(*, seeds, steps, rng, n_jobs, progress, influence_window, data, agents, grid):
-    """Every strategy over the seeds: the tidy table and the runs."""
+def _run(*, seeds, steps, rng, n_jobs, progress, influence_window, data, agents, grid,
+         keep_all):  # fmt: skip
+    """Every strategy over the seeds: the per-run arrays (a Comparison) and the runs.
+
+    Only the BayGo runs are kept unless ``keep_all`` (``save_runs``): the
+    others' measures are in the Comparison already.
+    """
     from ..experiments import compare
 
-    return compare(
+    res, runs = compare(
         STRATEGIES,
         seeds=seeds,
         steps=steps,
@@ -145,24 +152,24 @@ def _run(*, seeds, steps, rng, n_jobs, progress, influence_window, data, agents,
         data=data,
         agents=agents,
         grid=grid,
+        tidy=False,
     )
+    return res, runs if keep_all else {k: v for k, v in runs.items() if k[0] == "baygo"}
 
 
-def _measure(df, runs, *, seeds, window, checks):
+def _measure(res, runs, *, seeds, window, checks):
     """The summary table, the measures of the BayGo graphs and the claims."""
-    from ..analysis.stats import summarize
-
-    summary = summarize(df)
+    summary = res.summarize()
     measures = _measure_baygo(runs, seeds, window=window)
-    claims = evaluate_claims(df, smallest_b=measures.smallest_b, theorem=checks)
+    claims = evaluate_claims(res, smallest_b=measures.smallest_b, theorem=checks)
     return summary, measures, claims
 
 
-def _same_head(df, long, steps) -> float:
+def _same_head(res, long, steps) -> float:
     """Largest |MSE difference| between the claims' BayGo runs and the long runs' heads."""
-    mine = df[df["strategy"] == "baygo"].sort_values(["seed", "step", "agent"])["mse"]
-    theirs = np.concatenate([run.head(steps).mse.ravel() for run in long.runs])
-    return float(np.max(np.abs(mine.to_numpy() - theirs)))
+    mine = table_array(res, "baygo")  # (N, T, M)
+    theirs = np.stack([run.head(steps).mse for run in long.runs])
+    return float(np.max(np.abs(mine - theirs)))
 
 
 def _regime_stage(regimes, *, out, gallery, files, data, **kwargs):
@@ -179,12 +186,12 @@ def _regime_stage(regimes, *, out, gallery, files, data, **kwargs):
     return regime_map
 
 
-def _write_tables(df, smallest_b, long, out: Path, files: dict) -> None:
+def _write_tables(res, smallest_b, long, out: Path, files: dict) -> None:
     """The CSV tables, each with the data source and a synthetic flag on every row."""
-    source = str(df.attrs.get("data_source", "unknown"))
-    synthetic = bool(df.attrs.get("synthetic", False))
+    source = str(res.attrs.get("data_source", "unknown"))
+    synthetic = bool(res.attrs.get("synthetic", False))
+    files["results"] = res.write_csv(out / "results.csv", data=source, synthetic=synthetic)
     for name, frame in (
-        ("results", df),
         ("smallest_b", smallest_b),
         ("horizon", long.horizon),
         ("theorem", long.theorem),
@@ -326,15 +333,16 @@ def reproduce(
     dataset = resolve_data(data)
     log(f"running {len(STRATEGIES)} strategies x {seeds} seeds, {steps} steps ...")
     with _timed(timings, "compare"):
-        df, runs = _run(
+        res, runs = _run(
             seeds=seeds, steps=steps, rng=rng, n_jobs=n_jobs, progress=progress,
             influence_window=influence_window, data=dataset, agents=agents, grid=grid,
+            keep_all=save_runs,
         )  # fmt: skip
     if save_runs:
         files["runs"] = out / "runs"
         write_runs(runs, files["runs"], overwrite=True)
-    synthetic = bool(df.attrs.get("synthetic", False))
-    data_source = str(df.attrs.get("data_source", "unknown"))
+    synthetic = bool(res.attrs.get("synthetic", False))
+    data_source = str(res.attrs.get("data_source", "unknown"))
     log(f"BayGo with the theorem monitor, {seeds} seeds x {max([*horizons, steps])} steps ...")
     with _timed(timings, "long_runs"):
         long = long_runs(
@@ -342,24 +350,24 @@ def reproduce(
             progress=progress, window=influence_window, synthetic=synthetic,
             data=dataset, agents=agents, grid=grid,
         )  # fmt: skip
-        gap = _same_head(df, long, steps)
+        gap = _same_head(res, long, steps)
         if gap > 1e-9:
             notes.append(f"the long BayGo runs' first {steps} steps differ from the claims' "
                          f"runs (max |MSE difference| {gap:.3g})")  # fmt: skip
     log("measuring the emergent graphs ...")
     with _timed(timings, "analysis"):
         summary, measures, claims = _measure(
-            df, runs, seeds=seeds, window=influence_window, checks=long.checks
+            res, runs, seeds=seeds, window=influence_window, checks=long.checks
         )
     log("drawing the figures ...")
     with _timed(timings, "figures"):
-        figs = make_figures(df, measures, long=long, synthetic=synthetic, steps=steps,
+        figs = make_figures(res, measures, long=long, synthetic=synthetic, steps=steps,
                             agents=agents, run0=runs.get(("baygo", 0)))  # fmt: skip
         save_figures(figs, out, gallery=gallery, files=files)
     log("animating BayGo seed 0 ...")
     with _timed(timings, "animation"):
         animate_seed0(
-            df, runs[("baygo", 0)], out / "animation", video=video, files=files, notes=notes
+            res, runs[("baygo", 0)], out / "animation", video=video, files=files, notes=notes
         )
     regime_map = None
     if regimes is not None:
@@ -371,7 +379,7 @@ def reproduce(
                 gallery=gallery, files=files,
             )  # fmt: skip
     with _timed(timings, "write"):
-        _write_tables(df, measures.smallest_b, long, out, files)
+        _write_tables(res, measures.smallest_b, long, out, files)
     timings["total"] = time.perf_counter() - t_start
 
     config = _run_config(

@@ -116,7 +116,7 @@ def _cell_claims(cell, *, seeds, steps, rng, n_jobs, scheduler, progress, data, 
         extra["monitors"] = [TruthMonitor(synthetic=synthetic)]
     df, runs = compare(
         STRATEGIES, seeds=seeds, steps=steps, rng=rng, n_jobs=n_jobs, progress=progress,
-        return_runs=True, influence_window=min(10, steps), data=data, agents=agents,
+        return_runs=True, influence_window=min(10, steps), data=data, agents=agents, tidy=False,
         batch=cell["batch"], delta=cell["delta"],
         model=LinearRegression(grid=cell["grid"], sigma_scale=cell["sigma_scale"]), **extra,
     )  # fmt: skip

@@ -95,3 +95,23 @@ def test_listening_fraction_mean_band_and_chance(rng, t_reference):
     assert "SYNTHETIC DATA" in [t.get_text() for t in ax.texts]
     one = plot_listening_fraction(frac[0])
     assert not [c for c in one.collections if c.get_gid() == "band:fraction"]
+
+
+def test_many_arrows_are_one_quiver_along_the_edges():
+    from baygo_graph.figures._graph import ARROW_PATCH_LIMIT
+
+    m = ARROW_PATCH_LIMIT + 30
+    rng = np.random.default_rng(3)
+    heard = (np.arange(m) + rng.integers(1, m, size=m)) % m  # agent i listens to heard[i]
+    w = np.eye(m) * 0.5
+    w[np.arange(m), heard] = 0.5
+    ax = draw_graph(w, min_weight=0.0)
+    assert not [p for p in ax.patches if str(p.get_gid()).startswith("edge:")]
+    (q,) = [c for c in ax.collections if c.get_gid() == "edges"]
+    assert q.N == m
+    pos = agent_layout(m, informative=0)
+    start = pos[heard]
+    direction = pos[np.arange(m)] - start
+    got = np.column_stack([q.U, q.V])
+    order = np.lexsort(got.T)
+    np.testing.assert_allclose(got[order], (0.84 * direction)[np.lexsort((0.84 * direction).T)])

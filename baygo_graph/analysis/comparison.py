@@ -1,7 +1,8 @@
 """The compact result of a comparison: per-run arrays, reduced run by run.
 
 :func:`~baygo_graph.experiments.compare` with ``tidy=False`` returns a
-:class:`Comparison`: the (T, M) MSE and influence arrays of every (strategy,
+:class:`Comparison` (a pure container of arrays, so it lives with the analysis
+that reduces it): the (T, M) MSE and influence arrays of every (strategy,
 seed) run, 16 bytes per agent per step, instead of a tidy frame of strategies x
 seeds x T x M rows (about 20 times that, and more while pandas builds and
 groups it). Its methods give what :mod:`baygo_graph.analysis.stats` gives from
@@ -9,7 +10,10 @@ the tidy frame (same columns, index and order; equal to rounding, < 1e-12
 relative): :meth:`~Comparison.final_mse`, :meth:`~Comparison.summarize`,
 :meth:`~Comparison.paired_difference`, :meth:`~Comparison.seed_bands`; each
 reduces one run at a time, so no temporary of the size of all runs is made.
-:meth:`~Comparison.to_frame` builds the tidy frame on demand (small studies).
+:meth:`~Comparison.to_frame` builds the tidy frame on demand (small studies);
+:meth:`~Comparison.write_csv` writes the same table run by run, in bounded memory.
+The functions of :mod:`baygo_graph.analysis.stats` accept a Comparison wherever
+they accept the tidy frame.
 """
 
 from __future__ import annotations
@@ -21,7 +25,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._reduce import band_frame, first_stable, interval, paired
+from ..io.atomic import atomic_write
+from ._reduce import band_frame, check_level, first_stable, interval, paired
 
 __all__ = ["Comparison"]
 
@@ -54,6 +59,8 @@ class Comparison:
     ((2, 2, 3, 3), (36, 7))
     >>> res.summarize().index.tolist()
     ['nocol', 'cen']
+    >>> res.n_seeds, res.n_steps, res.agent_mse("cen")[0].shape
+    (2, 3, (3, 3))
     """
 
     strategies: tuple
@@ -66,6 +73,37 @@ class Comparison:
     def shape(self) -> tuple:
         """(strategies S, seeds N, steps T, agents M)."""
         return self.mse.shape
+
+    @property
+    def n_seeds(self) -> int:
+        """Replicates N per strategy."""
+        return int(self.mse.shape[1])
+
+    @property
+    def n_steps(self) -> int:
+        """Steps T of every run."""
+        return int(self.mse.shape[2])
+
+    def index(self, strategy: str) -> int:
+        """Position of ``strategy`` in :attr:`strategies` (ValueError if absent)."""
+        if strategy not in self.strategies:
+            raise ValueError(
+                f"strategy {strategy!r} is not in the comparison (has {list(self.strategies)})"
+            )
+        return self.strategies.index(strategy)
+
+    def agent_mse(self, strategy: str, *, seed: int | None = None) -> tuple:
+        """Every agent's MSE per step: ``(mse (T, M), informative agent)``.
+
+        The mean over seeds, or one ``seed``'s values; the informative agent is
+        seed 0's (or ``seed``'s), as the tidy table's first flagged row.
+        """
+        s = self.index(strategy)
+        if seed is None:
+            return self.mse[s].mean(axis=0), int(self.informative[s, 0])
+        if not 0 <= seed < self.n_seeds:
+            raise ValueError(f"seed must be in [0, {self.n_seeds}), got {seed!r}")
+        return self.mse[s, seed], int(self.informative[s, seed])
 
     def _masks(self, s: int, r: int) -> tuple:
         m = self.mse.shape[3]
@@ -94,6 +132,29 @@ class Comparison:
         df.attrs = dict(self.attrs)
         return df
 
+    def write_csv(self, path, *, float_format: str = "%.6g", **constants):
+        """Write :meth:`to_frame`'s table to ``path``, one run at a time (atomically).
+
+        Memory stays that of one run's rows whatever the study's size; the file
+        equals ``to_frame().assign(**constants).to_csv(path, index=False,
+        float_format=float_format)``. ``constants`` add columns of one value
+        (e.g. ``data=..., synthetic=...``).
+
+        Returns
+        -------
+        pathlib.Path
+        """
+
+        def write(fh):
+            n_seeds = self.n_seeds
+            for i, label in enumerate(self.strategies):
+                for r in range(n_seeds):
+                    part = _one(self, i, r, label).assign(**constants)
+                    text = part.to_csv(index=False, header=i == r == 0, float_format=float_format)
+                    fh.write(text.encode("utf-8"))
+
+        return atomic_write(path, write)
+
     # -- per-run reductions ------------------------------------------------------------
     def curves(self, *, value: str = "mse", group: str = "informative") -> np.ndarray:
         """Per (strategy, seed, step): the mean of ``value`` over the group's agents.
@@ -101,7 +162,7 @@ class Comparison:
         ``group`` is ``"informative"``, ``"others"`` or ``"all"``; NaN values
         are skipped (NaN where the group has none). Shape (S, N, T).
         """
-        arr = self._values(value)
+        arr = self.values(value)
         if group not in _GROUPS[:3]:
             raise ValueError(f"group must be one of {_GROUPS[:3]}, got {group!r}")
         n_s, n_seeds, t, _ = arr.shape
@@ -114,7 +175,8 @@ class Comparison:
                 out[s, r] = _nanmean_rows(run)
         return out
 
-    def _values(self, value: str) -> np.ndarray:
+    def values(self, value: str = "mse") -> np.ndarray:
+        """The (S, N, T, M) array of ``value``: ``"mse"`` or ``"influence"``."""
         if value not in ("mse", "influence"):
             raise ValueError(f"value must be 'mse' or 'influence', got {value!r}")
         return self.mse if value == "mse" else self.influence
@@ -145,19 +207,19 @@ class Comparison:
         """
         if group not in _GROUPS:
             raise ValueError(f"group must be one of {_GROUPS}, got {group!r}")
-        _check_level(level)
+        check_level(level)
         keep = list(self.strategies) if strategies is None else list(strategies)
         order = sorted(s for s in self.strategies if s in keep)
         idx = [self.strategies.index(s) for s in order]
         if group == "each":
-            per_seed = self._values(value)[idx]  # (S', N, T, M)
+            per_seed = self.values(value)[idx]  # (S', N, T, M)
         else:
             per_seed = self.curves(value=value, group=group)[idx]  # (S', N, T)
         return band_frame(per_seed, order, level, each=group == "each")
 
     def summarize(self, *, tolerance: float = 0.05, consensus_tol: float = 0.01, level=0.95):
         """As :func:`baygo_graph.analysis.summarize` of the tidy frame (same columns)."""
-        _check_level(level)
+        check_level(level)
         for name, v in (("tolerance", tolerance), ("consensus_tol", consensus_tol)):
             if isinstance(v, bool) or not isinstance(v, int | float | np.number) or v < 0:
                 raise ValueError(f"{name} must be a number in [0, inf), got {v!r}")
@@ -188,7 +250,7 @@ class Comparison:
 
     def paired_difference(self, strategy: str, baseline: str, *, level: float = 0.95):
         """As :func:`baygo_graph.analysis.paired_difference` of the tidy frame."""
-        _check_level(level)
+        check_level(level)
         for name, label in (("strategy", strategy), ("baseline", baseline)):
             if label not in self.strategies:
                 raise ValueError(f"{name} {label!r} is not in df (has {sorted(self.strategies)})")
@@ -205,9 +267,21 @@ class Comparison:
         return out.astype({"n": np.int64})
 
 
-def _check_level(level) -> None:
-    if not 0 < level < 1:
-        raise ValueError(f"level must be in (0, 1), got {level!r}")
+def _one(res: Comparison, s: int, r: int, label: str) -> pd.DataFrame:
+    """The tidy rows of run (strategy ``s``, seed ``r``)."""
+    t, m = res.mse.shape[2:]
+    agent = np.tile(np.arange(m, dtype=np.int64), t)
+    return pd.DataFrame(
+        {
+            "strategy": label,
+            "seed": np.int64(r),
+            "step": np.repeat(np.arange(t, dtype=np.int64), m),
+            "agent": agent,
+            "informative": agent == res.informative[s, r],
+            "mse": res.mse[s, r].ravel().astype(float),
+            "influence": res.influence[s, r].ravel(),
+        }
+    )
 
 
 def _nanmean_rows(run: np.ndarray) -> np.ndarray:

@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 
 import baygo_graph as bg
-from baygo_graph.analysis import final_mse, paired_difference, seed_bands, summarize
-from baygo_graph.experiments import Comparison, compare
+from baygo_graph.analysis import Comparison, final_mse, paired_difference, seed_bands, summarize
+from baygo_graph.experiments import compare
 
 DATA = bg.synthetic_bodyfat(rng=11)
 SIX = ("baygo", "complete", "posm", "negm", "nocol", "cen")
@@ -117,3 +117,46 @@ def test_bad_arguments_are_named(study):
         res.paired_difference("baygo", "x")
     with pytest.raises(ValueError, match="level"):
         res.summarize(level=1.5)
+
+
+def test_the_stats_functions_accept_a_comparison(study, rng):
+    for res in (study[0], random_comparison(rng)):
+        df = res.to_frame()
+        pd.testing.assert_frame_equal(final_mse(res), final_mse(df), rtol=1e-12)
+        pd.testing.assert_frame_equal(summarize(res), summarize(df), rtol=1e-12,
+                                      check_dtype=False)  # fmt: skip
+        a, b = res.strategies[0], res.strategies[-1]
+        pd.testing.assert_frame_equal(
+            paired_difference(res, a, b), paired_difference(df, a, b), rtol=1e-10
+        )
+        pd.testing.assert_frame_equal(
+            seed_bands(res, group="others"), seed_bands(df, group="others"), rtol=1e-12,
+            check_dtype=False,
+        )  # fmt: skip
+
+
+def test_write_csv_equals_the_tidy_frame_written_whole(study, tmp_path, rng):
+    for k, res in enumerate((study[0], random_comparison(rng))):
+        path = res.write_csv(tmp_path / f"r{k}.csv", data="here", synthetic=True)
+        whole = res.to_frame().assign(data="here", synthetic=True)
+        assert path.read_text() == whole.to_csv(index=False, float_format="%.6g")
+        back = pd.read_csv(path)
+        pd.testing.assert_frame_equal(final_mse(back), final_mse(whole), rtol=1e-5)
+
+
+def test_agent_mse_matches_the_frame(study):
+    res, df = study
+    for s in ("baygo", "posm"):
+        mean, inf = res.agent_mse(s)
+        sub = df[df["strategy"] == s]
+        expect = sub.pivot_table(index="step", columns="agent", values="mse", aggfunc="mean")
+        np.testing.assert_allclose(mean, expect.to_numpy(), rtol=1e-12)
+        assert inf == int(sub.loc[sub["informative"], "agent"].iloc[0])
+        one, inf1 = res.agent_mse(s, seed=1)
+        np.testing.assert_array_equal(
+            one, sub[sub["seed"] == 1].pivot(index="step", columns="agent", values="mse")
+        )
+    with pytest.raises(ValueError, match="strategy 'x'"):
+        res.agent_mse("x")
+    with pytest.raises(ValueError, match="seed"):
+        res.agent_mse("baygo", seed=3)

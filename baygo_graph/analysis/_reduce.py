@@ -1,4 +1,4 @@
-"""Array reductions behind :class:`~baygo_graph.experiments.Comparison`.
+"""Array reductions behind :class:`~baygo_graph.analysis.Comparison`.
 
 Student-t intervals over seeds (``mean ± t_{n-1, (1+level)/2} · sd / sqrt(n)``,
 ``sd`` with ddof=1, NaN bounds when n < 2, NaN values skipped), the first step
@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-__all__ = ["band_frame", "first_stable", "interval", "paired"]
+__all__ = ["band_frame", "check_level", "first_stable", "half_width", "interval", "paired"]
 
 
 def interval(values: np.ndarray, level: float, axis: int = -1):
@@ -27,8 +27,14 @@ def interval(values: np.ndarray, level: float, axis: int = -1):
     (3.0, 9.5724)
     """
     mean, sd, n = _moments(values, axis)
-    half = _half_width(sd, n, level)
+    half = half_width(sd, n, level)
     return mean, mean - half, mean + half
+
+
+def check_level(level) -> None:
+    """Refuse a confidence level outside (0, 1)."""
+    if not 0 < level < 1:
+        raise ValueError(f"level must be in (0, 1), got {level!r}")
 
 
 def _moments(values, axis):
@@ -39,7 +45,10 @@ def _moments(values, axis):
         return np.nanmean(v, axis=axis), np.nanstd(v, axis=axis, ddof=1), n
 
 
-def _half_width(sd, n, level):
+def half_width(sd, n, level: float) -> np.ndarray:
+    """``t_{n-1, (1+level)/2} · sd / sqrt(n)``; NaN where ``n < 2``."""
+    n = np.asarray(n, dtype=float)
+    sd = np.asarray(sd, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
         q = stats.t.ppf(0.5 + level / 2, np.where(n > 1, n - 1, np.nan))
         return q * sd / np.sqrt(n)
@@ -72,7 +81,7 @@ def band_frame(per_seed: np.ndarray, order: list, level: float, *, each: bool) -
     n_s, _, t = per_seed.shape[:3]
     m = per_seed.shape[3] if each else 1
     mean, sd, n = _moments(np.moveaxis(per_seed, 1, -1), -1)  # (S, T[, M])
-    half = _half_width(sd, n, level)
+    half = half_width(sd, n, level)
     cols = {
         "strategy": np.repeat(np.array(order, dtype=object), t * m).astype(str),
         "step": np.tile(np.repeat(np.arange(t, dtype=np.int64), m), n_s),
