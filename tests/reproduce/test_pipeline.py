@@ -103,3 +103,28 @@ def test_report_names_each_claim_with_its_computed_verdict(small_reproduction):
     again = evaluate_claims(df, smallest_b=b)
     n = len(again) - 3  # the theorem's claims need the runs (theorem.csv)
     assert [c.verdict for c in again][:n] == [c.verdict for c in result.claims][:n]
+
+
+def test_streamed_reproduction_equals_the_tidy_analysis(tmp_path, monkeypatch):
+    """reproduce() works on per-run arrays; the tidy table it writes gives the same numbers,
+    and a run longer than ANIMATION_FRAMES is animated on evenly spaced steps."""
+    from baygo_graph.analysis import summarize
+    from baygo_graph.reproduce import drawing
+
+    monkeypatch.setattr(drawing, "ANIMATION_FRAMES", 4)
+    result = reproduce(tmp_path, seeds=3, steps=7, grid=11, n_jobs=1, agents=5, horizons=(7,),
+                       data=synthetic_bodyfat(), video=False)  # fmt: skip
+    with Image.open(tmp_path / "animation" / "baygo_seed0.gif") as im:
+        assert im.n_frames == 4
+    assert "the animation shows 4 evenly spaced steps of 7" in result.notes
+    assert not (tmp_path / "runs").exists()
+    df = pd.read_csv(tmp_path / "results.csv")
+    assert len(df) == len(STRATEGIES) * 3 * 7 * 5
+    df.attrs = {"strategies": list(STRATEGIES)}
+    pd.testing.assert_frame_equal(
+        summarize(df.drop(columns=["data", "synthetic"])), result.summary, rtol=1e-5,
+        check_dtype=False,
+    )  # fmt: skip
+    b = pd.read_csv(tmp_path / "smallest_b.csv")
+    again = evaluate_claims(df, smallest_b=b)
+    assert [c.evidence for c in again][:-3] == [c.evidence for c in result.claims][:-3]
