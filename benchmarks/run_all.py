@@ -43,6 +43,7 @@ SECTIONS = {
     "float32": "bench_float32",
     "memory": "bench_memory",
     "compare_memory": "bench_compare_memory",
+    "reproduce_memory": "bench_reproduce_memory",
     "sweep": "bench_sweep",
     "influence": "bench_influence",
     "connectivity": "bench_connectivity",
@@ -140,6 +141,7 @@ def headline(quick: bool) -> str:
     for name, fn in (
         ("step", _module_rows),
         ("compare_memory", _module_rows),
+        ("reproduce_memory", _module_rows),
         ("influence", _influence_rows),
         ("connectivity", lambda name, quick: _connectivity_rows(quick)),
     ):

@@ -58,3 +58,27 @@ def test_influence_benchmark_runs_and_agrees(bench, capsys):
     diffs = [float(x.split()[0]) for x in text.split("max |new - old| ")[1:]]
     assert len(diffs) == 4 and max(diffs) < 1e-10
     assert "NaN pattern equal: False" not in text
+
+
+def test_reproduce_memory_sums_the_process_tree(bench):
+    import os
+    import subprocess
+
+    mod = bench("bench_reproduce_memory")
+    me = mod.tree_rss(os.getpid())
+    child = subprocess.Popen(
+        [sys.executable, "-c", "import time; b = bytearray(60 << 20); time.sleep(5)"]
+    )
+    try:
+        import time
+
+        for _ in range(50):  # until the child holds its 60 MiB
+            if mod._rss(child.pid) > 50 << 20:
+                break
+            time.sleep(0.1)
+        both = mod.tree_rss(os.getpid())
+        assert both - me > 50 << 20
+        assert both >= mod._rss(os.getpid()) + mod._rss(child.pid) - (20 << 20)
+    finally:
+        child.kill()
+        child.wait()
