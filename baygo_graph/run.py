@@ -4,7 +4,8 @@ A run keeps per-step metrics (T x M), its communication graph series
 (:mod:`baygo_graph.series`: per-step choices, a fixed W, or weighted edge lists;
 None for a centralised learner) and posteriors only at the steps asked for.
 Graphs are made from the compact arrays when asked for. The file format is
-described in :mod:`baygo_graph.io.npz`.
+described in :mod:`baygo_graph.io.npz`; how a run maps to the file's arrays and
+back is :mod:`baygo_graph._run_arrays`.
 """
 
 from __future__ import annotations
@@ -18,11 +19,12 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
+from ._run_arrays import arrays_equal, head_records, run_arrays, run_fields, run_meta
 from ._validate import check_int
 from .exceptions import RunFormatError
 from .io.npz import RUN_FILE, read_run_file, run_path, write_run_file
 from .io.series_files import read_series, write_series
-from .series import ChoiceSeries, GraphSeries, series_from_arrays
+from .series import ChoiceSeries, GraphSeries
 
 __all__ = ["RUN_FILE", "Run", "read_series", "write_series"]
 
@@ -137,7 +139,7 @@ class Run:
             mean=self.mean[cut],
             series=series,
             posteriors={t: p for t, p in self.posteriors.items() if t < steps},
-            records=_head_records(self.records, steps, self.n_steps),
+            records=head_records(self.records, steps, self.n_steps),
             config=self.config | {"steps": steps},
         )
 
@@ -180,12 +182,12 @@ class Run:
     def __eq__(self, other) -> bool:
         if not isinstance(other, Run):
             return NotImplemented
-        mine, theirs = _record(self), _record(other)
+        mine, theirs = run_arrays(self), run_arrays(other)
         return (
             (self.strategy, self.informative, self.delta, self.config)
             == (other.strategy, other.informative, other.delta, other.config)
             and mine.keys() == theirs.keys()
-            and all(_array_equal(mine[k], theirs[k]) for k in mine)
+            and all(arrays_equal(mine[k], theirs[k]) for k in mine)
         )
 
     __hash__ = None
@@ -313,14 +315,7 @@ class Run:
             raise FileExistsError(
                 f"a run is already saved at {str(target)!r}: pass overwrite=True to replace it"
             )
-        meta = {
-            "strategy": self.strategy,
-            "kind": self.kind,
-            "informative": self.informative,
-            "delta": self.delta,
-            "config": self.config,
-        }
-        return write_run_file(path, meta, _record(self))
+        return write_run_file(path, run_meta(self), run_arrays(self))
 
     @classmethod
     def load(cls, path) -> Run:
@@ -333,30 +328,7 @@ class Run:
         """
         meta, arrays = read_run_file(path)
         try:
-            mse = arrays["mse"]
-            series = None
-            if meta["kind"] != "cen":
-                series = series_from_arrays(
-                    meta["kind"],
-                    arrays,
-                    n_steps=mse.shape[0],
-                    n_agents=mse.shape[1],
-                    delta=meta["delta"],
-                )
-            steps = arrays["posterior_steps"].tolist()
-            posteriors = {t: arrays["posteriors"][i] for i, t in enumerate(steps)}
-            return cls(
-                strategy=meta["strategy"],
-                informative=meta["informative"],
-                delta=meta["delta"],
-                mse=mse,
-                entropy=arrays["entropy"],
-                mean=arrays["mean"],
-                series=series,
-                posteriors=posteriors,
-                records={k[4:]: v for k, v in arrays.items() if k.startswith("rec_")},
-                config=meta["config"],
-            )
+            return cls(**run_fields(meta, arrays))
         except (KeyError, ValueError, IndexError) as e:
             raise RunFormatError(f"{str(path)!r} is a corrupt baygo run: {e}") from e
 
@@ -378,30 +350,3 @@ class Run:
                 "entropy": self.entropy.ravel(),
             }
         )
-
-
-def _record(run: Run) -> dict:
-    """Every array of a run, by its name in the run file."""
-    arrays = {"mse": run.mse, "entropy": run.entropy, "mean": run.mean}
-    if run.series is not None:
-        arrays |= run.series.arrays()[1]
-    steps = sorted(run.posteriors)
-    arrays["posterior_steps"] = np.array(steps, dtype=np.int64)
-    if steps:
-        arrays["posteriors"] = np.stack([run.posteriors[t] for t in steps])
-    arrays |= {f"rec_{k}": v for k, v in run.records.items()}
-    return arrays
-
-
-def _head_records(records: dict, steps: int, n_steps: int) -> dict:
-    """Per-step records cut to the first ``steps`` steps (the physical edge lists too)."""
-    out = {k: v[:steps] for k, v in records.items() if v.shape[:1] == (n_steps,)}
-    if "physical_ptr" in records:
-        ptr = records["physical_ptr"][: steps + 1]
-        out["physical_ptr"] = ptr
-        out |= {k: records[k][: ptr[-1]] for k in ("physical_src", "physical_dst")}
-    return out
-
-
-def _array_equal(a, b) -> bool:
-    return a.shape == b.shape and a.dtype == b.dtype and np.array_equal(a, b)

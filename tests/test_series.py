@@ -191,3 +191,12 @@ def test_bad_graph_sequences():
         as_series([nx.Graph([(0, 1)])])
     with pytest.raises(ValueError, match="finite and >= 0"):
         as_series([nx.DiGraph([(0, 1, {"weight": float("nan")})])])
+
+
+def test_backings_are_importable_from_series():
+    import baygo_graph.series as series
+    import baygo_graph.series_backings as backings
+
+    assert set(backings.__all__) <= set(series.__all__)
+    for name in backings.__all__:
+        assert getattr(series, name) is getattr(backings, name)

@@ -1,33 +1,14 @@
 """Fast influence (left Perron vectors) of the windows of a choice series.
 
 A BayGo step has one in-neighbour per agent: row ``i`` of ``W_t`` holds
-``delta`` at ``i`` and ``1 - delta`` at ``c_t(i) = choices[t, i]`` (an agent
-with choice ``-1`` keeps ``w_ii = 1``; below, ``c_t(i) = i`` then). The
-influence of the window of steps ``e-w+1 .. e`` is the left Perron vector of
-``P = W_e ... W_{e-w+1}`` (``"product"``) or of the mean ``U`` of its W
-(``"union"``). These kernels never form P (up to ``2^w`` nonzeros per row):
-
-Closed classes
-    With ``0 < delta < 1`` each ``W_t`` has a positive diagonal, so ``P`` has an
-    edge ``i -> c_t(i)`` for each step of the window, and each edge of ``P`` is a
-    path of such edges: ``P``, ``U`` and the union graph have the same closed
-    classes. With ``delta = 0``, ``P`` is the map ``f = c_{e-w+1} o ... o c_e``,
-    whose closed classes are its cycles; with ``delta = 1``, ``W = I``. Windows
-    are checked in batches (one block-diagonal graph for ``csgraph``).
-
-Perron vector on the one closed class C
-    With ``delta = 0`` (product) ``P`` permutes C: ``pi`` is uniform on C.
-    Otherwise: power iteration batched over windows, one application of ``P``
-    being ``w`` scatter-adds (``numpy.bincount``) of length M; ``P``'s diagonal
-    is ``>= delta^w > 0``, so C is aperiodic. The union iterates
-    ``0.1 I + 0.9 A`` (``A``: the mean of the choice maps; same fixed point as
-    ``U``, aperiodic even for ``delta = 0``, faster). A window stops when its
-    estimated error ``d rho / (1 - rho)`` (``d``: largest change of the last
-    iteration, ``rho``: observed contraction rate) is below ``tol`` or ``d`` is
-    at the rounding floor. Classes of up to 1000 agents still contracting at
-    ``rho >= 0.8`` after 8 iterations, and windows not converged after
-    ``max_iter``, are solved exactly: ``P_CC`` formed from the rows of C only,
-    then :func:`class_perron`.
+``delta`` at ``i`` and ``1 - delta`` at ``c_t(i) = choices[t, i]`` (``-1``: no
+choice, ``w_ii = 1``). The influence of the window of steps ``e-w+1 .. e`` is
+the left Perron vector of ``P = W_e ... W_{e-w+1}`` (``"product"``) or of the
+mean of its W (``"union"``). This module checks the inputs and reports the
+results; the batched solver that never forms ``P`` (closed classes by
+``csgraph``, batched power iteration, exact solves of slow classes) is
+:mod:`baygo_graph.analysis._window_solver`, whose docstring gives the method.
+:func:`class_perron` is defined there and exported here.
 """
 
 from __future__ import annotations
@@ -35,12 +16,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-import scipy.sparse as sp
-import scipy.sparse.linalg as spla
-from scipy.sparse.csgraph import connected_components
 
 from ..exceptions import NotUniqueError
 from ..series import as_series
+from ._window_solver import (
+    batch_closed_classes,
+    class_perron,
+    exact_influence,
+    power_influence,
+    window_batches,
+    window_targets,
+)
 
 __all__ = [
     "WindowClasses",
@@ -51,16 +37,6 @@ __all__ = [
 ]
 
 METHODS = ("product", "union")
-# Laziness of the union iteration matrix 0.1 I + 0.9 A (any value in (0, 1) works).
-_UNION_LAZY = 0.1
-# Entries (windows x agents x window length) handled per batch.
-_BATCH_ENTRIES = 1 << 21
-# Classes up to this size are solved densely by class_perron.
-_DENSE_MAX = 1000
-# Such a class still contracting at rate >= _SLOW_RATE after _SLOW_AFTER iterations
-# (>= ~100 more to go) is solved exactly instead.
-_SLOW_AFTER = 8
-_SLOW_RATE = 0.8
 
 
 @dataclass(frozen=True, eq=False)
@@ -129,47 +105,6 @@ def _check(choices, delta, window, ends, method):
     return ch, int(window), ends
 
 
-def _targets(ch, ends, window):
-    """``c[n, l, i]``: whom ``i`` listens to at step ``ends[n] - l`` (itself for -1)."""
-    c = ch[ends[:, None] - np.arange(window)].astype(np.int64)
-    own = np.broadcast_to(np.arange(ch.shape[1]), c.shape)
-    return np.where(c < 0, own, c)
-
-
-def _batches(n, m, window):
-    size = max(1, _BATCH_ENTRIES // (m * window))
-    return [slice(a, min(a + size, n)) for a in range(0, n, size)]
-
-
-def _closed_batch(c, delta, method):
-    """Closed-class counts and membership for a batch ``c`` of shape (n, w, M)."""
-    n, w, m = c.shape
-    if delta == 1.0:  # every W is the identity: every agent is a class
-        return np.full(n, m, dtype=np.int64), np.ones((n, m), dtype=bool)
-    if method == "product" and delta == 0.0:
-        f = np.broadcast_to(np.arange(m), (n, m))
-        for k in range(w):  # f = c_{e-w+1} o ... o c_e
-            f = np.take_along_axis(c[:, k], f, axis=1)
-        nbr = f[:, :, None]
-    else:
-        nbr = c.transpose(0, 2, 1)
-    nodes = n * m
-    nbr = np.sort((nbr + (np.arange(n) * m)[:, None, None]).reshape(nodes, -1), axis=1)
-    keep = np.ones(nbr.shape, dtype=bool)  # csgraph must not see repeated entries
-    np.not_equal(nbr[:, 1:], nbr[:, :-1], out=keep[:, 1:])
-    ptr = np.zeros(nodes + 1, dtype=np.int64)
-    np.cumsum(keep.sum(axis=1), out=ptr[1:])
-    g = sp.csr_array((np.ones(int(ptr[-1])), nbr[keep], ptr), shape=(nodes, nodes))
-    ncomp, labels = connected_components(g, directed=True, connection="strong")
-    cross = (labels[nbr] != labels[:, None]).any(axis=1)
-    leaves = np.zeros(ncomp, dtype=bool)
-    leaves[labels[cross]] = True
-    label_window = np.empty(ncomp, dtype=np.int64)
-    label_window[labels] = np.arange(nodes) // m
-    counts = np.bincount(label_window[~leaves], minlength=n)
-    return counts, ~leaves[labels].reshape(n, m)
-
-
 def window_closed_classes(
     choices, *, delta: float, window: int, ends=None, method: str = "product"
 ) -> WindowClasses:
@@ -209,132 +144,11 @@ def window_closed_classes(
     m = ch.shape[1]
     counts = np.zeros(len(ends), dtype=np.int64)
     members = np.zeros((len(ends), m), dtype=bool)
-    for b in _batches(len(ends), m, window):
-        counts[b], members[b] = _closed_batch(_targets(ch, ends[b], window), delta, method)
-    return WindowClasses(ends=ends, counts=counts, members=members)
-
-
-def _apply(x, idx, w, delta, method):
-    """One application of the iteration matrix to the flat batch of row vectors ``x``."""
-    size = len(x)
-    if method == "union":
-        out = x * _UNION_LAZY
-        share = (1.0 - _UNION_LAZY) / w
-        for k in range(w):
-            out += share * np.bincount(idx[k], weights=x, minlength=size)
-        return out
-    for k in range(w):  # x W_e W_{e-1} ... : step e first
-        moved = np.bincount(idx[k], weights=x, minlength=size)
-        moved *= 1.0 - delta
-        x = x * delta
-        x += moved
-    return x
-
-
-def _power(c, members, delta, method, tol, max_iter):
-    """Power iteration for a batch; returns (vectors, converged flags)."""
-    n, w, m = c.shape
-    v = members / members.sum(axis=1, keepdims=True)
-    out = np.full((n, m), np.nan)
-    done = np.zeros(n, dtype=bool)
-    active = np.arange(n)
-    prev = np.full(n, np.inf)
-    rate = np.full(n, np.inf)
-    finished = np.zeros(n, dtype=bool)  # converged (or given up), still in the batch
-    small = members.sum(axis=1) <= _DENSE_MAX
-    idx = None
-    for it in range(max_iter):
-        if idx is None:
-            base = (np.arange(len(active)) * m)[:, None]
-            idx = [(c[active, k] + base).reshape(-1) for k in range(w)]
-        na = len(active)
-        new = _apply(v.reshape(-1), idx, w, delta, method).reshape(na, m)
-        new /= new.sum(axis=1, keepdims=True)
-        d = np.abs(new - v).max(axis=1)
-        ratio = np.where(prev > 0, d / np.where(prev > 0, prev, 1.0), 0.0)
-        rho = np.maximum(ratio, rate) if it >= 2 else np.where(it == 1, ratio, np.inf)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            est = np.where(rho < 1.0, d * rho / (1.0 - rho), np.inf)
-        floor = d <= 4 * np.finfo(float).eps * new.max(axis=1)
-        stop = (est <= tol) | floor
-        fresh = stop & ~finished
-        out[active[fresh]] = new[fresh]
-        done[active[fresh]] = True
-        # slowly mixing small classes: an exact solve is cheaper (done stays False)
-        finished |= stop | ((it >= _SLOW_AFTER) & (rho >= _SLOW_RATE) & small[active])
-        rate, prev, v = ratio, d, new
-        if finished.all():
-            break
-        if finished.mean() > 0.25:  # drop the converged windows from the batch
-            keep = ~finished
-            active, v, prev, rate = active[keep], v[keep], prev[keep], rate[keep]
-            finished = finished[keep]
-            idx = None
-    return out, done
-
-
-def class_perron(sub) -> np.ndarray:
-    """Stationary vector of an irreducible row-stochastic matrix, by an exact solve.
-
-    Solves ``pi^T (I - S) = 0`` with ``sum(pi) = 1`` (one equation replaced by
-    the normalisation): dense LAPACK up to 1000 states, SuperLU above. Exact up
-    to rounding, periodic or not.
-
-    Parameters
-    ----------
-    sub : array_like or scipy sparse matrix, shape (k, k)
-        Row-stochastic and irreducible (e.g. W restricted to its closed class).
-
-    Returns
-    -------
-    numpy.ndarray, shape (k,)
-
-    Examples
-    --------
-    >>> class_perron(np.array([[0.0, 1.0], [0.5, 0.5]])).round(4).tolist()
-    [0.3333, 0.6667]
-    """
-    k = sub.shape[0]
-    if k == 1:
-        return np.ones(1)
-    rhs = np.zeros(k)
-    rhs[-1] = 1.0
-    if k <= _DENSE_MAX:
-        dense = sub.toarray() if sp.issparse(sub) else np.asarray(sub, dtype=float)
-        a = np.eye(k) - dense.T
-        a[-1, :] = 1.0
-        pi = np.linalg.solve(a, rhs)
-    else:
-        a = sp.lil_array(sp.eye_array(k) - sp.csr_array(sub).T)
-        a[k - 1, :] = np.ones(k)
-        pi = spla.spsolve(sp.csc_array(a), rhs)
-    pi = np.clip(np.where(np.abs(pi) < 1e-15, 0.0, pi), 0.0, None)
-    return pi / pi.sum()
-
-
-def _exact(c_win, member, delta, method):
-    """Influence of one window by forming its matrix on the closed class only."""
-    w, m = c_win.shape
-    cls = np.flatnonzero(member)
-    k = len(cls)
-    eye = np.arange(m)
-    steps = [
-        sp.csr_array(
-            (np.r_[np.full(m, delta), np.full(m, 1.0 - delta)], (np.r_[eye, eye], np.r_[eye, c])),
-            shape=(m, m),
+    for b in window_batches(len(ends), m, window):
+        counts[b], members[b] = batch_closed_classes(
+            window_targets(ch, ends[b], window), delta, method
         )
-        for c in c_win
-    ]
-    rows = sp.csr_array((np.ones(k), (np.arange(k), cls)), shape=(k, m))
-    if method == "union":
-        mat = sum(rows @ s for s in steps) / w
-    else:
-        mat = rows
-        for s in steps:  # rows of W_e W_{e-1} ... W_{e-w+1}
-            mat = sp.csr_array(mat @ s)
-    out = np.zeros(m)
-    out[cls] = class_perron(sp.csr_array(mat)[:, cls])
-    return out
+    return WindowClasses(ends=ends, counts=counts, members=members)
 
 
 def window_influence(
@@ -391,9 +205,9 @@ def window_influence(
         raise ValueError(f"on_nonunique must be one of ('raise', 'nan'), got {on_nonunique!r}")
     m = ch.shape[1]
     out = np.full((len(ends), m), np.nan)
-    for b in _batches(len(ends), m, window):
-        c = _targets(ch, ends[b], window)
-        counts, members = _closed_batch(c, delta, method)
+    for b in window_batches(len(ends), m, window):
+        c = window_targets(ch, ends[b], window)
+        counts, members = batch_closed_classes(c, delta, method)
         bad = np.flatnonzero(counts != 1)
         if on_nonunique == "raise" and len(bad):
             raise NotUniqueError(
@@ -408,8 +222,8 @@ def window_influence(
         out[rows] = members[uniq[easy]] / size[easy, None]
         hard = uniq[~easy]
         if len(hard):
-            vec, ok = _power(c[hard], members[hard], delta, method, tol, max_iter)
+            vec, ok = power_influence(c[hard], members[hard], delta, method, tol, max_iter)
             out[b.start + hard[ok]] = vec[ok]
             for n in hard[~ok]:
-                out[b.start + n] = _exact(c[n], members[n], delta, method)
+                out[b.start + n] = exact_influence(c[n], members[n], delta, method)
     return out

@@ -1,0 +1,214 @@
+"""Data sets: the bodyfat CSV, its synthetic stand-in, and what callers pass as ``data``.
+
+The bodyfat CSV is read from a path the caller gives, or from the environment
+variable ``BAYGO_BODYFAT``; :func:`synthetic_bodyfat` stands in when no file is at
+hand and is labelled synthetic wherever its results are shown. Every table is
+checked (:class:`~baygo_graph.exceptions.DataError` naming the file, column and
+row of a bad cell) before it becomes a :class:`Dataset`. The names here are
+importable from :mod:`baygo_graph.data` too.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .exceptions import DataError
+
+__all__ = [
+    "BODYFAT_ENV",
+    "FEATURE",
+    "MAX_ABS_VALUE",
+    "TARGET",
+    "Dataset",
+    "load_bodyfat",
+    "resolve_data",
+    "synthetic_bodyfat",
+]
+
+#: Environment variable naming the bodyfat CSV when no path is given.
+BODYFAT_ENV = "BAYGO_BODYFAT"
+#: Largest magnitude accepted in a data column: beyond it squares and sums of
+#: squares lose all precision or overflow (no body measurement comes near).
+MAX_ABS_VALUE = 1e12
+
+#: Default feature and target columns (the paper's regression of body fat on abdomen).
+FEATURE = "Abdomen"
+TARGET = "BodyFat"
+
+
+@dataclass(frozen=True, eq=False)
+class Dataset:
+    """A table of samples and where it came from.
+
+    Attributes
+    ----------
+    frame : pandas.DataFrame
+        One row per sample, with at least the feature and target columns.
+    source : str
+        Human-readable origin: the CSV path, ``"dataframe"``, or a synthetic label.
+    synthetic : bool
+        True for data made by :func:`synthetic_bodyfat`; every output says so.
+    """
+
+    frame: pd.DataFrame = field(repr=False)
+    source: str
+    synthetic: bool = False
+
+    def __len__(self) -> int:
+        return len(self.frame)
+
+
+def load_bodyfat(path=None, *, columns=(FEATURE, TARGET)) -> Dataset:
+    """Read the bodyfat CSV.
+
+    Parameters
+    ----------
+    path : str or os.PathLike, optional
+        The CSV file. When omitted, the environment variable ``BAYGO_BODYFAT``
+        names it.
+    columns : sequence of str, default ("Abdomen", "BodyFat")
+        Columns that must be present, numeric and free of missing values.
+
+    Returns
+    -------
+    Dataset
+
+    Raises
+    ------
+    DataError
+        When no path is given and ``BAYGO_BODYFAT`` is unset, when the file is
+        missing or unreadable, or when a required column is absent, non-numeric
+        or has missing cells. The message names the file and the problem.
+
+    Examples
+    --------
+    >>> import os
+    >>> ds = load_bodyfat(os.environ["BAYGO_BODYFAT"])  # doctest: +SKIP
+    >>> len(ds)  # doctest: +SKIP
+    252
+    """
+    if path is None:
+        path = os.environ.get(BODYFAT_ENV)
+        if not path:
+            raise DataError(
+                f"no bodyfat file given: pass a path or set {BODYFAT_ENV}=/path/to/"
+                "bodyfat.csv (or use synthetic_bodyfat())"
+            )
+    path = Path(path)
+    if not path.is_file():
+        raise DataError(f"bodyfat file {str(path)!r} does not exist")
+    try:
+        frame = pd.read_csv(path)
+    except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError, OSError) as e:
+        raise DataError(f"bodyfat file {str(path)!r} is not a readable CSV: {e}") from e
+    _check_columns(frame, columns, where=repr(str(path)))
+    return Dataset(frame=frame, source=str(path))
+
+
+def _check_columns(frame: pd.DataFrame, columns, *, where: str) -> None:
+    for col in columns:
+        if col not in frame.columns:
+            raise DataError(
+                f"{where} has no column {col!r} (columns: {', '.join(map(str, frame.columns))})"
+            )
+        values = pd.to_numeric(frame[col], errors="coerce")
+        bad = values.isna() & frame[col].notna()
+        if bad.any():
+            row = int(np.flatnonzero(bad.to_numpy())[0])
+            raise DataError(
+                f"{where}: column {col!r} has a non-numeric cell "
+                f"{frame[col].iloc[row]!r} at row {row}"
+            )
+        if values.isna().any():
+            row = int(np.flatnonzero(values.isna().to_numpy())[0])
+            raise DataError(f"{where}: column {col!r} has a missing value at row {row}")
+        numbers = values.to_numpy(dtype=float)
+        bad = ~np.isfinite(numbers) | (np.abs(numbers) > MAX_ABS_VALUE)
+        if bad.any():
+            row = int(np.flatnonzero(bad)[0])
+            raise DataError(
+                f"{where}: column {col!r} has value {float(numbers[row])!r} at row {row}: values "
+                f"must be finite numbers of magnitude <= {MAX_ABS_VALUE:g}"
+            )
+
+
+def synthetic_bodyfat(n: int = 252, *, rng=0) -> Dataset:
+    """Make a synthetic stand-in for the bodyfat data.
+
+    The model mimics the real data's marginal and linear fit:
+    ``Abdomen ~ N(92.6, 10.8^2)`` clipped to [65, 150] cm and
+    ``BodyFat = 0.631 * Abdomen - 39.28 + N(0, 4.88^2)`` clipped to [0, 50] %.
+    Only these two columns are made. The result is labelled ``synthetic``.
+
+    Parameters
+    ----------
+    n : int, default 252
+        Number of samples.
+    rng : int, numpy.random.Generator or None, default 0
+        Seed or generator. The default makes the same data set every time, so
+        runs over many seeds share one synthetic data set, as they would a file.
+
+    Returns
+    -------
+    Dataset
+        With ``synthetic=True``.
+
+    Examples
+    --------
+    >>> ds = synthetic_bodyfat(100, rng=1)
+    >>> ds.synthetic, len(ds), list(ds.frame.columns)
+    (True, 100, ['Abdomen', 'BodyFat'])
+    """
+    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 10:
+        raise ValueError(f"n must be an integer >= 10, got {n!r}")
+    rng = np.random.default_rng(rng)
+    abdomen = np.clip(rng.normal(92.6, 10.8, n), 65.0, 150.0)
+    bodyfat = np.clip(0.631 * abdomen - 39.28 + rng.normal(0.0, 4.88, n), 0.0, 50.0)
+    frame = pd.DataFrame({FEATURE: abdomen.round(1), TARGET: bodyfat.round(1)})
+    return Dataset(frame=frame, source=f"synthetic (n={n})", synthetic=True)
+
+
+def resolve_data(data=None, *, columns=(FEATURE, TARGET)) -> Dataset:
+    """Turn what a caller passes as ``data`` into a :class:`Dataset`.
+
+    Parameters
+    ----------
+    data : str, os.PathLike, pandas.DataFrame, Dataset or None
+        A CSV path, a table with the bodyfat column names, a ready ``Dataset``,
+        or None: the file named by ``BAYGO_BODYFAT`` if it is set (a
+        :class:`DataError` if it names no file), else the synthetic data of
+        :func:`synthetic_bodyfat` (labelled so).
+
+    Returns
+    -------
+    Dataset
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> resolve_data(pd.DataFrame({"Abdomen": [80.0, 90.0], "BodyFat": [10.0, 20.0]})).source
+    'dataframe'
+    """
+    if isinstance(data, Dataset):
+        _check_columns(data.frame, columns, where=data.source)
+        return data
+    if isinstance(data, pd.DataFrame):
+        _check_columns(data, columns, where="the data frame")
+        return Dataset(frame=data, source="dataframe")
+    if isinstance(data, str | os.PathLike):
+        return load_bodyfat(data, columns=columns)
+    if data is None:
+        env = os.environ.get(BODYFAT_ENV)
+        if env:  # set but wrong is an error, not a silent fall-back to synthetic data
+            if not Path(env).is_file():
+                raise DataError(f"{BODYFAT_ENV}={env!r} does not name an existing file")
+            return load_bodyfat(env, columns=columns)
+        return synthetic_bodyfat()
+    raise TypeError(
+        f"data must be a CSV path, a pandas DataFrame, a Dataset or None, got {type(data).__name__}"
+    )

@@ -1,0 +1,319 @@
+"""The three backings of a graph series, behind one interface (:class:`GraphSeries`).
+
+* :class:`ChoiceSeries` - BayGo-like steps, one chosen in-neighbour per agent
+  (``w_ii = delta``, ``w_i,choice = 1 - delta``; ``-1``: no choice, ``w_ii = 1``);
+* :class:`FixedSeries` - the same W every step (fixed graphs, NoCol);
+* :class:`EdgeListSeries` - any weighted digraphs (e.g. read from NetworkX or a file),
+  held as their nonzero weight entries sorted by step.
+
+:func:`series_from_arrays` rebuilds any of them from the arrays they are stored
+as. Everything here is re-exported by :mod:`baygo_graph.series`, which also turns
+runs and NetworkX digraphs into series (:func:`~baygo_graph.series.as_series`).
+
+Convention (DESIGN.md): edge ``(j, i)`` of a step graph means agent ``i`` receives
+from ``j`` with weight ``w_ij``; W is row-stochastic. Windows are half-open step
+ranges ``[start, stop)``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+import scipy.sparse as sp
+
+from ._validate import check_real
+
+__all__ = [
+    "ChoiceSeries",
+    "EdgeListSeries",
+    "FixedSeries",
+    "GraphSeries",
+    "series_from_arrays",
+]
+
+
+@dataclass(frozen=True, eq=False)
+class GraphSeries:
+    """A series of T weighted step digraphs on M nodes (base class).
+
+    Attributes
+    ----------
+    n_steps : int
+        Number of steps T.
+    n_agents : int
+        Number of nodes M; node ``k`` of the arrays is ``nodes[k]``.
+    nodes : tuple
+        Node labels in array order (``0 .. M-1`` for a run).
+    informative : int or None
+        Array index of the informative agent, None when unknown.
+    delta : float or None
+        Self-weight of a choice series; None otherwise.
+    synthetic : bool
+        True when the series comes from a run on synthetic data.
+    """
+
+    n_steps: int
+    n_agents: int
+    nodes: tuple = field(default=(), repr=False)
+    informative: int | None = None
+    delta: float | None = None
+    synthetic: bool = False
+
+    def __post_init__(self):
+        if not self.nodes:
+            object.__setattr__(self, "nodes", tuple(range(self.n_agents)))
+
+    #: W when every step has the same weights, else None (analysis shortcuts).
+    fixed = None
+    #: The (T, M) choice array of a choice series, else None.
+    choices = None
+
+    def step_edges(self, start: int = 0, stop: int | None = None):
+        """Every off-diagonal entry of steps ``[start, stop)`` as flat arrays.
+
+        Returns
+        -------
+        step, src, dst, weight : numpy.ndarray
+            Edge ``(src[e], dst[e])`` of step ``step[e]``: ``dst`` receives from
+            ``src`` with weight ``w[dst, src]``, sorted by step.
+        """
+        raise NotImplementedError
+
+    def _bounds(self, start, stop) -> tuple[int, int]:
+        stop = self.n_steps if stop is None else int(stop)
+        if not 0 <= start <= stop <= self.n_steps:
+            raise ValueError(f"need 0 <= start <= stop <= {self.n_steps}, got {start}, {stop}")
+        return int(start), stop
+
+    @cached_property
+    def edges(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(ptr, src, dst)``: off-diagonal positive-weight edges, sorted by step.
+
+        Step ``t``'s edges are ``src[ptr[t]:ptr[t+1]] -> dst[ptr[t]:ptr[t+1]]``.
+        """
+        step, src, dst, w = self.step_edges(0, self.n_steps)
+        pos = w > 0
+        step, src, dst = step[pos], src[pos], dst[pos]
+        ptr = np.searchsorted(step, np.arange(self.n_steps + 1))
+        return ptr, src.astype(np.int64), dst.astype(np.int64)
+
+    def window_edges(self, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
+        """``(src, dst)`` of every positive off-diagonal edge of steps ``[start, stop)``.
+
+        Edges repeated over steps appear once per step (a fixed series gives its
+        edges once for any non-empty window).
+        """
+        ptr, src, dst = self.edges
+        return src[ptr[start] : ptr[stop]], dst[ptr[start] : ptr[stop]]
+
+    def weights(self, t: int) -> sp.csr_array:
+        """Row-stochastic W of step ``t`` (row ``i``: agent ``i``'s weights)."""
+        return self.weight_sum(int(t), int(t) + 1)
+
+    def weight_sum(self, start: int, stop: int) -> sp.csr_array:
+        """Sum of W over steps ``[start, stop)`` (divide by ``stop - start`` for the mean)."""
+        m = self.n_agents
+        step, src, dst, w = self.step_edges(start, stop)
+        off = np.bincount(dst, weights=w, minlength=m)
+        rows = np.concatenate([dst, np.arange(m)])
+        cols = np.concatenate([src, np.arange(m)])
+        vals = np.concatenate([w, (stop - start) - off])
+        return _csr(vals, rows, cols, m)
+
+    def weight_stack(self) -> np.ndarray:
+        """Every W_t as one dense array of shape (T, M, M) (for small M only)."""
+        t, m = self.n_steps, self.n_agents
+        out = np.zeros((t, m, m))
+        step, src, dst, w = self.step_edges(0, t)
+        np.add.at(out, (step, dst, src), w)
+        idx = np.arange(m)
+        out[:, idx, idx] = 1.0 - out.sum(axis=2)
+        return out
+
+    def arrays(self) -> tuple[str, dict]:
+        """``(kind, arrays)`` to store the series; :func:`series_from_arrays` inverts it."""
+        raise NotImplementedError
+
+    def head(self, steps: int) -> GraphSeries:
+        """The series of the first ``steps`` steps.
+
+        Examples
+        --------
+        >>> ChoiceSeries.from_choices([[1, 0], [-1, 0]]).head(1).choices.tolist()
+        [[1, 0]]
+        """
+        if not 1 <= steps <= self.n_steps:
+            raise ValueError(f"steps must be in [1, {self.n_steps}], got {steps!r}")
+        kind, arrays = self.arrays()
+        if kind == "dynamic":
+            arrays = {"choices": arrays["choices"][:steps]}
+        elif kind == "edges":
+            keep = arrays["e_step"] < steps
+            arrays = {k: v[keep] for k, v in arrays.items()}
+        meta = {f.name: getattr(self, f.name) for f in dataclasses.fields(GraphSeries)}
+        return series_from_arrays(kind, arrays, **(meta | {"n_steps": steps}))
+
+
+def _csr(vals, rows, cols, m) -> sp.csr_array:
+    out = sp.csr_array((vals, (rows, cols)), shape=(m, m))
+    out.eliminate_zeros()
+    out.sort_indices()
+    return out
+
+
+@dataclass(frozen=True, eq=False)
+class ChoiceSeries(GraphSeries):
+    """One chosen in-neighbour per agent and step (BayGo).
+
+    Examples
+    --------
+    >>> s = ChoiceSeries.from_choices([[1, 0, -1]], delta=0.5)
+    >>> s.weights(0).toarray().tolist()
+    [[0.5, 0.5, 0.0], [0.5, 0.5, 0.0], [0.0, 0.0, 1.0]]
+    """
+
+    choices: np.ndarray | None = field(default=None, repr=False)
+
+    @classmethod
+    def from_choices(cls, choices, *, delta: float = 0.5, **meta) -> ChoiceSeries:
+        """A checked choice series from a (T, M) array of agent ids (-1: none)."""
+        delta = check_real("delta", delta, low=0.0, high=1.0)
+        choices = np.asarray(choices)
+        if choices.ndim != 2 or not np.issubdtype(choices.dtype, np.integer):
+            raise ValueError(f"choices must be a 2-D integer array (T, M), got {choices.shape}")
+        if 0 in choices.shape:
+            raise ValueError(
+                f"choices must hold at least one step and one agent, got {choices.shape}"
+            )
+        t, m = choices.shape
+        if choices.size and (choices.min() < -1 or choices.max() >= m):
+            raise ValueError(
+                f"choices must be agent ids in [-1, {m}), got {choices.min()}..{choices.max()}"
+            )
+        choices = choices.astype(np.int32)
+        return cls(n_steps=t, n_agents=m, delta=float(delta), choices=choices, **meta)
+
+    def step_edges(self, start: int = 0, stop: int | None = None):
+        start, stop = self._bounds(start, stop)
+        ch = self.choices[start:stop]
+        t, dst = np.nonzero(ch >= 0)
+        return t + start, ch[t, dst].astype(np.int64), dst, np.full(len(t), 1.0 - self.delta)
+
+    def weights(self, t: int) -> sp.csr_array:
+        choice = self.choices[int(t)]
+        m, delta = self.n_agents, self.delta
+        has = choice >= 0
+        rows = np.concatenate([np.arange(m), np.flatnonzero(has)])
+        cols = np.concatenate([np.arange(m), choice[has]])
+        vals = np.concatenate([np.where(has, delta, 1.0), np.full(has.sum(), 1.0 - delta)])
+        w = sp.csr_array((vals, (rows, cols)), shape=(m, m))
+        w.sort_indices()
+        return w
+
+    def arrays(self) -> tuple[str, dict]:
+        return "dynamic", {"choices": self.choices}
+
+
+@dataclass(frozen=True, eq=False)
+class FixedSeries(GraphSeries):
+    """The same row-stochastic W at every step."""
+
+    fixed: sp.csr_array | None = field(default=None, repr=False)
+
+    @cached_property
+    def _off(self):
+        w = sp.coo_array(self.fixed)
+        keep = w.row != w.col
+        return w.col[keep].astype(np.int64), w.row[keep].astype(np.int64), w.data[keep]
+
+    def step_edges(self, start: int = 0, stop: int | None = None):
+        start, stop = self._bounds(start, stop)
+        src, dst, w = self._off
+        n = stop - start
+        return np.repeat(np.arange(start, stop), len(src)), *(np.tile(a, n) for a in (src, dst, w))
+
+    @cached_property
+    def edges(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """No per-step copies: every step's edges are :meth:`window_edges` of any window."""
+        zero = np.zeros(self.n_steps + 1, dtype=np.int64)
+        return zero, np.zeros(0, np.int64), np.zeros(0, np.int64)
+
+    def window_edges(self, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
+        src, dst, w = self._off
+        keep = w > 0
+        src, dst = src[keep], dst[keep]
+        return (src, dst) if stop > start else (src[:0], dst[:0])
+
+    def weights(self, t: int) -> sp.csr_array:
+        return self.fixed.copy()
+
+    def weight_sum(self, start: int, stop: int) -> sp.csr_array:
+        return sp.csr_array(self.fixed * float(stop - start))
+
+    def weight_stack(self) -> np.ndarray:
+        t, m = self.n_steps, self.n_agents
+        return np.broadcast_to(self.fixed.toarray(), (t, m, m))
+
+    def arrays(self) -> tuple[str, dict]:
+        w = self.fixed
+        return "fixed", {"w_data": w.data, "w_indices": w.indices, "w_indptr": w.indptr}
+
+
+@dataclass(frozen=True, eq=False)
+class EdgeListSeries(GraphSeries):
+    """Any weighted digraphs: the nonzero entries ``(step, row, col, w)`` of every W_t.
+
+    Rows are normalised (row-stochastic) and sorted by step.
+    """
+
+    entries: tuple | None = field(default=None, repr=False)
+
+    def step_edges(self, start: int = 0, stop: int | None = None):
+        start, stop = self._bounds(start, stop)
+        step, row, col, w = self.entries
+        lo, hi = np.searchsorted(step, [start, stop])
+        step, row, col, w = step[lo:hi], row[lo:hi], col[lo:hi], w[lo:hi]
+        off = row != col
+        return step[off], col[off], row[off], w[off]
+
+    def weight_sum(self, start: int, stop: int) -> sp.csr_array:
+        step, row, col, w = self.entries
+        lo, hi = np.searchsorted(step, [start, stop])
+        return _csr(w[lo:hi], row[lo:hi], col[lo:hi], self.n_agents)
+
+    def weight_stack(self) -> np.ndarray:
+        t, m = self.n_steps, self.n_agents
+        out = np.zeros((t, m, m))
+        step, row, col, w = self.entries
+        np.add.at(out, (step, row, col), w)
+        return out
+
+    def arrays(self) -> tuple[str, dict]:
+        step, row, col, w = self.entries
+        return "edges", {"e_step": step, "e_row": row, "e_col": col, "e_weight": w}
+
+
+def series_from_arrays(kind: str, arrays: dict, **meta) -> GraphSeries:
+    """Rebuild a series stored with :meth:`GraphSeries.arrays` (``n_steps``, ``n_agents``
+    and the other attributes as keywords).
+
+    Examples
+    --------
+    >>> s = ChoiceSeries.from_choices([[1, 0]], delta=0.5)
+    >>> kind, arrays = s.arrays()
+    >>> series_from_arrays(kind, arrays, n_steps=1, n_agents=2, delta=0.5).choices.tolist()
+    [[1, 0]]
+    """
+    if kind == "dynamic":
+        return ChoiceSeries(choices=arrays["choices"], **meta)
+    if kind == "fixed":
+        m = meta["n_agents"]
+        w = sp.csr_array((arrays["w_data"], arrays["w_indices"], arrays["w_indptr"]), shape=(m, m))
+        return FixedSeries(fixed=w, **meta)
+    if kind == "edges":
+        keys = ("e_step", "e_row", "e_col", "e_weight")
+        return EdgeListSeries(entries=tuple(arrays[k] for k in keys), **meta)
+    raise ValueError(f"kind must be 'dynamic', 'fixed' or 'edges', got {kind!r}")
