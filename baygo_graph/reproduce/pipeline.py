@@ -131,8 +131,7 @@ def _timed(timings: dict, stage: str):
     timings[stage] = time.perf_counter() - t0
 
 
-def _run(*, seeds, steps, rng, n_jobs, progress, influence_window, data, agents, grid,
-         keep_all):  # fmt: skip
+def _run(study: dict, *, keep_all: bool):
     """Every strategy over the seeds: the per-run arrays (a Comparison) and the runs.
 
     Only the BayGo runs are kept unless ``keep_all`` (``save_runs``): the
@@ -140,21 +139,29 @@ def _run(*, seeds, steps, rng, n_jobs, progress, influence_window, data, agents,
     """
     from ..experiments import compare
 
-    res, runs = compare(
-        STRATEGIES,
-        seeds=seeds,
-        steps=steps,
-        rng=rng,
-        n_jobs=n_jobs,
-        progress=progress,
-        return_runs=True,
-        influence_window=influence_window,
-        data=data,
-        agents=agents,
-        grid=grid,
-        tidy=False,
-    )
+    res, runs = compare(STRATEGIES, **study, return_runs=True, tidy=False)
     return res, runs if keep_all else {k: v for k, v in runs.items() if k[0] == "baygo"}
+
+
+def _simulate(study: dict, *, horizons, save_runs, out, files, notes, timings, log):
+    """The comparison and the long BayGo runs (theorem monitor, horizons)."""
+    seeds, steps = study["seeds"], study["steps"]
+    log(f"running {len(STRATEGIES)} strategies x {seeds} seeds, {steps} steps ...")
+    with _timed(timings, "compare"):
+        res, runs = _run(study, keep_all=save_runs)
+    if save_runs:
+        files["runs"] = out / "runs"
+        write_runs(runs, files["runs"], overwrite=True)
+    log(f"BayGo with the theorem monitor, {seeds} seeds x {max([*horizons, steps])} steps ...")
+    with _timed(timings, "long_runs"):
+        kwargs = {k: v for k, v in study.items() if k != "influence_window"}
+        long = long_runs(**kwargs, horizons=horizons, window=study["influence_window"],
+                         synthetic=bool(res.attrs.get("synthetic", False)))  # fmt: skip
+        gap = _same_head(res, long, steps)
+        if gap > 1e-9:
+            notes.append(f"the long BayGo runs' first {steps} steps differ from the claims' "
+                         f"runs (max |MSE difference| {gap:.3g})")  # fmt: skip
+    return res, runs, long
 
 
 def _measure(res, runs, *, seeds, window, checks):
@@ -331,29 +338,12 @@ def reproduce(
     influence_window = min(int(influence_window), int(steps))
 
     dataset = resolve_data(data)
-    log(f"running {len(STRATEGIES)} strategies x {seeds} seeds, {steps} steps ...")
-    with _timed(timings, "compare"):
-        res, runs = _run(
-            seeds=seeds, steps=steps, rng=rng, n_jobs=n_jobs, progress=progress,
-            influence_window=influence_window, data=dataset, agents=agents, grid=grid,
-            keep_all=save_runs,
-        )  # fmt: skip
-    if save_runs:
-        files["runs"] = out / "runs"
-        write_runs(runs, files["runs"], overwrite=True)
+    study = {"seeds": seeds, "steps": steps, "rng": rng, "n_jobs": n_jobs, "progress": progress,
+             "influence_window": influence_window, "data": dataset, "agents": agents,
+             "grid": grid}  # fmt: skip
+    res, runs, long = _simulate(study, horizons=horizons, save_runs=save_runs, out=out,
+                                files=files, notes=notes, timings=timings, log=log)  # fmt: skip
     synthetic = bool(res.attrs.get("synthetic", False))
-    data_source = str(res.attrs.get("data_source", "unknown"))
-    log(f"BayGo with the theorem monitor, {seeds} seeds x {max([*horizons, steps])} steps ...")
-    with _timed(timings, "long_runs"):
-        long = long_runs(
-            seeds=seeds, steps=steps, horizons=horizons, rng=rng, n_jobs=n_jobs,
-            progress=progress, window=influence_window, synthetic=synthetic,
-            data=dataset, agents=agents, grid=grid,
-        )  # fmt: skip
-        gap = _same_head(res, long, steps)
-        if gap > 1e-9:
-            notes.append(f"the long BayGo runs' first {steps} steps differ from the claims' "
-                         f"runs (max |MSE difference| {gap:.3g})")  # fmt: skip
     log("measuring the emergent graphs ...")
     with _timed(timings, "analysis"):
         summary, measures, claims = _measure(
@@ -385,8 +375,8 @@ def reproduce(
     config = _run_config(
         seeds=seeds, steps=steps, agents=agents, grid=grid, rng=rng, n_jobs=n_jobs,
         influence_window=influence_window, horizons=horizons, regimes=regimes,
-        regime_seeds=regime_seeds, synthetic=synthetic, data_source=data_source,
-        command=command,
+        regime_seeds=regime_seeds, synthetic=synthetic,
+        data_source=str(res.attrs.get("data_source", "unknown")), command=command,
     )  # fmt: skip
     _write_reports(out, config=config, summary=summary, claims=claims, measures=measures,
                    long=long, regime_map=regime_map, timings=timings, files=files,
