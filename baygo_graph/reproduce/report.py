@@ -236,8 +236,18 @@ def render_report(
         "## Smallest B over seeds (BayGo)",
         "",
     ]
-    b = smallest_b
-    desc = (
+    lines += [markdown_table(_smallest_b_table(smallest_b)), ""]
+    if long is not None:
+        lines += _theorem_section(long, config) + _horizon_section(long)
+    if regime_map is not None:
+        lines += _regimes_section(regime_map, config)
+    lines += _files_sections(rel, notes)
+    return "\n".join(lines) + "\n"
+
+
+def _smallest_b_table(b):
+    """Seeds, seeds without a B, min, median and max of the smallest B per window kind."""
+    return (
         b.groupby("windows")["smallest_b"]
         .agg(
             seeds="size",
@@ -249,12 +259,11 @@ def render_report(
         .reindex(["aligned", "sliding"])
         .dropna(how="all")
     )
-    lines += [markdown_table(desc), ""]
-    if long is not None:
-        lines += _theorem_section(long, config) + _horizon_section(long)
-    if regime_map is not None:
-        lines += _regimes_section(regime_map, config)
-    lines += ["## Figures", ""]
+
+
+def _files_sections(rel: dict, notes: list) -> list:
+    """The figures with their captions, the animation, the notes and the other files."""
+    lines = ["## Figures", ""]
     for name, caption in FIGURES.items():
         key = f"figure:{name}:png"
         if key in rel:
@@ -270,7 +279,7 @@ def render_report(
         lines += ["## Notes", ""] + [f"- {n}" for n in notes] + [""]
     lines += ["## Files", ""]
     lines += [f"- `{rel[k]}`" for k in sorted(rel) if not k.startswith("figure:")]
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def _inside(path: Path, root: Path) -> bool:
