@@ -199,24 +199,9 @@ def simulate(
     loop = _Loop(plan, model, split, batch=batch, steps=steps, keep=keep, monitors=monitors)
     rec = loop.run(rng, dtype=dtype, progress=show and strat.name)
     model.finish(rec.state)
-    config = {
-        "strategy": strat.name,
-        "model": model.name,
-        "loss": model.loss_name,
-        "agents": agents,
-        "steps": steps,
-        "seed": seed,
-        "delta": delta,
-        "batch": batch,
-        "informative": informative,
-        "weights": weights,
-        "physical": None,
-        "dtype": dtype.name,
-        "data": {"source": dataset.source, "synthetic": dataset.synthetic, "rows": len(dataset)},
-        "split": _split_record(split),
-        "version": __version__,
-    }
-    config |= model.config() | plan.config() | rec.config
+    config = _config(strat, model, plan, rec, dataset, split, agents=agents, steps=steps,
+                     seed=seed, delta=delta, batch=batch, informative=informative,
+                     weights=weights, dtype=dtype)  # fmt: skip
     return Run(
         strategy=strat.name,
         informative=informative,
@@ -253,6 +238,29 @@ def _same(a, b) -> bool:
         return bool(np.all(np.asarray(a, dtype=object) == np.asarray(b, dtype=object)))
     except ValueError:
         return False
+
+
+def _config(strat, model, plan, rec, dataset, split, *, agents, steps, seed, delta, batch,
+            informative, weights, dtype) -> dict:  # fmt: skip
+    """The run's record of how it was made: options, data, split, model, strategy, loop."""
+    config = {
+        "strategy": strat.name,
+        "model": model.name,
+        "loss": model.loss_name,
+        "agents": agents,
+        "steps": steps,
+        "seed": seed,
+        "delta": delta,
+        "batch": batch,
+        "informative": informative,
+        "weights": weights,
+        "physical": None,
+        "dtype": dtype.name,
+        "data": {"source": dataset.source, "synthetic": dataset.synthetic, "rows": len(dataset)},
+        "split": _split_record(split),
+        "version": __version__,
+    }
+    return config | model.config() | plan.config() | rec.config
 
 
 def _check_memory(model, strat, *, agents, steps, batch, dtype, keep) -> None:
