@@ -23,6 +23,8 @@ from .report import *  # noqa: F403
 from .report import __all__ as _report_all
 from .stats import *  # noqa: F403
 from .stats import __all__ as _stats_all
+from .tables import *  # noqa: F403
+from .tables import __all__ as _tables_all
 from .theorem import *  # noqa: F403
 from .theorem import __all__ as _theorem_all
 from .topology import *  # noqa: F403
@@ -65,6 +67,7 @@ __all__ = sorted(
         *_connectivity_all,
         *_report_all,
         *_stats_all,
+        *_tables_all,
         *_horizon_all,
         *_theorem_all,
         *_topology_all,

@@ -29,10 +29,6 @@ __all__ = [
     "seed_bands",
     "summarize",
     "t_interval",
-    "table_array",
-    "table_seeds",
-    "table_steps",
-    "table_strategies",
 ]
 
 #: Which agents a curve follows: the informative agent, the mean of the others,
@@ -165,80 +161,6 @@ def seed_bands(df, *, value="mse", group="informative", level=0.95, strategies=N
     outer = [k for k in keys if k != "seed"]
     out = _grouped_interval(per_seed, level, by=outer, sort=True).reset_index()
     return out[[*outer, "mean", "lo", "hi", "n"]]
-
-
-# -- the shape of a comparison, tidy or compact --------------------------------------
-def table_strategies(table) -> list:
-    """The strategies of a tidy frame (order of appearance) or of a Comparison.
-
-    Examples
-    --------
-    >>> table_strategies(pd.DataFrame({"strategy": ["b", "a", "b"]}))
-    ['b', 'a']
-    """
-    if isinstance(table, Comparison):
-        return list(table.strategies)
-    return list(dict.fromkeys(table["strategy"]))
-
-
-def table_steps(table) -> int:
-    """Steps T of a tidy frame (largest step + 1; 1 when empty) or of a Comparison.
-
-    Examples
-    --------
-    >>> table_steps(pd.DataFrame({"step": [0, 4, 2]}))
-    5
-    """
-    if isinstance(table, Comparison):
-        return table.n_steps
-    return int(table["step"].max()) + 1 if len(table) else 1
-
-
-def table_seeds(table) -> int:
-    """Seeds of a tidy frame (1 without a ``seed`` column) or of a Comparison.
-
-    Examples
-    --------
-    >>> table_seeds(pd.DataFrame({"seed": [0, 0, 3]}))
-    2
-    """
-    if isinstance(table, Comparison):
-        return table.n_seeds
-    return int(table["seed"].nunique()) if "seed" in table.columns else 1
-
-
-def table_array(table, strategy: str, *, value: str = "mse") -> np.ndarray:
-    """The (seeds N, steps T, agents M) array of ``value`` for one strategy.
-
-    Parameters
-    ----------
-    table : pandas.DataFrame or Comparison
-    strategy : str
-    value : {"mse", "influence"}, default "mse"
-
-    Returns
-    -------
-    numpy.ndarray
-        A view of the Comparison's array, or the frame's values pivoted (NaN
-        where the frame has no row).
-
-    Examples
-    --------
-    >>> df = pd.DataFrame({"strategy": "a", "seed": [0, 0, 1, 1], "step": 0,
-    ...                    "agent": [0, 1, 0, 1], "mse": [1.0, 2.0, 3.0, 4.0]})
-    >>> table_array(df, "a").tolist()
-    [[[1.0, 2.0]], [[3.0, 4.0]]]
-    """
-    if isinstance(table, Comparison):
-        return table.values(value)[table.index(strategy)]
-    sub = table[table["strategy"] == strategy]
-    if sub.empty:
-        raise ValueError(f"strategy {strategy!r} is not in the table")
-    cube = sub.pivot_table(index=["seed", "step"], columns="agent", values=value, dropna=False)
-    seeds = cube.index.get_level_values("seed").unique()
-    steps = cube.index.get_level_values("step").unique()
-    full = pd.MultiIndex.from_product([seeds, steps], names=["seed", "step"])
-    return cube.reindex(full).to_numpy().reshape(len(seeds), len(steps), -1)
 
 
 # -- summaries of the tidy table ----------------------------------------------------

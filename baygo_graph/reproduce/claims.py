@@ -21,7 +21,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._format import format_number as _fmt
-from ..analysis.stats import final_mse, paired_difference, table_steps, table_strategies
+from ..analysis.stats import final_mse, paired_difference
+from ..analysis.tables import table_steps, table_strategies
 from .consensus import TOLERANCES, consensus_claims
 from .theorem import theorem_claims
 from .verdict import Claim

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from .._format import format_number as _fmt
-from ..analysis.stats import table_array, table_seeds, table_strategies
+from ..analysis.tables import table_array, table_seeds, table_strategies
 from .verdict import Claim
 
 __all__ = ["TOLERANCES", "consensus_claims", "consensus_steps"]

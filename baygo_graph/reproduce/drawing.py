@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..analysis.stats import table_array
+from ..analysis.tables import table_array
 from .claims import MIN_WINDOWS
 from .report import GALLERY
 

@@ -26,8 +26,6 @@ write (tables, summary.md/.json, report.md from :mod:`.report`).
 from __future__ import annotations
 
 import json
-import os
-import platform
 import time
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
@@ -37,15 +35,14 @@ import numpy as np
 import pandas as pd
 
 from .._format import json_clean, json_default
-from .._version import __version__
-from ..analysis.stats import table_array
+from ..analysis.tables import table_array
 from ..data import resolve_data
 from ..io.atomic import atomic_text
 from ..io.runs import save_runs as write_runs
 from .claims import STRATEGIES, evaluate_claims
 from .drawing import animate_seed0, make_figures, save_figures, union_and_influence
 from .horizon import HORIZONS, long_runs
-from .report import claims_table, render_report, summary_markdown
+from .report import claims_table, render_report, run_config, summary_markdown
 
 __all__ = ["Measures", "Reproduction", "reproduce"]
 
@@ -251,10 +248,6 @@ def _write_reports(out: Path, *, config, summary, claims, measures, long, regime
     atomic_text(files["report"], report)
 
 
-def _cpu_count() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-
-
 def reproduce(
     out,
     *,
@@ -372,7 +365,7 @@ def reproduce(
         _write_tables(res, measures.smallest_b, long, out, files)
     timings["total"] = time.perf_counter() - t_start
 
-    config = _run_config(
+    config = run_config(
         seeds=seeds, steps=steps, agents=agents, grid=grid, rng=rng, n_jobs=n_jobs,
         influence_window=influence_window, horizons=horizons, regimes=regimes,
         regime_seeds=regime_seeds, synthetic=synthetic,
@@ -383,29 +376,3 @@ def reproduce(
                    notes=notes)  # fmt: skip
     return Reproduction(out=out, files=files, claims=claims, summary=summary,
                         synthetic=synthetic, timings=timings, notes=notes)  # fmt: skip
-
-
-def _run_config(*, seeds, steps, agents, grid, rng, n_jobs, influence_window, horizons,
-                regimes, regime_seeds, synthetic, data_source, command) -> dict:  # fmt: skip
-    """What the report records of the reproduction's settings and machine."""
-    return {
-        "seeds": seeds,
-        "steps": steps,
-        "agents": agents,
-        "grid": grid,
-        "rng": rng,
-        "n_jobs": n_jobs,
-        "influence_window": influence_window,
-        "horizons": sorted({int(h) for h in horizons}),
-        "regimes": regimes if regimes is None or isinstance(regimes, str) else "cells",
-        "regime_seeds": regime_seeds if regimes else None,
-        "theta_star": "the generating line of synthetic_bodyfat in standardised units"
-        if synthetic
-        else "the least-squares fit of the pooled training set (per seed's split)",
-        "data": data_source,
-        "synthetic": synthetic,
-        "version": __version__,
-        "machine": f"{platform.machine()}, {_cpu_count()} cores, Python "
-        f"{platform.python_version()}",
-        "command": command,
-    }

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import platform
 from pathlib import Path
 
 import pandas as pd
@@ -13,7 +15,14 @@ from .claims import BASELINES, STRATEGIES
 from .horizon import horizon_summary
 from .theorem import READINGS
 
-__all__ = ["FIGURES", "GALLERY", "claims_table", "render_report", "summary_markdown"]
+__all__ = [
+    "FIGURES",
+    "GALLERY",
+    "claims_table",
+    "render_report",
+    "run_config",
+    "summary_markdown",
+]
 
 #: Figures written by :func:`~baygo_graph.reproduce.reproduce`: file stem -> caption.
 FIGURES = {
@@ -288,3 +297,42 @@ def _inside(path: Path, root: Path) -> bool:
     except ValueError:
         return False
     return True
+
+
+def _cpu_count() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+
+
+def run_config(*, seeds, steps, agents, grid, rng, n_jobs, influence_window, horizons,
+                regimes, regime_seeds, synthetic, data_source, command) -> dict:  # fmt: skip
+    """What the report records of the reproduction's settings and machine.
+
+    Examples
+    --------
+    >>> c = run_config(seeds=2, steps=5, agents=12, grid=61, rng=0, n_jobs=1,
+    ...                influence_window=5, horizons=(30, 5), regimes=None, regime_seeds=10,
+    ...                synthetic=True, data_source="synthetic", command="baygo reproduce")
+    >>> c["horizons"], c["regime_seeds"], c["synthetic"]
+    ([5, 30], None, True)
+    """
+    return {
+        "seeds": seeds,
+        "steps": steps,
+        "agents": agents,
+        "grid": grid,
+        "rng": rng,
+        "n_jobs": n_jobs,
+        "influence_window": influence_window,
+        "horizons": sorted({int(h) for h in horizons}),
+        "regimes": regimes if regimes is None or isinstance(regimes, str) else "cells",
+        "regime_seeds": regime_seeds if regimes else None,
+        "theta_star": "the generating line of synthetic_bodyfat in standardised units"
+        if synthetic
+        else "the least-squares fit of the pooled training set (per seed's split)",
+        "data": data_source,
+        "synthetic": synthetic,
+        "version": __version__,
+        "machine": f"{platform.machine()}, {_cpu_count()} cores, Python "
+        f"{platform.python_version()}",
+        "command": command,
+    }
