@@ -25,7 +25,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ..exceptions import DataError
 from ..io.atomic import atomic_write
+from ..io.limits import check_budget
 from ._reduce import band_frame, check_level, first_stable, interval, paired
 
 __all__ = ["Comparison"]
@@ -155,6 +157,49 @@ class Comparison:
 
         return atomic_write(path, write)
 
+    @classmethod
+    def read_csv(cls, path, *, chunksize: int = 1_000_000) -> Comparison:
+        """Reload a table written by :meth:`write_csv` (or ``to_frame().to_csv``).
+
+        Reads in chunks of ``chunksize`` rows, twice (the labels, then the
+        values), so memory stays that of the arrays plus one chunk, checked
+        against the budget (:mod:`baygo_graph.io.limits`) before allocating.
+        Missing rows are NaN; the columns ``data`` and ``synthetic``, when
+        present, become ``attrs["data_source"]`` and ``attrs["synthetic"]``.
+
+        Raises
+        ------
+        DataError
+            A missing column, or a negative or non-integer seed, step or agent.
+
+        Examples
+        --------
+        >>> import tempfile
+        >>> res = Comparison(("a", "b"), np.arange(12.0).reshape(2, 1, 2, 3),
+        ...                  np.full((2, 1, 2, 3), np.nan), np.array([[0], [2]]))
+        >>> back = Comparison.read_csv(res.write_csv(tempfile.mkdtemp() + "/r.csv"))
+        >>> back.strategies, back.shape, bool((back.mse == res.mse).all())
+        (('a', 'b'), (2, 1, 2, 3), True)
+        >>> back.informative.tolist()
+        [[0], [2]]
+        """
+        labels, top, extra = _scan_csv(path, chunksize)
+        shape = (len(labels), *(int(v) + 1 for v in top))
+        check_budget(2 * 8 * int(np.prod(shape, dtype=object)), what=f"the arrays of {path}")
+        mse, influence = np.full(shape, np.nan), np.full(shape, np.nan)
+        informative = np.full(shape[:2], -1, dtype=np.int64)
+        where = {label: i for i, label in enumerate(labels)}
+        for chunk in pd.read_csv(path, chunksize=chunksize):
+            idx = (chunk["strategy"].astype(str).map(where).to_numpy(), *_positions(chunk, path))
+            mse[idx] = chunk["mse"].to_numpy(float)
+            if "influence" in chunk:
+                influence[idx] = chunk["influence"].to_numpy(float)
+            flagged = chunk["informative"].astype(bool).to_numpy()
+            informative[idx[0][flagged], idx[1][flagged]] = idx[3][flagged]
+        attrs = {"strategies": list(labels), "seeds": shape[1], "steps": shape[2],
+                 "agents": shape[3], **extra}  # fmt: skip
+        return cls(tuple(labels), mse, influence, informative, attrs)
+
     # -- per-run reductions ------------------------------------------------------------
     def curves(self, *, value: str = "mse", group: str = "informative") -> np.ndarray:
         """Per (strategy, seed, step): the mean of ``value`` over the group's agents.
@@ -265,6 +310,41 @@ class Comparison:
         }
         out = pd.DataFrame.from_dict(rows, orient="index").rename_axis("metric")
         return out.astype({"n": np.int64})
+
+
+_CSV_COLUMNS = ("strategy", "seed", "step", "agent", "informative", "mse")
+
+
+def _positions(chunk: pd.DataFrame, path) -> tuple:
+    """The seed, step and agent columns as non-negative int arrays (DataError if not)."""
+    out = []
+    for col in ("seed", "step", "agent"):
+        values = pd.to_numeric(chunk[col], errors="coerce").to_numpy(float)
+        if not (np.isfinite(values).all() and (values >= 0).all() and (values % 1 == 0).all()):
+            bad = chunk[col][~(np.isfinite(values) & (values >= 0) & (values % 1 == 0))].iloc[0]
+            raise DataError(f"{path}: column {col!r} holds {str(bad)!r}, not an integer >= 0")
+        out.append(values.astype(np.int64))
+    return tuple(out)
+
+
+def _scan_csv(path, chunksize: int):
+    """First pass: strategy labels in order of appearance, largest seed/step/agent, attrs."""
+    labels, top, extra = {}, np.zeros(3, dtype=np.int64), {}
+    head = pd.read_csv(path, nrows=0).columns
+    missing = [c for c in _CSV_COLUMNS if c not in head]
+    if missing:
+        raise DataError(f"{path}: no column(s) {missing}; expected Comparison.write_csv's table")
+    cols = ["strategy", "seed", "step", "agent"] + [c for c in ("data", "synthetic") if c in head]
+    for chunk in pd.read_csv(path, usecols=cols, chunksize=chunksize):
+        labels.update(dict.fromkeys(chunk["strategy"].astype(str)))
+        top = np.maximum(top, [p.max(initial=0) for p in _positions(chunk, path)])
+        if "data" in chunk and len(chunk):
+            extra.setdefault("data_source", str(chunk["data"].iloc[0]))
+        if "synthetic" in chunk and len(chunk):
+            extra.setdefault("synthetic", bool(chunk["synthetic"].iloc[0]))
+    if not labels:
+        raise DataError(f"{path}: the table has no rows")
+    return list(labels), top, extra
 
 
 def _one(res: Comparison, s: int, r: int, label: str) -> pd.DataFrame:

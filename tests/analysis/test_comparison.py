@@ -160,3 +160,25 @@ def test_agent_mse_matches_the_frame(study):
         res.agent_mse("x")
     with pytest.raises(ValueError, match="seed"):
         res.agent_mse("baygo", seed=3)
+
+
+def test_read_csv_reloads_what_write_csv_wrote(study, tmp_path, rng):
+    from baygo_graph.exceptions import DataError
+
+    for k, res in enumerate((study[0], random_comparison(rng))):
+        path = res.write_csv(tmp_path / f"r{k}.csv", data="somewhere", synthetic=False)
+        back = Comparison.read_csv(path, chunksize=17)  # chunks cut runs anywhere
+        assert back.strategies == res.strategies
+        np.testing.assert_allclose(back.mse, res.mse, rtol=1e-5)  # %.6g
+        np.testing.assert_allclose(back.influence, res.influence, rtol=1e-5)
+        np.testing.assert_array_equal(back.informative, res.informative)
+        assert back.attrs["data_source"] == "somewhere" and back.attrs["synthetic"] is False
+        pd.testing.assert_frame_equal(back.final_mse(), res.final_mse(), rtol=1e-5)
+    df = study[0].to_frame()
+    df.loc[3, "step"] = -1
+    df.to_csv(tmp_path / "bad.csv", index=False)
+    with pytest.raises(DataError, match="'step' holds '-1'"):
+        Comparison.read_csv(tmp_path / "bad.csv")
+    df.drop(columns=["mse"]).to_csv(tmp_path / "nomse.csv", index=False)
+    with pytest.raises(DataError, match=r"no column\(s\) \['mse'\]"):
+        Comparison.read_csv(tmp_path / "nomse.csv")
