@@ -11,7 +11,7 @@ reduces it (:func:`~baygo_graph.analysis.summarize`,
 from __future__ import annotations
 
 import inspect
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 import numpy as np
 
@@ -78,7 +78,7 @@ def _one_run(task, shared):
                 f"influence_series returned shape {infl.shape} for a run of shape {run.mse.shape}"
             )
     # a list: compare() moves the arrays into its own storage as each result arrives
-    return [label, run.mse, infl, run.informative, (run if keep else None)]
+    return [label, run.mse, infl, run.informative, (run if label in keep else None)]
 
 
 class _Collect:
@@ -145,8 +145,9 @@ def compare(
         runs in the calling process, so bad arguments fail before a pool starts.
     progress : bool, optional
         Progress bar over the tasks; default: when stderr is a terminal.
-    return_runs : bool, default False
-        Also return every :class:`~baygo_graph.Run`.
+    return_runs : bool or collection of str, default False
+        Also return every :class:`~baygo_graph.Run` (True), or the runs of these
+        strategy labels only (the others are not even sent back from the workers).
     tidy : bool, default True
         Return the tidy frame. False returns a
         :class:`~baygo_graph.analysis.Comparison` instead: the per-run
@@ -218,7 +219,8 @@ def compare(
     kwargs = dict(simulate_kwargs)
     dataset = resolve_data(kwargs.pop("data", None))
     tasks = [(label, strat, children[r]) for label, strat in labels.items() for r in range(seeds)]
-    shared = (int(steps), dataset, int(influence_window), kwargs, bool(return_runs))
+    keep = _kept_labels(return_runs, labels)
+    shared = (int(steps), dataset, int(influence_window), kwargs, keep)
     collect = _Collect(len(labels), int(seeds))
     collect.index = {id(t): divmod(i, int(seeds)) for i, t in enumerate(tasks)}
     # The first task runs here: bad arguments fail before any worker starts.
@@ -251,7 +253,23 @@ def compare(
     )
     if tidy:
         result = result.to_frame()
-    if return_runs:
+    if return_runs is not False:
         keys = [(label, r) for label in labels for r in range(seeds)]
-        return result, {k: o[4] for k, o in zip(keys, out, strict=True)}
+        return result, {k: o[4] for k, o in zip(keys, out, strict=True) if k[0] in keep}
     return result
+
+
+def _kept_labels(return_runs, labels) -> frozenset:
+    """The labels whose runs come back: all (True), none (False) or those named."""
+    if isinstance(return_runs, bool | np.bool_):
+        return frozenset(labels) if return_runs else frozenset()
+    if isinstance(return_runs, str) or not isinstance(return_runs, Collection):
+        raise TypeError(
+            f"return_runs must be a bool or a collection of strategy labels, got {return_runs!r}"
+        )
+    unknown = sorted(set(return_runs) - set(labels))
+    if unknown:
+        raise ValueError(
+            f"return_runs names {unknown[0]!r}, not one of the strategies {list(labels)}"
+        )
+    return frozenset(return_runs)

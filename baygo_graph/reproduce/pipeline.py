@@ -131,13 +131,13 @@ def _timed(timings: dict, stage: str):
 def _run(study: dict, *, keep_all: bool):
     """Every strategy over the seeds: the per-run arrays (a Comparison) and the runs.
 
-    Only the BayGo runs are kept unless ``keep_all`` (``save_runs``): the
+    Only the BayGo runs come back unless ``keep_all`` (``save_runs``): the
     others' measures are in the Comparison already.
     """
     from ..experiments import compare
 
-    res, runs = compare(STRATEGIES, **study, return_runs=True, tidy=False)
-    return res, runs if keep_all else {k: v for k, v in runs.items() if k[0] == "baygo"}
+    keep = True if keep_all else ("baygo",)
+    return compare(STRATEGIES, **study, return_runs=keep, tidy=False)
 
 
 def _simulate(study: dict, *, horizons, save_runs, out, files, notes, timings, log):

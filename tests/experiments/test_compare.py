@@ -102,6 +102,19 @@ def test_rows_are_the_paired_runs_of_simulate(data):
     assert df.loc[df.strategy == "cen", "influence"].isna().all()
 
 
+def test_return_runs_of_some_strategies_only(data):
+    df, runs = small(("baygo", "nocol", "cen"), data=data, seeds=2, steps=3, n_jobs=2, rng=4,
+                     return_runs=["cen"])  # fmt: skip
+    assert sorted(runs) == [("cen", 0), ("cen", 1)]
+    np.testing.assert_array_equal(runs[("cen", 1)].mse.ravel(),
+                                  df[(df.strategy == "cen") & (df.seed == 1)]["mse"])  # fmt: skip
+    assert small(("nocol",), data=data, n_jobs=1, return_runs=False).shape[0] > 0
+    with pytest.raises(ValueError, match="return_runs names 'complete'"):
+        small(("nocol",), data=data, n_jobs=1, return_runs=("complete",))
+    with pytest.raises(TypeError, match="return_runs must be a bool"):
+        small(("nocol",), data=data, n_jobs=1, return_runs="nocol")
+
+
 def test_rng_kinds(data):
     seq = np.random.SeedSequence(5)
     a = small(("nocol",), data=data, n_jobs=1, rng=seq)
