@@ -39,6 +39,16 @@ def write_series(graphs, path, *, window: int = 10) -> Path:
     pathlib.Path
         The file written (atomically).
 
+    Raises
+    ------
+    TypeError
+        When a node label is not int or str (``.json``, ``.graphml``), or ``.gexf``
+        is given no Run.
+    ValueError
+        For ``.graphml``, when a label or node attribute cannot be read back (two
+        labels with the same text such as ``1`` and ``"1"``, a character outside
+        XML 1.0): nothing is written (``.json`` keeps every int and str label).
+
     Examples
     --------
     >>> import tempfile, networkx as nx

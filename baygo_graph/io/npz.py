@@ -23,6 +23,7 @@ import numpy as np
 
 from ..exceptions import RunFormatError
 from .atomic import atomic_write
+from .filekind import not_a_run_message
 from .safenpz import RUN_MEMBERS, RUN_PREFIXES, read_npz, validate_run_arrays
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "RUN_FILE", "read_run_file", "run_path", "write_run_file"]
@@ -68,7 +69,10 @@ def read_run_file(path, *, budget=None) -> tuple[dict, dict]:
         path = path / RUN_FILE
     if not path.is_file():
         raise RunFormatError(f"no saved run at {str(path)!r}")
-    arrays = read_npz(path, expected=RUN_MEMBERS, prefixes=RUN_PREFIXES, budget=budget)
+    try:
+        arrays = read_npz(path, expected=RUN_MEMBERS, prefixes=RUN_PREFIXES, budget=budget)
+    except RunFormatError as e:  # a GEXF, GraphML, JSON or .npy file: say so
+        raise RunFormatError(not_a_run_message(path) or str(e)) from e
     if "meta" not in arrays:
         raise RunFormatError(f"{str(path)!r} is not a baygo run (no 'meta' member)")
     try:

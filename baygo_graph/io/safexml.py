@@ -7,6 +7,11 @@ external-entity files fail at once. The GraphML is then read by hand - only what
 ``node`` and ``edge`` elements and their ``data`` - with range checks:
 
 * node ids are integers, each declared once; edges join declared nodes;
+* direction: the graph's ``edgedefault`` (``"directed"`` when absent, the only
+  other value being ``"undirected"``) and an edge's own ``directed`` attribute
+  (``true``/``false``) as GraphML defines them; an undirected edge ``{u, v}`` is
+  read as the two edges ``u -> v`` and ``v -> u`` (both with its weight), so that
+  both agents hear each other;
 * every edge has an integer ``step`` with ``0 <= step < steps``, a finite
   non-negative ``weight`` (1 when absent);
 * the series length ``steps`` (graph attribute, else 1 + the largest edge step)
@@ -48,7 +53,10 @@ def _local(tag) -> str:
 
 
 def _convert(text, kind: str, where: str):
-    text = (text or "").strip()
+    text = text or ""
+    if kind == "string":  # kept as written (only numbers and booleans are stripped)
+        return text
+    text = text.strip()
     try:
         if kind == "boolean":
             low = text.lower()
@@ -104,12 +112,29 @@ def _node_id(text, where: str, node_type=int):
         raise RunFormatError(f"{where}: node id {text!r} is not an integer") from None
 
 
-def _edges(graph, keys, nodes, node_type=int) -> list:
-    edges = []
+def _directed(value, default: bool, where: str) -> bool:
+    if value is None:
+        return default
+    if value.strip() not in ("true", "false", "1", "0"):
+        raise RunFormatError(f"{where}: directed must be 'true' or 'false', got {value!r}")
+    return value.strip() in ("true", "1")
+
+
+def _edges(graph, keys, nodes, node_type=int) -> tuple[list, int]:
+    """``(step, u, v, weight)`` of every edge (undirected ones both ways), and the
+    number of edge elements."""
+    default = graph.get("edgedefault", "directed")
+    if default not in ("directed", "undirected"):
+        raise RunFormatError(
+            f"<graph> edgedefault must be 'directed' or 'undirected', got {default!r}"
+        )
+    edges, count = [], 0
     for e in graph:
         if _local(e.tag) != "edge":
             continue
-        where = f"edge {len(edges)}"
+        where = f"edge {count}"
+        count += 1
+        directed = _directed(e.get("directed"), default == "directed", where)
         u, v = (_node_id(e.get(end), where, node_type) for end in ("source", "target"))
         if u not in nodes or v not in nodes:
             raise RunFormatError(f"{where}: ({u}, {v}) joins an undeclared node")
@@ -122,7 +147,9 @@ def _edges(graph, keys, nodes, node_type=int) -> list:
         if not math.isfinite(weight) or weight < 0:
             raise RunFormatError(f"{where}: weight must be finite and >= 0, got {weight!r}")
         edges.append((step, u, v, float(weight)))
-    return edges
+        if not directed and u != v:
+            edges.append((step, v, u, float(weight)))
+    return edges, count
 
 
 def read_graphml_series(path, *, budget=None, node_type=int, graph_data=False):
@@ -191,15 +218,15 @@ def _series(root, budget, node_type=int) -> tuple[list[nx.DiGraph], dict]:
             if i in nodes:
                 raise RunFormatError(f"{where}: node id {i} declared twice")
             nodes[i] = _data(n, keys, "node", where)
-    edges = _edges(graph, keys, nodes, node_type)
+    edges, count = _edges(graph, keys, nodes, node_type)
     last = max((e[0] for e in edges), default=-1)
     data = _data(graph, keys, "graph", "graph")
     steps = data.get("steps", last + 1)
     if isinstance(steps, bool) or not isinstance(steps, int) or steps < 0:
         raise RunFormatError(f"graph attribute steps must be an integer >= 0, got {steps!r}")
-    if steps > MAX_EMPTY_STEPS + len(edges):
+    if steps > MAX_EMPTY_STEPS + count:
         raise RunFormatError(
-            f"declares {steps} steps for {len(edges)} edges: at most "
+            f"declares {steps} steps for {count} edges: at most "
             f"{MAX_EMPTY_STEPS} + (number of edges) steps are accepted"
         )
     low = min((e[0] for e in edges), default=0)

@@ -8,26 +8,50 @@
   back as written) and ``step_graphs`` (a JSON list of each step's graph
   attributes, e.g. ``step``, ``strategy``, ``synthetic``).
 
+Node labels are ints or strings. JSON keeps every such label apart and exactly
+(``1`` and ``"1"``, NUL, any code point). GraphML is XML 1.0: a label that it cannot
+hold (a character outside XML 1.0's, e.g. NUL) or two labels with the same text
+(``1`` and ``"1"``) are refused before anything is written (``ValueError`` naming
+the label), as are node attributes GraphML would not give back (such characters,
+or a carriage return in a string value).
+
+Reading gives one :class:`networkx.DiGraph` per step. An undirected edge ``{u, v}``
+(GraphML ``edgedefault="undirected"`` or an edge's ``directed="false"``; a JSON
+document with ``"directed": false``; an undirected graph given to
+:func:`write_series`) becomes the two edges ``u -> v`` and ``v -> u`` with its
+attributes: both agents hear each other (what ``Graph.to_directed()`` gives).
+Parallel edges of a step (multigraphs) keep the last one's attributes.
+
 GraphML is read through :mod:`.safexml` (defusedxml; range and memory checks). A
 GraphML file made elsewhere (no ``node_labels``) reads back with int labels when
-every label is an integer, string labels otherwise.
+every label is an integer, string labels otherwise. JSON is read in one pass
+after a memory-budget check on the file size; node ids must be ints or strings,
+each declared once, edges must join declared nodes and their ``weight`` (when
+present) be a finite number ``>= 0``.
 """
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import json
+import math
+import re
 from pathlib import Path
 
 import networkx as nx
 
 from ..exceptions import RunFormatError
 from .atomic import atomic_write
+from .filekind import describe_file
 from .limits import check_budget
 from .safexml import read_graphml_series
 
 __all__ = ["SERIES_FORMAT", "read_series", "write_series"]
 
 SERIES_FORMAT = "baygo-graph-series"
+#: A character XML 1.0 cannot hold.
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 def _json_scalar(value):
@@ -38,25 +62,67 @@ def _json_scalar(value):
     return value
 
 
+def _check_label(node) -> None:
+    if not isinstance(node, int | str) or isinstance(node, bool):
+        raise TypeError(f"node labels must be int or str, got {node!r}")
+
+
+def _xml_text(text: str, what: str, *, cr: bool = True) -> None:
+    """ValueError when GraphML cannot give ``text`` back (``cr``: ``\\r`` allowed)."""
+    bad = _NOT_XML.search(text) or (None if cr else re.search("\r", text))
+    if bad:
+        raise ValueError(
+            f"{what} holds {bad.group()!r}, which GraphML (XML 1.0) cannot give back; "
+            "write .json, which keeps it, or change it"
+        )
+
+
+def _check_graphml_node(node, data: dict, seen: dict | None) -> None:
+    """A new label (``seen``: XML text, no other label with the same text) and the
+    node's string attributes."""
+    if seen is not None:
+        text = str(node)
+        _xml_text(text, f"node label {node!r}")
+        other = seen.setdefault(text, node)
+        if other != node:
+            raise ValueError(
+                f"node labels {other!r} and {node!r} are both written as GraphML node id "
+                f"{text!r}; write .json, which keeps them apart, or relabel"
+            )
+    for key, value in data.items():
+        _xml_text(str(key), f"node {node!r}: attribute name {key!r}")
+        if isinstance(value, str):
+            _xml_text(value, f"node {node!r}: attribute {key!r} = {value!r}", cr=False)
+
+
 def _graphml_doc(graphs) -> nx.MultiDiGraph:
     multi = nx.MultiDiGraph()
-    labels, attrs = [], []
+    labels, attrs, seen = [], [], {}
     for n, g in enumerate(graphs):
-        for node in g.nodes:
-            if node not in multi:
-                if not isinstance(node, int | str) or isinstance(node, bool):
-                    raise TypeError(f"node labels must be int or str, got {node!r}")
-                labels.append(node)
+        for node, data in g.nodes(data=True):
+            _check_label(node)
+            new = node not in multi
+            labels += [node] if new else []
+            _check_graphml_node(node, data, seen if new else None)
         multi.add_nodes_from(g.nodes(data=True))
-        multi.add_edges_from(
-            (u, v, {"step": n, "weight": float(d.get("weight", 1.0))})
-            for u, v, d in g.edges(data=True)
-        )
+        edges = list(g.edges(data="weight", default=1.0))
+        if not g.is_directed():
+            edges += [(v, u, w) for u, v, w in edges if u != v]
+        multi.add_edges_from((u, v, {"step": n, "weight": float(w)}) for u, v, w in edges)
         attrs.append({str(k): _json_scalar(v) for k, v in g.graph.items()})
     multi.graph["steps"] = len(attrs)
     multi.graph["node_labels"] = json.dumps(labels)
     multi.graph["step_graphs"] = json.dumps(attrs)
     return multi
+
+
+def _json_text(graphs) -> str:
+    docs = []
+    for g in graphs:
+        for node in g.nodes:
+            _check_label(node)
+        docs.append(nx.node_link_data(g, edges="edges"))
+    return json.dumps({"format": SERIES_FORMAT, "graphs": docs})
 
 
 def write_series(graphs, path) -> Path:
@@ -65,7 +131,8 @@ def write_series(graphs, path) -> Path:
     Parameters
     ----------
     graphs : Run or iterable of networkx.DiGraph
-        Node labels int or str (the same set, or growing, over the steps).
+        Node labels int or str (the same set, or growing, over the steps). An
+        undirected graph is written as its two-way digraph (``to_directed()``).
     path : str or os.PathLike
         ``.json``: node-link JSON, ``{"format": "baygo-graph-series", "graphs":
         [...]}`` with one NetworkX node-link document per step. ``.graphml``: one
@@ -82,8 +149,12 @@ def write_series(graphs, path) -> Path:
     Raises
     ------
     TypeError
-        For ``.graphml``, when a node label is not int or str or a graph
-        attribute is not a scalar.
+        When a node label is not int or str, or (``.graphml``) a graph attribute
+        is not a scalar.
+    ValueError
+        For ``.graphml``, a label or node attribute GraphML cannot give back (a
+        character outside XML 1.0, two labels with the same text such as ``1`` and
+        ``"1"``, a carriage return in a string attribute); nothing is written.
 
     Examples
     --------
@@ -93,12 +164,15 @@ def write_series(graphs, path) -> Path:
     >>> back = read_series(p)
     >>> sorted(back[0].nodes), back[1].graph["step"], list(back[0].edges)
     (['a', 'b', 'c'], 0, [('a', 'b')])
+    >>> write_series([nx.DiGraph([(1, "1")])], tempfile.mkdtemp() + "/c.graphml")
+    Traceback (most recent call last):
+    ...
+    ValueError: node labels 1 and '1' are both written as GraphML node id '1'; ...
     """
     path = Path(path)
     graphs = graphs.graphs() if hasattr(graphs, "graphs") else graphs
     if path.suffix == ".json":
-        docs = [nx.node_link_data(g, edges="edges") for g in graphs]
-        text = json.dumps({"format": SERIES_FORMAT, "graphs": docs})
+        text = _json_text(graphs)
         atomic_write(path, lambda fh: fh.write(text.encode()))
     elif path.suffix == ".graphml":
         multi = _graphml_doc(graphs)
@@ -154,8 +228,87 @@ def _read_graphml(path) -> list[nx.DiGraph]:
     return out
 
 
+def _kind(value, kinds, what: str):
+    if not isinstance(value, kinds):
+        raise RunFormatError(f"{what} must be a {kinds.__name__}, got {value!r:.60}")
+    return value
+
+
+def _json_step(doc, t: int) -> nx.DiGraph:
+    """One node-link document as a DiGraph, with the checks of the module docstring."""
+    where = f"graph {t}"
+    _kind(doc, dict, where)
+    directed = _kind(doc.get("directed", True), bool, f"{where}: 'directed'")
+    multigraph = _kind(doc.get("multigraph", False), bool, f"{where}: 'multigraph'")
+    nodes = _kind(doc["nodes"], list, f"{where}: 'nodes'")
+    edges = _kind(doc["edges"], list, f"{where}: 'edges'")
+    g = nx.DiGraph()
+    g.graph.update(_kind(doc.get("graph", {}), dict, f"{where}: 'graph'"))
+    ids = [d.pop("id") for d in nodes]
+    if not set(map(type, ids)) <= {int, str}:
+        bad = next(n for n in ids if type(n) not in (int, str))
+        raise RunFormatError(f"{where}: node id {bad!r:.60} is not an int or a string")
+    g.add_nodes_from(ids)
+    if len(g) != len(ids):
+        raise RunFormatError(f"{where}: a node id is declared twice")
+    node_data = g.nodes
+    for n, d in zip(ids, nodes, strict=True):
+        if d:
+            node_data[n].update(d)
+    if multigraph:
+        for d in edges:
+            d.pop("key", None)
+    pairs = [(d.pop("source"), d.pop("target"), d) for d in edges]
+    # undirected: both ways, in the file's order (the last {u, v} wins both ways)
+    both = (e for u, v, d in pairs for e in ((u, v, d), (v, u, d)))
+    g.add_edges_from(pairs if directed else both)
+    if len(g) != len(ids):
+        raise RunFormatError(f"{where}: an edge joins an undeclared node")
+    weights = [d["weight"] for _, _, d in pairs if "weight" in d]
+    if not set(map(type, weights)) <= {int, float} or not all(
+        math.isfinite(w) and w >= 0 for w in weights
+    ):
+        bad = next(w for w in weights if type(w) not in (int, float) or not 0 <= w < math.inf)
+        raise RunFormatError(f"{where}: edge weight must be finite and >= 0, got {bad!r:.60}")
+    return g
+
+
+def _read_json(path: Path) -> list[nx.DiGraph]:
+    check_budget(16 * path.stat().st_size, what=f"parsing {path.name}")
+    doc = json.loads(path.read_text())
+    if not isinstance(doc, dict) or doc.get("format") != SERIES_FORMAT:
+        raise RunFormatError(f"{str(path)!r} is not a baygo graph series")
+    out = []
+    try:
+        docs = _kind(doc["graphs"], list, "'graphs'")
+        for t in range(len(docs)):
+            step, docs[t] = docs[t], None  # each parsed step freed once built
+            out.append(_json_step(step, t))
+    except RunFormatError as e:
+        raise RunFormatError(f"{str(path)!r} is not a readable graph series: {e}") from None
+    return out
+
+
+@contextlib.contextmanager
+def _no_gc():
+    """Garbage collection paused: reading makes millions of dicts (no reference
+    cycles), and the collector's passes over them would double the time."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 def read_series(path) -> list[nx.DiGraph]:
     """Read a graph series written by :func:`write_series` (or made elsewhere alike).
+
+    Returns
+    -------
+    list of networkx.DiGraph
+        One per step; undirected edges as two directed ones (module docstring).
 
     Raises
     ------
@@ -164,21 +317,28 @@ def read_series(path) -> list[nx.DiGraph]:
         DTDs, entity expansion, deep nesting, out-of-range values).
     BudgetError
         When reading would exceed the memory budget (:mod:`.limits`).
+
+    Examples
+    --------
+    >>> import tempfile, networkx as nx
+    >>> g = nx.MultiGraph(steps=1); g.add_edge(0, 1, step=0, weight=0.5)
+    0
+    >>> p = Path(tempfile.mkdtemp()) / "u.graphml"; nx.write_graphml(g, p)  # undirected
+    >>> [sorted(h.edges(data="weight")) for h in read_series(p)]
+    [[(0, 1, 0.5), (1, 0, 0.5)]]
     """
     path = Path(path)
     if not path.is_file():
         raise RunFormatError(f"no graph series at {str(path)!r}")
+    if path.suffix not in (".json", ".graphml"):
+        kind = describe_file(path)
+        also = f" ({str(path)!r} is {kind})" if kind else ""
+        raise RunFormatError(f"graph series must be .json or .graphml, got {str(path)!r}{also}")
     try:
-        if path.suffix == ".json":
-            check_budget(16 * path.stat().st_size, what=f"parsing {path.name}")
-            doc = json.loads(path.read_text())
-            if not isinstance(doc, dict) or doc.get("format") != SERIES_FORMAT:
-                raise RunFormatError(f"{str(path)!r} is not a baygo graph series")
-            return [nx.node_link_graph(d, directed=True, edges="edges") for d in doc["graphs"]]
-        if path.suffix == ".graphml":
-            return _read_graphml(path)
-    except (ValueError, KeyError, TypeError, AttributeError, RecursionError, nx.NetworkXError) as e:
+        with _no_gc():
+            return _read_json(path) if path.suffix == ".json" else _read_graphml(path)
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError, OverflowError,
+            nx.NetworkXError) as e:  # fmt: skip
         if isinstance(e, RunFormatError):
             raise
         raise RunFormatError(f"{str(path)!r} is not a readable graph series: {e!r}") from None
-    raise RunFormatError(f"graph series must be .json or .graphml, got {str(path)!r}")

@@ -121,3 +121,20 @@ def test_byte_edits_of_series(series_files, tmp_path, kit, suffix, edits):
     except kit.DOCUMENTED:
         return
     assert all(isinstance(g, nx.DiGraph) for g in graphs)
+
+
+def test_direction_attributes(tmp_path, kit):
+    """edgedefault/directed: GraphML's values only; the step rule counts edge elements."""
+    text = kit.graphml(steps=MAX_EMPTY_STEPS + 1, edges=[(0, 1, 0, 0.5)])
+    undirected = text.replace('edgedefault="directed"', 'edgedefault="undirected"')
+    graphs = bg.read_series(_write(tmp_path, undirected))
+    assert sorted(graphs[0].edges(data="weight")) == [(0, 1, 0.5), (1, 0, 0.5)]
+    longer = undirected.replace(f">{MAX_EMPTY_STEPS + 1}<", f">{MAX_EMPTY_STEPS + 2}<")
+    with pytest.raises(bg.RunFormatError, match=f"{MAX_EMPTY_STEPS + 2} steps for 1 edges"):
+        bg.read_series(_write(tmp_path, longer))
+    for old, new, match in (
+        ('edgedefault="directed"', 'edgedefault="&#10;"', r"edgedefault must be .* got '\\n'"),
+        ("<edge ", '<edge directed="yes" ', "edge 0: directed must be 'true' or 'false'"),
+    ):
+        with pytest.raises(bg.RunFormatError, match=match):
+            bg.read_series(_write(tmp_path, text.replace(old, new)))

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import re
+
 import networkx as nx
 import numpy as np
 import pytest
@@ -10,6 +13,8 @@ from hypothesis import strategies as st
 
 from baygo_graph import Run, read_series, simulate, synthetic_bodyfat
 from baygo_graph.exceptions import RunFormatError
+from baygo_graph.export import write_series as write_export
+from baygo_graph.io.filekind import describe_file, not_a_run_message
 from baygo_graph.io.series_files import write_series
 
 
@@ -61,18 +66,99 @@ def test_run_series_round_trip(tmp_path, suffix):
     assert back[4].graph == {"step": 4, "strategy": "baygo", "synthetic": True}
 
 
-@settings(max_examples=25, deadline=None)
-@given(
-    labels=st.lists(st.text(min_size=1, max_size=6), min_size=1, max_size=5, unique=True),
-    steps=st.integers(1, 4),
-    seed=st.integers(0, 2**16),
+NASTY = ["", " ", "1", "-3", "01", "a\x00b", "\x00", "\x1f", "\ud800", "\ufffe", "a\rb", "\t\n"]
+LABEL = st.one_of(
+    st.integers(-(2**70), 2**70),
+    st.integers(-3, 12),
+    st.text(alphabet="0123456789-", max_size=3),  # ints' texts: collisions
+    st.text(max_size=6),
+    st.sampled_from(NASTY),
 )
-def test_graphml_string_labels_property(tmp_path_factory, labels, steps, seed):
-    # GraphML is XML: only labels XML can hold.
-    labels = [s for s in labels if s.isprintable()] or ["a"]
+LABELS = st.lists(LABEL, min_size=1, max_size=6, unique_by=lambda x: (type(x), x))
+
+
+def graphml_refuses(labels) -> object | None:
+    """The label write_series must refuse for GraphML (reference: the XML 1.0 Char
+    production written out by code point), else None."""
+
+    def xml_ok(c):
+        o = ord(c)
+        return o in (9, 10, 13) or 0x20 <= o <= 0xD7FF or 0xE000 <= o <= 0xFFFD or o > 0xFFFF
+
+    texts = {}
+    for n in labels:
+        if not all(xml_ok(c) for c in str(n)):
+            return n
+        if str(n) in texts:
+            return n
+        texts[str(n)] = n
+    return None
+
+
+@settings(max_examples=60, deadline=None)
+@given(labels=LABELS, steps=st.integers(1, 3), seed=st.integers(0, 2**16))
+def test_label_round_trip_property(tmp_path_factory, labels, steps, seed):
+    """JSON keeps every int and str label; GraphML keeps them or refuses before writing."""
     graphs = random_series(np.random.default_rng(seed), labels, steps)
-    path = tmp_path_factory.mktemp("h") / "s.graphml"
-    assert snapshot(read_series(write_series(graphs, path))) == snapshot(graphs)
+    folder = tmp_path_factory.mktemp("h")
+    back = read_series(write_series(graphs, folder / "s.json"))
+    assert snapshot(back) == snapshot(graphs)
+    assert [(type(n), n) for n in back[0]] == [(type(n), n) for n in labels]
+    bad = graphml_refuses(labels)
+    path = folder / "s.graphml"
+    if bad is None:
+        back = read_series(write_series(graphs, path))
+        assert snapshot(back) == snapshot(graphs)
+        assert [(type(n), n) for n in back[0]] == [(type(n), n) for n in labels]
+    else:
+        with pytest.raises(ValueError, match=re.escape(repr(bad))):
+            write_series(graphs, path)
+        assert sorted(p.name for p in folder.iterdir()) == ["s.json"]
+
+
+@pytest.mark.parametrize(
+    ("nodes", "match"),
+    [
+        ([1, "1"], "node labels 1 and '1' are both written as GraphML node id '1'"),
+        (["a\x00b"], r"node label 'a\\x00b' holds '\\x00', which GraphML \(XML 1.0\)"),
+        (["ok", "\ufffe"], r"node label '\\ufffe' holds"),
+    ],
+)
+def test_refused_graphml_writes_leave_no_file(tmp_path, nodes, match):
+    g = nx.DiGraph()
+    g.add_nodes_from(nodes)
+    new = tmp_path / "new" / "s.graphml"
+    with pytest.raises(ValueError, match=match):
+        write_series([nx.DiGraph([(0, 1)]), g], new)
+    assert not new.parent.exists()  # refused before anything, even the folder
+    old = write_series([nx.DiGraph([(0, 1)])], tmp_path / "old.graphml")
+    before = old.read_bytes()
+    with pytest.raises(ValueError, match=match):
+        write_series([g], old)
+    assert old.read_bytes() == before and sorted(tmp_path.iterdir()) == [tmp_path / "old.graphml"]
+    assert snapshot(read_series(write_series([g], tmp_path / "s.json"))) == snapshot([g])
+
+
+@pytest.mark.parametrize(
+    ("attrs", "match"),
+    [
+        ({"note": "a\rb"}, r"node 0: attribute 'note' = 'a\\rb' holds '\\r'"),
+        ({"note": "\x07"}, r"attribute 'note' = '\\x07' holds"),
+        ({"bad\x00key": 1}, r"node 0: attribute name 'bad\\x00key' holds"),
+    ],
+)
+def test_graphml_refuses_attributes_it_cannot_give_back(tmp_path, attrs, match):
+    g = nx.DiGraph()
+    g.add_node(0, **attrs)
+    with pytest.raises(ValueError, match=match):
+        write_series([g], tmp_path / "a.graphml")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_graphml_string_attributes_kept_as_written(tmp_path):
+    g = nx.DiGraph()
+    g.add_node(0, note="  padded \n", empty="", other="\u2028x\x85")
+    assert snapshot(read_series(write_series([g], tmp_path / "s.graphml"))) == snapshot([g])
 
 
 def test_foreign_graphml_labels(tmp_path):
@@ -105,3 +191,207 @@ def test_from_choices_labels(tmp_path):
     run = Run.from_choices([[1, 0, 0]])
     (g,) = read_series(write_series(run, tmp_path / "c.graphml"))
     assert sorted(g.nodes) == [0, 1, 2] and g.graph["step"] == 0
+
+
+def two_way_reference(path, steps: int) -> list[dict]:
+    """Step t's {(u, v): weight} per NetworkX's own reader: an undirected edge both ways."""
+    multi = nx.read_graphml(path, node_type=int, force_multigraph=True)
+    out = [{} for _ in range(steps)]
+    for u, v, d in multi.edges(data=True):
+        out[d["step"]][u, v] = d["weight"]
+        if not multi.is_directed():
+            out[d["step"]][v, u] = d["weight"]
+    return out
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**16), n=st.integers(1, 6), steps=st.integers(1, 4))
+def test_undirected_graphml_reads_both_ways(tmp_path_factory, seed, n, steps):
+    rng = np.random.default_rng(seed)
+    g = nx.MultiGraph(steps=steps)  # written with edgedefault="undirected"
+    g.add_nodes_from(range(n))
+    triples = rng.integers(0, [n, n, steps], size=(2 * n, 3))
+    triples[:, :2].sort(axis=1)  # one edge per pair and step: no parallel edges
+    for u, v, t in sorted(set(map(tuple, triples.tolist()))):
+        g.add_edge(u, v, step=t, weight=float(rng.random()))
+    path = tmp_path_factory.mktemp("u") / "u.graphml"
+    nx.write_graphml(g, path)
+    assert 'edgedefault="undirected"' in path.read_text()
+    back = read_series(path)
+    assert [{(u, v): w for u, v, w in h.edges(data="weight")} for h in back] == (
+        two_way_reference(path, steps)
+    )
+    assert all(type(h) is nx.DiGraph for h in back)
+
+
+def graphml_text(default, edges) -> str:
+    """A GraphML series: ``edges`` are (source, target, step, directed attribute or None)."""
+    body = "".join(
+        f'<edge source="{u}" target="{v}"{"" if d is None else f" directed={d!r}"}>'
+        f'<data key="s">{t}</data></edge>'
+        for u, v, t, d in edges
+    )
+    head = "" if default is None else f' edgedefault="{default}"'
+    return (
+        '<graphml><key id="s" for="edge" attr.name="step" attr.type="int"/>'
+        f'<graph{head}><node id="0"/><node id="1"/><node id="2"/>{body}</graph></graphml>'
+    )
+
+
+@pytest.mark.parametrize(
+    ("default", "edges", "expected"),
+    [
+        (None, [(0, 1, 0, None)], [{(0, 1)}]),  # no edgedefault: directed
+        ("directed", [(0, 1, 0, "false"), (1, 2, 0, None)], [{(0, 1), (1, 0), (1, 2)}]),
+        ("undirected", [(0, 1, 0, "true"), (1, 2, 1, None)], [{(0, 1)}, {(1, 2), (2, 1)}]),
+        ("undirected", [(2, 2, 0, None), (0, 1, 0, "0")], [{(2, 2), (0, 1), (1, 0)}]),
+    ],
+)
+def test_graphml_edge_direction(tmp_path, default, edges, expected):
+    path = tmp_path / "d.graphml"
+    path.write_text(graphml_text(default, edges))
+    back = read_series(path)
+    assert [set(h.edges) for h in back] == expected
+    assert all(w == 1.0 for h in back for *_, w in h.edges(data="weight"))
+
+
+@pytest.mark.parametrize(
+    ("default", "directed", "match"),
+    [
+        ("mixed", None, "<graph> edgedefault must be 'directed' or 'undirected', got 'mixed'"),
+        ("directed", "maybe", "edge 0: directed must be 'true' or 'false', got 'maybe'"),
+    ],
+)
+def test_graphml_bad_direction_names_file_and_attribute(tmp_path, default, directed, match):
+    path = tmp_path / "b.graphml"
+    path.write_text(graphml_text(default, [(0, 1, 0, directed)]))
+    with pytest.raises(RunFormatError, match=f"^'{re.escape(str(path))}': {match}$"):
+        read_series(path)
+
+
+@pytest.mark.parametrize("suffix", [".graphml", ".json"])
+def test_undirected_input_round_trips_as_two_way_digraph(tmp_path, suffix):
+    g = nx.Graph(step=0)
+    g.add_edge("a", "b", weight=0.25)
+    g.add_edge("b", "b", weight=0.5)
+    g.add_node("c")
+    (back,) = read_series(write_series([g], tmp_path / f"u{suffix}"))
+    assert type(back) is nx.DiGraph
+    assert snapshot([back]) == snapshot([g.to_directed()])
+
+
+def json_series(tmp_path, *docs) -> object:
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({"format": "baygo-graph-series", "graphs": list(docs)}))
+    return path
+
+
+def test_json_undirected_and_multigraph_documents(tmp_path):
+    nodes = [{"id": 0}, {"id": "0", "x": 1}]
+    undirected = {"directed": False, "nodes": nodes, "edges": [{"source": 0, "target": "0"}]}
+    multi = {
+        "multigraph": True,
+        "nodes": nodes,
+        "edges": [{"source": 0, "target": "0", "key": k, "weight": k} for k in (1, 0)],
+    }
+    a, b = read_series(json_series(tmp_path, undirected, multi))
+    assert sorted(a.edges, key=repr) == [("0", 0), (0, "0")] and a.nodes["0"] == {"x": 1}
+    assert type(b) is nx.DiGraph and list(b.edges(data=True)) == [(0, "0", {"weight": 0})]
+
+
+@settings(max_examples=30, deadline=None)
+@given(edges=st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers(0, 9))))
+def test_json_undirected_matches_networkx(tmp_path_factory, edges):
+    """Reference: networkx's undirected graph of the document, then to_directed()."""
+    doc = {
+        "directed": False,
+        "nodes": [{"id": i} for i in range(4)],
+        "edges": [{"source": u, "target": v, "weight": w} for u, v, w in edges],
+    }
+    ref = nx.node_link_graph(json.loads(json.dumps(doc)), edges="edges").to_directed()
+    (back,) = read_series(json_series(tmp_path_factory.mktemp("j"), doc))
+    assert snapshot([back]) == snapshot([ref])
+
+
+@pytest.mark.parametrize(
+    ("doc", "match"),
+    [
+        ({"nodes": [{"id": 0}, {"id": 0}], "edges": []}, "graph 0: a node id is declared twice"),
+        ({"nodes": [{"id": [1]}], "edges": []}, r"graph 0: node id \[1\] is not an int or"),
+        ({"nodes": [{"id": True}], "edges": []}, "node id True is not an int or a string"),
+        ({"nodes": [{"id": 0}], "edges": [{"source": 0, "target": 1}]}, "undeclared node"),
+        (
+            {"nodes": [{"id": 0}], "edges": [{"source": 0, "target": 0, "weight": -1}]},
+            "edge weight must be finite and >= 0, got -1",
+        ),  # fmt: skip
+        (
+            {"nodes": [{"id": 0}], "edges": [{"source": 0, "target": 0, "weight": "1"}]},
+            "edge weight must be finite and >= 0, got '1'",
+        ),  # fmt: skip
+        (
+            {"nodes": [{"id": 0}], "edges": [{"source": 0, "target": 0, "weight": 1e999}]},
+            "edge weight must be finite and >= 0, got inf",
+        ),  # fmt: skip
+        ({"nodes": [], "edges": [], "directed": "no"}, "graph 0: 'directed' must be a bool"),
+        ({"nodes": {}, "edges": []}, "graph 0: 'nodes' must be a list"),
+        ({"nodes": [], "edges": [], "graph": []}, "graph 0: 'graph' must be a dict"),
+        ({"nodes": [{"id": 0}], "edges": [{"source": 0}]}, "not a readable graph series"),
+    ],
+)
+def test_json_reader_checks(tmp_path, doc, match):
+    with pytest.raises(RunFormatError, match=match):
+        read_series(json_series(tmp_path, doc))
+
+
+def test_json_reader_matches_node_link_graph(tmp_path):
+    """The bulk reader gives what networkx.node_link_graph gives, on a written run."""
+    run = simulate("baygo", agents=6, steps=5, grid=9, rng=1, data=synthetic_bodyfat())
+    path = write_series(run, tmp_path / "r.json")
+    ref = [nx.node_link_graph(d, edges="edges") for d in json.loads(path.read_text())["graphs"]]
+    assert snapshot(read_series(path)) == snapshot(ref)
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [
+        ("x.gexf", "a GEXF file"),
+        ("x.graphml", "a GraphML file"),
+        ("x.json", "a JSON graph series"),
+        ("run.npz", "a .npy file"),  # an array saved under the run file's name
+        ("empty.npz", "an empty file"),
+        ("list.json", "a JSON file"),
+    ],
+)
+def test_other_files_given_as_a_run_say_what_they_are(tmp_path, name, kind):
+    run = Run.from_choices([[1, 0, 0], [2, 2, 1]])
+    path = tmp_path / name
+    if name.startswith("x."):
+        write_export(run, path)
+    else:
+        path.write_bytes({"run.npz": b"\x93NUMPY\x01\x00", "empty.npz": b""}.get(name, b" [1]"))
+    assert describe_file(path).startswith(kind)
+    with pytest.raises(RunFormatError) as info:
+        Run.load(path)
+    assert str(info.value) == (
+        f"{str(path)!r} is {describe_file(path)}, not a readable .npz run file: runs are read "
+        "from run folders and .npz run files (Run.load), graph series from .json or .graphml "
+        "files (read_series); baygo analyze reads all of these"
+    )
+
+
+def test_unknown_files_keep_the_npz_message(tmp_path):
+    for data in (b"nope", b"PK\x03\x04 broken zip"):
+        path = tmp_path / "bad.npz"
+        path.write_bytes(data)
+        assert describe_file(path) is None and not_a_run_message(path) is None
+        with pytest.raises(RunFormatError, match=r"is not a readable \.npz \(zip\) file"):
+            Run.load(path)
+
+
+def test_read_series_names_what_a_wrong_file_is(tmp_path):
+    path = write_export(Run.from_choices([[1, 0]]), tmp_path / "x.gexf")
+    with pytest.raises(RunFormatError, match=r"must be \.json or \.graphml, got .* is a GEXF file"):
+        read_series(path)
+    npz = Run.from_choices([[1, 0]]).save(tmp_path / "r.npz")
+    with pytest.raises(RunFormatError, match=r"must be \.json or \.graphml, got '[^']*r\.npz'$"):
+        read_series(npz)
