@@ -91,10 +91,14 @@ def _stepper(m: int, g: int, *, seed: int = 0):
     return step
 
 
-def step_vs_limit(m: int = 1000, g: int = 61, *, reps: int = 12, threads=None) -> dict:
+def step_vs_limit(
+    m: int = 1000, g: int = 61, *, reps: int = 12, threads=None, warmup: int = 2
+) -> dict:
     """Fastest of ``reps`` single steps and of ``reps`` limits, timed alternately.
 
-    ``threads`` sets ``BAYGO_NUM_THREADS`` for the element-wise passes during
+    ``warmup`` steps run first (untimed): after ~100 steps the posteriors are
+    concentrated and many log-posterior entries sit below -700, where numpy's
+    ``exp`` is slow. ``threads`` sets ``BAYGO_NUM_THREADS`` for the element-wise passes during
     the measurement (None: the default, all cores).
     """
     old = os.environ.get("BAYGO_NUM_THREADS")
@@ -102,7 +106,7 @@ def step_vs_limit(m: int = 1000, g: int = 61, *, reps: int = 12, threads=None) -
         os.environ["BAYGO_NUM_THREADS"] = str(threads)
     try:
         step, limit = _stepper(m, g), _limit_work(m, g * g)
-        for _ in range(2):
+        for _ in range(warmup):
             step()
         ts, tl = [], []
         for _ in range(reps):
@@ -122,6 +126,7 @@ def step_vs_limit(m: int = 1000, g: int = 61, *, reps: int = 12, threads=None) -
     return {
         "M": m,
         "K": g * g,
+        "warmup": warmup,
         "threads": threads if threads is not None else num_threads(),
         "step": min(ts),
         "limit": min(tl),
@@ -133,10 +138,15 @@ def step_vs_limit(m: int = 1000, g: int = 61, *, reps: int = 12, threads=None) -
 def headline_rows(quick: bool) -> tuple[list[list], list[dict]]:
     """Rows of the step-vs-limit table: default threads and one thread."""
     m, g, reps = (500, 41, 10) if quick else (1000, 61, 12)
-    recs = [step_vs_limit(m, g, reps=reps), step_vs_limit(m, g, reps=reps, threads=1)]
+    late = 40 if quick else 200
+    recs = [
+        step_vs_limit(m, g, reps=reps),
+        step_vs_limit(m, g, reps=reps, warmup=late),
+        step_vs_limit(m, g, reps=reps, threads=1),
+    ]
     rows = [
         [
-            f"M={r['M']}, K={r['K']}, complete",
+            f"M={r['M']}, K={r['K']}, complete, after {r['warmup']} steps",
             r["threads"],
             fmt_time(r["step"]),
             fmt_time(r["limit"]),
@@ -151,16 +161,20 @@ def headline_rows(quick: bool) -> tuple[list[list], list[dict]]:
 def headline(quick: bool) -> list[list]:
     """Rows for run_all's headline table: the step beside its limit, default threads."""
     m, g, reps = (500, 41, 10) if quick else (1000, 61, 12)
-    r = step_vs_limit(m, g, reps=reps)
-    return [
-        [
-            f"BayGo step, M={m}, K={g * g}, complete, {r['threads']} threads",
-            fmt_time(r["step"]),
-            f"limit {fmt_time(r['limit'])}",
-            f"{r['step'] / r['limit']:.2f}",
-            "<= 1.5",
-        ]
-    ]
+    rows = []
+    for warmup in (2, 40 if quick else 200):
+        r = step_vs_limit(m, g, reps=reps, warmup=warmup)
+        rows.append(
+            [
+                f"BayGo step, M={m}, K={g * g}, complete, {r['threads']} threads, "
+                f"after {warmup} steps",
+                fmt_time(r["step"]),
+                f"limit {fmt_time(r['limit'])}",
+                f"{r['step'] / r['limit']:.2f} (median {r['step_median'] / r['limit_median']:.2f})",
+                "<= 1.5",
+            ]
+        )
+    return rows
 
 
 def headline_table(quick: bool) -> str:
