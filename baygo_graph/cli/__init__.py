@@ -67,8 +67,11 @@ def _debug() -> bool:
 
 def _one_line(e: BaseException) -> str:
     text = " ".join(str(e).split()) or type(e).__name__
-    if isinstance(e, OSError) and e.filename is not None and str(e.filename) not in text:
-        text = f"{text}: {e.filename}"
+    if isinstance(e, OSError) and e.filename is not None:
+        from ._common import os_error_text  # "PATH: reason", not "[Errno N] ...: 'PATH'"
+
+        text = os_error_text(e)
+        text = text if str(e.filename) in text else f"{text}: {e.filename}"
     if isinstance(e, MemoryError) and not isinstance(e, BayGoError):
         text = f"out of memory ({text}); lower the sizes asked for"
     return text

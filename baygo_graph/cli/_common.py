@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import sys
@@ -15,9 +16,14 @@ from .._format import synthetic_banner
 from ..data import BODYFAT_ENV
 
 __all__ = [
+    "check_out_file",
     "data_option",
     "emit",
     "ensure_writable",
+    "fit_window",
+    "note",
+    "os_error_text",
+    "out_error",
     "output_folder",
     "seed_option",
     "synthetic_banner",
@@ -56,7 +62,52 @@ def _make_folder(folder: Path) -> list[Path]:
     return missing[::-1]
 
 
-def ensure_writable(folder) -> tuple[Path, list[Path]]:
+def _blocker(path: Path) -> str | None:
+    """Why ``path`` cannot be made: the nearest existing parent is a file, or None."""
+    for parent in path.parents:
+        if parent.exists():
+            return None if parent.is_dir() else f"parent {parent} is a file, not a folder"
+    return None
+
+
+def os_error_text(e: OSError, path=None) -> str:
+    """One line for an OSError about ``path`` (default: the error's file name).
+
+    Says which parent is a file ("File exists" and "Not a directory" do not),
+    and gives the system's reason in words, without ``[Errno N]``.
+
+    Examples
+    --------
+    >>> os_error_text(PermissionError(errno.EACCES, "Permission denied", "/x/y"))
+    '/x/y: permission denied'
+    """
+    path = Path(path if path is not None else e.filename or "")
+    if isinstance(e, FileExistsError | NotADirectoryError) and (why := _blocker(path)):
+        return f"{path}: {why}"
+    if isinstance(e, FileExistsError) and path.exists() and not path.is_dir():
+        return f"{path}: is a file, not a folder"
+    if e.strerror is None:  # raised with a message of its own
+        return " ".join(str(e).split())
+    other = "" if getattr(e, "filename2", None) is None else f" -> {e.filename2}"
+    return f"{path}{other}: {e.strerror[:1].lower()}{e.strerror[1:]}"
+
+
+def out_error(option: str, path, e: OSError | None = None) -> click.ClickException:
+    """``option: path: reason`` as a one-line error (``e``: the OSError met, if any)."""
+    path = Path(path)
+    if e is None:
+        why = _blocker(path) or "cannot be written"
+        return click.ClickException(f"{option}: {path}: {why}")
+    text = os_error_text(e, path)
+    if isinstance(e, PermissionError):
+        where = next((p for p in [path, *path.parents] if p.exists()), path)
+        text = f"{path}: permission denied (cannot write in {where})"
+    elif not text.startswith(f"{path}:"):
+        text = f"{path}: {text}"
+    return click.ClickException(f"{option}: {text}")
+
+
+def ensure_writable(folder, *, option: str = "--out") -> tuple[Path, list[Path]]:
     """Create ``folder`` if needed and check that files can be written in it.
 
     Call before computing so a bad ``--out`` fails at once, not after the work.
@@ -70,8 +121,8 @@ def ensure_writable(folder) -> tuple[Path, list[Path]]:
     Raises
     ------
     click.ClickException
-        ``--out`` exists and is not a folder, or cannot be created or written;
-        folders this call created are removed again.
+        One line, ``OPTION: FOLDER: reason``: it is a file, a parent is a file,
+        permission denied...; folders this call created are removed again.
 
     Examples
     --------
@@ -83,22 +134,78 @@ def ensure_writable(folder) -> tuple[Path, list[Path]]:
     """
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
-        raise click.ClickException(f"--out {str(folder)!r} exists and is not a folder")
+        raise click.ClickException(f"{option}: {folder}: is a file, not a folder")
+    if _blocker(folder):
+        raise out_error(option, folder)
     created: list[Path] = []
     try:
         created = _make_folder(folder)
         with tempfile.TemporaryFile(dir=folder):
             pass
         if not os.access(folder, os.W_OK | os.X_OK):
-            raise PermissionError(f"no write permission on {str(folder)!r}")
+            raise PermissionError(errno.EACCES, "Permission denied", str(folder))
     except OSError as e:
         _remove_created(created)
-        raise click.ClickException(f"cannot write to --out {str(folder)!r}: {e}") from None
+        raise out_error(option, folder, e) from None
     return folder, created
 
 
+def check_out_file(path, *, option: str = "--out") -> Path:
+    """Check, before computing, that the file ``path`` can be written (nothing is made).
+
+    Its nearest existing parent must be a folder the process can write in, and
+    ``path`` must not be a folder; otherwise a one-line ``OPTION: PATH: reason``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp()); _ = (d / "f").write_text("")
+    >>> check_out_file(d / "new" / "page.html") == d / "new" / "page.html"
+    True
+    >>> try:
+    ...     check_out_file(d / "f" / "page.html")
+    ... except click.ClickException as e:
+    ...     print(e.message.replace(str(d), "D"))
+    --out: D/f/page.html: parent D/f is a file, not a folder
+    """
+    path = Path(path)
+    if path.is_dir():
+        raise click.ClickException(f"{option}: {path}: is a folder, not a file")
+    if _blocker(path):
+        raise out_error(option, path)
+    where = next(p for p in path.parents if p.exists())
+    if not os.access(where, os.W_OK | os.X_OK):
+        raise out_error(option, path, PermissionError(errno.EACCES, "Permission denied"))
+    return path
+
+
+def fit_window(window: int | None, n_steps: int, *, default: int = 10, what="the run") -> int:
+    """The window used on ``n_steps`` steps: ``window``, at most ``n_steps``.
+
+    None gives ``min(default, n_steps)``. A ``--window`` longer than the run is
+    cut to its length, with a one-line note on stderr (the window of a run of
+    T steps is at most the whole run; stdout and ``--json`` stay clean).
+
+    Examples
+    --------
+    >>> fit_window(None, 4), fit_window(3, 4)
+    (4, 3)
+    """
+    if window is None:
+        return min(default, n_steps)
+    if window > n_steps:
+        note(f"--window {window} is longer than {what} ({n_steps} steps): using {n_steps}")
+        return n_steps
+    return window
+
+
+def note(text: str) -> None:
+    """``baygo: note: text`` on stderr (stdout and ``--json`` stay clean)."""
+    click.echo(f"baygo: note: {text}", err=True)
+
+
 @contextlib.contextmanager
-def output_folder(folder):
+def output_folder(folder, *, option: str = "--out"):
     """:func:`ensure_writable`, then remove the folders it created if the block fails
     and left them empty.
 
@@ -114,7 +221,7 @@ def output_folder(folder):
     >>> (base / "figs").exists()
     False
     """
-    folder, created = ensure_writable(folder)
+    folder, created = ensure_writable(folder, option=option)
     try:
         yield folder
     except BaseException:

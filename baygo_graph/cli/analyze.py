@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 
@@ -11,7 +12,7 @@ from .._format import format_number
 from ..analysis import ANALYSIS_MEASURES, analysis_report
 from ..analysis.report import DEFAULT_WINDOW
 from ..exceptions import RunFormatError
-from ._common import emit, synthetic_banner
+from ._common import emit, fit_window, note, out_error, output_folder, synthetic_banner
 
 __all__ = ["analyze"]
 
@@ -109,10 +110,7 @@ def _single(run_dir: Path, window, as_json) -> None:
     try:
         source = _load(run_dir)
         n_steps = len(source) if isinstance(source, list) else source.n_steps
-        if window is not None and not 1 <= window <= n_steps:
-            raise ValueError(
-                f"--window must be in [1, {n_steps}] (the number of steps), got {window}"
-            )
+        window = fit_window(window, n_steps, default=DEFAULT_WINDOW)
         summary = analysis_report(source, window=window)
     except (RunFormatError, ValueError, TypeError) as e:
         raise click.ClickException(str(e)) from e
@@ -146,22 +144,31 @@ def _many_text(table, summary) -> str:
     return "\n\n".join(lines)
 
 
-def _many(paths, *, window: int, as_json: bool, out) -> None:
+def _many(paths, *, window: int | None, as_json: bool, out) -> None:
     from ..analysis import analysis_table, summarize_analysis
     from ..io.runs import load_runs
 
-    try:
-        runs = load_runs(paths)
-        table = analysis_table(runs, window=window)
-    except (RunFormatError, ValueError, TypeError) as e:
-        raise click.ClickException(str(e)) from e
-    if table.empty:
-        raise click.ClickException("no run with a graph among the runs given")
-    summary = summarize_analysis(table)
-    text = _many_text(table, summary)
-    if out is not None:
-        written = _write_many(out, table, summary)
-        text += "\n\nwritten: " + ", ".join(map(str, written))
+    with output_folder(out) if out is not None else contextlib.nullcontext():
+        try:
+            runs = load_runs(paths)
+            lengths = [r.n_steps for r in runs.values() if r.series is not None]
+            short = [t for t in lengths if window is not None and t < window]
+            if short:  # analysis_table cuts each run's window to the run's length
+                note(
+                    f"--window {window} is longer than {len(short)} of the {len(lengths)} runs "
+                    f"(shortest {min(short)} steps): their windows are cut to their length"
+                )
+            window = DEFAULT_WINDOW if window is None else window
+            table = analysis_table(runs, window=window)
+        except (RunFormatError, ValueError, TypeError) as e:
+            raise click.ClickException(str(e)) from e
+        if table.empty:
+            raise click.ClickException("no run with a graph among the runs given")
+        summary = summarize_analysis(table)
+        text = _many_text(table, summary)
+        if out is not None:
+            written = _write_many(out, table, summary)
+            text += "\n\nwritten: " + ", ".join(map(str, written))
     record = {
         "window": window,
         "runs": json.loads(table.to_json(orient="records")),
@@ -188,7 +195,7 @@ def _write_many(out: Path, table, summary) -> list[Path]:
             fig.savefig(paths[-1], dpi=110, bbox_inches="tight")
             plt.close(fig)
     except OSError as e:
-        raise click.ClickException(f"cannot write to --out {str(out)!r}: {e}") from e
+        raise out_error("--out", out, e) from None
     return paths
 
 
@@ -199,7 +206,7 @@ def _write_many(out: Path, table, summary) -> list[Path]:
     type=click.IntRange(min=1),
     default=None,
     help="Window length for per-window connectivity and influence "
-    f"(default min({DEFAULT_WINDOW}, T)).",
+    f"(default min({DEFAULT_WINDOW}, T); a longer one is cut to T, with a note).",
 )
 @click.option(
     "--out",
@@ -226,5 +233,4 @@ def analyze(paths, window, as_json, out):
             raise click.UsageError("--out needs several runs (or a folder of run folders)")
         _single(paths[0], window, as_json)
         return
-    _many(paths, window=DEFAULT_WINDOW if window is None else window, as_json=as_json,
-                 out=out)  # fmt: skip
+    _many(paths, window=window, as_json=as_json, out=out)

@@ -15,6 +15,7 @@ folder ``<strategy>-seed<NN>`` each), for ``baygo analyze DIR``.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from pathlib import Path
@@ -24,7 +25,15 @@ import pandas as pd
 
 from .._format import format_number, json_number, markdown_table
 from ..strategies import STRATEGY_NAMES
-from ._common import data_option, emit, seed_option, synthetic_banner
+from ._common import (
+    data_option,
+    emit,
+    fit_window,
+    out_error,
+    output_folder,
+    seed_option,
+    synthetic_banner,
+)
 
 __all__ = ["compare"]
 
@@ -131,7 +140,7 @@ def _write(out, df, record, blocks, *, banner, notes) -> dict:
         record["files"] = {k: str(p) for k, p in paths.items()}
         paths["json"].write_text(json.dumps(record, indent=2) + "\n")
     except OSError as e:
-        raise click.ClickException(f"cannot write to --out {out!r}: {e}") from e
+        raise out_error("--out", out, e) from None
     return paths
 
 
@@ -151,7 +160,7 @@ def _save_runs(runs, folder) -> str:
     try:
         save_runs(runs, folder, overwrite=True)
     except OSError as e:
-        raise click.ClickException(f"cannot write to --save-runs {folder!r}: {e}") from e
+        raise out_error("--save-runs", folder, e) from None
     return str(folder)
 
 
@@ -181,9 +190,9 @@ def _save_runs(runs, folder) -> str:
 @click.option(
     "--window",
     type=click.IntRange(min=1),
-    default=10,
-    show_default=True,
-    help="Window (steps) of the influence column.",
+    default=None,
+    help="Window (steps) of the influence column [default: min(10, --steps); a longer "
+    "one is cut to --steps, with a note].",
 )
 @click.option(
     "--tolerance",
@@ -234,29 +243,68 @@ def compare(
     progress,
 ):
     """Run strategies over many seeds (paired) and print the summary table."""
+    level, window = 0.95, fit_window(window, steps, what="the runs")
+    options = {"seed": seed, "delta": delta, "batch": batch, "grid": grid,
+               "influence_window": window, "tolerance": tolerance,
+               "consensus_tol": consensus_tol, "level": level}  # fmt: skip
+    with _folders(out, save_runs_dir):  # checked before the work, removed if it fails
+        start = time.perf_counter()
+        df, runs, summary, paired = _compute(
+            strategies, seeds=seeds, steps=steps, agents=agents, data=data, jobs=jobs,
+            progress=progress, keep_runs=save_runs_dir is not None, **options,
+        )  # fmt: skip
+        settings = options | {"wall_time_s": round(time.perf_counter() - start, 3)}
+        banner = synthetic_banner(df.attrs["synthetic"])
+        head = (
+            f"compare: {', '.join(strategies)}; {seeds} seeds x {steps} steps, {agents} "
+            f"agents, seed {seed}, data {df.attrs['data_source']} "
+            f"({settings['wall_time_s']:.1f} s)"
+        )
+        blocks = [b for b in (banner, head, _summary_table(summary, level)) if b]
+        if paired:
+            blocks.append(
+                "Paired differences over seeds (negative: BayGo lower):\n"
+                + _paired_table(paired, level)
+            )
+        record = _record(df.attrs, banner, settings, summary, paired)
+        if runs is not None:
+            record["runs"] = _save_runs(runs, save_runs_dir)
+            blocks.append(f"runs saved: {len(runs)} folders in {save_runs_dir}")
+        if out is not None:
+            notes = _notes(tolerance, consensus_tol, window)
+            paths = _write(out, df, record, blocks, banner=banner, notes=notes)
+            blocks.append("written: " + ", ".join(str(p) for p in paths.values()))
+    emit(record, as_json=as_json, text="\n\n".join(blocks))
+
+
+@contextlib.contextmanager
+def _folders(out, save_runs_dir):
+    """``--out`` and ``--save-runs`` made and checked now; removed if left empty by a failure."""
+    with contextlib.ExitStack() as stack:
+        for option, folder in (("--out", out), ("--save-runs", save_runs_dir)):
+            if folder is not None:
+                stack.enter_context(output_folder(folder, option=option))
+        yield
+
+
+def _compute(strategies, *, seeds, steps, agents, data, jobs, progress, keep_runs, **options):
+    """The runs' tidy frame, the runs (``keep_runs``), the summary and the paired contrasts."""
     from ..analysis import paired_difference, summarize
     from ..experiments import compare as run_compare
 
-    level = 0.95
-    start = time.perf_counter()
+    level = options["level"]
     try:
         result = run_compare(
-            strategies,
-            seeds=seeds,
-            steps=steps,
-            rng=seed,
-            n_jobs=jobs,
-            progress=progress,
-            influence_window=window,
-            agents=agents,
-            data=data,
-            delta=delta,
-            batch=batch,
-            grid=grid,
-            return_runs=save_runs_dir is not None,
-        )
-        df, runs = result if save_runs_dir is not None else (result, None)
-        summary = summarize(df, tolerance=tolerance, consensus_tol=consensus_tol, level=level)
+            strategies, seeds=seeds, steps=steps, rng=options["seed"], n_jobs=jobs,
+            progress=progress, influence_window=options["influence_window"], agents=agents,
+            data=data, delta=options["delta"], batch=options["batch"], grid=options["grid"],
+            return_runs=keep_runs,
+        )  # fmt: skip
+        df, runs = result if keep_runs else (result, None)
+        summary = summarize(
+            df, tolerance=options["tolerance"], consensus_tol=options["consensus_tol"],
+            level=level,
+        )  # fmt: skip
         paired = {
             f"baygo - {other}": paired_difference(df, "baygo", other, level=level)
             for other in strategies
@@ -264,16 +312,12 @@ def compare(
         }
     except (ValueError, TypeError) as e:
         raise click.ClickException(str(e)) from e
-    wall = time.perf_counter() - start
+    return df, runs, summary, paired
 
-    attrs = df.attrs
-    banner = synthetic_banner(attrs["synthetic"])
-    head = (
-        f"compare: {', '.join(strategies)}; {seeds} seeds x {steps} steps, {agents} agents, "
-        f"seed {seed}, data {attrs['data_source']} ({wall:.1f} s)"
-    )
-    table = _summary_table(summary, level)
-    notes = (
+
+def _notes(tolerance, consensus_tol, window) -> str:
+    """How summary.md's columns are computed."""
+    return (
         f"Final MSE: mean over seeds at the last step, t-interval of the mean. "
         f"Steps to Cen: first step from which the agent- and seed-averaged MSE stays "
         f"<= (1 + {tolerance:g}) x Cen's. Consensus step: median over seeds of the first "
@@ -281,28 +325,3 @@ def compare(
         f"Influence: mean share of the informative agent in the left Perron vector of "
         f"the product of {window} consecutive weight matrices."
     )
-    blocks = [b for b in (banner, head, table) if b]
-    if paired:
-        blocks.append(
-            "Paired differences over seeds (negative: BayGo lower):\n"
-            + _paired_table(paired, level)
-        )
-    settings = {
-        "seed": seed,
-        "delta": delta,
-        "batch": batch,
-        "grid": grid,
-        "influence_window": window,
-        "tolerance": tolerance,
-        "consensus_tol": consensus_tol,
-        "level": level,
-        "wall_time_s": round(wall, 3),
-    }
-    record = _record(attrs, banner, settings, summary, paired)
-    if runs is not None:
-        record["runs"] = _save_runs(runs, save_runs_dir)
-        blocks.append(f"runs saved: {len(runs)} folders in {save_runs_dir}")
-    if out is not None:
-        paths = _write(out, df, record, blocks, banner=banner, notes=notes)
-        blocks.append("written: " + ", ".join(str(p) for p in paths.values()))
-    emit(record, as_json=as_json, text="\n\n".join(blocks))

@@ -7,7 +7,7 @@ import json
 import click
 
 from ..strategies import STRATEGY_NAMES
-from ._common import data_option, emit, output_folder, synthetic_banner
+from ._common import data_option, emit, os_error_text, output_folder, synthetic_banner
 
 __all__ = ["sweep"]
 
@@ -94,7 +94,7 @@ def sweep(params, strategies, seeds, root, steps, data, out, jobs, scheduler, as
 
     grid = _parse_params(params)
     names = [s.strip() for s in strategies.split(",") if s.strip()]
-    with output_folder(out):  # made for the sweep: removed again if it fails early
+    with output_folder(out):  # made for the sweep: removed again if a failure leaves it empty
         try:
             table = run_sweep(
                 grid,
@@ -108,8 +108,10 @@ def sweep(params, strategies, seeds, root, steps, data, out, jobs, scheduler, as
                 progress=progress,
                 rng=root,
             )
-        except (ValueError, TypeError, ImportError, OSError) as e:
+        except (ValueError, TypeError, ImportError) as e:
             raise click.ClickException(str(e)) from e
+        except OSError as e:  # a file of the sweep's folder, or the cluster's connection
+            raise click.ClickException(os_error_text(e) if e.filename else str(e)) from e
     varied = [p for p in PARAMETERS if p in grid]
     by = ["strategy", *varied]
     groups = (

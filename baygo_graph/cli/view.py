@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from ..exceptions import RunFormatError
+from ._common import check_out_file, fit_window, out_error
 
 __all__ = ["view"]
 
@@ -22,10 +23,9 @@ __all__ = ["view"]
 @click.option(
     "--window",
     type=click.IntRange(min=1),
-    default=10,
-    show_default=True,
+    default=None,
     help="Window length for node sizes (influence) and the connectivity status "
-    "(cut to the number of steps).",
+    "[default: min(10, T); a longer one is cut to T, with a note].",
 )
 @click.option(
     "--layout-seed", type=int, default=0, show_default=True, help="Seed of the spring layout."
@@ -41,9 +41,16 @@ def view(run_path, out, window, layout_seed):
     from ..figures.html import to_html
     from ..run import Run
 
+    check_out_file(out)
     try:
         run = Run.load(run_path)
-        path = to_html(run, out, window=window, layout_seed=layout_seed)
-    except (RunFormatError, ValueError, TypeError, OSError) as e:
+    except (RunFormatError, ValueError, TypeError) as e:
         raise click.ClickException(str(e)) from e
+    window = fit_window(window, run.n_steps)
+    try:
+        path = to_html(run, out, window=window, layout_seed=layout_seed)
+    except (ValueError, TypeError) as e:
+        raise click.ClickException(str(e)) from e
+    except OSError as e:
+        raise out_error("--out", out, e) from None
     click.echo(f"viewer of {run.strategy} run {run_path} written to {path}")

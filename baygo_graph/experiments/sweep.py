@@ -42,6 +42,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .._validate import check_int, check_real
 from .._version import __version__
 from ..data import Dataset, paper_split, resolve_data
 from ..exceptions import GridResolutionWarning
@@ -62,6 +63,8 @@ PARAMETERS = {
     "physical": (str, "complete"),
     "steps": (int, 60),
 }
+#: Smallest value of each integer parameter (delta is checked to lie in [0, 1]).
+_MINIMUM = {"agents": 2, "batch": 1, "grid": 2, "steps": 1}
 _TASKS = "tasks"
 _TABLE = "results.csv"
 #: Seconds between checks while concurrent sweeps finish the tasks they claimed.
@@ -108,9 +111,25 @@ def _check_grid(grid: dict) -> dict:
             raise ValueError(
                 f"grid[{name!r}] must hold {kind.__name__} values, got {values!r}"
             ) from None
-        vals = converted
-        out[name] = list(dict.fromkeys(vals))  # drop repeats, keep order
+        for v in converted:  # checked here, not in the workers after the folder is made
+            if name == "delta":
+                check_real(f"grid[{name!r}]", v, low=0.0, high=1.0)
+            elif name in _MINIMUM:
+                check_int(f"grid[{name!r}]", v, minimum=_MINIMUM[name])
+        out[name] = list(dict.fromkeys(converted))  # drop repeats, keep order
     return out
+
+
+def _check_data_and_graphs(params: dict, dataset: Dataset) -> None:
+    """Fail early: too many agents for the data, a physical graph that cannot be made."""
+    agent_counts = params.get("agents", [PARAMETERS["agents"][1]])
+    for agents in agent_counts:
+        paper_split(dataset, agents=agents, rng=0)
+    with warnings.catch_warnings():  # the tasks draw their own graphs (and warn there)
+        warnings.simplefilter("ignore")
+        for physical in params.get("physical", []):
+            for agents in agent_counts:
+                physical_graph(physical, agents)
 
 
 def _check_strategies(strategies) -> list[str]:
@@ -158,12 +177,12 @@ def _run_task(task: dict, dataset: Dataset) -> dict:
     graph_seed = int(
         np.random.SeedSequence(task["root_seed"], spawn_key=(task["seed"], 1)).generate_state(1)[0]
     )
-    physical = None
-    if task["strategy"] == "baygo":
-        physical = physical_graph(task["physical"], task["agents"], seed=graph_seed)
     t0 = time.perf_counter()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", GridResolutionWarning)
+        physical = None
+        if task["strategy"] == "baygo":
+            physical = physical_graph(task["physical"], task["agents"], seed=graph_seed)
         run = simulate(
             task["strategy"],
             agents=task["agents"],
@@ -312,16 +331,36 @@ def sweep(
         raise ValueError(f"n_jobs must be a positive integer or -1, got {n_jobs!r}")
     root = _root_entropy(rng)
     dataset = resolve_data(data)
-    for agents in params.get("agents", [PARAMETERS["agents"][1]]):
-        paper_split(dataset, agents=agents, rng=0)  # fail early: too many agents for the data
-    for physical in params.get("physical", []):
-        for agents in params.get("agents", [PARAMETERS["agents"][1]]):
-            physical_graph(physical, agents)
+    _check_data_and_graphs(params, dataset)
     tasks = _make_tasks(params, names, int(seeds), root, steps, _data_fingerprint(dataset))
 
     folder = Path(out)
     task_dir = folder / _TASKS
+    created = [p for p in [task_dir, *task_dir.parents] if not p.exists()]
     task_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        done = _run_all(tasks, task_dir, dataset, n_jobs, scheduler, progress)
+    except BaseException:
+        _remove_empty(created)  # a sweep that failed early leaves no empty folder behind
+        raise
+    table = pd.DataFrame([done[t["id"]] for t in tasks])
+    keys = [*PARAMETERS, "strategy", "seed"]
+    table = table.sort_values(keys, na_position="first", kind="stable").reset_index(drop=True)
+    atomic_text(folder / _TABLE, table.to_csv(index=False))
+    return table
+
+
+def _remove_empty(created: list[Path]) -> None:
+    """Remove the folders of ``created`` (innermost first) while they are empty."""
+    for path in created:
+        try:
+            path.rmdir()
+        except OSError:  # holds a finished task (kept for a resume) or is gone
+            return
+
+
+def _run_all(tasks, task_dir: Path, dataset, n_jobs, scheduler, progress) -> dict[str, dict]:
+    """Run the tasks not yet finished in ``task_dir``; every task's row by id."""
     done = _read_done(task_dir, {t["id"] for t in tasks})
 
     def keep(task, row):  # as each task finishes: its file, atomically, then the claim
@@ -353,8 +392,4 @@ def sweep(
                 for task in mine:
                     release(task_dir / f"{task['id']}.claim")
         done |= _read_done(task_dir, {t["id"] for t in todo} - done.keys())
-    table = pd.DataFrame([done[t["id"]] for t in tasks])
-    keys = [*PARAMETERS, "strategy", "seed"]
-    table = table.sort_values(keys, na_position="first", kind="stable").reset_index(drop=True)
-    atomic_text(folder / _TABLE, table.to_csv(index=False))
-    return table
+    return done

@@ -14,7 +14,14 @@ import tempfile
 import time
 from pathlib import Path
 
-__all__ = ["STALE_TMP_SECONDS", "atomic_text", "atomic_write", "clean_stale_tmp", "umask_mode"]
+__all__ = [
+    "STALE_TMP_SECONDS",
+    "atomic_text",
+    "atomic_write",
+    "clean_stale_tmp",
+    "make_parent",
+    "umask_mode",
+]
 
 #: Age (seconds) after which a leftover ``.*.tmp`` file is considered stale.
 STALE_TMP_SECONDS = 3600.0
@@ -70,11 +77,39 @@ def clean_stale_tmp(folder, *, older_than: float = STALE_TMP_SECONDS) -> list[Pa
     return removed
 
 
+def make_parent(path) -> Path:
+    """Create the folder ``path`` goes in (and its parents); returns ``Path(path)``.
+
+    A file where a folder should be is a ``NotADirectoryError`` naming both, and
+    an existing folder at ``path`` itself an ``IsADirectoryError`` (not the
+    system's "File exists" or "Is a directory" about a temporary file).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp()); _ = (d / "x").write_text("")
+    >>> make_parent(d / "x" / "y.txt")
+    Traceback (most recent call last):
+    ...
+    NotADirectoryError: .../x/y.txt: parent .../x is a file, not a folder
+    """
+    path = Path(path)
+    for parent in path.parents:  # the nearest existing one decides
+        if parent.exists():
+            if not parent.is_dir():
+                raise NotADirectoryError(f"{path}: parent {parent} is a file, not a folder")
+            break
+    if path.is_dir():
+        raise IsADirectoryError(f"{path}: is a folder, not a file")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path
+
+
 def atomic_write(path, write) -> Path:
     """Call ``write(fh)`` on a binary temporary file, then rename it to ``path``.
 
-    Creates the parent folder; the file's mode follows the umask; stale
-    temporary files of killed writes in the folder are removed first.
+    Creates the parent folder (:func:`make_parent`); the file's mode follows the
+    umask; stale temporary files of killed writes in the folder are removed first.
 
     Examples
     --------
@@ -83,8 +118,7 @@ def atomic_write(path, write) -> Path:
     >>> p.read_bytes(), oct(p.stat().st_mode & 0o777) == oct(umask_mode())
     (b'hi', True)
     """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path = make_parent(path)
     clean_stale_tmp(path.parent)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:

@@ -7,6 +7,10 @@ agents ``0 .. M-1``.
 
 from __future__ import annotations
 
+import math
+import re
+import warnings
+
 import networkx as nx
 import numpy as np
 import scipy.sparse as sp
@@ -56,10 +60,16 @@ def _check_nodes(graph, agents: int) -> None:
 def physical_graph(name: str, agents: int, *, seed: int = 0):
     """Make a physical graph by name: ``"complete"``, ``"regular-D"``, ``"geometric"``.
 
-    ``"regular-D"``: random D-regular graph; ``"geometric"`` (or
+    ``"regular-D"``: random D-regular graph, an integer ``1 <= D < M`` with
+    ``D * M`` even (every agent has D neighbours). ``"geometric"`` (or
     ``"geometric-D"``): random geometric graph on the unit square with mean
-    degree about D (default 10), radius ``sqrt(D / (pi (M - 1)))``.
-    ``"complete"`` gives None (BayGo's default, every pair can talk).
+    degree about D (default 10; a finite number > 0), radius
+    ``sqrt(D / (pi (M - 1)))``; a D large enough for a radius over ``sqrt(2)``
+    gives the complete graph. A geometric graph may leave an agent with no
+    neighbour (small D, or an agent far from the others): that agent listens to
+    no one (``w_ii = 1``) and a UserWarning says how many there are.
+    ``"complete"`` gives None (BayGo's default, every pair can talk). A name
+    refused (unknown, a bad D, fewer than 2 agents) is a ValueError naming it.
 
     Examples
     --------
@@ -67,26 +77,104 @@ def physical_graph(name: str, agents: int, *, seed: int = 0):
     20
     >>> physical_graph("complete", 10) is None
     True
+    >>> physical_graph("regular-0", 10)
+    Traceback (most recent call last):
+    ...
+    ValueError: physical must be 'regular-D' with an integer D in [1, 9] and D * agents even, \
+got 'regular-0' (D = 0: no agent would have a neighbour) for 10 agents
     """
-    key = str(name).lower()
+    key = _check_name(name, agents)
     if key == "complete":
         return None
-    try:
-        if key.startswith("regular-"):
-            degree = int(key.split("-", 1)[1])
-            if degree >= agents or degree * agents % 2:
-                raise ValueError
-            return nx.random_regular_graph(degree, agents, seed=seed)
-        if key == "geometric" or key.startswith("geometric-"):
-            degree = float(key.split("-", 1)[1]) if "-" in key else 10.0
-            radius = float(np.sqrt(degree / (np.pi * (agents - 1))))
-            return nx.random_geometric_graph(agents, radius, seed=seed)
-    except ValueError:
-        pass
+    if key.startswith("regular-"):
+        return nx.random_regular_graph(_regular_degree(name, agents), agents, seed=seed)
+    degree = _geometric_degree(name, agents)
+    radius = float(np.sqrt(degree / (np.pi * (agents - 1))))
+    graph = nx.random_geometric_graph(agents, radius, seed=seed)
+    alone = sum(1 for _, d in graph.degree if d == 0)
+    if alone:
+        warnings.warn(
+            f"physical {name!r} drew a graph where {alone} of {agents} agents have no "
+            "neighbour: they listen to no one (w_ii = 1); a larger D leaves fewer alone",
+            UserWarning,
+            stacklevel=2,
+        )
+    return graph
+
+
+def _check_name(name, agents) -> str:
+    """``name`` lower-cased, after checking ``agents`` and the name's family."""
+    if isinstance(agents, bool) or not isinstance(agents, int | np.integer) or agents < 2:
+        raise ValueError(
+            f"physical {name!r} needs an integer number of agents >= 2 (an agent alone "
+            f"has no one to hear), got agents={agents!r}"
+        )
+    key = str(name).lower()
+    if key == "complete" or key == "geometric" or _FAMILY.fullmatch(key):
+        return key
     raise ValueError(
-        f"physical must be 'complete', 'regular-D' (D < agents, D * agents even) or "
-        f"'geometric[-D]', got {name!r} for {agents} agents"
+        "physical must be 'complete', 'regular-D' (an integer 1 <= D < agents, D * agents "
+        f"even) or 'geometric[-D]' (a mean degree D > 0), got {name!r} for {agents} agents"
     )
+
+
+_FAMILY = re.compile(r"(fast-)?regular-.*|geometric-.*")
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+
+
+def _regular_degree(name: str, agents: int) -> int:
+    """The degree D of ``"regular-D"`` or ``"fast-regular-D"``, checked for ``agents`` agents.
+
+    D must be an integer with ``1 <= D < agents`` (every agent has a neighbour, no
+    agent is linked twice to another) and ``D * agents`` even (the graph has
+    ``D * agents / 2`` links); anything else is a ValueError naming ``name``.
+
+    Examples
+    --------
+    >>> _regular_degree("fast-regular-4", 10)
+    4
+    >>> _regular_degree("regular-3", 5)
+    Traceback (most recent call last):
+    ...
+    ValueError: physical must be 'regular-D' with an integer D in [1, 4] and D * agents even, \
+got 'regular-3' (D * agents = 15 is odd) for 5 agents
+    """
+    name = str(name)
+    text = name[name.lower().index("regular-") + len("regular-") :]
+    head = (
+        f"physical must be 'regular-D' with an integer D in [1, {agents - 1}] and D * agents "
+        f"even, got {name!r}"
+    )
+    if not _INTEGER.fullmatch(text.strip()):
+        raise ValueError(f"{head} (D = {text!r} is not an integer) for {agents} agents")
+    degree = int(text)
+    if degree < 1:
+        why = f"D = {degree}: no agent would have a neighbour"
+    elif degree >= agents:
+        why = f"D = {degree}: an agent has only {agents - 1} others"
+    elif degree * agents % 2:
+        why = f"D * agents = {degree * agents} is odd"
+    else:
+        return degree
+    raise ValueError(f"{head} ({why}) for {agents} agents")
+
+
+def _geometric_degree(name: str, agents: int) -> float:
+    """The mean degree D of ``"geometric-D"`` (10 for ``"geometric"``): finite, > 0."""
+    name = str(name)
+    if "-" not in name:
+        return 10.0
+    text = name.split("-", 1)[1]
+    try:
+        degree = float(text)
+    except ValueError:
+        degree = None
+    if degree is None or not math.isfinite(degree) or degree <= 0:
+        raise ValueError(
+            "physical must be 'geometric-D' with a finite mean degree D > 0, got "
+            f"{name!r} (D = {text!r}) for {agents} agents"
+        )
+    return degree
 
 
 def edge_arrays(listen: sp.csr_array) -> tuple[np.ndarray, np.ndarray]:
@@ -122,7 +210,7 @@ def random_regular_listen(agents: int, degree: int, *, rng=None) -> sp.csr_array
     Parameters
     ----------
     agents : int
-        Number of agents M (>= 3; even when ``degree`` is odd).
+        Number of agents M (>= 2; even when ``degree`` is odd).
     degree : int
         Target degree D, 1 <= D < M.
     rng : int, numpy.random.Generator or None
@@ -139,7 +227,7 @@ def random_regular_listen(agents: int, degree: int, *, rng=None) -> sp.csr_array
     >>> bool((h != h.T).nnz == 0), int(h.diagonal().sum()), int(h.sum(axis=1).max())
     (True, 0, 10)
     """
-    for name, value, low in (("agents", agents, 3), ("degree", degree, 1)):
+    for name, value, low in (("agents", agents, 2), ("degree", degree, 1)):
         if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
             raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
     if degree >= agents or (degree % 2 and agents % 2):
@@ -214,13 +302,12 @@ def resolve_listen(physical, agents: int, *, seed: int = 0) -> sp.csr_array | No
     key = physical.lower()
     fast = key.startswith("fast-regular-")
     if fast or (key.startswith("regular-") and agents > FAST_REGULAR_ABOVE):
+        _check_name(physical, agents)
+        degree = _regular_degree(physical, agents)
         try:
-            degree = int(key.rsplit("-", 1)[1])
-        except ValueError:
-            raise ValueError(
-                f"physical must be 'regular-D' with an integer D, got {physical!r}"
-            ) from None
-        return random_regular_listen(agents, degree, rng=seed)
+            return random_regular_listen(agents, degree, rng=seed)
+        except ValueError as e:
+            raise ValueError(f"physical {physical!r}: {e}") from None
     graph = physical_graph(physical, agents, seed=seed)
     return None if graph is None else listen_matrix(graph, agents)
 

@@ -113,14 +113,22 @@ def test_bad_input_one_line_error(tmp_path, capsys, make, message):
     assert len(err.strip().splitlines()) == 1
 
 
-def test_cen_run_and_bad_window(tmp_path, saved_run, capsys):
+def test_cen_run_has_no_graph(tmp_path, capsys):
     run = simulate("cen", agents=3, steps=3, grid=9, rng=0, data=synthetic_bodyfat(rng=0))
     run.save(tmp_path)
     assert run_main(["analyze", str(tmp_path)]) == 1
     assert "no communication graph" in capsys.readouterr().err
-    folder, _ = saved_run
-    assert run_main(["analyze", str(folder), "--window", "99"]) == 1
-    assert "--window must be in [1, 24]" in capsys.readouterr().err
+
+
+def test_window_longer_than_the_run_is_cut_with_a_note(saved_run, capsys):
+    folder, run = saved_run
+    assert run_main(["analyze", str(folder), "--window", "99", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert err == "baygo: note: --window 99 is longer than the run (24 steps): using 24\n"
+    assert json.loads(out)["window"] == 24
+    assert run_main(["analyze", str(folder), "--window", "24", "--json"]) == 0
+    same, err = capsys.readouterr()
+    assert err == "" and json.loads(same) == json.loads(out)
 
 
 @pytest.fixture(scope="module")
@@ -190,3 +198,31 @@ def test_folder_without_runs(tmp_path):
     (tmp_path / "b").mkdir()
     result = invoke(tmp_path / "a", tmp_path / "b")
     assert result.exit_code == 1 and "no saved run in" in result.output
+
+
+def test_many_runs_window_longer_than_some_runs(saved_run, tmp_path, capsys):
+    from baygo_graph.analysis import analysis_table
+
+    folder, long = saved_run
+    short = simulate("baygo", agents=5, steps=6, grid=11, rng=3, data=synthetic_bodyfat(rng=0))
+    short.save(tmp_path / "short")
+    argv = ["analyze", str(folder), str(tmp_path / "short"), "--window", "10", "--json"]
+    assert run_main(argv) == 0
+    out, err = capsys.readouterr()
+    assert err == (
+        "baygo: note: --window 10 is longer than 1 of the 2 runs (shortest 6 steps): "
+        "their windows are cut to their length\n"
+    )
+    rows = json.loads(out)["runs"]
+    expected = analysis_table({"a": long, "b": short}, window=10)  # cuts b's window to 6
+    assert [r["influence"] for r in rows] == pytest.approx(expected["influence"].tolist())
+
+
+def test_many_runs_out_under_a_file(twenty_runs, tmp_path, capsys):
+    folder, _ = twenty_runs
+    (tmp_path / "f").write_text("")
+    assert run_main(["analyze", str(folder), "--out", str(tmp_path / "f" / "x")]) == 1
+    err = capsys.readouterr().err
+    assert (
+        err == f"baygo: error: --out: {tmp_path}/f/x: parent {tmp_path}/f is a file, not a folder\n"
+    )

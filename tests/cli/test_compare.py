@@ -125,12 +125,44 @@ def test_bad_arguments_exit_non_zero_with_one_line(args, message, capsys, no_env
     assert err.count("\n") == 1 and err.startswith("baygo: error:") and message in err
 
 
-def test_unwritable_out_is_a_one_line_error(tmp_path, capsys, no_env):
+def test_unwritable_out_is_a_one_line_error_before_any_run(tmp_path, capsys, no_env, monkeypatch):
+    import baygo_graph.experiments as experiments
+
+    def never(*args, **kwargs):
+        raise AssertionError("compare ran before --out was checked")
+
+    monkeypatch.setattr(experiments, "compare", never)
     blocker = tmp_path / "file"
     blocker.write_text("")
-    code, out, err = call([*SMALL, "--strategies", "nocol", "--out", str(blocker / "x")], capsys)
-    assert code != 0
-    assert err.count("\n") == 1 and "cannot write to --out" in err
+    for option in ("--out", "--save-runs"):
+        code, out, err = call([*SMALL, "--strategies", "nocol", option, str(blocker / "x")], capsys)
+        assert code == 1 and out == ""
+        why = f"parent {blocker} is a file, not a folder"
+        assert err == f"baygo: error: {option}: {blocker / 'x'}: {why}\n"
+
+
+def test_failed_compare_removes_the_out_folder_it_made(tmp_path, capsys, no_env):
+    (tmp_path / "old").mkdir()
+    for out in (tmp_path / "new" / "sub", tmp_path / "old"):
+        code, _, err = call([*SMALL, "--agents", "200", "--out", str(out)], capsys)
+        assert code == 1 and "has no training sample" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old"]  # the earlier folder kept
+
+
+@pytest.mark.parametrize(("window", "used", "note"), [("9", 4, True), (None, 4, False)])
+def test_window_longer_than_the_runs_is_cut_with_a_note(window, used, note, capsys, no_env):
+    args = [*SMALL[: SMALL.index("--window")], "--no-progress", "--strategies", "baygo,nocol"]
+    code, out, err = call([*args, *(["--window", window] if window else []), "--json"], capsys)
+    assert code == 0
+    record = json.loads(out)
+    assert record["influence_window"] == used
+    expected = "baygo: note: --window 9 is longer than the runs (4 steps): using 4\n"
+    assert err == (expected if note else "")
+    api = compare(["baygo", "nocol"], seeds=2, steps=4, agents=3, grid=11, rng=0, n_jobs=1,
+                  progress=False, influence_window=4)  # fmt: skip
+    share = summarize(api).loc["baygo", "influence_informative"]
+    assert np.isfinite(share)  # a whole-run window: an influence, not an empty column
+    assert record["summary"]["baygo"]["influence_informative"] == pytest.approx(share)
 
 
 def test_save_runs_keeps_every_run(tmp_path, capsys, no_env):

@@ -78,3 +78,21 @@ def test_bad_arguments_exit_non_zero_with_one_line(extra, message, tmp_path, cap
 def test_out_is_required(capsys):
     code, _, err = call(ARGS, capsys)
     assert code != 0 and "--out" in err
+
+
+def test_failed_sweep_leaves_no_folder_it_made(tmp_path, capsys, monkeypatch):
+    import importlib
+
+    sweep_mod = importlib.import_module("baygo_graph.experiments.sweep")
+    # a bad value: refused before anything is made
+    code, _, err = call([*ARGS, "--param", "grid=1", "--out", str(tmp_path / "a" / "b")], capsys)
+    assert code == 1 and "grid['grid'] must be an integer >= 2, got 1" in err
+    assert not (tmp_path / "a").exists()
+
+    def unreachable(*args, **kwargs):  # e.g. a Dask scheduler that does not answer
+        raise OSError("Timed out trying to connect to tcp://10.0.0.1:8786")
+
+    monkeypatch.setattr(sweep_mod, "run_tasks", unreachable)
+    code, _, err = call([*ARGS, "--out", str(tmp_path / "a" / "b")], capsys)
+    assert err == "baygo: error: Timed out trying to connect to tcp://10.0.0.1:8786\n"
+    assert code == 1 and not (tmp_path / "a").exists()

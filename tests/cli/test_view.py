@@ -58,3 +58,25 @@ def test_view_errors_are_one_line(saved, tmp_path, capsys):
         assert err.startswith("baygo: error:") and message in err, err
         assert len(err.strip().splitlines()) == 1
     assert not (tmp_path / "a.html").exists()
+
+
+def test_window_longer_than_the_run_is_cut_with_a_note(saved, tmp_path, capsys):
+    run, npz = saved
+    out = tmp_path / "page.html"
+    assert run_main(["view", npz, "--out", out, "--window", 50]) == 0
+    assert capsys.readouterr().err == (
+        "baygo: note: --window 50 is longer than the run (6 steps): using 6\n"
+    )
+    assert data_of(out)["window"] == 6
+    assert run_main(["view", npz, "--out", out]) == 0  # default min(10, T): no note
+    assert capsys.readouterr().err == "" and data_of(out)["window"] == 6
+
+
+def test_out_under_a_file_or_on_a_folder(saved, tmp_path, capsys):
+    _, npz = saved
+    (tmp_path / "f").write_text("")
+    assert run_main(["view", npz, "--out", tmp_path / "f" / "page.html"]) == 1
+    why = f"parent {tmp_path}/f is a file, not a folder"
+    assert capsys.readouterr().err == f"baygo: error: --out: {tmp_path}/f/page.html: {why}\n"
+    assert run_main(["view", npz, "--out", tmp_path]) == 2  # click: a folder, not a file
+    assert "is a directory" in capsys.readouterr().err

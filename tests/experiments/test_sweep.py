@@ -148,6 +148,13 @@ def test_sparse_physical_graph_restricts_choices(tmp_path):
         ({"grid": {"agents": [2.5]}}, "must hold int values"),
         ({"grid": {"agents": [300]}}, "has no training sample"),
         ({"grid": {"physical": ["regular-3"], "agents": [5]}}, "physical must be"),
+        ({"grid": {"physical": ["regular-0"], "agents": [8]}}, "'regular-0' \\(D = 0"),
+        ({"grid": {"physical": ["geometric-nan"]}}, "'geometric-nan' \\(D = 'nan'\\)"),
+        ({"grid": {"delta": [0.5, 2]}}, r"grid\['delta'\] must be in \[0, 1\], got 2.0"),
+        ({"grid": {"grid": [1]}}, r"grid\['grid'\] must be an integer >= 2, got 1"),
+        ({"grid": {"batch": [0]}}, r"grid\['batch'\] must be an integer >= 1, got 0"),
+        ({"grid": {"steps": [3, 0]}}, r"grid\['steps'\] must be an integer >= 1, got 0"),
+        ({"grid": {"agents": [1]}}, r"grid\['agents'\] must be an integer >= 2, got 1"),
         ({"grid": {}, "strategies": ["magic"]}, "strategies must be"),
         ({"grid": {}, "seeds": 0}, "seeds must be"),
         ({"grid": {}, "n_jobs": 0}, "n_jobs must be"),
@@ -173,3 +180,23 @@ def test_old_module_is_a_deprecated_alias():
     with pytest.warns(DeprecationWarning, match="baygo_graph.experiments"):
         old = importlib.import_module("baygo_graph.sweep")
     assert old.sweep is sweep and old.task_id is task_id and old.PARAMETERS is PARAMETERS
+
+
+@pytest.mark.parametrize("failure", [RuntimeError("no workers"), KeyboardInterrupt()])
+def test_failed_sweep_removes_only_the_folders_it_made(tmp_path, monkeypatch, failure):
+    kw = dict(KW, seeds=1, strategies=["nocol"], n_jobs=1)
+    small = {"agents": [4], "grid": [9]}
+    earlier = sweep(small, out=tmp_path / "old", **kw)  # an earlier sweep's folder
+    (tmp_path / "empty" / "tasks").mkdir(parents=True)  # made by someone else, empty
+
+    def broken(*args, **kwargs):
+        raise failure
+
+    monkeypatch.setattr(sweep_mod, "run_tasks", broken)
+    for out in (tmp_path / "new" / "deep", tmp_path / "old", tmp_path / "empty"):
+        with pytest.raises(type(failure)):
+            sweep(dict(small, delta=[0.2]), out=out, **kw)  # new tasks: run_tasks is called
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty", "old"]
+    assert (tmp_path / "empty" / "tasks").is_dir()  # not this call's: kept, though empty
+    files = sorted(p.name for p in (tmp_path / "old" / "tasks").iterdir())
+    assert files == [f"{earlier['id'][0]}.json"]  # the finished task kept, no claim left

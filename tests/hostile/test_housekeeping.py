@@ -14,7 +14,7 @@ import pytest
 
 import baygo_graph as bg
 from baygo_graph.experiments.claims import claim, is_stale, release
-from baygo_graph.io.atomic import atomic_write, clean_stale_tmp, umask_mode
+from baygo_graph.io.atomic import atomic_text, atomic_write, clean_stale_tmp, umask_mode
 
 
 @pytest.fixture
@@ -43,6 +43,19 @@ def test_stale_tmp_files_are_removed_by_writers(tmp_path):
     assert not old.exists() and fresh.exists() and other.exists()
     assert clean_stale_tmp(tmp_path, older_than=0) == [fresh]
     assert clean_stale_tmp(tmp_path / "missing") == []
+
+
+def test_atomic_write_names_a_file_in_the_way(tmp_path):
+    (tmp_path / "f").write_text("x")
+    with pytest.raises(NotADirectoryError) as info:
+        atomic_text(tmp_path / "f" / "a" / "b.json", "{}")
+    assert str(info.value) == f"{tmp_path}/f/a/b.json: parent {tmp_path}/f is a file, not a folder"
+    (tmp_path / "d").mkdir()
+    with pytest.raises(IsADirectoryError) as info:
+        atomic_text(tmp_path / "d", "{}")
+    assert str(info.value) == f"{tmp_path}/d: is a folder, not a file"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d", "f"]  # no temporary file left
+    assert list((tmp_path / "d").iterdir()) == []
 
 
 def test_save_refuses_to_overwrite(tmp_path, saved_runs):

@@ -36,7 +36,7 @@ def test_degree_distribution_of_a_large_graph():
 @pytest.mark.parametrize(
     ("agents", "degree", "match"),
     [
-        (2, 1, "agents must be an integer >= 3"),
+        (1, 1, "agents must be an integer >= 2"),
         (5, 5, "degree must be < agents"),
         (5, 3, "degree \\* agents even"),
         (5, 0, "degree must be an integer >= 1"),

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import math
+import warnings
+
 import networkx as nx
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from baygo_graph.strategies import (
     listen_matrix,
     physical_graph,
 )
+from baygo_graph.strategies.physical import resolve_listen
 
 
 def test_listen_matrix_direction():
@@ -44,3 +50,101 @@ def test_physical_graph_names_are_checked():
         physical_graph("regular-3", 5)
     with pytest.raises(ValueError, match="physical must be"):
         physical_graph("ring", 5)
+
+
+def _regular_ok(d: int, m: int) -> bool:
+    return 1 <= d < m and d * m % 2 == 0
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    prefix=st.sampled_from(["regular-", "fast-regular-", "Regular-"]),
+    degree=st.integers(-3, 25),
+    agents=st.integers(0, 24),
+    seed=st.integers(0, 5),
+)
+def test_regular_specs_accepted_iff_every_agent_has_a_neighbour(prefix, degree, agents, seed):
+    spec = f"{prefix}{degree}"
+    if agents >= 2 and _regular_ok(degree, agents):
+        h = resolve_listen(spec, agents, seed=seed)
+        deg = np.diff(h.indptr)
+        assert deg.min() >= 1 and deg.max() <= degree  # every agent hears someone
+        assert (h != h.T).nnz == 0 and not h.diagonal().any()
+        if not prefix.startswith("fast"):
+            assert deg.tolist() == [degree] * agents  # NetworkX's graph: exactly D-regular
+    else:
+        with pytest.raises(ValueError) as info:
+            resolve_listen(spec, agents, seed=seed)
+        message = str(info.value)
+        assert "\n" not in message and spec in message
+        if agents < 2:
+            assert f"agents={agents}" in message
+        elif degree < 1 or degree >= agents:
+            assert f"D = {degree}:" in message
+        else:
+            assert f"D * agents = {degree * agents} is odd" in message
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    degree=st.one_of(
+        st.floats(allow_nan=True, allow_infinity=True, width=32),
+        st.sampled_from([0.0, -0.0, -1.0, 1e-9, 1.5, 4.0, 10.0, 100.0, 1e6]),
+    ),
+    agents=st.integers(1, 30),
+    seed=st.integers(0, 5),
+)
+def test_geometric_specs(degree, agents, seed):
+    spec = f"geometric-{degree!r}"
+    if agents < 2 or not (math.isfinite(degree) and degree > 0):
+        with pytest.raises(ValueError) as info:
+            physical_graph(spec, agents, seed=seed)
+        message = str(info.value)
+        assert "\n" not in message and spec in message
+        assert (f"agents={agents}" if agents < 2 else f"D = '{degree!r}'") in message
+        return
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        g = physical_graph(spec, agents, seed=seed)
+    # the documented exception: an agent with no other agent within the radius is alone
+    pos = np.array([g.nodes[i]["pos"] for i in range(agents)])
+    radius = math.sqrt(degree / (math.pi * (agents - 1)))
+    dist = np.sqrt(((pos[:, None] - pos[None]) ** 2).sum(-1)) + 3 * np.eye(agents)
+    alone = (dist > radius + 1e-12).all(axis=1)
+    assert [i for i, d in g.degree if d == 0] == np.flatnonzero(alone).tolist()
+    said = [str(w.message) for w in caught if issubclass(w.category, UserWarning)]
+    if alone.any():
+        assert len(said) == 1 and f"{int(alone.sum())} of {agents} agents" in said[0]
+    else:
+        assert said == []
+    if radius >= math.sqrt(2):
+        assert g.number_of_edges() == agents * (agents - 1) // 2  # complete
+
+
+@pytest.mark.parametrize(
+    ("spec", "agents", "value"),
+    [
+        ("geometric-nan", 10, "'nan'"),
+        ("geometric-inf", 10, "'inf'"),
+        ("geometric--2", 10, "'-2'"),
+        ("geometric-0", 10, "'0'"),
+        ("geometric-abc", 10, "'abc'"),
+        ("geometric-", 10, "''"),
+        ("regular-4.5", 10, "'4.5'"),
+        ("regular-0", 10, "D = 0"),
+        ("regular-10", 10, "D = 10"),
+        ("regular-3", 7, "D * agents = 21 is odd"),
+        ("fast-regular--2", 10, "D = -2"),
+        ("complete", 1, "agents=1"),
+        ("geometric", 1, "agents=1"),
+    ],
+)
+def test_refused_specs_name_the_spec_and_the_value(spec, agents, value):
+    with pytest.raises(ValueError, match="physical") as info:
+        resolve_listen(spec, agents)
+    assert spec in str(info.value) and value in str(info.value)
+
+
+def test_large_geometric_degree_gives_the_complete_graph():
+    g = physical_graph("geometric-1e4", 12, seed=0)  # radius 8.5 > sqrt(2)
+    assert g.number_of_edges() == 66
