@@ -8,9 +8,11 @@ from pathlib import Path
 import click
 
 from ._common import (
+    check_out_file,
     data_option,
     emit,
     ensure_writable,
+    fit_window,
     output_folder,
     seed_option,
     synthetic_banner,
@@ -67,8 +69,8 @@ def parse_steps(text: str | None, n_steps: int) -> range:
               help="Folder for the figures (default: RUN_DIR/figures).")  # fmt: skip
 @click.option("--format", "formats", type=click.Choice(["png", "pdf", "svg"]), multiple=True,
               default=("png",), show_default=True, help="Repeat for several formats.")  # fmt: skip
-@click.option("--window", type=click.IntRange(min=1), default=10, show_default=True,
-              help="Steps per window (influence, union graph).")  # fmt: skip
+@click.option("--window", type=click.IntRange(min=1), default=None,
+              help="Steps per window (influence, union graph) [default: min(10, T)].")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print the files written as JSON.")
 def plot(run_dir, out, formats, window, as_json):
     """Draw the figures of one saved run (RUN_DIR holds run.npz)."""
@@ -85,7 +87,7 @@ def plot(run_dir, out, formats, window, as_json):
     written = []
     with output_folder(folder) as folder:
         try:
-            figs = run_figures(run, window=window)
+            figs = run_figures(run, window=fit_window(window, run.n_steps))
         except (ValueError, TypeError) as e:
             raise click.ClickException(str(e)) from e
         for name, fig in figs.items():
@@ -111,8 +113,8 @@ def plot(run_dir, out, formats, window, as_json):
 @click.option("--dpi", type=click.IntRange(20, 600), default=90, show_default=True)
 @click.option("--panel", type=click.Choice(["mse", "influence"]), default="mse",
               show_default=True, help="What the panel beside the graph shows.")  # fmt: skip
-@click.option("--window", type=click.IntRange(min=1), default=10, show_default=True,
-              help="Window of the influence that sizes the nodes.")  # fmt: skip
+@click.option("--window", type=click.IntRange(min=1), default=None,
+              help="Influence window sizing the nodes [default: min(10, T)].")  # fmt: skip
 def animate(run_dir, steps_text, fmt, out, fps, dpi, panel, window):
     """Animate the communication graph of one saved run (GIF, or MP4 with ffmpeg)."""
     import matplotlib
@@ -134,6 +136,8 @@ def animate(run_dir, steps_text, fmt, out, fps, dpi, panel, window):
     if path.suffix.lower() != f".{fmt}":
         raise click.BadParameter(f"--out must end in .{fmt} for --format {fmt}",
                                  param_hint="--out")  # fmt: skip
+    check_out_file(path)
+    window = fit_window(window, run.n_steps)
     anim = animate_run(run, steps=steps, panel=panel, influence=run_influence(run, window=window))
     try:
         video.save_animation(anim, path, fps=fps, dpi=dpi)

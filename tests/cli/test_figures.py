@@ -143,3 +143,13 @@ def test_reproduce_regime_options_reach_the_library(tmp_path, capsys, monkeypatc
     assert "--regimes --design factorial --regime-seeds 3" in seen["command"]
     code, out, _ = call(["reproduce", "--out", tmp_path], capsys)
     assert code == 0 and seen["regimes"] is None
+
+
+def test_plot_and_animate_cut_a_long_window_with_a_note(run_dir, tmp_path, capsys):
+    code, _, err = call(["plot", run_dir, "--window", "50", "--out", tmp_path / "figs"], capsys)
+    assert code == 0
+    assert "--window 50 is longer than the run (8 steps): using 8" in err
+    (tmp_path / "f").write_text("")
+    code, _, err = call(["animate", run_dir, "--out", tmp_path / "f" / "a.gif"], capsys)
+    assert code != 0
+    assert "--out:" in err and "parent" in err and "is a file, not a folder" in err
