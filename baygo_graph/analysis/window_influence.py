@@ -65,7 +65,10 @@ def series_choices(source) -> tuple[np.ndarray, float] | None:
     ----------
     source : Run, GraphSeries or sequence of networkx.DiGraph
         A series of chosen neighbours (:class:`~baygo_graph.series.ChoiceSeries`,
-        e.g. a BayGo ``Run``) has a choice form; other series give None.
+        e.g. a BayGo ``Run``) has a choice form; so has a weighted series (e.g.
+        BayGo graphs read back from a GraphML or JSON file) whose every row has
+        at most one off-diagonal weight, all equal (``1 - delta``). Other series
+        give None.
 
     Returns
     -------
@@ -77,11 +80,34 @@ def series_choices(source) -> tuple[np.ndarray, float] | None:
     >>> ch, delta = series_choices(Run.from_choices([[1, 0, -1]], delta=0.3))
     >>> ch.tolist(), delta
     ([[1, 0, -1]], 0.3)
+    >>> import networkx as nx
+    >>> g = nx.DiGraph([(1, 0, {"weight": 0.7}), (0, 1, {"weight": 0.7})])
+    >>> g.add_weighted_edges_from([(0, 0, 0.3), (1, 1, 0.3)])
+    >>> ch, delta = series_choices([g])
+    >>> ch.tolist(), round(delta, 12)
+    ([[1, 0]], 0.3)
     """
     s = as_series(source)
-    if s.choices is None:
+    if s.choices is not None:
+        return np.asarray(s.choices), float(s.delta)
+    entries = getattr(s, "entries", None)  # weighted edges, e.g. read from a file
+    return None if entries is None else _edge_choices(entries, s.n_steps, s.n_agents)
+
+
+def _edge_choices(entries, t: int, m: int) -> tuple[np.ndarray, float] | None:
+    """The choice form of row-stochastic edge entries, when every row of every step
+    has at most one off-diagonal entry and all of them weigh the same ``1 - delta``."""
+    step, row, col, w = (np.asarray(a) for a in entries)
+    off = row != col
+    key = step[off].astype(np.int64) * m + row[off]
+    w_off = w[off]
+    if not len(key) or len(np.unique(key)) != len(key):
         return None
-    return np.asarray(s.choices), float(s.delta)
+    if np.ptp(w_off) > 1e-12 or not 0.0 < w_off[0] <= 1.0:
+        return None
+    choices = np.full((t, m), -1, dtype=np.int64)
+    choices.reshape(-1)[key] = col[off]
+    return choices, float(1.0 - w_off[0])
 
 
 def _check(choices, delta, window, ends, method):

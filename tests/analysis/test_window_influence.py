@@ -240,3 +240,33 @@ def test_bad_arguments(kwargs, error, match):
     args = {"choices": [[1, 0], [1, 0]], "delta": 0.5, "window": 1} | kwargs
     with pytest.raises(error, match=match):
         window_influence(**args)
+
+
+@pytest.mark.parametrize("suffix", [".json", ".graphml"])
+def test_baygo_graphs_read_back_from_a_file_take_the_fast_path(tmp_path, suffix):
+    from baygo_graph import simulate, synthetic_bodyfat
+    from baygo_graph.analysis import influence_series
+    from baygo_graph.analysis.window_influence import series_choices
+    from baygo_graph.export import write_series
+    from baygo_graph.io.series_files import read_series
+
+    run = simulate("baygo", agents=6, steps=9, grid=11, rng=4, data=synthetic_bodyfat(),
+                   delta=0.35)  # fmt: skip
+    path = write_series(run, tmp_path / f"s{suffix}")
+    graphs = read_series(path)
+    ch, delta = series_choices(graphs)
+    np.testing.assert_array_equal(ch, run.choices)
+    assert delta == pytest.approx(0.35, abs=1e-12)
+    want = influence_series(run, window=3, method="product", windows="sliding")
+    got = influence_series(graphs, window=3, method="product", windows="sliding")
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-12, equal_nan=True)
+
+
+def test_weighted_series_without_a_choice_form_are_not_forced_into_one():
+    from baygo_graph.analysis.window_influence import series_choices
+
+    two = nx.DiGraph()
+    two.add_weighted_edges_from([(1, 0, 0.3), (2, 0, 0.3), (0, 0, 0.4), (1, 1, 1.0), (2, 2, 1.0)])
+    uneven = nx.DiGraph()
+    uneven.add_weighted_edges_from([(1, 0, 0.5), (0, 0, 0.5), (0, 1, 0.2), (1, 1, 0.8)])
+    assert series_choices([two]) is None and series_choices([uneven]) is None
