@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..exceptions import RunFormatError
-from ._common import check_out_file, fit_window, out_error
+from ._common import check_out_file, fit_window, out_error, synthetic_banner
 
 __all__ = ["view"]
 
@@ -53,4 +53,6 @@ def view(run_path, out, window, layout_seed):
         raise click.ClickException(str(e)) from e
     except OSError as e:
         raise out_error("--out", out, e) from None
-    click.echo(f"viewer of {run.strategy} run {run_path} written to {path}")
+    banner = synthetic_banner(run.synthetic)
+    done = f"viewer of {run.strategy} run {run_path} written to {path}"
+    click.echo("\n".join([banner, done] if banner else [done]))

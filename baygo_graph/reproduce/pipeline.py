@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .._format import json_clean, json_default
+from .._format import json_clean, json_default, synthetic_banner
 from ..analysis.tables import table_array
 from ..data import resolve_data
 from ..io.atomic import atomic_text
@@ -211,7 +211,7 @@ def _write_reports(out: Path, *, config, summary, claims, measures, long, regime
     synthetic = config["synthetic"]
     files["summary_md"] = atomic_text(
         out / "summary.md",
-        ("**SYNTHETIC DATA**\n\n" if synthetic else "")
+        (f"**SYNTHETIC DATA**: {synthetic_banner(True)}\n\n" if synthetic else "")
         + summary_markdown(summary)
         + "\n\n"
         + claims_table(claims)

@@ -6,6 +6,7 @@ import os
 import platform
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from .._format import format_number as _fmt
@@ -69,7 +70,12 @@ def claims_table(claims) -> str:
 
 
 def summary_markdown(summary) -> str:
-    """The summary table with intervals in one cell: ``mean [lo, hi]``."""
+    """The summary table with intervals in one cell: ``mean [lo, hi]``.
+
+    "never" where a strategy is not within 5% of Cen to the end of the run
+    (``steps_to_cen`` NaN while Cen was run).
+    """
+    cen = "cen" in summary.index
 
     def ci(col):
         return [
@@ -82,7 +88,10 @@ def summary_markdown(summary) -> str:
     frame = pd.DataFrame(index=summary.index)
     frame["final MSE, informative agent"] = ci("final_mse_informative")
     frame["final MSE, non-informative (mean)"] = ci("final_mse_others")
-    frame["steps to within 5% of Cen"] = summary["steps_to_cen"]
+    frame["steps to within 5% of Cen"] = [
+        "never" if np.isnan(v) and has_cen else v
+        for v, has_cen in zip(summary["steps_to_cen"], [cen] * len(summary), strict=True)
+    ]
     frame["consensus step (median)"] = summary["consensus_step"]
     frame["seeds reaching consensus"] = [f"{v:.0%}" for v in summary["consensus_reached"]]
     frame["influence of informative agent (mean)"] = summary["influence_informative"]

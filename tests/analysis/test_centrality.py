@@ -177,7 +177,8 @@ def test_series_input_and_options_checked():
         influence_series([digraph(2, [(0, 1), (1, 0)])], window=1, windows="sliding", method="mean")
     data = synthetic_bodyfat(rng=0)
     with pytest.raises(ValueError, match="centralised"):
-        influence_series(simulate("cen", agents=2, steps=2, grid=9, rng=0, data=data))
+        influence_series(simulate("cen", agents=2, steps=2, grid=9, rng=0, data=data),
+                         windows="sliding")  # fmt: skip
     s = as_series([digraph(2, [(0, 1), (1, 0)])])
     assert influence_series(s, window=1, windows="sliding").tolist() == [[0.5, 0.5]]
 

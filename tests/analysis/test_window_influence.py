@@ -158,7 +158,7 @@ def test_several_closed_classes_nan_or_raise():
     with pytest.raises(NotUniqueError, match="window ending at step 1 has 2 closed classes"):
         window_influence(ch, delta=0.5, window=2, on_nonunique="raise")
     with pytest.raises(NotUniqueError):
-        influence_series(Run.from_choices(ch), window=2, on_nonunique="raise")
+        influence_series(Run.from_choices(ch), window=2, windows="sliding", on_nonunique="raise")
 
 
 def test_agents_without_choice():
@@ -187,8 +187,8 @@ def test_slowly_mixing_class_matches_dense(rng):
 def test_larger_random_series_matches_generic(rng):
     run = Run.from_choices(random_choices(rng, 14, 150), delta=0.5)
     for method in ("product", "union"):
-        got = influence_series(run, window=5, method=method)
-        generic = influence_series(list(run.graphs()), window=5, method=method)
+        got = influence_series(run, window=5, windows="sliding", method=method)
+        generic = influence_series(list(run.graphs()), window=5, windows="sliding", method=method)
         assert not np.isnan(got[4:]).all()
         np.testing.assert_allclose(got, generic, atol=1e-10, equal_nan=True)
 
@@ -196,7 +196,7 @@ def test_larger_random_series_matches_generic(rng):
 def test_simulated_run_matches_dense():
     run = simulate("baygo", agents=8, steps=25, grid=9, rng=3, data=synthetic_bodyfat(rng=0))
     for method in ("product", "union"):
-        got = influence_series(run, window=4, method=method)
+        got = influence_series(run, window=4, windows="sliding", method=method)
         ref = reference_series(run.choices, run.delta, 4, method)
         np.testing.assert_allclose(got, ref, atol=1e-10, equal_nan=True)
 
@@ -210,8 +210,10 @@ def test_series_choices_forms(rng):
         got, delta = series_choices(source)
         np.testing.assert_array_equal(got, ch)
         assert delta == 0.25
-    assert series_choices(list(run.graphs())) is None
-    assert series_choices(as_series(list(run.graphs()))) is None
+    for source in (list(run.graphs()), as_series(list(run.graphs()))):  # inferred from W
+        got, delta = series_choices(source)
+        np.testing.assert_array_equal(got, ch)
+        assert delta == pytest.approx(0.25, abs=1e-12)
     data = synthetic_bodyfat(rng=0)
     assert series_choices(simulate("posm", agents=3, steps=2, grid=9, rng=0, data=data)) is None
 

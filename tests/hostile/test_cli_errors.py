@@ -151,9 +151,9 @@ def test_parent_is_a_file_is_said_so(tmp_path, capsys, monkeypatch):
         assert main(argv) == 1, argv
         why = f"{tmp_path}/f/x: parent {tmp_path}/f is a file, not a folder"
         assert capsys.readouterr().err == f"baygo: error: {option}: {why}\n", argv
-    # animate (cli/figures.py) has no check of its own yet: the OSError's line names the file
     assert main(["animate", run_dir, "--out", str(tmp_path / "f" / "a.gif")]) == 1
-    assert capsys.readouterr().err == f"baygo: error: {tmp_path}/f: is a file, not a folder\n"
+    why = f"{tmp_path}/f/a.gif: parent {tmp_path}/f is a file, not a folder"
+    assert capsys.readouterr().err == f"baygo: error: --out: {why}\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["f", "r"]  # nothing made
 
 

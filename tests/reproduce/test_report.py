@@ -66,7 +66,7 @@ def test_summary_and_claims_tables():
         index=idx,
     )  # fmt: skip
     lines = summary_markdown(summary).splitlines()
-    assert lines[2].startswith("| baygo | 1 [0.5, 1.5] | 3 [2, 4] | n/a | 4 | 50% | 0.25 |")
+    assert lines[2].startswith("| baygo | 1 [0.5, 1.5] | 3 [2, 4] | never | 4 | 50% | 0.25 |")
     assert lines[3].startswith("| cen | 2 [n/a, n/a] | 4 [3, 5] | 0 | 0 | 100% | n/a |")
     claims = [Claim("k", "a | b", "t", None, "e"), Claim("m", "c", "t", False, "f", note="n | o")]
     lines = claims_table(claims).splitlines()
