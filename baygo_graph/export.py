@@ -62,7 +62,7 @@ def write_series(graphs, path, *, window: int = 10) -> Path:
     ['influence', 'informative', 'label']
     """
     path = Path(path)
-    if path.suffix != ".gexf":
+    if path.suffix.lower() != ".gexf":
         return _write_graphs(graphs, path)
     window = check_int("window", window, minimum=1)
     if not hasattr(graphs, "series"):

@@ -14,7 +14,15 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-__all__ = ["band_frame", "check_level", "first_stable", "half_width", "interval", "paired"]
+__all__ = [
+    "band_frame",
+    "check_level",
+    "check_summary_options",
+    "first_stable",
+    "half_width",
+    "interval",
+    "paired",
+]
 
 
 def interval(values: np.ndarray, level: float, axis: int = -1):
@@ -32,9 +40,21 @@ def interval(values: np.ndarray, level: float, axis: int = -1):
 
 
 def check_level(level) -> None:
-    """Refuse a confidence level outside (0, 1)."""
+    """Refuse a confidence level that is not a number in (0, 1)."""
+    if isinstance(level, bool) or not isinstance(level, int | float | np.number):
+        raise TypeError(f"level must be a number, got {type(level).__name__}")
     if not 0 < level < 1:
         raise ValueError(f"level must be in (0, 1), got {level!r}")
+
+
+def check_summary_options(*, tolerance, consensus_tol, level) -> None:
+    """The options of ``summarize``: tolerances finite numbers >= 0, level in (0, 1)."""
+    for name, value in (("tolerance", tolerance), ("consensus_tol", consensus_tol)):
+        if isinstance(value, bool) or not isinstance(value, int | float | np.number):
+            raise TypeError(f"{name} must be a number, got {type(value).__name__}")
+        if not 0.0 <= value < np.inf:
+            raise ValueError(f"{name} must be in [0, inf), got {value!r}")
+    check_level(level)
 
 
 def _moments(values, axis):

@@ -25,10 +25,16 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..exceptions import DataError
+from .._validate import check_int
 from ..io.atomic import atomic_write
-from ..io.limits import check_budget
-from ._reduce import band_frame, check_level, first_stable, interval, paired
+from ._reduce import (
+    band_frame,
+    check_level,
+    check_summary_options,
+    first_stable,
+    interval,
+    paired,
+)
 
 __all__ = ["Comparison"]
 
@@ -71,6 +77,32 @@ class Comparison:
     informative: np.ndarray = field(repr=False)
     attrs: dict = field(default_factory=dict, repr=False)
 
+    def __post_init__(self):
+        labels = tuple(self.strategies)
+        if not all(isinstance(label, str) for label in labels):
+            raise TypeError(f"strategies must be str labels, got {labels!r}")
+        if len(set(labels)) != len(labels):
+            raise ValueError(f"strategies must not repeat a label, got {labels!r}")
+        mse = np.asarray(self.mse, dtype=float)
+        if mse.ndim != 4 or mse.shape[0] != len(labels) or 0 in mse.shape[1:]:
+            raise ValueError(
+                f"mse must have shape (strategies={len(labels)}, seeds >= 1, steps >= 1, "
+                f"agents >= 1), got {mse.shape}"
+            )
+        influence = np.asarray(self.influence, dtype=float)
+        if influence.shape != mse.shape:
+            raise ValueError(
+                f"influence must have the shape of mse {mse.shape}, got {influence.shape}"
+            )
+        inf = np.asarray(self.informative)
+        if inf.shape != mse.shape[:2] or not np.issubdtype(inf.dtype, np.integer):
+            raise ValueError(f"informative must be ints of shape {mse.shape[:2]}, got {inf.shape}")
+        if inf.size and not (-1 <= inf.min() and inf.max() < mse.shape[3]):
+            raise ValueError(f"informative must be agents in [-1, {mse.shape[3]}), got {inf!r}")
+        for name, value in (("strategies", labels), ("mse", mse), ("influence", influence),
+                            ("informative", inf)):  # fmt: skip
+            object.__setattr__(self, name, value)
+
     @property
     def shape(self) -> tuple:
         """(strategies S, seeds N, steps T, agents M)."""
@@ -103,8 +135,7 @@ class Comparison:
         s = self.index(strategy)
         if seed is None:
             return self.mse[s].mean(axis=0), int(self.informative[s, 0])
-        if not 0 <= seed < self.n_seeds:
-            raise ValueError(f"seed must be in [0, {self.n_seeds}), got {seed!r}")
+        seed = check_int("seed", seed, minimum=0, maximum=self.n_seeds - 1)
         return self.mse[s, seed], int(self.informative[s, seed])
 
     def _masks(self, s: int, r: int) -> tuple:
@@ -164,13 +195,21 @@ class Comparison:
         Reads in chunks of ``chunksize`` rows, twice (the labels, then the
         values), so memory stays that of the arrays plus one chunk, checked
         against the budget (:mod:`baygo_graph.io.limits`) before allocating.
-        Missing rows are NaN; the columns ``data`` and ``synthetic``, when
-        present, become ``attrs["data_source"]`` and ``attrs["synthetic"]``.
+        Labels are read as text, exactly. Leading ``#`` lines (the synthetic
+        note of ``baygo compare --out``) are skipped; the columns ``data`` and
+        ``synthetic``, when present, become ``attrs["data_source"]`` and
+        ``attrs["synthetic"]`` (True if any row says so).
 
         Raises
         ------
         DataError
-            A missing column, or a negative or non-integer seed, step or agent.
+            A missing column; a seed, step or agent that is not an integer in
+            [0, 2^40); an MSE or influence that is not a number; an
+            ``informative`` or ``synthetic`` value that is not a boolean; two
+            informative agents in one run; a repeated row; or a table that
+            is not complete (every strategy needs every seed, step and agent).
+        BudgetError
+            When the arrays would exceed the memory budget.
 
         Examples
         --------
@@ -183,21 +222,9 @@ class Comparison:
         >>> back.informative.tolist()
         [[0], [2]]
         """
-        labels, top, extra = _scan_csv(path, chunksize)
-        shape = (len(labels), *(int(v) + 1 for v in top))
-        check_budget(2 * 8 * int(np.prod(shape, dtype=object)), what=f"the arrays of {path}")
-        mse, influence = np.full(shape, np.nan), np.full(shape, np.nan)
-        informative = np.full(shape[:2], -1, dtype=np.int64)
-        where = {label: i for i, label in enumerate(labels)}
-        for chunk in pd.read_csv(path, chunksize=chunksize):
-            idx = (chunk["strategy"].astype(str).map(where).to_numpy(), *_positions(chunk, path))
-            mse[idx] = chunk["mse"].to_numpy(float)
-            if "influence" in chunk:
-                influence[idx] = chunk["influence"].to_numpy(float)
-            flagged = chunk["informative"].astype(bool).to_numpy()
-            informative[idx[0][flagged], idx[1][flagged]] = idx[3][flagged]
-        attrs = {"strategies": list(labels), "seeds": shape[1], "steps": shape[2],
-                 "agents": shape[3], **extra}  # fmt: skip
+        from ._comparison_csv import read_arrays
+
+        labels, mse, influence, informative, attrs = read_arrays(path, chunksize=chunksize)
         return cls(tuple(labels), mse, influence, informative, attrs)
 
     # -- per-run reductions ------------------------------------------------------------
@@ -255,19 +282,20 @@ class Comparison:
         check_level(level)
         keep = list(self.strategies) if strategies is None else list(strategies)
         order = sorted(s for s in self.strategies if s in keep)
+        if group == "others" and self.mse.shape[3] == 1:  # no agent in the group: no rows
+            order = []
         idx = [self.strategies.index(s) for s in order]
         if group == "each":
             per_seed = self.values(value)[idx]  # (S', N, T, M)
-        else:
+        elif idx:
             per_seed = self.curves(value=value, group=group)[idx]  # (S', N, T)
+        else:
+            per_seed = np.empty((0, *self.mse.shape[1:3]))
         return band_frame(per_seed, order, level, each=group == "each")
 
     def summarize(self, *, tolerance: float = 0.05, consensus_tol: float = 0.01, level=0.95):
         """As :func:`baygo_graph.analysis.summarize` of the tidy frame (same columns)."""
-        check_level(level)
-        for name, v in (("tolerance", tolerance), ("consensus_tol", consensus_tol)):
-            if isinstance(v, bool) or not isinstance(v, int | float | np.number) or v < 0:
-                raise ValueError(f"{name} must be a number in [0, inf), got {v!r}")
+        check_summary_options(tolerance=tolerance, consensus_tol=consensus_tol, level=level)
         order = list(self.strategies)
         out = pd.DataFrame(index=pd.Index(order, name="strategy"))
         fin = self.final_mse()
@@ -310,41 +338,6 @@ class Comparison:
         }
         out = pd.DataFrame.from_dict(rows, orient="index").rename_axis("metric")
         return out.astype({"n": np.int64})
-
-
-_CSV_COLUMNS = ("strategy", "seed", "step", "agent", "informative", "mse")
-
-
-def _positions(chunk: pd.DataFrame, path) -> tuple:
-    """The seed, step and agent columns as non-negative int arrays (DataError if not)."""
-    out = []
-    for col in ("seed", "step", "agent"):
-        values = pd.to_numeric(chunk[col], errors="coerce").to_numpy(float)
-        if not (np.isfinite(values).all() and (values >= 0).all() and (values % 1 == 0).all()):
-            bad = chunk[col][~(np.isfinite(values) & (values >= 0) & (values % 1 == 0))].iloc[0]
-            raise DataError(f"{path}: column {col!r} holds {str(bad)!r}, not an integer >= 0")
-        out.append(values.astype(np.int64))
-    return tuple(out)
-
-
-def _scan_csv(path, chunksize: int):
-    """First pass: strategy labels in order of appearance, largest seed/step/agent, attrs."""
-    labels, top, extra = {}, np.zeros(3, dtype=np.int64), {}
-    head = pd.read_csv(path, nrows=0).columns
-    missing = [c for c in _CSV_COLUMNS if c not in head]
-    if missing:
-        raise DataError(f"{path}: no column(s) {missing}; expected Comparison.write_csv's table")
-    cols = ["strategy", "seed", "step", "agent"] + [c for c in ("data", "synthetic") if c in head]
-    for chunk in pd.read_csv(path, usecols=cols, chunksize=chunksize):
-        labels.update(dict.fromkeys(chunk["strategy"].astype(str)))
-        top = np.maximum(top, [p.max(initial=0) for p in _positions(chunk, path)])
-        if "data" in chunk and len(chunk):
-            extra.setdefault("data_source", str(chunk["data"].iloc[0]))
-        if "synthetic" in chunk and len(chunk):
-            extra.setdefault("synthetic", bool(chunk["synthetic"].iloc[0]))
-    if not labels:
-        raise DataError(f"{path}: the table has no rows")
-    return list(labels), top, extra
 
 
 def _one(res: Comparison, s: int, r: int, label: str) -> pd.DataFrame:

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._reduce import check_level, half_width, interval
+from ._reduce import check_level, check_summary_options, half_width, interval
 from .comparison import Comparison
 
 __all__ = [
@@ -298,18 +298,7 @@ def summarize(df, *, tolerance: float = 0.05, consensus_tol: float = 0.01, level
     if isinstance(df, Comparison):
         return df.summarize(tolerance=tolerance, consensus_tol=consensus_tol, level=level)
     _check_frame(df)
-    for name, value, lo, hi in (
-        ("tolerance", tolerance, 0.0, np.inf),
-        ("consensus_tol", consensus_tol, 0.0, np.inf),
-        ("level", level, 0.0, 1.0),
-    ):
-        if isinstance(value, bool) or not isinstance(value, int | float | np.number):
-            raise TypeError(f"{name} must be a number, got {type(value).__name__}")
-        inside = (0.0 < value < 1.0) if name == "level" else (lo <= value < hi)
-        if not inside:
-            raise ValueError(
-                f"{name} must be in {'(0, 1)' if name == 'level' else '[0, inf)'}, got {value!r}"
-            )
+    check_summary_options(tolerance=tolerance, consensus_tol=consensus_tol, level=level)
     order = _strategy_order(df)
     out = pd.DataFrame(index=pd.Index(order, name="strategy"))
 

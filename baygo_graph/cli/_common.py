@@ -168,9 +168,10 @@ def check_out_file(path, *, option: str = "--out") -> Path:
     ...     print(e.message.replace(str(d), "D"))
     --out: D/f/page.html: parent D/f is a file, not a folder
     """
+    text = os.fspath(path)
     path = Path(path)
-    if path.is_dir():
-        raise click.ClickException(f"{option}: {path}: is a folder, not a file")
+    if path.is_dir() or text.endswith(("/", os.sep)):
+        raise click.ClickException(f"{option}: {text}: is a folder, not a file")
     if _blocker(path):
         raise out_error(option, path)
     where = next(p for p in path.parents if p.exists())

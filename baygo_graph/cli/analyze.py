@@ -23,7 +23,7 @@ def _load(path: Path):
     """A Run (folder or .npz) or a list of digraphs (.json / .graphml)."""
     from ..run import Run, read_series
 
-    if path.suffix in SERIES_SUFFIXES:
+    if path.suffix.lower() in SERIES_SUFFIXES:
         return read_series(path)
     return Run.load(path)
 
@@ -103,7 +103,8 @@ def _is_single(paths: tuple[Path, ...]) -> bool:
     if len(paths) != 1:
         return False
     p = paths[0]
-    return p.suffix in (*SERIES_SUFFIXES, ".npz") or (p / RUN_FILE).is_file() or not p.is_dir()
+    known = p.suffix.lower() in (*SERIES_SUFFIXES, ".npz")
+    return known or (p / RUN_FILE).is_file() or not p.is_dir()
 
 
 def _single(run_dir: Path, window, as_json) -> None:

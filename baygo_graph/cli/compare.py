@@ -3,8 +3,10 @@
 Files written to ``--out DIR``:
 
 * ``results.csv`` - the tidy frame of :func:`baygo_graph.experiments.compare`
-  (one row per strategy, seed, step, agent); when the data are synthetic its
-  first line is the ``# NOTE: SYNTHETIC DATA ...`` banner (read it with
+  (one row per strategy, seed, step, agent) with the ``data`` source and the
+  ``synthetic`` flag on every row, as ``baygo reproduce`` writes it; when the
+  data are synthetic its first line is the ``# NOTE: SYNTHETIC DATA ...``
+  banner (``Comparison.read_csv(path)`` skips it; with pandas,
   ``pandas.read_csv(path, comment="#")``);
 * ``summary.md`` - the summary table and the paired differences against BayGo;
 * ``summary.json`` - the same numbers (NaN written as ``null``) and the settings.
@@ -133,7 +135,9 @@ def _write(out, df, record, blocks, *, banner, notes) -> dict:
         with open(paths["results"], "w", newline="") as fh:
             if banner:
                 fh.write(f"# {banner}\n")
-            df.to_csv(fh, index=False)
+            source = {"data": str(df.attrs.get("data_source", "unknown")),
+                      "synthetic": bool(df.attrs.get("synthetic", False))}  # fmt: skip
+            df.assign(**source).to_csv(fh, index=False)
         md = ["# Strategy comparison", *([f"**{banner}**"] if banner else []), *blocks]
         md = [b for b in md if b != banner] + [notes]
         paths["markdown"].write_text("\n\n".join(md) + "\n")

@@ -17,7 +17,7 @@ __all__ = ["view"]
 @click.option(
     "--out",
     required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(dir_okay=False),  # str: a trailing "/" (a folder) stays visible
     help="The .html file to write (one self-contained page, opens offline).",
 )
 @click.option(
@@ -41,7 +41,7 @@ def view(run_path, out, window, layout_seed):
     from ..figures.html import to_html
     from ..run import Run
 
-    check_out_file(out)
+    out = check_out_file(out)
     try:
         run = Run.load(run_path)
     except (RunFormatError, ValueError, TypeError) as e:

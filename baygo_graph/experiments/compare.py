@@ -253,7 +253,7 @@ def compare(
     )
     if tidy:
         result = result.to_frame()
-    if return_runs is not False:
+    if not (isinstance(return_runs, bool | np.bool_) and not return_runs):
         keys = [(label, r) for label in labels for r in range(seeds)]
         return result, {k: o[4] for k, o in zip(keys, out, strict=True) if k[0] in keep}
     return result
@@ -263,10 +263,13 @@ def _kept_labels(return_runs, labels) -> frozenset:
     """The labels whose runs come back: all (True), none (False) or those named."""
     if isinstance(return_runs, bool | np.bool_):
         return frozenset(labels) if return_runs else frozenset()
-    if isinstance(return_runs, str) or not isinstance(return_runs, Collection):
+    if isinstance(return_runs, str | bytes) or not isinstance(return_runs, Collection):
         raise TypeError(
             f"return_runs must be a bool or a collection of strategy labels, got {return_runs!r}"
         )
+    bad = [x for x in return_runs if not isinstance(x, str)]
+    if bad:
+        raise TypeError(f"return_runs must hold strategy labels (str), got {bad[0]!r}")
     unknown = sorted(set(return_runs) - set(labels))
     if unknown:
         raise ValueError(

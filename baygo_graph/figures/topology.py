@@ -119,7 +119,7 @@ def draw_graph(
     with figure_style():
         ax = new_axes(ax, figsize=(5.2, 5.2))
         threshold = strong_edges(w, min_weight=min_weight)
-        drawn = draw_edges(ax, pos, w, min_weight=threshold)
+        drawn = sum(getattr(a, "N", 1) for a in draw_edges(ax, pos, w, min_weight=threshold))
         draw_nodes(ax, pos, informative=inf_agent, sizes=node_sizes(m, influence))
         if title is None and isinstance(graph, nx.Graph) and "step" in graph.graph:
             title = f"step {graph.graph['step']}"
@@ -127,8 +127,8 @@ def draw_graph(
             ax.set_title(title)
         if legend:
             n_edges = len(edge_arrays(w)[0])
-            shown = "" if len(drawn) == n_edges else (
-                f"\n{len(drawn)} strongest of {n_edges} arrows shown (w_ij ≥ {threshold:.3g})"
+            shown = "" if drawn == n_edges else (
+                f"\n{drawn} strongest of {n_edges} arrows shown (w_ij ≥ {threshold:.3g})"
             )  # fmt: skip
             graph_legend(
                 ax,

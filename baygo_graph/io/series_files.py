@@ -171,10 +171,10 @@ def write_series(graphs, path) -> Path:
     """
     path = Path(path)
     graphs = graphs.graphs() if hasattr(graphs, "graphs") else graphs
-    if path.suffix == ".json":
+    if path.suffix.lower() == ".json":
         text = _json_text(graphs)
         atomic_write(path, lambda fh: fh.write(text.encode()))
-    elif path.suffix == ".graphml":
+    elif path.suffix.lower() == ".graphml":
         multi = _graphml_doc(graphs)
         atomic_write(path, lambda fh: nx.write_graphml(multi, fh))
     else:
@@ -330,13 +330,13 @@ def read_series(path) -> list[nx.DiGraph]:
     path = Path(path)
     if not path.is_file():
         raise RunFormatError(f"no graph series at {str(path)!r}")
-    if path.suffix not in (".json", ".graphml"):
+    if path.suffix.lower() not in (".json", ".graphml"):
         kind = describe_file(path)
         also = f" ({str(path)!r} is {kind})" if kind else ""
         raise RunFormatError(f"graph series must be .json or .graphml, got {str(path)!r}{also}")
     try:
         with _no_gc():
-            return _read_json(path) if path.suffix == ".json" else _read_graphml(path)
+            return _read_json(path) if path.suffix.lower() == ".json" else _read_graphml(path)
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError, OverflowError,
             nx.NetworkXError) as e:  # fmt: skip
         if isinstance(e, RunFormatError):

@@ -182,3 +182,96 @@ def test_read_csv_reloads_what_write_csv_wrote(study, tmp_path, rng):
     df.drop(columns=["mse"]).to_csv(tmp_path / "nomse.csv", index=False)
     with pytest.raises(DataError, match=r"no column\(s\) \['mse'\]"):
         Comparison.read_csv(tmp_path / "nomse.csv")
+
+
+def test_read_csv_keeps_labels_exactly_and_skips_the_note(tmp_path, rng):
+    labels = ("1", "01", "true", "True", "NA", "None", "", "a,b", 'q"uote', "line\nbreak")
+    res = random_comparison(rng, strategies=labels, seeds=2, steps=3, agents=2)
+    path = res.write_csv(tmp_path / "r.csv", data="NA", synthetic=True)
+    path.write_text("# NOTE: SYNTHETIC DATA\n# second line\n" + path.read_text())
+    back = Comparison.read_csv(path, chunksize=5)
+    assert back.strategies == labels
+    np.testing.assert_allclose(back.mse, res.mse, rtol=1e-5)
+    assert back.attrs["data_source"] == "NA" and back.attrs["synthetic"] is True
+
+
+@pytest.mark.parametrize(
+    ("edit", "match"),
+    [
+        (
+            lambda df: df.assign(seed=df["seed"].astype(object).where(df.index != 3, "1e19")),
+            r"'seed' holds '1e\+?19', not an integer",
+        ),
+        (
+            lambda df: df.assign(informative=df["informative"].map({True: "yes", False: "no"})),
+            r"'informative' holds 'no', not True or False",
+        ),
+        (lambda df: df.assign(informative=True), "more than one informative agent"),
+        (
+            lambda df: df.assign(mse=df["mse"].astype(object).where(df.index != 5, "abc")),
+            r"'mse' holds a non-number",
+        ),
+        (lambda df: df[df["seed"] != 1], "not complete: 20 of 60 rows are missing"),
+        (lambda df: pd.concat([df, df.iloc[[4]]]), "row is repeated"),
+        (lambda df: df.assign(synthetic="maybe"), r"'synthetic' holds 'maybe'"),
+        (lambda df: df.iloc[:0], "has no rows"),
+    ],
+)
+def test_read_csv_refuses_what_it_cannot_hold(tmp_path, rng, edit, match):
+    from baygo_graph.exceptions import DataError
+
+    res = random_comparison(rng, strategies=("a",), seeds=3, steps=4, agents=5)
+    df = edit(res.to_frame().assign(synthetic=False))
+    df.to_csv(tmp_path / "t.csv", index=False)
+    with pytest.raises(DataError, match=match):
+        Comparison.read_csv(tmp_path / "t.csv", chunksize=7)
+
+
+def test_read_csv_bad_files_and_options(tmp_path):
+    from baygo_graph.exceptions import BudgetError, DataError
+
+    (tmp_path / "empty.csv").write_text("")
+    with pytest.raises(DataError, match="empty"):
+        Comparison.read_csv(tmp_path / "empty.csv")
+    with pytest.raises(TypeError, match="chunksize"):
+        Comparison.read_csv(tmp_path / "empty.csv", chunksize=None)
+    (tmp_path / "big.csv").write_text(
+        "strategy,seed,step,agent,informative,mse\na,0,0,0,True,1.0\na,900000000000,0,0,False,1\n"
+    )
+    with pytest.raises(BudgetError):
+        Comparison.read_csv(tmp_path / "big.csv")
+
+
+def test_constructor_checks_shapes_labels_and_informative(rng):
+    good = random_comparison(rng, strategies=("a", "b"), seeds=2, steps=3, agents=3)
+    parts = {"strategies": good.strategies, "mse": good.mse, "influence": good.influence,
+             "informative": good.informative}  # fmt: skip
+    for change, err, match in [
+        ({"strategies": ("a",)}, ValueError, "mse must have shape"),
+        ({"strategies": ("a", "a")}, ValueError, "must not repeat"),
+        ({"strategies": ("a", 1)}, TypeError, "str labels"),
+        ({"mse": good.mse[..., :0, :]}, ValueError, "steps >= 1"),
+        ({"influence": good.influence[:, :, :2]}, ValueError, "influence must have the shape"),
+        ({"informative": np.full((2, 2), 3)}, ValueError, r"agents in \[-1, 3\)"),
+        ({"informative": np.zeros((2, 2)) + 0.5}, ValueError, "informative must be ints"),
+    ]:
+        with pytest.raises(err, match=match):
+            Comparison(**(parts | change))
+
+
+def test_options_are_checked_as_on_the_tidy_path(rng):
+    res = random_comparison(rng)
+    df = res.to_frame()
+    cases = [({"tolerance": np.nan}, ValueError), ({"consensus_tol": np.inf}, ValueError),
+             ({"tolerance": "x"}, TypeError), ({"level": "x"}, TypeError),
+             ({"level": 1.0}, ValueError)]  # fmt: skip
+    for kwargs, err in cases:
+        for source in (res, df):
+            with pytest.raises(err):
+                summarize(source, **kwargs)
+    with pytest.raises(TypeError, match="seed"):
+        res.agent_mse("a", seed=True)
+    one = random_comparison(rng, agents=1)
+    assert (
+        seed_bands(one, group="others").empty and seed_bands(one.to_frame(), group="others").empty
+    )

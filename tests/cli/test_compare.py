@@ -45,7 +45,10 @@ def test_writes_files_and_prints_the_table(tmp_path, capsys, no_env):
         "informative",
         "mse",
         "influence",
+        "data",
+        "synthetic",
     ]
+    assert df["synthetic"].all() and df["data"].str.startswith("synthetic").all()
     assert len(df) == 3 * 2 * 4 * 3
     # the CSV holds exactly what the API gives for the same arguments
     api = compare(
@@ -60,6 +63,11 @@ def test_writes_files_and_prints_the_table(tmp_path, capsys, no_env):
         influence_window=2,
     )
     np.testing.assert_allclose(df["mse"], api["mse"], rtol=1e-15)
+    from baygo_graph.analysis import Comparison
+
+    back = Comparison.read_csv(tmp_path / "results.csv")  # the note line is skipped
+    assert back.attrs["synthetic"] is True and back.strategies == ("baygo", "nocol", "cen")
+    np.testing.assert_allclose(back.mse.ravel(), api["mse"], rtol=1e-15)
     md = (tmp_path / "summary.md").read_text()
     assert md.startswith("# Strategy comparison\n\n**NOTE: SYNTHETIC DATA")
     assert "| strategy " in md and "Steps to Cen:" in md

@@ -80,3 +80,14 @@ def test_out_under_a_file_or_on_a_folder(saved, tmp_path, capsys):
     assert capsys.readouterr().err == f"baygo: error: --out: {tmp_path}/f/page.html: {why}\n"
     assert run_main(["view", npz, "--out", tmp_path]) == 2  # click: a folder, not a file
     assert "is a directory" in capsys.readouterr().err
+
+
+def test_out_ending_in_a_slash_is_a_folder_not_a_file(tmp_path, capsys):
+
+    run = simulate("baygo", agents=3, steps=3, grid=9, rng=0, data=synthetic_bodyfat())
+    run_dir = str(run.save(tmp_path / "r").parent)
+    (tmp_path / "F").write_text("keep")
+    for out in (f"{tmp_path}/F/", f"{tmp_path}/newdir/"):
+        assert main(["view", run_dir, "--out", out]) == 1
+        assert capsys.readouterr().err == f"baygo: error: --out: {out}: is a folder, not a file\n"
+    assert (tmp_path / "F").read_text() == "keep" and not (tmp_path / "newdir").exists()

@@ -113,6 +113,10 @@ def test_return_runs_of_some_strategies_only(data):
         small(("nocol",), data=data, n_jobs=1, return_runs=("complete",))
     with pytest.raises(TypeError, match="return_runs must be a bool"):
         small(("nocol",), data=data, n_jobs=1, return_runs="nocol")
+    for bad in (b"nocol", [1, "nocol"], [["nocol"]]):
+        with pytest.raises(TypeError, match="return_runs must"):
+            small(("nocol",), data=data, n_jobs=1, return_runs=bad)
+    assert isinstance(small(("nocol",), data=data, n_jobs=1, return_runs=np.False_), pd.DataFrame)
 
 
 def test_rng_kinds(data):

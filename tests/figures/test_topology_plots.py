@@ -106,6 +106,8 @@ def test_many_arrows_are_one_quiver_along_the_edges():
     w = np.eye(m) * 0.5
     w[np.arange(m), heard] = 0.5
     ax = draw_graph(w, min_weight=0.0)
+    legend = ax.get_legend().get_title().get_text()
+    assert "strongest" not in legend  # every arrow is drawn: the quiver counts as m arrows
     assert not [p for p in ax.patches if str(p.get_gid()).startswith("edge:")]
     (q,) = [c for c in ax.collections if c.get_gid() == "edges"]
     assert q.N == m

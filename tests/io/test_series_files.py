@@ -395,3 +395,12 @@ def test_read_series_names_what_a_wrong_file_is(tmp_path):
     npz = Run.from_choices([[1, 0]]).save(tmp_path / "r.npz")
     with pytest.raises(RunFormatError, match=r"must be \.json or \.graphml, got '[^']*r\.npz'$"):
         read_series(npz)
+
+
+@pytest.mark.parametrize("suffix", [".GRAPHML", ".Json"])
+def test_suffixes_are_read_in_any_case(tmp_path, suffix):
+    from baygo_graph.export import write_series
+
+    run = simulate("baygo", agents=3, steps=4, grid=9, rng=0, data=synthetic_bodyfat())
+    graphs = read_series(write_series(run, tmp_path / f"s{suffix}"))
+    assert [sorted(g.edges) for g in graphs] == [sorted(g.edges) for g in run.graphs()]
