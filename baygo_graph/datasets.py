@@ -87,10 +87,12 @@ def load_bodyfat(path=None, *, columns=(FEATURE, TARGET)) -> Dataset:
 
     Examples
     --------
-    >>> import os
-    >>> ds = load_bodyfat(os.environ["BAYGO_BODYFAT"])  # doctest: +SKIP
-    >>> len(ds)  # doctest: +SKIP
-    252
+    >>> import pathlib, tempfile
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "bodyfat.csv"
+    >>> _ = p.write_text("BodyFat,Abdomen\\n12.3,85.2\\n6.1,83.0\\n25.3,87.9\\n")
+    >>> ds = load_bodyfat(p)
+    >>> len(ds), ds.synthetic, ds.frame.columns.tolist()
+    (3, False, ['BodyFat', 'Abdomen'])
     """
     if path is None:
         path = os.environ.get(BODYFAT_ENV)
