@@ -40,6 +40,7 @@ import re
 from pathlib import Path
 
 import networkx as nx
+import numpy as np
 
 from ..exceptions import RunFormatError
 from .atomic import atomic_write
@@ -171,6 +172,7 @@ def write_series(graphs, path) -> Path:
     """
     path = Path(path)
     graphs = graphs.graphs() if hasattr(graphs, "graphs") else graphs
+    graphs = (_plain_int_labels(g) for g in graphs)
     if path.suffix.lower() == ".json":
         text = _json_text(graphs)
         atomic_write(path, lambda fh: fh.write(text.encode()))
@@ -180,6 +182,12 @@ def write_series(graphs, path) -> Path:
     else:
         raise ValueError(f"path must end in .json or .graphml, got {str(path)!r}")
     return path
+
+
+def _plain_int_labels(g):
+    """``g`` with numpy integer labels as Python ints (what JSON and GraphML write)."""
+    ints = {n: int(n) for n in g if isinstance(n, np.integer)}
+    return nx.relabel_nodes(g, ints) if ints else g
 
 
 def _labels(ids, written) -> dict:
