@@ -404,3 +404,15 @@ def test_suffixes_are_read_in_any_case(tmp_path, suffix):
     run = simulate("baygo", agents=3, steps=4, grid=9, rng=0, data=synthetic_bodyfat())
     graphs = read_series(write_series(run, tmp_path / f"s{suffix}"))
     assert [sorted(g.edges) for g in graphs] == [sorted(g.edges) for g in run.graphs()]
+
+
+@pytest.mark.parametrize("suffix", [".json", ".graphml"])
+def test_numpy_integer_labels_are_written_as_ints(tmp_path, suffix):
+    from baygo_graph.export import write_series
+
+    g = nx.DiGraph()
+    g.add_weighted_edges_from([(np.int64(1), np.int64(0), 0.5), (np.int64(0), np.int64(0), 0.5)])
+    g.add_edge(np.int64(1), np.int64(1), weight=1.0)
+    (back,) = read_series(write_series([g], tmp_path / f"s{suffix}"))
+    assert sorted(back.nodes) == [0, 1] and all(type(n) is int for n in back.nodes)
+    assert back[1][0]["weight"] == 0.5
