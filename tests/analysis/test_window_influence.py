@@ -272,3 +272,24 @@ def test_weighted_series_without_a_choice_form_are_not_forced_into_one():
     uneven = nx.DiGraph()
     uneven.add_weighted_edges_from([(1, 0, 0.5), (0, 0, 0.5), (0, 1, 0.2), (1, 1, 0.8)])
     assert series_choices([two]) is None and series_choices([uneven]) is None
+
+
+@pytest.mark.parametrize("kind", ["random", "cycle", "hub"])
+def test_class_perron_sparse_arnoldi_path_equals_the_dense_solve(rng, kind):
+    import scipy.sparse as sp
+
+    k = 400  # above the Arnoldi threshold, sparse
+    if kind == "cycle":  # periodic: the lazy chain keeps Arnoldi on the Perron root
+        rows, cols = np.arange(k), (np.arange(k) + 1) % k
+    else:
+        rows = np.repeat(np.arange(k), 6)
+        cols = np.concatenate([np.r_[i, rng.integers(0, k, 5)] for i in range(k)])
+        if kind == "hub":
+            cols[rng.random(len(cols)) < 0.3] = 0
+    s = sp.csr_array((rng.random(len(rows)) + 0.1, (rows, cols)), shape=(k, k))
+    s = sp.csr_array(s.multiply(1.0 / s.sum(axis=1)[:, None]))
+    got = class_perron(s)
+    dense = np.eye(k) - s.toarray().T
+    dense[-1] = 1.0
+    want = np.linalg.solve(dense, np.r_[np.zeros(k - 1), 1.0])
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-13)
