@@ -51,6 +51,15 @@ def random_choices(steps: int, agents: int, rng) -> np.ndarray:
     return (ch + (ch >= np.arange(agents))).astype(np.int32)
 
 
+def hub_choices(steps: int, agents: int, rng, share: float = 0.3) -> np.ndarray:
+    """:func:`random_choices` with ``share`` of every step's choices on agent 0 (a hub):
+    slowly mixing windows, the hard case of the window influence."""
+    ch = random_choices(steps, agents, rng)
+    ch[rng.random(ch.shape) < share] = 0
+    ch[:, 0] = rng.integers(1, agents, size=steps)
+    return ch
+
+
 def _say(lines, text):
     """Print a result line at once (long runs) and keep it for the returned report."""
     print(text, flush=True)
@@ -187,6 +196,8 @@ def main(argv=None) -> str:
     compare(sim, "simulate('baygo') choices", args.prefix, args.prefix, lines)
     big = Run.from_choices(random_choices(args.big_steps, args.big_agents, rng), delta=0.5)
     compare(big, "wide random choices (old solve not run)", 0, 0, lines)
+    hub = Run.from_choices(hub_choices(args.steps, args.agents, rng), delta=0.5)
+    compare(hub, "30% of choices on one hub (old solve not run)", 0, 0, lines)
     report_parts(run, lines)
     return "\n".join(lines)
 

@@ -54,7 +54,7 @@ def test_influence_benchmark_runs_and_agrees(bench, capsys):
         ["--steps", "40", "--agents", "12", "--big-agents", "30", "--big-steps", "20"]
         + ["--sim-agents", "6", "--sim-steps", "30", "--prefix", "4"]
     )
-    assert text.count("smallest_b(sliding)") == 3 and "analysis_report" in text
+    assert text.count("smallest_b(sliding)") == 4 and "analysis_report" in text
     diffs = [float(x.split()[0]) for x in text.split("max |new - old| ")[1:]]
     assert len(diffs) == 4 and max(diffs) < 1e-10
     assert "NaN pattern equal: False" not in text
