@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._reduce import check_level, check_summary_options, half_width, interval
+from ._reduce import check_level, check_summary_options, half_width, interval, paired
 from .comparison import Comparison
 
 __all__ = [
@@ -378,22 +378,9 @@ def paired_difference(df, strategy: str, baseline: str, *, level: float = 0.95):
     diff = (fin.xs(strategy, level="strategy") - fin.xs(baseline, level="strategy")).dropna(
         how="all"
     )
-    rows = {}
-    for col, name in (("informative", "final_mse_informative"), ("others", "final_mse_others")):
-        d = diff[col].dropna()
-        ci = _grouped_interval(
-            pd.Series(d.to_numpy(), index=np.zeros(len(d))), level, by=0, sort=False
-        )
-        n = len(d)
-        spread = np.ptp(d) > 1e-12 * max(1.0, float(np.abs(d).max())) if n else False
-        p = float(stats.ttest_1samp(d, 0.0).pvalue) if n > 1 and spread else np.nan
-        rows[name] = {
-            "mean": float(ci["mean"].iloc[0]) if n else np.nan,
-            "lo": float(ci["lo"].iloc[0]) if n else np.nan,
-            "hi": float(ci["hi"].iloc[0]) if n else np.nan,
-            "p_value": p,
-            "n": n,
-            "wins": float((d < 0).mean()) if n else np.nan,
-        }
+    rows = {
+        name: paired(diff[col].dropna().to_numpy(), level, stats.ttest_1samp)
+        for col, name in (("informative", "final_mse_informative"), ("others", "final_mse_others"))
+    }
     out = pd.DataFrame.from_dict(rows, orient="index").rename_axis("metric")
     return out.astype({"n": np.int64})
