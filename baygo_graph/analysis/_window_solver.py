@@ -70,6 +70,10 @@ _COST_FORM = 3e-7
 # Sparse classes above this size with at most this share of nonzeros: Arnoldi first.
 _ARNOLDI_MIN = 200
 _ARNOLDI_DENSITY = 0.05
+# Krylov basis size and restarts of one Arnoldi attempt: a chain that has not
+# converged by then (eigenvalues crowding 1) goes to the dense solve at once.
+_ARNOLDI_NCV = 20
+_ARNOLDI_RESTARTS = 100
 
 
 def window_targets(ch, ends, window):
@@ -219,13 +223,16 @@ def _arnoldi_perron(sub: sp.csr_array) -> np.ndarray | None:
     """The stationary vector of a sparse irreducible ``sub`` by Arnoldi (ARPACK), or None.
 
     Iterates the lazy chain ``(I + S) / 2`` (same stationary vector, aperiodic,
-    so 1 is its only eigenvalue of modulus 1) to machine precision; None when
-    ARPACK does not converge or the residual ``|pi S - pi|_1`` exceeds 1e-12.
+    so 1 is its only eigenvalue of modulus 1) to machine precision, with a
+    bounded effort (:data:`_ARNOLDI_NCV` vectors, :data:`_ARNOLDI_RESTARTS`
+    restarts); None when ARPACK does not converge or the residual
+    ``|pi S - pi|_1`` exceeds 1e-12.
     """
     k = sub.shape[0]
     lazy = sp.csr_array((sp.eye_array(k) + sub) * 0.5).T
     try:
-        _, vecs = spla.eigs(lazy, k=1, which="LM", tol=0, v0=np.full(k, 1.0 / k))
+        _, vecs = spla.eigs(lazy, k=1, which="LM", tol=0, v0=np.full(k, 1.0 / k),
+                            ncv=min(k - 1, _ARNOLDI_NCV), maxiter=_ARNOLDI_RESTARTS)  # fmt: skip
     except (spla.ArpackNoConvergence, spla.ArpackError):
         return None
     pi = np.abs(vecs[:, 0].real)

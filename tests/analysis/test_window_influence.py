@@ -293,3 +293,14 @@ def test_class_perron_sparse_arnoldi_path_equals_the_dense_solve(rng, kind):
     dense[-1] = 1.0
     want = np.linalg.solve(dense, np.r_[np.zeros(k - 1), 1.0])
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-13)
+
+
+def test_a_slowly_converging_sparse_class_falls_back_to_the_dense_solve():
+    """A broken cycle (eigenvalues crowding 1): Arnoldi gives up after a bounded effort."""
+    m, t = 300, 6
+    ch = np.tile((np.arange(m) + 1) % m, (t, 1))
+    ch[::2, 0] = -1
+    run = Run.from_choices(ch, delta=0.01)
+    got = influence_series(run, window=3, method="union", windows="sliding")
+    want = reference_series(ch, 0.01, 3, "union")
+    np.testing.assert_allclose(got, want, atol=1e-10, equal_nan=True)
