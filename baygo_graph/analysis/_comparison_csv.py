@@ -91,11 +91,13 @@ def _chunks(path, chunksize, skip, usecols=None):
     try:
         yield from pd.read_csv(
             path, chunksize=chunksize, skiprows=skip, usecols=usecols,
-            dtype={"strategy": str, "data": str}, keep_default_na=False,
+            dtype=str, keep_default_na=False,  # every cell as text: no per-chunk guessing
             na_values={"mse": _NAN, "influence": _NAN},
         )  # fmt: skip
     except pd.errors.EmptyDataError:
         raise DataError(f"{path}: the file is empty") from None
+    except (EOFError, OSError) as e:
+        raise DataError(f"{path}: cannot be read: {e}") from None
     except (pd.errors.ParserError, UnicodeDecodeError) as e:
         raise DataError(f"{path}: not a CSV table: {str(e).splitlines()[0]}") from None
 
@@ -103,6 +105,9 @@ def _chunks(path, chunksize, skip, usecols=None):
 def _scan(path, chunksize, skip):
     """First pass: labels in order of appearance, largest seed/step/agent, data source."""
     head = next(iter(_chunks(path, 1, skip)), pd.DataFrame()).columns
+    repeated = [c for c in head if "." in c and c.rsplit(".", 1)[0] in head]
+    if repeated:
+        raise DataError(f"{path}: column {repeated[0].rsplit('.', 1)[0]!r} is repeated")
     missing = [c for c in COLUMNS if c not in head]
     if missing:
         raise DataError(f"{path}: no column(s) {missing}; expected Comparison.write_csv's table")

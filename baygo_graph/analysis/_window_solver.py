@@ -74,6 +74,8 @@ _ARNOLDI_DENSITY = 0.05
 # converged by then (eigenvalues crowding 1) goes to the dense solve at once.
 _ARNOLDI_NCV = 20
 _ARNOLDI_RESTARTS = 100
+# Largest accepted error estimate (residual / spectral gap) of an Arnoldi answer.
+_ARNOLDI_ERROR = 1e-12
 
 
 def window_targets(ch, ends, window):
@@ -157,13 +159,15 @@ def _apply(x, idx, w, delta, method):
 def power_influence(c, members, delta, method, tol, max_iter):
     """Power iteration for a batch of windows with one closed class each (``members``).
 
-    Returns the (n, M) vectors and the (n,) flags of the windows that converged
-    (the other rows are NaN: solve them with :func:`exact_influence`).
+    Returns the (n, M) vectors, the (n,) flags of the windows that converged
+    (the other rows are NaN: solve them with :func:`exact_influence`) and the
+    (n,) last observed contraction rates (an estimate of ``|lambda_2|`` of the
+    iteration matrix; NaN before the second iteration).
 
     Examples
     --------
     >>> c = np.array([[[1, 0, 0]]])                  # 0 and 1 listen to each other
-    >>> vec, ok = power_influence(c, np.array([[True, True, False]]), 0.5, "product", 1e-13, 300)
+    >>> vec, ok, _ = power_influence(c, np.array([[True, True, False]]), 0.5, "product", 1e-13, 300)
     >>> vec.round(4).tolist(), ok.tolist()
     ([[0.5, 0.5, 0.0]], [True])
     """
@@ -175,6 +179,7 @@ def power_influence(c, members, delta, method, tol, max_iter):
     prev = np.full(n, np.inf)
     rate = np.full(n, np.inf)
     finished = np.zeros(n, dtype=bool)  # converged (or given up), still in the batch
+    seen_rate = np.full(n, np.nan)
     sizes = members.sum(axis=1)
     small = sizes <= _DENSE_MAX
     exact_cost = _COST_SOLVE * sizes.astype(float) ** 3 + _COST_FORM * w * m
@@ -191,6 +196,7 @@ def power_influence(c, members, delta, method, tol, max_iter):
         rho = np.maximum(ratio, rate) if it >= 2 else np.where(it == 1, ratio, np.inf)
         with np.errstate(divide="ignore", invalid="ignore"):
             est = np.where(rho < 1.0, d * rho / (1.0 - rho), np.inf)
+        seen_rate[active[~finished]] = np.where(np.isfinite(rho), rho, np.nan)[~finished]
         floor = d <= 4 * np.finfo(float).eps * new.max(axis=1)
         stop = (est <= tol) | floor
         fresh = stop & ~finished
@@ -209,7 +215,7 @@ def power_influence(c, members, delta, method, tol, max_iter):
             active, v, prev, rate = active[keep], v[keep], prev[keep], rate[keep]
             finished = finished[keep]
             idx = None
-    return out, done
+    return out, done, seen_rate
 
 
 def _power_cost(est, rho, tol, size) -> np.ndarray:
@@ -219,14 +225,16 @@ def _power_cost(est, rho, tol, size) -> np.ndarray:
     return np.maximum(left, 0.0) * size * _COST_SCATTER
 
 
-def _arnoldi_perron(sub: sp.csr_array) -> np.ndarray | None:
+def _arnoldi_perron(sub: sp.csr_array, gap: float) -> np.ndarray | None:
     """The stationary vector of a sparse irreducible ``sub`` by Arnoldi (ARPACK), or None.
 
     Iterates the lazy chain ``(I + S) / 2`` (same stationary vector, aperiodic,
     so 1 is its only eigenvalue of modulus 1) to machine precision, with a
     bounded effort (:data:`_ARNOLDI_NCV` vectors, :data:`_ARNOLDI_RESTARTS`
-    restarts); None when ARPACK does not converge or the residual
-    ``|pi S - pi|_1`` exceeds 1e-12.
+    restarts). ``gap`` estimates ``1 - |lambda_2(S)|`` (from the power
+    iteration's observed rate): the error is about residual / gap, so the
+    answer is kept only when ``|pi S - pi|_1 <= 1e-12 gap``; None otherwise, or
+    when ARPACK does not converge.
     """
     k = sub.shape[0]
     lazy = sp.csr_array((sp.eye_array(k) + sub) * 0.5).T
@@ -237,18 +245,19 @@ def _arnoldi_perron(sub: sp.csr_array) -> np.ndarray | None:
         return None
     pi = np.abs(vecs[:, 0].real)
     pi /= pi.sum()
-    return pi if np.abs(sub.T @ pi - pi).sum() <= 1e-12 else None
+    residual = np.abs(sub.T @ pi - pi).sum()
+    return pi if residual <= _ARNOLDI_ERROR * gap else None
 
 
-def class_perron(sub) -> np.ndarray:
+def class_perron(sub, *, gap: float | None = None) -> np.ndarray:
     """Stationary vector of an irreducible row-stochastic matrix, by an exact solve.
 
     Solves ``pi^T (I - S) = 0`` with ``sum(pi) = 1`` (one equation replaced by
-    the normalisation): dense LAPACK up to 1000 states, SuperLU above. A sparse
-    ``sub`` of more than 200 states and at most 5% nonzeros (e.g. a union of
-    choice maps) is first tried by Arnoldi on ``(I + S) / 2`` to machine
-    precision (kept when its residual is below 1e-12). Exact up to rounding,
-    periodic or not.
+    the normalisation): dense LAPACK up to 1000 states, SuperLU above. Given
+    ``gap`` (an estimate of ``1 - |lambda_2|``), a sparse ``sub`` of more than
+    200 states and at most 5% nonzeros (e.g. a union of choice maps) is first
+    tried by Arnoldi on ``(I + S) / 2``, kept when residual / gap <= 1e-12.
+    Exact up to rounding, periodic or not.
 
     Parameters
     ----------
@@ -267,8 +276,9 @@ def class_perron(sub) -> np.ndarray:
     k = sub.shape[0]
     if k == 1:
         return np.ones(1)
-    if sp.issparse(sub) and k > _ARNOLDI_MIN and sub.nnz <= _ARNOLDI_DENSITY * k * k:
-        pi = _arnoldi_perron(sp.csr_array(sub))
+    sparse = sp.issparse(sub) and sub.nnz <= _ARNOLDI_DENSITY * k * k
+    if gap is not None and gap > 0 and sparse and k > _ARNOLDI_MIN:
+        pi = _arnoldi_perron(sp.csr_array(sub), gap)
         if pi is not None:
             return pi
     rhs = np.zeros(k)
@@ -286,8 +296,12 @@ def class_perron(sub) -> np.ndarray:
     return pi / pi.sum()
 
 
-def exact_influence(c_win, member, delta, method):
+def exact_influence(c_win, member, delta, method, rate=np.nan):
     """Influence of one window by forming its matrix on the closed class only.
+
+    ``rate``: the power iteration's observed contraction rate, from which the
+    spectral gap of the window's matrix is estimated for :func:`class_perron`
+    (the union iterates ``0.1 I + 0.9 A`` while ``U = delta I + (1 - delta) A``).
 
     Examples
     --------
@@ -312,6 +326,9 @@ def exact_influence(c_win, member, delta, method):
         mat = rows
         for s in steps:  # rows of W_e W_{e-1} ... W_{e-w+1}
             mat = sp.csr_array(mat @ s)
+    gap = 1.0 - rate
+    if method == "union":
+        gap *= (1.0 - delta) / (1.0 - _UNION_LAZY)
     out = np.zeros(m)
-    out[cls] = class_perron(sp.csr_array(mat)[:, cls])
+    out[cls] = class_perron(sp.csr_array(mat)[:, cls], gap=gap if np.isfinite(gap) else None)
     return out

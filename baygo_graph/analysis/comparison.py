@@ -78,6 +78,11 @@ class Comparison:
     attrs: dict = field(default_factory=dict, repr=False)
 
     def __post_init__(self):
+        if isinstance(self.strategies, str) or not isinstance(self.attrs, dict):
+            raise TypeError(
+                "strategies must be a sequence of labels and attrs a dict, got "
+                f"{type(self.strategies).__name__} and {type(self.attrs).__name__}"
+            )
         labels = tuple(self.strategies)
         if not all(isinstance(label, str) for label in labels):
             raise TypeError(f"strategies must be str labels, got {labels!r}")
@@ -96,7 +101,9 @@ class Comparison:
             )
         inf = np.asarray(self.informative)
         if inf.shape != mse.shape[:2] or not np.issubdtype(inf.dtype, np.integer):
-            raise ValueError(f"informative must be ints of shape {mse.shape[:2]}, got {inf.shape}")
+            raise ValueError(
+                f"informative must be ints of shape {mse.shape[:2]}, got {inf.dtype} {inf.shape}"
+            )
         if inf.size and not (-1 <= inf.min() and inf.max() < mse.shape[3]):
             raise ValueError(f"informative must be agents in [-1, {mse.shape[3]}), got {inf!r}")
         for name, value in (("strategies", labels), ("mse", mse), ("influence", influence),

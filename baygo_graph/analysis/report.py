@@ -118,7 +118,7 @@ def analysis_report(source, *, window: int | None = None) -> dict:
             "max": float(frac.max()),
             "chosen_share": float(counts[agent] / max(counts.sum(), 1)),
         }
-        if m >= 2:
-            delta = 0.5 if s.delta is None else s.delta
+        delta = 0.5 if s.delta is None else s.delta
+        if m >= 2 and delta < 1.0:  # delta = 1: nobody listens, no reference is unique
             out["references"] = reference_influence(m, informative=agent, delta=delta)
     return out

@@ -248,8 +248,8 @@ def window_influence(
         out[rows] = members[uniq[easy]] / size[easy, None]
         hard = uniq[~easy]
         if len(hard):
-            vec, ok = power_influence(c[hard], members[hard], delta, method, tol, max_iter)
+            vec, ok, rate = power_influence(c[hard], members[hard], delta, method, tol, max_iter)
             out[b.start + hard[ok]] = vec[ok]
-            for n in hard[~ok]:
-                out[b.start + n] = exact_influence(c[n], members[n], delta, method)
+            for n, r in zip(hard[~ok], rate[~ok], strict=True):
+                out[b.start + n] = exact_influence(c[n], members[n], delta, method, r)
     return out

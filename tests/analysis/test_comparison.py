@@ -275,3 +275,26 @@ def test_options_are_checked_as_on_the_tidy_path(rng):
     assert (
         seed_bands(one, group="others").empty and seed_bands(one.to_frame(), group="others").empty
     )
+
+
+def test_read_csv_checks_cells_whatever_the_chunks(tmp_path, rng):
+    import gzip
+
+    from baygo_graph.exceptions import DataError
+
+    res = random_comparison(rng, strategies=("a",), seeds=3, steps=4, agents=3)
+    df = res.to_frame()
+    df["mse"] = df["mse"].astype(object)
+    df.loc[35, "mse"] = "True"  # alone in its last chunk of 1 row: no type guessing
+    df.to_csv(tmp_path / "t.csv", index=False)
+    for chunksize in (1, 7, 1000):
+        with pytest.raises(DataError, match="'mse' holds a non-number"):
+            Comparison.read_csv(tmp_path / "t.csv", chunksize=chunksize)
+    text = res.to_frame().to_csv(index=False)
+    (tmp_path / "dup.csv").write_text(text.replace("influence", "mse", 1))
+    with pytest.raises(DataError, match="column 'mse' is repeated"):
+        Comparison.read_csv(tmp_path / "dup.csv")
+    packed = gzip.compress(text.encode())
+    (tmp_path / "cut.csv.gz").write_bytes(packed[: len(packed) // 2])
+    with pytest.raises(DataError, match="cannot be read"):
+        Comparison.read_csv(tmp_path / "cut.csv.gz")
