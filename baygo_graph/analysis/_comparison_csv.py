@@ -150,9 +150,7 @@ def _floats(chunk: pd.DataFrame, col: str, path) -> np.ndarray:
 
 
 def _flags(values: pd.Series, col: str, path) -> np.ndarray:
-    """A boolean column: True/False (any case) or 1/0; DataError otherwise."""
-    if values.dtype == bool:
-        return values.to_numpy()
+    """A boolean column read as text: True/False (any case) or 1/0; DataError otherwise."""
     text = values.astype(str).str.strip().str.lower()
     mapped = text.map(_TRUE)
     if mapped.isna().any():

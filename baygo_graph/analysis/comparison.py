@@ -153,22 +153,7 @@ class Comparison:
     # -- the tidy frame ------------------------------------------------------------
     def to_frame(self) -> pd.DataFrame:
         """The tidy frame: one row per (strategy, seed, step, agent), as ``compare()``."""
-        n_s, n_seeds, t, m = self.mse.shape
-        n_runs = n_s * n_seeds
-        agent = np.tile(np.arange(m), n_runs * t)
-        labels = np.array(list(self.strategies), dtype=object)
-        df = pd.DataFrame(
-            {
-                "strategy": np.repeat(labels, n_seeds * t * m),
-                "seed": np.tile(np.repeat(np.arange(n_seeds, dtype=np.int64), t * m), n_s),
-                "step": np.tile(np.repeat(np.arange(t, dtype=np.int64), m), n_runs),
-                "agent": agent.astype(np.int64),
-                "informative": agent == np.repeat(self.informative.ravel(), t * m),
-                "mse": self.mse.ravel().astype(float),
-                "influence": self.influence.ravel(),
-            }
-        )
-        df["strategy"] = df["strategy"].astype(str)
+        df = _tidy(self.strategies, self.mse, self.influence, self.informative)
         df.attrs = dict(self.attrs)
         return df
 
@@ -189,7 +174,9 @@ class Comparison:
             n_seeds = self.n_seeds
             for i, label in enumerate(self.strategies):
                 for r in range(n_seeds):
-                    part = _one(self, i, r, label).assign(**constants)
+                    run = np.s_[i : i + 1, r : r + 1]
+                    part = _tidy((label,), self.mse[run], self.influence[run],
+                                 self.informative[run], seed0=r).assign(**constants)  # fmt: skip
                     text = part.to_csv(index=False, header=i == r == 0, float_format=float_format)
                     fh.write(text.encode("utf-8"))
 
@@ -347,21 +334,27 @@ class Comparison:
         return out.astype({"n": np.int64})
 
 
-def _one(res: Comparison, s: int, r: int, label: str) -> pd.DataFrame:
-    """The tidy rows of run (strategy ``s``, seed ``r``)."""
-    t, m = res.mse.shape[2:]
-    agent = np.tile(np.arange(m, dtype=np.int64), t)
-    return pd.DataFrame(
+def _tidy(labels, mse, influence, informative, *, seed0: int = 0) -> pd.DataFrame:
+    """The tidy rows of (S', N', T, M) arrays: strategy, seed (from ``seed0``), step, agent,
+    informative, mse, influence; the one layout of :meth:`Comparison.to_frame` and
+    :meth:`Comparison.write_csv`."""
+    n_s, n_seeds, t, m = mse.shape
+    n_runs = n_s * n_seeds
+    agent = np.tile(np.arange(m, dtype=np.int64), n_runs * t)
+    seeds = np.arange(seed0, seed0 + n_seeds, dtype=np.int64)
+    df = pd.DataFrame(
         {
-            "strategy": label,
-            "seed": np.int64(r),
-            "step": np.repeat(np.arange(t, dtype=np.int64), m),
+            "strategy": np.repeat(np.array(list(labels), dtype=object), n_seeds * t * m),
+            "seed": np.tile(np.repeat(seeds, t * m), n_s),
+            "step": np.tile(np.repeat(np.arange(t, dtype=np.int64), m), n_runs),
             "agent": agent,
-            "informative": agent == res.informative[s, r],
-            "mse": res.mse[s, r].ravel().astype(float),
-            "influence": res.influence[s, r].ravel(),
+            "informative": agent == np.repeat(informative.ravel(), t * m),
+            "mse": mse.ravel().astype(float),
+            "influence": influence.ravel(),
         }
     )
+    df["strategy"] = df["strategy"].astype(str)
+    return df
 
 
 def _nanmean_rows(run: np.ndarray) -> np.ndarray:
