@@ -18,13 +18,21 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._reduce import check_level, check_summary_options, half_width, interval, paired
+from ._reduce import (
+    check_level,
+    check_summary_options,
+    first_stable,
+    half_width,
+    interval,
+    paired,
+)
 from .comparison import Comparison
 
 __all__ = [
     "GROUPS",
     "array_band",
     "final_mse",
+    "first_stable",
     "paired_difference",
     "seed_bands",
     "summarize",

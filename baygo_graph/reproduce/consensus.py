@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from .._format import format_number as _fmt
+from ..analysis.stats import first_stable
 from ..analysis.tables import table_array, table_seeds, table_strategies
 from .verdict import Claim
 
@@ -54,7 +55,6 @@ def consensus_steps(df, *, strategy: str = "baygo", tolerances=None) -> pd.DataF
     if strategy not in table_strategies(df):
         raise ValueError(f"strategy {strategy!r} is not in df")
     arr = table_array(df, strategy)  # (N, T, M)
-    n_steps = arr.shape[1]
     spread = np.nanmax(arr, axis=2) - np.nanmin(arr, axis=2)
     mean = np.nanmean(arr, axis=2)
     out = {}
@@ -62,12 +62,8 @@ def consensus_steps(df, *, strategy: str = "baygo", tolerances=None) -> pd.DataF
         if kind not in ("abs", "rel"):
             raise ValueError(f"tolerances kind must be 'abs' or 'rel', got {kind!r} for {name!r}")
         ok = spread <= (value if kind == "abs" else value * mean)
-        # first step from which ok holds to the end: one past the last failure
-        bad = ~ok
-        last_bad = np.where(bad.any(axis=1), n_steps - 1 - np.argmax(bad[:, ::-1], axis=1), -1)
-        first = (last_bad + 1).astype(float)
-        first[~ok[:, -1]] = np.inf
-        out[name] = first  # steps are 0..T-1 (compare's table)
+        first = first_stable(ok)  # first step from which ok holds to the end
+        out[name] = np.where(np.isnan(first), np.inf, first)  # steps are 0..T-1
     return pd.DataFrame(out, index=pd.Index(_seed_labels(df, strategy), name="seed"))
 
 
