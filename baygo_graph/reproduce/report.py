@@ -89,8 +89,7 @@ def summary_markdown(summary) -> str:
     frame["final MSE, informative agent"] = ci("final_mse_informative")
     frame["final MSE, non-informative (mean)"] = ci("final_mse_others")
     frame["steps to within 5% of Cen"] = [
-        "never" if np.isnan(v) and has_cen else v
-        for v, has_cen in zip(summary["steps_to_cen"], [cen] * len(summary), strict=True)
+        "never" if cen and np.isnan(v) else v for v in summary["steps_to_cen"]
     ]
     frame["consensus step (median)"] = summary["consensus_step"]
     frame["seeds reaching consensus"] = [f"{v:.0%}" for v in summary["consensus_reached"]]
