@@ -49,7 +49,7 @@ def simulate(
     test_fraction: float = 0.2,
     informative_range=(85.0, 120.0),
     other_range=(70.0, 85.0),
-    weights: str = "delta",
+    weights: str = "equal",
     keep_posteriors=(),
     monitors=(),
     dtype="float64",
@@ -116,7 +116,7 @@ def simulate(
         Variances of the Gaussian prior N(0, diag(prior_var)).
     test_fraction, informative_range, other_range
         The data split, see :func:`baygo_graph.data.paper_split`.
-    weights : {"delta", "uniform", "edge"}, default "delta"
+    weights : {"equal", "delta", "edge", "uniform"}, default "equal"
         Weight rule of fixed graphs, see :class:`~baygo_graph.strategies.FixedGraph`.
     keep_posteriors : iterable of int, default ()
         Steps whose log-posteriors (M, K) the run keeps (negative counts from

@@ -113,7 +113,7 @@ def influence_series(
     >>> from baygo_graph import simulate, synthetic_bodyfat
     >>> run = simulate("posm", agents=3, steps=4, grid=9, rng=0, data=synthetic_bodyfat())
     >>> influence_series(run, window=2, windows="sliding").round(3).tolist()
-    [[nan, nan, nan], [0.5, 0.25, 0.25], [0.5, 0.25, 0.25], [0.5, 0.25, 0.25]]
+    [[nan, nan, nan], [0.429, 0.286, 0.286], [0.429, 0.286, 0.286], [0.429, 0.286, 0.286]]
     >>> a = nx.DiGraph([(1, 0), (0, 1)]); a.add_node(2)     # 0 and 1 talk
     >>> b = nx.DiGraph([(1, 2), (2, 1)]); b.add_node(0)     # 1 and 2 talk
     >>> influence_series([a, b, a, b], window=2, method="union", windows="aligned").round(3)
@@ -249,7 +249,7 @@ def reference_influence(
     *,
     informative: int = 0,
     delta: float = 0.5,
-    weights: str = "delta",
+    weights: str = "equal",
 ) -> dict:
     """The informative agent's influence under the fixed reference strategies.
 
@@ -260,8 +260,8 @@ def reference_influence(
 
     With the ``"delta"`` rule (``0 <= delta < 1``) these are, whatever delta:
     PosM ``1/2``, NegM ``1 / (2 (M - 1))``, complete ``1 / M``. With
-    ``"uniform"``: PosM ``M / (3M - 2)``, NegM ``2 / (3M - 2)``, complete
-    ``1 / M``.
+    ``"equal"`` (the default, the paper's weights): PosM ``M / (3M - 2)``, NegM
+    ``2 / (3M - 2)``, complete ``1 / M``.
 
     Parameters
     ----------
@@ -269,7 +269,7 @@ def reference_influence(
         Number of agents M (>= 2).
     informative : int, default 0
     delta : float, default 0.5
-    weights : {"delta", "uniform", "edge"}, default "delta"
+    weights : {"equal", "delta", "edge", "uniform"}, default "equal"
 
     Returns
     -------
@@ -279,7 +279,7 @@ def reference_influence(
     Examples
     --------
     >>> {k: round(v, 4) for k, v in reference_influence(12).items()}
-    {'posm': 0.5, 'negm': 0.0455, 'complete': 0.0833}
+    {'posm': 0.3529, 'negm': 0.0588, 'complete': 0.0833}
     """
     agents = check_int("agents", agents, minimum=2)
     informative = check_int("informative", informative, minimum=0, maximum=agents - 1)

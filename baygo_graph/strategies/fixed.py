@@ -1,7 +1,12 @@
 """Fixed graphs: the same weight matrix W every step, from a graph and a weight rule.
 
 Row ``i`` of W holds agent ``i``'s pooling weights. :func:`complete`, :func:`star`
-and :func:`nocol` make the paper's baselines.
+and :func:`nocol` make the paper's baselines. By default every agent weights its
+closed in-neighbourhood (itself and the agents it listens to) equally, the paper's
+rule: the complete graph is plain averaging (1/M everywhere); a star's centre weights
+every agent 1/M, each leaf weights itself 1/2 and the centre 1/2. The rule before
+issue 19 (``"delta"``: delta on itself, 1 - delta shared by its neighbours) is a
+named option; see ``docs/paper.md``.
 """
 
 from __future__ import annotations
@@ -16,12 +21,22 @@ from ..series import FixedSeries, row_shares
 from .base import Plan
 from .physical import listen_matrix
 
-__all__ = ["COMPLETE_LIMIT", "WEIGHT_RULES", "FixedGraph", "complete", "nocol", "star"]
+__all__ = [
+    "COMPLETE_LIMIT",
+    "DEFAULT_WEIGHTS",
+    "WEIGHT_RULES",
+    "FixedGraph",
+    "complete",
+    "nocol",
+    "star",
+]
 
 #: Largest number of agents of a complete graph (M^2 pairs).
 COMPLETE_LIMIT = 20_000
-#: Weight rules of :class:`FixedGraph`.
-WEIGHT_RULES = ("delta", "uniform", "edge")
+#: Weight rules of :class:`FixedGraph` (``"uniform"`` is another name of ``"equal"``).
+WEIGHT_RULES = ("equal", "delta", "edge", "uniform")
+#: The paper's rule: equal weights on each agent's closed in-neighbourhood.
+DEFAULT_WEIGHTS = "equal"
 
 
 @dataclass(frozen=True, eq=False)
@@ -33,19 +48,22 @@ class FixedGraph:
     graph : networkx.Graph or networkx.DiGraph
         Nodes ``0..M-1``. Undirected: neighbours listen to each other. Directed:
         edge ``(j, i)`` means ``i`` listens to ``j``.
-    weights : {"delta", "uniform", "edge"}, default "delta"
-        ``"delta"``: ``w_ii = delta`` and ``1 - delta`` shared equally among the
-        agents ``i`` listens to (BayGo's self-weight, so strategies differ only in
-        whom they listen to). ``"uniform"``: ``1 / (deg_i + 1)`` on the closed
-        neighbourhood. ``"edge"``: the graph's ``weight`` attributes of ``i``'s
-        in-edges and self-loop (1 where absent), divided by their sum. An agent
-        that listens to no one keeps ``w_ii = 1``.
+    weights : {"equal", "delta", "edge", "uniform"}, default "equal"
+        ``"equal"`` (the paper's rule; ``"uniform"`` is the same rule under its
+        former name): ``1 / (deg_i + 1)`` on the closed in-neighbourhood, so the
+        complete graph averages all agents equally. ``"delta"`` (the default
+        before equal weights; it reproduces those runs bit for bit):
+        ``w_ii = delta`` and ``1 - delta`` shared equally among the agents ``i``
+        listens to (BayGo's self-weight, a choice of ours, not the paper's).
+        ``"edge"``: the graph's ``weight`` attributes of ``i``'s in-edges and
+        self-loop (1 where absent), divided by their sum. An agent that listens
+        to no one keeps ``w_ii = 1``.
     name : str, default "graph"
         Label of the strategy in runs and tables.
     """
 
     graph: nx.Graph
-    weights: str = "delta"
+    weights: str = DEFAULT_WEIGHTS
     name: str = "graph"
 
     def __post_init__(self):
@@ -63,8 +81,11 @@ class FixedGraph:
 
         Examples
         --------
-        >>> FixedGraph(nx.path_graph(3)).matrix(3, delta=0.5).toarray().tolist()
-        [[0.5, 0.5, 0.0], [0.25, 0.5, 0.25], [0.0, 0.5, 0.5]]
+        >>> FixedGraph(nx.path_graph(3)).matrix(3, delta=0.4).toarray().round(12).tolist()
+        [[0.5, 0.5, 0.0], [0.333333333333, 0.333333333333, 0.333333333333], [0.0, 0.5, 0.5]]
+        >>> g = FixedGraph(nx.path_graph(3), weights="delta")
+        >>> g.matrix(3, delta=0.4).toarray().tolist()
+        [[0.4, 0.6, 0.0], [0.3, 0.4, 0.3], [0.0, 0.6, 0.4]]
         """
         h = listen_matrix(self.graph, agents).astype(float)
         deg = h.sum(axis=1)
@@ -73,7 +94,7 @@ class FixedGraph:
             off = sp.diags_array(np.divide(1 - delta, deg, out=np.zeros(agents), where=deg > 0))
             self_w = np.where(deg > 0, delta, 1.0)
             w = off @ h + sp.diags_array(self_w)
-        elif self.weights == "uniform":
+        elif self.weights in ("equal", "uniform"):
             w = sp.diags_array(1.0 / (deg + 1)) @ (h + eye)
         else:
             a = nx.to_scipy_sparse_array(self.graph, nodelist=range(agents), format="csr")
@@ -123,12 +144,14 @@ class _FixedPlan(Plan):
         return FixedSeries(n_steps=self.steps, n_agents=self.w.shape[0], fixed=self.w)
 
 
-def complete(agents: int, *, weights: str = "delta") -> FixedGraph:
-    """The fixed fully connected graph.
+def complete(agents: int, *, weights: str = DEFAULT_WEIGHTS) -> FixedGraph:
+    """The fixed fully connected graph (by default plain averaging, W = 1/M).
 
     Examples
     --------
-    >>> complete(4).matrix(4, delta=0.4).toarray()[0].round(12).tolist()
+    >>> complete(4).matrix(4, delta=0.4).toarray()[0].tolist()
+    [0.25, 0.25, 0.25, 0.25]
+    >>> complete(4, weights="delta").matrix(4, delta=0.4).toarray()[0].round(12).tolist()
     [0.4, 0.2, 0.2, 0.2]
     """
     if agents > COMPLETE_LIMIT:
@@ -140,13 +163,18 @@ def complete(agents: int, *, weights: str = "delta") -> FixedGraph:
     return FixedGraph(nx.complete_graph(agents), weights=weights, name="complete")
 
 
-def star(agents: int, *, center: int, weights: str = "delta", name: str = "star") -> FixedGraph:
+def star(
+    agents: int, *, center: int, weights: str = DEFAULT_WEIGHTS, name: str = "star"
+) -> FixedGraph:
     """The fixed star graph with the given centre.
+
+    By default the centre weights every agent 1/M (itself included) and each leaf
+    weights itself 1/2 and the centre 1/2, the paper's stars.
 
     Examples
     --------
-    >>> star(3, center=1).matrix(3, delta=0.5).toarray().tolist()
-    [[0.5, 0.5, 0.0], [0.25, 0.5, 0.25], [0.0, 0.5, 0.5]]
+    >>> star(4, center=1).matrix(4, delta=0.3).toarray().tolist()
+    [[0.5, 0.5, 0.0, 0.0], [0.25, 0.25, 0.25, 0.25], [0.0, 0.5, 0.5, 0.0], [0.0, 0.5, 0.0, 0.5]]
     """
     if not 0 <= center < agents:
         raise ValueError(f"center must be an agent id in [0, {agents}), got {center!r}")

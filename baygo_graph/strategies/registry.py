@@ -17,7 +17,7 @@ STRATEGY_NAMES = ("baygo", "complete", "posm", "negm", "nocol", "cen", "cen-stra
 _ALIASES = {"star-posm": "posm", "star-negm": "negm", "centralised": "cen"}
 
 
-def resolve_strategy(strategy, *, agents: int, informative: int = 0, weights: str = "delta"):
+def resolve_strategy(strategy, *, agents: int, informative: int = 0, weights: str = "equal"):
     """Turn a strategy name or graph into a strategy object.
 
     Parameters
@@ -32,8 +32,9 @@ def resolve_strategy(strategy, *, agents: int, informative: int = 0, weights: st
         method (:class:`~baygo_graph.strategies.Strategy`, returned as is).
     agents : int
     informative : int, default 0
-    weights : str, default "delta"
-        Weight rule for fixed graphs made here.
+    weights : str, default "equal"
+        Weight rule for fixed graphs made here (see :class:`FixedGraph`; "equal" is
+        the paper's rule, "delta" the former default).
 
     Examples
     --------

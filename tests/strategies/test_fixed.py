@@ -16,7 +16,7 @@ from baygo_graph.strategies import (
 )
 
 
-@pytest.mark.parametrize("rule", ["delta", "uniform", "edge"])
+@pytest.mark.parametrize("rule", ["equal", "delta", "uniform", "edge"])
 @pytest.mark.parametrize("directed", [False, True])
 def test_weight_rules_are_row_stochastic_and_follow_the_graph(rule, directed, rng):
     g = nx.gnp_random_graph(8, 0.4, seed=3, directed=directed)
@@ -29,7 +29,7 @@ def test_weight_rules_are_row_stochastic_and_follow_the_graph(rule, directed, rn
     deg = hears.sum(1)
     if rule == "delta":
         np.testing.assert_allclose(np.diag(w), np.where(deg > 0, 0.3, 1.0))
-    if rule == "uniform":
+    if rule in ("equal", "uniform"):
         np.testing.assert_allclose(np.diag(w), 1 / (deg + 1))
     if rule == "edge":
         a = nx.to_numpy_array(g, nodelist=range(8))
@@ -45,11 +45,29 @@ def test_fixed_graph_does_not_mutate_its_graph():
     assert nx.node_link_data(g, edges="edges") == before
 
 
+@pytest.mark.parametrize("m", [2, 3, 5, 12, 37])
+@pytest.mark.parametrize("delta", [0.0, 0.3, 0.5, 1.0])
+def test_baselines_have_the_papers_equal_weights_exactly(m, delta):
+    # the paper's complete graph is plain averaging; its star's centre averages
+    # everyone, each leaf averages itself and the centre (whatever delta is)
+    assert (complete(m).matrix(m, delta=delta).toarray() == np.full((m, m), 1 / m)).all()
+    for center in {0, m - 1, m // 2}:
+        expected = np.zeros((m, m))
+        expected[center] = 1 / m
+        for leaf in set(range(m)) - {center}:
+            expected[leaf, [leaf, center]] = 0.5
+        assert (star(m, center=center).matrix(m, delta=delta).toarray() == expected).all()
+    assert FixedGraph(nx.complete_graph(m)).weights == "equal"
+
+
 def test_baseline_constructors():
-    w = complete(5).matrix(5, delta=0.5).toarray()
+    w = complete(5, weights="delta").matrix(5, delta=0.5).toarray()
     np.testing.assert_allclose(w, np.where(np.eye(5) > 0, 0.5, 0.125))
-    s = star(4, center=2).matrix(4, delta=0.5).toarray()
+    s = star(4, center=2, weights="delta").matrix(4, delta=0.5).toarray()
     assert s[0].tolist() == [0.5, 0, 0.5, 0] and s[2].tolist() == [1 / 6, 1 / 6, 0.5, 1 / 6]
+    for rule in ("equal", "uniform"):
+        s = star(4, center=2, weights=rule).matrix(4, delta=0.5).toarray()
+        assert s[0].tolist() == [0.5, 0, 0.5, 0] and s[2].tolist() == [0.25] * 4
     assert (nocol(3).matrix(3, delta=0.2) != sp.eye_array(3)).nnz == 0
     with pytest.raises(ValueError, match="center must be"):
         star(3, center=3)
