@@ -53,14 +53,13 @@ def reference_first_step(strategy, *, agents, grid, seed, delta=0.5, batch=2):
         choice = kl.argmax(axis=1)
         w[np.arange(agents), choice] = 1 - delta
         w[np.arange(agents), np.arange(agents)] += delta
-    elif strategy == "complete":
-        w[:] = (1 - delta) / (agents - 1)
-        np.fill_diagonal(w, delta)
-    elif strategy in ("posm", "negm"):
+    elif strategy == "complete":  # the paper's plain averaging
+        w[:] = 1 / agents
+    elif strategy in ("posm", "negm"):  # the paper's star: centre 1/M, leaves 1/2 and 1/2
         c = 0 if strategy == "posm" else 1
-        w[:, c] = 1 - delta
-        w[c, :] = (1 - delta) / (agents - 1)
-        np.fill_diagonal(w, delta)
+        w[:, c] = 0.5
+        np.fill_diagonal(w, 0.5)
+        w[c, :] = 1 / agents
     elif strategy == "nocol":
         w = np.eye(agents)
     pooled = w @ local

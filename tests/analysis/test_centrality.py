@@ -40,12 +40,13 @@ def eig_reference(w: np.ndarray) -> np.ndarray:
 @pytest.mark.parametrize("delta", [0.0, 0.2, 0.5, 0.9])
 def test_star_and_complete_closed_forms_delta_rule(m, delta):
     centre = m - 1
-    pi = influence(star(m, center=centre).matrix(m, delta=delta))
+    pi = influence(star(m, center=centre, weights="delta").matrix(m, delta=delta))
     expect = np.full(m, 1 / (2 * (m - 1)))
     expect[centre] = 0.5
     np.testing.assert_allclose(pi, expect, atol=1e-14)
-    np.testing.assert_allclose(influence(complete(m).matrix(m, delta=delta)), 1 / m, atol=1e-14)
-    ref = reference_influence(m, informative=centre, delta=delta)
+    full = complete(m, weights="delta").matrix(m, delta=delta)
+    np.testing.assert_allclose(influence(full), 1 / m, atol=1e-14)
+    ref = reference_influence(m, informative=centre, delta=delta, weights="delta")
     assert ref["posm"] == pytest.approx(0.5, abs=1e-14)
     assert ref["negm"] == pytest.approx(1 / (2 * (m - 1)), abs=1e-14)
     assert ref["complete"] == pytest.approx(1 / m, abs=1e-14)
@@ -60,7 +61,9 @@ def test_closed_forms_uniform_rule(m):
 
 
 def test_reference_influence_paper_values():
-    ref = reference_influence(12)
+    ref = reference_influence(12)  # the paper's equal weights: M / (3M - 2), 2 / (3M - 2)
+    assert ref == pytest.approx({"posm": 12 / 34, "negm": 2 / 34, "complete": 1 / 12}, abs=1e-14)
+    ref = reference_influence(12, weights="delta")
     assert ref == pytest.approx({"posm": 0.5, "negm": 1 / 22, "complete": 1 / 12}, abs=1e-14)
 
 

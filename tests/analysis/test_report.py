@@ -22,4 +22,4 @@ def test_delta_one_has_no_reference_and_no_error():
     rep = analysis_report(run, window=2)
     assert "references" not in rep and rep["listening_to_informative"]["mean"] == 0.0
     with pytest.raises(Exception, match="not unique"):
-        reference_influence(3, informative=0, delta=1.0)
+        reference_influence(3, informative=0, delta=1.0, weights="delta")
