@@ -85,7 +85,7 @@ def theorem_check(run) -> TheoremCheck:
     lhs = recs["theorem_lhs"]
     log_rhs, log_cum = recs["theorem_log_rhs"], recs["theorem_log_rhs_cumulative"]
     log_kl = recs["theorem_log_rhs_kl"]
-    checked = np.isfinite(log_rhs)
+    checked = ~np.isnan(log_rhs)  # +inf (an undefined exponent) counts as vacuous
     if not checked.any():
         raise ValueError(f"run of strategy {run.strategy!r} has no graph: the bound needs W")
     with np.errstate(divide="ignore"):

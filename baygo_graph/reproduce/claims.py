@@ -75,7 +75,7 @@ CLAIM_KEYS = (
 
 
 def _contrast_text(label, word, *, level, margin):
-    pct, tost = f"{level:.0%}", f"{1 - 2 * (1 - level):.0%}"
+    pct, tost = _pct(level), _pct(1 - 2 * (1 - level))
     d = (
         f"Per seed, d = (mean over the non-informative agents of BayGo's test MSE at the "
         f"last step) - (the same for {label}), seeds paired (same child seed)."
@@ -83,14 +83,24 @@ def _contrast_text(label, word, *, level, margin):
     if word == "matches":
         claim = f"BayGo matches (is close to) {label}."
         test = (
-            f"{d} Equivalence (TOST at {1 - level:.0%} per side): holds iff the {tost} "
+            f"{d} Equivalence (TOST at {1 - level:.2g} per side): holds iff the {tost} "
             f"t-interval of mean(d) lies inside +-{margin:.0%} of the baseline's mean final "
-            f"MSE. Also read: the {pct} interval (below 0: BayGo better, above 0: worse)."
+            f"MSE (the margin is ours, not the paper's); does not hold iff it lies entirely "
+            f"outside; cannot tell iff it straddles the margin. Also read: the {pct} "
+            f"interval (below 0: BayGo better, above 0: worse)."
         )
     else:
         claim = f"BayGo reaches a lower test MSE than {label}."
-        test = f"{d} Holds iff the {pct} t-interval of mean(d) lies entirely below 0."
+        test = (
+            f"{d} Holds iff the {pct} t-interval of mean(d) lies entirely below 0; does "
+            f"not hold iff it lies at or above 0; cannot tell iff it straddles 0."
+        )
     return claim, test
+
+
+def _pct(level: float) -> str:
+    """``0.95`` -> ``'95%'``, ``0.9875`` -> ``'98.75%'``."""
+    return f"{100 * level:.4g}%"
 
 
 def _contrast_note(baseline, label, word, lo, hi, holds):
@@ -110,12 +120,14 @@ def _contrast_note(baseline, label, word, lo, hi, holds):
             f"{label[0].upper()}{label[1:]} is significantly better than BayGo (95% interval "
             "of d above 0)."
         )
-    if word == "matches" and not holds and np.isfinite(hi) and hi < 0:
+    if word == "matches" and holds is not True and np.isfinite(hi) and hi < 0:
         return f"Not a match: BayGo is significantly better than {label}."
-    if word == "matches" and not holds:
-        return "Inconclusive: the interval is wider than the equivalence margin."
-    if word == "beats" and not holds:
-        return f"No significant difference between BayGo and {label} in either direction."
+    if word == "matches" and holds is None:
+        return "Cannot tell: the interval straddles the equivalence margin (more seeds needed)."
+    if word == "matches" and holds is False:
+        return f"Not a match: {label} differs from BayGo by more than the margin."
+    if word == "beats" and holds is None:
+        return f"Cannot tell: no significant difference between BayGo and {label} yet."
     return ""
 
 
@@ -131,10 +143,13 @@ def _contrast_claim(df, key, *, level, margin):
     o90 = narrow.loc["final_mse_others"]
     base_mean = float(final_mse(df).xs(baseline, level="strategy")["others"].mean())
     bound = margin * base_mean
-    if word == "matches":
-        holds = bool(np.isfinite(o90["lo"]) and -bound < o90["lo"] and o90["hi"] < bound)
-    else:
-        holds = bool(np.isfinite(o["hi"]) and o["hi"] < 0)
+    n = int(o["n"])
+    if word == "matches":  # inside the margin / entirely outside it / straddles it
+        inside = bool(np.isfinite(o90["lo"]) and -bound < o90["lo"] and o90["hi"] < bound)
+        outside = bool(o90["lo"] > bound or o90["hi"] < -bound)
+        holds = True if inside else (False if outside else None)
+    else:  # below 0 / at or above 0 / straddles 0
+        holds = True if o["hi"] < 0 else (False if o["lo"] >= 0 else None)
     values = {
         "word": word,
         "mean_difference": float(o["mean"]),
@@ -152,9 +167,10 @@ def _contrast_claim(df, key, *, level, margin):
         "informative_hi": float(i["hi"]),
     }
     evidence = (
-        f"mean d = {_fmt(o['mean'])}, {level:.0%} [{_fmt(o['lo'])}, {_fmt(o['hi'])}]"
+        f"mean d = {_fmt(o['mean'])}, {_pct(level)} [{_fmt(o['lo'])}, {_fmt(o['hi'])}]"
         + (
-            f", 90% [{_fmt(o90['lo'])}, {_fmt(o90['hi'])}] vs margin +-{_fmt(bound)}"
+            f", {_pct(1 - 2 * (1 - level))} [{_fmt(o90['lo'])}, {_fmt(o90['hi'])}] vs "
+            f"margin +-{_fmt(bound)}"
             if word == "matches"
             else ""
         )
@@ -163,7 +179,8 @@ def _contrast_claim(df, key, *, level, margin):
         f"d = {_fmt(i['mean'])} [{_fmt(i['lo'])}, {_fmt(i['hi'])}]"
     )
     note = _contrast_note(baseline, label, word, o["lo"], o["hi"], holds)
-    return Claim(key, claim, test, holds, evidence, values, note)
+    outcome = "cannot tell" if holds is None else ""
+    return Claim(key, claim, test, holds, evidence, values, note, outcome=outcome, n=n)
 
 
 def evaluate_claims(
@@ -226,7 +243,7 @@ def evaluate_claims(
     """
 
     claims = [_contrast_claim(df, key, level=level, margin=margin) for key in CONTRASTS]
-    claims += consensus_claims(df, within=consensus_within, slack=consensus_slack)
+    claims += consensus_claims(df, within=consensus_within, slack=consensus_slack, level=level)
     claims.append(_b_claim(df, smallest_b, min_windows))
     claims += theorem_claims(theorem)
     return claims

@@ -123,9 +123,10 @@ def theorem_claims(checks, *, min_holds: float = 0.95, max_vacuous: float = 0.5)
     for key, (suffix, reading) in READINGS.items():
         test = (
             f"Reading {reading}. Left side 1 - mu_i,t(theta*) per agent and step of every "
-            f"BayGo seed (theta*: the true cell, see the report). Holds iff the bound holds "
-            f"in >= {min_holds:.0%} of the (agent, step) pairs and is informative (right "
-            f"side < 1) in > {1 - max_vacuous:.0%} of them; rate: least-squares slope of "
+            f"BayGo seed (theta*: the true cell, see the report). Vacuous iff the right "
+            f"side is >= 1 (or undefined) in more than {max_vacuous:.0%} of the (agent, "
+            f"step) pairs; otherwise holds iff the bound holds in >= {min_holds:.0%} of "
+            f"them, else violated (both thresholds ours); rate: least-squares slope of "
             f"log(error) over t, mean over agents, 95% t-interval over seeds."
         )
         if not checks:
@@ -135,20 +136,28 @@ def theorem_claims(checks, *, min_holds: float = 0.95, max_vacuous: float = 0.5)
         vacuous = _pooled(checks, f"vacuous{suffix}")
         rates = np.array([np.nanmean(c.rate) for c in checks])
         mean, lo, hi = (float(v) for v in t_interval(rates))
-        holds = bool(held >= min_holds and vacuous <= max_vacuous)
+        if vacuous > max_vacuous:  # the bound says nothing: neither holds nor violated
+            holds, outcome = None, "vacuous"
+        else:
+            holds = bool(held >= min_holds)
+            outcome = "" if holds else "violated"
         evidence = (
             f"bound holds in {held:.1%} of pairs, vacuous in {vacuous:.1%}; error rate "
             f"{_fmt(mean)} [{_fmt(lo)}, {_fmt(hi)}] per step over {len(checks)} seeds"
         )
-        if held >= min_holds and vacuous > max_vacuous:
-            note = "The bound holds only because it is vacuous (right side >= 1)."
-        elif held < min_holds:
-            note = "The measured error exceeds the bound in this reading."
+        if outcome == "vacuous":
+            note = (
+                "Vacuous: the right side is >= 1 in most pairs, so the bound says nothing "
+                "here (not a counterexample to the theorem)."
+            )
+        elif outcome == "violated":
+            note = "Violated: the measured error exceeds an informative bound in this reading."
         else:
             note = ""
         if np.isfinite(hi) and hi >= 0:
             note += " The error does not fall exponentially (rate interval reaches 0)."
         values = {"holds_share": held, "vacuous_share": vacuous, "rate": mean,
                   "rate_lo": lo, "rate_hi": hi, "seeds": len(checks)}  # fmt: skip
-        out.append(Claim(key, claim, test, holds, evidence, values, note.strip()))
+        out.append(Claim(key, claim, test, holds, evidence, values, note.strip(),
+                         outcome=outcome, n=len(checks)))  # fmt: skip
     return out
