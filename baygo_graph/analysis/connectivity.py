@@ -42,6 +42,8 @@ from .windows import (
 
 __all__ = [
     "BConnectivity",
+    "BCoverage",
+    "b_coverage",
     "GraphSeries",
     "as_series",
     "b_connectivity",
@@ -90,6 +92,120 @@ class BConnectivity:
     def n_windows(self) -> int:
         """Number of windows checked."""
         return len(self.start)
+
+
+@dataclass(frozen=True)
+class BCoverage:
+    """A smallest B with what it covers: a finite run checks only its full windows.
+
+    Attributes
+    ----------
+    B : int or None
+        The smallest B (None: no B up to ``max_b`` works).
+    windows : {"aligned", "sliding"}
+    incomplete : {"drop", "keep"}
+    steps : int
+        Steps T of the series.
+    windows_checked : int
+        Number of windows checked at this B (0 when there is no B).
+    steps_covered : int
+        Steps that lie in a checked window: aligned ``[0, k*B)``, ``k = T // B``
+        (all T with ``incomplete="keep"``); sliding: all T.
+    tail_length : int
+        Steps after the covered ones, never checked as part of a full window
+        (aligned: ``T mod B``; sliding and kept windows: 0; no B: T).
+    tail_connected : bool or None
+        Whether the union of the tail's steps is strongly connected (None: no tail).
+
+    Examples
+    --------
+    >>> BCoverage(31, "aligned", "drop", 60, 1, 31, 29, False).text
+    'B-connected over [0, 31) with B = 31 (1 aligned window), tail of 29 steps not connected'
+    """
+
+    B: int | None
+    windows: str
+    incomplete: str
+    steps: int
+    windows_checked: int
+    steps_covered: int
+    tail_length: int
+    tail_connected: bool | None
+
+    @property
+    def text(self) -> str:
+        """The reading to print: never a plain B for steps it did not check."""
+        if self.B is None:
+            whole = (
+                ""
+                if self.tail_connected is None
+                else (
+                    ", the union of all steps is "
+                    + ("strongly connected" if self.tail_connected else "not strongly connected")
+                )
+            )
+            return f"no B works over the {self.steps} steps ({self.windows} windows){whole}"
+        n = self.windows_checked
+        head = (
+            f"B-connected over [0, {self.steps_covered}) with B = {self.B} ({n} "
+            f"{self.windows} window{'s' if n != 1 else ''})"
+        )
+        if not self.tail_length:
+            return head
+        state = "strongly connected" if self.tail_connected else "not connected"
+        return f"{head}, tail of {self.tail_length} steps {state}"
+
+    def as_dict(self) -> dict:
+        """The fields and ``text``, JSON-ready."""
+        return {
+            "B": self.B,
+            "windows": self.windows,
+            "incomplete": self.incomplete,
+            "steps": self.steps,
+            "windows_checked": self.windows_checked,
+            "steps_covered": self.steps_covered,
+            "tail_length": self.tail_length,
+            "tail_connected": self.tail_connected,
+            "text": self.text,
+        }
+
+
+def b_coverage(graphs, B, *, windows: str = "aligned", incomplete: str = "drop") -> BCoverage:
+    """What a window length B covers on a finite series, and its tail.
+
+    Parameters
+    ----------
+    graphs : Run, GraphSeries or sequence of networkx.DiGraph
+    B : int or None
+        Window length (None: no B; the tail is then the whole series).
+    windows, incomplete
+        As in :func:`b_connectivity`.
+
+    Returns
+    -------
+    BCoverage
+
+    Examples
+    --------
+    >>> a, b = nx.DiGraph([(0, 1), (1, 2)]), nx.DiGraph([(2, 0)])
+    >>> b.add_node(1)
+    >>> b_coverage([a, b, a, b, a], 2).text
+    'B-connected over [0, 4) with B = 2 (2 aligned windows), tail of 1 steps not connected'
+    """
+    s = as_series(graphs)
+    check_window_options(windows, incomplete)
+    T, m = s.n_steps, s.n_agents
+    if B is None:
+        tail_ok = bool(n_strong_components(*s.window_edges(0, T), m) == 1) if T else None
+        return BCoverage(None, windows, incomplete, T, 0, 0, T, tail_ok)
+    B = check_int("B", B, minimum=1, maximum=T)
+    start, _ = window_bounds(T, B, windows=windows, incomplete=incomplete)
+    if windows == "sliding" or incomplete == "keep":
+        return BCoverage(B, windows, incomplete, T, len(start), T, 0, None)
+    covered = (T // B) * B
+    tail = T - covered
+    tail_ok = bool(n_strong_components(*s.window_edges(covered, T), m) == 1) if tail else None
+    return BCoverage(B, windows, incomplete, T, len(start), covered, tail, tail_ok)
 
 
 def b_connectivity(graphs, B: int, *, windows: str = "aligned", incomplete: str = "drop"):
@@ -251,8 +367,15 @@ def smallest_b(
     incomplete: str = "drop",
     max_b: int | None = None,
     ttc=None,
+    coverage: bool = False,
 ):
     """The smallest B for which the series is B-strongly-connected.
+
+    A finite run checks only its full windows: with aligned windows the last
+    ``T mod B`` steps (the tail) are in no checked window. Ask for
+    ``coverage=True`` to get the B with what it covers (:class:`BCoverage`:
+    windows checked, steps covered, tail length and whether the tail's union is
+    strongly connected) and print :attr:`BCoverage.text`, never a plain B.
 
     Parameters
     ----------
@@ -270,10 +393,12 @@ def smallest_b(
     ttc : numpy.ndarray of int, shape (T,), optional
         ``time_to_connectivity(graphs)`` when the caller has it already: skips
         that pass (the whole cost of this function).
+    coverage : bool, default False
+        Return a :class:`BCoverage` instead of the bare B.
 
     Returns
     -------
-    int or None
+    int or None, or BCoverage
         None when no ``B <= max_b`` works (e.g. an agent nobody ever listens to).
 
     Notes
@@ -292,8 +417,13 @@ def smallest_b(
     (2, 3)
     >>> smallest_b([a, a, a]) is None
     True
+    >>> smallest_b([a, b, a, b, a], coverage=True).text
+    'B-connected over [0, 4) with B = 2 (2 aligned windows), tail of 1 steps not connected'
     """
     s = as_series(graphs)
+    if coverage:
+        b = smallest_b(s, windows=windows, incomplete=incomplete, max_b=max_b, ttc=ttc)
+        return b_coverage(s, b, windows=windows, incomplete=incomplete)
     check_window_options(windows, incomplete)
     if max_b is not None:
         max_b = check_int("max_b", max_b, minimum=1)

@@ -39,7 +39,10 @@ def horizon_table(runs, horizons, *, window: int = 10) -> pd.DataFrame:
         One row per (run, T): ``run`` (its position in ``runs``), ``seed`` (the
         run's int seed, or its replicate index for a seed spawned from a root),
         ``steps``, ``b_aligned`` and ``b_sliding`` (smallest
-        B; NaN when no B works), ``listening_share`` (mean fraction of the other
+        B; NaN when no B works), ``b_aligned_tail`` (steps after the aligned B's
+        last full window, unchecked by it: ``T mod B``) and
+        ``b_aligned_tail_connected`` (1.0 / 0.0: whether that tail's union is
+        strongly connected; NaN: no tail), ``listening_share`` (mean fraction of the other
         agents listening to the informative agent), ``influence`` (its mean
         influence over the windows) and ``influence_rank`` (its mean rank,
         1 = most influential).
@@ -51,7 +54,7 @@ def horizon_table(runs, horizons, *, window: int = 10) -> pd.DataFrame:
     ...                     data=bg.synthetic_bodyfat()) for s in range(2)]
     >>> t = horizon_table(runs, [20, 40], window=5)
     >>> t.shape, t["steps"].tolist()
-    ((4, 8), [20, 40, 20, 40])
+    ((4, 10), [20, 40, 20, 40])
     """
     horizons = [check_int("horizons", h, minimum=1) for h in horizons]
     check_int("window", window, minimum=1)
@@ -67,13 +70,18 @@ def horizon_table(runs, horizons, *, window: int = 10) -> pd.DataFrame:
             head = run.head(steps)
             share = infl[:steps, run.informative]
             ranks = influence_rank(infl[:steps], run.informative)
+            aligned = smallest_b(head, windows="aligned", coverage=True)
             rows.append(
                 {
                     "run": k,
                     "seed": _seed_label(run.config.get("seed")),
                     "steps": steps,
-                    "b_aligned": _b(smallest_b(head, windows="aligned")),
+                    "b_aligned": _b(aligned.B),
                     "b_sliding": _b(smallest_b(head, windows="sliding")),
+                    "b_aligned_tail": aligned.tail_length if aligned.B is not None else np.nan,
+                    "b_aligned_tail_connected": np.nan
+                    if aligned.B is None or aligned.tail_connected is None
+                    else float(aligned.tail_connected),
                     "listening_share": float(np.mean(listener_fraction(head))),
                     "influence": float(np.nanmean(share)) if np.isfinite(share).any() else np.nan,
                     "influence_rank": float(np.nanmean(ranks))

@@ -74,6 +74,10 @@ def analysis_report(source, *, window: int | None = None) -> dict:
             "aligned": smallest_b(s, windows="aligned"),
             "sliding": smallest_b(s, windows="sliding"),
         },
+        "smallest_b_coverage": {  # what each B checked: windows, steps, the tail
+            k: smallest_b(s, windows=k, ttc=ttc, coverage=True).as_dict()
+            for k in ("aligned", "sliding")
+        },
         "step_strongly_connected_fraction": float(strongly_connected_steps(s).mean()),
         "time_to_connectivity": {
             "reached_fraction": float((ttc > 0).mean()),

@@ -4,7 +4,19 @@ See :class:`baygo_graph.monitors.TheoremMonitor` for the bound and our reading o
 it. :func:`theorem_check` says, per reading, in how many (agent, step) pairs the
 measured error ``1 - mu_{i,t}(theta*)`` lies under the bound, how often the bound is
 vacuous (its right side is at least 1, which the left side never exceeds), and
-the empirical exponential rate of the error over the steps.
+the empirical exponential rate of the error over the steps. Three outcomes per
+reading: holds, violated, vacuous (right side >= 1 or undefined); a vacuous bound
+is no counterexample.
+
+:func:`likelihood_reading` gives the second reading of the social-learning
+literature: K(Theta) from the KL divergence between the likelihoods at theta* and
+at theta (not between posteriors), so the right side ``(K - 1) exp(-t K(Theta))``
+falls below 1, and becomes informative, only from step ``log(K - 1) / K(Theta)``.
+
+The left side depends on the grid: ``1 - mu_{i,t}(theta*)`` is the posterior mass
+off the true *cell*, and a cell's mass is about the posterior density times the
+cell's area, so a finer grid (smaller cells) raises the left side towards 1 for
+the same posterior, while ``K - 1`` grows as the number of cells.
 """
 
 from __future__ import annotations
@@ -13,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["TheoremCheck", "theorem_check"]
+__all__ = ["LikelihoodReading", "TheoremCheck", "likelihood_reading", "theorem_check"]
 
 
 @dataclass(frozen=True)
@@ -112,3 +124,86 @@ def theorem_check(run) -> TheoremCheck:
         final_error=lhs[-1].copy(),
         pairs=int(checked.sum()),
     )
+
+
+@dataclass(frozen=True)
+class LikelihoodReading:
+    """The bound with K(Theta) from the likelihoods' KL divergence.
+
+    Attributes
+    ----------
+    rate : float
+        K(Theta): min over grid points theta != theta* of
+        ``sum_j w_j E_j[KL(l(.|x, theta*) || l(.|x, theta))]`` per step (``batch``
+        samples per agent), ``E_j`` over agent j's samples.
+    argmin : numpy.ndarray, shape (d,)
+        The grid point attaining it (a neighbour of theta*'s cell).
+    cells : int
+        K, the number of grid points.
+    informative_from : int
+        First step t at which ``(K - 1) exp(-t rate) < 1``.
+    """
+
+    rate: float
+    argmin: np.ndarray
+    cells: int
+    informative_from: int
+
+    def log_rhs(self, steps) -> np.ndarray:
+        """``log((K - 1) exp(-t rate))`` at the given steps t."""
+        return np.log(self.cells - 1) - np.asarray(steps, dtype=float) * self.rate
+
+
+def likelihood_reading(x, counts, *, sigma, theta, true_index, weights=None, batch=1):
+    """K(Theta) from the KL divergence between Gaussian linear-regression likelihoods.
+
+    For ``y = a + b x + N(0, sigma^2)``, ``KL(l(.|x, theta*) || l(.|x, theta)) =
+    ((a* - a) + (b* - b) x)^2 / (2 sigma^2)``; averaged over each agent's samples it
+    needs only their first two moments.
+
+    Parameters
+    ----------
+    x : numpy.ndarray, shape (M, n_max)
+        Each agent's (standardised) features, padded (``Split.x``).
+    counts : numpy.ndarray of int, shape (M,)
+        Samples per agent (``Split.counts``).
+    sigma : float
+        Likelihood noise.
+    theta : numpy.ndarray, shape (K, 2)
+        Grid points (intercept, slope).
+    true_index : int
+        Index of theta*'s cell.
+    weights : numpy.ndarray, shape (M,), optional
+        Agent weights w_j (default 1/M each: the network average; our choice).
+    batch : int, default 1
+        Samples per agent per step.
+
+    Returns
+    -------
+    LikelihoodReading
+
+    Examples
+    --------
+    >>> th = np.array([[0.0, 0.0], [0.1, 0.0], [0.0, 0.1]])
+    >>> r = likelihood_reading(np.array([[1.0, -1.0]]), np.array([2]), sigma=1.0,
+    ...                        theta=th, true_index=0)
+    >>> round(r.rate, 6), r.informative_from
+    (0.005, 139)
+    """
+    x = np.asarray(x, dtype=float)
+    counts = np.asarray(counts)
+    held = np.arange(x.shape[1]) < counts[:, None]
+    m1 = np.where(held, x, 0.0).sum(axis=1) / counts
+    m2 = np.where(held, x * x, 0.0).sum(axis=1) / counts
+    m = len(counts)
+    w = np.full(m, 1.0 / m) if weights is None else np.asarray(weights, dtype=float)
+    theta = np.asarray(theta, dtype=float)
+    da = theta[true_index, 0] - theta[:, 0]
+    db = theta[true_index, 1] - theta[:, 1]
+    kl = (da**2 + 2 * da * db * (w @ m1) + db**2 * (w @ m2)) * batch / (2 * sigma**2)
+    kl[true_index] = np.inf
+    k = int(np.argmin(kl))
+    rate = float(kl[k])
+    cells = len(theta)
+    start = int(np.floor(np.log(cells - 1) / rate)) + 1 if cells > 1 else 0
+    return LikelihoodReading(rate, theta[k].copy(), cells, start)

@@ -41,12 +41,19 @@ def _text(summary: dict, label: str) -> str:
         f"{label}: {s['steps']} steps, {s['agents']} agents, informative agent: "
         f"{'not marked' if inf_agent is None else s['nodes'][inf_agent]}"
     )
-    lines.append(
-        "smallest B (B-strong connectivity): aligned "
-        f"{b['aligned'] if b['aligned'] is not None else 'none'}, sliding "
-        f"{b['sliding'] if b['sliding'] is not None else 'none'}"
-        + ("  (no window length up to T works)" if b["sliding"] is None else "")
-    )
+    cov = s.get("smallest_b_coverage")
+    if cov:  # B with what it covers, never a plain B for steps it did not check
+        lines.append(
+            f"smallest B (B-strong connectivity): aligned: {cov['aligned']['text']}; "
+            f"sliding: {cov['sliding']['text']}"
+        )
+    else:
+        lines.append(
+            "smallest B (B-strong connectivity): aligned "
+            f"{b['aligned'] if b['aligned'] is not None else 'none'}, sliding "
+            f"{b['sliding'] if b['sliding'] is not None else 'none'}"
+            + ("  (no window length up to T works)" if b["sliding"] is None else "")
+        )
     ttc = s["time_to_connectivity"]
     lines.append(
         f"single steps strongly connected: {s['step_strongly_connected_fraction']:.0%}; "

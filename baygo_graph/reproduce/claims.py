@@ -34,6 +34,7 @@ __all__ = [
     "MIN_WINDOWS",
     "STRATEGIES",
     "Claim",
+    "coverage_row",
     "evaluate_claims",
 ]
 
@@ -249,6 +250,27 @@ def evaluate_claims(
     return claims
 
 
+def coverage_row(run, windows: str) -> dict:
+    """One row of the smallest-B table: B and what it covers (``analysis.smallest_b``).
+
+    Keys ``windows``, ``smallest_b`` (NaN: no B), ``windows_checked``,
+    ``steps_covered``, ``tail_length``, ``tail_connected`` (NaN: no tail) and
+    ``reading`` (:attr:`~baygo_graph.analysis.BCoverage.text`).
+    """
+    from ..analysis import smallest_b
+
+    cov = smallest_b(run, windows=windows, coverage=True)
+    return {
+        "windows": windows,
+        "smallest_b": np.nan if cov.B is None else cov.B,
+        "windows_checked": cov.windows_checked,
+        "steps_covered": cov.steps_covered,
+        "tail_length": cov.tail_length,
+        "tail_connected": np.nan if cov.tail_connected is None else float(cov.tail_connected),
+        "reading": cov.text,
+    }
+
+
 def _b_claim(df, smallest_b, min_windows):
     steps = table_steps(df)
     b_max = steps // min_windows
@@ -260,7 +282,9 @@ def _b_claim(df, smallest_b, min_windows):
         f"Per seed, the smallest such B over the run's T = {steps} steps (aligned "
         f"windows, the paper's Remark; analysis.smallest_b). Holds iff every seed has "
         f"one and the largest is <= T // {min_windows} = {b_max} (at least "
-        f"{min_windows} complete windows, so the property is seen repeatedly)."
+        f"{min_windows} complete windows, so the property is seen repeatedly; this "
+        f"threshold is ours, not the paper's). A B covers only its full windows "
+        f"[0, k*B): the last T mod B steps (the tail) are checked separately and reported."
     )
     if smallest_b is None or smallest_b.empty:
         return Claim("b_connectivity", claim, test, None, "not measured")
@@ -271,7 +295,14 @@ def _b_claim(df, smallest_b, min_windows):
         else "B is too large (or missing) for the property to be seen repeatedly in "
         "T steps; the smallest B grows with T (see the horizon table)."
     )
-    return Claim("b_connectivity", claim, test, holds, evidence, values, note)
+    loose = values.get("aligned", {}).get("tail_not_connected", 0)
+    if loose:
+        note = (
+            f"{note} In {loose} seed(s) the aligned B covers only [0, k*B): the tail after "
+            "it is not strongly connected (unchecked by that B)."
+        ).strip()
+    n = int(smallest_b["seed"].nunique()) if "seed" in smallest_b else None
+    return Claim("b_connectivity", claim, test, holds, evidence, values, note, n=n)
 
 
 def _b_evidence(table, b_max):
@@ -295,7 +326,21 @@ def _b_evidence(table, b_max):
             if ok.any()
             else "no seed has one"
         )
-        parts.append(f"{kind}: smallest B {rng_txt}; no B in {(~ok).sum()}/{len(b)} seeds")
+        part = f"{kind}: smallest B {rng_txt}; no B in {(~ok).sum()}/{len(b)} seeds"
+        if "tail_connected" in table:
+            rows = table[table["windows"] == kind]
+            tails = rows["tail_length"].to_numpy(dtype=float)
+            loose = int((rows["tail_connected"].to_numpy(dtype=float) == 0).sum())
+            with_tail = int(((tails > 0) & ok).sum())
+            top = float(np.nanmax(tails)) if len(tails) else 0.0
+            values[kind] |= {"with_tail": with_tail, "tail_not_connected": loose,
+                             "max_tail": top}  # fmt: skip
+            if with_tail:
+                part += (
+                    f"; a tail after the last full window in {with_tail} seeds (up to "
+                    f"{_fmt(np.nanmax(tails[ok]))} steps), not strongly connected in {loose}"
+                )
+        parts.append(part)
         if kind == "aligned":
             holds = bool(ok.all() and found.max() <= b_max)
     return "; ".join(parts), values, holds

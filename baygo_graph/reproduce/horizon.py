@@ -106,6 +106,10 @@ def horizon_summary(table) -> pd.DataFrame:
         out[f"b_{kind}_q75"] = col.quantile(0.75)
         out[f"no_b_{kind}"] = col.apply(lambda s: float(s.isna().sum()))
     out["b_aligned_over_T"] = out["b_aligned"] / out.index.to_numpy()
+    if "b_aligned_tail_connected" in table:  # the aligned B's unchecked tail
+        out["aligned_tail_not_connected"] = g["b_aligned_tail_connected"].apply(
+            lambda s: float((s == 0).sum())
+        )
     out["listening_share"] = g["listening_share"].mean()
     out["influence"] = g["influence"].mean()
     out["influence_rank"] = g["influence_rank"].mean()

@@ -39,7 +39,7 @@ from ..analysis.tables import table_array
 from ..data import resolve_data
 from ..io.atomic import atomic_text
 from ..io.runs import save_runs as write_runs
-from .claims import STRATEGIES, evaluate_claims
+from .claims import STRATEGIES, coverage_row, evaluate_claims
 from .drawing import animate_seed0, make_figures, save_figures, union_and_influence
 from .horizon import HORIZONS, long_runs
 from .report import claims_table, render_report, run_config, summary_markdown
@@ -99,8 +99,7 @@ def _measure_baygo(runs, seeds, *, window):
     for r in range(seeds):
         run = runs[("baygo", r)]
         for kind in ("aligned", "sliding"):
-            b = analysis.smallest_b(run, windows=kind)
-            rows.append({"seed": r, "windows": kind, "smallest_b": np.nan if b is None else b})
+            rows.append({"seed": r} | coverage_row(run, kind))
     table = pd.DataFrame(rows)
     show = runs[("baygo", 0)]
     t = show.n_steps
@@ -262,6 +261,7 @@ def reproduce(
     horizons=HORIZONS,
     regimes=None,
     regime_seeds: int = 10,
+    regime_max_seeds: int = 80,
     scheduler=None,
     gallery=None,
     video: bool = True,
@@ -301,7 +301,10 @@ def reproduce(
         themselves as its ``cells``; opt-in: minutes): writes
         regimes.csv, figures/regimes.png and a report section.
     regime_seeds : int, default 10
-        Paired seeds per regime.
+        Paired seeds per regime at the first look.
+    regime_max_seeds : int, default 80
+        Seeds are doubled where a verdict is undecided, up to this cap
+        (Bonferroni over the looks; see :mod:`baygo_graph.reproduce.regimes`).
     scheduler : str or distributed.Client, optional
         Dask scheduler for the regime map's runs (forwarded to compare).
     gallery : str or os.PathLike, optional
@@ -354,10 +357,14 @@ def reproduce(
         )
     regime_map = None
     if regimes is not None:
-        log(f"regime map ({regimes}), {regime_seeds} seeds per regime ...")
+        log(
+            f"regime map ({regimes}), {regime_seeds} (up to {regime_max_seeds}) seeds per "
+            "regime ..."
+        )
         with _timed(timings, "regimes"):
             regime_map = _regime_stage(
-                regimes, seeds=regime_seeds, steps=steps, rng=rng, data=dataset, agents=agents,
+                regimes, seeds=regime_seeds, max_seeds=regime_max_seeds, steps=steps, rng=rng,
+                data=dataset, agents=agents,
                 n_jobs=n_jobs, scheduler=scheduler, progress=progress, log=log, out=out,
                 gallery=gallery, files=files,
             )  # fmt: skip
@@ -368,7 +375,7 @@ def reproduce(
     config = run_config(
         seeds=seeds, steps=steps, agents=agents, grid=grid, rng=rng, n_jobs=n_jobs,
         influence_window=influence_window, horizons=horizons, regimes=regimes,
-        regime_seeds=regime_seeds, synthetic=synthetic,
+        regime_seeds=regime_seeds, regime_max_seeds=regime_max_seeds, synthetic=synthetic,
         data_source=str(res.attrs.get("data_source", "unknown")), command=command,
     )  # fmt: skip
     _write_reports(out, config=config, summary=summary, claims=claims, measures=measures,

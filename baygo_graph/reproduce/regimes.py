@@ -15,6 +15,19 @@ Two designs:
   attributed to that factor, at a seventh of the factorial's cost;
 * ``"factorial"``: all 2 x 3 x 3 x 3 = 54 combinations, which also shows
   interactions (e.g. a coarse grid only hurting at large batches).
+
+Seeds in rounds. A verdict whose interval straddles its margin is "cannot tell",
+never a coin flip: a regime where some claim is undecided is re-run with twice the
+seeds (by default 10 -> 20 -> 40 -> 80, :func:`seed_rounds`), the same paired child
+seeds plus new ones. The error control is a Bonferroni correction over the looks:
+with L planned looks every test runs at level ``1 - (1 - level) / L`` (e.g. 98.75%
+intervals for L = 4, and 97.5% for the TOST's two sides), so the chance that any
+look of a claim gives a false finding stays below ``1 - level`` however many looks
+are taken. A claim is decided at the first look where its test decides, and keeps
+that verdict; a claim still undecided at the last round stays "cannot tell at N
+seeds". :meth:`RegimeMap.rounds` keeps every look's verdicts, and
+:meth:`RegimeMap.reversals` lists the decided verdicts that reverse between a
+regime's last two looks.
 """
 
 from __future__ import annotations
@@ -26,7 +39,16 @@ import time
 import numpy as np
 import pandas as pd
 
-__all__ = ["DEFAULT", "FACTORS", "RegimeMap", "plot_regimes", "regime_list", "regimes"]
+__all__ = [
+    "DEFAULT",
+    "FACTORS",
+    "RegimeMap",
+    "look_level",
+    "plot_regimes",
+    "regime_list",
+    "regimes",
+    "seed_rounds",
+]
 
 #: Factor -> levels of the regime map.
 FACTORS = {"batch": (1, 5), "delta": (0.3, 0.5, 0.7), "grid": (31, 61, 121),
@@ -60,6 +82,45 @@ def regime_list(design: str = "ofat", *, factors=None, default=None) -> list[dic
     return cells
 
 
+def seed_rounds(seeds: int, max_seeds: int) -> tuple[int, ...]:
+    """The seeds of each look: ``seeds``, doubled until ``max_seeds`` (the last, capped).
+
+    Examples
+    --------
+    >>> seed_rounds(10, 80), seed_rounds(10, 50), seed_rounds(10, 10)
+    ((10, 20, 40, 80), (10, 20, 40, 50), (10,))
+    """
+    if seeds < 2 or max_seeds < seeds:
+        raise ValueError(
+            f"need 2 <= seeds <= max_seeds, got seeds={seeds!r}, max_seeds={max_seeds!r}"
+        )
+    out = [seeds]
+    while out[-1] < max_seeds:
+        out.append(min(2 * out[-1], max_seeds))
+    return tuple(out)
+
+
+def look_level(level: float, looks: int) -> float:
+    """Bonferroni over looks: the confidence level of each of ``looks`` looks.
+
+    Examples
+    --------
+    >>> look_level(0.95, 4)
+    0.9875
+    """
+    return 1.0 - (1.0 - level) / looks
+
+
+#: How a verdict is coded in :meth:`RegimeMap.verdicts`.
+STATE = {"holds": 1.0, "does not hold": 0.0, "violated": 0.0, "vacuous": 0.5}
+
+
+def _state(claim) -> float:
+    if claim.outcome == "cannot tell":
+        return 0.5
+    return STATE.get(claim.verdict, np.nan)
+
+
 def regime_label(cell: dict) -> str:
     """Short label of a regime: ``b1 d0.5 g61 s1``."""
     return (f"b{cell['batch']} d{cell['delta']:g} g{cell['grid']} "
@@ -72,27 +133,58 @@ class RegimeMap:
     Attributes
     ----------
     table : pandas.DataFrame
-        One row per (regime, claim): the factors, ``regime`` (label), ``claim``
-        (key), ``verdict``, ``holds`` (1.0 / 0.0 / NaN), ``evidence`` and the main
-        numbers (``mean_difference``, ``lo``, ``hi``, ``lo_tost``, ``hi_tost``,
-        ``margin``, ``median_step``, ``reached``, ``holds_share``, ``vacuous_share``, ``rate``).
+        One row per (regime, claim), its final verdict: the factors, ``regime``
+        (label), ``claim`` (key), ``verdict`` (with N when "cannot tell"),
+        ``state`` (1 holds, 0 does not hold or violated, 0.5 cannot tell or
+        vacuous, NaN not evaluated), ``holds`` (1.0 / 0.0 / NaN), ``seeds`` (N the
+        verdict rests on), ``look`` (1-based), ``level`` (each look's confidence
+        level), ``evidence`` and the main numbers (``mean_difference``, ``lo``,
+        ``hi``, ``lo_tost``, ``hi_tost``, ``margin``, ``median_step``, ``reached``,
+        ``holds_share``, ``vacuous_share``, ``rate``).
     seconds : dict
         Wall time per regime label and ``"total"``.
     caption : str or None
         Data and seeds (:func:`baygo_graph.figures.source_text`), drawn below the heat map.
+    looks : pandas.DataFrame or None
+        Every look's verdict: ``regime``, ``claim``, ``look``, ``seeds``,
+        ``verdict``, ``state``.
+    rounds : tuple of int
+        The planned seeds of each look.
     """
 
-    def __init__(self, table, seconds, caption=None):
+    def __init__(self, table, seconds, caption=None, looks=None, rounds=()):
         self.table = table
         self.seconds = seconds
         self.caption = caption
+        self.looks = looks
+        self.rounds = tuple(rounds)
 
     def verdicts(self) -> pd.DataFrame:
-        """Claim x regime matrix of ``holds`` (1, 0, NaN)."""
+        """Claim x regime matrix of ``state`` (1 holds, 0 not, 0.5 cannot tell, NaN)."""
         t = self.table
-        return t.pivot(index="claim", columns="regime", values="holds").reindex(
+        col = "state" if "state" in t else "holds"
+        return t.pivot(index="claim", columns="regime", values=col).reindex(
             index=pd.unique(t["claim"]), columns=pd.unique(t["regime"])
         )
+
+    def reversals(self) -> pd.DataFrame:
+        """Decided verdicts that reverse between a regime's last two looks.
+
+        One row per (regime, claim) decided at both of the regime's last two
+        looks with opposite verdicts (holds <-> does not hold); empty when none.
+        """
+        cols = ["regime", "claim", "seeds_before", "verdict_before", "seeds", "verdict"]
+        if self.looks is None or self.looks.empty:
+            return pd.DataFrame(columns=cols)
+        rows = []
+        for (regime, claim), g in self.looks.groupby(["regime", "claim"], sort=False):
+            g = g.sort_values("look")
+            if len(g) < 2:
+                continue
+            a, b = g.iloc[-2], g.iloc[-1]
+            if {a["state"], b["state"]} == {0.0, 1.0}:
+                rows.append([regime, claim, a["seeds"], a["verdict"], b["seeds"], b["verdict"]])
+        return pd.DataFrame(rows, columns=cols)
 
 
 _NUMBERS = ("mean_difference", "lo", "hi", "lo_tost", "hi_tost", "margin", "median_step",
@@ -100,11 +192,11 @@ _NUMBERS = ("mean_difference", "lo", "hi", "lo_tost", "hi_tost", "margin", "medi
 
 
 def _cell_claims(cell, *, seeds, steps, rng, n_jobs, scheduler, progress, data, agents,
-                 theorem, synthetic):  # fmt: skip
-    from ..analysis import smallest_b, theorem_check
+                 theorem, synthetic, level=0.95):  # fmt: skip
+    from ..analysis import theorem_check
     from ..experiments import compare
     from ..models import LinearRegression
-    from .claims import STRATEGIES, evaluate_claims
+    from .claims import STRATEGIES, coverage_row, evaluate_claims
     from .theorem import TruthMonitor
 
     extra = {}
@@ -124,14 +216,13 @@ def _cell_claims(cell, *, seeds, steps, rng, n_jobs, scheduler, progress, data, 
     for r in range(seeds):
         run = runs[("baygo", r)]
         for kind in ("aligned", "sliding"):
-            b = smallest_b(run, windows=kind)
-            rows.append({"seed": r, "windows": kind, "smallest_b": np.nan if b is None else b})
+            rows.append({"seed": r} | coverage_row(run, kind))
     checks = [theorem_check(runs[("baygo", r)]) for r in range(seeds)] if theorem else None
-    return evaluate_claims(df, smallest_b=pd.DataFrame(rows), theorem=checks)
+    return evaluate_claims(df, smallest_b=pd.DataFrame(rows), theorem=checks, level=level)
 
 
-def regimes(*, design="ofat", cells=None, seeds=10, steps=60, rng=0, data=None, agents=12,
-            n_jobs=None, scheduler=None, progress=None, theorem=True,
+def regimes(*, design="ofat", cells=None, seeds=10, max_seeds=80, steps=60, rng=0, data=None,
+            agents=12, n_jobs=None, scheduler=None, progress=None, theorem=True, level=0.95,
             log=None) -> RegimeMap:  # fmt: skip
     """Re-test the paper's claims in every regime of a design.
 
@@ -142,7 +233,11 @@ def regimes(*, design="ofat", cells=None, seeds=10, steps=60, rng=0, data=None, 
     cells : list of dict, optional
         Regimes to run (keys ``batch``, ``delta``, ``grid``, ``sigma_scale``).
     seeds : int, default 10
-        Paired seeds per regime (the same child seeds in every regime).
+        Paired seeds per regime at the first look (the same child seeds in every
+        regime).
+    max_seeds : int, default 80
+        The cap: a regime with an undecided claim is re-run with twice the seeds
+        up to this many (:func:`seed_rounds`); ``max_seeds=seeds``: one look.
     steps : int, default 60
     rng : int, default 0
     data : optional
@@ -155,6 +250,9 @@ def regimes(*, design="ofat", cells=None, seeds=10, steps=60, rng=0, data=None, 
     progress : bool, optional
     theorem : bool, default True
         Also check the bound (BayGo runs with the theorem monitor).
+    level : float, default 0.95
+        Family level per claim over all looks: each look tests at
+        :func:`look_level` ``(level, L)`` (Bonferroni over the L planned looks).
     log : callable, optional
         Called with one line per regime.
 
@@ -165,55 +263,80 @@ def regimes(*, design="ofat", cells=None, seeds=10, steps=60, rng=0, data=None, 
     Examples
     --------
     >>> import baygo_graph as bg
-    >>> m = regimes(cells=[DEFAULT | {"grid": 11}], seeds=2, steps=4, agents=3,
+    >>> m = regimes(cells=[DEFAULT | {"grid": 11}], seeds=2, max_seeds=4, steps=4, agents=3,
     ...             data=bg.synthetic_bodyfat(), n_jobs=1, progress=False)
     >>> m.table["regime"].unique().tolist(), len(m.table)
     (['b1 d0.5 g11 s1'], 13)
+    >>> m.rounds, float(m.table["level"].iloc[0])
+    ((2, 4), 0.975)
     """
     from ..data import resolve_data
 
     log = log or (lambda msg: None)
     dataset = resolve_data(data)
     cells = regime_list(design) if cells is None else [DEFAULT | dict(c) for c in cells]
-    rows, seconds = [], {}
+    rounds = seed_rounds(seeds, max_seeds)
+    each = look_level(level, len(rounds))
+    rows, look_rows, seconds = [], [], {}
     t0 = time.perf_counter()
     for cell in cells:
         label = regime_label(cell)
         t1 = time.perf_counter()
-        claims = _cell_claims(
-            cell, seeds=seeds, steps=steps, rng=rng, n_jobs=n_jobs, scheduler=scheduler,
-            progress=progress, data=dataset, agents=agents, theorem=theorem,
-            synthetic=dataset.synthetic,
-        )  # fmt: skip
+        final = {}
+        for look, n in enumerate(rounds, start=1):
+            claims = _cell_claims(
+                cell, seeds=n, steps=steps, rng=rng, n_jobs=n_jobs, scheduler=scheduler,
+                progress=progress, data=dataset, agents=agents, theorem=theorem,
+                synthetic=dataset.synthetic, level=each,
+            )  # fmt: skip
+            for c in claims:
+                look_rows.append({"regime": label, "claim": c.key, "look": look, "seeds": n,
+                                  "verdict": c.verdict, "state": _state(c)})  # fmt: skip
+                if c.key not in final and c.outcome != "cannot tell":
+                    final[c.key] = (c, look, n)  # decided (or not evaluated, or vacuous)
+            if len(final) == len(claims):
+                break
+            log(f"regime {label}: {len(claims) - len(final)} claim(s) undecided at {n} seeds")
+        for c in claims:  # undecided at the last look stay "cannot tell at N seeds"
+            final.setdefault(c.key, (c, look, n))
         seconds[label] = time.perf_counter() - t1
-        log(f"regime {label}: {seconds[label]:.1f} s")
+        log(f"regime {label}: {seconds[label]:.1f} s, {look} look(s)")
         for c in claims:
+            c, at, n_at = final[c.key]
             row = dict(cell) | {"regime": label, "claim": c.key, "verdict": c.verdict,
-                                "holds": np.nan if c.holds is None else float(c.holds)}  # fmt: skip
+                                "state": _state(c),
+                                "holds": np.nan if c.holds is None else float(c.holds),
+                                "seeds": n_at, "look": at, "level": each}  # fmt: skip
             row |= {k: c.values.get(k, np.nan) for k in _NUMBERS}
             row["evidence"] = c.evidence
             rows.append(row)
     seconds["total"] = time.perf_counter() - t0
     from ..figures import source_text
 
-    seed_text = f"{seeds} paired seeds per regime from root seed {rng}"
+    seed_text = (
+        f"{' -> '.join(map(str, rounds))} paired seeds per regime (more only where a verdict "
+        f"was undecided; each look at {100 * each:.4g}%, Bonferroni over {len(rounds)} looks) "
+        f"from root seed {rng}"
+    )
     caption = source_text(dataset.source, synthetic=dataset.synthetic, seeds=seed_text)
-    return RegimeMap(pd.DataFrame(rows), seconds, caption)
+    return RegimeMap(pd.DataFrame(rows), seconds, caption, pd.DataFrame(look_rows), rounds)
 
 
 def plot_regimes(regime_map, *, ax=None, synthetic=False, title=None):
-    """Heat map claim x regime: holds (blue), does not hold (orange), not evaluated (grey).
+    """Heat map claim x regime: holds (blue), does not hold (orange), cannot tell or
+    vacuous (sky blue), not evaluated (grey).
 
-    Okabe-Ito colours (colour-blind safe), with a letter in every cell (H / -)
-    so the map reads without colour; the legend sits outside the axes.
+    Okabe-Ito colours (colour-blind safe), with a letter in every cell (H / - / ?,
+    blank: not evaluated) so the map reads without colour; the legend sits outside
+    the axes.
 
     Examples
     --------
     >>> t = pd.DataFrame({"regime": ["a", "a", "b", "b"], "claim": ["x", "y", "x", "y"],
-    ...                   "holds": [1.0, 0.0, np.nan, 1.0]})
+    ...                   "state": [1.0, 0.0, np.nan, 0.5]})
     >>> ax = plot_regimes(RegimeMap(t, {}))
-    >>> len(ax.texts) >= 4
-    True
+    >>> [t.get_text() for t in ax.texts][:4]
+    ['H', '', '-', '?']
     """
     import matplotlib.pyplot as plt
     from matplotlib.colors import ListedColormap
@@ -222,7 +345,7 @@ def plot_regimes(regime_map, *, ax=None, synthetic=False, title=None):
     from ..figures import figure_style, mark_synthetic, source_caption
 
     mat = regime_map.verdicts()
-    colours = ["#E69F00", "#0072B2"]  # does not hold, holds
+    colours = ["#E69F00", "#56B4E9", "#0072B2"]  # does not hold, cannot tell, holds
     with figure_style():
         if ax is None:
             width = 2.5 + 0.45 * mat.shape[1]
@@ -232,15 +355,16 @@ def plot_regimes(regime_map, *, ax=None, synthetic=False, title=None):
         cmap = ListedColormap(colours).with_extremes(bad="#BBBBBB")
         ax.imshow(data, cmap=cmap, vmin=0, vmax=1, aspect="auto", interpolation="nearest")
         for (i, j), v in np.ndenumerate(mat.to_numpy(dtype=float)):
-            text = "?" if np.isnan(v) else ("H" if v else "-")
+            text = "" if np.isnan(v) else {1.0: "H", 0.0: "-"}.get(v, "?")
             ax.text(j, i, text, ha="center", va="center", fontsize=7,
                     color="white" if v == 1 else "black")  # fmt: skip
         ax.set_xticks(range(mat.shape[1]), mat.columns, rotation=60, ha="right", fontsize=7)
         ax.set_yticks(range(mat.shape[0]), mat.index, fontsize=7)
         ax.grid(False)
-        handles = [Patch(color=colours[1], label="holds (H)"),
-                   Patch(color=colours[0], label="does not hold (-)"),
-                   Patch(color="#BBBBBB", label="not evaluated (?)")]  # fmt: skip
+        handles = [Patch(color=colours[2], label="holds (H)"),
+                   Patch(color=colours[0], label="does not hold / violated (-)"),
+                   Patch(color=colours[1], label="cannot tell / vacuous (?)"),
+                   Patch(color="#BBBBBB", label="not evaluated")]  # fmt: skip
         ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0),
                   frameon=False, fontsize="small")  # fmt: skip
         ax.set_title(title or "Where each claim holds (regime: batch, delta, grid, noise x)")

@@ -84,9 +84,30 @@ class TruthMonitor(TheoremMonitor):
         self.synthetic = bool(synthetic)
 
     def start(self, *, agents, steps, grid, split, model=None) -> None:
-        """Set ``theta*`` from the split, then start as the base monitor."""
+        """Set ``theta*`` from the split, then start as the base monitor; also the
+        likelihood reading of the bound (:func:`~baygo_graph.analysis.likelihood_reading`,
+        one sample per agent per step, agents weighted 1/M)."""
+        from ..analysis.theorem import likelihood_reading
+
         self.theta_star = standardised_line(split) if self.synthetic else None
         super().start(agents=agents, steps=steps, grid=grid, split=split, model=model)
+        self.likelihood = None
+        setup = getattr(model, "setup_config", None)
+        sigma = setup().get("sigma") if callable(setup) else None
+        if sigma and grid.theta.shape[1] == 2:
+            self.likelihood = likelihood_reading(
+                split.x, split.counts, sigma=sigma, theta=grid.theta, true_index=self.cell
+            )
+
+    def finish(self) -> tuple[dict, dict]:
+        """The base monitor's records, and the likelihood reading in its config."""
+        records, config = super().finish()
+        if self.likelihood is not None:
+            config["theorem"] |= {
+                "likelihood_rate": self.likelihood.rate,
+                "likelihood_informative_from": self.likelihood.informative_from,
+            }
+        return records, config
 
 
 def _pooled(checks, attr):

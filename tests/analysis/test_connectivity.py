@@ -14,6 +14,7 @@ from baygo_graph import Run, simulate, synthetic_bodyfat
 from baygo_graph.analysis import (
     as_series,
     b_connectivity,
+    b_coverage,
     smallest_b,
     strongly_connected_steps,
     time_to_connectivity,
@@ -320,3 +321,63 @@ def test_long_series_smallest_b_is_tight(rng):
     ba = smallest_b(run, windows="aligned")
     assert b_connectivity(run, ba).holds
     assert all(not b_connectivity(run, k).holds for k in range(1, ba))
+
+
+# -- coverage: what a smallest B checked, and its tail -------------------------------
+def ref_coverage(graphs, windows, incomplete):
+    """Brute force: B, windows checked, steps covered, tail and its connectivity."""
+    t = len(graphs)
+    b = ref_smallest_b(graphs, windows, incomplete)
+    if b is None:
+        return None, 0, 0, t, nx.is_strongly_connected(ref_union(graphs, 0, t))
+    wins = ref_windows(t, b, windows, incomplete)
+    covered = sorted({k for s, e in wins for k in range(s, e)})
+    assert covered == list(range(len(covered)))  # windows cover a prefix
+    tail = t - len(covered)
+    tail_ok = nx.is_strongly_connected(ref_union(graphs, len(covered), t)) if tail else None
+    return b, len(wins), len(covered), tail, tail_ok
+
+
+@settings(max_examples=60, deadline=None)
+@given(graph_series(), st.sampled_from(["aligned", "sliding"]), st.sampled_from(["drop", "keep"]))
+def test_coverage_matches_networkx(graphs, windows, incomplete):
+    got = smallest_b(graphs, windows=windows, incomplete=incomplete, coverage=True)
+    want = ref_coverage(graphs, windows, incomplete)
+    assert (got.B, got.windows_checked, got.steps_covered, got.tail_length,
+            got.tail_connected) == want  # fmt: skip
+    assert got.steps == len(graphs)
+    if got.B is not None and got.tail_length:
+        assert f"over [0, {got.steps_covered})" in got.text
+        assert f"tail of {got.tail_length} steps" in got.text
+
+
+def test_a_tail_that_is_not_connected_is_reported_with_its_tail():
+    # 3 agents: a full ring every 2 steps for 6 steps, then 3 steps where nobody
+    # listens to agent 2: aligned B = 2 covers [0, 8); the tail [8, 9) is not connected
+    m = 3
+    ring_a, ring_b = digraph(m, [(0, 1), (1, 2)]), digraph(m, [(2, 0)])
+    broken = digraph(m, [(0, 1), (1, 0)])
+    graphs = [ring_a, ring_b] * 4 + [broken]
+    cov = smallest_b(graphs, coverage=True)
+    assert smallest_b(graphs) == cov.B == 2
+    assert (cov.windows_checked, cov.steps_covered, cov.tail_length) == (4, 8, 1)
+    assert cov.tail_connected is False
+    assert cov.text == (
+        "B-connected over [0, 8) with B = 2 (4 aligned windows), tail of 1 steps not connected"
+    )
+    assert cov.as_dict()["tail_connected"] is False and cov.as_dict()["B"] == 2
+    # a connected tail is said to be so; no tail, no tail clause
+    ok = b_coverage(graphs[:8] + [ring_a, ring_b, ring_a], 2)
+    assert ok.tail_length == 1 and ok.tail_connected is False
+    ok = b_coverage(graphs[:8] + [digraph(m, [(0, 1), (1, 2), (2, 0)])], 2)
+    assert ok.tail_connected is True and ok.text.endswith("tail of 1 steps strongly connected")
+    assert b_coverage(graphs[:8], 2).text == (
+        "B-connected over [0, 8) with B = 2 (4 aligned windows)"
+    )
+    # sliding windows cover every step
+    sl = smallest_b(graphs, windows="sliding", coverage=True)
+    assert sl.steps_covered == len(graphs) and sl.tail_length == 0
+    # no B: the whole series is the unchecked part
+    none = smallest_b([broken] * 3, coverage=True)
+    assert none.B is None and none.tail_length == 3 and none.tail_connected is False
+    assert none.text.startswith("no B works over the 3 steps")

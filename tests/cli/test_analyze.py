@@ -61,10 +61,11 @@ def test_text_report_carries_synthetic_banner(saved_run):
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0].startswith("NOTE: SYNTHETIC DATA")
-    b = smallest_b(run, windows="aligned")
-    assert f"smallest B (B-strong connectivity): aligned {b if b else 'none'}" in result.output
+    b = smallest_b(run, windows="aligned", coverage=True)
+    assert f"smallest B (B-strong connectivity): aligned: {b.text};" in result.output
     assert "windows of 10" in result.output  # default window min(10, T)
-    assert "reference influence of the informative agent: PosM 0.500" in result.output
+    # the paper's equal-weight star on 5 agents: M / (3M - 2) = 5 / 13
+    assert "reference influence of the informative agent: PosM 0.385" in result.output
 
 
 @pytest.mark.parametrize("suffix", ["json", "graphml"])
@@ -89,7 +90,9 @@ def test_fixed_run_report(tmp_path):
     run.save(tmp_path)
     report = json.loads(invoke(tmp_path, "--json").output)
     assert report["smallest_b"] == {"aligned": 1, "sliding": 1}
-    assert report["influence"]["product"]["informative"]["mean"] == pytest.approx(0.5)
+    # the paper's equal-weight star on 4 agents: the centre's influence M / (3M - 2)
+    assert report["influence"]["product"]["informative"]["mean"] == pytest.approx(0.4)
+    assert report["smallest_b_coverage"]["aligned"]["tail_length"] == 0
     assert report["influence"]["union"]["informative_rank"]["mean"] == 1.0
     assert report["listening_to_informative"]["mean"] == 1.0
 

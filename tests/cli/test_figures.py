@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from PIL import Image
@@ -102,7 +103,10 @@ def test_reproduce_small_configuration(tmp_path, capsys, monkeypatch):
     assert lines[0].startswith("NOTE: SYNTHETIC DATA") and lines[-1] == lines[0]
     for key in CLAIM_KEYS:
         (line,) = [ln for ln in lines if ln.split()[:1] == [key]]
-        assert line.split(None, 1)[1] in ("holds", "does not hold")
+        assert re.fullmatch(
+            r"holds|does not hold|violated|vacuous|cannot tell at \d+ seeds",
+            line.split(None, 1)[1],
+        )
     for name in set(FIGURES) - {"regimes"}:  # the regime map is opt-in
         assert (out_dir / "figures" / f"{name}.png").is_file()
         assert (out_dir / "figures" / f"{name}.pdf").is_file()

@@ -163,8 +163,8 @@ def test_theorem_claim_vacuous_bound_does_not_hold():
     ],
 )
 def test_consensus_is_three_way_from_the_median_interval(steps, verdict):
-    rows = [dict(strategy="baygo", seed=r, step=t, agent=a, informative=a == 0,
-                 mse=1.0 + (t < steps[r]) * 0.5 * a)
+    rows = [{"strategy": "baygo", "seed": r, "step": t, "agent": a, "informative": a == 0,
+                 "mse": 1.0 + (t < steps[r]) * 0.5 * a}
             for r in range(len(steps)) for t in range(50) for a in range(2)]  # fmt: skip
     claims = {c.key: c for c in evaluate_claims(pd.DataFrame(rows))}
     c = claims["consensus_abs_0.01"]

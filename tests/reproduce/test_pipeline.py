@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pandas as pd
 import pytest
@@ -35,6 +36,7 @@ def small_reproduction(tmp_path_factory):
         horizons=(5, 8),
         regimes=[DEFAULT_REGIME | {"grid": 11}, DEFAULT_REGIME | {"grid": 11, "delta": 0.3}],
         regime_seeds=2,
+        regime_max_seeds=4,
         save_runs=True,
     )
     return out, result
@@ -88,7 +90,8 @@ def test_report_names_each_claim_with_its_computed_verdict(small_reproduction):
     report = (out / "results" / "report.md").read_text()
     assert "SYNTHETIC DATA" in report.splitlines()[2]
     for claim in result.claims:
-        assert claim.verdict in ("holds", "does not hold")
+        assert re.fullmatch(r"holds|does not hold|violated|vacuous|cannot tell at \d+ seeds",
+                            claim.verdict)  # fmt: skip
         row = next(line for line in report.splitlines() if line.startswith(f"| {claim.key} |"))
         assert f"**{claim.verdict}**" in row
     for name in FIGURES:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import matplotlib
 import numpy as np
+import pandas as pd
 import pytest
 
 import baygo_graph as bg
@@ -11,9 +12,11 @@ from baygo_graph.experiments import compare
 from baygo_graph.models import LinearRegression
 from baygo_graph.reproduce import (
     CLAIM_KEYS,
+    CONTRASTS,
     DEFAULT_REGIME,
     FACTORS,
     STRATEGIES,
+    RegimeMap,
     evaluate_claims,
     plot_regimes,
     regime_list,
@@ -42,8 +45,8 @@ def test_designs():
 def tiny_map():
     cells = [DEFAULT_REGIME | {"grid": 11}, DEFAULT_REGIME | {"grid": 11, "batch": 5,
                                                               "sigma_scale": 2.0}]  # fmt: skip
-    return cells, regimes(cells=cells, seeds=2, steps=6, agents=4, n_jobs=1, progress=False,
-                          data=bg.synthetic_bodyfat())  # fmt: skip
+    return cells, regimes(cells=cells, seeds=2, max_seeds=2, steps=6, agents=4, n_jobs=1,
+                          progress=False, data=bg.synthetic_bodyfat())  # fmt: skip
 
 
 def test_table_has_every_claim_per_regime_with_real_numbers(tiny_map):
@@ -51,7 +54,10 @@ def test_table_has_every_claim_per_regime_with_real_numbers(tiny_map):
     t = m.table
     assert t["regime"].unique().tolist() == ["b1 d0.5 g11 s1", "b5 d0.5 g11 s2"]
     assert t.groupby("regime")["claim"].apply(list).tolist() == [list(CLAIM_KEYS)] * 2
-    assert set(t["verdict"]) <= {"holds", "does not hold", "not evaluated"}
+    allowed = {"holds", "does not hold", "not evaluated", "cannot tell at 2 seeds", "violated",
+               "vacuous"}  # fmt: skip
+    assert set(t["verdict"]) <= allowed
+    assert (t["seeds"] == 2).all() and (t["level"] == 0.95).all() and m.rounds == (2,)
     # the numbers are those of evaluate_claims on a compare() of the same regime
     cell = cells[1]
     df = compare(STRATEGIES, seeds=2, steps=6, agents=4, n_jobs=1, progress=False,
@@ -74,3 +80,42 @@ def test_heat_map_has_one_cell_per_claim_and_regime(tiny_map):
     assert ax.images[0].get_array().shape == (len(CLAIM_KEYS), 2)
     legend = ax.get_legend()
     assert legend is not None and legend.get_bbox_to_anchor().x0 > ax.bbox.x1 - 1
+
+
+def test_rounds_add_seeds_only_where_undecided_with_bonferroni_over_looks():
+    cells = [DEFAULT_REGIME | {"grid": 11}]
+    m = regimes(cells=cells, seeds=3, max_seeds=6, steps=5, agents=3, n_jobs=1,
+                progress=False, theorem=False, data=bg.synthetic_bodyfat())  # fmt: skip
+    t, looks = m.table.set_index("claim"), m.looks
+    assert m.rounds == (3, 6) and (t["level"] == 1 - 0.05 / 2).all()
+    assert set(looks["seeds"]) <= {3, 6}
+    first = looks[looks["look"] == 1].set_index("claim")
+    for key, row in t.iterrows():
+        if row["look"] == 1 and row["verdict"] != "not evaluated":
+            assert first.loc[key, "verdict"] == row["verdict"]  # kept from its first look
+        if row["verdict"].startswith("cannot tell"):  # undecided at the cap
+            assert row["verdict"] == "cannot tell at 6 seeds" and row["seeds"] == 6
+    if looks["look"].max() == 2:  # the second look is evaluate_claims at 6 seeds, 97.5%
+        df = compare(STRATEGIES, seeds=6, steps=5, agents=3, n_jobs=1, progress=False,
+                     data=bg.synthetic_bodyfat(), influence_window=5,
+                     model=LinearRegression(grid=11))  # fmt: skip
+        want = {c.key: c.verdict for c in evaluate_claims(df, level=0.975)}
+        second = looks[looks["look"] == 2].set_index("claim")["verdict"]
+        for key in CONTRASTS:
+            assert second[key] == want[key]
+
+
+def test_reversals_are_decided_verdicts_that_flip_between_the_last_two_looks():
+    looks = pd.DataFrame(
+        [
+            ("r", "a", 1, 10, "holds", 1.0), ("r", "a", 2, 20, "does not hold", 0.0),
+            ("r", "b", 1, 10, "holds", 1.0), ("r", "b", 2, 20, "cannot tell at 20 seeds", 0.5),
+            ("r", "c", 1, 10, "does not hold", 0.0), ("r", "c", 2, 20, "does not hold", 0.0),
+            ("s", "a", 1, 10, "holds", 1.0),
+        ],
+        columns=["regime", "claim", "look", "seeds", "verdict", "state"],
+    )  # fmt: skip
+    rev = RegimeMap(pd.DataFrame(), {}, looks=looks, rounds=(10, 20)).reversals()
+    assert rev[["regime", "claim", "verdict_before", "verdict"]].values.tolist() == [
+        ["r", "a", "holds", "does not hold"]
+    ]
