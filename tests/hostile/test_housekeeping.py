@@ -33,15 +33,25 @@ def test_files_follow_the_umask(tmp_path, umask027, saved_runs):
 
 
 def test_stale_tmp_files_are_removed_by_writers(tmp_path):
-    old, fresh, other = (tmp_path / n for n in (".a.npz.x1.tmp", ".b.json.x2.tmp", "keep.tmp"))
-    for p in (old, fresh, other):
+    dead = _dead_pid()
+    old, fresh, alive = (
+        tmp_path / f".a.npz.baygo-{dead}-abcd1234.tmp",
+        tmp_path / f".b.json.baygo-{dead}-efgh5678.tmp",
+        tmp_path / f".c.json.baygo-{os.getpid()}-ijkl9012.tmp",
+    )
+    # the user's own files, named like temporary files of other tools (or of ours,
+    # in the older naming): never touched, however old
+    users = [tmp_path / n for n in ("keep.tmp", ".notes.tmp", ".a.npz.x1.tmp", ".x.baygo-1.tmp")]
+    for p in (old, fresh, alive, *users):
         p.write_bytes(b"half")
     two_hours_ago = time.time() - 7200
-    os.utime(old, (two_hours_ago, two_hours_ago))
-    os.utime(other, (two_hours_ago, two_hours_ago))
+    for p in (old, alive, *users):
+        os.utime(p, (two_hours_ago, two_hours_ago))
     atomic_write(tmp_path / "c.bin", lambda fh: fh.write(b"x"))
-    assert not old.exists() and fresh.exists() and other.exists()
+    assert not old.exists() and fresh.exists() and alive.exists()
+    assert all(p.read_bytes() == b"half" for p in users)
     assert clean_stale_tmp(tmp_path, older_than=0) == [fresh]
+    assert alive.exists() and all(p.exists() for p in users)  # a live writer's file is kept
     assert clean_stale_tmp(tmp_path / "missing") == []
 
 
