@@ -16,6 +16,7 @@ __all__ = [
     "check_choice",
     "check_int",
     "check_real",
+    "is_plain_row",
     "root_seed_sequence",
     "seed_from_record",
     "seed_record",
@@ -105,6 +106,30 @@ def check_choice(name: str, value, choices):
     if value not in choices:
         raise ValueError(f"{name} must be one of {tuple(choices)}, got {value!r}")
     return value
+
+
+def is_plain_row(row: dict, numbers_in=()) -> bool:
+    """True when ``row`` (a decoded JSON object) is flat and typed as a table row.
+
+    Every value is a scalar (str, int, float, bool or None) and the fields named
+    in ``numbers_in`` are finite real numbers (not bools, not texts): a row read
+    back from a file is trusted only then.
+
+    Examples
+    --------
+    >>> is_plain_row({"a": 1.5, "b": "x"}, ("a",)), is_plain_row({"a": "1.5"}, ("a",))
+    (True, False)
+    >>> is_plain_row({"a": [1]}), is_plain_row({"a": float("nan")}, ("a",))
+    (False, False)
+    """
+    if not all(isinstance(v, str | int | float | None) for v in row.values()):
+        return False
+    return all(
+        isinstance(row.get(k), int | float)
+        and not isinstance(row.get(k), bool)
+        and math.isfinite(row[k])
+        for k in numbers_in
+    )
 
 
 def _check_rng_type(rng) -> None:
