@@ -15,7 +15,10 @@ import numpy as np
 __all__ = [
     "check_choice",
     "check_int",
+    "check_finite_step",
     "check_real",
+    "check_real_array",
+    "check_scale",
     "is_plain_row",
     "root_seed_sequence",
     "seed_from_record",
@@ -87,6 +90,103 @@ def check_real(
             bound = "a finite number" + ("" if high is None else f" <= {high:g}")
         raise ValueError(f"{name} must be {bound}, got {value!r}")
     return value
+
+
+def check_real_array(name: str, value) -> None:
+    """TypeError when the array (dense or sparse) ``value`` holds complex numbers, which
+    ``astype(float)`` would silently cut to their real parts.
+
+    Examples
+    --------
+    >>> check_real_array("weights", np.eye(2))
+    >>> check_real_array("weights", np.eye(2) + 1j)
+    Traceback (most recent call last):
+    ...
+    TypeError: weights must be real numbers, got complex128 values
+    """
+    dtype = getattr(value, "dtype", None)
+    if dtype is None and not isinstance(value, str | bytes):
+        try:
+            dtype = np.asarray(value).dtype
+        except (TypeError, ValueError):
+            return  # not array-like: the caller's own checks say so
+    if dtype is not None and dtype.kind == "c":
+        raise TypeError(f"{name} must be real numbers, got {dtype} values")
+
+
+#: Accepted range of a scale (a noise standard deviation, a prior variance): its
+#: square and the inverse of its square stay normal floats (1e-300 .. 1e300), so
+#: no ``1 / sigma**2`` divides by zero or overflows.
+SCALE_RANGE = (1e-150, 1e150)
+
+
+def check_scale(name: str, value, *, size: int | None = None):
+    """A positive scale (``size``: a number or ``size`` numbers) within :data:`SCALE_RANGE`.
+
+    Returns a float, or a float array of shape ``(size,)``.
+
+    Examples
+    --------
+    >>> check_scale("sigma", 0.5), check_scale("prior_var", 2, size=2).tolist()
+    (0.5, [2.0, 2.0])
+    >>> check_scale("sigma", 1e-300)
+    Traceback (most recent call last):
+    ...
+    ValueError: sigma must be in [1e-150, 1e+150], got 1e-300
+    >>> check_scale("prior_var", (1e-320, 1.0), size=2)
+    Traceback (most recent call last):
+    ...
+    ValueError: prior_var must be finite numbers in [1e-150, 1e+150], got (1e-320, 1.0)
+    """
+    low, high = SCALE_RANGE
+    if size is None:
+        check_real(name, value, low=0.0, low_open=True)  # "a finite number > 0" first
+        return check_real(name, value, low=low, high=high)
+    if np.iscomplexobj(value) or isinstance(value, str | bytes):
+        raise TypeError(f"{name} must be a number or {size} real numbers, got {value!r}")
+    try:
+        v = np.broadcast_to(np.asarray(value, dtype=float), (size,))
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a number or {size} real numbers, got {value!r}") from None
+    if not np.all(np.isfinite(v) & (v > 0)):
+        raise ValueError(f"{name} must be finite numbers > 0, got {value!r}")
+    if not np.all((v >= low) & (v <= high)):
+        raise ValueError(f"{name} must be finite numbers in [{low:g}, {high:g}], got {value!r}")
+    return v.astype(float)
+
+
+def check_finite_step(step: int, **values) -> None:
+    """Stop a run whose per-agent values went non-finite, naming the step and agent.
+
+    ``values``: name -> array with one value per agent (first axis), e.g. the step's
+    entropy and posterior mean.
+
+    Raises
+    ------
+    baygo_graph.exceptions.NonFiniteError
+        ``"the run went non-finite at step 3, agent 1 (entropy = nan) ..."``.
+
+    Examples
+    --------
+    >>> check_finite_step(0, entropy=np.array([0.1, 0.2]))
+    >>> check_finite_step(3, entropy=np.array([0.1, np.nan]))
+    Traceback (most recent call last):
+    ...
+    baygo_graph.exceptions.NonFiniteError: the run went non-finite at step 3, agent 1 ...
+    """
+    from .exceptions import NonFiniteError
+
+    for name, array in values.items():
+        a = np.asarray(array)
+        bad = ~np.isfinite(a)
+        if bad.any():
+            where = tuple(np.argwhere(bad)[0])
+            agent, value = (int(where[0]) if where else 0), a[where]
+            raise NonFiniteError(
+                f"the run went non-finite at step {step}, agent {agent} ({name} = {value}): "
+                "the model's numbers left the float range; check sigma, prior_var, the grid "
+                "and the data's scale"
+            )
 
 
 def check_choice(name: str, value, choices):

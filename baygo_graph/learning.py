@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from tqdm.auto import tqdm
 
-from ._validate import check_int, check_real, seed_record
+from ._validate import check_finite_step, check_int, check_real, seed_record
 from ._version import __version__
 from .data import draw_batches
 from .io.limits import check_budget, estimate_run_bytes
@@ -361,6 +361,7 @@ class _Loop:
             if rec is None:
                 rec = self._record(m)
             rec.loss[t], rec.entropy[t], rec.mean[t] = m.loss, m.entropy, m.mean
+            check_finite_step(t, entropy=m.entropy, mean=m.mean)  # never a NaN run, exit 0
             for k, v in m.extra.items():
                 rec.records.setdefault(k, np.empty((self.steps, agents)))[t] = v
             if t in self.keep:

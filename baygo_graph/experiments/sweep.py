@@ -42,6 +42,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .._text import csv_frame
 from .._validate import check_int, check_real, is_plain_row
 from .._version import __version__
 from ..data import Dataset, paper_split, resolve_data
@@ -350,7 +351,7 @@ def sweep(
     table = pd.DataFrame([done[t["id"]] for t in tasks])
     keys = [*PARAMETERS, "strategy", "seed"]
     table = table.sort_values(keys, na_position="first", kind="stable").reset_index(drop=True)
-    atomic_text(folder / _TABLE, table.to_csv(index=False))
+    atomic_text(folder / _TABLE, csv_frame(table).to_csv(index=False))
     return table
 
 

@@ -239,6 +239,13 @@ def _check_meta(meta, m):
         _fail(f"kind must be one of {_KINDS}, got {meta['kind']!r}")
     if not isinstance(meta["config"], dict):
         _fail(f"config must be a JSON object, got {type(meta['config']).__name__}")
+    data = meta["config"].get("data", {})
+    if not isinstance(data, dict):
+        _fail(f"config['data'] must be a JSON object, got {type(data).__name__}")
+    if not isinstance(data.get("source", ""), str) or not isinstance(
+        data.get("synthetic", False), bool
+    ):
+        _fail("config['data'] must have a text 'source' and a true/false 'synthetic'")
     inf = meta["informative"]
     if isinstance(inf, bool) or not isinstance(inf, int) or not 0 <= inf < m:
         _fail(f"informative must be an agent id in [0, {m}), got {inf!r}")
