@@ -25,6 +25,7 @@ from ..exceptions import BudgetError
 
 __all__ = [
     "DEFAULT_LIMIT",
+    "arrays_nbytes",
     "JSON_BYTES_PER_FILE_BYTE",
     "LIMIT_ENV",
     "check_budget",
@@ -231,3 +232,19 @@ def estimate_run_bytes(
     grid = k * (2 + 3) * 8
     metrics = t * m * (8 + 8 + 16 + 4)
     return posterior + grid + metrics + (m * m * 8 if pairwise else 0)
+
+
+def arrays_nbytes(obj) -> int:
+    """Bytes of the numpy arrays among ``obj``'s attributes (e.g. a data split's).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from types import SimpleNamespace
+    >>> arrays_nbytes(SimpleNamespace(x=np.zeros((2, 3)), n=4, y=np.zeros(5, dtype=np.int32)))
+    68
+    """
+    import numpy as np
+
+    values = vars(obj).values() if hasattr(obj, "__dict__") else ()
+    return sum(v.nbytes for v in values if isinstance(v, np.ndarray))
