@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import struct
 import zipfile
@@ -15,20 +14,11 @@ from baygo_graph.io.limits import JSON_BYTES_PER_FILE_BYTE
 from baygo_graph.io.safexml import read_graphml_series
 
 
-def _recompressed(blob: bytes, method: int) -> bytes:
-    src = zipfile.ZipFile(io.BytesIO(blob))
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", method) as zf:
-        for name in src.namelist():
-            zf.writestr(name, src.read(name))
-    return buf.getvalue()
-
-
 @pytest.mark.parametrize(("method", "label"), [(zipfile.ZIP_BZIP2, "12"), (zipfile.ZIP_LZMA, "14")])
-def test_bzip2_and_lzma_members_are_refused_unread(saved_runs, tmp_path, method, label):
+def test_bzip2_and_lzma_members_are_refused_unread(saved_runs, kit, tmp_path, method, label):
     _, blob = saved_runs["dynamic"]
     p = tmp_path / "run.npz"
-    p.write_bytes(_recompressed(blob, method))
+    p.write_bytes(kit.recompressed(blob, method))
     with pytest.raises(RunFormatError, match=f"compression method {label} .*stored and deflate"):
         bg.Run.load(p)
 
@@ -39,7 +29,7 @@ def test_lzma_bomb_member_is_never_inflated(saved_runs, kit, tmp_path):
     items = kit.members(blob)
     raw = kit.npy_with_shape(items["mse.npy"], (3 * 10**8 // 8, 1))
     p = tmp_path / "run.npz"
-    p.write_bytes(_recompressed(kit.make_zip(items | {"mse.npy": raw}), zipfile.ZIP_LZMA))
+    p.write_bytes(kit.recompressed(kit.make_zip(items | {"mse.npy": raw}), zipfile.ZIP_LZMA))
     with pytest.raises(RunFormatError, match="only stored and deflate"):
         bg.Run.load(p)
 
@@ -64,25 +54,10 @@ def test_encrypted_member_is_a_run_format_error(saved_runs, tmp_path):
         bg.Run.load(p)
 
 
-def _default_bomb(nodes: int, keys: int, steps: int) -> str:
-    """Node keys with ``<default>`` values that every node inherits, and many steps."""
-    head = '<graphml xmlns="http://graphml.graphdrawing.org/xmlns">'
-    head += '<key id="s" for="edge" attr.name="step" attr.type="long"/>'
-    head += "".join(
-        f'<key id="k{i}" for="node" attr.name="a{i}" attr.type="string"><default>x</default></key>'
-        for i in range(keys)
-    )
-    body = "".join(f'<node id="{n}"/>' for n in range(nodes))
-    body += "".join(
-        f'<edge source="0" target="1"><data key="s">{t}</data></edge>' for t in range(steps)
-    )
-    return head + '<graph edgedefault="directed">' + body + "</graph></graphml>"
-
-
-def test_graphml_inherited_defaults_count_against_the_budget(tmp_path):
+def test_graphml_inherited_defaults_count_against_the_budget(tmp_path, kit):
     """~100 KB of keys, nodes and edges that would materialise ~1.6e9 attributes."""
     p = tmp_path / "bomb.graphml"
-    p.write_text(_default_bomb(nodes=2000, keys=400, steps=2000))
+    p.write_text(kit.default_bomb(nodes=2000, keys=400, steps=2000))
     assert p.stat().st_size < 250_000
     with pytest.raises(BudgetError, match="800000 node attributes"):
         read_graphml_series(p, node_type=str)
@@ -90,9 +65,9 @@ def test_graphml_inherited_defaults_count_against_the_budget(tmp_path):
         bg.read_series(p)
 
 
-def test_graphml_defaults_are_still_inherited(tmp_path):
+def test_graphml_defaults_are_still_inherited(tmp_path, kit):
     p = tmp_path / "ok.graphml"
-    p.write_text(_default_bomb(nodes=3, keys=2, steps=2))
+    p.write_text(kit.default_bomb(nodes=3, keys=2, steps=2))
     graphs = read_graphml_series(p)
     assert len(graphs) == 2 and graphs[1].nodes[2] == {"a0": "x", "a1": "x"}
 
