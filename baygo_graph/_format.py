@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ._text import markdown_cell
 from .data import BODYFAT_ENV
 
 __all__ = [
@@ -102,7 +103,8 @@ def markdown_table(frame, *, index=True, digits=4, pad=False) -> str:
     """A GitHub-flavoured Markdown table of a DataFrame (no extra dependency).
 
     Floats are written with :func:`format_number` (``digits`` significant
-    digits, ``n/a`` when missing); ``|`` in text is escaped. With ``pad``,
+    digits, ``n/a`` when missing); every text (headers and index too) goes through
+    :func:`baygo_graph._text.markdown_cell` (``|`` escaped, newlines made spaces). With ``pad``,
     every column is padded to its widest cell (for terminals).
 
     Examples
@@ -125,11 +127,12 @@ def markdown_table(frame, *, index=True, digits=4, pad=False) -> str:
             return format_number(float(v), f".{digits}g")
         if v is None:
             return "n/a"
-        return str(v).replace("|", "\\|")
+        return markdown_cell(v)  # "|" and newlines in user text cannot break the table
 
-    head = ([frame.index.name or ""] if index else []) + [str(c) for c in frame.columns]
+    head = [markdown_cell(c) for c in ([frame.index.name or ""] if index else [])]
+    head += [markdown_cell(c) for c in frame.columns]
     body = [
-        ([str(idx)] if index else []) + [cell(v) for v in row]
+        ([markdown_cell(idx)] if index else []) + [cell(v) for v in row]
         for idx, row in zip(frame.index, frame.itertuples(index=False), strict=True)
     ]
     rows = [head, ["---"] * len(head), *body]

@@ -15,7 +15,11 @@ import numpy as np
 __all__ = [
     "check_choice",
     "check_int",
+    "check_finite_step",
     "check_real",
+    "check_real_array",
+    "check_scale",
+    "is_plain_row",
     "root_seed_sequence",
     "seed_from_record",
     "seed_record",
@@ -88,6 +92,103 @@ def check_real(
     return value
 
 
+def check_real_array(name: str, value) -> None:
+    """TypeError when the array (dense or sparse) ``value`` holds complex numbers, which
+    ``astype(float)`` would silently cut to their real parts.
+
+    Examples
+    --------
+    >>> check_real_array("weights", np.eye(2))
+    >>> check_real_array("weights", np.eye(2) + 1j)
+    Traceback (most recent call last):
+    ...
+    TypeError: weights must be real numbers, got complex128 values
+    """
+    dtype = getattr(value, "dtype", None)
+    if dtype is None and not isinstance(value, str | bytes):
+        try:
+            dtype = np.asarray(value).dtype
+        except (TypeError, ValueError):
+            return  # not array-like: the caller's own checks say so
+    if dtype is not None and dtype.kind == "c":
+        raise TypeError(f"{name} must be real numbers, got {dtype} values")
+
+
+#: Accepted range of a scale (a noise standard deviation, a prior variance): its
+#: square and the inverse of its square stay normal floats (1e-300 .. 1e300), so
+#: no ``1 / sigma**2`` divides by zero or overflows.
+SCALE_RANGE = (1e-150, 1e150)
+
+
+def check_scale(name: str, value, *, size: int | None = None):
+    """A positive scale (``size``: a number or ``size`` numbers) within :data:`SCALE_RANGE`.
+
+    Returns a float, or a float array of shape ``(size,)``.
+
+    Examples
+    --------
+    >>> check_scale("sigma", 0.5), check_scale("prior_var", 2, size=2).tolist()
+    (0.5, [2.0, 2.0])
+    >>> check_scale("sigma", 1e-300)
+    Traceback (most recent call last):
+    ...
+    ValueError: sigma must be in [1e-150, 1e+150], got 1e-300
+    >>> check_scale("prior_var", (1e-320, 1.0), size=2)
+    Traceback (most recent call last):
+    ...
+    ValueError: prior_var must be finite numbers in [1e-150, 1e+150], got (1e-320, 1.0)
+    """
+    low, high = SCALE_RANGE
+    if size is None:
+        check_real(name, value, low=0.0, low_open=True)  # "a finite number > 0" first
+        return check_real(name, value, low=low, high=high)
+    if np.iscomplexobj(value) or isinstance(value, str | bytes):
+        raise TypeError(f"{name} must be a number or {size} real numbers, got {value!r}")
+    try:
+        v = np.broadcast_to(np.asarray(value, dtype=float), (size,))
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a number or {size} real numbers, got {value!r}") from None
+    if not np.all(np.isfinite(v) & (v > 0)):
+        raise ValueError(f"{name} must be finite numbers > 0, got {value!r}")
+    if not np.all((v >= low) & (v <= high)):
+        raise ValueError(f"{name} must be finite numbers in [{low:g}, {high:g}], got {value!r}")
+    return v.astype(float)
+
+
+def check_finite_step(step: int, **values) -> None:
+    """Stop a run whose per-agent values went non-finite, naming the step and agent.
+
+    ``values``: name -> array with one value per agent (first axis), e.g. the step's
+    entropy and posterior mean.
+
+    Raises
+    ------
+    baygo_graph.exceptions.NonFiniteError
+        ``"the run went non-finite at step 3, agent 1 (entropy = nan) ..."``.
+
+    Examples
+    --------
+    >>> check_finite_step(0, entropy=np.array([0.1, 0.2]))
+    >>> check_finite_step(3, entropy=np.array([0.1, np.nan]))
+    Traceback (most recent call last):
+    ...
+    baygo_graph.exceptions.NonFiniteError: the run went non-finite at step 3, agent 1 ...
+    """
+    from .exceptions import NonFiniteError
+
+    for name, array in values.items():
+        a = np.asarray(array)
+        bad = ~np.isfinite(a)
+        if bad.any():
+            where = tuple(np.argwhere(bad)[0])
+            agent, value = (int(where[0]) if where else 0), a[where]
+            raise NonFiniteError(
+                f"the run went non-finite at step {step}, agent {agent} ({name} = {value}): "
+                "the model's numbers left the float range; check sigma, prior_var, the grid "
+                "and the data's scale"
+            )
+
+
 def check_choice(name: str, value, choices):
     """``value`` if it is one of ``choices``.
 
@@ -105,6 +206,30 @@ def check_choice(name: str, value, choices):
     if value not in choices:
         raise ValueError(f"{name} must be one of {tuple(choices)}, got {value!r}")
     return value
+
+
+def is_plain_row(row: dict, numbers_in=()) -> bool:
+    """True when ``row`` (a decoded JSON object) is flat and typed as a table row.
+
+    Every value is a scalar (str, int, float, bool or None) and the fields named
+    in ``numbers_in`` are finite real numbers (not bools, not texts): a row read
+    back from a file is trusted only then.
+
+    Examples
+    --------
+    >>> is_plain_row({"a": 1.5, "b": "x"}, ("a",)), is_plain_row({"a": "1.5"}, ("a",))
+    (True, False)
+    >>> is_plain_row({"a": [1]}), is_plain_row({"a": float("nan")}, ("a",))
+    (False, False)
+    """
+    if not all(isinstance(v, str | int | float | None) for v in row.values()):
+        return False
+    return all(
+        isinstance(row.get(k), int | float)
+        and not isinstance(row.get(k), bool)
+        and math.isfinite(row[k])
+        for k in numbers_in
+    )
 
 
 def _check_rng_type(rng) -> None:

@@ -25,6 +25,7 @@ from .datasets import (
     synthetic_bodyfat,
 )
 from .exceptions import DataError  # noqa: F401  (importable from here, as before the split)
+from .io.limits import check_budget
 
 __all__ = [
     "SplitBase",
@@ -187,6 +188,10 @@ def paper_split(
         rng=rng,
     )
     counts = np.array([len(p) for p in per_agent])
+    check_budget(  # the padded arrays, before they exist (docs/formats.md)
+        2 * 8 * agents * int(counts.max()),
+        what=f"the data split (padded arrays of {agents} agents x {int(counts.max())} samples)",
+    )
     x = np.zeros((agents, counts.max()))
     y = np.zeros((agents, counts.max()))
     for a, idx in enumerate(per_agent):  # set-up only, not the hot path

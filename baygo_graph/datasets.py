@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from .exceptions import DataError
+from .io.limits import check_csv_budget
 
 __all__ = [
     "BODYFAT_ENV",
@@ -105,6 +106,7 @@ def load_bodyfat(path=None, *, columns=(FEATURE, TARGET)) -> Dataset:
     if not path.is_file():
         raise DataError(f"bodyfat file {str(path)!r} does not exist")
     try:
+        check_csv_budget(path)  # BudgetError before pandas reads it (docs/formats.md)
         frame = pd.read_csv(path)
     except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError, OSError) as e:
         raise DataError(f"bodyfat file {str(path)!r} is not a readable CSV: {e}") from e

@@ -5,6 +5,7 @@ __all__ = [
     "BudgetError",
     "DataError",
     "GridResolutionWarning",
+    "NonFiniteError",
     "NotUniqueError",
     "RunFormatError",
 ]
@@ -27,6 +28,11 @@ class BudgetError(BayGoError, MemoryError):
 
     Raised *before* the allocation; see :mod:`baygo_graph.io.limits`.
     """
+
+
+class NonFiniteError(BayGoError, FloatingPointError):
+    """A run's numbers went non-finite (NaN or infinite); the message names the step
+    and the agent. Raised instead of finishing with meaningless results."""
 
 
 class NotUniqueError(BayGoError, ValueError):

@@ -18,6 +18,7 @@ import pandas as pd
 from ._validate import check_int, check_real
 from .datasets import Dataset, resolve_data
 from .exceptions import DataError
+from .io.limits import check_csv_budget
 
 __all__ = [
     "check_labels",
@@ -108,6 +109,7 @@ def load_csv(path, *, columns) -> Dataset:
     if not path.is_file():
         raise DataError(f"data file {str(path)!r} does not exist")
     try:
+        check_csv_budget(path)  # BudgetError before pandas reads it (docs/formats.md)
         frame = pd.read_csv(path)
     except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as e:
         raise DataError(f"data file {str(path)!r} is not a readable CSV: {e}") from e

@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 import numpy as np
 from tqdm.auto import tqdm
 
-from ._validate import check_int, check_real, seed_record
+from ._validate import check_finite_step, check_int, check_real, seed_record
 from ._version import __version__
 from .data import draw_batches
-from .io.limits import check_budget, estimate_run_bytes
+from .io.limits import arrays_nbytes, check_budget, estimate_run_bytes
 from .models import LinearRegression, pool, resolve_model
 from .run import Run
 from .strategies import BayGo, resolve_strategy
@@ -189,6 +189,8 @@ def simulate(
     _check_memory(model, strat, agents=agents, steps=steps, batch=batch, dtype=dtype, keep=keep)
     dataset = model.resolve_data(data)
     split = model.split(dataset, agents=agents, informative=informative, rng=rng)
+    _check_memory(model, strat, agents=agents, steps=steps, batch=batch, dtype=dtype, keep=keep,
+                  split=split)  # fmt: skip
     plan = strat.start(agents=agents, steps=steps, delta=delta, dtype=dtype, rng=rng)
     if not all(callable(getattr(plan, m, None)) for m in ("statistics", "pool", "series")):
         raise TypeError(
@@ -263,8 +265,9 @@ def _config(strat, model, plan, rec, dataset, split, *, agents, steps, seed, del
     return config | model.config() | plan.config() | rec.config
 
 
-def _check_memory(model, strat, *, agents, steps, batch, dtype, keep) -> None:
-    """Refuse, before allocating, a run that needs more memory than the budget."""
+def _check_memory(model, strat, *, agents, steps, batch, dtype, keep, split=None) -> None:
+    """Refuse, before allocating, a run that needs more memory than the budget (with
+    ``split``: the run's arrays plus the split's, which already exist)."""
     values = model.state_values() if hasattr(model, "state_values") else 1
     dense = isinstance(strat, BayGo) and strat.physical is None  # M x M KL scores
     nbytes = estimate_run_bytes(
@@ -274,6 +277,9 @@ def _check_memory(model, strat, *, agents, steps, batch, dtype, keep) -> None:
     unit = "grid points" if hasattr(model, "space") or hasattr(model, "make_grid") else "values"
     what = f"a run of {agents} agents x {steps} steps x {values} {unit} per agent"
     what += f", batch {batch}" if batch > 1 else ""
+    if split is not None:
+        nbytes += arrays_nbytes(split)
+        what += " with its data split"
     check_budget(nbytes, what=what)
 
 
@@ -361,6 +367,7 @@ class _Loop:
             if rec is None:
                 rec = self._record(m)
             rec.loss[t], rec.entropy[t], rec.mean[t] = m.loss, m.entropy, m.mean
+            check_finite_step(t, entropy=m.entropy, mean=m.mean)  # never a NaN run, exit 0
             for k, v in m.extra.items():
                 rec.records.setdefault(k, np.empty((self.steps, agents)))[t] = v
             if t in self.keep:

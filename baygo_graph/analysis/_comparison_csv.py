@@ -16,6 +16,7 @@ import gzip
 import numpy as np
 import pandas as pd
 
+from .._text import csv_uncell
 from .._validate import check_int
 from ..exceptions import DataError
 from ..io.limits import check_budget
@@ -89,11 +90,15 @@ def _note_lines(path) -> int:
 
 def _chunks(path, chunksize, skip, usecols=None):
     try:
-        yield from pd.read_csv(
+        for chunk in pd.read_csv(
             path, chunksize=chunksize, skiprows=skip, usecols=usecols,
             dtype=str, keep_default_na=False,  # every cell as text: no per-chunk guessing
             na_values={"mse": _NAN, "influence": _NAN},
-        )  # fmt: skip
+        ):  # fmt: skip
+            for col in ("strategy", "data"):  # written through _text.csv_frame
+                if col in chunk:
+                    chunk[col] = chunk[col].map({v: csv_uncell(v) for v in chunk[col].unique()})
+            yield chunk
     except pd.errors.EmptyDataError:
         raise DataError(f"{path}: the file is empty") from None
     except (EOFError, OSError) as e:

@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._text import csv_frame
 from .._validate import check_int
 from ..io.atomic import atomic_write
 from ._reduce import (
@@ -177,7 +178,9 @@ class Comparison:
                     run = np.s_[i : i + 1, r : r + 1]
                     part = _tidy((label,), self.mse[run], self.influence[run],
                                  self.informative[run], seed0=r).assign(**constants)  # fmt: skip
-                    text = part.to_csv(index=False, header=i == r == 0, float_format=float_format)
+                    text = csv_frame(part).to_csv(  # labels cannot be spreadsheet formulas
+                        index=False, header=i == r == 0, float_format=float_format
+                    )
                     fh.write(text.encode("utf-8"))
 
         return atomic_write(path, write)

@@ -16,7 +16,7 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
-from .._validate import check_choice, check_int
+from .._validate import check_choice, check_int, check_real_array
 from ..series import as_series, node_order, row_shares
 
 __all__ = ["METHODS", "node_order", "weight_matrix", "window_matrix"]
@@ -49,6 +49,7 @@ def _graph_weights(g: nx.Graph, nodelist) -> sp.csr_array:
 
 
 def _matrix_weights(weights) -> sp.csr_array:
+    check_real_array("weights", weights)  # a complex matrix is refused, not cut to reals
     if sp.issparse(weights):
         w = sp.csr_array(weights, dtype=float)
     else:

@@ -13,6 +13,7 @@ import traceback
 
 import click
 
+from .._text import console
 from ..exceptions import BayGoError
 
 __all__ = ["DEBUG_ENV", "cli", "main"]
@@ -74,7 +75,7 @@ def _one_line(e: BaseException) -> str:
         text = text if str(e.filename) in text else f"{text}: {e.filename}"
     if isinstance(e, MemoryError) and not isinstance(e, BayGoError):
         text = f"out of memory ({text}); lower the sizes asked for"
-    return text
+    return console(text)  # a file name or metadata quoted in an error stays text
 
 
 def main(argv=None) -> int:
@@ -90,7 +91,7 @@ def main(argv=None) -> int:
     except click.ClickException as e:
         if _debug():
             traceback.print_exception(e, file=sys.stderr)
-        click.echo(f"baygo: error: {e.format_message()}", err=True)
+        click.echo(f"baygo: error: {console(e.format_message())}", err=True)
         code = e.exit_code
     except click.exceptions.Abort:
         click.echo("baygo: aborted", err=True)

@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 
 from .._format import synthetic_banner
+from .._text import console
 from ..data import BODYFAT_ENV
 
 __all__ = [
@@ -44,7 +45,7 @@ def emit(summary: dict, *, as_json: bool, text: str) -> None:
     if as_json:
         click.echo(json.dumps(summary, indent=2))
     else:
-        click.echo(text)
+        click.echo(console(text, lines=True))  # run metadata cannot drive the terminal
     sys.stdout.flush()
 
 
@@ -202,7 +203,7 @@ def fit_window(window: int | None, n_steps: int, *, default: int = 10, what="the
 
 def note(text: str) -> None:
     """``baygo: note: text`` on stderr (stdout and ``--json`` stay clean)."""
-    click.echo(f"baygo: note: {text}", err=True)
+    click.echo(f"baygo: note: {console(text)}", err=True)
 
 
 @contextlib.contextmanager

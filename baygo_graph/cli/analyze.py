@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from .._format import format_number
+from .._text import csv_frame
 from ..analysis import ANALYSIS_MEASURES, analysis_report
 from ..analysis.report import DEFAULT_WINDOW
 from ..exceptions import RunFormatError
@@ -193,8 +194,8 @@ def _write_many(out: Path, table, summary) -> list[Path]:
     try:
         out.mkdir(parents=True, exist_ok=True)
         paths = [out / "table.csv", out / "summary.csv"]
-        table.to_csv(paths[0], index=False)
-        summary.to_csv(paths[1], index=False)
+        csv_frame(table).to_csv(paths[0], index=False)
+        csv_frame(summary).to_csv(paths[1], index=False)
         figs = {"analysis": F.plot_analysis_table(table)}
         strategy = "baygo" if (table["strategy"] == "baygo").any() else table["strategy"].iloc[0]
         figs["smallest_b"] = F.plot_table_smallest_b(table, strategy=strategy).figure

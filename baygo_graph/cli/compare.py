@@ -26,6 +26,7 @@ import click
 import pandas as pd
 
 from .._format import format_number, json_number, markdown_table
+from .._text import csv_frame
 from ..strategies import STRATEGY_NAMES
 from ._common import (
     data_option,
@@ -137,7 +138,7 @@ def _write(out, df, record, blocks, *, banner, notes) -> dict:
                 fh.write(f"# {banner}\n")
             source = {"data": str(df.attrs.get("data_source", "unknown")),
                       "synthetic": bool(df.attrs.get("synthetic", False))}  # fmt: skip
-            df.assign(**source).to_csv(fh, index=False)
+            csv_frame(df.assign(**source)).to_csv(fh, index=False)
         md = ["# Strategy comparison", *([f"**{banner}**"] if banner else []), *blocks]
         md = [b for b in md if b != banner] + [notes]
         paths["markdown"].write_text("\n\n".join(md) + "\n")

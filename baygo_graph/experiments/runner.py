@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from .._validate import root_seed_sequence
-from .claims import die_with_parent
+from .locks import die_with_parent
 
 __all__ = ["n_workers", "reemit_warnings", "run_tasks", "spawn_seeds"]
 

@@ -14,10 +14,10 @@ Tasks run on :func:`~baygo_graph.experiments.runner.run_tasks`. Storage
   package version). A sweep started again on the same folder skips every task
   whose file is there, so an interrupted sweep keeps what finished and resumes
   without redoing it.
-* ``tasks/<id>.claim`` - held while a task runs (created atomically, with the
-  process id, host and time; see :mod:`baygo_graph.experiments.claims`).
-  Concurrent sweeps on one folder skip claimed tasks, wait for them, and retake a
-  claim whose process died; each task is computed once.
+* ``tasks/<id>.claim`` - an OS file lock held while a task runs (see
+  :mod:`baygo_graph.experiments.locks`; released by the kernel if the process
+  dies). Concurrent sweeps on one folder skip locked tasks and wait for them;
+  each task is computed once.
 * ``results.csv`` - the table of the sweep's tasks, rewritten (atomically) at
   the end.
 
@@ -42,14 +42,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .._validate import check_int, check_real
+from .._text import csv_frame
+from .._validate import check_int, check_real, is_plain_row
 from .._version import __version__
 from ..data import Dataset, paper_split, resolve_data
 from ..exceptions import GridResolutionWarning
 from ..io.atomic import atomic_text
 from ..learning import simulate
 from ..strategies import STRATEGY_NAMES, physical_graph
-from .claims import claim, release
+from .locks import claim, release
 from .runner import run_tasks
 
 __all__ = ["PARAMETERS", "sweep", "task_id"]
@@ -67,6 +68,10 @@ PARAMETERS = {
 _MINIMUM = {"agents": 2, "batch": 1, "grid": 2, "steps": 1}
 _TASKS = "tasks"
 _TABLE = "results.csv"
+#: Task files larger than this (bytes) are not rows of ours: redone, never parsed.
+_ROW_MAX = 65_536
+#: Row fields that must be real numbers (a task file with a text here is redone).
+_ROW_NUMBERS = ("final_mse_informative", "final_mse_others_mean", "seconds", "seed")
 #: Seconds between checks while concurrent sweeps finish the tasks they claimed.
 _POLL = 2.0
 
@@ -237,10 +242,10 @@ def _read_done(folder: Path, ids: set[str]) -> dict[str, dict]:
     for tid in ids:
         path = folder / f"{tid}.json"
         try:
-            row = json.loads(path.read_text())
-        except (OSError, ValueError):
+            row = json.loads(path.read_text()) if path.stat().st_size < _ROW_MAX else None
+        except (OSError, ValueError, RecursionError):  # e.g. nested a million deep
             continue
-        if isinstance(row, dict) and row.get("id") == tid:
+        if isinstance(row, dict) and row.get("id") == tid and is_plain_row(row, _ROW_NUMBERS):
             done[tid] = row
     return done
 
@@ -346,7 +351,7 @@ def sweep(
     table = pd.DataFrame([done[t["id"]] for t in tasks])
     keys = [*PARAMETERS, "strategy", "seed"]
     table = table.sort_values(keys, na_position="first", kind="stable").reset_index(drop=True)
-    atomic_text(folder / _TABLE, table.to_csv(index=False))
+    atomic_text(folder / _TABLE, csv_frame(table).to_csv(index=False))
     return table
 
 

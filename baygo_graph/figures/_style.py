@@ -10,6 +10,8 @@ import contextlib
 
 import numpy as np
 
+from .._text import mathtext
+
 __all__ = [
     "AGENT_LABEL",
     "CAPTION_GID",
@@ -92,9 +94,19 @@ def strategy_color(name: str, index: int = 0) -> str:
     return STRATEGY_COLORS.get(name, _EXTRA_COLORS[index % len(_EXTRA_COLORS)])
 
 
-def strategy_label(name: str) -> str:
-    """The display name of a strategy (the name itself when unknown)."""
-    return STRATEGY_LABELS.get(name, str(name))
+def strategy_label(name: str, *, math: bool = True) -> str:
+    """The display name of a strategy (the name itself when unknown).
+
+    With ``math`` (for matplotlib text) a user's name is escaped so that ``$`` in it
+    is shown, never parsed as mathtext (:func:`baygo_graph._text.mathtext`).
+
+    Examples
+    --------
+    >>> strategy_label("posm"), strategy_label("my $x$"), strategy_label("my $x$", math=False)
+    ('star PosM', 'my \\\\$x\\\\$', 'my $x$')
+    """
+    label = STRATEGY_LABELS.get(name, str(name))
+    return mathtext(label) if math else label
 
 
 @contextlib.contextmanager
@@ -234,6 +246,7 @@ def source_text(data, *, synthetic: bool = False, seeds=None) -> str:
     from pathlib import PurePath
 
     name = "synthetic" if synthetic else (PurePath(str(data)).name if data else "unknown")
+    name = mathtext(name)  # a file called "$x$.csv" is shown, not parsed
     parts = [f"data: {name}"]
     if seeds is not None:
         parts.append(seeds if isinstance(seeds, str) else describe_seeds(seeds))

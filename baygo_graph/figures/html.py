@@ -113,7 +113,7 @@ def _viewer_data(run: Run, *, window: int, layout_seed: int, title: str) -> dict
         "version": VIEWER_VERSION,
         "title": title,
         "strategy": run.strategy,
-        "strategy_label": strategy_label(run.strategy),
+        "strategy_label": strategy_label(run.strategy, math=False),
         "kind": "fixed" if series.fixed is not None else "dynamic",
         "n_agents": run.n_agents,
         "n_steps": run.n_steps,
@@ -231,7 +231,8 @@ def to_html(run, path, *, window: int = 10, layout_seed: int = 0, title: str | N
     if isinstance(layout_seed, bool) or not isinstance(layout_seed, int | np.integer):
         raise TypeError(f"layout_seed must be an int, got {type(layout_seed).__name__}")
     if title is None:
-        title = f"{strategy_label(run.strategy)} run: {run.n_agents} agents, {run.n_steps} steps"
+        label = strategy_label(run.strategy, math=False)
+        title = f"{label} run: {run.n_agents} agents, {run.n_steps} steps"
     data = _viewer_data(run, window=window, layout_seed=int(layout_seed), title=str(title))
     template = resources.files(__package__).joinpath(_TEMPLATE).read_text(encoding="utf-8")
     values = {"TITLE": html.escape(str(title), quote=True), "DATA": _script_json(data)}

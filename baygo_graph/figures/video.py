@@ -14,6 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ..io.atomic import atomic_write
+
 __all__ = ["VIDEO_HINT", "ffmpeg_path", "save_animation"]
 
 VIDEO_HINT = (
@@ -112,17 +114,18 @@ def _write_gif(frames, path: Path, *, fps) -> None:
     images = [Image.fromarray(f).quantize(colors=256, dither=Image.Dither.NONE) for f in frames]
     if not images:
         raise ValueError("the animation has no frames")
-    tmp = path.with_name(f".{path.name}.tmp")
-    images[0].save(
-        tmp,
-        format="GIF",
-        save_all=True,
-        append_images=images[1:],
-        duration=int(round(1000 / fps)),
-        loop=0,
-        optimize=False,
+    atomic_write(  # a temporary name only this package makes (io.atomic), never ".x.tmp"
+        path,
+        lambda fh: images[0].save(
+            fh,
+            format="GIF",
+            save_all=True,
+            append_images=images[1:],
+            duration=int(round(1000 / fps)),
+            loop=0,
+            optimize=False,
+        ),
     )
-    tmp.replace(path)
 
 
 def _write_mp4(frames, path: Path, *, fps, exe: str) -> None:

@@ -2,20 +2,28 @@
 
 A crash or an interrupted sweep never leaves a half-written file behind. Files
 get the mode an ordinary ``open(path, "w")`` would give (``0o666`` less the
-umask), not ``mkstemp``'s private ``0o600``. A write killed by SIGKILL can leave
-its hidden ``.<name>.<random>.tmp`` file; writers remove such files older than
-:data:`STALE_TMP_SECONDS` from their folder (:func:`clean_stale_tmp`).
+umask), not ``mkstemp``'s private ``0o600``.
+
+Temporary files carry a name only this package makes,
+``.<name>.baygo-<pid>-<random>.tmp`` (:data:`TMP_NAME`). A write killed by SIGKILL
+can leave one behind; writers remove such leftovers from their folder
+(:func:`clean_stale_tmp`) only when they are provably ours: the name matches
+:data:`TMP_NAME` exactly, the writing process (its pid is in the name) is gone,
+and the file was not modified for :data:`STALE_TMP_SECONDS`. Any other file,
+``.notes.tmp`` or ``.x.1234.tmp`` included, is never touched.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 import time
 from pathlib import Path
 
 __all__ = [
     "STALE_TMP_SECONDS",
+    "TMP_NAME",
     "atomic_text",
     "atomic_write",
     "clean_stale_tmp",
@@ -23,8 +31,24 @@ __all__ = [
     "umask_mode",
 ]
 
-#: Age (seconds) after which a leftover ``.*.tmp`` file is considered stale.
+#: Age (seconds) after which a leftover temporary file of a dead writer is stale.
 STALE_TMP_SECONDS = 3600.0
+#: The names of our temporary files: ``.<name>.baygo-<pid>-<8 random chars>.tmp``.
+TMP_NAME = re.compile(r"^\..+\.baygo-(?P<pid>[0-9]{1,10})-[a-z0-9_]{8}\.tmp$")
+
+
+def _tmp_prefix(path: Path) -> str:
+    return f".{path.name}.baygo-{os.getpid()}-"
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, ValueError):
+        return True  # another user's live process, or not a pid we can judge: keep
+    return True
 
 
 def umask_mode(mode: int = 0o666) -> int:
@@ -46,10 +70,11 @@ def umask_mode(mode: int = 0o666) -> int:
 
 
 def clean_stale_tmp(folder, *, older_than: float = STALE_TMP_SECONDS) -> list[Path]:
-    """Remove ``.*.tmp`` files in ``folder`` not modified for ``older_than`` seconds.
+    """Remove our leftover temporary files in ``folder`` (see the module docstring).
 
-    Only files named like :func:`atomic_write`'s temporary files
-    (``.<name>.<random>.tmp``) are touched; a missing folder is fine.
+    A file is removed only when its name matches :data:`TMP_NAME`, its writer's pid
+    is not a live process, and it was not modified for ``older_than`` seconds;
+    a missing folder is fine.
 
     Returns
     -------
@@ -59,20 +84,25 @@ def clean_stale_tmp(folder, *, older_than: float = STALE_TMP_SECONDS) -> list[Pa
     Examples
     --------
     >>> import tempfile
-    >>> d = Path(tempfile.mkdtemp()); _ = (d / ".run.npz.x1.tmp").write_bytes(b"")
-    >>> [p.name for p in clean_stale_tmp(d, older_than=0)], sorted(d.iterdir())
-    (['.run.npz.x1.tmp'], [])
+    >>> d = Path(tempfile.mkdtemp())
+    >>> for name in (".run.npz.baygo-999999999-abcd1234.tmp", ".run.npz.x1.tmp"):
+    ...     _ = (d / name).write_bytes(b"")
+    >>> [p.name for p in clean_stale_tmp(d, older_than=0)], [p.name for p in d.iterdir()]
+    (['.run.npz.baygo-999999999-abcd1234.tmp'], ['.run.npz.x1.tmp'])
     """
     folder = Path(folder)
     if not folder.is_dir():
         return []
     now, removed = time.time(), []
-    for tmp in folder.glob(".*.tmp"):
+    for tmp in folder.glob(".*.baygo-*.tmp"):
+        match = TMP_NAME.match(tmp.name)
+        if match is None or _pid_alive(int(match["pid"])):
+            continue
         try:
-            if tmp.is_file() and now - tmp.stat().st_mtime >= older_than:
+            if tmp.is_file() and not tmp.is_symlink() and now - tmp.stat().st_mtime >= older_than:
                 tmp.unlink()
                 removed.append(tmp)
-        except OSError:  # raced with another cleaner or not ours to remove
+        except OSError:  # raced with another cleaner
             continue
     return removed
 
@@ -120,7 +150,7 @@ def atomic_write(path, write) -> Path:
     """
     path = make_parent(path)
     clean_stale_tmp(path.parent)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=_tmp_prefix(path), suffix=".tmp")
     try:
         os.fchmod(fd, umask_mode())
         with os.fdopen(fd, "wb") as fh:

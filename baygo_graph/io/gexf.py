@@ -28,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._text import xml_text
 from .atomic import atomic_write
 
 __all__ = ["edge_spells", "write_gexf"]
@@ -113,7 +114,7 @@ def _node_element(i: int, informative: bool, values: np.ndarray) -> ET.Element:
 
 def _description(run) -> str:
     data = ("SYNTHETIC DATA: " if run.synthetic else "data: ") + run.data_source
-    return (
+    return xml_text(  # user text: control characters would make the file malformed
         f"baygo-graph run, strategy {run.strategy}, {run.n_agents} agents, "
         f"{run.n_steps} steps (time = step), {data}; edge j -> i: agent i listens to j"
     )

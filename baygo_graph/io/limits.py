@@ -25,6 +25,9 @@ from ..exceptions import BudgetError
 
 __all__ = [
     "DEFAULT_LIMIT",
+    "arrays_nbytes",
+    "check_csv_budget",
+    "JSON_BYTES_PER_FILE_BYTE",
     "LIMIT_ENV",
     "check_budget",
     "estimate_run_bytes",
@@ -37,6 +40,18 @@ __all__ = [
 LIMIT_ENV = "BAYGO_MEMORY_LIMIT"
 #: The budget when neither a keyword nor ``BAYGO_MEMORY_LIMIT`` sets one (bytes).
 DEFAULT_LIMIT = 8 * 2**30
+
+#: Upper bound of the memory of reading a JSON file, per byte of the file: the
+#: parsed document and what is built from it. Measured (tracemalloc) worst cases:
+#: about 45 for a graph series of many bare nodes ``{"id":1}``, 39 for many
+#: one-node steps, 24 for a list of empty objects ``[{},{},...]`` (docs/formats.md).
+JSON_BYTES_PER_FILE_BYTE = 64
+
+#: Upper bound of reading a CSV table with pandas, per byte of the file, and per
+#: column: measured (tracemalloc) at most about 9 bytes per file byte (empty or
+#: short text cells) and 1.3 KB per column (a one-row file of 100,000 columns).
+CSV_BYTES_PER_FILE_BYTE = 16
+CSV_BYTES_PER_COLUMN = 2048
 
 _UNITS = {
     "": 1,
@@ -224,3 +239,40 @@ def estimate_run_bytes(
     grid = k * (2 + 3) * 8
     metrics = t * m * (8 + 8 + 16 + 4)
     return posterior + grid + metrics + (m * m * 8 if pairwise else 0)
+
+
+def arrays_nbytes(obj) -> int:
+    """Bytes of the numpy arrays among ``obj``'s attributes (e.g. a data split's).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from types import SimpleNamespace
+    >>> arrays_nbytes(SimpleNamespace(x=np.zeros((2, 3)), n=4, y=np.zeros(5, dtype=np.int32)))
+    68
+    """
+    import numpy as np
+
+    values = vars(obj).values() if hasattr(obj, "__dict__") else ()
+    return sum(v.nbytes for v in values if isinstance(v, np.ndarray))
+
+
+def check_csv_budget(path, *, what: str | None = None, limit=None) -> int:
+    """Check reading the CSV at ``path`` against the budget, before pandas reads it.
+
+    The bound is ``16 x file size + 2 KiB x columns`` (columns counted on the first
+    line, at most its first MiB read); returns it.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "t.csv"; _ = p.write_text("a,b\\n1,2\\n")
+    >>> check_csv_budget(p)
+    4224
+    """
+    import os
+
+    with open(path, "rb") as fh:
+        columns = fh.readline(2**20).count(b",") + 1
+    nbytes = CSV_BYTES_PER_FILE_BYTE * os.path.getsize(path) + CSV_BYTES_PER_COLUMN * columns
+    return check_budget(nbytes, what=what or f"reading {os.path.basename(path)}", limit=limit)

@@ -1,8 +1,10 @@
 """Many saved runs: one folder per run under a parent folder, and loading them back.
 
 ``save_runs(runs, folder)`` writes ``folder/<strategy>-seed<NN>/run.npz``
-(:meth:`baygo_graph.Run.save`); ``load_runs(paths)`` reads run folders, ``.npz``
-files, or folders holding run folders at any depth, in sorted order.
+(:meth:`baygo_graph.Run.save`), each name made one path component inside
+``folder`` (a strategy called ``../../X`` gives ``X-seed0-<hash>``);
+``load_runs(paths)`` reads run folders, ``.npz`` files, or folders holding run
+folders at any depth, in sorted order.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+from .._text import path_component
 from ..exceptions import RunFormatError
 from .npz import RUN_FILE
 
@@ -17,10 +20,14 @@ __all__ = ["find_runs", "load_runs", "save_runs"]
 
 
 def _name(key, run, width: int) -> str:
+    """The run's folder name: one path component, whatever the strategy name or key
+    (``../../X`` included; :func:`baygo_graph._text.path_component`)."""
     if isinstance(key, tuple) and len(key) == 2:
         strategy, seed = key
-        return f"{strategy}-seed{int(seed):0{width}d}"
-    return f"{run.strategy}-run{int(key):0{width}d}" if isinstance(key, int) else str(key)
+        name = f"{strategy}-seed{int(seed):0{width}d}"
+    else:
+        name = f"{run.strategy}-run{int(key):0{width}d}" if isinstance(key, int) else str(key)
+    return path_component(name)
 
 
 def save_runs(runs, folder, *, overwrite: bool = False) -> list[Path]:

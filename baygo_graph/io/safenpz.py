@@ -1,13 +1,21 @@
-"""Reading ``.npz`` run files without trusting them.
+"""Reading ``.npz`` run files without trusting them (the zip part of the reading gate).
 
 :func:`read_npz` opens the zip itself and reads only the members it is told
-about. For each, it parses the ``.npy`` header from the decompressing stream and
-checks dtype, number of dimensions, the size the header claims against the
-member's declared size, its compressed size (deflate cannot shrink data by more
-than :data:`MAX_DEFLATE_RATIO`) and the memory budget - all *before* reading the
-data. Object dtypes are refused (no pickles). A member bomb (a small zip member
-that inflates to gigabytes) is never inflated: unknown members are never read,
-known ones fail the size checks first.
+about. For each, *before* any byte is inflated, it refuses a member that is
+encrypted or compressed with anything but stored/deflate (bzip2 and LZMA have no
+useful bound on their expansion ratio), then parses the ``.npy`` header from the
+decompressing stream and checks dtype, number of dimensions, the size the header
+claims against the member's declared size, its compressed size (deflate cannot
+shrink data by more than :data:`MAX_DEFLATE_RATIO`) and the memory budget. The
+data are then streamed into a buffer of exactly the claimed size: a member that
+holds more (whatever its declared size) fails at the first extra byte, one that
+holds less fails as truncated. Object dtypes are refused (no pickles). Peak
+memory: the arrays returned (within the budget) plus zipfile's 64 KiB buffers.
+
+Why not ``numpy.load``: it inflates a member before its header can be checked
+against the budget, and it accepts any compression :mod:`zipfile` knows. What is
+kept here is only that: :mod:`zipfile` does the zip parsing, CRC and inflation,
+numpy parses the ``.npy`` header.
 
 :func:`validate_run_arrays` then checks a run's arrays against its metadata and
 against each other, so an inconsistent file fails with
@@ -57,10 +65,14 @@ RUN_MEMBERS = {
 RUN_PREFIXES = {"rec_": ("fiu", (1, 2))}
 _KINDS = ("dynamic", "fixed", "edges", "cen")
 _HEADER_MAX = 10_000
+#: The only zip compressions accepted: their expansion is bounded (deflate ~1032:1).
+_COMPRESSIONS = {zipfile.ZIP_STORED: "stored", zipfile.ZIP_DEFLATED: "deflate"}
 # What a damaged zip or .npy makes the standard library raise.
 _CORRUPT = (
     zipfile.BadZipFile,
+    zipfile.LargeZipFile,
     zlib.error,
+    RuntimeError,
     OSError,
     EOFError,
     ValueError,
@@ -131,6 +143,7 @@ def read_npz(path, *, expected: dict, prefixes=None, budget=None) -> dict:
             if f"{name}.npy" not in names:
                 continue
             info = zf.getinfo(f"{name}.npy")
+            _check_info(info, name, where)
             try:
                 with zf.open(info) as fh:
                     array, nbytes = _read_member(fh, info, name, kinds, ndim, limit - total)
@@ -141,6 +154,19 @@ def read_npz(path, *, expected: dict, prefixes=None, budget=None) -> dict:
             total += nbytes
             out[name] = array
     return out
+
+
+def _check_info(info, name, where) -> None:
+    """Refuse an encrypted member or a compression other than stored/deflate, unread."""
+    if info.flag_bits & 0x1:
+        raise RunFormatError(f"{where}: member {name!r} is encrypted (refused)")
+    if info.compress_type not in _COMPRESSIONS:
+        raise RunFormatError(
+            f"{where}: member {name!r} uses zip compression method {info.compress_type} "
+            "(only stored and deflate are accepted)"
+        )
+    if info.compress_type == zipfile.ZIP_STORED and info.compress_size != info.file_size:
+        raise RunFormatError(f"{where}: stored member {name!r} has inconsistent sizes")
 
 
 def _read_member(fh, info, name, kinds, ndim, room):
@@ -213,6 +239,13 @@ def _check_meta(meta, m):
         _fail(f"kind must be one of {_KINDS}, got {meta['kind']!r}")
     if not isinstance(meta["config"], dict):
         _fail(f"config must be a JSON object, got {type(meta['config']).__name__}")
+    data = meta["config"].get("data", {})
+    if not isinstance(data, dict):
+        _fail(f"config['data'] must be a JSON object, got {type(data).__name__}")
+    if not isinstance(data.get("source", ""), str) or not isinstance(
+        data.get("synthetic", False), bool
+    ):
+        _fail("config['data'] must have a text 'source' and a true/false 'synthetic'")
     inf = meta["informative"]
     if isinstance(inf, bool) or not isinstance(inf, int) or not 0 <= inf < m:
         _fail(f"informative must be an agent id in [0, {m}), got {inf!r}")

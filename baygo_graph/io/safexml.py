@@ -19,9 +19,19 @@ external-entity files fail at once. The GraphML is then read by hand - only what
   series has at least one edge (self-loop) per step, so this never rejects a real
   run, and a file of ``n`` bytes cannot ask for more than about ``n / 40`` steps
   beyond 4096;
-* the memory of the XML tree (about :data:`TREE_BYTES_PER_FILE_BYTE` times the
-  file size) and of the graphs built are checked against the budget of
-  :mod:`baygo_graph.io.limits` before they are made.
+* the memory of the XML tree (at most :data:`TREE_BYTES_PER_FILE_BYTE` times the
+  file size, measured) and of the graphs built are checked against the budget of
+  :mod:`baygo_graph.io.limits` before they are made. The graphs' cost counts
+  every attribute as it will be materialised: each node carries its own ``data``
+  *and* every node ``<key>``'s ``<default>`` (GraphML inheritance), once per step
+  graph; so a small file whose keys declare many defaults cannot expand
+  unchecked. Edges keep only ``step`` and ``weight`` (other edge data and
+  defaults are never materialised).
+
+Why by hand and not :func:`networkx.read_graphml`: NetworkX materialises every
+inherited default on every node and edge before anything can be counted, and
+builds one multigraph of all steps; defusedxml does the XML parsing (the part a
+library does well), this module only the counting and range checks.
 """
 
 from __future__ import annotations
@@ -41,10 +51,15 @@ __all__ = ["MAX_EMPTY_STEPS", "TREE_BYTES_PER_FILE_BYTE", "read_graphml_series"]
 
 #: Steps a series may declare beyond its number of edges (trailing/empty steps).
 MAX_EMPTY_STEPS = 4096
-#: Upper estimate of ElementTree memory per byte of GraphML.
-TREE_BYTES_PER_FILE_BYTE = 16
-#: Upper estimate of the memory of one node (or edge) copy in a DiGraph.
+#: Upper bound of ElementTree memory per byte of GraphML: the worst case measured
+#: (tracemalloc) is about 40, for deeply nested elements ``<a><a>...``; empty or
+#: attribute-only elements give about 21 (see docs/formats.md).
+TREE_BYTES_PER_FILE_BYTE = 48
+#: Upper estimate of the memory of one node (or edge) copy in a DiGraph (measured
+#: about 300 bytes; twice that since a relabelled copy may exist beside it).
 _GRAPH_ITEM_BYTES = 600
+#: Upper estimate of one attribute of one node copy (measured about 36 bytes, x2).
+_ATTR_BYTES = 80
 _TYPES = {"boolean", "int", "long", "float", "double", "string"}
 
 
@@ -72,9 +87,13 @@ def _convert(text, kind: str, where: str):
     return text
 
 
-def _data(element, keys, domain: str, where: str) -> dict:
-    out = {name: default for k, (dom, name, _, default) in keys.items() if dom in (domain, "all")}
-    out = {k: v for k, v in out.items() if v is not None}
+def _data(element, keys, domain: str, where: str, only=None) -> dict:
+    """The data of ``element`` with its keys' defaults; ``only``: keep just these names."""
+    out = {
+        name: default
+        for dom, name, _, default in keys.values()
+        if dom in (domain, "all") and default is not None and (only is None or name in only)
+    }
     for child in element:
         if _local(child.tag) != "data":
             continue
@@ -82,7 +101,8 @@ def _data(element, keys, domain: str, where: str) -> dict:
         if key not in keys or keys[key][0] not in (domain, "all"):
             raise RunFormatError(f"{where}: data refers to undeclared {domain} key {key!r}")
         _, name, kind, _ = keys[key]
-        out[name] = _convert(child.text, kind, f"{where}, {name!r}")
+        if only is None or name in only:
+            out[name] = _convert(child.text, kind, f"{where}, {name!r}")
     return out
 
 
@@ -138,7 +158,7 @@ def _edges(graph, keys, nodes, node_type=int) -> tuple[list, int]:
         u, v = (_node_id(e.get(end), where, node_type) for end in ("source", "target"))
         if u not in nodes or v not in nodes:
             raise RunFormatError(f"{where}: ({u}, {v}) joins an undeclared node")
-        d = _data(e, keys, "edge", where)
+        d = _data(e, keys, "edge", where, only=("step", "weight"))
         step, weight = d.get("step"), d.get("weight", 1.0)
         if isinstance(step, bool) or not isinstance(step, int):
             raise RunFormatError(f"{where}: needs an integer 'step', got {step!r}")
@@ -210,15 +230,17 @@ def _series(root, budget, node_type=int) -> tuple[list[nx.DiGraph], dict]:
     if _local(root.tag) != "graphml" or graph is None:
         raise RunFormatError("not GraphML (no <graphml><graph>)")
     keys = _keys(root)
-    nodes = {}
+    ids, attrs = {}, 0  # node ids first; their data only once the budget is checked
+    inherited = sum(d is not None and dom in ("node", "all") for dom, _, _, d in keys.values())
     for n in graph:
         if _local(n.tag) == "node":
-            where = f"node {len(nodes)}"
+            where = f"node {len(ids)}"
             i = _node_id(n.get("id"), where, node_type)
-            if i in nodes:
+            if i in ids:
                 raise RunFormatError(f"{where}: node id {i} declared twice")
-            nodes[i] = _data(n, keys, "node", where)
-    edges, count = _edges(graph, keys, nodes, node_type)
+            ids[i] = n
+            attrs += inherited + sum(_local(c.tag) == "data" for c in n)
+    edges, count = _edges(graph, keys, ids, node_type)
     last = max((e[0] for e in edges), default=-1)
     data = _data(graph, keys, "graph", "graph")
     steps = data.get("steps", last + 1)
@@ -233,8 +255,12 @@ def _series(root, budget, node_type=int) -> tuple[list[nx.DiGraph], dict]:
     if low < 0 or last >= steps:
         bad = low if low < 0 else last
         raise RunFormatError(f"an edge has step {bad}, outside [0, {steps})")
-    cost = (steps * (len(nodes) + 1) + len(edges)) * _GRAPH_ITEM_BYTES
-    check_budget(cost, what=f"{steps} step graphs of {len(nodes)} nodes", limit=budget)
+    # every step graph holds its own copy of every node's attribute dict
+    cost = (steps + 1) * (len(ids) * _GRAPH_ITEM_BYTES + attrs * _ATTR_BYTES)
+    cost += (len(edges) + steps) * _GRAPH_ITEM_BYTES
+    what = f"{steps} step graphs of {len(ids)} nodes with {attrs} node attributes"
+    check_budget(cost, what=what, limit=budget)
+    nodes = {i: _data(n, keys, "node", f"node {k}") for k, (i, n) in enumerate(ids.items())}
     out = [nx.DiGraph() for _ in range(steps)]
     for g in out:
         g.add_nodes_from(nodes.items())

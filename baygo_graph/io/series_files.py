@@ -45,7 +45,7 @@ import numpy as np
 from ..exceptions import RunFormatError
 from .atomic import atomic_write
 from .filekind import describe_file
-from .limits import check_budget
+from .limits import JSON_BYTES_PER_FILE_BYTE, check_budget
 from .safexml import read_graphml_series
 
 __all__ = ["SERIES_FORMAT", "read_series", "write_series"]
@@ -282,7 +282,7 @@ def _json_step(doc, t: int) -> nx.DiGraph:
 
 
 def _read_json(path: Path) -> list[nx.DiGraph]:
-    check_budget(16 * path.stat().st_size, what=f"parsing {path.name}")
+    check_budget(JSON_BYTES_PER_FILE_BYTE * path.stat().st_size, what=f"parsing {path.name}")
     doc = json.loads(path.read_text())
     if not isinstance(doc, dict) or doc.get("format") != SERIES_FORMAT:
         raise RunFormatError(f"{str(path)!r} is not a baygo graph series")

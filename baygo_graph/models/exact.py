@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
+from .._validate import check_scale
 from .linear import mse_function
 from .segment import segment_argmax
 
@@ -123,6 +124,7 @@ def exact_prior(agents: int, prior_var=(0.5, 0.5)) -> ExactState:
     v = np.broadcast_to(np.asarray(prior_var, dtype=float), (2,))
     if not np.all(np.isfinite(v) & (v > 0)):
         raise ValueError(f"prior_var must be positive, got {prior_var!r}")
+    v = check_scale("prior_var", prior_var, size=2)  # and in range: 1 / v stays finite
     nat = np.zeros((5, agents))
     nat[0] = 1.0 / v[0]
     nat[2] = 1.0 / v[1]
@@ -154,6 +156,7 @@ def exact_update(state: ExactState, stats: np.ndarray, sigma: float) -> ExactSta
     """
     if not np.isfinite(sigma) or sigma <= 0:
         raise ValueError(f"sigma must be a positive number, got {sigma!r}")
+    check_scale("sigma", float(sigma))  # and in range: 1 / sigma**2 stays finite
     stats = np.asarray(stats, dtype=float)
     if stats.shape != (state.agents, 6):
         raise ValueError(f"stats must have shape ({state.agents}, 6), got {stats.shape}")

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validate import check_real
+from .._validate import check_real, check_scale
 from ..data import paper_split, resolve_data
 from .grid import Grid, GridModel, log_normalize, make_grid
 
@@ -58,6 +58,7 @@ def log_prior(grid: Grid, *, var=(0.5, 0.5)) -> np.ndarray:
         raise TypeError(f"prior_var must be a number or a pair of numbers, got {var!r}") from None
     if not np.all(np.isfinite(v) & (v > 0)):
         raise ValueError(f"prior_var must be finite numbers > 0, got {var!r}")
+    v = check_scale("prior_var", var, size=2)  # and in range: 1 / v stays finite
     return log_normalize(-0.5 * (grid.theta**2 / v).sum(axis=1))
 
 
@@ -113,6 +114,7 @@ def log_likelihood(
     """
     if not np.isfinite(sigma) or sigma <= 0:
         raise ValueError(f"sigma must be a positive number, got {sigma!r}")
+    check_scale("sigma", float(sigma))  # and in range: 1 / sigma**2 stays finite
     # The scale goes into the (M, 6) statistics: no extra pass over (M, K).
     dtype = stats.dtype if out is None else out.dtype
     scaled = (stats * (-0.5 / sigma**2)).astype(dtype, copy=False)
@@ -185,7 +187,7 @@ class RegressionSetup:
         )
         scale = check_real("sigma_scale", self.sigma_scale, low=0.0, low_open=True)
         sigma = split.sigma_ls if self.sigma is None else self.sigma
-        self._sigma = scale * check_real("sigma", sigma, low=0.0, low_open=True)
+        self._sigma = check_scale("sigma", scale * check_scale("sigma", sigma))
         return split
 
     def setup_config(self) -> dict:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validate import check_real
+from .._validate import check_scale
 from ..labelled import (
     assignment_split,
     check_labels,
@@ -153,7 +153,7 @@ class LogisticRegression(GridModel):
     loss_name = "log_loss"
 
     def __post_init__(self):
-        check_real("prior_var", self.prior_var, low=0.0, low_open=True)
+        check_scale("prior_var", self.prior_var)
 
     def resolve_data(self, data):
         """The samples: a Dataset, DataFrame or CSV path with the feature and label, or

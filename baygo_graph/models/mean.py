@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validate import check_int, check_real
+from .._validate import check_int, check_scale
 from ..labelled import assignment_split, gaussian_samples, load_csv, mean_split
 from .grid import Grid, GridModel, log_normalize, make_grid
 
@@ -80,7 +80,7 @@ def mean_log_likelihood(grid: Grid, stats: np.ndarray, sigma: float, *, out=None
     >>> g.theta[ll.argmax(), 0]  # the grid point nearest the sample mean 1.1
     np.float64(1.0)
     """
-    check_real("sigma", sigma, low=0.0, low_open=True)
+    check_scale("sigma", sigma)
     feats = mean_features(grid, sigma)
     dtype = stats.dtype if out is None else out.dtype
     return np.matmul(stats.astype(dtype, copy=False), feats.astype(dtype).T, out=out)
@@ -151,7 +151,7 @@ class GaussianMean(GridModel):
 
     def __post_init__(self):
         check_int("dims", self.dims, minimum=1, maximum=2)
-        check_real("prior_var", self.prior_var, low=0.0, low_open=True)
+        check_scale("prior_var", self.prior_var)
 
     def resolve_data(self, data):
         """The samples: a Dataset, DataFrame or CSV path with ``y1`` (and ``y2``), or
@@ -192,7 +192,7 @@ class GaussianMean(GridModel):
                 rng=rng,
             )
         self._sigma = split.sigma_ls if self.sigma is None else float(self.sigma)
-        check_real("sigma", self._sigma, low=0.0, low_open=True)
+        check_scale("sigma", self._sigma)
         self._target = self._find_target(data, split)
         return split
 

@@ -35,6 +35,7 @@ import numpy as np
 import pandas as pd
 
 from .._format import json_clean, json_default, synthetic_banner
+from .._text import csv_frame
 from ..analysis.tables import table_array
 from ..data import resolve_data
 from ..io.atomic import atomic_text
@@ -218,7 +219,7 @@ def _regime_stage(regimes, *, out, gallery, files, data, **kwargs):
     design, cells = (regimes, None) if isinstance(regimes, str) else ("cells", regimes)
     regime_map = run_regimes(design=design, cells=cells, data=data, **kwargs)
     files["regimes"] = out / "regimes.csv"
-    regime_map.table.to_csv(files["regimes"], index=False, float_format="%.6g")
+    csv_frame(regime_map.table).to_csv(files["regimes"], index=False, float_format="%.6g")
     fig = plot_regimes(regime_map, synthetic=bool(data.synthetic)).figure
     save_figures({"regimes": fig}, out, gallery=gallery, files=files)
     return regime_map
@@ -236,7 +237,7 @@ def _write_tables(res, smallest_b, long, out: Path, files: dict) -> None:
     ):
         files[name] = out / f"{name}.csv"
         labelled = frame.assign(data=source, synthetic=synthetic)
-        atomic_text(files[name], labelled.to_csv(index=False, float_format="%.6g"))
+        atomic_text(files[name], csv_frame(labelled).to_csv(index=False, float_format="%.6g"))
 
 
 def _write_reports(out: Path, *, config, summary, claims, measures, long, regime_map, timings,
@@ -363,6 +364,11 @@ def reproduce(
     log = log or (lambda msg: None)
     t_start = time.perf_counter()
     out = Path(out)
+    if save_runs and (out / "runs").is_dir() and any((out / "runs").iterdir()):
+        raise FileExistsError(  # re-run policy (docs/formats.md): never mix old and new runs
+            f"{out / 'runs'} holds runs of an earlier reproduction: choose another --out, "
+            "or move that folder away first"
+        )
     out.mkdir(parents=True, exist_ok=True)
     gallery = None if gallery is None else Path(gallery)
     timings, files, notes = {}, {}, []

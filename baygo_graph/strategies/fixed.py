@@ -17,6 +17,7 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
+from .._validate import check_real_array
 from ..series import FixedSeries, row_shares
 from .base import Plan
 from .physical import listen_matrix
@@ -98,6 +99,7 @@ class FixedGraph:
             w = sp.diags_array(1.0 / (deg + 1)) @ (h + eye)
         else:
             a = nx.to_scipy_sparse_array(self.graph, nodelist=range(agents), format="csr")
+            check_real_array("the graph's 'weight' attributes", a)
             if not self.graph.is_directed():
                 a = a.maximum(a.T)
             w = sp.csr_array(a.T, dtype=float)

@@ -95,6 +95,31 @@ def graphml(*, steps=None, edges=(), nodes=(0, 1), extra="") -> str:
     return head + body + "</graph></graphml>"
 
 
+def recompressed(blob: bytes, method: int) -> bytes:
+    """``blob`` (a zip) with every member re-compressed by ``method``."""
+    src = zipfile.ZipFile(io.BytesIO(blob))
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", method) as zf:
+        for name in src.namelist():
+            zf.writestr(name, src.read(name))
+    return buf.getvalue()
+
+
+def default_bomb(nodes: int, keys: int, steps: int) -> str:
+    """Node keys with ``<default>`` values that every node inherits, and many steps."""
+    head = '<graphml xmlns="http://graphml.graphdrawing.org/xmlns">'
+    head += '<key id="s" for="edge" attr.name="step" attr.type="long"/>'
+    head += "".join(
+        f'<key id="k{i}" for="node" attr.name="a{i}" attr.type="string"><default>x</default></key>'
+        for i in range(keys)
+    )
+    body = "".join(f'<node id="{n}"/>' for n in range(nodes))
+    body += "".join(
+        f'<edge source="0" target="1"><data key="s">{t}</data></edge>' for t in range(steps)
+    )
+    return head + '<graph edgedefault="directed">' + body + "</graph></graphml>"
+
+
 @pytest.fixture(scope="session")
 def kit():
     """These helpers, for the test modules (conftest cannot be imported by name)."""

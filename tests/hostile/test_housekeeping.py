@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -13,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import baygo_graph as bg
-from baygo_graph.experiments.claims import claim, is_stale, release
+from baygo_graph.experiments.locks import claim, held, release
 from baygo_graph.io.atomic import atomic_text, atomic_write, clean_stale_tmp, umask_mode
 
 
@@ -33,15 +32,25 @@ def test_files_follow_the_umask(tmp_path, umask027, saved_runs):
 
 
 def test_stale_tmp_files_are_removed_by_writers(tmp_path):
-    old, fresh, other = (tmp_path / n for n in (".a.npz.x1.tmp", ".b.json.x2.tmp", "keep.tmp"))
-    for p in (old, fresh, other):
+    dead = _dead_pid()
+    old, fresh, alive = (
+        tmp_path / f".a.npz.baygo-{dead}-abcd1234.tmp",
+        tmp_path / f".b.json.baygo-{dead}-efgh5678.tmp",
+        tmp_path / f".c.json.baygo-{os.getpid()}-ijkl9012.tmp",
+    )
+    # the user's own files, named like temporary files of other tools (or of ours,
+    # in the older naming): never touched, however old
+    users = [tmp_path / n for n in ("keep.tmp", ".notes.tmp", ".a.npz.x1.tmp", ".x.baygo-1.tmp")]
+    for p in (old, fresh, alive, *users):
         p.write_bytes(b"half")
     two_hours_ago = time.time() - 7200
-    os.utime(old, (two_hours_ago, two_hours_ago))
-    os.utime(other, (two_hours_ago, two_hours_ago))
+    for p in (old, alive, *users):
+        os.utime(p, (two_hours_ago, two_hours_ago))
     atomic_write(tmp_path / "c.bin", lambda fh: fh.write(b"x"))
-    assert not old.exists() and fresh.exists() and other.exists()
+    assert not old.exists() and fresh.exists() and alive.exists()
+    assert all(p.read_bytes() == b"half" for p in users)
     assert clean_stale_tmp(tmp_path, older_than=0) == [fresh]
+    assert alive.exists() and all(p.exists() for p in users)  # a live writer's file is kept
     assert clean_stale_tmp(tmp_path / "missing") == []
 
 
@@ -76,32 +85,47 @@ def _dead_pid() -> int:
 
 def test_claims(tmp_path):
     p = tmp_path / "t.claim"
-    assert claim(p) and not claim(p) and not is_stale(p)
+    assert claim(p) and not claim(p) and held(p)
     release(p)
-    assert not p.exists()
-    # a dead process's claim, an old claim and an empty old file are retaken
-    for doc in (
-        {"pid": _dead_pid(), "host": socket.gethostname(), "time": time.time()},
-        {"pid": os.getppid(), "host": "elsewhere", "time": time.time() - 10**6},
-    ):
-        p.write_text(json.dumps(doc))
-        assert is_stale(p) and claim(p)
-        assert json.loads(p.read_text())["pid"] == os.getpid()
-        release(p)
+    assert not held(p) and claim(p)
+    release(p)
+    release(p)  # not held: nothing happens
+    # a claim file left behind by a dead process (or the user's file) does not block
     p.write_text(json.dumps({"pid": 1, "host": "elsewhere", "time": time.time()}))
-    assert not is_stale(p) and not claim(p)  # live claim of another host
-    release(p)  # not ours: kept
-    assert p.exists()
-    p.write_text("")
-    os.utime(p, (0, 0))
-    assert is_stale(p) and claim(p)
+    assert claim(p)
+    release(p)
+
+
+HOLD = """
+import sys, time
+from baygo_graph.experiments.locks import claim
+assert claim(sys.argv[1])
+print("held", flush=True)
+time.sleep(60)
+"""
+
+
+def test_a_killed_holder_gives_its_claim_back(tmp_path):
+    p = tmp_path / "k.claim"
+    child = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(p)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout.readline().strip() == "held"
+        assert not claim(p)  # another live process holds it
+    finally:
+        child.kill()
+        child.wait()
+    assert claim(p)  # the kernel released the dead holder's lock: no staleness guess
+    release(p)
 
 
 RACE = """
 import sys, time
-from baygo_graph.experiments.claims import claim
+from baygo_graph.experiments.locks import claim
 time.sleep(max(0.0, float(sys.argv[2]) - time.time()))
-print(int(claim(sys.argv[1])))
+print(int(claim(sys.argv[1])), flush=True)
+sys.stdin.read()  # a claim lasts as long as its holder: hold it until every racer tried
 """
 
 
@@ -110,12 +134,15 @@ def test_one_process_wins_a_claim(tmp_path):
     procs = [
         subprocess.Popen(
             [sys.executable, "-c", RACE, str(tmp_path / "x.claim"), str(start)],
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
         )
         for _ in range(4)
     ]
-    wins = [int(p.communicate(timeout=120)[0]) for p in procs]
+    wins = [int(p.stdout.readline()) for p in procs]
+    for p in procs:
+        p.communicate(timeout=120)
     assert sorted(wins) == [0, 0, 0, 1]
 
 
@@ -150,7 +177,7 @@ def test_concurrent_identical_sweeps_share_the_work(tmp_path):
     assert tables[0] == tables[1] and len(tables[0]) == 12
     assert sorted(ran) == tables[0]  # every task computed exactly once
     print(f"tasks run by each sweep: {[len(log.read_text().split()) for log in logs]}")
-    assert not list((out / "tasks").glob("*.claim"))
+    assert not list((out / "tasks").glob("*.claim"))  # every lock given back
 
 
 def _children(parent: int) -> set[int]:

@@ -17,7 +17,7 @@ from baygo_graph.reproduce.report import claims_table, summary_markdown
 def test_markdown_table_escapes_and_formats():
     text = markdown_table(pd.DataFrame({"a|b": [1.0, np.nan], "c": ["x|y", 2]}))
     lines = text.splitlines()
-    assert lines[0] == "|  | a|b | c |" and lines[1] == "| --- | --- | --- |"
+    assert lines[0] == "|  | a\\|b | c |" and lines[1] == "| --- | --- | --- |"
     assert lines[2] == "| 0 | 1 | x\\|y |" and lines[3] == "| 1 | n/a | 2 |"
 
 

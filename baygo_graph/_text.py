@@ -1,0 +1,192 @@
+"""Text stays text: one small helper per place user text is written.
+
+A strategy name, a data file's name, a column label or run metadata come from
+users (or from files made by strangers). Written raw they become code: ``$...$``
+is mathtext to matplotlib (and fails to parse), ``|`` and newlines are table
+syntax in Markdown, escape sequences drive the terminal, a cell starting with
+``=`` is a formula to a spreadsheet, a control character makes XML malformed.
+Each target has one helper here, used wherever that target is written:
+
+* matplotlib text - :func:`mathtext`: ``$`` escaped, so it is shown, not parsed;
+* Markdown user text - :func:`markdown`: Markdown's special characters escaped,
+  newlines made spaces; Markdown table cells - :func:`markdown_cell`: ``|``
+  escaped, newlines and control characters made spaces (markup kept);
+* the console - :func:`console`: control characters (ESC of escape sequences)
+  and bidirectional overrides removed;
+* CSV cells - :func:`csv_cell`: a leading ``'`` before ``= + - @``, tab, CR or
+  ``'`` (OWASP's rule against spreadsheet formulas), undone by :func:`csv_uncell`;
+* XML - :func:`xml_text`: characters XML 1.0 cannot hold replaced by U+FFFD;
+* file names - :func:`path_component`: one safe path component (no ``/``,
+  ``..``, control characters), distinct texts giving distinct names.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+__all__ = [
+    "console",
+    "csv_cell",
+    "csv_frame",
+    "csv_uncell",
+    "markdown",
+    "markdown_cell",
+    "mathtext",
+    "path_component",
+    "xml_text",
+]
+
+#: C0 and C1 controls (tab and newline kept by :func:`console` only when asked),
+#: DEL, and the bidirectional overrides/isolates that reorder what is shown.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_CONTROL_ALL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_MARKDOWN = re.compile(r"([\\`*_\[\]<>|])")
+_FORMULA = ("=", "+", "-", "@", "\t", "\r", "'")
+_UNSAFE_NAME = re.compile(r"[^\w.+=@,-]")
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def mathtext(text) -> str:
+    """``text`` for a matplotlib title, label or legend: shown as written, never parsed
+    as mathtext.
+
+    Examples
+    --------
+    >>> mathtext("cost $x$ model")
+    'cost \\\\$x\\\\$ model'
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> t = ax.set_title(mathtext(r"a $\\foo$ b")); fig.canvas.draw(); plt.close(fig)
+    """
+    return str(text).replace("$", r"\$")
+
+
+def markdown(text) -> str:
+    """``text`` for one cell (or inline span) of a Markdown document.
+
+    Examples
+    --------
+    >>> markdown("a|b\\nc *d*")
+    'a\\\\|b c \\\\*d\\\\*'
+    """
+    text = _CONTROL_ALL.sub(" ", str(text).replace("\r\n", "\n"))
+    return _MARKDOWN.sub(r"\\\1", text)
+
+
+def markdown_cell(text) -> str:
+    """``text`` as one cell of a Markdown table: it cannot end the cell or the row
+    (``|`` escaped, newlines and control characters made spaces); other Markdown,
+    e.g. ``**bold**`` that a report puts there on purpose, is kept.
+
+    Examples
+    --------
+    >>> markdown_cell("run|1\\r\\nb **x**")
+    'run\\\\|1 b **x**'
+    """
+    text = _CONTROL_ALL.sub(" ", str(text).replace("\r\n", "\n"))
+    return text.replace("|", "\\|")
+
+
+def console(text, *, lines: bool = False) -> str:
+    """``text`` for the terminal: control characters (escape sequences' ESC included)
+    and bidirectional overrides removed; newlines and tabs kept only with ``lines``.
+
+    Examples
+    --------
+    >>> console("run \\x1b[31mred\\x1b[0m\\nnext")
+    'run [31mred[0m next'
+    >>> console("a\\nb", lines=True)
+    'a\\nb'
+    """
+    text = str(text)
+    if lines:
+        return _CONTROL.sub("", text)
+    return _CONTROL.sub("", text.replace("\n", " ").replace("\t", " "))
+
+
+def csv_cell(value):
+    """A CSV cell that a spreadsheet shows as text: a string starting with ``=``,
+    ``+``, ``-``, ``@``, a tab, a carriage return or ``'`` gets a leading ``'``.
+    Anything else (numbers included) is returned unchanged.
+
+    Examples
+    --------
+    >>> csv_cell("=HYPERLINK(1)"), csv_cell("-x"), csv_cell("ok"), csv_cell(-1.5)
+    ("'=HYPERLINK(1)", "'-x", 'ok', -1.5)
+    """
+    if isinstance(value, str) and value.startswith(_FORMULA):
+        return "'" + value
+    return value
+
+
+def csv_frame(frame):
+    """A copy of the DataFrame ``frame`` with :func:`csv_cell` applied to every text
+    cell, column name and index label: what to call ``to_csv`` on.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> csv_frame(pd.DataFrame({"s": ["=1+1", "a"], "x": [-1, 2]})).to_csv(index=False)
+    "s,x\\n'=1+1,-1\\na,2\\n"
+    """
+    from pandas.api.types import is_bool_dtype, is_numeric_dtype
+
+    out = frame.rename(columns=csv_cell, index=csv_cell)
+    for i in range(out.shape[1]):
+        values = out.iloc[:, i]
+        if not (is_numeric_dtype(values) or is_bool_dtype(values)):
+            out.isetitem(i, values.map(csv_cell))
+    return out
+
+
+def csv_uncell(value):
+    """Undo :func:`csv_cell` on a cell read back as text.
+
+    Examples
+    --------
+    >>> [csv_uncell(csv_cell(s)) for s in ("=1", "'a", "b")]
+    ['=1', "'a", 'b']
+    """
+    if isinstance(value, str) and value.startswith("'") and value[1:].startswith(_FORMULA):
+        return value[1:]
+    return value
+
+
+def xml_text(text) -> str:
+    """``text`` with every character XML 1.0 cannot hold replaced by U+FFFD.
+
+    (:mod:`xml.etree` escapes ``<``, ``&`` and quotes itself; it writes control
+    characters raw, which makes the file unreadable.)
+
+    Examples
+    --------
+    >>> xml_text("agent\\x00\\x1b1")
+    'agent\\ufffd\\ufffd1'
+    """
+    return _NOT_XML.sub("\ufffd", str(text))
+
+
+def path_component(text, *, max_length: int = 96) -> str:
+    """``text`` as one file or folder name inside a chosen folder, never outside it.
+
+    Characters other than letters, digits and ``. _ + = @ , -`` become ``_``,
+    leading dots and underscores are dropped (no ``..``, no hidden files), the length is capped;
+    when anything changed, 8 hex digits of the text's SHA-1 are appended, so two
+    texts never share a name (``a/b`` and ``a_b`` stay apart).
+
+    Examples
+    --------
+    >>> path_component("baygo-seed01")
+    'baygo-seed01'
+    >>> path_component("../../X-seed0")
+    'X-seed0-c72cc1b9'
+    >>> path_component("..")
+    '9d891e73'
+    """
+    text = str(text)
+    safe = _UNSAFE_NAME.sub("_", text).lstrip("._")[:max_length]
+    if safe == text:
+        return safe
+    digest = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"{safe}-{digest}" if safe else digest
