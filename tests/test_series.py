@@ -185,12 +185,42 @@ def test_unweighted_edges_weigh_one_and_informative_flag():
 def test_bad_graph_sequences():
     with pytest.raises(ValueError, match="at least one step"):
         as_series([])
-    with pytest.raises(ValueError, match="another node set"):
-        as_series([nx.DiGraph([(0, 1)]), nx.DiGraph([(0, 2)])])
-    with pytest.raises(TypeError, match="DiGraph"):
-        as_series([nx.Graph([(0, 1)])])
+    with pytest.raises(TypeError, match="DiGraph or Graph"):
+        as_series([nx.DiGraph([(0, 1)]), "not a graph"])
     with pytest.raises(ValueError, match="finite and >= 0"):
         as_series([nx.DiGraph([(0, 1, {"weight": float("nan")})])])
+
+
+def test_node_sets_are_united_and_missing_nodes_isolated():
+    s = as_series([nx.DiGraph([(0, 1)]), nx.DiGraph([(0, 2)])])
+    assert s.nodes == (0, 1, 2)
+    np.testing.assert_array_equal(
+        s.weight_stack(),
+        [[[1, 0, 0], [1, 0, 0], [0, 0, 1]], [[1, 0, 0], [0, 1, 0], [1, 0, 0]]],
+    )
+
+
+def test_undirected_graph_is_both_directions_with_its_weight():
+    u = nx.Graph()
+    u.add_weighted_edges_from([("a", "b", 2.0), ("b", "c", 1.0)])
+    d = as_series([u]).weight_stack()[0]
+    ref = as_series([u.to_directed()]).weight_stack()[0]
+    np.testing.assert_array_equal(d, ref)
+    np.testing.assert_allclose(d[1], [2 / 3, 0.0, 1 / 3])  # b hears a (2) and c (1)
+
+
+def test_multigraph_parallel_edges_add_up():
+    g = nx.MultiDiGraph([("a", "b"), ("a", "b"), ("c", "b")])
+    np.testing.assert_allclose(as_series([g]).weights(0).toarray()[1], [2 / 3, 0, 1 / 3])
+
+
+def test_series_graph_round_trip_keeps_labels():
+    g = nx.DiGraph([("x", "y", {"weight": 1.0}), ("y", "x", {"weight": 1.0})])
+    g.add_node("z")
+    s = as_series([g, g])
+    back = as_series(list(s.graphs()))
+    assert back.nodes == s.nodes == ("x", "y", "z")
+    np.testing.assert_array_equal(back.weight_stack(), s.weight_stack())
 
 
 def test_backings_are_importable_from_series():
