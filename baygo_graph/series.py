@@ -362,7 +362,7 @@ def series_from_edges(
     w = np.asarray(weight, dtype=float)
     if not np.all(np.isfinite(w)) or np.any(w < 0):
         bad = w[~np.isfinite(w) | (w < 0)][0]
-        raise ValueError(f"edge weights must be finite and >= 0, got weight {bad!r}")
+        raise ValueError(f"edge weights must be finite and >= 0, got weight {float(bad)!r}")
     key = (step * m + row) * m + col
     if len(key) and np.any(key[1:] <= key[:-1]):  # not sorted and unique: add repeats
         key, inverse = np.unique(key, return_inverse=True)
