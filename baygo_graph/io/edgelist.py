@@ -80,7 +80,9 @@ def _steps(values: pd.Series, bin, name: str) -> np.ndarray:
             )
         if not np.all(np.isfinite(t)) or np.any(t != np.round(t)):
             bad = t[~np.isfinite(t) | (t != np.round(t))][0]
-            raise ValueError(f"time column {name!r} must hold integers or timestamps, got {float(bad)!r}")
+            raise ValueError(
+                f"time column {name!r} must hold integers or timestamps, got {float(bad)!r}"
+            )
         return ((values.to_numpy(dtype=np.int64) - int(t.min())) // int(width)).astype(np.int64)
     stamps = values
     if not pd.api.types.is_datetime64_any_dtype(values):

@@ -100,9 +100,10 @@ def test_edge_list_csv_through_analyze(tmp_path, seed):
     assert report["informative"] is None and "listening_to_informative" not in report
     text = run_cli(["analyze", str(path), "--window", "4"])
     assert "no informative agent marked" in text and "informative agent mean" not in text
-    top = report["influence"]["union"]["top"] or report["influence"]["union"]["undefined"][
-        "alternative"
-    ]["top"]
+    top = (
+        report["influence"]["union"]["top"]
+        or report["influence"]["union"]["undefined"]["alternative"]["top"]
+    )
     assert top[0][0] in NAMES and top[0][0] in text
     assert "nan" not in text.lower().replace("nans", "")
 
