@@ -190,3 +190,21 @@ def test_view_of_a_user_series(tmp_path, kind):
     assert result.exit_code == 0, result.output
     html = out.read_text()
     assert "chloé" in html or "ana" in html
+
+
+def test_plot_of_an_edge_list_draws_labels(tmp_path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    path = tmp_path / "contacts.csv"
+    pd.DataFrame(edge_rows(4), columns=["source", "target", "time"]).to_csv(path, index=False)
+    out = run_cli(["plot", str(path), "--out", str(tmp_path / "figs"), "--format", "svg"])
+    names = sorted(p.name for p in (tmp_path / "figs").iterdir())
+    assert names == ["graph_last_step.svg", "graph_union.svg", "window_connectivity.svg"]
+    assert "wrote" in out
+    svg = (tmp_path / "figs" / "graph_union.svg").read_text()
+    assert all(n in svg for n in ("ana", "ben")) and "informative agent" not in svg.replace(
+        "non-informative agent", ""
+    )
+    result = CliRunner().invoke(cli, ["animate", str(path)])
+    assert result.exit_code != 0 and "is a graph series, not a run" in result.output
