@@ -81,9 +81,10 @@ def as_series(
         * a path: a run folder or ``.npz``; a saved series ``.json``,
           ``.graphml`` or ``.gexf``; an edge list ``.csv`` / ``.tsv`` or
           ``.parquet`` (needs the ``parquet`` extra, pyarrow);
-        * a networkx-temporal ``TemporalGraph``, a DyNetX ``DynGraph`` /
-          ``DynDiGraph`` or a teneto ``TemporalNetwork`` (when those packages
-          are installed: their snapshots are read as networkx graphs).
+        * a networkx-temporal ``TemporalGraph`` (its snapshots, networkx
+          graphs) or a DyNetX ``DynGraph`` / ``DynDiGraph`` (its interactions: one
+          added at ``t`` and removed at ``t'`` holds at steps ``t .. t'-1``; times
+          shifted to start at step 0); the ``temporal`` extra installs both.
     source, target, time, weight : str, optional
         Edge lists only: the column names (default ``"source"``, ``"target"``,
         ``"time"`` and, when present, ``"weight"``; matched case-insensitively).
@@ -149,6 +150,8 @@ def as_series(
             raise ValueError("graphs must hold at least one step, got a run of 0 steps")
         return graphs.series
     snapshots = _foreign_snapshots(graphs)
+    if isinstance(snapshots, GraphSeries):
+        return snapshots
     if snapshots is not None:
         return _from_graphs(snapshots)
     if isinstance(graphs, nx.Graph) or not isinstance(graphs, Iterable):
@@ -184,32 +187,36 @@ def _from_file(path: Path) -> GraphSeries:
     return as_series(Run.load(path))
 
 
-def _foreign_snapshots(obj) -> list | None:
-    """The networkx snapshots of a networkx-temporal, DyNetX or teneto object, or None."""
+def _foreign_snapshots(obj):
+    """The networkx snapshots of a networkx-temporal object, the series of a DyNetX
+    object; None for anything else."""
     module = type(obj).__module__.split(".")[0]
     if module == "networkx_temporal":  # TemporalGraph: one networkx graph per snapshot
         return list(obj.to_snapshots()) if hasattr(obj, "to_snapshots") else list(obj)
-    if module == "dynetx":  # DynGraph / DynDiGraph: time_slice(t) is a networkx graph
-        return [obj.time_slice(t) for t in obj.temporal_snapshots_ids()]
-    if module == "teneto":  # TemporalNetwork: its edge list, columns i, j, t[, weight]
-        return None if obj.network is None else _teneto(obj)
+    if module == "dynetx":  # DynGraph / DynDiGraph: its interaction stream
+        return _dynetx(obj)
     return None
 
 
-def _teneto(obj) -> list:
-    frame = obj.network
-    directed = str(getattr(obj, "nettype", "bu"))[1:2] == "d"
-    steps = int(frame["t"].max()) + 1 if len(frame) else 0
-    nodes = range(int(getattr(obj, "N", 0) or 0))
-    out = []
-    for t in range(steps):
-        g = nx.DiGraph() if directed else nx.Graph()
-        g.add_nodes_from(nodes)
-        part = frame[frame["t"] == t]
-        w = part["weight"] if "weight" in part else [1.0] * len(part)
-        g.add_weighted_edges_from(zip(part["i"].tolist(), part["j"].tolist(), w, strict=True))
-        out.append(g)
-    return out
+def _dynetx(obj) -> GraphSeries:
+    """A DyNetX graph's interactions as edge-list rows: an interaction added at ``t``
+    and removed at ``t'`` holds at steps ``t .. t'-1``; one never removed, at ``t``."""
+    import pandas as pd
+
+    from .io.edgelist import edge_list_series
+
+    rows, open_at = [], {}
+    for u, v, op, t in obj.stream_interactions():
+        key = (u, v)
+        if op == "+":
+            if key in open_at:  # added again while open: the first spell ends here
+                rows += [(u, v, s) for s in range(open_at[key], int(t))]
+            open_at[key] = int(t)
+        elif key in open_at:
+            rows += [(u, v, s) for s in range(open_at.pop(key), int(t))]
+    rows += [(u, v, t) for (u, v), t in open_at.items()]
+    frame = pd.DataFrame(rows, columns=["source", "target", "time"])
+    return edge_list_series(frame, directed=obj.is_directed())
 
 
 def node_order(graph: nx.Graph, nodelist=None) -> list:

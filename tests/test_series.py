@@ -230,3 +230,33 @@ def test_backings_are_importable_from_series():
     assert set(backings.__all__) <= set(series.__all__)
     for name in backings.__all__:
         assert getattr(series, name) is getattr(backings, name)
+
+
+def test_networkx_temporal_snapshots():
+    tx = pytest.importorskip("networkx_temporal")
+    tg = tx.temporal_graph(directed=True, t=3)
+    tg[0].add_edge("a", "b")
+    tg[1].add_edge("b", "c")
+    tg[2].add_edge("c", "a")
+    s = as_series(tg)
+    ref = as_series([nx.DiGraph(g) for g in tg])
+    assert s.nodes == ("a", "b", "c") and s.n_steps == 3
+    np.testing.assert_array_equal(s.weight_stack(), ref.weight_stack())
+
+
+def test_dynetx_interactions_hold_until_removed():
+    dn = pytest.importorskip("dynetx")
+    g = dn.DynDiGraph()
+    g.add_interaction("a", "b", t=0)
+    g.add_interaction("b", "a", t=2)
+    g.add_interaction("a", "c", t=2, e=4)  # holds at 2 and 3
+    s = as_series(g)
+    assert s.nodes == ("a", "b", "c") and s.n_steps == 4
+    live = [
+        sorted((s.nodes[j], s.nodes[i]) for j, i in zip(*s.window_edges(t, t + 1), strict=True))
+        for t in range(4)
+    ]
+    assert live == [[("a", "b")], [], [("a", "c"), ("b", "a")], [("a", "c")]]
+    u = dn.DynGraph()
+    u.add_interaction(1, 2, t=5)
+    assert as_series(u).weights(0).toarray().tolist() == [[0.0, 1.0], [1.0, 0.0]]

@@ -23,16 +23,6 @@ from ._common import (
 __all__ = ["animate", "parse_steps", "plot", "reproduce"]
 
 
-def _load_run(run_dir):
-    from ..exceptions import RunFormatError
-    from ..run import Run
-
-    try:
-        return Run.load(run_dir)
-    except RunFormatError as e:
-        raise click.ClickException(str(e)) from e
-
-
 def _union_graph(series, start: int, stop: int):
     """The mean W of steps ``[start, stop)`` as a labelled digraph (edge j -> i: w_ij)."""
     import networkx as nx
