@@ -163,32 +163,70 @@ def _single(run_dir: Path, window, as_json, *, focus=None, options=None) -> None
 def _many_text(table, summary) -> str:
     from .._format import markdown_table
 
-    cols = ["run", "strategy", "seed", *ANALYSIS_MEASURES]
+    keys = [c for c in summary.columns if c not in ("measure", "median", "q25", "q75", "n",
+                                                     "missing")]  # fmt: skip
+    cols = ["run", "strategy", "seed", *(k for k in keys if k != "strategy"), *ANALYSIS_MEASURES]
     per_run = table[cols].copy()
     per_run[list(ANALYSIS_MEASURES)] = per_run[list(ANALYSIS_MEASURES)].map(
         lambda x: format_number(float(x), ".3g", missing="none")
     )
+    tied = table["influence_tied"].to_numpy(dtype=float)
+    per_run["influence_rank"] = [
+        r if not t > 0 else f"{r} (tied in {t:.0%})"
+        for r, t in zip(per_run["influence_rank"], tied, strict=True)
+    ]
     summ = summary.copy()
     for c in ("median", "q25", "q75"):
         summ[c] = summ[c].map(lambda x: format_number(float(x), ".3g", missing="-"))
     synthetic = bool(table["synthetic"].all()) if len(table) else False
     lines = [b for b in [synthetic_banner(synthetic)] if b]
+    skipped = table.attrs.get("skipped", [])
+    head = f"{len(table)} runs, data {', '.join(sorted(set(table['data'])))}"
+    if skipped:
+        head += f"; {len(skipped)} skipped (listed below)"
     lines += [
-        f"{len(table)} runs, data {', '.join(sorted(set(table['data'])))}",
+        head,
         markdown_table(per_run, index=False, pad=True),
-        "Median and interquartile range per strategy (none: no B works in that run):",
+        "none: b_aligned/b_sliding: no window length up to T works; influence and its rank: "
+        "no window has a unique influence (several closed classes in every window). "
+        "Rank 1 = most influential; '(tied in x%)': in x% of the windows another agent has "
+        "the same influence, and the shared rank is counted as the better one.",
+        "Median and interquartile range per strategy"
+        + (
+            f" and setup ({', '.join(k for k in keys if k != 'strategy')})" if len(keys) > 1 else ""
+        )  # fmt: skip
+        + " (-: no run with a value):",
         markdown_table(summ, index=False, pad=True),
     ]
+    if skipped:
+        by_reason: dict = {}
+        for s in skipped:
+            by_reason.setdefault((s["strategy"], s["reason"]), []).append(s["run"])
+        lines.append(
+            "skipped:\n"
+            + "\n".join(
+                f"- {len(v)} {strategy} run{'s' if len(v) > 1 else ''} ({_short_list(v)}): {reason}"
+                for (strategy, reason), v in by_reason.items()
+            )
+        )
     return "\n\n".join(lines)
 
 
-def _many(paths, *, window: int | None, as_json: bool, out) -> None:
+def _short_list(items, k: int = 3) -> str:
+    """At most ``k`` items, then how many more (long lists stay one line)."""
+    items = list(map(str, items))
+    more = len(items) - k
+    return ", ".join(items[:k]) + (f" and {more} more" if more > 0 else "")
+
+
+def _many(paths, *, window: int | None, as_json: bool, out, group: bool = False) -> None:
     from ..analysis import analysis_table, summarize_analysis
     from ..io.runs import load_runs
 
+    mixed = "group" if group else "refuse"
     with output_folder(out) if out is not None else contextlib.nullcontext():
         try:
-            runs = load_runs(paths)
+            runs = load_runs(paths, mixed=mixed)
             lengths = [r.n_steps for r in runs.values() if r.series is not None]
             short = [t for t in lengths if window is not None and t < window]
             if short:  # analysis_table cuts each run's window to the run's length
@@ -197,11 +235,16 @@ def _many(paths, *, window: int | None, as_json: bool, out) -> None:
                     f"(shortest {min(short)} steps): their windows are cut to their length"
                 )
             window = DEFAULT_WINDOW if window is None else window
-            table = analysis_table(runs, window=window)
+            table = analysis_table(runs, window=window, mixed=mixed)
         except (RunFormatError, ValueError, TypeError) as e:
-            raise click.ClickException(str(e)) from e
+            text = str(e).replace("mixed='group'; CLI --group", "--group")
+            raise click.ClickException(text) from e
         if table.empty:
-            raise click.ClickException("no run with a graph among the runs given")
+            why = "; ".join(sorted({s["reason"] for s in table.attrs.get("skipped", [])}))
+            raise click.ClickException(
+                f"no run with a graph among the {len(runs)} runs given" + (f" ({why})" if why
+                                                                           else "")
+            )  # fmt: skip
         summary = summarize_analysis(table)
         text = _many_text(table, summary)
         if out is not None:
@@ -210,6 +253,7 @@ def _many(paths, *, window: int | None, as_json: bool, out) -> None:
     record = {
         "window": window,
         "runs": json.loads(table.to_json(orient="records")),
+        "skipped": table.attrs.get("skipped", []),
         "summary": json.loads(summary.to_json(orient="records")),
     }
     emit(record, as_json=as_json, text=text)
@@ -260,8 +304,14 @@ def _write_many(out: Path, table, summary) -> list[Path]:
     "[default: the informative agent when one is marked].",
 )
 @series_options
+@click.option(
+    "--group",
+    is_flag=True,
+    help="Several runs of different steps, agents or data: summarise each setup apart "
+    "(default: refuse them, naming the setups).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def analyze(paths, window, as_json, out, focus, **options):
+def analyze(paths, window, as_json, out, focus, group, **options):
     """Connectivity and influence report for one run, or a table over many runs.
 
     One RUN (a run folder or .npz written by `baygo run --out`, a saved graph
@@ -275,8 +325,10 @@ def analyze(paths, window, as_json, out, focus, **options):
 
     Several RUNs, or a folder of run folders (`baygo compare --save-runs`): one
     row per run (smallest B aligned/sliding, listening share, influence and its
-    rank) and the median/IQR per strategy; --out DIR writes table.csv,
-    summary.csv and the figures analysis.png and smallest_b.png.
+    rank, ties marked) and the median/IQR per strategy; centralised (cen) runs
+    are listed as skipped, with the reason; runs of different steps, agents or
+    data are refused unless --group; --out DIR writes table.csv, summary.csv and
+    the figures analysis.png and smallest_b.png.
     """
     if _is_single(paths):
         if out is not None:
@@ -285,4 +337,4 @@ def analyze(paths, window, as_json, out, focus, **options):
         return
     if focus is not None or any(v not in (None, False) for v in options.values()):
         raise click.UsageError("--focus and the edge-list options need a single series")
-    _many(paths, window=window, as_json=as_json, out=out)
+    _many(paths, window=window, as_json=as_json, out=out, group=group)

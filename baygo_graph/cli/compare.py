@@ -12,7 +12,7 @@ Files written to ``--out DIR``:
 * ``summary.json`` - the same numbers (NaN written as ``null``) and the settings.
 
 ``--save-runs DIR`` keeps every run (:func:`baygo_graph.io.runs.save_runs`: one
-folder ``<strategy>-seed<NN>`` each), for ``baygo analyze DIR``.
+folder ``<strategy>-seed<N>`` each), for ``baygo analyze DIR``.
 """
 
 from __future__ import annotations
