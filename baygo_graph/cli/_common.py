@@ -16,7 +16,9 @@ from .._format import synthetic_banner
 from ..data import BODYFAT_ENV
 
 __all__ = [
+    "default_data",
     "load_input",
+    "samples_option",
     "series_options",
     "check_out_file",
     "data_option",
@@ -39,6 +41,35 @@ data_option = click.option(
     help=f"bodyfat CSV (default: ${BODYFAT_ENV}, else synthetic data, labelled so).",
 )
 seed_option = click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+samples_option = click.option(
+    "--samples",
+    type=click.IntRange(min=10),
+    default=None,
+    help="Size of the synthetic data used without --data / $BAYGO_BODYFAT "
+    "[default: max(252, 10 x agents), so any --agents works].",
+)
+
+
+def default_data(data, *, agents: int, samples: int | None):
+    """What ``--data`` means: the path given, else ``$BAYGO_BODYFAT`` (None: the
+    library reads it), else synthetic data of ``samples`` samples (default
+    :func:`~baygo_graph.datasets.synthetic_samples` of ``agents``).
+
+    Examples
+    --------
+    >>> len(default_data(None, agents=200, samples=None)) if not os.environ.get(
+    ...     BODYFAT_ENV) else 2000
+    2000
+    """
+    from ..datasets import synthetic_bodyfat, synthetic_samples
+
+    if data is not None or os.environ.get(BODYFAT_ENV):
+        if samples is not None:
+            raise click.UsageError("--samples sizes the synthetic data; it needs no --data "
+                                   f"and no ${BODYFAT_ENV}")  # fmt: skip
+        return data
+    return synthetic_bodyfat(samples if samples is not None else synthetic_samples(agents))
+
 
 #: The edge-list options every command that reads a series takes (docs/user_series.md).
 _SERIES_OPTIONS = [

@@ -29,10 +29,12 @@ from .._format import format_number, json_number, markdown_table
 from ..strategies import STRATEGY_NAMES
 from ._common import (
     data_option,
+    default_data,
     emit,
     fit_window,
     out_error,
     output_folder,
+    samples_option,
     seed_option,
     synthetic_banner,
 )
@@ -152,6 +154,8 @@ def _record(attrs, banner, settings, summary, paired) -> dict:
     """summary.json: the table's settings, the options, the summary and contrasts."""
     keys = ("synthetic", "data_source", "strategies", "seeds", "steps", "agents", "entropy")
     record = {k: attrs[k] for k in keys} | {"banner": banner or None} | settings
+    if isinstance(record["entropy"], str) and record["entropy"].isdigit():
+        record["entropy"] = int(record["entropy"])  # a number in JSON (an exact integer)
     return record | {
         "summary": _numbers(summary),
         "paired": {contrast: _numbers(frame) for contrast, frame in paired.items()},
@@ -180,6 +184,7 @@ def _save_runs(runs, folder) -> str:
 )
 @click.option("--agents", type=click.IntRange(min=2), default=12, show_default=True)
 @data_option
+@samples_option
 @seed_option
 @click.option(
     "--jobs",
@@ -233,6 +238,7 @@ def compare(
     strategies,
     agents,
     data,
+    samples,
     seed,
     jobs,
     delta,
@@ -247,6 +253,7 @@ def compare(
     progress,
 ):
     """Run strategies over many seeds (paired) and print the summary table."""
+    data = default_data(data, agents=agents, samples=samples)
     level, window = 0.95, fit_window(window, steps, what="the runs")
     options = {"seed": seed, "delta": delta, "batch": batch, "grid": grid,
                "influence_window": window, "tolerance": tolerance,
