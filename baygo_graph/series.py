@@ -10,9 +10,12 @@ figures never ask what kind of series they hold (defined in
 * :class:`EdgeListSeries` - any weighted digraphs (e.g. read from NetworkX or a file),
   held as their nonzero weight entries sorted by step.
 
-This module turns what callers hold into a series: :func:`as_series` (a run, a
-series, or NetworkX digraphs with their node order, :func:`node_order`, and
-row normalisation, :func:`row_shares`).
+This module turns what callers hold into a series: :func:`as_series`, the one
+conversion point (a run, a series, NetworkX digraphs or undirected graphs, an
+edge list as a DataFrame or a CSV/Parquet file, a saved JSON/GraphML/GEXF series,
+networkx-temporal and DyNetX objects; ``docs/user_series.md``), with the node
+order :func:`node_order`, the row normalisation :func:`row_shares` and
+:func:`series_from_edges` for raw weighted edges.
 
 Convention (DESIGN.md): edge ``(j, i)`` of a step graph means agent ``i`` receives
 from ``j`` with weight ``w_ij``; W is row-stochastic. Windows are half-open step

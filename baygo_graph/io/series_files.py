@@ -1,4 +1,6 @@
-"""Graph series files for other tools: node-link JSON and GraphML.
+"""Graph series files for other tools: node-link JSON and GraphML (written and read),
+GEXF and edge lists (read; GEXF is written by :mod:`baygo_graph.io.gexf`, edge
+lists are read by :mod:`baygo_graph.io.edgelist`).
 
 * ``.json`` - ``{"format": "baygo-graph-series", "graphs": [...]}`` with one NetworkX
   node-link document per step (node labels and graph attributes as JSON keeps them);
