@@ -254,7 +254,8 @@ def _agent_rows(x_tr, *, agents, informative, ranges, feature, rng) -> list[np.n
         raise ValueError(
             f"agent {empty} has no training sample: only {len(rest)} samples with "
             f"{feature} in [{other_range[0]}, {other_range[1]}) for {agents - 1} "
-            "non-informative agents"
+            "non-informative agents; use fewer agents or more data (synthetic: "
+            f"synthetic_bodyfat({10 * agents}), CLI --samples {10 * agents})"
         )
     others = [a for a in range(agents) if a != informative]
     shares = np.array_split(rng.permutation(rest), len(others))

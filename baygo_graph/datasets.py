@@ -29,6 +29,7 @@ __all__ = [
     "load_bodyfat",
     "resolve_data",
     "synthetic_bodyfat",
+    "synthetic_samples",
 ]
 
 #: Environment variable naming the bodyfat CSV when no path is given.
@@ -141,7 +142,27 @@ def _check_columns(frame: pd.DataFrame, columns, *, where: str) -> None:
             )
 
 
-def synthetic_bodyfat(n: int = 252, *, rng=0) -> Dataset:
+#: Samples of the default synthetic data (the real data's size).
+SYNTHETIC_SAMPLES = 252
+
+
+def synthetic_samples(agents: int) -> int:
+    """Samples the synthetic data needs for ``agents`` agents: ``max(252, 10 M)``.
+
+    About 18% of the synthetic samples fall in the non-informative agents'
+    feature interval after the test split, so 10 samples per agent leave each
+    of them one or two training samples on average; up to 25 agents this is the
+    real data's size, 252 (our choice, not the paper's).
+
+    Examples
+    --------
+    >>> synthetic_samples(12), synthetic_samples(200)
+    (252, 2000)
+    """
+    return max(SYNTHETIC_SAMPLES, 10 * int(agents))
+
+
+def synthetic_bodyfat(n: int = SYNTHETIC_SAMPLES, *, rng=0) -> Dataset:
     """Make a synthetic stand-in for the bodyfat data.
 
     The model mimics the real data's marginal and linear fit:

@@ -21,6 +21,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from functools import cached_property
 
+import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
@@ -136,6 +137,41 @@ class GraphSeries:
     def arrays(self) -> tuple[str, dict]:
         """``(kind, arrays)`` to store the series; :func:`series_from_arrays` inverts it."""
         raise NotImplementedError
+
+    def graph(self, t: int) -> nx.DiGraph:
+        """The weighted digraph of step ``t``, on the node labels ``nodes``.
+
+        Edge ``(j, i)``: ``i`` receives from ``j`` with ``weight = w_ij`` (self-loops
+        included); node attribute ``informative`` when the series marks one;
+        graph attributes ``step`` and ``synthetic``.
+
+        Examples
+        --------
+        >>> s = ChoiceSeries.from_choices([[1, 0]], delta=0.5, nodes=("a", "b"))
+        >>> sorted(s.graph(0).edges(data="weight"))
+        [('a', 'a', 0.5), ('a', 'b', 0.5), ('b', 'a', 0.5), ('b', 'b', 0.5)]
+        """
+        if not 0 <= int(t) < self.n_steps:
+            raise ValueError(f"t must be a step in [0, {self.n_steps}), got {t!r}")
+        w = sp.coo_array(self.weights(int(t)))
+        nodes = self.nodes
+        g = nx.DiGraph(step=int(t), synthetic=self.synthetic)
+        if self.informative is None:
+            g.add_nodes_from(nodes)
+        else:
+            g.add_nodes_from(nodes, informative=False)
+            g.nodes[nodes[self.informative]]["informative"] = True
+        g.add_weighted_edges_from(
+            (nodes[c], nodes[r], x)
+            for c, r, x in zip(w.col.tolist(), w.row.tolist(), w.data.tolist(), strict=True)
+        )
+        return g
+
+    def graphs(self, start: int = 0, stop: int | None = None):
+        """Iterate the step graphs of steps ``[start, stop)`` lazily (see :meth:`graph`)."""
+        start, stop = self._bounds(start, stop)
+        for t in range(start, stop):
+            yield self.graph(t)
 
     def head(self, steps: int) -> GraphSeries:
         """The series of the first ``steps`` steps.

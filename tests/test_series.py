@@ -185,12 +185,42 @@ def test_unweighted_edges_weigh_one_and_informative_flag():
 def test_bad_graph_sequences():
     with pytest.raises(ValueError, match="at least one step"):
         as_series([])
-    with pytest.raises(ValueError, match="another node set"):
-        as_series([nx.DiGraph([(0, 1)]), nx.DiGraph([(0, 2)])])
-    with pytest.raises(TypeError, match="DiGraph"):
-        as_series([nx.Graph([(0, 1)])])
+    with pytest.raises(TypeError, match="DiGraph or Graph"):
+        as_series([nx.DiGraph([(0, 1)]), "not a graph"])
     with pytest.raises(ValueError, match="finite and >= 0"):
         as_series([nx.DiGraph([(0, 1, {"weight": float("nan")})])])
+
+
+def test_node_sets_are_united_and_missing_nodes_isolated():
+    s = as_series([nx.DiGraph([(0, 1)]), nx.DiGraph([(0, 2)])])
+    assert s.nodes == (0, 1, 2)
+    np.testing.assert_array_equal(
+        s.weight_stack(),
+        [[[1, 0, 0], [1, 0, 0], [0, 0, 1]], [[1, 0, 0], [0, 1, 0], [1, 0, 0]]],
+    )
+
+
+def test_undirected_graph_is_both_directions_with_its_weight():
+    u = nx.Graph()
+    u.add_weighted_edges_from([("a", "b", 2.0), ("b", "c", 1.0)])
+    d = as_series([u]).weight_stack()[0]
+    ref = as_series([u.to_directed()]).weight_stack()[0]
+    np.testing.assert_array_equal(d, ref)
+    np.testing.assert_allclose(d[1], [2 / 3, 0.0, 1 / 3])  # b hears a (2) and c (1)
+
+
+def test_multigraph_parallel_edges_add_up():
+    g = nx.MultiDiGraph([("a", "b"), ("a", "b"), ("c", "b")])
+    np.testing.assert_allclose(as_series([g]).weights(0).toarray()[1], [2 / 3, 0, 1 / 3])
+
+
+def test_series_graph_round_trip_keeps_labels():
+    g = nx.DiGraph([("x", "y", {"weight": 1.0}), ("y", "x", {"weight": 1.0})])
+    g.add_node("z")
+    s = as_series([g, g])
+    back = as_series(list(s.graphs()))
+    assert back.nodes == s.nodes == ("x", "y", "z")
+    np.testing.assert_array_equal(back.weight_stack(), s.weight_stack())
 
 
 def test_backings_are_importable_from_series():
@@ -200,3 +230,33 @@ def test_backings_are_importable_from_series():
     assert set(backings.__all__) <= set(series.__all__)
     for name in backings.__all__:
         assert getattr(series, name) is getattr(backings, name)
+
+
+def test_networkx_temporal_snapshots():
+    tx = pytest.importorskip("networkx_temporal")
+    tg = tx.temporal_graph(directed=True, t=3)
+    tg[0].add_edge("a", "b")
+    tg[1].add_edge("b", "c")
+    tg[2].add_edge("c", "a")
+    s = as_series(tg)
+    ref = as_series([nx.DiGraph(g) for g in tg])
+    assert s.nodes == ("a", "b", "c") and s.n_steps == 3
+    np.testing.assert_array_equal(s.weight_stack(), ref.weight_stack())
+
+
+def test_dynetx_interactions_hold_until_removed():
+    dn = pytest.importorskip("dynetx")
+    g = dn.DynDiGraph()
+    g.add_interaction("a", "b", t=0)
+    g.add_interaction("b", "a", t=2)
+    g.add_interaction("a", "c", t=2, e=4)  # holds at 2 and 3
+    s = as_series(g)
+    assert s.nodes == ("a", "b", "c") and s.n_steps == 4
+    live = [
+        sorted((s.nodes[j], s.nodes[i]) for j, i in zip(*s.window_edges(t, t + 1), strict=True))
+        for t in range(4)
+    ]
+    assert live == [[("a", "b")], [], [("a", "c"), ("b", "a")], [("a", "c")]]
+    u = dn.DynGraph()
+    u.add_interaction(1, 2, t=5)
+    assert as_series(u).weights(0).toarray().tolist() == [[0.0, 1.0], [1.0, 0.0]]

@@ -12,6 +12,7 @@ influence, the rank in such a row, a row without a window) is NaN.
 from __future__ import annotations
 
 import warnings
+from dataclasses import dataclass, field
 
 import networkx as nx  # noqa: F401  (used by the doctests)
 import numpy as np
@@ -20,13 +21,27 @@ import scipy.sparse as sp
 from .._validate import check_choice, check_int
 from ..series import as_series
 from ..strategies import WEIGHT_RULES, resolve_strategy
-from .perron import ON_NONUNIQUE, closed_classes, influence, perron_vector
+from .perron import (
+    DAMPING,
+    ON_NONUNIQUE,
+    _closed,
+    class_influence,
+    closed_classes,
+    damped_influence,
+    influence,
+    perron_vector,
+)
 from .weights import METHODS, weight_matrix, window_matrix
-from .window_influence import series_choices, window_influence
+from .window_influence import series_choices, window_closed_classes, window_influence
 from .windows import INCOMPLETE, WINDOWS
 
 __all__ = [
+    "DAMPING",
+    "NonUniqueWindows",
+    "class_influence",
     "closed_classes",
+    "damped_influence",
+    "nonunique_windows",
     "influence",
     "influence_rank",
     "influence_series",
@@ -171,6 +186,124 @@ def influence_series(
         mat = window_matrix(s, int(t) - w + 1, int(t) + 1, method=method)
         out[t] = _perron(_to_weights(_renorm(mat), None), on_nonunique)
     return out
+
+
+@dataclass(frozen=True, eq=False)
+class NonUniqueWindows:
+    """Why some windows have no influence, and the alternative (:func:`nonunique_windows`).
+
+    Attributes
+    ----------
+    ends : numpy.ndarray of int, shape (N,)
+        Last step of each window whose matrix has several closed classes.
+    n_classes : numpy.ndarray of int, shape (N,)
+        Its number of closed classes (groups that listen to no one outside).
+    damped : numpy.ndarray, shape (K, M)
+        :func:`damped_influence` of the matrices of the windows ``damped_ends``.
+    damped_ends : numpy.ndarray of int, shape (K,)
+        All of ``ends`` when ``N <= max_windows``, else ``max_windows`` of them,
+        evenly spaced.
+    damping : float
+    """
+
+    ends: np.ndarray = field(repr=False)
+    n_classes: np.ndarray = field(repr=False)
+    damped: np.ndarray = field(repr=False)
+    damped_ends: np.ndarray = field(repr=False)
+    damping: float = DAMPING
+
+    def reason(self) -> str:
+        """One sentence: how many windows, and their numbers of closed classes."""
+        if len(self.ends) == 0:
+            return "every window has exactly one closed class"
+        values, counts = np.unique(self.n_classes, return_counts=True)
+        parts = ", ".join(
+            f"{c} window{'s' if c > 1 else ''} with {v}"
+            for v, c in zip(values.tolist(), counts.tolist(), strict=True)
+        )
+        return (
+            f"{len(self.ends)} window matrices have more than one closed class ({parts}): "
+            "groups that listen to no one outside reach separate consensuses, so no single "
+            "influence vector exists"
+        )
+
+
+def nonunique_windows(
+    source,
+    *,
+    window: int,
+    method: str = "product",
+    ends=None,
+    damping: float = DAMPING,
+    max_windows: int = 500,
+) -> NonUniqueWindows:
+    """The windows whose influence is undefined (several closed classes), with the reason
+    and :func:`damped_influence` as the alternative.
+
+    Parameters
+    ----------
+    source : Run, GraphSeries or anything :func:`~baygo_graph.series.as_series` takes
+    window : int
+        Window length w.
+    method : {"product", "union"}, default "product"
+        As in :func:`influence_series`.
+    ends : array_like of int, optional
+        Last steps of the windows to check (default every ``e >= w - 1``: the
+        sliding windows).
+    damping : float, default 0.85
+    max_windows : int, default 500
+        At most this many undefined windows (evenly spaced) get a damped vector.
+
+    Returns
+    -------
+    NonUniqueWindows
+
+    Examples
+    --------
+    >>> a = nx.DiGraph([(0, 1), (1, 0), (2, 3), (3, 2)])     # two pairs
+    >>> r = nonunique_windows([a, a], window=1)
+    >>> r.ends.tolist(), r.n_classes.tolist(), r.damped.round(2).tolist()[0]
+    ([0, 1], [2, 2], [0.25, 0.25, 0.25, 0.25])
+    >>> r.reason()[:48]
+    '2 window matrices have more than one closed clas'
+    """
+    s = as_series(source)
+    check_choice("method", method, METHODS)
+    w = check_int("window", window, minimum=1, maximum=s.n_steps)
+    ends = np.arange(w - 1, s.n_steps) if ends is None else np.asarray(ends, dtype=np.int64)
+    form = series_choices(s) if s.fixed is None else None
+    if form is not None:
+        choices, delta = form
+        counts = window_closed_classes(
+            choices, delta=delta, window=w, ends=ends, method=method
+        ).counts
+        mats = None
+    else:
+        mats = {int(e): _window_weights(s, int(e), w, method) for e in ends}
+        counts = np.array([len(_closed(mats[int(e)])[1]) for e in ends], dtype=np.int64)
+    bad = counts != 1
+    bad_ends = ends[bad]
+    pick = bad_ends
+    if len(bad_ends) > max_windows:
+        pick = bad_ends[np.linspace(0, len(bad_ends) - 1, max_windows).round().astype(int)]
+    damped = np.zeros((len(pick), s.n_agents))
+    for k, e in enumerate(pick.tolist()):
+        mat = mats[e] if mats is not None else _window_weights(s, e, w, method)
+        damped[k] = damped_influence(mat, damping=damping)
+    return NonUniqueWindows(
+        ends=bad_ends, n_classes=counts[bad], damped=damped, damped_ends=pick, damping=damping
+    )
+
+
+def _window_weights(s, end: int, w: int, method: str) -> sp.csr_array:
+    if s.fixed is not None:
+        mat = s.fixed
+        if method == "product":
+            for _ in range(w - 1):
+                mat = sp.csr_array(s.fixed @ mat)
+        return _to_weights(_renorm(sp.csr_array(mat)), None)
+    mat = window_matrix(s, end - w + 1, end + 1, method=method)
+    return _to_weights(_renorm(mat), None)
 
 
 def _windows_default(windows):

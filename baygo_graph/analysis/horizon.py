@@ -44,8 +44,10 @@ def horizon_table(runs, horizons, *, window: int = 10) -> pd.DataFrame:
         ``b_aligned_tail_connected`` (1.0 / 0.0: whether that tail's union is
         strongly connected; NaN: no tail), ``listening_share`` (mean fraction of the other
         agents listening to the informative agent), ``influence`` (its mean
-        influence over the windows) and ``influence_rank`` (its mean rank,
-        1 = most influential).
+        influence over the windows), ``influence_rank`` (its mean rank,
+        1 = most influential; tied agents share the better rank) and
+        ``influence_tied`` (share of those windows in which another agent has
+        the same influence: the rank there is shared).
 
     Examples
     --------
@@ -54,7 +56,7 @@ def horizon_table(runs, horizons, *, window: int = 10) -> pd.DataFrame:
     ...                     data=bg.synthetic_bodyfat()) for s in range(2)]
     >>> t = horizon_table(runs, [20, 40], window=5)
     >>> t.shape, t["steps"].tolist()
-    ((4, 10), [20, 40, 20, 40])
+    ((4, 11), [20, 40, 20, 40])
     """
     horizons = [check_int("horizons", h, minimum=1) for h in horizons]
     check_int("window", window, minimum=1)
@@ -87,6 +89,7 @@ def horizon_table(runs, horizons, *, window: int = 10) -> pd.DataFrame:
                     "influence_rank": float(np.nanmean(ranks))
                     if np.isfinite(ranks).any()
                     else np.nan,
+                    "influence_tied": _tied(infl[:steps], run.informative),
                 }
             )
     return pd.DataFrame(rows)
@@ -97,6 +100,16 @@ def _seed_label(seed):
     if isinstance(seed, dict) and seed.get("spawn_key"):
         return int(seed["spawn_key"][-1])
     return seed if isinstance(seed, int) else str(seed)
+
+
+def _tied(infl: np.ndarray, agent: int, tol: float = 1e-12) -> float:
+    """Share of the defined windows in which another agent's influence equals the
+    agent's (within ``tol``): its rank there is a shared one (NaN: no window)."""
+    defined = np.isfinite(infl).all(axis=1)
+    if not defined.any():
+        return np.nan
+    x = infl[defined]
+    return float(((np.abs(x - x[:, [agent]]) <= tol).sum(axis=1) > 1).mean())
 
 
 def _b(value) -> float:

@@ -49,7 +49,18 @@ from .._validate import check_choice
 from ..exceptions import NotUniqueError
 from .weights import weight_matrix
 
-__all__ = ["ON_NONUNIQUE", "closed_classes", "influence", "perron_vector"]
+__all__ = [
+    "DAMPING",
+    "ON_NONUNIQUE",
+    "class_influence",
+    "closed_classes",
+    "damped_influence",
+    "influence",
+    "perron_vector",
+]
+
+#: Default damping of :func:`damped_influence` (PageRank's usual 0.85; our choice).
+DAMPING = 0.85
 
 #: Values of ``on_nonunique=`` (influence's default first).
 ON_NONUNIQUE = ("raise", "nan")
@@ -102,6 +113,84 @@ def closed_classes(graph_or_weights, *, nodelist=None) -> list[np.ndarray]:
     labels, closed = _closed(w)
     out = [np.flatnonzero(labels == c) for c in closed]
     return sorted(out, key=lambda c: c[0])
+
+
+def class_influence(graph_or_weights, *, nodelist=None) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Influence within each closed class: the alternative when W has several.
+
+    Each closed class ``C`` (see :func:`closed_classes`) listens to no one
+    outside, so its agents reach a consensus of their own, ``pi_C^T x_0``: the
+    left Perron vector of ``W_CC``, summing to 1 within ``C``. With one closed
+    class this is :func:`influence` restricted to it.
+
+    Parameters
+    ----------
+    graph_or_weights, nodelist
+        As in :func:`influence`.
+
+    Returns
+    -------
+    list of (numpy.ndarray of int, numpy.ndarray of float)
+        ``(members, pi)`` per class, ordered by smallest member; ``pi[k]`` is
+        the share of agent ``members[k]`` in its class's consensus.
+
+    Examples
+    --------
+    >>> w = np.array([[0.5, 0.5, 0, 0], [1, 0, 0, 0], [0, 0, 1, 0], [0, 0.5, 0.5, 0]])
+    >>> [(c.tolist(), p.round(4).tolist()) for c, p in class_influence(w)]
+    [([0, 1], [0.6667, 0.3333]), ([2], [1.0])]
+    """
+    w = weight_matrix(graph_or_weights, nodelist=nodelist)
+    labels, closed = _closed(w)
+    out = []
+    for c in closed:
+        members = np.flatnonzero(labels == c)
+        sub = sp.csr_array(w[members][:, members])
+        out.append((members, perron_vector(sub)))
+    return sorted(out, key=lambda pair: pair[0][0])
+
+
+def damped_influence(graph_or_weights, *, nodelist=None, damping: float = DAMPING) -> np.ndarray:
+    """A damped, always-defined influence: PageRank of the listening graph.
+
+    The left Perron vector of ``damping * W + (1 - damping) / M`` (every agent
+    also listens to everyone with a small total weight ``1 - damping``): unique
+    for any W, and equal to :func:`networkx.pagerank` on the graph with an edge
+    ``i -> j`` of weight ``w_ij`` (listener to source). It is **not** the
+    influence of the pooling model (which is undefined when W has several
+    closed classes): it is the documented stand-in for ranking agents then
+    (``docs/user_series.md``). Solved exactly: ``pi^T (I - damping W) =
+    (1 - damping) / M``.
+
+    Parameters
+    ----------
+    graph_or_weights, nodelist
+        As in :func:`influence`.
+    damping : float, default 0.85
+        In ``[0, 1)``; 0.85 is PageRank's usual value, our choice.
+
+    Returns
+    -------
+    numpy.ndarray, shape (M,)
+        Positive, summing to 1.
+
+    Examples
+    --------
+    >>> damped_influence(np.eye(2)).tolist()           # two closed classes: equal shares
+    [0.5, 0.5]
+    >>> g = nx.DiGraph([(0, 1), (1, 0), (0, 2)])       # 1 and 2 listen to 0
+    >>> pr = nx.pagerank(nx.DiGraph([(1, 0), (0, 1), (2, 0)]), alpha=0.85)
+    >>> np.allclose(damped_influence(g), [pr[0], pr[1], pr[2]])
+    True
+    """
+    if not 0.0 <= float(damping) < 1.0:
+        raise ValueError(f"damping must be in [0, 1), got {damping!r}")
+    w = weight_matrix(graph_or_weights, nodelist=nodelist)
+    m = w.shape[0]
+    a = sp.csc_array(sp.eye_array(m) - float(damping) * w.T)
+    pi = spla.spsolve(a, np.full(m, (1.0 - float(damping)) / m))
+    pi = np.atleast_1d(np.asarray(pi, dtype=float))
+    return pi / pi.sum()
 
 
 def perron_vector(w: sp.csr_array, *, on_nonunique: str = "raise") -> np.ndarray:

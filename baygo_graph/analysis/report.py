@@ -5,7 +5,12 @@ from __future__ import annotations
 import numpy as np
 
 from .._format import json_number
-from .centrality import influence_rank, influence_series, reference_influence
+from .centrality import (
+    influence_rank,
+    influence_series,
+    nonunique_windows,
+    reference_influence,
+)
 from .connectivity import (
     as_series,
     b_connectivity,
@@ -37,17 +42,44 @@ def _stats(values) -> dict:
     }
 
 
-def analysis_report(source, *, window: int | None = None) -> dict:
+#: How many nodes the report lists by influence (the rest are counted).
+TOP_NODES = 5
+
+
+def _label(node):
+    return node if isinstance(node, int | str) else str(node)
+
+
+def _top(nodes, values, k: int = TOP_NODES) -> list:
+    """``[[label, value], ...]`` of the ``k`` largest values (ties by node order)."""
+    v = np.asarray(values, dtype=float)
+    order = np.argsort(-v, kind="stable")[:k]
+    return [[_label(nodes[i]), float(v[i])] for i in order.tolist()]
+
+
+def analysis_report(source, *, window: int | None = None, focus=None) -> dict:
     """Connectivity, influence and audience of a graph series, as a JSON-serialisable dict.
 
-    What ``baygo analyze`` prints.
+    What ``baygo analyze`` prints. Nodes are named by their labels
+    (``series.nodes``); no value is left undefined without a reason.
 
     Parameters
     ----------
-    source : Run or sequence of networkx.DiGraph
+    source : Run, GraphSeries or anything :func:`~baygo_graph.series.as_series` takes
     window : int, optional
         Window length for the per-window summary and the influence series
         (default ``min(10, T)``).
+    focus : node label, optional
+        Follow this node (its influence, rank and audience) under the key
+        ``"focus"``. Default: the informative agent when the series marks one
+        (keys ``"informative"``...), else no node is followed.
+
+    Notes
+    -----
+    Per influence method, ``"undefined"`` gives the number of windows without a
+    unique influence, its reason (the counts of closed classes) and the
+    alternative: the mean :func:`~baygo_graph.analysis.damped_influence`
+    (PageRank-style, damping 0.85) of those windows, its top nodes.
 
     Examples
     --------
@@ -56,6 +88,10 @@ def analysis_report(source, *, window: int | None = None) -> dict:
     >>> s = analysis_report([ring] * 4, window=2)
     >>> s["smallest_b"], s["windows"]["aligned"]["strongly_connected"]
     ({'aligned': 1, 'sliding': 1}, 2)
+    >>> pairs = nx.DiGraph([("a", "b"), ("b", "a"), ("c", "d"), ("d", "c")])
+    >>> r = analysis_report([pairs] * 3, window=1)["influence"]["union"]
+    >>> r["defined_windows"], r["undefined"]["windows"], r["undefined"]["closed_classes"]
+    (0, 3, {'2': 3})
     """
     s = as_series(source)
     T, m = s.n_steps, s.n_agents
@@ -66,7 +102,7 @@ def analysis_report(source, *, window: int | None = None) -> dict:
     out = {
         "steps": T,
         "agents": m,
-        "nodes": [n if isinstance(n, int | str) else str(n) for n in s.nodes],
+        "nodes": [_label(n) for n in s.nodes],
         "informative": s.informative,
         "synthetic": s.synthetic,
         "window": window,
@@ -98,24 +134,63 @@ def analysis_report(source, *, window: int | None = None) -> dict:
             "holds": r.holds,
             "components": {k: v for k, v in _stats(r.n_components).items() if k != "n"},
         }
-    agent = s.informative
+    nodes = s.nodes
+    if focus is not None:
+        index = {v: k for k, v in enumerate(nodes)}
+        if focus not in index:
+            near = [v for v in nodes if str(v) == str(focus)]
+            if len(near) != 1:
+                raise ValueError(f"focus={focus!r} is not a node of the series")
+            focus = near[0]
+        agent, key = index[focus], "focus"
+        out["focus"] = _label(focus)
+    else:
+        agent, key = s.informative, "informative"
+    out["informative"] = s.informative
     for method in ("product", "union"):
         inf = influence_series(s, window=window, method=method, windows="sliding")
         defined = ~np.isnan(inf).any(axis=1)
-        entry = {"defined_windows": int(defined.sum()), "windows": int(T - window + 1)}
-        mean_vec = inf[defined].mean(axis=0) if defined.any() else np.full(m, np.nan)
-        entry["mean"] = [json_number(v) for v in mean_vec]
-        entry["top_agent"] = int(np.nanargmax(mean_vec)) if defined.any() else None
+        defined[: window - 1] = False
+        n_win = int(T - window + 1)
+        entry = {"defined_windows": int(defined[window - 1 :].sum()), "windows": n_win}
+        if defined.any():
+            mean_vec = inf[defined].mean(axis=0)
+            entry["mean"] = [json_number(v) for v in mean_vec]
+            entry["top_agent"] = _label(nodes[int(np.argmax(mean_vec))])
+            entry["top"] = _top(nodes, mean_vec)
+        else:
+            entry["mean"] = None
+            entry["top_agent"] = None
+            entry["top"] = []
+        if entry["defined_windows"] < n_win:
+            gaps = nonunique_windows(s, window=window, method=method)
+            values, counts = np.unique(gaps.n_classes, return_counts=True)
+            damped = gaps.damped.mean(axis=0)
+            entry["undefined"] = {
+                "windows": len(gaps.ends),
+                "reason": gaps.reason(),
+                "closed_classes": {
+                    str(v): int(c) for v, c in zip(values.tolist(), counts.tolist(), strict=True)
+                },
+                "alternative": {
+                    "name": "damped influence (PageRank-style)",
+                    "damping": gaps.damping,
+                    "windows": len(gaps.damped_ends),
+                    "top": _top(nodes, damped),
+                },
+            }
+            if agent is not None:
+                entry["undefined"]["alternative"][key] = float(damped[agent])
         if agent is not None:
             rank = influence_rank(inf, agent)
-            entry["informative"] = _stats(inf[:, agent])
-            entry["informative"]["last"] = json_number(inf[-1, agent])
-            entry["informative_rank"] = _stats(rank)
+            entry[key] = _stats(inf[:, agent])
+            entry[key]["last"] = json_number(inf[-1, agent])
+            entry[f"{key}_rank"] = _stats(rank)
         out["influence"][method] = entry
     if agent is not None:
         frac = listener_fraction(s, agent=agent)
         counts = chosen_counts(s)
-        out["listening_to_informative"] = {
+        out[f"listening_to_{key}"] = {
             "mean": float(frac.mean()),
             "first": float(frac[0]),
             "last": float(frac[-1]),
@@ -123,6 +198,7 @@ def analysis_report(source, *, window: int | None = None) -> dict:
             "chosen_share": float(counts[agent] / max(counts.sum(), 1)),
         }
         delta = 0.5 if s.delta is None else s.delta
-        if m >= 2 and delta < 1.0:  # delta = 1: nobody listens, no reference is unique
+        if key == "informative" and m >= 2 and delta < 1.0:
+            # delta = 1: nobody listens, no reference is unique
             out["references"] = reference_influence(m, informative=agent, delta=delta)
     return out

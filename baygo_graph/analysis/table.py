@@ -18,10 +18,73 @@ import pandas as pd
 from .._validate import check_int
 from .horizon import horizon_table
 
-__all__ = ["ANALYSIS_MEASURES", "analysis_table", "summarize_analysis"]
+__all__ = [
+    "ANALYSIS_MEASURES",
+    "MIXED",
+    "SETUP_COLUMNS",
+    "analysis_table",
+    "check_same_setup",
+    "summarize_analysis",
+]
 
 #: The per-run measures of :func:`analysis_table`, in column order.
 ANALYSIS_MEASURES = ("b_aligned", "b_sliding", "listening_share", "influence", "influence_rank")
+#: What runs must share to be summarised together (else refused, or grouped).
+SETUP_COLUMNS = ("steps", "agents", "data")
+#: Values of ``mixed=``: refuse runs of different setups, or summarise each setup apart.
+MIXED = ("refuse", "group")
+#: Why a run has no row.
+CEN_REASON = "centralised learner: one central posterior, no communication graph to analyse"
+
+
+def _setup(run) -> tuple:
+    return (run.n_steps, run.n_agents, run.data_source)
+
+
+def check_same_setup(runs, *, mixed: str = "refuse") -> dict:
+    """The setups (T, M, data) of ``runs`` with their run labels; ValueError when they
+    differ and ``mixed="refuse"``.
+
+    Parameters
+    ----------
+    runs : mapping of label -> Run, or sequence of Run
+    mixed : {"refuse", "group"}, default "refuse"
+
+    Returns
+    -------
+    dict
+        ``{(steps, agents, data): [label, ...]}`` in order of appearance.
+
+    Examples
+    --------
+    >>> from baygo_graph import Run
+    >>> runs = {"a": Run.from_choices([[1, 0]]), "b": Run.from_choices([[1, 0], [1, 0]])}
+    >>> try:
+    ...     check_same_setup(runs)
+    ... except ValueError as e:
+    ...     print(str(e)[:52])
+    the runs differ in steps (1 run of T=1, M=2, data un
+    >>> len(check_same_setup(runs, mixed="group"))
+    2
+    """
+    if mixed not in MIXED:
+        raise ValueError(f"mixed must be one of {MIXED}, got {mixed!r}")
+    groups: dict = {}
+    for label, run in _labelled(runs):
+        groups.setdefault(_setup(run), []).append(label)
+    if len(groups) > 1 and mixed == "refuse":
+        keys = list(groups)
+        differ = [name for k, name in enumerate(SETUP_COLUMNS) if len({g[k] for g in keys}) > 1]
+        parts = "; ".join(
+            f"{len(v)} run{'s' if len(v) > 1 else ''} of T={t}, M={m}, data {d} (e.g. {v[0]})"
+            for (t, m, d), v in groups.items()
+        )
+        raise ValueError(
+            f"the runs differ in {' and '.join(differ)} ({parts}): a median over them would "
+            "mix different experiments; analyse each set apart, or group them "
+            "(mixed='group'; CLI --group) to summarise each setup on its own"
+        )
+    return groups
 
 
 def _labelled(runs) -> list[tuple[str, object]]:
@@ -42,7 +105,7 @@ def _seed(seed):
     return str(seed)
 
 
-def analysis_table(runs, *, window: int = 10) -> pd.DataFrame:
+def analysis_table(runs, *, window: int = 10, mixed: str = "refuse") -> pd.DataFrame:
     """Smallest B and the informative agent's hub measures, one row per run.
 
     Parameters
@@ -51,10 +114,15 @@ def analysis_table(runs, *, window: int = 10) -> pd.DataFrame:
         E.g. :func:`baygo_graph.io.runs.load_runs` or the runs of
         ``experiments.compare(..., return_runs=True)`` (keys
         ``(strategy, seed)`` become ``"strategy/seed"``). Centralised runs
-        (``kind == "cen"``, no graph) are left out.
+        (``kind == "cen"``, no graph) have no row: they are listed in
+        ``table.attrs["skipped"]`` with the reason.
     window : int, default 10
         Window of the influence (product of ``window`` step matrices, sliding),
         cut to each run's length.
+    mixed : {"refuse", "group"}, default "refuse"
+        Runs of different steps, agents or data: ValueError naming the groups
+        (see :func:`check_same_setup`), or rows for all of them
+        (:func:`summarize_analysis` then summarises each setup apart).
 
     Returns
     -------
@@ -67,7 +135,10 @@ def analysis_table(runs, *, window: int = 10) -> pd.DataFrame:
         :data:`ANALYSIS_MEASURES`: ``b_aligned``/``b_sliding`` (smallest B, NaN
         when no B works), ``listening_share`` (mean fraction of the other agents
         listening to the informative agent), ``influence`` (its mean influence
-        over the windows) and ``influence_rank`` (its mean rank, 1 = top).
+        over the windows) and ``influence_rank`` (its mean rank, 1 = top; tied
+        agents share the better rank), then ``influence_tied`` (share of the
+        windows in which another agent has the same influence: the rank there
+        is a tie). ``attrs["skipped"]``: ``[{"run", "strategy", "reason"}]``.
         A pure function of the runs.
 
     Examples
@@ -77,14 +148,20 @@ def analysis_table(runs, *, window: int = 10) -> pd.DataFrame:
     ...                     data=bg.synthetic_bodyfat()) for s in range(3)]
     >>> t = analysis_table(runs, window=4)
     >>> t.shape, t["run"].tolist(), bool(t["synthetic"].all())
-    ((3, 12), ['0', '1', '2'], True)
+    ((3, 13), ['0', '1', '2'], True)
+    >>> cen = bg.simulate("cen", agents=4, steps=12, grid=21, rng=0, data=bg.synthetic_bodyfat())
+    >>> analysis_table({"c": cen, "b": runs[0]}, window=4).attrs["skipped"][0]["run"]
+    'c'
     """
     check_int("window", window, minimum=1)
-    rows = []
     for label, run in _labelled(runs):
         if not hasattr(run, "series"):
             raise TypeError(f"runs must hold Run objects, got {type(run).__name__} for {label!r}")
+    check_same_setup(runs, mixed=mixed)
+    rows, skipped = [], []
+    for label, run in _labelled(runs):
         if run.series is None:  # a centralised learner: no graph
+            skipped.append({"run": label, "strategy": run.strategy, "reason": CEN_REASON})
             continue
         row = horizon_table([run], [run.n_steps], window=min(window, run.n_steps)).iloc[0]
         rows.append(
@@ -97,10 +174,13 @@ def analysis_table(runs, *, window: int = 10) -> pd.DataFrame:
                 "steps": run.n_steps,
                 "agents": run.n_agents,
                 **{k: float(row[k]) for k in ANALYSIS_MEASURES},
+                "influence_tied": float(row["influence_tied"]),
             }
         )
     columns = ["run", "strategy", "seed", "data", "synthetic", "steps", "agents"]
-    return pd.DataFrame(rows, columns=[*columns, *ANALYSIS_MEASURES])
+    table = pd.DataFrame(rows, columns=[*columns, *ANALYSIS_MEASURES, "influence_tied"])
+    table.attrs["skipped"] = skipped
+    return table
 
 
 def summarize_analysis(table: pd.DataFrame) -> pd.DataFrame:
@@ -116,7 +196,10 @@ def summarize_analysis(table: pd.DataFrame) -> pd.DataFrame:
     pandas.DataFrame
         One row per (strategy, measure), strategies in order of appearance:
         ``strategy``, ``measure``, ``median``, ``q25``, ``q75``, ``n`` (runs with a
-        value) and ``missing`` (runs where it is NaN, e.g. no B works).
+        value) and ``missing`` (runs where it is NaN, e.g. no B works). When the
+        table holds runs of several setups (``steps``, ``agents``, ``data``: see
+        ``mixed="group"``), one row per (strategy, setup, measure), with the
+        setup columns that vary after ``strategy``.
 
     Examples
     --------
@@ -130,16 +213,18 @@ def summarize_analysis(table: pd.DataFrame) -> pd.DataFrame:
     missing = [c for c in ("strategy", *ANALYSIS_MEASURES) if c not in table.columns]
     if missing:
         raise ValueError(f"table lacks the column(s) {missing}")
+    varying = [c for c in SETUP_COLUMNS if c in table.columns and table[c].nunique() > 1]
+    keys = ["strategy", *varying]
     rows = []
-    for strategy in table["strategy"].unique():
-        part = table[table["strategy"] == strategy]
+    for key, part in table.groupby(keys, sort=False):
+        key = key if isinstance(key, tuple) else (key,)
         for measure in ANALYSIS_MEASURES:
             v = part[measure].to_numpy(dtype=float)
             ok = v[np.isfinite(v)]
             q = np.percentile(ok, [25, 50, 75]) if len(ok) else [np.nan] * 3
             rows.append(
                 {
-                    "strategy": strategy,
+                    **dict(zip(keys, key, strict=True)),
                     "measure": measure,
                     "median": float(q[1]),
                     "q25": float(q[0]),
@@ -148,6 +233,4 @@ def summarize_analysis(table: pd.DataFrame) -> pd.DataFrame:
                     "missing": len(v) - len(ok),
                 }
             )
-    return pd.DataFrame(
-        rows, columns=["strategy", "measure", "median", "q25", "q75", "n", "missing"]
-    )
+    return pd.DataFrame(rows, columns=[*keys, "measure", "median", "q25", "q75", "n", "missing"])

@@ -17,6 +17,10 @@ from .._text import console
 from ..data import BODYFAT_ENV
 
 __all__ = [
+    "default_data",
+    "load_input",
+    "samples_option",
+    "series_options",
     "check_out_file",
     "data_option",
     "emit",
@@ -38,6 +42,122 @@ data_option = click.option(
     help=f"bodyfat CSV (default: ${BODYFAT_ENV}, else synthetic data, labelled so).",
 )
 seed_option = click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+samples_option = click.option(
+    "--samples",
+    type=click.IntRange(min=10),
+    default=None,
+    help="Size of the synthetic data used without --data / $BAYGO_BODYFAT "
+    "[default: max(252, 10 x agents), so any --agents works].",
+)
+
+
+def default_data(data, *, agents: int, samples: int | None):
+    """What ``--data`` means: the path given, else ``$BAYGO_BODYFAT`` (None: the
+    library reads it), else synthetic data of ``samples`` samples (default
+    :func:`~baygo_graph.datasets.synthetic_samples` of ``agents``).
+
+    Examples
+    --------
+    >>> len(default_data(None, agents=200, samples=None)) if not os.environ.get(
+    ...     BODYFAT_ENV) else 2000
+    2000
+    """
+    from ..datasets import synthetic_bodyfat, synthetic_samples
+
+    if data is not None or os.environ.get(BODYFAT_ENV):
+        if samples is not None:
+            raise click.UsageError("--samples sizes the synthetic data; it needs no --data "
+                                   f"and no ${BODYFAT_ENV}")  # fmt: skip
+        return data
+    return synthetic_bodyfat(samples if samples is not None else synthetic_samples(agents))
+
+
+#: The edge-list options every command that reads a series takes (docs/user_series.md).
+_SERIES_OPTIONS = [
+    click.option("--source", "source_column", default=None, metavar="COLUMN",
+                 help="Edge lists: the source column [default: source]."),
+    click.option("--target", "target_column", default=None, metavar="COLUMN",
+                 help="Edge lists: the target column (who receives) [default: target]."),
+    click.option("--time-column", "time_column", default=None, metavar="COLUMN",
+                 help="Edge lists: the time column [default: time]."),
+    click.option("--weight-column", "weight_column", default=None, metavar="COLUMN",
+                 help="Edge lists: the weight column [default: weight, when present]."),
+    click.option("--bin", "time_bin", default=None, metavar="WIDTH",
+                 help="Edge lists: width of one step: an integer for integer times, a pandas "
+                 "offset alias (1D, 6h, 15min) for timestamps (required for them)."),
+    click.option("--undirected", is_flag=True,
+                 help="Edge lists: each row is a two-way contact (both nodes hear each other)."),
+]  # fmt: skip
+
+
+def series_options(command):
+    """Add the edge-list options (``--source``, ``--target``, ``--time-column``,
+    ``--weight-column``, ``--bin``, ``--undirected``) to a command; pass the
+    values to :func:`load_input` as ``**options``."""
+    for option in reversed(_SERIES_OPTIONS):
+        command = option(command)
+    return command
+
+
+def _bin_value(text):
+    if text is None:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def load_input(path, *, source_column=None, target_column=None, time_column=None,
+               weight_column=None, time_bin=None, undirected=False):  # fmt: skip
+    """What a command reads as its series: a :class:`~baygo_graph.Run` for a run folder
+    or ``.npz``, else a :class:`~baygo_graph.series.GraphSeries` (saved series, edge
+    list), through :func:`baygo_graph.series.as_series`.
+
+    Errors become one-line :class:`click.ClickException`; edge-list options given
+    for a run or a saved series are refused.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> p = Path(tempfile.mkdtemp()) / "e.csv"
+    >>> _ = p.write_text("source,target,time\\na,b,0\\nb,a,1\\n")
+    >>> load_input(p).nodes
+    ('a', 'b')
+    """
+    from ..exceptions import RunFormatError
+    from ..io.edgelist import EDGE_LIST_SUFFIXES
+    from ..io.series_files import SERIES_SUFFIXES
+    from ..run import Run
+    from ..series import as_series
+
+    path = Path(path)
+    suffix = path.suffix.lower()
+    options = {
+        "source": source_column,
+        "target": target_column,
+        "time": time_column,
+        "weight": weight_column,
+        "bin": _bin_value(time_bin),
+        "directed": False if undirected else None,
+    }
+    given = {k: v for k, v in options.items() if v is not None}
+    try:
+        if suffix in EDGE_LIST_SUFFIXES:
+            return as_series(path, **given)
+        if given:
+            flags = {"time": "--time-column", "weight": "--weight-column", "directed":
+                     "--undirected"}  # fmt: skip
+            names = ", ".join(flags.get(k, f"--{k}") for k in given)
+            raise click.UsageError(
+                f"{names}: options of edge lists ({', '.join(EDGE_LIST_SUFFIXES)}), "
+                f"but {path} is not one"
+            )
+        if suffix in SERIES_SUFFIXES:
+            return as_series(path)
+        return Run.load(path)
+    except (RunFormatError, ValueError, TypeError) as e:
+        raise click.ClickException(str(e)) from e
 
 
 def emit(summary: dict, *, as_json: bool, text: str) -> None:

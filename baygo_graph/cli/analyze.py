@@ -13,24 +13,45 @@ from .._text import csv_frame
 from ..analysis import ANALYSIS_MEASURES, analysis_report
 from ..analysis.report import DEFAULT_WINDOW
 from ..exceptions import RunFormatError
-from ._common import emit, fit_window, note, out_error, output_folder, synthetic_banner
+from ..io.edgelist import EDGE_LIST_SUFFIXES
+from ..io.series_files import SERIES_SUFFIXES
+from ._common import (
+    emit,
+    fit_window,
+    load_input,
+    note,
+    out_error,
+    output_folder,
+    series_options,
+    synthetic_banner,
+)
 
 __all__ = ["analyze"]
 
-SERIES_SUFFIXES = (".json", ".graphml")
-
-
-def _load(path: Path):
-    """A Run (folder or .npz) or a list of digraphs (.json / .graphml)."""
-    from ..run import Run, read_series
-
-    if path.suffix.lower() in SERIES_SUFFIXES:
-        return read_series(path)
-    return Run.load(path)
+#: Files read as one series (not as a run): saved series and edge lists.
+INPUT_SUFFIXES = (*SERIES_SUFFIXES, *EDGE_LIST_SUFFIXES)
 
 
 def _fmt(x, spec=".3f"):
     return format_number(None if x is None else float(x), spec)
+
+
+def _top_text(top: list, spec=".3f") -> str:
+    return ", ".join(f"{node} {_fmt(v, spec)}" for node, v in top)
+
+
+def _undefined_text(u: dict, followed: str | None) -> str:
+    alt = u["alternative"]
+    extra = f"; {followed} {_fmt(alt[followed_key])}" if (followed_key := _key(alt)) else ""
+    return (
+        f"  undefined in {u['windows']} windows: {u['reason']}. Alternative "
+        f"({alt['name']}, damping {alt['damping']}, mean over {alt['windows']} of these "
+        f"windows): top {_top_text(alt['top'])}{extra}"
+    )
+
+
+def _key(d: dict) -> str | None:
+    return next((k for k in ("focus", "informative") if k in d), None)
 
 
 def _text(summary: dict, label: str) -> str:
@@ -38,10 +59,13 @@ def _text(summary: dict, label: str) -> str:
     b = s["smallest_b"]
     lines = [banner for banner in [synthetic_banner(s["synthetic"])] if banner]
     inf_agent = s["informative"]
-    lines.append(
-        f"{label}: {s['steps']} steps, {s['agents']} agents, informative agent: "
-        f"{'not marked' if inf_agent is None else s['nodes'][inf_agent]}"
-    )
+    if "focus" in s:
+        who, followed = f"following node {s['focus']} (--focus)", f"node {s['focus']}"
+    elif inf_agent is not None:
+        who, followed = f"informative agent: {s['nodes'][inf_agent]}", "the informative agent"
+    else:
+        who, followed = "no informative agent marked (--focus NODE follows one)", None
+    lines.append(f"{label}: {s['steps']} steps, {s['agents']} nodes, {who}")
     cov = s.get("smallest_b_coverage")
     if cov:  # B with what it covers, never a plain B for steps it did not check
         lines.append(
@@ -56,10 +80,15 @@ def _text(summary: dict, label: str) -> str:
             + ("  (no window length up to T works)" if b["sliding"] is None else "")
         )
     ttc = s["time_to_connectivity"]
+    reach = (
+        f"median {_fmt(ttc['median'], '.0f')}, max {_fmt(ttc['max'], '.0f')} steps "
+        f"({ttc['reached_fraction']:.0%} of starts reach it)"
+        if ttc["median"] is not None
+        else "never reached from any start step"
+    )
     lines.append(
         f"single steps strongly connected: {s['step_strongly_connected_fraction']:.0%}; "
-        f"time to strong connectivity from a start step: median {_fmt(ttc['median'], '.0f')}, "
-        f"max {_fmt(ttc['max'], '.0f')} steps ({ttc['reached_fraction']:.0%} of starts reach it)"
+        f"time to strong connectivity from a start step: {reach}"
     )
     w = s["window"]
     for kind, r in s["windows"].items():
@@ -79,19 +108,28 @@ def _text(summary: dict, label: str) -> str:
             f"influence ({method} of {w}-step sliding windows; unique in "
             f"{r['defined_windows']}/{r['windows']})"
         )
-        if "informative" in r:
-            i, k = r["informative"], r["informative_rank"]
+        key = _key(r)
+        if r["defined_windows"] == 0:
+            lines.append(f"{head}: no window has a unique influence")
+        elif key is not None and r[key]["n"]:
+            i, k = r[key], r[f"{key}_rank"]
+            last = "undefined" if i["last"] is None else _fmt(i["last"])
             lines.append(
-                f"{head}: informative agent mean {_fmt(i['mean'])} "
-                f"[{_fmt(i['min'])}, {_fmt(i['max'])}], last {_fmt(i['last'])}, "
-                f"mean rank {_fmt(k['mean'], '.1f')} of {s['agents']}"
+                f"{head}: {followed} mean {_fmt(i['mean'])} "
+                f"[{_fmt(i['min'])}, {_fmt(i['max'])}] over those windows, last window {last}"
+                f", mean rank {_fmt(k['mean'], '.1f')} of {s['agents']} (1 = most)"
             )
         else:
-            lines.append(f"{head}: most influential on average: agent {r['top_agent']}")
-    if "listening_to_informative" in s:
-        f = s["listening_to_informative"]
+            lines.append(
+                f"{head}: most influential on average over those windows: {_top_text(r['top'])}"
+            )
+        if "undefined" in r:
+            lines.append(_undefined_text(r["undefined"], followed))
+    listen = next((k for k in ("listening_to_focus", "listening_to_informative") if k in s), None)
+    if listen is not None:
+        f = s[listen]
         lines.append(
-            f"fraction of the other agents listening to the informative agent: mean "
+            f"fraction of the other nodes listening to {followed}: mean "
             f"{f['mean']:.2f} (first step {f['first']:.2f}, last {f['last']:.2f}, "
             f"max {f['max']:.2f}); share of all choices {f['chosen_share']:.2f}"
         )
@@ -111,21 +149,20 @@ def _is_single(paths: tuple[Path, ...]) -> bool:
     if len(paths) != 1:
         return False
     p = paths[0]
-    known = p.suffix.lower() in (*SERIES_SUFFIXES, ".npz")
+    known = p.suffix.lower() in (*INPUT_SUFFIXES, ".npz")
     return known or (p / RUN_FILE).is_file() or not p.is_dir()
 
 
-def _single(run_dir: Path, window, as_json) -> None:
+def _single(run_dir: Path, window, as_json, *, focus=None, options=None) -> None:
+    source = load_input(run_dir, **(options or {}))
     try:
-        source = _load(run_dir)
-        n_steps = len(source) if isinstance(source, list) else source.n_steps
-        window = fit_window(window, n_steps, default=DEFAULT_WINDOW)
-        summary = analysis_report(source, window=window)
+        window = fit_window(window, source.n_steps, default=DEFAULT_WINDOW)
+        summary = analysis_report(source, window=window, focus=focus)
     except (RunFormatError, ValueError, TypeError) as e:
         raise click.ClickException(str(e)) from e
     summary["source"] = str(run_dir)
     label = str(run_dir)
-    if not isinstance(source, list):
+    if hasattr(source, "strategy"):
         summary |= {"strategy": source.strategy, "data": source.data_source}
         label = f"{source.strategy} run {run_dir} (data {source.data_source})"
     emit(summary, as_json=as_json, text=_text(summary, label))
@@ -134,32 +171,70 @@ def _single(run_dir: Path, window, as_json) -> None:
 def _many_text(table, summary) -> str:
     from .._format import markdown_table
 
-    cols = ["run", "strategy", "seed", *ANALYSIS_MEASURES]
+    keys = [c for c in summary.columns if c not in ("measure", "median", "q25", "q75", "n",
+                                                     "missing")]  # fmt: skip
+    cols = ["run", "strategy", "seed", *(k for k in keys if k != "strategy"), *ANALYSIS_MEASURES]
     per_run = table[cols].copy()
     per_run[list(ANALYSIS_MEASURES)] = per_run[list(ANALYSIS_MEASURES)].map(
         lambda x: format_number(float(x), ".3g", missing="none")
     )
+    tied = table["influence_tied"].to_numpy(dtype=float)
+    per_run["influence_rank"] = [
+        r if not t > 0 else f"{r} (tied in {t:.0%})"
+        for r, t in zip(per_run["influence_rank"], tied, strict=True)
+    ]
     summ = summary.copy()
     for c in ("median", "q25", "q75"):
         summ[c] = summ[c].map(lambda x: format_number(float(x), ".3g", missing="-"))
     synthetic = bool(table["synthetic"].all()) if len(table) else False
     lines = [b for b in [synthetic_banner(synthetic)] if b]
+    skipped = table.attrs.get("skipped", [])
+    head = f"{len(table)} runs, data {', '.join(sorted(set(table['data'])))}"
+    if skipped:
+        head += f"; {len(skipped)} skipped (listed below)"
     lines += [
-        f"{len(table)} runs, data {', '.join(sorted(set(table['data'])))}",
+        head,
         markdown_table(per_run, index=False, pad=True),
-        "Median and interquartile range per strategy (none: no B works in that run):",
+        "none: b_aligned/b_sliding: no window length up to T works; influence and its rank: "
+        "no window has a unique influence (several closed classes in every window). "
+        "Rank 1 = most influential; '(tied in x%)': in x% of the windows another agent has "
+        "the same influence, and the shared rank is counted as the better one.",
+        "Median and interquartile range per strategy"
+        + (
+            f" and setup ({', '.join(k for k in keys if k != 'strategy')})" if len(keys) > 1 else ""
+        )  # fmt: skip
+        + " (-: no run with a value):",
         markdown_table(summ, index=False, pad=True),
     ]
+    if skipped:
+        by_reason: dict = {}
+        for s in skipped:
+            by_reason.setdefault((s["strategy"], s["reason"]), []).append(s["run"])
+        lines.append(
+            "skipped:\n"
+            + "\n".join(
+                f"- {len(v)} {strategy} run{'s' if len(v) > 1 else ''} ({_short_list(v)}): {reason}"
+                for (strategy, reason), v in by_reason.items()
+            )
+        )
     return "\n\n".join(lines)
 
 
-def _many(paths, *, window: int | None, as_json: bool, out) -> None:
+def _short_list(items, k: int = 3) -> str:
+    """At most ``k`` items, then how many more (long lists stay one line)."""
+    items = list(map(str, items))
+    more = len(items) - k
+    return ", ".join(items[:k]) + (f" and {more} more" if more > 0 else "")
+
+
+def _many(paths, *, window: int | None, as_json: bool, out, group: bool = False) -> None:
     from ..analysis import analysis_table, summarize_analysis
     from ..io.runs import load_runs
 
+    mixed = "group" if group else "refuse"
     with output_folder(out) if out is not None else contextlib.nullcontext():
         try:
-            runs = load_runs(paths)
+            runs = load_runs(paths, mixed=mixed)
             lengths = [r.n_steps for r in runs.values() if r.series is not None]
             short = [t for t in lengths if window is not None and t < window]
             if short:  # analysis_table cuts each run's window to the run's length
@@ -168,11 +243,16 @@ def _many(paths, *, window: int | None, as_json: bool, out) -> None:
                     f"(shortest {min(short)} steps): their windows are cut to their length"
                 )
             window = DEFAULT_WINDOW if window is None else window
-            table = analysis_table(runs, window=window)
+            table = analysis_table(runs, window=window, mixed=mixed)
         except (RunFormatError, ValueError, TypeError) as e:
-            raise click.ClickException(str(e)) from e
+            text = str(e).replace("mixed='group'; CLI --group", "--group")
+            raise click.ClickException(text) from e
         if table.empty:
-            raise click.ClickException("no run with a graph among the runs given")
+            why = "; ".join(sorted({s["reason"] for s in table.attrs.get("skipped", [])}))
+            raise click.ClickException(
+                f"no run with a graph among the {len(runs)} runs given" + (f" ({why})" if why
+                                                                           else "")
+            )  # fmt: skip
         summary = summarize_analysis(table)
         text = _many_text(table, summary)
         if out is not None:
@@ -181,6 +261,7 @@ def _many(paths, *, window: int | None, as_json: bool, out) -> None:
     record = {
         "window": window,
         "runs": json.loads(table.to_json(orient="records")),
+        "skipped": table.attrs.get("skipped", []),
         "summary": json.loads(summary.to_json(orient="records")),
     }
     emit(record, as_json=as_json, text=text)
@@ -223,23 +304,45 @@ def _write_many(out: Path, table, summary) -> list[Path]:
     default=None,
     help="Several runs: folder for table.csv, summary.csv and the figures.",
 )
+@click.option(
+    "--focus",
+    default=None,
+    metavar="NODE",
+    help="One series: follow this node (its influence, rank and audience) "
+    "[default: the informative agent when one is marked].",
+)
+@series_options
+@click.option(
+    "--group",
+    is_flag=True,
+    help="Several runs of different steps, agents or data: summarise each setup apart "
+    "(default: refuse them, naming the setups).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def analyze(paths, window, as_json, out):
+def analyze(paths, window, as_json, out, focus, group, **options):
     """Connectivity and influence report for one run, or a table over many runs.
 
-    One RUN (a run folder or .npz written by `baygo run --out`, or a graph
-    series .json / .graphml): the smallest B for aligned and sliding windows, a
-    per-window summary, the informative agent's influence (window product and
-    union) and the fraction of agents listening to it.
+    One RUN (a run folder or .npz written by `baygo run --out`, a saved graph
+    series .json / .graphml / .gexf, or an edge list .csv / .tsv / .parquet
+    with columns source,target,time[,weight]): the smallest B for aligned and
+    sliding windows, a per-window summary, influence (window product and union;
+    where a window has no unique influence, the reason and a damped
+    PageRank-style alternative), and, for the informative agent or the --focus
+    node, its influence, rank and the fraction of nodes listening to it. Nodes
+    are named by their labels.
 
     Several RUNs, or a folder of run folders (`baygo compare --save-runs`): one
     row per run (smallest B aligned/sliding, listening share, influence and its
-    rank) and the median/IQR per strategy; --out DIR writes table.csv,
-    summary.csv and the figures analysis.png and smallest_b.png.
+    rank, ties marked) and the median/IQR per strategy; centralised (cen) runs
+    are listed as skipped, with the reason; runs of different steps, agents or
+    data are refused unless --group; --out DIR writes table.csv, summary.csv and
+    the figures analysis.png and smallest_b.png.
     """
     if _is_single(paths):
         if out is not None:
             raise click.UsageError("--out needs several runs (or a folder of run folders)")
-        _single(paths[0], window, as_json)
+        _single(paths[0], window, as_json, focus=focus, options=options)
         return
-    _many(paths, window=window, as_json=as_json, out=out)
+    if focus is not None or any(v not in (None, False) for v in options.values()):
+        raise click.UsageError("--focus and the edge-list options need a single series")
+    _many(paths, window=window, as_json=as_json, out=out, group=group)

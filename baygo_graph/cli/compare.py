@@ -12,7 +12,7 @@ Files written to ``--out DIR``:
 * ``summary.json`` - the same numbers (NaN written as ``null``) and the settings.
 
 ``--save-runs DIR`` keeps every run (:func:`baygo_graph.io.runs.save_runs`: one
-folder ``<strategy>-seed<NN>`` each), for ``baygo analyze DIR``.
+folder ``<strategy>-seed<N>`` each), for ``baygo analyze DIR``.
 """
 
 from __future__ import annotations
@@ -30,10 +30,12 @@ from .._text import csv_frame
 from ..strategies import STRATEGY_NAMES
 from ._common import (
     data_option,
+    default_data,
     emit,
     fit_window,
     out_error,
     output_folder,
+    samples_option,
     seed_option,
     synthetic_banner,
 )
@@ -153,6 +155,8 @@ def _record(attrs, banner, settings, summary, paired) -> dict:
     """summary.json: the table's settings, the options, the summary and contrasts."""
     keys = ("synthetic", "data_source", "strategies", "seeds", "steps", "agents", "entropy")
     record = {k: attrs[k] for k in keys} | {"banner": banner or None} | settings
+    if isinstance(record["entropy"], str) and record["entropy"].isdigit():
+        record["entropy"] = int(record["entropy"])  # a number in JSON (an exact integer)
     return record | {
         "summary": _numbers(summary),
         "paired": {contrast: _numbers(frame) for contrast, frame in paired.items()},
@@ -181,6 +185,7 @@ def _save_runs(runs, folder) -> str:
 )
 @click.option("--agents", type=click.IntRange(min=2), default=12, show_default=True)
 @data_option
+@samples_option
 @seed_option
 @click.option(
     "--jobs",
@@ -234,6 +239,7 @@ def compare(
     strategies,
     agents,
     data,
+    samples,
     seed,
     jobs,
     delta,
@@ -248,6 +254,7 @@ def compare(
     progress,
 ):
     """Run strategies over many seeds (paired) and print the summary table."""
+    data = default_data(data, agents=agents, samples=samples)
     level, window = 0.95, fit_window(window, steps, what="the runs")
     options = {"seed": seed, "delta": delta, "batch": batch, "grid": grid,
                "influence_window": window, "tolerance": tolerance,

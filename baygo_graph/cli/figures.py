@@ -13,22 +13,64 @@ from ._common import (
     emit,
     ensure_writable,
     fit_window,
+    load_input,
     output_folder,
     seed_option,
+    series_options,
     synthetic_banner,
 )
 
 __all__ = ["animate", "parse_steps", "plot", "reproduce"]
 
 
-def _load_run(run_dir):
-    from ..exceptions import RunFormatError
-    from ..run import Run
+def _union_graph(series, start: int, stop: int):
+    """The mean W of steps ``[start, stop)`` as a labelled digraph (edge j -> i: w_ij)."""
+    import networkx as nx
+    import scipy.sparse as sp
 
-    try:
-        return Run.load(run_dir)
-    except RunFormatError as e:
-        raise click.ClickException(str(e)) from e
+    from ..analysis import window_matrix
+
+    w = sp.coo_array(window_matrix(series, start, stop, method="union"))
+    nodes = series.nodes
+    g = nx.DiGraph(synthetic=series.synthetic)
+    g.add_nodes_from(nodes)
+    if series.informative is not None:
+        g.nodes[nodes[series.informative]]["informative"] = True
+    g.add_weighted_edges_from(
+        (nodes[c], nodes[r], x) for c, r, x in zip(w.col.tolist(), w.row.tolist(),
+                                                   w.data.tolist(), strict=True)
+    )  # fmt: skip
+    return g
+
+
+def _series_figures(series, *, window=10) -> dict:
+    """``baygo plot`` of a series that is not a run: graph figures only, labels kept."""
+    import numpy as np
+
+    from .. import analysis
+    from .. import figures as F
+
+    t, syn = series.n_steps, series.synthetic
+    window = max(1, min(window, t))
+    infl = analysis.influence_series(series, window=window, windows="sliding")
+    last = None if np.isnan(infl[t - 1]).any() else infl[t - 1]
+    figs = {
+        "graph_last_step": F.draw_graph(
+            series.graph(t - 1), influence=last, synthetic=syn, title=f"step {t - 1}"
+        ).figure
+    }
+    start = max(0, t - window)
+    union = _union_graph(series, start, t)
+    pi = analysis.influence(union, on_nonunique="nan")
+    figs["graph_union"] = F.draw_graph(
+        union, influence=None if np.isnan(pi).any() else pi, synthetic=syn,
+        title=f"union of steps {start}..{t - 1}"
+        + (" (influence undefined: several closed classes)" if np.isnan(pi).any() else ""),
+    ).figure  # fmt: skip
+    figs["window_connectivity"] = F.plot_window_connectivity(
+        analysis.b_connectivity(series, window, windows="aligned"), synthetic=syn
+    ).figure
+    return figs
 
 
 def parse_steps(text: str | None, n_steps: int) -> range:
@@ -72,8 +114,11 @@ def parse_steps(text: str | None, n_steps: int) -> range:
 @click.option("--window", type=click.IntRange(min=1), default=None,
               help="Steps per window (influence, union graph) [default: min(10, T)].")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print the files written as JSON.")
-def plot(run_dir, out, formats, window, as_json):
-    """Draw the figures of one saved run (RUN_DIR holds run.npz)."""
+@series_options
+def plot(run_dir, out, formats, window, as_json, **options):
+    """Draw the figures of one saved run (RUN_DIR holds run.npz), or of a series
+    (.json / .graphml / .gexf, or an edge list .csv / .parquet): its last step, the
+    union of the last window, the per-window connectivity (node labels kept)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -81,13 +126,15 @@ def plot(run_dir, out, formats, window, as_json):
 
     from ..reproduce import run_figures
 
-    run = _load_run(run_dir)
+    run = load_input(run_dir, **options)
+    # a series that is not a run has graph figures only (no MSE)
+    figures_of = run_figures if hasattr(run, "strategy") else _series_figures
     folder = Path(out) if out is not None else Path(run_dir if Path(run_dir).is_dir() else
                                                     Path(run_dir).parent) / "figures"  # fmt: skip
     written = []
     with output_folder(folder) as folder:
         try:
-            figs = run_figures(run, window=fit_window(window, run.n_steps))
+            figs = figures_of(run, window=fit_window(window, run.n_steps))
         except (ValueError, TypeError) as e:
             raise click.ClickException(str(e)) from e
         for name, fig in figs.items():
@@ -125,7 +172,12 @@ def animate(run_dir, steps_text, fmt, out, fps, dpi, panel, window):
     from ..figures import animate_run, video
     from ..reproduce import run_influence
 
-    run = _load_run(run_dir)
+    run = load_input(run_dir)
+    if not hasattr(run, "strategy"):
+        raise click.ClickException(
+            f"{run_dir} is a graph series, not a run: animate draws a run's graph beside "
+            "its MSE or influence panel; for a series use `baygo view` or `baygo plot`"
+        )
     if run.series is None:
         raise click.ClickException("the centralised learner (cen) has no graph to animate")
     steps = parse_steps(steps_text, run.n_steps)

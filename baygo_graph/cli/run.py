@@ -13,7 +13,15 @@ from ..io import RUN_FILE
 from ..learning import simulate
 from ..models import MODEL_NAMES, resolve_model
 from ..strategies import PHYSICAL_PRESETS, STRATEGY_NAMES
-from ._common import data_option, emit, output_folder, seed_option, synthetic_banner
+from ._common import (
+    data_option,
+    default_data,
+    emit,
+    output_folder,
+    samples_option,
+    seed_option,
+    synthetic_banner,
+)
 
 __all__ = ["run"]
 
@@ -24,6 +32,7 @@ __all__ = ["run"]
 @click.option("--steps", type=click.IntRange(min=1), default=60, show_default=True)
 @seed_option
 @data_option
+@samples_option
 @click.option("--delta", type=click.FloatRange(0, 1), default=0.5, show_default=True)
 @click.option("--batch", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--grid", type=click.IntRange(min=2), default=61, show_default=True)
@@ -53,8 +62,13 @@ __all__ = ["run"]
 @click.option("--force", is_flag=True, help="Replace a run already saved in --out.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a tty).")
-def run(out, force, as_json, **options):
+def run(out, force, as_json, samples, **options):
     """Run one strategy and print a summary (final loss, who was listened to)."""
+    if options["model"] in ("linear", "exact"):  # the models of the bodyfat data
+        options["data"] = default_data(options["data"], agents=options["agents"], samples=samples)
+    elif samples is not None:
+        raise click.UsageError(f"--samples sizes the bodyfat data; --model {options['model']} "
+                               "has data of its own")  # fmt: skip
     if out is not None and (Path(out) / RUN_FILE).exists() and not force:
         raise click.ClickException(f"a run is already saved in {out!r}: pass --force to replace it")
     with output_folder(out) if out is not None else contextlib.nullcontext():
@@ -107,15 +121,40 @@ def _print(result, summary, *, strategy, seed, out, as_json) -> None:
         f"final {loss} non-informative agents (mean): {summary['final_mse_others_mean']:.4f}",
     ]
     if "chosen_counts" in summary:
-        counts = np.asarray(summary["chosen_counts"])
-        share = counts / max(counts.sum(), 1)
-        lines.append(
-            "listened to (share of all choices): "
-            + ", ".join(f"{i}:{s:.2f}" for i, s in enumerate(share))
-        )
+        lines.append(listened_line(summary["chosen_counts"]))
     if out is not None:
         lines.append(f"run written to {summary['file']}")
     emit(summary, as_json=as_json, text="\n".join(lines))
+
+
+#: Agents listed by name in the "listened to" line; the rest are counted.
+TOP_LISTENED = 10
+
+
+def listened_line(chosen_counts, *, top: int = TOP_LISTENED) -> str:
+    """Who was listened to: every agent's share of all choices, or, beyond ``top``
+    agents, the ``top`` most chosen and a count of the rest with their total share.
+
+    Examples
+    --------
+    >>> listened_line([2, 1, 1])
+    'listened to (share of all choices): 0:0.50, 1:0.25, 2:0.25'
+    >>> listened_line([5, 0, 3, 2], top=2)
+    'listened to (share of all choices; top 2 of 4 agents): 0:0.50, 2:0.30; 2 others: 0.20'
+    """
+    counts = np.asarray(chosen_counts, dtype=float)
+    share = counts / max(counts.sum(), 1)
+    if len(share) <= top:
+        return "listened to (share of all choices): " + ", ".join(
+            f"{i}:{s:.2f}" for i, s in enumerate(share)
+        )
+    order = np.argsort(-share, kind="stable")
+    rest = share[order[top:]]
+    return (
+        f"listened to (share of all choices; top {top} of {len(share)} agents): "
+        + ", ".join(f"{i}:{share[i]:.2f}" for i in order[:top].tolist())
+        + f"; {len(rest)} others: {rest.sum():.2f}"
+    )
 
 
 def parse_options(pairs) -> dict:

@@ -6,8 +6,14 @@ from pathlib import Path
 
 import click
 
-from ..exceptions import RunFormatError
-from ._common import check_out_file, fit_window, out_error, synthetic_banner
+from ._common import (
+    check_out_file,
+    fit_window,
+    load_input,
+    out_error,
+    series_options,
+    synthetic_banner,
+)
 
 __all__ = ["view"]
 
@@ -30,8 +36,10 @@ __all__ = ["view"]
 @click.option(
     "--layout-seed", type=int, default=0, show_default=True, help="Seed of the spring layout."
 )
-def view(run_path, out, window, layout_seed):
-    """Write an interactive viewer of RUN (a run folder or .npz from `baygo run --out`).
+@series_options
+def view(run_path, out, window, layout_seed, **options):
+    """Write an interactive viewer of RUN (a run folder or .npz from `baygo run --out`,
+    a saved series .json / .graphml / .gexf, or an edge list .csv / .parquet).
 
     The page has a time slider and a play button, node size by influence, edge
     width by weight, the informative agent as a vermillion star, the strong
@@ -39,13 +47,9 @@ def view(run_path, out, window, layout_seed):
     the agent clicked. Open OUT in any browser.
     """
     from ..figures.html import to_html
-    from ..run import Run
 
     out = check_out_file(out)
-    try:
-        run = Run.load(run_path)
-    except (RunFormatError, ValueError, TypeError) as e:
-        raise click.ClickException(str(e)) from e
+    run = load_input(run_path, **options)  # a Run, or a GraphSeries for other inputs
     window = fit_window(window, run.n_steps)
     try:
         path = to_html(run, out, window=window, layout_seed=layout_seed)
@@ -54,5 +58,6 @@ def view(run_path, out, window, layout_seed):
     except OSError as e:
         raise out_error("--out", out, e) from None
     banner = synthetic_banner(run.synthetic)
-    done = f"viewer of {run.strategy} run {run_path} written to {path}"
+    what = f"{run.strategy} run" if hasattr(run, "strategy") else "series"
+    done = f"viewer of {what} {run_path} written to {path}"
     click.echo("\n".join([banner, done] if banner else [done]))

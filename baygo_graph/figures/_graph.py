@@ -236,12 +236,14 @@ def _quiver_edges(ax, pos, src, dst, share, *, color, zorder):
 
 
 def draw_nodes(ax, pos, *, informative, sizes, labels=True):
-    """Agents as circles, the informative one as a star.
+    """Agents as circles, the informative one as a star; ``labels``: True (array
+    positions), False (none) or the node names in array order.
 
     Returns the two scatter collections (others, informative or None) and the
     list of the node-label Text artists.
     """
     m = len(pos)
+    names = [str(i) for i in range(m)] if isinstance(labels, bool) else [str(v) for v in labels]
     mask = np.arange(m) != informative
     others = ax.scatter(
         pos[mask, 0],
@@ -265,14 +267,14 @@ def draw_nodes(ax, pos, *, informative, sizes, labels=True):
             edgecolors="black",
             linewidths=0.6,
             zorder=4,
-            label=f"informative agent {informative}",
+            label=f"informative agent {names[informative]}",
             gid="nodes:informative",
         )
     texts = []
-    if labels and m <= 40:
+    if labels is not False and m <= 40:
         for i in range(m):
             txt = ax.annotate(
-                str(i),
+                names[i],
                 pos[i],
                 xytext=(0, 0),
                 textcoords="offset points",

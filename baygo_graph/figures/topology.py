@@ -10,6 +10,7 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 
+from ..series import node_order
 from ._bands import array_band
 from ._graph import (
     agent_layout,
@@ -41,9 +42,9 @@ def _informative_of(graph, informative):
     if informative is not None:
         return int(informative)
     if isinstance(graph, nx.Graph):
-        flagged = [n for n, d in graph.nodes(data=True) if d.get("informative")]
-        if flagged:
-            return int(flagged[0])
+        order = node_order(graph)
+        flagged = [k for k, n in enumerate(order) if graph.nodes[n].get("informative")]
+        return flagged[0] if flagged else -1  # no flag on a graph: no informative star
     return 0
 
 
@@ -73,7 +74,8 @@ def draw_graph(
         Node sizes proportional to it (e.g. :func:`baygo_graph.analysis.influence`);
         NaN or None: equal sizes.
     informative : int, optional
-        The informative agent (default: the node flagged ``informative``, else 0),
+        The informative agent's array position (default: the node flagged
+        ``informative``; for a graph with no flagged node none; for a matrix 0),
         drawn as a star in :data:`~baygo_graph.figures.INFORMATIVE_COLOR`.
     pos : array_like, shape (M, 2), optional
         Node positions (default :func:`agent_layout`, informative in the centre).
@@ -120,7 +122,8 @@ def draw_graph(
         ax = new_axes(ax, figsize=(5.2, 5.2))
         threshold = strong_edges(w, min_weight=min_weight)
         drawn = sum(getattr(a, "N", 1) for a in draw_edges(ax, pos, w, min_weight=threshold))
-        draw_nodes(ax, pos, informative=inf_agent, sizes=node_sizes(m, influence))
+        names = node_order(graph) if isinstance(graph, nx.Graph) else True
+        draw_nodes(ax, pos, informative=inf_agent, sizes=node_sizes(m, influence), labels=names)
         if title is None and isinstance(graph, nx.Graph) and "step" in graph.graph:
             title = f"step {graph.graph['step']}"
         if title:

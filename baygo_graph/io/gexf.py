@@ -1,20 +1,31 @@
-"""Dynamic GEXF export of a run, for Gephi's timeline.
+"""Dynamic GEXF export of a run or any graph series, for Gephi's timeline.
 
-One GEXF 1.2 file (``mode="dynamic"``, ``timeformat="integer"``, time = step
-``t = 0 .. T-1``):
+One GEXF 1.2 file (``mode="dynamic"``, integer times written by NetworkX as
+``timeformat="long"``, time = step ``t = 0 .. T-1``), written by NetworkX's own
+GEXF writer (:class:`networkx.readwrite.gexf.GEXFWriter`):
 
-* nodes ``0 .. M-1`` with label ``"agent i"``, the static boolean attribute
-  ``informative`` and the dynamic attribute ``influence`` (the left Perron
-  vector of the window of ``window`` steps ending at each step, see
+* one node per node of the series, GEXF id = its label (``str(label)``); XML
+  ``label``: ``"agent i"`` for a run, the label itself for other series; the
+  static boolean attribute ``informative`` when the series marks an
+  informative agent (none otherwise: nothing is claimed that is not known); the
+  dynamic attribute ``influence`` (the left Perron vector of the window of
+  ``window`` steps ending at each step, see
   :func:`~baygo_graph.analysis.influence_series`): one ``attvalue`` per run of
   consecutive steps with the same value (6 significant digits), none where the
   influence is undefined (before step ``window - 1``, or not unique);
 * one directed edge per (source, target) pair that ever exists, ``j -> i``
-  meaning agent ``i`` listens to ``j`` (DESIGN.md), with its ``weight``
-  (``w_ij``: ``1 - delta`` for BayGo, W's entry for a fixed graph; constant over
-  a run) and ``spells``: one closed interval ``[start, end]`` of steps per run
-  of consecutive steps holding the edge. Self-loops are left out (the
-  self-weight of agent ``i`` at step t is 1 minus its in-edges' weights).
+  meaning ``i`` listens to ``j`` (``docs/design.md``), with ``weight`` (``w_ij``:
+  ``1 - delta`` for BayGo, W's entry for a fixed graph; for other series the
+  mean over the steps holding the edge, and then, when it varies, the dynamic
+  edge attribute ``step_weight`` with the value of each spell) and ``spells``:
+  one closed interval ``[start, end]`` of steps per run of consecutive steps
+  holding the edge. Self-loops are left out (the self-weight of ``i`` at step
+  ``t`` is 1 minus its in-edges' weights).
+
+What NetworkX's writer cannot do, and this module adds to its XML before
+writing: the ``description`` of the file (what the series is, its data source
+and the SYNTHETIC DATA mark, which every output of synthetic data carries), the
+graph's ``start``/``end`` and ``baygo-graph`` as creator.
 
 Intervals are closed, as GEXF's ``start``/``end`` are: a spell ``[2, 4]``
 means steps 2, 3 and 4.
@@ -23,19 +34,16 @@ means steps 2, 3 and 4.
 from __future__ import annotations
 
 import datetime
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import networkx as nx
 import numpy as np
+from networkx.readwrite.gexf import GEXFWriter
 
 from .._text import xml_text
 from .atomic import atomic_write
 
 __all__ = ["edge_spells", "write_gexf"]
-
-NS_GEXF = "http://www.gexf.net/1.2draft"
-NS_XSI = "http://www.w3.org/2001/XMLSchema-instance"
-SCHEMA = "http://www.gexf.net/1.2draft http://www.gexf.net/1.2draft/gexf.xsd"
 
 
 def _runs(steps: np.ndarray, key: np.ndarray):
@@ -54,14 +62,38 @@ def _runs(steps: np.ndarray, key: np.ndarray):
     return first, last
 
 
-def edge_spells(run):
-    """Every edge of ``run`` with its weight and its spells (runs of consecutive steps).
+def _step_weight_runs(source):
+    """``(src, dst, weight, start, end)`` arrays: runs of consecutive steps of one edge
+    with one weight (weights rounded to 12 significant digits), sorted by edge then
+    step."""
+    from ..series import as_series
+
+    series = as_series(source)
+    step, src, dst, weight = series.step_edges()
+    keep = (src != dst) & (weight > 0)
+    step, src, dst, weight = step[keep], src[keep], dst[keep], weight[keep]
+    order = np.lexsort((step, dst, src))
+    step, src, dst, weight = step[order], src[order], dst[order], weight[order]
+    pair = src.astype(np.int64) * series.n_agents + dst
+    _, wkey = np.unique(np.round(weight, 12), return_inverse=True)
+    first, last = _runs(step, pair * (int(wkey.max(initial=0)) + 1) + wkey)
+    return src[first], dst[first], weight[first], step[first], step[last], last - first + 1
+
+
+def edge_spells(source):
+    """Every edge of a series with its weight and its spells (runs of consecutive steps).
+
+    Parameters
+    ----------
+    source : Run, GraphSeries or anything :func:`~baygo_graph.series.as_series` takes
 
     Returns
     -------
     list of (int, int, float, list of (int, int))
-        ``(source, target, weight, [(start, end), ...])`` sorted by source then
-        target; intervals are closed. Self-loops are left out.
+        ``(source, target, weight, [(start, end), ...])`` as array indices into
+        ``series.nodes``, sorted by source then target; intervals are closed.
+        ``weight`` is the edge's weight, its mean over its steps when it varies.
+        Self-loops are left out.
 
     Examples
     --------
@@ -70,69 +102,86 @@ def edge_spells(run):
     >>> edge_spells(run)
     [(0, 1, 0.5, [(0, 0), (2, 2)]), (1, 0, 0.5, [(0, 2)])]
     """
-    series = run.series
+    return [e[:4] for e in _edge_table(source)]
+
+
+def _edge_table(source) -> list:
+    """``(src, dst, mean weight, spells, step weights or None)`` per edge."""
+    from ..series import as_series
+
+    series = as_series(source)
     if series.fixed is not None:
         w = series.fixed.tocoo()
-        off = w.row != w.col
+        off = (w.row != w.col) & (w.data > 0)
         src, dst, weight = w.col[off], w.row[off], w.data[off]
         order = np.lexsort((dst, src))
-        span = [(0, run.n_steps - 1)]
+        span = (0, series.n_steps - 1)
         return [
-            (int(s), int(d), float(x), list(span))
+            (int(s), int(d), float(x), [span], None)
             for s, d, x in zip(src[order], dst[order], weight[order], strict=True)
         ]
-    step, src, dst, weight = series.step_edges()
-    keep = src != dst
-    step, src, dst, weight = step[keep], src[keep], dst[keep], weight[keep]
-    order = np.lexsort((step, dst, src))
-    step, src, dst, weight = step[order], src[order], dst[order], weight[order]
-    first, last = _runs(step, src * run.n_agents + dst)
+    src, dst, weight, start, end, length = _step_weight_runs(series)
     out = []
-    for a, b in zip(first.tolist(), last.tolist(), strict=True):
-        pair = (int(src[a]), int(dst[a]))
-        if out and out[-1][:2] == pair:
-            out[-1][3].append((int(step[a]), int(step[b])))
+    for s, d, w, a, b, n in zip(*(x.tolist() for x in (src, dst, weight, start, end, length)),
+                                strict=True):  # fmt: skip
+        if out and out[-1][:2] == (s, d):
+            out[-1][3].append((a, b))
+            out[-1][4].append((w, a, b, n))
         else:
-            out.append((*pair, float(weight[a]), [(int(step[a]), int(step[b]))]))
-    return out
+            out.append((s, d, 0.0, [(a, b)], [(w, a, b, n)]))
+    table = []
+    for s, d, _, spells, runs in out:
+        merged = []  # spells of one edge touching where only the weight changed
+        for a, b in spells:
+            if merged and merged[-1][1] + 1 == a:
+                merged[-1] = (merged[-1][0], b)
+            else:
+                merged.append((a, b))
+        weights = {round(w, 12) for w, *_ in runs}
+        mean = sum(w * n for w, _, _, n in runs) / sum(n for *_, n in runs)
+        dynamic = None if len(weights) == 1 else [(float(w), a, b) for w, a, b, _ in runs]
+        table.append((s, d, runs[0][0] if dynamic is None else mean, merged, dynamic))
+    return table
 
 
-def _node_element(i: int, informative: bool, values: np.ndarray) -> ET.Element:
-    node = ET.Element("node", id=str(i), label=f"agent {i}")
-    att = ET.SubElement(node, "attvalues")
-    ET.SubElement(att, "attvalue", {"for": "informative", "value": str(informative).lower()})
-    defined = np.isfinite(values)
-    steps = np.flatnonzero(defined)
+def _influence_values(values: np.ndarray) -> list:
+    """``[(value, start, end), ...]``: runs of equal (6 significant digits) defined values."""
+    steps = np.flatnonzero(np.isfinite(values))
     vals = np.array([float(f"{v:.6g}") for v in values[steps].tolist()])
     first, last = _runs(steps, vals)
-    for a, b in zip(first.tolist(), last.tolist(), strict=True):
-        attrs = {"for": "influence", "value": repr(float(vals[a]))}
-        attrs |= {"start": str(steps[a]), "end": str(steps[b])}
-        ET.SubElement(att, "attvalue", attrs)
-    return node
+    return [
+        (float(vals[a]), int(steps[a]), int(steps[b]))
+        for a, b in zip(first.tolist(), last.tolist(), strict=True)
+    ]
 
 
-def _description(run) -> str:
-    data = ("SYNTHETIC DATA: " if run.synthetic else "data: ") + run.data_source
+def _description(source, series) -> str:
+    if hasattr(source, "strategy") and hasattr(source, "data_source"):
+        data = ("SYNTHETIC DATA: " if source.synthetic else "data: ") + source.data_source
+        what = f"baygo-graph run, strategy {source.strategy}"
+    else:
+        data = "SYNTHETIC DATA" if series.synthetic else "data: the user's series"
+        what = "graph series"
     return xml_text(  # user text: control characters would make the file malformed
-        f"baygo-graph run, strategy {run.strategy}, {run.n_agents} agents, "
-        f"{run.n_steps} steps (time = step), {data}; edge j -> i: agent i listens to j"
+        f"{what}, {series.n_agents} nodes, {series.n_steps} steps (time = step), {data}; "
+        "edge j -> i: i listens to j"
     )
 
 
-def write_gexf(run, path, *, influence=None) -> Path:
-    """Write ``run`` as one dynamic GEXF 1.2 file (Gephi: open, then enable the timeline).
+def write_gexf(source, path, *, influence=None) -> Path:
+    """Write a run or graph series as one dynamic GEXF 1.2 file (Gephi: open, then
+    enable the timeline).
 
     Parameters
     ----------
-    run : Run
-        A dynamic or fixed-graph run (a fixed graph gives one spell per edge).
+    source : Run, GraphSeries, or anything :func:`~baygo_graph.series.as_series` takes
+        A dynamic or fixed series (a fixed graph gives one spell per edge).
     path : str or os.PathLike
         The ``.gexf`` file to write (atomically).
     influence : array_like, shape (T, M), optional
-        Each agent's influence per step, written as the dynamic node attribute
+        Each node's influence per step, written as the dynamic node attribute
         ``influence`` (NaN steps left out); :func:`baygo_graph.export.write_series`
-        computes it from the run. Default: no influence values.
+        computes it. Default: no influence values.
 
     Returns
     -------
@@ -142,7 +191,7 @@ def write_gexf(run, path, *, influence=None) -> Path:
     Raises
     ------
     TypeError
-        If ``run`` is not a :class:`~baygo_graph.Run`.
+        If ``source`` is no series (see :func:`~baygo_graph.series.as_series`).
     ValueError
         For a centralised (``cen``) run, which has no graph, or an ``influence``
         of another shape.
@@ -156,54 +205,54 @@ def write_gexf(run, path, *, influence=None) -> Path:
     >>> g = nx.read_gexf(p, node_type=int)
     >>> g.edges[2, 0]["spells"], g.nodes[2]["informative"], g.nodes[2]["label"]
     ([(1, 2)], True, 'agent 2')
+    >>> u = write_gexf([nx.Graph([("ann", "bob")])], tempfile.mkdtemp() + "/u.gexf")
+    >>> sorted(nx.read_gexf(u).edges)
+    [('ann', 'bob'), ('bob', 'ann')]
     """
-    if not hasattr(run, "series") or not hasattr(run, "mse"):
-        raise TypeError(f"run must be a baygo_graph.Run, got {type(run).__name__}")
-    if run.series is None:
+    from ..series import as_series
+
+    if hasattr(source, "strategy") and getattr(source, "series", 0) is None:
         raise ValueError(
-            f"run is a centralised run (strategy {run.strategy!r}): one central learner "
+            f"run is a centralised run (strategy {source.strategy!r}): one central learner "
             "has no communication graph to export"
         )
-    influence = np.full(run.mse.shape, np.nan) if influence is None else np.asarray(influence)
-    if influence.shape != run.mse.shape:
-        raise ValueError(
-            f"influence must have the run's shape {run.mse.shape}, got {influence.shape}"
-        )
-
-    root = ET.Element(
-        "gexf",
-        {"xmlns": NS_GEXF, "xmlns:xsi": NS_XSI, "xsi:schemaLocation": SCHEMA, "version": "1.2"},
-    )
-    meta = ET.SubElement(root, "meta", lastmodifieddate=datetime.date.today().isoformat())
-    ET.SubElement(meta, "creator").text = "baygo-graph"
-    ET.SubElement(meta, "description").text = _description(run)
-    graph = ET.SubElement(
-        root,
-        "graph",
-        mode="dynamic",
-        defaultedgetype="directed",
-        timeformat="integer",
-        start="0",
-        end=str(run.n_steps - 1),
-    )
-    static = ET.SubElement(graph, "attributes", {"class": "node", "mode": "static"})
-    attr = ET.SubElement(static, "attribute", id="informative", title="informative", type="boolean")
-    ET.SubElement(attr, "default").text = "false"
-    dynamic = ET.SubElement(graph, "attributes", {"class": "node", "mode": "dynamic"})
-    ET.SubElement(dynamic, "attribute", id="influence", title="influence", type="double")
-    nodes = ET.SubElement(graph, "nodes")
-    for i in range(run.n_agents):
-        nodes.append(_node_element(i, i == run.informative, influence[:, i]))
-    edges = ET.SubElement(graph, "edges")
-    for k, (src, dst, weight, spells) in enumerate(edge_spells(run)):
-        edge = ET.SubElement(
-            edges, "edge", id=str(k), source=str(src), target=str(dst), weight=repr(weight)
-        )
-        spell_el = ET.SubElement(edge, "spells")
-        for start, end in spells:
-            ET.SubElement(spell_el, "spell", start=str(start), end=str(end))
-    ET.indent(root, space=" ")
-    tree = ET.ElementTree(root)
-    return atomic_write(
-        Path(path), lambda fh: tree.write(fh, encoding="utf-8", xml_declaration=True)
-    )
+    series = as_series(source)
+    shape = (series.n_steps, series.n_agents)
+    influence = np.full(shape, np.nan) if influence is None else np.asarray(influence)
+    if influence.shape != shape:
+        raise ValueError(f"influence must have the series' shape {shape}, got {influence.shape}")
+    is_run = hasattr(source, "strategy") and hasattr(source, "mse")
+    nodes = series.nodes
+    g = nx.DiGraph(mode="dynamic")
+    ids = [xml_text(v) for v in nodes]  # user labels: XML 1.0 cannot hold every character
+    for k, v in enumerate(nodes):
+        data = {"label": f"agent {v}" if is_run else ids[k]}
+        if series.informative is not None:
+            data["informative"] = k == series.informative
+        values = _influence_values(influence[:, k])
+        if values:
+            data["influence"] = values
+        g.add_node(ids[k], **data)
+    for s, d, weight, spells, dynamic in _edge_table(series):
+        data = {"weight": float(weight), "spells": spells}
+        if dynamic is not None:
+            data["step_weight"] = dynamic
+        g.add_edge(ids[s], ids[d], **data)
+    if len(g) != len(nodes):
+        raise ValueError("two node labels have the same text: GEXF ids are text; relabel")
+    writer = GEXFWriter(version="1.2draft", prettyprint=True)
+    writer.add_graph(g)
+    # NetworkX's writer has no description, creator or graph span: set them here.
+    meta = writer.xml.find("meta")
+    meta.find("creator").text = "baygo-graph"
+    meta.set("lastmodifieddate", datetime.date.today().isoformat())
+    desc = meta.find("description")
+    if desc is None:
+        desc = nx.readwrite.gexf.SubElement(meta, "description")
+    desc.text = _description(source, series)
+    graph = writer.xml.find("graph")
+    graph.set("mode", "dynamic")
+    graph.set("timeformat", "long")
+    graph.set("start", "0")
+    graph.set("end", str(series.n_steps - 1))
+    return atomic_write(Path(path), writer.write)

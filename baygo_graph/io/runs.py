@@ -1,14 +1,19 @@
 """Many saved runs: one folder per run under a parent folder, and loading them back.
 
-``save_runs(runs, folder)`` writes ``folder/<strategy>-seed<NN>/run.npz``
-(:meth:`baygo_graph.Run.save`), each name made one path component inside
-``folder`` (a strategy called ``../../X`` gives ``X-seed0-<hash>``);
-``load_runs(paths)`` reads run folders, ``.npz`` files, or folders holding run
-folders at any depth, in sorted order.
+``save_runs(runs, folder)`` writes ``folder/<strategy>-seed<N>/run.npz``
+(:meth:`baygo_graph.Run.save`; one naming scheme: the seed as a plain integer,
+``baygo-seed7``, never zero-padded; each name made one path component inside
+``folder``: a strategy called ``../../X`` gives ``X-seed0-<hash>``, see
+:func:`baygo_graph._text.path_component`); ``load_runs(paths)`` reads run folders,
+``.npz`` files, or folders holding run folders at any depth, in natural order
+(``baygo-seed2`` before ``baygo-seed10``; zero-padded names from older versions
+sort the same way), and refuses runs of different steps, agents or data unless
+told to keep them (``mixed="group"``).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -19,15 +24,19 @@ from .npz import RUN_FILE
 __all__ = ["find_runs", "load_runs", "save_runs"]
 
 
-def _name(key, run, width: int) -> str:
-    """The run's folder name: one path component, whatever the strategy name or key
-    (``../../X`` included; :func:`baygo_graph._text.path_component`)."""
+def _name(key, run) -> str:
+    """The run's folder name: one path component, whatever the strategy name or key."""
     if isinstance(key, tuple) and len(key) == 2:
         strategy, seed = key
-        name = f"{strategy}-seed{int(seed):0{width}d}"
+        name = f"{strategy}-seed{int(seed)}"
     else:
-        name = f"{run.strategy}-run{int(key):0{width}d}" if isinstance(key, int) else str(key)
+        name = f"{run.strategy}-run{int(key)}" if isinstance(key, int) else str(key)
     return path_component(name)
+
+
+def _natural(path: Path) -> list:
+    """Sort key: digit runs compared as numbers (``seed2`` < ``seed10``; ``seed07`` = 7)."""
+    return [(0, int(t), "") if t.isdigit() else (1, 0, t) for t in re.split(r"(\d+)", str(path))]
 
 
 def save_runs(runs, folder, *, overwrite: bool = False) -> list[Path]:
@@ -37,8 +46,8 @@ def save_runs(runs, folder, *, overwrite: bool = False) -> list[Path]:
     ----------
     runs : mapping or sequence of Run
         ``{(strategy, seed): Run}`` as ``experiments.compare(...,
-        return_runs=True)`` returns (folders ``<strategy>-seed<NN>``), any other
-        mapping (folders named by the keys) or a sequence (``<strategy>-run<NN>``).
+        return_runs=True)`` returns (folders ``<strategy>-seed<N>``), any other
+        mapping (folders named by the keys) or a sequence (``<strategy>-run<N>``).
     folder : str or os.PathLike
         Parent folder, created if missing.
     overwrite : bool, default False
@@ -61,13 +70,9 @@ def save_runs(runs, folder, *, overwrite: bool = False) -> list[Path]:
     2
     """
     items = list(runs.items()) if isinstance(runs, Mapping) else list(enumerate(runs))
-    seeds = [k[1] for k, _ in items if isinstance(k, tuple) and len(k) == 2] + [
-        k for k, _ in items if isinstance(k, int)
-    ]
-    width = len(str(max(seeds, default=0)))
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    return [r.save(folder / _name(k, r, width), overwrite=overwrite) for k, r in items]
+    return [r.save(folder / _name(k, r), overwrite=overwrite) for k, r in items]
 
 
 def find_runs(paths) -> list[Path]:
@@ -86,8 +91,8 @@ def find_runs(paths) -> list[Path]:
         elif (path / RUN_FILE).is_file():
             found.append(path / RUN_FILE)
         elif path.is_dir():
-            inner = sorted(path.rglob(RUN_FILE)) + sorted(
-                p for p in path.glob("*.npz") if p.name != RUN_FILE
+            inner = sorted(path.rglob(RUN_FILE), key=_natural) + sorted(
+                (p for p in path.glob("*.npz") if p.name != RUN_FILE), key=_natural
             )
             if not inner:
                 raise RunFormatError(f"no saved run in {str(path)!r} or its sub-folders")
@@ -97,15 +102,31 @@ def find_runs(paths) -> list[Path]:
     return found
 
 
-def load_runs(paths) -> dict:
+def load_runs(paths, *, mixed: str = "refuse") -> dict:
     """Load the runs under ``paths`` (see :func:`find_runs`).
+
+    Parameters
+    ----------
+    paths : path or iterable of paths
+    mixed : {"refuse", "group"}, default "refuse"
+        Runs of different steps (T), agents (M) or data: ValueError naming each
+        setup and a run of it (medians over them would mix experiments), or
+        load them all (``"group"``: tables then summarise each setup apart).
 
     Returns
     -------
     dict
         ``{label: Run}``, label = the run's folder name (or ``.npz`` file stem),
         in the order found; a folder name that repeats gets its parent prefixed.
+
+    Raises
+    ------
+    RunFormatError
+        When a path holds no run, or a run file is unreadable.
+    ValueError
+        For runs of different setups with ``mixed="refuse"``.
     """
+    from ..analysis.table import check_same_setup
     from ..run import Run
 
     out = {}
@@ -114,4 +135,5 @@ def load_runs(paths) -> dict:
         if label in out:
             label = str(f.parent if f.name == RUN_FILE else f.with_suffix(""))
         out[label] = Run.load(f)
+    check_same_setup(out, mixed=mixed)
     return out

@@ -1,4 +1,6 @@
-"""Graph series files for other tools: node-link JSON and GraphML.
+"""Graph series files for other tools: node-link JSON and GraphML (written and read),
+GEXF and edge lists (read; GEXF is written by :mod:`baygo_graph.io.gexf`, edge
+lists are read by :mod:`baygo_graph.io.edgelist`).
 
 * ``.json`` - ``{"format": "baygo-graph-series", "graphs": [...]}`` with one NetworkX
   node-link document per step (node labels and graph attributes as JSON keeps them);
@@ -38,19 +40,23 @@ import json
 import math
 import re
 from pathlib import Path
+from xml.etree.ElementTree import ParseError
 
 import networkx as nx
 import numpy as np
 
 from ..exceptions import RunFormatError
 from .atomic import atomic_write
+from .edgelist import EDGE_LIST_SUFFIXES, read_edge_list
 from .filekind import describe_file
 from .limits import JSON_BYTES_PER_FILE_BYTE, check_budget
 from .safexml import read_graphml_series
 
-__all__ = ["SERIES_FORMAT", "read_series", "write_series"]
+__all__ = ["SERIES_FORMAT", "SERIES_SUFFIXES", "read_series", "write_series"]
 
 SERIES_FORMAT = "baygo-graph-series"
+#: Suffixes :func:`read_series` reads as saved series (edge lists: :mod:`.edgelist`).
+SERIES_SUFFIXES = (".json", ".graphml", ".gexf")
 #: A character XML 1.0 cannot hold.
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
@@ -297,6 +303,73 @@ def _read_json(path: Path) -> list[nx.DiGraph]:
     return out
 
 
+def _gexf_times(data: dict, where: str) -> list[tuple]:
+    """The closed ``(start, end)`` intervals of a GEXF element (None: unbounded)."""
+    if "spells" in data:
+        spells = data["spells"]
+    elif "start" in data or "end" in data:
+        spells = [(data.get("start"), data.get("end"))]
+    else:
+        return [(None, None)]
+    out = []
+    for a, b in spells:
+        for v in (a, b):
+            if v is not None and (
+                isinstance(v, bool) or not isinstance(v, int | float) or not float(v).is_integer()
+            ):
+                raise RunFormatError(
+                    f"{where}: time {v!r} is not an integer step; baygo reads GEXF files "
+                    "with timeformat integer (or whole-number doubles) only"
+                )
+        out.append((None if a is None else int(a), None if b is None else int(b)))
+    return out
+
+
+def _read_gexf(path: Path) -> list[nx.DiGraph]:
+    """A static or dynamic GEXF file as one DiGraph per step.
+
+    The XML is first parsed with defusedxml (DTDs and entities refused), then
+    read by NetworkX's GEXF reader. Times are integer steps (closed intervals);
+    a static file, or an edge without spells, is one step / every step. Node ids
+    read back as ints when every id is an integer, strings otherwise; node
+    attributes (e.g. ``informative``) are kept, dynamic ones left out.
+    """
+    import defusedxml.ElementTree as DET
+
+    check_budget(16 * path.stat().st_size, what=f"parsing {path.name}")
+    DET.parse(path)  # refuses DTDs, entity expansion, external references
+    g = nx.read_gexf(path)
+    try:
+        mapping = {n: int(n) for n in g}
+    except ValueError:
+        mapping = {n: n for n in g}
+    edges = [
+        (mapping[u], mapping[v], d.get("weight", 1.0), _gexf_times(d, f"edge {u}->{v}"))
+        for u, v, d in g.edges(data=True)
+    ]
+    bounds = [t for *_, spells in edges for s in spells for t in s if t is not None]
+    first, last = (min(bounds), max(bounds)) if bounds else (0, 0)
+    steps = last - first + 1
+    check_budget(600 * steps * max(len(g), 1), what=f"{steps} step graphs of {path.name}")
+    static = {
+        mapping[n]: {k: v for k, v in d.items() if not isinstance(v, list) and k != "label"}
+        for n, d in g.nodes(data=True)
+    }
+    out = []
+    for _ in range(steps):
+        h = nx.DiGraph()
+        h.add_nodes_from(static.items())
+        out.append(h)
+    two_way = not g.is_directed()
+    for u, v, w, spells in edges:
+        for a, b in spells:
+            for t in range(first if a is None else a, (last if b is None else b) + 1):
+                out[t - first].add_edge(u, v, weight=w)
+                if two_way:
+                    out[t - first].add_edge(v, u, weight=w)
+    return out
+
+
 @contextlib.contextmanager
 def _no_gc():
     """Garbage collection paused: reading makes millions of dicts (no reference
@@ -310,8 +383,15 @@ def _no_gc():
             gc.enable()
 
 
-def read_series(path) -> list[nx.DiGraph]:
-    """Read a graph series written by :func:`write_series` (or made elsewhere alike).
+def read_series(path, **options) -> list[nx.DiGraph]:
+    """Read a graph series file: ``.json``, ``.graphml``, ``.gexf`` or an edge list.
+
+    ``.json`` and ``.graphml`` as written by :func:`write_series` (or made
+    elsewhere alike); ``.gexf`` static or dynamic with integer times (module
+    docstring); ``.csv`` / ``.tsv`` / ``.parquet`` edge lists through
+    :func:`baygo_graph.io.edgelist.read_edge_list` (``options``: its column
+    names and ``bin``). :func:`baygo_graph.series.as_series` reads the same
+    files straight into a series (faster for edge lists).
 
     Returns
     -------
@@ -338,15 +418,24 @@ def read_series(path) -> list[nx.DiGraph]:
     path = Path(path)
     if not path.is_file():
         raise RunFormatError(f"no graph series at {str(path)!r}")
-    if path.suffix.lower() not in (".json", ".graphml"):
+    suffix = path.suffix.lower()
+    if suffix in EDGE_LIST_SUFFIXES:
+        return read_edge_list(path, **options).graphs()
+    if options:
+        raise ValueError(f"{sorted(options)}: edge-list options, but {path.name} is no edge list")
+    if suffix not in SERIES_SUFFIXES:
         kind = describe_file(path)
         also = f" ({str(path)!r} is {kind})" if kind else ""
-        raise RunFormatError(f"graph series must be .json or .graphml, got {str(path)!r}{also}")
+        raise RunFormatError(
+            f"graph series must be .json, .graphml, .gexf or an edge list "
+            f"({', '.join(EDGE_LIST_SUFFIXES)}), got {str(path)!r}{also}"
+        )
+    readers = {".json": _read_json, ".graphml": _read_graphml, ".gexf": _read_gexf}
     try:
         with _no_gc():
-            return _read_json(path) if path.suffix.lower() == ".json" else _read_graphml(path)
+            return readers[suffix](path)
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError, OverflowError,
-            nx.NetworkXError) as e:  # fmt: skip
+            nx.NetworkXError, ParseError) as e:  # fmt: skip
         if isinstance(e, RunFormatError):
             raise
         raise RunFormatError(f"{str(path)!r} is not a readable graph series: {e!r}") from None

@@ -159,7 +159,7 @@ def test_many_runs_table_and_figures(twenty_runs, tmp_path):
     rows = {r["run"]: r for r in record["runs"]}
     assert len(rows) == 20
     for (strategy, seed), run in runs.items():
-        row = rows[f"{strategy}-seed{seed:02d}"]
+        row = rows[f"{strategy}-seed{seed}"]
         for kind in ("aligned", "sliding"):
             assert row[f"b_{kind}"] == smallest_b(run, windows=kind)
         assert row["listening_share"] == pytest.approx(listener_fraction(run).mean())
@@ -186,7 +186,7 @@ def test_many_runs_text_table(twenty_runs):
     assert result.exit_code == 0, result.output
     assert "3 runs" in result.output and "SYNTHETIC" in result.output
     b = smallest_b(runs["baygo", 0], windows="sliding")
-    line = next(x for x in result.output.splitlines() if "baygo-seed00" in x)
+    line = next(x for x in result.output.splitlines() if "baygo-seed0 " in x)
     assert f"| {b if b is not None else 'none'} " in line.replace(".0 ", " ")
 
 
@@ -210,15 +210,50 @@ def test_many_runs_window_longer_than_some_runs(saved_run, tmp_path, capsys):
     short = simulate("baygo", agents=5, steps=6, grid=11, rng=3, data=synthetic_bodyfat(rng=0))
     short.save(tmp_path / "short")
     argv = ["analyze", str(folder), str(tmp_path / "short"), "--window", "10", "--json"]
-    assert run_main(argv) == 0
+    assert run_main(argv) == 1  # T = 24 and T = 6: refused, naming both setups
+    err = capsys.readouterr().err
+    assert "the runs differ in steps (1 run of T=24, M=5" in err and "T=6" in err
+    assert "--group" in err
+    assert run_main([*argv, "--group"]) == 0
     out, err = capsys.readouterr()
     assert err == (
         "baygo: note: --window 10 is longer than 1 of the 2 runs (shortest 6 steps): "
         "their windows are cut to their length\n"
     )
     rows = json.loads(out)["runs"]
-    expected = analysis_table({"a": long, "b": short}, window=10)  # cuts b's window to 6
+    expected = analysis_table({"a": long, "b": short}, window=10, mixed="group")  # b: window 6
     assert [r["influence"] for r in rows] == pytest.approx(expected["influence"].tolist())
+    summary = json.loads(out)["summary"]
+    assert {(r["strategy"], r["steps"]) for r in summary} == {("baygo", 24), ("baygo", 6)}
+
+
+def test_many_runs_list_cen_as_skipped(tmp_path, capsys):
+    from baygo_graph.io.runs import save_runs
+
+    data = synthetic_bodyfat(rng=0)
+    runs = {(s, k): simulate(s, agents=4, steps=8, grid=21, rng=k, data=data)
+            for s in ("baygo", "cen") for k in range(2)}  # fmt: skip
+    save_runs(runs, tmp_path / "runs")
+    assert run_main(["analyze", str(tmp_path / "runs")]) == 0
+    out = capsys.readouterr().out
+    assert "2 runs, data" in out and "2 skipped" in out
+    assert "- 2 cen runs (cen-seed0, cen-seed1): centralised learner" in out
+    assert run_main(["analyze", str(tmp_path / "runs"), "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert [s["run"] for s in record["skipped"]] == ["cen-seed0", "cen-seed1"]
+    assert len(record["runs"]) == 2
+
+
+def test_ties_are_marked(tmp_path, capsys):
+    from baygo_graph.io.runs import save_runs
+
+    data = synthetic_bodyfat(rng=0)
+    runs = {("complete", k): simulate("complete", agents=4, steps=6, grid=11, rng=k, data=data)
+            for k in range(2)}  # fmt: skip
+    save_runs(runs, tmp_path / "runs")
+    assert run_main(["analyze", str(tmp_path / "runs"), "--window", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "1 (tied in 100%)" in out  # everyone 1/M on the complete graph
 
 
 def test_many_runs_out_under_a_file(twenty_runs, tmp_path, capsys):

@@ -122,7 +122,7 @@ def test_real_data_has_no_banner(tmp_path, capsys, bodyfat_path):
         (["--steps", "x"], "'x' is not a valid integer"),
         (["--jobs", "0"], "'--jobs': must be a non-zero integer"),
         (["--data", "/does/not/exist.csv"], "/does/not/exist.csv"),
-        (["--agents", "200"], "has no training sample"),
+        (["--agents", "200", "--samples", "20"], "has no training sample"),
     ],
 )
 def test_bad_arguments_exit_non_zero_with_one_line(args, message, capsys, no_env):
@@ -152,7 +152,8 @@ def test_unwritable_out_is_a_one_line_error_before_any_run(tmp_path, capsys, no_
 def test_failed_compare_removes_the_out_folder_it_made(tmp_path, capsys, no_env):
     (tmp_path / "old").mkdir()
     for out in (tmp_path / "new" / "sub", tmp_path / "old"):
-        code, _, err = call([*SMALL, "--agents", "200", "--out", str(out)], capsys)
+        code, _, err = call([*SMALL, "--agents", "200", "--samples", "20", "--out", str(out)],
+                            capsys)  # fmt: skip
         assert code == 1 and "has no training sample" in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["old"]  # the earlier folder kept
 
@@ -185,3 +186,12 @@ def test_save_runs_keeps_every_run(tmp_path, capsys, no_env):
                        n_jobs=1, progress=False, return_runs=True)  # fmt: skip
     for (strategy, seed), run in runs.items():
         assert Run.load(tmp_path / f"{strategy}-seed{seed}") == run
+
+
+def test_json_entropy_is_a_number(capsys, no_env):
+    import json
+
+    code, out, _ = call([*SMALL, "--strategies", "nocol", "--json"], capsys)
+    assert code == 0
+    entropy = json.loads(out)["entropy"]
+    assert isinstance(entropy, int) and not isinstance(entropy, bool) and entropy >= 0

@@ -103,3 +103,24 @@ def test_the_exact_model_runs_from_the_command_line(capsys):
     )
     assert code == 0, err
     assert json.loads(out)["steps"] == 2
+
+
+def test_many_agents_on_default_synthetic_data(monkeypatch):
+    """--agents 200 works on the default synthetic data (sized to the agents), and the
+    "listened to" line stays short."""
+    from click.testing import CliRunner
+
+    from baygo_graph.cli import cli
+
+    monkeypatch.delenv("BAYGO_BODYFAT", raising=False)
+    args = ["run", "--agents", "200", "--steps", "2", "--grid", "9"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert "data synthetic (n=2000)" in result.output
+    line = next(x for x in result.output.splitlines() if x.startswith("listened to"))
+    assert "top 10 of 200 agents" in line and "190 others" in line and len(line) < 200
+    small = CliRunner().invoke(cli, [*args[:2], "30", *args[3:], "--samples", "400", "--json"])
+    assert small.exit_code == 0, small.output
+    assert '"synthetic (n=400)"' in small.output
+    bad = CliRunner().invoke(cli, [*args, "--samples", "400", "--data", "x.csv"])
+    assert bad.exit_code != 0 and "--samples sizes the synthetic data" in bad.output

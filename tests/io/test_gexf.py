@@ -106,6 +106,6 @@ def test_escaping_and_errors(tmp_path):
         write_gexf(cen, tmp_path / "cen.gexf")
     with pytest.raises(ValueError, match="window"):
         write_series(run, tmp_path / "x.gexf", window=0)
-    with pytest.raises(TypeError, match="run"):
-        write_gexf(list(run.graphs()), tmp_path / "x.gexf")
+    with pytest.raises(TypeError, match="graphs must be a Run"):
+        write_gexf(42, tmp_path / "x.gexf")
     assert not (tmp_path / "cen.gexf").exists() and not (tmp_path / "x.gexf").exists()

@@ -22,7 +22,7 @@ def runs():
 def test_round_trip_mapping(tmp_path, runs):
     written = save_runs(runs, tmp_path / "p")
     assert [p.parent.name for p in written] == [
-        "baygo-seed00", "baygo-seed11", "nocol-seed00", "nocol-seed11",
+        "baygo-seed0", "baygo-seed11", "nocol-seed0", "nocol-seed11",
     ]  # fmt: skip
     back = load_runs([tmp_path / "p"])
     assert list(back) == [p.parent.name for p in written]
@@ -61,5 +61,22 @@ def test_nested_folders(tmp_path, runs):
     (tmp_path / "results" / "report.md").write_text("not a run")
     found = find_runs([tmp_path / "results"])
     assert [p.parent.name for p in found] == [
-        "baygo-seed00", "baygo-seed11", "nocol-seed00", "nocol-seed11",
+        "baygo-seed0", "baygo-seed11", "nocol-seed0", "nocol-seed11",
     ]  # fmt: skip
+
+
+def test_one_seed_naming_and_natural_order(tmp_path, runs):
+    run = runs["baygo", 0]
+    save_runs({("baygo", s): run for s in (10, 2, 1)}, tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["baygo-seed1", "baygo-seed10",
+                                                          "baygo-seed2"]  # fmt: skip
+    assert list(load_runs(tmp_path)) == ["baygo-seed1", "baygo-seed2", "baygo-seed10"]
+
+
+def test_mixed_setups_are_refused_or_kept(tmp_path, runs):
+    save_runs({("baygo", 0): runs["baygo", 0]}, tmp_path)
+    longer = simulate("baygo", agents=3, steps=6, grid=9, rng=0, data=synthetic_bodyfat())
+    save_runs({("baygo", 1): longer}, tmp_path)
+    with pytest.raises(ValueError, match=r"differ in steps \(1 run of T=4, M=3, .*T=6"):
+        load_runs(tmp_path)
+    assert len(load_runs(tmp_path, mixed="group")) == 2

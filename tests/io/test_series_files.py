@@ -389,12 +389,40 @@ def test_unknown_files_keep_the_npz_message(tmp_path):
 
 
 def test_read_series_names_what_a_wrong_file_is(tmp_path):
-    path = write_export(Run.from_choices([[1, 0]]), tmp_path / "x.gexf")
-    with pytest.raises(RunFormatError, match=r"must be \.json or \.graphml, got .* is a GEXF file"):
-        read_series(path)
     npz = Run.from_choices([[1, 0]]).save(tmp_path / "r.npz")
-    with pytest.raises(RunFormatError, match=r"must be \.json or \.graphml, got '[^']*r\.npz'$"):
+    with pytest.raises(RunFormatError, match=r"must be \.json, \.graphml, \.gexf or an edge "):
         read_series(npz)
+    gexf = tmp_path / "x.json"
+    gexf.write_text('<?xml version="1.0"?><gexf version="1.2"></gexf>')
+    with pytest.raises(RunFormatError, match="not a readable graph series"):
+        read_series(gexf)
+
+
+def test_gexf_export_reads_back_step_by_step(tmp_path):
+    run = simulate("baygo", agents=4, steps=6, grid=9, rng=1, data=synthetic_bodyfat())
+    graphs = read_series(write_export(run, tmp_path / "r.gexf", window=2))
+    assert len(graphs) == 6
+    for t, g in enumerate(graphs):
+        off = {(u, v): w for u, v, w in run.graph(t).edges(data="weight") if u != v}
+        assert {(u, v): w for u, v, w in g.edges(data="weight")} == off
+    assert [n for n, f in graphs[0].nodes(data="informative") if f] == [run.informative]
+
+
+def test_gexf_with_a_dtd_is_refused(tmp_path):
+    p = tmp_path / "evil.gexf"
+    p.write_text(
+        '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aaaa">]>'
+        '<gexf version="1.2"><graph><nodes/><edges/></graph></gexf>'
+    )
+    with pytest.raises(RunFormatError, match="not a readable graph series"):
+        read_series(p)
+
+
+def test_undirected_static_gexf_is_one_two_way_step(tmp_path):
+    g = nx.Graph([("a", "b")])
+    nx.write_gexf(g, tmp_path / "u.gexf")
+    (h,) = read_series(tmp_path / "u.gexf")
+    assert sorted(h.edges) == [("a", "b"), ("b", "a")]
 
 
 @pytest.mark.parametrize("suffix", [".GRAPHML", ".Json"])

@@ -1,0 +1,140 @@
+"""Temporal edge lists (DataFrame, CSV, Parquet) as series, against NetworkX-built references."""
+
+from __future__ import annotations
+
+import networkx as nx
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from baygo_graph.exceptions import BudgetError, RunFormatError
+from baygo_graph.io.edgelist import edge_list_series, read_edge_list
+from baygo_graph.series import as_series
+
+
+def reference_stack(rows, *, directed=True) -> tuple[tuple, np.ndarray]:
+    """Per-step NetworkX digraphs (repeated rows add up), then as_series' row rule."""
+    t0 = min(t for _, _, t, _ in rows)
+    steps = max(t for _, _, t, _ in rows) - t0 + 1
+    nodes = sorted({v for s, d, _, _ in rows for v in (s, d)})
+    graphs = [nx.DiGraph() for _ in range(steps)]
+    for g in graphs:
+        g.add_nodes_from(nodes)
+    for s, d, t, w in rows:
+        pairs = [(s, d)] if directed or s == d else [(s, d), (d, s)]
+        for a, b in pairs:
+            g = graphs[t - t0]
+            old = g.edges[a, b]["weight"] if g.has_edge(a, b) else 0.0
+            g.add_edge(a, b, weight=old + w)
+    m = len(nodes)
+    out = np.zeros((steps, m, m))
+    for t, g in enumerate(graphs):
+        a = nx.to_numpy_array(g, nodelist=nodes, weight="weight").T  # row i: i's in-edges
+        total = a.sum(axis=1)
+        for i in range(m):
+            out[t, i] = a[i] / total[i] if total[i] > 0 else np.eye(m)[i]
+    return tuple(nodes), out
+
+
+rows_strategy = st.lists(
+    st.tuples(
+        st.sampled_from(["ann", "bob", "cat", "dan"]),
+        st.sampled_from(["ann", "bob", "cat", "dan"]),
+        st.integers(-3, 6),
+        st.sampled_from([0.0, 0.5, 1.0, 2.0]),
+    ),
+    min_size=1,
+    max_size=25,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(rows_strategy, st.booleans())
+def test_random_edge_lists_match_networkx(rows, directed):
+    frame = pd.DataFrame(rows, columns=["source", "target", "time", "weight"])
+    s = edge_list_series(frame, directed=directed)
+    nodes, ref = reference_stack(rows, directed=directed)
+    assert s.nodes == nodes and s.n_steps == ref.shape[0]
+    np.testing.assert_allclose(s.weight_stack(), ref, atol=1e-12)
+
+
+def test_csv_header_is_recognised_and_labels_kept(tmp_path):
+    p = tmp_path / "contacts.csv"
+    p.write_text("Source, Target, Time\nann,bob,10\nbob,cat,12\n")
+    s = as_series(p)
+    assert s.nodes == ("ann", "bob", "cat") and s.n_steps == 3
+    assert s.weights(1).toarray().tolist() == np.eye(3).tolist()  # time 11: no contact
+    g = s.graph(2)
+    assert g.has_edge("bob", "cat") and g.edges["bob", "cat"]["weight"] == 1.0
+
+
+def test_other_column_names_and_bins(tmp_path):
+    frame = pd.DataFrame({"from": [1, 2, 3], "to": [2, 3, 1], "t": [0, 5, 9], "w": [1, 2, 3]})
+    s = as_series(frame, source="from", target="to", time="t", weight="w", bin=5)
+    assert s.nodes == (1, 2, 3) and s.n_steps == 2  # times 0 | 5, 9
+    np.testing.assert_allclose(s.weights(1).toarray(), [[0, 0, 1], [0, 1, 0], [0, 1, 0]])
+    with pytest.raises(ValueError, match="no 'source' column"):
+        as_series(frame)
+    with pytest.raises(ValueError, match=r"time='when': no such column"):
+        as_series(frame, source="from", target="to", time="when")
+
+
+def test_timestamps_need_a_fixed_bin():
+    frame = pd.DataFrame(
+        {
+            "source": ["a", "b", "a"],
+            "target": ["b", "a", "b"],
+            "time": ["2024-03-01 23:59", "2024-03-02 00:01", "2024-03-04 12:00"],
+        }
+    )
+    s = as_series(frame, bin="1D")
+    assert s.n_steps == 4  # days 1, 2, 3 (nobody), 4
+    assert [len(s.window_edges(t, t + 1)[0]) for t in range(4)] == [1, 1, 0, 1]
+    assert as_series(frame, bin="12h").n_steps == 7
+    with pytest.raises(ValueError, match="holds timestamps: give the width of a step with bin="):
+        as_series(frame)
+    with pytest.raises(ValueError, match="fixed pandas offset alias"):
+        as_series(frame, bin="1M")
+    dt = frame.assign(time=pd.to_datetime(frame["time"]))
+    np.testing.assert_array_equal(as_series(dt, bin="1D").weight_stack(), s.weight_stack())
+
+
+def test_bad_rows_are_named():
+    base = {"source": ["a", "b"], "target": ["b", "a"], "time": [0, 1]}
+    with pytest.raises(ValueError, match="column 'target' is empty in row 1"):
+        as_series(pd.DataFrame(base | {"target": ["b", None]}))
+    with pytest.raises(ValueError, match="finite and >= 0"):
+        as_series(pd.DataFrame(base | {"weight": [1.0, -2.0]}))
+    with pytest.raises(ValueError, match="integers or timestamps, got 0.5"):
+        as_series(pd.DataFrame(base | {"time": [0, 0.5]}))
+    with pytest.raises(ValueError, match="no rows"):
+        as_series(pd.DataFrame({k: [] for k in base}))
+    with pytest.raises(ValueError, match="edge-list options"):
+        as_series([nx.DiGraph([(0, 1)])], source="from")
+
+
+def test_steps_times_nodes_are_budgeted():
+    frame = pd.DataFrame({"source": [0, 1], "target": [1, 0], "time": [0, 10**12]})
+    with pytest.raises(BudgetError, match="wider bin"):
+        as_series(frame)
+
+
+def test_parquet_and_tsv(tmp_path):
+    pytest.importorskip("pyarrow")
+    frame = pd.DataFrame({"source": ["x", "y"], "target": ["y", "x"], "time": [0, 1]})
+    frame.to_parquet(tmp_path / "e.parquet")
+    frame.to_csv(tmp_path / "e.tsv", sep="\t", index=False)
+    a, b = as_series(tmp_path / "e.parquet"), read_edge_list(tmp_path / "e.tsv")
+    assert a.nodes == b.nodes == ("x", "y")
+    np.testing.assert_array_equal(a.weight_stack(), b.weight_stack())
+
+
+def test_unreadable_files(tmp_path):
+    with pytest.raises(RunFormatError, match="no edge list"):
+        read_edge_list(tmp_path / "missing.csv")
+    bad = tmp_path / "bad.csv"
+    bad.write_bytes(b"\xff\xfe\x00garbage")
+    with pytest.raises((RunFormatError, ValueError)):
+        read_edge_list(bad)
