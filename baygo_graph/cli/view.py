@@ -33,26 +33,38 @@ __all__ = ["view"]
 def view(run_path, out, window, layout_seed):
     """Write an interactive viewer of RUN (a run folder or .npz from `baygo run --out`).
 
-    The page has a time slider and a play button, node size by influence, edge
-    width by weight, the informative agent as a vermillion star, the strong
-    connectivity of the window ending at the selected step, and the MSE curve of
-    the agent clicked. Open OUT in any browser.
+    The page has a time slider and a play button, zoom (wheel) and pan (drag),
+    a search box for node labels, a switch between single steps and the
+    aligned window unions `baygo analyze` reports (windows that are not
+    strongly connected in red), node size by influence, edge width by weight,
+    the informative agent as a vermillion star and the MSE curve of the agent
+    clicked. Open OUT in any browser (docs/viewer.md).
     """
     from ..figures.html import to_html
-    from ..run import Run
+    from ..series import as_series
 
     out = check_out_file(out)
+    source = _load(run_path)
+    series = as_series(source)
+    window = fit_window(window, series.n_steps)
     try:
-        run = Run.load(run_path)
-    except (RunFormatError, ValueError, TypeError) as e:
-        raise click.ClickException(str(e)) from e
-    window = fit_window(window, run.n_steps)
-    try:
-        path = to_html(run, out, window=window, layout_seed=layout_seed)
+        path = to_html(source, out, window=window, layout_seed=layout_seed)
     except (ValueError, TypeError) as e:
         raise click.ClickException(str(e)) from e
     except OSError as e:
         raise out_error("--out", out, e) from None
-    banner = synthetic_banner(run.synthetic)
-    done = f"viewer of {run.strategy} run {run_path} written to {path}"
+    synthetic = getattr(source, "synthetic", series.synthetic)
+    banner = synthetic_banner(synthetic)
+    what = f"{source.strategy} run" if hasattr(source, "strategy") else "series"
+    done = f"viewer of {what} {run_path} written to {path}"
     click.echo("\n".join([banner, done] if banner else [done]))
+
+
+def _load(run_path: Path):
+    """The one place `baygo view` reads its input (a run, or any series the package reads)."""
+    from ..run import Run
+
+    try:
+        return Run.load(run_path)
+    except (RunFormatError, ValueError, TypeError) as e:
+        raise click.ClickException(str(e)) from e
