@@ -13,6 +13,9 @@ overhead. The first open of each page is a cold one.
 
     python benchmarks/bench_viewer.py [--sizes 200x300,1000x1000] [--repeat 3] [--keep DIR]
 
+With ``--keep DIR`` the simulated runs are saved there and reused by the next
+call (simulating 1,000 agents x 1,000 steps takes minutes).
+
 Targets (issue 20): at 1,000 nodes x 1,000 steps, page < ~5 MB and open < 2 s.
 The machine is shared (2 cores, other jobs): compare the rows side by side.
 """
@@ -76,8 +79,21 @@ def open_ms(drv, page: Path) -> float:
     return float(drv.execute_script("return baygoViewer.readyAt"))
 
 
-def sources(agents: int, steps: int):
-    from baygo_graph import Run, simulate
+def sources(agents: int, steps: int, folder: Path):
+    from baygo_graph import Run
+
+    saved = folder / f"run_{agents}x{steps}"
+    if saved.exists():  # a run simulated by an earlier call with the same --keep
+        yield "BayGo run", Run.load(saved), 0.0
+    else:
+        yield from _simulated(agents, steps, saved)
+    rng = np.random.default_rng(0)
+    choices = rng.integers(0, agents - 1, size=(steps, agents))
+    yield "random listeners", Run.from_choices(choices + (choices >= np.arange(agents))), 0.0
+
+
+def _simulated(agents: int, steps: int, saved: Path):
+    from baygo_graph import simulate
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -85,10 +101,9 @@ def sources(agents: int, steps: int):
         data = bench_data(agents)
         kw = {"grid": 21, "rng": 0, "data": data, "progress": False}
         run = simulate("baygo", agents=agents, steps=steps, **kw)
-    yield "BayGo run", run, time.perf_counter() - t0
-    rng = np.random.default_rng(0)
-    choices = rng.integers(0, agents - 1, size=(steps, agents))
-    yield "random listeners", Run.from_choices(choices + (choices >= np.arange(agents))), 0.0
+    elapsed = time.perf_counter() - t0
+    run.save(saved)
+    yield "BayGo run", run, elapsed
 
 
 def main(argv=None) -> str:
@@ -97,7 +112,9 @@ def main(argv=None) -> str:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--sizes", default="200x300,1000x1000", help="AGENTSxSTEPS,...")
     p.add_argument("--repeat", type=int, default=3)
-    p.add_argument("--keep", type=Path, default=None, help="folder to keep the pages in")
+    p.add_argument(
+        "--keep", type=Path, default=None, help="folder to keep the pages and simulated runs in"
+    )
     args = p.parse_args(argv)
     sizes = [tuple(int(v) for v in s.split("x")) for s in args.sizes.split(",")]
     folder = args.keep or Path(tempfile.mkdtemp(prefix="bench_viewer_"))
@@ -106,7 +123,7 @@ def main(argv=None) -> str:
     drv = browser(Path(tempfile.mkdtemp(prefix="bench_viewer_chromium_")))
     try:
         for agents, steps in sizes:
-            for kind, source, sim_s in sources(agents, steps):
+            for kind, source, sim_s in sources(agents, steps, folder):
                 page = folder / f"{kind.split()[0].lower()}_{agents}x{steps}.html"
                 t0 = time.perf_counter()
                 to_html(source, page, window=10)

@@ -87,8 +87,11 @@ def edge_set(g: nx.DiGraph) -> set:
 
 def unpacked(p: dict) -> np.ndarray:
     """A packed array of the page (zlib + base64, little-endian)."""
-    dtype = {"uint16": "<u2", "uint32": "<u4", "float32": "<f4"}[p["dtype"]]
-    a = np.frombuffer(zlib.decompress(base64.b64decode(p["zlib"])), dtype)
+    dtype = np.dtype({"uint16": "<u2", "uint32": "<u4", "float32": "<f4"}[p["dtype"]])
+    raw = np.frombuffer(zlib.decompress(base64.b64decode(p["zlib"])), np.uint8)
+    if p["shuffle"]:  # bytes by significance
+        raw = raw.reshape(dtype.itemsize, -1).T.copy()
+    a = np.frombuffer(raw.tobytes(), dtype)
     assert len(a) == p["length"]
     return a
 
@@ -131,7 +134,7 @@ def test_embedded_data_matches_run(run, page):
     np.testing.assert_array_equal(choices, run.choices)
     np.testing.assert_allclose(dequantised(doc["mse"]).reshape(5, 8).T, run.mse, rtol=2e-4)
     ref = influence_series(run, window=3, windows="sliding")
-    got = dequantised(doc["influence"]).reshape(8, 5)
+    got = dequantised(doc["influence"]).reshape(5, 8).T
     np.testing.assert_allclose(got, ref, rtol=5e-3, atol=1e-9)
     assert np.isnan(got[:2]).all() and not np.isnan(got[2:]).any()
     for t in range(8):  # the union of the window ending at t, brute force with NetworkX
