@@ -86,3 +86,14 @@ def test_dots_medians_and_missing_runs():
     assert [t.get_text() for t in b_ax.get_yticklabels()] == ["BayGo (5 runs)", "NoCol (5 runs)"]
     assert [t.get_text() for t in fig.texts if t.get_gid() == SYNTHETIC_GID] == ["SYNTHETIC DATA"]
     plt.close(fig)
+
+
+def test_one_synthetic_run_marks_the_figure():
+    table = analysis_like(["baygo", "posm"], runs=3)
+    table["synthetic"] = False
+    fig = plot_analysis_table(table)
+    assert not [t for t in fig.texts if t.get_gid() == SYNTHETIC_GID]
+    table.loc[4, "synthetic"] = True
+    fig = plot_analysis_table(table)
+    assert [t.get_text() for t in fig.texts if t.get_gid() == SYNTHETIC_GID] == ["SYNTHETIC DATA"]
+    plt.close("all")
