@@ -120,6 +120,7 @@ def main(argv=None) -> str:
     folder = args.keep or Path(tempfile.mkdtemp(prefix="bench_viewer_"))
     folder.mkdir(parents=True, exist_ok=True)
     rows = []
+    load_before = load_average()
     drv = browser(Path(tempfile.mkdtemp(prefix="bench_viewer_chromium_")))
     try:
         for agents, steps in sizes:
@@ -146,7 +147,7 @@ def main(argv=None) -> str:
     out = "\n".join(
         [
             *machine_lines(),
-            f"load average before: {load_average()}",
+            f"1-minute load average: {load_before} before, {load_average()} after",
             f"pages in {folder}",
             "",
             table(head, rows),
