@@ -246,7 +246,7 @@ def _with_paired(df, strategies, title, *, level, ax, synthetic, paired):
             import matplotlib.pyplot as plt
 
             _, ax = plt.subplots(
-                1, 2, figsize=(14.0, 4.6), layout="constrained", width_ratios=(1.35, 1.0)
+                1, 2, figsize=(14.0, 5.6), layout="constrained", width_ratios=(1.35, 1.0)
             )
         curves, diff = ax
         plot_mse(df, strategies=strategies, level=level, ax=curves, synthetic=synthetic,
@@ -338,7 +338,7 @@ def plot_paired_difference(
                                 gid=f"paired-band:{name}")  # fmt: skip
                 label = (
                     f"{strategy_label(strategy)} \u2212 {strategy_label(base)}, "
-                    f"{_PAIRED_GROUP[group]}: {_final_text(finals, group)}"
+                    f"{_PAIRED_GROUP[group]}\n{_final_text(finals, group)}"
                 )
                 ax.plot(steps, mean, color=color, linestyle=_PAIRED_STYLE[group],
                         linewidth=1.8, label=label, gid=f"paired:{name}")  # fmt: skip
@@ -346,15 +346,15 @@ def plot_paired_difference(
         ax.set_ylabel("paired difference of test MSE")
         ax.set_xlim(0, max(table_steps(df) - 1, 1))
         ax.set_title(
-            f"{strategy_label(strategy)} minus each baseline, same seeds "
+            f"{strategy_label(strategy)} minus each baseline, same seeds\n"
             f"(below 0: {strategy_label(strategy)} lower)",
             fontsize="medium",
         )
         if legend:
             ax.legend(
-                loc="upper left",
-                bbox_to_anchor=(0.0, -0.16),
-                title=f"shaded: paired {level:.0%} t-interval over seeds; "
+                loc="upper center",
+                bbox_to_anchor=(0.5, -0.16),
+                title=f"shaded: paired {level:.0%} t-interval over seeds\n"
                 "final step: mean [interval], paired t-test",
                 fontsize="x-small",
                 title_fontsize="x-small",
@@ -417,7 +417,7 @@ def plot_vs_stars(df, *, level=0.95, ax=None, synthetic=None, paired=True):
         if ax is None:
             import matplotlib.pyplot as plt
 
-            fig = plt.figure(figsize=(17.0 if paired else 12.0, 4.8), layout="constrained")
+            fig = plt.figure(figsize=(17.0, 5.8) if paired else (12.0, 4.2), layout="constrained")
             grid = fig.add_gridspec(1, 3 if paired else 2, width_ratios=(1, 1, 1.15)[: 2 + paired])
             left = fig.add_subplot(grid[0])
             ax = [left, fig.add_subplot(grid[1], sharey=left)]
