@@ -489,3 +489,23 @@ def test_browser_fixed_graph_is_the_same_each_step(driver, tmp_path):
     g = run.graph(0)
     for s, d, w in driver.execute_script("return baygoViewer.drawnEdges()"):
         assert w == pytest.approx(g.edges[s, d]["weight"], rel=1e-6)
+
+
+def test_browser_timeline_click_and_play_over_windows(driver, run, page):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    open_page(driver, page)
+    strip = driver.find_element("id", "timeline")
+    width = strip.size["width"]
+    # a click at 70% of the strip's width selects the step there (steps mode)
+    ActionChains(driver).move_to_element_with_offset(strip, 0.2 * width, 0).click().perform()
+    assert view_state(driver)["t"] == int(0.7 * run.n_steps)
+    driver.find_element("id", "mode-windows").click()
+    ActionChains(driver).move_to_element_with_offset(strip, -0.45 * width, 0).click().perform()
+    assert view_state(driver)["window"] == 0  # step 0: the first aligned window
+    driver.find_element("id", "play").click()
+    step = driver.find_element("id", "step")
+    WebDriverWait(driver, 20).until(lambda d: step.get_attribute("value") == "1")
+    WebDriverWait(driver, 20).until(lambda d: d.find_element("id", "play").text == "Play")
+    assert view_state(driver)["window"] == 1 and view_state(driver)["shownStep"] == 5
