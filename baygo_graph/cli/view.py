@@ -41,10 +41,12 @@ def view(run_path, out, window, layout_seed, **options):
     """Write an interactive viewer of RUN (a run folder or .npz from `baygo run --out`,
     a saved series .json / .graphml / .gexf, or an edge list .csv / .parquet).
 
-    The page has a time slider and a play button, node size by influence, edge
-    width by weight, the informative agent as a vermillion star, the strong
-    connectivity of the window ending at the selected step, and the MSE curve of
-    the agent clicked. Open OUT in any browser.
+    The page has a time slider and a play button, zoom (wheel) and pan (drag),
+    a search box for node labels, a switch between single steps and the
+    aligned window unions `baygo analyze` reports (windows that are not
+    strongly connected in red), node size by influence, edge width by weight,
+    the informative agent as a vermillion star and the MSE curve of the agent
+    clicked. Open OUT in any browser (docs/viewer.md).
     """
     from ..figures.html import to_html
 

@@ -1,37 +1,57 @@
-"""An interactive, self-contained HTML viewer of a run's evolving communication graph.
+"""An interactive, self-contained HTML viewer of an evolving communication graph.
 
-:func:`to_html` writes ONE HTML file that opens offline in any browser: the page
-(``viewer.html``, package data: plain SVG, JavaScript and CSS, no library) and the
-run's data embedded as JSON in a ``<script type="application/json">`` element. The
-page shows the step graph under a time slider with a play/pause button, node size
-by influence, edge width by weight, the informative agent as a vermillion star,
-whether the window ending at the selected step is strongly connected, the data
-source ("SYNTHETIC DATA" when synthetic) and the MSE curve of the agent clicked.
+:func:`to_html` writes ONE HTML file that opens offline in any current browser:
+the page (``viewer.html``, package data: canvas drawing, plain JavaScript and
+CSS, no library) and the series' data embedded as JSON in a
+``<script type="application/json">`` element. Controls: a time slider and a
+play/pause button; zoom (mouse wheel, +/- buttons), pan (drag), "fit"; a search
+box that finds a node by its label; a mode switch between single steps and the
+aligned window unions that ``baygo analyze`` reports, windows that are not
+strongly connected marked in red on the timeline strip and in the status line.
+Node size shows influence, the informative agent (when the series has one) is a
+vermillion star, and the MSE curve of the clicked agent is drawn when the
+source is a run. The user guide is ``docs/viewer.md``.
 
-Embedded data (``format: "baygo-viewer"``, ``version: 1``)
+Embedded data (``format: "baygo-viewer"``, ``version: 2``)
 --------------------------------------------------------
-* ``choices`` (T rows of M ints; ``-1``: none) and ``delta`` for a dynamic run
-  (edge ``choices[t][i] -> i`` of weight ``1 - delta``), or ``edges``
-  (``[src, dst, weight]`` triples, self-loops left out) for a fixed run: the
-  per-step edge lists are never written out one by one;
-* ``mse`` (T rows of M, 5 significant digits) and ``influence`` (T rows of M, 3
-  significant digits; ``null`` rows where the window influence is undefined);
-* ``connected`` (T booleans): the union of the window ending at step t is
-  strongly connected; ``layout`` (M ``[x, y]`` in [0, 1]); labels and colours.
+Large arrays are *packed*: ``{"dtype", "length", "zlib"}`` where ``zlib`` is the
+base64 text of the zlib-compressed little-endian array (the page inflates it
+with the browser's ``DecompressionStream``). Packed arrays:
+
+* ``choices`` (``kind: "choices"``; T x M uint16/uint32, row-major, value
+  ``choice + 1``, 0: no choice) with ``delta``: edge ``choices[t][i] -> i`` of
+  weight ``1 - delta``; or ``ptr`` (T + 1), ``src``, ``dst`` (``kind: "edges"``)
+  and ``weight`` (float32) for any other series: step t's edges are entries
+  ``ptr[t] .. ptr[t+1] - 1``; a fixed graph (``fixed: true``) is stored once;
+* ``influence`` and ``mse`` (M x T, agent-major; ``mse`` null without MSE
+  curves), log-quantised to uint16 and byte-shuffled (``shuffle: true``: all
+  low bytes, then all high bytes) (``lo``/``hi``: natural logs of the smallest and
+  largest positive value; code 0: undefined, 1: zero, ``c >= 2``:
+  ``exp(lo + (c - 2) / 65533 * (hi - lo))``, relative error below
+  ``(hi - lo) / 131066``).
+
+Small arrays are plain JSON: ``nodes`` (labels as text), ``layout`` (M
+``[x, y]`` in [0, 1]), ``connected`` (T booleans: the union of the sliding
+window ending at step t is strongly connected) and ``windows`` (the aligned
+windows of :func:`~baygo_graph.analysis.b_connectivity`: ``start``, ``stop``,
+``connected``, ``components``).
 """
 
 from __future__ import annotations
 
+import base64
 import html
 import json
 import re
+import zlib
 from importlib import resources
 from pathlib import Path
 
 import networkx as nx
 import numpy as np
+import scipy.sparse as sp
 
-from ..analysis import influence_series, time_to_connectivity
+from ..analysis import b_connectivity, influence_series, time_to_connectivity
 from ..io.atomic import atomic_text
 from ..run import Run
 from ..series import as_series
@@ -40,9 +60,12 @@ from ._style import INFORMATIVE_COLOR, SYNTHETIC_TEXT, strategy_color, strategy_
 __all__ = ["to_html"]
 
 VIEWER_FORMAT = "baygo-viewer"
-VIEWER_VERSION = 1
+VIEWER_VERSION = 2
 _TEMPLATE = "viewer.html"
 _AGENT_COLOR = "#0072B2"  # Okabe-Ito blue
+#: Strongest partners per node kept in the graph the layout is computed on.
+_LAYOUT_PARTNERS = 8
+_QMAX = 65535
 # Characters that must not appear raw inside a <script> element (HTML parser) or,
 # for old engines, inside a JavaScript string (U+2028/2029).
 _SCRIPT_ESCAPES = {
@@ -62,89 +85,186 @@ def _check_window(window, n_steps: int) -> int:
     return int(min(window, n_steps))
 
 
-def _rounded(a, digits: int) -> list:
-    """Nested lists of floats kept to ``digits`` significant digits; NaN -> None."""
+def _packed(a, dtype: str, *, shuffle: bool = False) -> dict:
+    """A flat little-endian array, zlib-compressed and base64-encoded.
+
+    ``shuffle`` stores the bytes by significance (every element's first byte,
+    then every second byte, ...), which compresses smooth quantised curves
+    better.
+
+    Examples
+    --------
+    >>> p = _packed([1, 2, 3], "uint16")
+    >>> p["dtype"], p["length"], p["shuffle"]
+    ('uint16', 3, False)
+    >>> np.frombuffer(zlib.decompress(base64.b64decode(p["zlib"])), "<u2").tolist()
+    [1, 2, 3]
+    >>> list(zlib.decompress(base64.b64decode(_packed([1, 2], "uint16", shuffle=True)["zlib"])))
+    [1, 2, 0, 0]
+    """
+    a = np.ascontiguousarray(np.asarray(a).ravel(), dtype=np.dtype(dtype).newbyteorder("<"))
+    raw = a.view(np.uint8).reshape(-1, a.itemsize).T.tobytes() if shuffle else a.tobytes()
+    text = base64.b64encode(zlib.compress(raw, 9)).decode("ascii")
+    return {"dtype": dtype, "length": int(a.size), "shuffle": shuffle, "zlib": text}
+
+
+def _log_quantised(a, *, floor: float = 1e-12) -> dict:
+    """``a`` as uint16 codes on a log scale (0: NaN, 1: <= floor, see the module doc).
+
+    Examples
+    --------
+    >>> q = _log_quantised([[np.nan, 0.0, 0.5, 2.0]])
+    >>> raw = np.frombuffer(zlib.decompress(base64.b64decode(q["zlib"])), np.uint8)
+    >>> codes = raw.reshape(2, -1).T.copy().view("<u2").ravel()  # un-shuffle the bytes
+    >>> codes.tolist()
+    [0, 1, 2, 65535]
+    >>> np.exp(q["lo"] + (codes[2:] - 2) / 65533 * (q["hi"] - q["lo"])).round(6).tolist()
+    [0.5, 2.0]
+    """
     a = np.asarray(a, dtype=float)
-    flat = [None if not np.isfinite(v) else float(f"{v:.{digits}g}") for v in a.ravel().tolist()]
-    if a.ndim == 1:
-        return flat
-    n = a.shape[-1]
-    return [flat[k : k + n] for k in range(0, len(flat), n)]
-
-
-def _layout(run: Run, seed: int) -> list:
-    """Spring layout of the union graph (edge weight = share of steps holding it)."""
-    m = run.n_agents
-    series = as_series(run)
-    if series.fixed is not None:
-        w = series.fixed.tocoo()
-        off = w.row != w.col
-        src, dst, count = w.col[off], w.row[off], np.full(off.sum(), run.n_steps)
+    codes = np.zeros(a.shape, dtype=np.uint16)
+    finite = np.isfinite(a)
+    pos = finite & (a > floor)
+    codes[finite & ~pos] = 1
+    if pos.any():
+        logs = np.log(a[pos])
+        lo, hi = float(logs.min()), float(logs.max())
+        span = hi - lo if hi > lo else 1.0
+        codes[pos] = 2 + np.rint((logs - lo) / span * (_QMAX - 2)).astype(np.uint16)
     else:
-        _, src, dst, _ = series.step_edges()
-        off = src != dst
-        key, count = np.unique(src[off] * m + dst[off], return_counts=True)
-        src, dst = key // m, key % m
+        lo = hi = 0.0
+    return _packed(codes, "uint16", shuffle=True) | {"lo": lo, "hi": hi}
+
+
+def _index_dtype(m: int) -> str:
+    return "uint16" if m < _QMAX else "uint32"
+
+
+def _union_weights(series) -> sp.csr_array:
+    """Symmetric share of steps each pair of nodes is linked (either direction)."""
+    m, t = series.n_agents, series.n_steps
+    src, dst = series.window_edges(0, t) if series.fixed is None else series.window_edges(0, 1)
+    share = 1.0 if series.fixed is not None else 1.0 / t
+    w = sp.coo_array((np.full(len(src), share), (src, dst)), shape=(m, m)).tocsr()
+    w.sum_duplicates()
+    return (w + w.T).tocsr()
+
+
+def _layout(series, seed: int) -> list:
+    """Spring layout (NetworkX) of the union graph, each node's strongest partners only.
+
+    Keeping at most :data:`_LAYOUT_PARTNERS` partners per node (by share of steps
+    linked) keeps the layout readable and its cost bounded on long, dense runs.
+    """
+    m = series.n_agents
+    w = _union_weights(series).tocoo()
+    off = w.row != w.col
+    row, col, val = w.row[off], w.col[off], w.data[off]
+    order = np.lexsort((-val, row))  # by row, strongest first
+    row, col, val = row[order], col[order], val[order]
+    rank = np.arange(len(row)) - np.searchsorted(row, row)
+    keep = rank < _LAYOUT_PARTNERS
     g = nx.Graph()
     g.add_nodes_from(range(m))
-    for a, b, c in zip(src.tolist(), dst.tolist(), count.tolist(), strict=True):
-        prev = g.get_edge_data(a, b, {"weight": 0.0})["weight"]
-        g.add_edge(a, b, weight=prev + c / run.n_steps)
+    g.add_weighted_edges_from(
+        zip(row[keep].tolist(), col[keep].tolist(), val[keep].tolist(), strict=True)
+    )
     pos = nx.spring_layout(g, seed=seed, weight="weight")
     xy = np.array([pos[i] for i in range(m)], dtype=float)
     span = np.ptp(xy, axis=0)
     xy = (xy - xy.min(axis=0)) / np.where(span > 0, span, 1.0)
-    return np.round(0.05 + 0.9 * xy, 4).tolist()
+    return np.round(0.02 + 0.96 * xy, 4).tolist()
 
 
-def _connected(run: Run, window: int) -> list:
+def _connected(series, window: int) -> list:
     """Whether the union of steps ``max(0, t-window+1) .. t`` is strongly connected."""
-    length = time_to_connectivity(run)
-    t = np.arange(run.n_steps)
+    length = time_to_connectivity(series)
+    t = np.arange(series.n_steps)
     start = np.maximum(0, t - window + 1)
     need = length[start]
     return ((need >= 1) & (need <= t - start + 1)).tolist()
 
 
-def _viewer_data(run: Run, *, window: int, layout_seed: int, title: str) -> dict:
-    series = as_series(run)
+def _aligned_windows(series, window: int) -> dict:
+    """The aligned windows ``baygo analyze`` reports (incomplete ones left out)."""
+    r = b_connectivity(series, window, windows="aligned")
+    return {
+        "start": r.start.tolist(),
+        "stop": r.stop.tolist(),
+        "connected": r.strongly_connected.tolist(),
+        "components": r.n_components.tolist(),
+    }
+
+
+def _graph_data(series) -> dict:
+    idx = _index_dtype(series.n_agents)
+    if series.choices is not None:
+        choices = np.asarray(series.choices, dtype=np.int64) + 1
+        return {"kind": "choices", "fixed": False, "choices": _packed(choices, idx)}
+    if series.fixed is not None:
+        _, src, dst, w = series.step_edges(0, 1)
+        ptr = np.array([0, len(src)])
+    else:
+        step, src, dst, w = series.step_edges(0, series.n_steps)
+        ptr = np.searchsorted(step, np.arange(series.n_steps + 1))
+    pos = w > 0
+    if not pos.all():
+        src, dst, w = src[pos], dst[pos], w[pos]
+        ptr = np.searchsorted(np.flatnonzero(pos), ptr)
+    return {
+        "kind": "edges",
+        "fixed": series.fixed is not None,
+        "ptr": _packed(ptr, "uint32"),
+        "src": _packed(src, idx),
+        "dst": _packed(dst, idx),
+        "weight": _packed(w, "float32"),
+    }
+
+
+def _mse(run: Run | None):
+    """The run's MSE, agent-major; None without a run or when it holds no MSE (all 0)."""
+    if run is None:
+        return None
+    mse = np.asarray(run.mse, dtype=float)
+    if not np.any(np.nan_to_num(mse) != 0):  # Run.from_choices: "metrics are zeros"
+        return None
+    return _log_quantised(mse.T)
+
+
+def _viewer_data(source, *, window: int, layout_seed: int, title: str) -> dict:
+    run = source if isinstance(source, Run) else None
+    series = as_series(source)
+    informative = run.informative if run is not None else series.informative
+    synthetic = run.synthetic if run is not None else bool(series.synthetic)
     data = {
         "format": VIEWER_FORMAT,
         "version": VIEWER_VERSION,
         "title": title,
-        "strategy": run.strategy,
-        "strategy_label": strategy_label(run.strategy, math=False),
-        "kind": "fixed" if series.fixed is not None else "dynamic",
-        "n_agents": run.n_agents,
-        "n_steps": run.n_steps,
-        "informative": int(run.informative),
-        "delta": float(run.delta),
+        "strategy": run.strategy if run is not None else None,
+        "strategy_label": strategy_label(run.strategy, math=False) if run is not None else None,
+        "n_agents": series.n_agents,
+        "n_steps": series.n_steps,
+        "nodes": [str(v) for v in series.nodes],
+        "informative": None if informative is None else int(informative),
+        "delta": None if series.delta is None else float(series.delta),
         "window": window,
-        "synthetic": run.synthetic,
+        "synthetic": synthetic,
         "synthetic_text": SYNTHETIC_TEXT,
-        "data_source": run.data_source,
+        "data_source": run.data_source if run is not None else None,
         "colors": {
             "informative": INFORMATIVE_COLOR,
             "agent": _AGENT_COLOR,
-            "strategy": strategy_color(run.strategy),
+            "strategy": strategy_color(run.strategy) if run is not None else _AGENT_COLOR,
         },
-        "layout": _layout(run, layout_seed),
-        "choices": None,
-        "edges": None,
-        "mse": _rounded(run.mse, 5),
-        "influence": _rounded(influence_series(run, window=window, windows="sliding"), 3),
-        "connected": _connected(run, window),
+        "layout": _layout(series, layout_seed),
+        "influence": _log_quantised(
+            influence_series(series, window=window, windows="sliding").T  # agent-major
+        ),
+        "mse": _mse(run),
+        "connected": _connected(series, window),
+        "windows": _aligned_windows(series, window),
     }
-    if series.fixed is not None:
-        w = series.fixed.tocoo()
-        off = w.row != w.col
-        data["edges"] = [
-            [int(s), int(d), float(f"{x:.6g}")]
-            for s, d, x in zip(w.col[off], w.row[off], w.data[off], strict=True)
-        ]
-    else:
-        data["choices"] = np.asarray(series.choices, dtype=np.int64).tolist()
-    return data
+    return data | _graph_data(series)
 
 
 def _script_json(obj) -> str:
@@ -165,24 +285,30 @@ def _script_json(obj) -> str:
     return re.sub("[<>&\u2028\u2029]", lambda m: _SCRIPT_ESCAPES[m.group(0)], text)
 
 
-def to_html(run, path, *, window: int = 10, layout_seed: int = 0, title: str | None = None):
-    """Write an interactive viewer of ``run``'s communication graph to one HTML file.
+def to_html(source, path, *, window: int = 10, layout_seed: int = 0, title: str | None = None):
+    """Write an interactive viewer of a graph series to one HTML file.
 
     Parameters
     ----------
-    run : Run
-        A dynamic (BayGo) or fixed-graph run; for fixed strategies every step
-        shows the same graph.
+    source : Run, GraphSeries or sequence of networkx graphs
+        Any series the package understands (:func:`baygo_graph.series.as_series`):
+        a dynamic (BayGo) or fixed-graph run (a fixed graph is the same every
+        step), a series, or a list of step graphs. Node labels are kept and
+        shown. The informative agent is marked when the series has one; the MSE
+        curve of a clicked agent is drawn when ``source`` is a run with MSE
+        values (a run made by ``Run.from_choices`` holds none).
     path : str or os.PathLike
         The ``.html`` file to write (atomically; parent folders are made).
     window : int, default 10
-        Window length w: node sizes show the influence of the window of w steps
-        ending at the selected step (:func:`~baygo_graph.analysis.influence_series`,
-        product method), and the status line says whether the union of that window
-        is strongly connected. A window longer than the run is cut to T. Before
-        step ``w - 1`` (no full window yet) and where the influence is not unique,
-        every node has the same size; the status line then covers steps
-        ``0 .. t``.
+        Window length w. Step mode: node sizes show the influence of the sliding
+        window of w steps ending at the selected step
+        (:func:`~baygo_graph.analysis.influence_series`, product method), and
+        the status line says whether its union is strongly connected. Window
+        mode: the aligned windows ``[nw, (n+1)w)`` that ``baygo analyze``
+        reports (incomplete last window left out), each drawn as its union.
+        A window longer than the series is cut to T. Where the influence is
+        undefined (before step ``w - 1``, or not unique) all nodes have the
+        same size and the page says why.
     layout_seed : int, default 0
         Seed of the spring layout (NetworkX) of the union graph, computed once,
         so node positions stay fixed while the slider moves.
@@ -197,43 +323,49 @@ def to_html(run, path, *, window: int = 10, layout_seed: int = 0, title: str | N
     Raises
     ------
     TypeError
-        If ``run`` is not a :class:`~baygo_graph.Run` or ``window`` not an int.
+        If ``source`` is not a series input or ``window`` not an int.
     ValueError
-        If ``run`` is a centralised (``cen``) run, which has no graph, or
+        If ``source`` is a centralised (``cen``) run, which has no graph, or
         ``window < 1``.
 
     Notes
     -----
-    User-controlled strings (strategy name, data path, title) reach the page
-    only as JSON with ``<``, ``>``, ``&`` escaped as ``\\uXXXX``, HTML-escaped text in the
-    ``<title>``, or ``textContent`` set by the script: none can break out.
+    User-controlled strings (labels, strategy name, data path, title) reach the
+    page only as JSON with ``<``, ``>``, ``&`` escaped as ``\\uXXXX``,
+    HTML-escaped text in the ``<title>``, or text drawn by the script: none can
+    break out. The page needs ``DecompressionStream`` (Chrome/Edge 80+, Firefox
+    113+, Safari 16.4+).
 
     Examples
     --------
     >>> import tempfile
+    >>> import networkx as nx
     >>> from baygo_graph import simulate, synthetic_bodyfat
     >>> run = simulate("baygo", agents=4, steps=5, grid=9, rng=0, data=synthetic_bodyfat())
     >>> p = to_html(run, tempfile.mkdtemp() + "/run.html", window=3)
     >>> text = p.read_text()
     >>> text.startswith("<!DOCTYPE html>"), "https://" in text
     (True, False)
+    >>> steps = [nx.DiGraph([("ann", "bob"), ("bob", "cy")]), nx.DiGraph([("cy", "ann")])]
+    >>> steps[1].add_node("bob")
+    >>> p = to_html(steps, tempfile.mkdtemp() + "/mine.html", window=2)
     """
-    if not isinstance(run, Run):
-        raise TypeError(f"run must be a baygo_graph.Run, got {type(run).__name__}")
-    if run.series is None:
+    if isinstance(source, Run) and source.series is None:
         raise ValueError(
-            f"run is a centralised run (strategy {run.strategy!r}): one central learner "
+            f"run is a centralised run (strategy {source.strategy!r}): one central learner "
             "has no communication graph to view"
         )
-    if run.series.fixed is None and run.series.choices is None:
-        raise ValueError("the viewer shows runs of chosen neighbours or of a fixed graph")
-    window = _check_window(window, run.n_steps)
+    series = as_series(source)
+    window = _check_window(window, series.n_steps)
     if isinstance(layout_seed, bool) or not isinstance(layout_seed, int | np.integer):
         raise TypeError(f"layout_seed must be an int, got {type(layout_seed).__name__}")
     if title is None:
-        label = strategy_label(run.strategy, math=False)
-        title = f"{label} run: {run.n_agents} agents, {run.n_steps} steps"
-    data = _viewer_data(run, window=window, layout_seed=int(layout_seed), title=str(title))
+        size = f"{series.n_agents} nodes, {series.n_steps} steps"
+        if isinstance(source, Run):
+            size = f"{strategy_label(source.strategy, math=False)} run: {source.n_agents} agents, "
+            size += f"{source.n_steps} steps"
+        title = size
+    data = _viewer_data(source, window=window, layout_seed=int(layout_seed), title=str(title))
     template = resources.files(__package__).joinpath(_TEMPLATE).read_text(encoding="utf-8")
     values = {"TITLE": html.escape(str(title), quote=True), "DATA": _script_json(data)}
     page = re.sub(r"\{\{(TITLE|DATA)\}\}", lambda m: values[m.group(1)], template)

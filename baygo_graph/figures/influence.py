@@ -168,16 +168,32 @@ def plot_influence(
 
 
 def plot_influence_series(
-    series, *, informative=0, references=None, ax=None, synthetic=False, title=None, caption=None
+    series,
+    *,
+    informative=0,
+    references=None,
+    ax=None,
+    synthetic=False,
+    title=None,
+    caption=None,
+    top=5,
+    labels=None,
 ):
-    """Every agent's influence along one run; the informative agent highlighted.
+    """Every agent's influence along one run: the top ``top`` agents in colour, the rest grey.
+
+    Readable at any number of agents: the ``top`` agents of highest mean
+    influence (over the steps where it is defined) get their own colour and a
+    legend entry with their mean; the informative agent (when given) is
+    always highlighted, vermillion with a star; every other agent is a thin
+    grey line behind them, named once in the legend with their count.
 
     Parameters
     ----------
     series : array_like, shape (T, M)
         Influence per step or per window (NaN where undefined), e.g. from
         :func:`~baygo_graph.analysis.centrality.influence_series`.
-    informative : int, default 0
+    informative : int or None, default 0
+        Array index of the informative agent; None for a series without one.
     references : mapping or result object, optional
         Reference levels drawn as horizontal lines (see :func:`plot_influence`).
     ax : matplotlib.axes.Axes, optional
@@ -186,48 +202,99 @@ def plot_influence_series(
         Data source and seeds, written small below the figure (see
         :func:`~baygo_graph.figures.source_text`).
     title : str, optional
+    top : int, default 5
+        How many agents (besides the informative one) to highlight.
+    labels : sequence, optional
+        Node labels in array order (default: the indices).
 
     Returns
     -------
     matplotlib.axes.Axes
-        One line per agent (gid ``"agent:<i>"``), then the reference lines.
+        One line per agent (gid ``"agent:<i>"``; highlighted ones drawn last),
+        then the reference lines.
 
     Examples
     --------
     >>> ax = plot_influence_series([[0.5, 0.25, 0.25], [0.6, 0.2, 0.2]])
-    >>> ax.get_lines()[0].get_marker(), ax.get_lines()[0].get_ydata().tolist()
+    >>> ax.get_lines()[-1].get_marker(), ax.get_lines()[-1].get_ydata().tolist()
     ('*', [0.5, 0.6])
     """
     s = np.asarray(series, dtype=float)
     if s.ndim != 2:
         raise ValueError(f"series must be 2-D (steps, agents), got shape {s.shape}")
     t, m = s.shape
-    if not 0 <= informative < m:
-        raise ValueError(f"informative must be an agent in [0, {m}), got {informative!r}")
+    if informative is not None and not 0 <= informative < m:
+        raise ValueError(f"informative must be an agent in [0, {m}) or None, got {informative!r}")
+    if isinstance(top, bool) or not isinstance(top, int | np.integer) or top < 0:
+        raise ValueError(f"top must be an int >= 0, got {top!r}")
+    labels = list(range(m)) if labels is None else list(labels)
+    if len(labels) != m:
+        raise ValueError(f"labels must hold {m} labels (one per agent), got {len(labels)}")
+    highlighted = _top_agents(s, top, informative)
     steps = np.arange(t)
     with figure_style():
+        import seaborn as sns
+
         ax = new_axes(ax, figsize=(8.4, 4.2))
-        first_other = True
-        for i in range(m):
-            if i == informative:
-                ax.plot(
-                    steps, s[:, i], color=INFORMATIVE_COLOR, marker=INFORMATIVE_MARKER,
-                    markevery=max(1, t // 10), markersize=9, lw=2.2, zorder=5,
-                    label=f"agent {i} (informative)", gid=f"agent:{i}",
-                )  # fmt: skip
-            else:
-                ax.plot(
-                    steps, s[:, i], color="#7F7F7F", lw=0.8, alpha=0.6,
-                    label="other agents" if first_other else "_nolegend_", gid=f"agent:{i}",
-                )  # fmt: skip
-                first_other = False
+        grey = [i for i in range(m) if i not in highlighted and i != informative]
+        for k, i in enumerate(grey):
+            ax.plot(
+                steps, s[:, i], color="#9A9A9A", lw=0.6, alpha=0.35 if m > 30 else 0.6, zorder=1,
+                label=f"other agents ({len(grey)})" if k == 0 else "_nolegend_", gid=f"agent:{i}",
+            )  # fmt: skip
+        palette = sns.color_palette("colorblind", n_colors=10)
+        palette = [palette[k] for k in (0, 2, 4, 6, 9, 8)]  # no orange next to vermillion
+        mean = _mean_influence(s)
+        for k, i in enumerate(highlighted):
+            ax.plot(
+                steps, s[:, i], color=palette[k % len(palette)], lw=1.6, zorder=3,
+                label=f"agent {labels[i]} (mean {_fmt(mean[i])})", gid=f"agent:{i}",
+            )  # fmt: skip
+        if informative is not None:
+            i = informative
+            ax.plot(
+                steps, s[:, i], color=INFORMATIVE_COLOR, marker=INFORMATIVE_MARKER,
+                markevery=max(1, t // 10), markersize=9, lw=2.2, zorder=5,
+                label=f"agent {labels[i]} (informative, mean {_fmt(mean[i])})", gid=f"agent:{i}",
+            )  # fmt: skip
         _draw_references(ax, references)
         ax.set_xlim(0, max(t - 1, 1))
         ax.set_ylim(bottom=0)
         ax.set_xlabel(STEP_LABEL)
         ax.set_ylabel(INFLUENCE_LABEL)
         ax.set_title(title or "Influence along one run", fontsize="medium")
-        ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
+        ax.legend(
+            fontsize="small",
+            loc="upper left",
+            bbox_to_anchor=(1.01, 1.0),
+            title=f"top {len(highlighted)} of {m} by mean influence" if highlighted else None,
+            title_fontsize="small",
+        )
         mark_synthetic(ax, bool(synthetic))
         source_caption(ax, caption)
     return ax
+
+
+def _mean_influence(s: np.ndarray) -> np.ndarray:
+    """Each agent's mean influence over the rows where it is defined (NaN if none)."""
+    ok = np.isfinite(s)
+    count = ok.sum(axis=0)
+    total = np.where(ok, s, 0.0).sum(axis=0)
+    return np.where(count > 0, total / np.maximum(count, 1), np.nan)
+
+
+def _top_agents(s: np.ndarray, top: int, informative) -> list[int]:
+    """The ``top`` agents of highest mean influence, informative left out, highest first.
+
+    Examples
+    --------
+    >>> _top_agents(np.array([[0.1, 0.5, 0.2, 0.2]]), 2, 1)
+    [2, 3]
+    """
+    mean = _mean_influence(s)
+    order = [int(i) for i in np.argsort(-np.nan_to_num(mean, nan=-1.0), kind="stable")]
+    return [i for i in order if i != informative and np.isfinite(mean[i])][:top]
+
+
+def _fmt(x: float) -> str:
+    return "undefined" if not np.isfinite(x) else f"{x:.3g}"

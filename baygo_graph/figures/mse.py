@@ -7,13 +7,28 @@ strategy, seed, step, agent, informative, mse) or, for one run, a
 intervals (see :func:`~baygo_graph.figures._bands.seed_bands`); the informative
 agent's curves are solid with a star marker, the non-informative agents' mean is
 dashed.
+
+Unpaired bands of two strategies can overlap where their paired difference is
+clearly nonzero (the seeds share data splits and draws), so the comparison
+figures (:func:`plot_vs_baselines`, :func:`plot_vs_complete`,
+:func:`plot_vs_stars`) put a paired-difference panel beside the curves
+(:func:`plot_paired_difference`: BayGo minus each baseline, per step, with the
+paired t-interval over seeds, and the final-step test of
+:func:`~baygo_graph.analysis.stats.paired_difference` in the legend).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ._bands import seed_bands, table_seeds, table_steps, table_strategies
+from ._bands import (
+    paired_band,
+    paired_difference,
+    seed_bands,
+    table_seeds,
+    table_steps,
+    table_strategies,
+)
 from ._style import (
     INFORMATIVE_COLOR,
     INFORMATIVE_MARKER,
@@ -35,6 +50,7 @@ from ._style import (
 __all__ = [
     "plot_agents_mse",
     "plot_mse",
+    "plot_paired_difference",
     "plot_vs_baselines",
     "plot_vs_complete",
     "plot_vs_stars",
@@ -159,40 +175,208 @@ def plot_mse(
     return ax
 
 
-def plot_vs_baselines(df, *, level=0.95, ax=None, synthetic=None):
+def plot_vs_baselines(df, *, level=0.95, ax=None, synthetic=None, paired=True):
     """BayGo (informative and non-informative agents) vs Cen and NoCol.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame or Comparison
+    level : float, default 0.95
+    ax : matplotlib.axes.Axes or pair of Axes, optional
+        Default: a new figure, the curves on the left and (``paired=True``) the
+        paired differences BayGo - Cen and BayGo - NoCol on the right
+        (:func:`plot_paired_difference`). One Axes: the curves only. A pair:
+        curves and paired differences.
+    synthetic : bool, optional
+    paired : bool, default True
+        Add the paired-difference panel to a new figure.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The Axes of the curves (``.figure`` holds both panels).
 
     Examples
     --------
     >>> import pandas as pd
-    >>> rows = [dict(strategy=s, seed=0, step=0, agent=a, informative=a == 0, mse=1.0)
-    ...         for s in ("baygo", "cen", "nocol") for a in (0, 1)]
-    >>> len(plot_vs_baselines(pd.DataFrame(rows)).get_lines())
-    5
+    >>> rows = [dict(strategy=s, seed=r, step=0, agent=a, informative=a == 0, mse=1.0 + r)
+    ...         for s in ("baygo", "cen", "nocol") for a in (0, 1) for r in (0, 1)]
+    >>> ax = plot_vs_baselines(pd.DataFrame(rows))
+    >>> len(ax.get_lines()), len(ax.figure.axes)
+    (5, 2)
     """
-    return plot_mse(
+    return _with_paired(
         df,
-        strategies=("baygo", "cen", "nocol"),
+        ("baygo", "cen", "nocol"),
+        "BayGo vs the centralised learner (Cen) and no collaboration (NoCol)",
         level=level,
         ax=ax,
         synthetic=synthetic,
-        title="BayGo vs the centralised learner (Cen) and no collaboration (NoCol)",
+        paired=paired,
     )
 
 
-def plot_vs_complete(df, *, level=0.95, ax=None, synthetic=None):
-    """BayGo vs the fixed complete graph (informative and non-informative agents)."""
-    return plot_mse(
+def plot_vs_complete(df, *, level=0.95, ax=None, synthetic=None, paired=True):
+    """BayGo vs the fixed complete graph (informative and non-informative agents).
+
+    Parameters and result as :func:`plot_vs_baselines` (paired panel: BayGo -
+    complete).
+    """
+    return _with_paired(
         df,
-        strategies=("baygo", "complete"),
+        ("baygo", "complete"),
+        "BayGo vs the complete graph",
         level=level,
         ax=ax,
         synthetic=synthetic,
-        title="BayGo vs the complete graph",
+        paired=paired,
     )
 
 
-def plot_vs_stars(df, *, level=0.95, ax=None, synthetic=None):
+def _with_paired(df, strategies, title, *, level, ax, synthetic, paired):
+    """Curves of ``strategies`` and, beside them, BayGo minus each other one."""
+    pair = isinstance(ax, list | tuple | np.ndarray)
+    if ax is not None and not pair:
+        return plot_mse(df, strategies=strategies, level=level, ax=ax, synthetic=synthetic,
+                        title=title)  # fmt: skip
+    if ax is None and not paired:
+        return plot_mse(df, strategies=strategies, level=level, synthetic=synthetic, title=title)
+    with figure_style():
+        if ax is None:
+            import matplotlib.pyplot as plt
+
+            _, ax = plt.subplots(
+                1, 2, figsize=(14.0, 5.6), layout="constrained", width_ratios=(1.35, 1.0)
+            )
+        curves, diff = ax
+        plot_mse(df, strategies=strategies, level=level, ax=curves, synthetic=synthetic,
+                 title=title)  # fmt: skip
+        plot_paired_difference(df, baselines=strategies[1:], strategy=strategies[0], level=level,
+                               ax=diff, synthetic=synthetic)  # fmt: skip
+    return curves
+
+
+_PAIRED_STYLE = {"informative": "-", "others": OTHERS_LINESTYLE}
+_PAIRED_GROUP = {"informative": "informative", "others": "others' mean"}
+
+
+def plot_paired_difference(
+    df,
+    *,
+    baselines,
+    strategy="baygo",
+    groups=("informative", "others"),
+    level=0.95,
+    ax=None,
+    synthetic=None,
+    legend=True,
+):
+    """Paired difference of test MSE, ``strategy`` minus each baseline, per step.
+
+    For every seed both strategies ran (seeds are paired: the same child seed
+    gives the same data split and draws), the difference of the group's MSE
+    curves; the line is its mean over seeds and the band its paired Student-t
+    interval (:func:`~baygo_graph.figures._bands.paired_band`). Below zero:
+    ``strategy`` has the lower error. Each legend entry gives the final-step
+    paired test of :func:`~baygo_graph.analysis.stats.paired_difference`: mean
+    difference, interval, p-value of the paired t-test and number of seeds.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame or Comparison
+        The comparison (tidy table or per-run arrays).
+    baselines : sequence of str
+        The strategies subtracted.
+    strategy : str, default "baygo"
+    groups : sequence of {"informative", "others"}
+        Which agents' curves are compared (solid: informative agent; dashed:
+        the non-informative agents' mean). A central learner (Cen) has one
+        curve (all its agents are the same learner), compared with each group
+        of ``strategy``.
+    level : float, default 0.95
+    ax : matplotlib.axes.Axes, optional
+    synthetic : bool, optional
+        Default: read from ``df``.
+    legend : bool, default True
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        Lines with gid ``"paired:<strategy>-<baseline>:<group>"`` and bands
+        ``"paired-band:<strategy>-<baseline>:<group>"``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"strategy": ["a"] * 2 + ["b"] * 2, "seed": [0, 1] * 2, "step": 0,
+    ...                    "agent": 0, "informative": True, "mse": [1.0, 2.0, 2.0, 4.0]})
+    >>> ax = plot_paired_difference(df, baselines=["b"], strategy="a", groups=("informative",))
+    >>> ax.get_lines()[1].get_ydata().tolist()  # line 0: the zero line
+    [-1.5]
+    """
+    present = table_strategies(df)
+    absent = [s for s in (strategy, *baselines) if s not in present]
+    if absent:
+        raise ValueError(f"strategies {absent} are not in df (it has {sorted(present)})")
+    for g in groups:
+        if g not in _PAIRED_STYLE:
+            raise ValueError(f"groups must hold values of {tuple(_PAIRED_STYLE)}, got {g!r}")
+    with figure_style():
+        ax = new_axes(ax, figsize=(7.0, 4.2))
+        ax.axhline(0.0, color="#333333", linewidth=1.0, zorder=1)
+        for k, base in enumerate(baselines):
+            color = strategy_color(base, k + 1)
+            finals = paired_difference(df, strategy, base, level=level)
+            for group in groups:
+                one = base in SINGLE_LEARNERS
+                steps, mean, lo, hi, n = paired_band(
+                    df, strategy, base, group=group, base_group="all" if one else group,
+                    level=level,
+                )  # fmt: skip
+                name = f"{strategy}-{base}:{group}"
+                ax.fill_between(steps, lo, hi, color=color, alpha=0.18, linewidth=0,
+                                gid=f"paired-band:{name}")  # fmt: skip
+                label = (
+                    f"{strategy_label(strategy)} \u2212 {strategy_label(base)}, "
+                    f"{_PAIRED_GROUP[group]}\n{_final_text(finals, group)}"
+                )
+                ax.plot(steps, mean, color=color, linestyle=_PAIRED_STYLE[group],
+                        linewidth=1.8, label=label, gid=f"paired:{name}")  # fmt: skip
+        ax.set_xlabel(STEP_LABEL)
+        ax.set_ylabel("paired difference of test MSE")
+        ax.set_xlim(0, max(table_steps(df) - 1, 1))
+        ax.set_title(
+            f"{strategy_label(strategy)} minus each baseline, same seeds\n"
+            f"(below 0: {strategy_label(strategy)} lower)",
+            fontsize="medium",
+        )
+        if legend:
+            ax.legend(
+                loc="upper center",
+                bbox_to_anchor=(0.5, -0.16),
+                title=f"shaded: paired {level:.0%} t-interval over seeds\n"
+                "final step: mean [interval], paired t-test",
+                fontsize="x-small",
+                title_fontsize="x-small",
+                ncol=1,
+            )
+        mark_synthetic(ax, is_synthetic(df, synthetic))
+        source_caption(ax, frame_caption(df, synthetic))
+    return ax
+
+
+def _final_text(finals, group: str) -> str:
+    """``"final -0.12 [-0.15, -0.09], p=0.003, n=10"`` or why it is undefined."""
+    row = finals.loc[f"final_mse_{group}"]
+    n = int(row["n"])
+    if n < 2:
+        return f"final {row['mean']:+.3g}, no interval (n={n} paired seed{'s' if n != 1 else ''})"
+    p = row["p_value"]
+    ptext = "p undefined (all differences equal)" if not np.isfinite(p) else f"p={p:.2g}"
+    return f"final {row['mean']:+.3g} [{row['lo']:+.3g}, {row['hi']:+.3g}], {ptext}, n={n}"
+
+
+def plot_vs_stars(df, *, level=0.95, ax=None, synthetic=None, paired=True):
     """BayGo vs the star graphs: informative agent at the centre (PosM) or a leaf (NegM).
 
     Parameters
@@ -200,16 +384,20 @@ def plot_vs_stars(df, *, level=0.95, ax=None, synthetic=None):
     df : pandas.DataFrame
         The tidy comparison table with strategies baygo, posm and negm.
     level : float, default 0.95
-    ax : matplotlib.axes.Axes or pair of Axes, optional
-        Default: a new figure with two panels sharing the y axis, the informative
-        agent on the left and the non-informative agents' mean on the right (three
-        bands each). One Axes: both groups on it (six bands).
+    ax : matplotlib.axes.Axes or sequence of 2 or 3 Axes, optional
+        Default: a new figure with three panels: the informative agent, the
+        non-informative agents' mean (sharing the y axis; three bands each) and
+        (``paired=True``) the paired differences BayGo - PosM and BayGo - NegM
+        (:func:`plot_paired_difference`). One Axes: both groups on it (six
+        bands). Two or three Axes: the panels in that order.
     synthetic : bool, optional
+    paired : bool, default True
+        Add the paired-difference panel to a new figure.
 
     Returns
     -------
     matplotlib.figure.Figure or matplotlib.axes.Axes
-        The figure of the two panels, or the one Axes given.
+        The figure of the panels, or the one Axes given.
 
     Examples
     --------
@@ -218,7 +406,7 @@ def plot_vs_stars(df, *, level=0.95, ax=None, synthetic=None):
     ...         for s in ("baygo", "posm", "negm") for a in (0, 1)]
     >>> fig = plot_vs_stars(pd.DataFrame(rows))
     >>> [len(a.get_lines()) for a in fig.axes]
-    [3, 3]
+    [3, 3, 5]
     """
     strategies = ("baygo", "posm", "negm")
     title = "BayGo vs star graphs (PosM: informative centre; NegM: other centre)"
@@ -229,8 +417,13 @@ def plot_vs_stars(df, *, level=0.95, ax=None, synthetic=None):
         if ax is None:
             import matplotlib.pyplot as plt
 
-            _, ax = plt.subplots(1, 2, figsize=(12.0, 4.2), sharey=True, layout="constrained")
-        left, right = ax
+            fig = plt.figure(figsize=(17.0, 5.8) if paired else (12.0, 4.2), layout="constrained")
+            grid = fig.add_gridspec(1, 3 if paired else 2, width_ratios=(1, 1, 1.15)[: 2 + paired])
+            left = fig.add_subplot(grid[0])
+            ax = [left, fig.add_subplot(grid[1], sharey=left)]
+            if paired:
+                ax.append(fig.add_subplot(grid[2]))
+        left, right = ax[0], ax[1]
         for a, group, legend in ((left, "informative", False), (right, "others", True)):
             plot_mse(df, strategies=strategies, groups=(group,), level=level, ax=a,
                      synthetic=synthetic, title=_GROUP_TEXT[group], legend=legend)  # fmt: skip
@@ -248,6 +441,9 @@ def plot_vs_stars(df, *, level=0.95, ax=None, synthetic=None):
             "(★ solid: informative agent;\ndashed: others' mean)",
             title_fontsize="small",
         )  # fmt: skip
+        if len(ax) > 2:
+            plot_paired_difference(df, baselines=strategies[1:], level=level, ax=ax[2],
+                                   synthetic=synthetic)  # fmt: skip
         fig = left.figure
         fig.suptitle(title, fontsize="medium")
     return fig

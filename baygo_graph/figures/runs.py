@@ -45,12 +45,17 @@ def analysis_caption(table) -> str:
 def plot_analysis_table(table, *, ax=None, measures=None):
     """Every run's measures, per strategy: dots, median bar and interquartile line.
 
+    Strategies are rows (labels written once, horizontally, on the left
+    panel), measures are panels side by side; the figure grows with the number
+    of strategies and measures, so no two labels overlap.
+
     Parameters
     ----------
     table : pandas.DataFrame
         What :func:`baygo_graph.analysis.analysis_table` returns.
     ax : sequence of matplotlib.axes.Axes, optional
-        One Axes per measure (default: a new figure with one row of panels).
+        One Axes per measure (default: a new figure with one row of panels
+        sharing the strategy axis).
     measures : sequence of str, optional
         Columns to draw (default: those of :data:`MEASURE_LABELS` in the table).
 
@@ -58,9 +63,9 @@ def plot_analysis_table(table, *, ax=None, measures=None):
     -------
     matplotlib.figure.Figure
         Panel ``k`` holds per strategy a scatter with gid ``"runs:<strategy>"`` (one
-        dot per run with a value, NaN runs left out and counted in the x label),
-        a line ``"median:<strategy>"`` and a line ``"iqr:<strategy>"``; a
-        caption names the data and the seeds.
+        dot per run with a value, x: the measure; NaN runs left out and counted
+        in a note with gid ``"none:<strategy>"``), a line ``"median:<strategy>"``
+        and a line ``"iqr:<strategy>"``; a caption names the data and the seeds.
 
     Examples
     --------
@@ -69,57 +74,68 @@ def plot_analysis_table(table, *, ax=None, measures=None):
     ...                   "data": "bodyfat.csv", "synthetic": False,
     ...                   "b_aligned": [2.0, 3.0, float("nan")]})
     >>> fig = plot_analysis_table(t)
-    >>> sorted(c.get_offsets()[:, 1].tolist() for c in fig.axes[0].collections)
+    >>> sorted(c.get_offsets()[:, 0].tolist() for c in fig.axes[0].collections)
     [[2.0, 3.0]]
     """
     measures = [m for m in (measures or MEASURE_LABELS) if m in table.columns]
     if not measures:
         raise ValueError(f"table has none of the measure columns {list(MEASURE_LABELS)}")
     strategies = list(dict.fromkeys(table["strategy"]))
+    counts = table["strategy"].value_counts()
     rng = np.random.default_rng(0)  # fixed jitter: the same figure every time
     with figure_style():
         import matplotlib.pyplot as plt
 
         if ax is None:
             fig, ax = plt.subplots(
-                1, len(measures), figsize=(2.0 + 1.6 * len(measures), 3.4), layout="constrained"
+                1,
+                len(measures),
+                sharey=True,
+                figsize=(2.2 + 2.3 * len(measures), 1.9 + 0.42 * len(strategies)),
+                layout="constrained",
             )
         axes = np.atleast_1d(ax)
+        rows = {s: len(strategies) - 1 - k for k, s in enumerate(strategies)}  # first on top
         for a, measure in zip(axes, measures, strict=True):
-            for x, strategy in enumerate(strategies):
+            for k, strategy in enumerate(strategies):
+                y = rows[strategy]
                 v = table.loc[table["strategy"] == strategy, measure].to_numpy(dtype=float)
                 ok = v[np.isfinite(v)]
-                color = strategy_color(strategy, x)
                 a.scatter(
-                    x + rng.uniform(-0.15, 0.15, len(ok)), ok, s=14, color=color, alpha=0.7,
-                    edgecolors="none", gid=f"runs:{strategy}",
+                    ok, y + rng.uniform(-0.15, 0.15, len(ok)), s=14,
+                    color=strategy_color(strategy, k), alpha=0.7, edgecolors="none",
+                    gid=f"runs:{strategy}",
                 )  # fmt: skip
                 if len(ok):
                     q25, med, q75 = np.percentile(ok, [25, 50, 75])
-                    a.plot([x + 0.25, x + 0.25], [q25, q75], color="black", lw=1.5,
+                    a.plot([q25, q75], [y, y], color="black", lw=1.5, alpha=0.8,
                            gid=f"iqr:{strategy}")  # fmt: skip
-                    a.plot([x - 0.3, x + 0.3], [med, med], color="black", lw=2,
+                    a.plot([med, med], [y - 0.3, y + 0.3], color="black", lw=2,
                            gid=f"median:{strategy}")  # fmt: skip
-            missing = table[measure].isna().groupby(table["strategy"]).sum()
-            a.set_xticks(
-                range(len(strategies)),
-                [
-                    strategy_label(s) + (f"\n({missing[s]} none)" if missing[s] else "")
-                    for s in strategies
-                ],
-                fontsize="small",
-                rotation=30 if len(strategies) > 1 else 0,
-                ha="right" if len(strategies) > 1 else "center",
-                rotation_mode="anchor",
-            )
-            a.set_xlim(-0.6, len(strategies) - 0.4)
+                missing = len(v) - len(ok)
+                if missing:
+                    a.text(
+                        0.99, y, f"{missing} without a value", transform=a.get_yaxis_transform(),
+                        ha="right", va="center", fontsize="x-small", color="#555555",
+                        bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none",
+                              "alpha": 0.8},
+                        gid=f"none:{strategy}",
+                    )  # fmt: skip
+            a.set_ylim(-0.6, len(strategies) - 0.4)
             a.set_title(MEASURE_LABELS.get(measure, measure), fontsize="small")
+            a.tick_params(axis="x", labelsize="small")
+        axes[0].set_yticks(
+            [rows[s] for s in strategies],
+            [f"{strategy_label(s)} ({counts[s]} runs)" for s in strategies],
+            fontsize="small",
+        )
         fig = axes[0].figure
         fig.suptitle(
             f"{len(table)} runs: per run (dots), median (bar), interquartile range (line)",
             fontsize="medium",
         )
-        mark_synthetic(fig, bool(table["synthetic"].all()) if len(table) else False)
+        # any run on synthetic data marks the figure (its numbers are partly synthetic)
+        mark_synthetic(fig, bool(table["synthetic"].astype(bool).any()))
         source_caption(fig, analysis_caption(table))
     return fig
 
@@ -144,7 +160,10 @@ def plot_table_smallest_b(table, *, strategy="baygo", ax=None):
         ]
     )
     ax = plot_smallest_b(
-        long, steps=int(part["steps"].max()), ax=ax, synthetic=bool(part["synthetic"].all())
+        long,
+        steps=int(part["steps"].max()),
+        ax=ax,
+        synthetic=bool(part["synthetic"].astype(bool).any()),
     )
     source_caption(ax, analysis_caption(part))
     return ax

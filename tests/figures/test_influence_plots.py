@@ -49,3 +49,42 @@ def test_influence_series_of_a_run(baygo_run):
     assert lines["reference:complete"].get_ydata()[0] == 0.2
     with pytest.raises(ValueError, match="informative"):
         plot_influence_series(series, informative=7)
+
+
+def test_influence_series_highlights_the_top_agents_at_200_agents():
+    import matplotlib as mpl
+
+    rng = np.random.default_rng(5)
+    series = rng.dirichlet(np.ones(200), size=30)
+    series[:3] = np.nan  # undefined before the first full window
+    labels = [f"n{i:03d}" for i in range(200)]
+    ax = plot_influence_series(series, informative=7, top=4, labels=labels)
+    mean = np.nanmean(series, axis=0)
+    ranked = [i for i in np.argsort(-mean) if i != 7][:4]
+    lines = {ln.get_gid(): ln for ln in ax.get_lines()}
+    assert len([g for g in lines if g.startswith("agent:")]) == 200
+    grey = [ln for g, ln in lines.items() if g.startswith("agent:")
+            and int(g.split(":")[1]) not in (*ranked, 7)]  # fmt: skip
+    assert len(grey) == 195
+    assert all(mpl.colors.same_color(ln.get_color(), "#9A9A9A") for ln in grey)
+    coloured = [lines[f"agent:{i}"] for i in ranked]
+    assert not any(mpl.colors.same_color(ln.get_color(), "#9A9A9A") for ln in coloured)
+    assert len({mpl.colors.to_hex(ln.get_color()) for ln in coloured}) == 4
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert len(texts) == 6  # the grey lines once, four agents, the informative one
+    assert texts[0] == "other agents (195)"
+    assert texts[1] == f"agent {labels[ranked[0]]} (mean {mean[ranked[0]]:.3g})"
+    assert texts[-1].startswith("agent n007 (informative")
+    assert ax.get_legend().get_title().get_text() == "top 4 of 200 by mean influence"
+
+
+def test_influence_series_without_informative_agent():
+    series = np.array([[0.5, 0.3, 0.2], [0.4, 0.4, 0.2]])
+    ax = plot_influence_series(series, informative=None, top=1, labels=["a", "b", "c"])
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert texts == ["other agents (2)", "agent a (mean 0.45)"]
+    assert not [ln for ln in ax.get_lines() if ln.get_marker() == INFORMATIVE_MARKER]
+    with pytest.raises(ValueError, match="labels"):
+        plot_influence_series(series, labels=["a"])
+    with pytest.raises(ValueError, match="top"):
+        plot_influence_series(series, top=-1)

@@ -13,6 +13,7 @@ from baygo_graph.figures import (
     SYNTHETIC_GID,
     plot_agents_mse,
     plot_mse,
+    plot_paired_difference,
     plot_vs_baselines,
     plot_vs_complete,
     plot_vs_stars,
@@ -86,9 +87,12 @@ def test_paper_figures_draw_their_strategies(table, plot, gids):
     assert ax.get_ylabel() == "test MSE (standardised units)"
 
 
-def test_star_comparison_in_two_panels(table, t_reference):
+def test_star_comparison_in_three_panels(table, t_reference):
     fig = plot_vs_stars(table)
-    left, right = fig.axes
+    left, right, diff = fig.axes
+    assert {ln.get_gid() for ln in diff.get_lines()} - {None} == {
+        f"paired:baygo-{b}:{g}" for b in ("posm", "negm") for g in ("informative", "others")
+    }
     assert {ln.get_gid() for ln in left.get_lines()} == {
         f"mse:{s}:informative" for s in ("baygo", "posm", "negm")
     }
@@ -181,3 +185,48 @@ def test_single_learner_strategies_get_one_solid_curve(table_maker, rng):
     assert gids["mse:cen-stratified:all"].get_linestyle() == "-"
     texts = [t.get_text() for t in ax.get_legend().get_texts()]
     assert "Cen (central learner)" in texts
+
+
+@pytest.mark.parametrize("plot", [plot_vs_baselines, plot_vs_complete])
+def test_comparison_figures_have_a_paired_panel(table, plot):
+    ax = plot(table)
+    curves, diff = ax.figure.axes
+    assert curves is ax
+    baselines = ("cen", "nocol") if plot is plot_vs_baselines else ("complete",)
+    assert {ln.get_gid() for ln in diff.get_lines()} - {None} == {
+        f"paired:baygo-{b}:{g}" for b in baselines for g in ("informative", "others")
+    }
+    assert [t.get_text() for t in diff.texts if t.get_gid() == SYNTHETIC_GID] == ["SYNTHETIC DATA"]
+    assert len(plot(table, paired=False).figure.axes) == 1
+
+
+def test_paired_difference_is_the_per_seed_difference(table, t_reference):
+    """Brute force: per-seed difference of the informative agent's (and the others' mean)
+    MSE, then a t-interval over seeds; the legend carries the final-step paired test."""
+    table = table[~((table.strategy == "nocol") & (table.seed == 3))]  # an unpaired seed
+    ax = plot_paired_difference(table, baselines=["nocol"], level=0.9)
+    for group in ("informative", "others"):
+        mask = table.informative if group == "informative" else ~table.informative
+        per_seed = table[mask].groupby(["strategy", "seed", "step"])["mse"].mean()
+        d = (per_seed["baygo"] - per_seed["nocol"]).dropna().unstack("step")
+        assert list(d.index) == [0, 1, 2]
+        line = _by_gid(ax, f"paired:baygo-nocol:{group}")
+        ref = np.array([t_reference(d[t], level=0.9) for t in d.columns])
+        np.testing.assert_allclose(line.get_ydata(), ref[:, 0])
+        lo, hi = _band_y(_by_gid(ax, f"paired-band:baygo-nocol:{group}"), d.columns.to_numpy())
+        np.testing.assert_allclose(lo, ref[:, 1])
+        np.testing.assert_allclose(hi, ref[:, 2])
+        last = d[d.columns.max()]
+        mean, lo_f, hi_f = t_reference(last, level=0.9)
+        text = line.get_label()
+        assert f"final {mean:+.3g} [{lo_f:+.3g}, {hi_f:+.3g}]" in text and "n=3" in text
+        from scipy import stats
+
+        assert f"p={stats.ttest_1samp(last, 0.0).pvalue:.2g}" in text
+
+
+def test_paired_difference_refuses_unknown_strategies(table):
+    with pytest.raises(ValueError, match="not in df"):
+        plot_paired_difference(table, baselines=["gossip"])
+    with pytest.raises(ValueError, match="groups"):
+        plot_paired_difference(table, baselines=["nocol"], groups=("all",))
