@@ -58,6 +58,9 @@ class SplitBase:
         (standardised) training set: the default likelihood noise.
     informative : int
         Id of the informative agent.
+    extra : dict
+        Facts a model records about the split for its run (e.g. the Gaussian-mean
+        model's target).
     """
 
     counts: np.ndarray
@@ -67,6 +70,7 @@ class SplitBase:
     std: tuple[float, float]
     sigma_ls: float
     informative: int
+    extra: dict = field(default_factory=dict, kw_only=True, repr=False)
 
     @property
     def agents(self) -> int:

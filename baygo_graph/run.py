@@ -45,7 +45,9 @@ class Run:
     delta : float
         Self-weight of the pooling step.
     mse : numpy.ndarray, shape (T, M)
-        Test MSE of each agent's posterior-mean prediction (standardised units).
+        The model's test loss of each agent (:attr:`loss`, named by
+        :attr:`loss_name`): the test MSE of the posterior-mean prediction
+        (standardised units) for the linear model, whence the field's name.
     entropy : numpy.ndarray, shape (T, M)
         Entropy (nats) of each agent's posterior on the grid.
     mean : numpy.ndarray, shape (T, M, 2)
@@ -153,6 +155,21 @@ class Run:
     def n_agents(self) -> int:
         """Number of agents M."""
         return self.mse.shape[1]
+
+    @property
+    def loss(self) -> np.ndarray:
+        """The model's per-step test loss (T, M) (the ``mse`` field under its general name)."""
+        return self.mse
+
+    @property
+    def loss_name(self) -> str:
+        """What :attr:`loss` is (``"mse"``, ``"log_loss"``, ``"sq_error"``, ...), from the model."""
+        return str(self.config.get("loss", "mse"))
+
+    @property
+    def data_description(self) -> str:
+        """The data in a few words: the source, and "synthetic" when it was."""
+        return f"{self.data_source} (synthetic)" if self.synthetic else self.data_source
 
     @property
     def synthetic(self) -> bool:
@@ -291,6 +308,7 @@ class Run:
             "synthetic": self.synthetic,
             "seed": self.config.get("seed"),
             "informative": self.informative,
+            "loss": self.loss_name,
             "final_mse_informative": float(final[self.informative]),
             "final_mse_others_mean": float(others.mean()),
             "final_mse": final.tolist(),

@@ -15,6 +15,7 @@ predictor; ``run.records["error_rate"]`` its test error rate.
 
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass
 
@@ -97,7 +98,7 @@ def classification_metrics(x, y, w) -> tuple[np.ndarray, np.ndarray]:
     return loss, error
 
 
-@dataclass(eq=False)
+@dataclass(frozen=True)
 class LogisticRegression(GridModel):
     """Logistic regression on a 2-D grid over ``(w0, w1)``; the ``"logistic"`` model.
 
@@ -148,6 +149,7 @@ class LogisticRegression(GridModel):
     other_range: tuple | None = None
     test_fraction: float = 0.2
     assignment: object = None
+    dtype: str = "float64"
 
     name = "logistic"
     loss_name = "log_loss"
@@ -166,6 +168,14 @@ class LogisticRegression(GridModel):
 
     def make_grid(self) -> Grid:
         return make_grid(self.grid, bounds=self.bounds)
+
+    @functools.cached_property
+    def _space(self) -> Grid:
+        # the grid is a function of the options: made once for the batch log-likelihoods
+        return self.make_grid()
+
+    def grid_shape(self) -> tuple:
+        return (self.grid,) * 2 if np.ndim(self.grid) == 0 else tuple(np.ravel(self.grid))
 
     def log_prior(self, grid: Grid) -> np.ndarray:
         return log_normalize(-0.5 * (grid.theta**2).sum(axis=1) / self.prior_var)
@@ -197,13 +207,13 @@ class LogisticRegression(GridModel):
         return split
 
     def statistics(self, x, y) -> np.ndarray:
-        return logistic_log_likelihood(self.space, x, y)
+        return logistic_log_likelihood(self._space, x, y)
 
-    def log_likelihood(self, stats, *, out) -> np.ndarray:
+    def log_likelihood(self, stats, *, out, state) -> np.ndarray:
         out[...] = stats
         return out
 
-    def loss_function(self, split):
+    def loss_function(self, split, state):
         x, y = split.x_test, split.y_test
 
         def metrics(mean):
@@ -212,12 +222,12 @@ class LogisticRegression(GridModel):
 
         return metrics
 
-    def config(self) -> dict:
+    def config(self, state) -> dict:
         return {
             "feature": self.feature,
             "label": self.label,
-            "grid": list(self.space.shape),
-            "bounds": [list(b) for b in self.space.bounds],
+            "grid": list(state.space.shape),
+            "bounds": [list(b) for b in state.space.bounds],
             "prior_var": float(self.prior_var),
             "split_rule": "assignment" if self.assignment is not None else "region",
             "informative_range": None

@@ -12,6 +12,7 @@ clean, the others' carry extra noise) or a user-given ``assignment``.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from dataclasses import dataclass
 
@@ -86,7 +87,7 @@ def mean_log_likelihood(grid: Grid, stats: np.ndarray, sigma: float, *, out=None
     return np.matmul(stats.astype(dtype, copy=False), feats.astype(dtype).T, out=out)
 
 
-@dataclass(eq=False)
+@dataclass(frozen=True)
 class GaussianMean(GridModel):
     """Estimate a Gaussian mean ``mu`` (d = 1 or 2) on a grid; the ``"mean"`` model.
 
@@ -131,7 +132,7 @@ class GaussianMean(GridModel):
     >>> split = model.split(gaussian_samples(60), agents=3, informative=0, rng=0)
     >>> state = model.start(split, learners=3, dtype=np.float64)
     >>> model.update(state, model.statistics(split.x[:, :2], split.y[:, :2]))
-    >>> model.measure(state, 0, 3).mean.shape, model.config()["target"]
+    >>> model.measure(state, 0, 3).mean.shape, model.config(state)["target"]
     ((3, 2), [0.6, -0.4])
     """
 
@@ -145,6 +146,7 @@ class GaussianMean(GridModel):
     extra_noise: float = 2.0
     test_fraction: float = 0.2
     assignment: object = None
+    dtype: str = "float64"
 
     name = "mean"
     loss_name = "sq_error"
@@ -163,8 +165,14 @@ class GaussianMean(GridModel):
         return data
 
     def make_grid(self) -> Grid:
-        points = self.grid if self.grid is not None else (241 if self.dims == 1 else 61)
-        return make_grid(points, bounds=self.bounds, dims=self.dims)
+        return make_grid(self._points(), bounds=self.bounds, dims=self.dims)
+
+    def _points(self):
+        return self.grid if self.grid is not None else (241 if self.dims == 1 else 61)
+
+    def grid_shape(self) -> tuple:
+        pts = self._points()
+        return (pts,) * self.dims if np.ndim(pts) == 0 else tuple(np.ravel(pts))
 
     def log_prior(self, grid: Grid) -> np.ndarray:
         return log_normalize(-0.5 * (grid.theta**2).sum(axis=1) / self.prior_var)
@@ -191,10 +199,16 @@ class GaussianMean(GridModel):
                 test_fraction=self.test_fraction,
                 rng=rng,
             )
-        self._sigma = split.sigma_ls if self.sigma is None else float(self.sigma)
-        check_real("sigma", self._sigma, low=0.0, low_open=True)
-        self._target = self._find_target(data, split)
-        return split
+        check_real("sigma", self._sigma_of(split), low=0.0, low_open=True)
+        return dataclasses.replace(
+            split, extra=split.extra | {"target": self._find_target(data, split)}
+        )
+
+    def _sigma_of(self, split) -> float:
+        return split.sigma_ls if self.sigma is None else float(self.sigma)
+
+    def prepare(self, split, grid: Grid) -> dict:
+        return {"sigma": self._sigma_of(split), "target": split.extra["target"]}
 
     def _find_target(self, data, split) -> np.ndarray:
         truth = self.truth
@@ -212,21 +226,21 @@ class GaussianMean(GridModel):
     def statistics(self, x, y) -> np.ndarray:
         return mean_statistics(x, y, dims=self.dims)
 
-    def log_likelihood(self, stats, *, out) -> np.ndarray:
-        return mean_log_likelihood(self.space, stats, self._sigma, out=out)
+    def log_likelihood(self, stats, *, out, state) -> np.ndarray:
+        return mean_log_likelihood(state.space, stats, state.values["sigma"], out=out)
 
-    def loss_function(self, split):
-        target = self._target
+    def loss_function(self, split, state):
+        target = state.values["target"]
         return lambda mean: (((mean - target) ** 2).sum(axis=1), {})
 
-    def config(self) -> dict:
+    def config(self, state) -> dict:
         return {
             "dims": self.dims,
-            "grid": list(self.space.shape),
-            "bounds": [list(b) for b in self.space.bounds],
-            "sigma": self._sigma,
+            "grid": list(state.space.shape),
+            "bounds": [list(b) for b in state.space.bounds],
+            "sigma": state.values["sigma"],
             "prior_var": float(self.prior_var),
-            "target": self._target.tolist(),
+            "target": state.values["target"].tolist(),
             "split_rule": "assignment" if self.assignment is not None else "noise",
             "informative_share": self.informative_share,
             "extra_noise": self.extra_noise,

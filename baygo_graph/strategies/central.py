@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .base import Plan
+from .base import Capabilities, Plan
 
 __all__ = ["Centralised", "CentralisedStratified"]
 
@@ -33,6 +33,8 @@ class Centralised:
     """
 
     name: str = field(default="cen", init=False)
+    #: One learner, no communication graph.
+    capabilities = Capabilities(graph=False)
 
     def start(self, *, agents: int, steps: int, delta: float, dtype, rng) -> Plan:
         """A plan with one learner that draws from the pooled training set."""
@@ -44,6 +46,8 @@ class CentralisedStratified:
     """One learner that sees the union of every agent's own batch each step."""
 
     name: str = field(default="cen-stratified", init=False)
+    #: One learner, no communication graph.
+    capabilities = Capabilities(graph=False)
 
     def start(self, *, agents: int, steps: int, delta: float, dtype, rng) -> Plan:
         """A plan with one learner fed by every agent's batch."""
