@@ -21,6 +21,7 @@ __all__ = [
     "emit",
     "ensure_writable",
     "fit_window",
+    "loss_label",
     "note",
     "os_error_text",
     "out_error",
@@ -37,6 +38,17 @@ data_option = click.option(
     help=f"bodyfat CSV (default: ${BODYFAT_ENV}, else synthetic data, labelled so).",
 )
 seed_option = click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+
+
+def loss_label(name: str) -> str:
+    """How a model's loss name is printed: ``"mse"`` as MSE, others in words.
+
+    Examples
+    --------
+    >>> loss_label("mse"), loss_label("log_loss"), loss_label("hinge")
+    ('MSE', 'log-loss', 'hinge')
+    """
+    return {"mse": "MSE", "log_loss": "log-loss", "sq_error": "squared error"}.get(name, name)
 
 
 def emit(summary: dict, *, as_json: bool, text: str) -> None:

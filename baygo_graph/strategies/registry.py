@@ -22,8 +22,10 @@ __all__ = [
     "DEFAULT_STRATEGY",
     "PAPER_STRATEGIES",
     "STRATEGY_NAMES",
+    "build_strategy",
     "register",
     "resolve_strategy",
+    "strategy_factory",
     "strategy_names",
 ]
 
@@ -88,6 +90,52 @@ def strategy_names() -> tuple:
     return tuple(_REGISTRY)
 
 
+def strategy_factory(name: str):
+    """The factory registered under ``name`` (or an alias): picklable for workers.
+
+    Examples
+    --------
+    >>> build_strategy(strategy_factory("star-posm"), agents=4, informative=2).graph.degree(2)
+    3
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"strategy name must be a str, got {type(name).__name__}")
+    key = name.lower().replace("_", "-")
+    key = _ALIASES.get(key, key)
+    if key not in _REGISTRY:
+        raise ValueError(
+            f"strategy must be one of {strategy_names()} (or registered with "
+            f"baygo_graph.strategies.register), a graph or a strategy, got {name!r}"
+        )
+    return _REGISTRY[key]
+
+
+def build_strategy(factory, *, agents: int, informative: int = 0, weights=None, physical=None):
+    """The strategy a registered ``factory`` makes for a run (with ``physical`` given).
+
+    Used where a worker process builds the strategy of a task from the factory it was
+    sent (a strategy registered in the launching process only is then still known).
+    """
+    strat = _call(factory, agents=agents, informative=informative, weights=weights)
+    if not isinstance(strat, Strategy):
+        raise TypeError(
+            f"a strategy factory must return a strategy (name and start), got "
+            f"{type(strat).__name__}"
+        )
+    return _with_physical(strat, physical)
+
+
+def _with_physical(strat, physical):
+    if physical is None:
+        return strat
+    if not capabilities(strat).physical:
+        raise ValueError(
+            f"physical applies to strategies that take a physical graph "
+            f"(capabilities.physical), not to {strat.name!r}"
+        )
+    return strat.with_physical(physical)
+
+
 def _call(factory, *, agents, informative, weights):
     context = {"agents": agents, "informative": informative, "weights": weights}
     try:
@@ -137,7 +185,7 @@ def resolve_strategy(
     'regular-2'
     """
     if isinstance(strategy, nx.Graph):
-        strat = FixedGraph(strategy, **({} if weights is None else {"weights": weights}))
+        strat = FixedGraph(strategy, **_weights(weights))
     elif isinstance(strategy, Strategy):
         strat = strategy
     elif not isinstance(strategy, str):
@@ -146,27 +194,11 @@ def resolve_strategy(
             f"got {type(strategy).__name__}"
         )
     else:
-        key = strategy.lower().replace("_", "-")
-        key = _ALIASES.get(key, key)
-        if key not in _REGISTRY:
-            raise ValueError(
-                f"strategy must be one of {strategy_names()} (or registered with "
-                f"baygo_graph.strategies.register), a graph or a strategy, got {strategy!r}"
-            )
-        strat = _call(_REGISTRY[key], agents=agents, informative=informative, weights=weights)
-        if not isinstance(strat, Strategy):
-            raise TypeError(
-                f"the factory of strategy {key!r} must return a strategy (name and start), "
-                f"got {type(strat).__name__}"
-            )
-    if physical is not None:
-        if not capabilities(strat).physical:
-            raise ValueError(
-                f"physical applies to strategies that take a physical graph "
-                f"(capabilities.physical), not to {strat.name!r}"
-            )
-        strat = strat.with_physical(physical)
-    return strat
+        factory = strategy_factory(strategy)
+        return build_strategy(
+            factory, agents=agents, informative=informative, weights=weights, physical=physical
+        )
+    return _with_physical(strat, physical)
 
 
 def _weights(weights):

@@ -52,6 +52,8 @@ def test_columns_dtypes_order_and_attrs(data):
         "strategies": ["baygo", "nocol", "cen"],
         "entropy": "7",
         "influence_window": 10,
+        "model": "linear",
+        "loss": "mse",
     }
 
 
