@@ -189,7 +189,7 @@ def _write_many(out: Path, table, summary) -> list[Path]:
         table.to_csv(paths[0], index=False)
         summary.to_csv(paths[1], index=False)
         figs = {"analysis": F.plot_analysis_table(table)}
-        strategy = "baygo" if (table["strategy"] == "baygo").any() else table["strategy"].iloc[0]
+        strategy = table["strategy"].iloc[0]  # the first strategy of the table
         figs["smallest_b"] = F.plot_table_smallest_b(table, strategy=strategy).figure
         for name, fig in figs.items():
             paths.append(out / f"{name}.png")
