@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .data import BODYFAT_ENV
+from .defaults import BODYFAT_ENV
 
 __all__ = [
     "format_number",

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .defaults import BODYFAT_ENV
 from .exceptions import DataError
 
 __all__ = [
@@ -30,8 +31,6 @@ __all__ = [
     "synthetic_bodyfat",
 ]
 
-#: Environment variable naming the bodyfat CSV when no path is given.
-BODYFAT_ENV = "BAYGO_BODYFAT"
 #: Largest magnitude accepted in a data column: beyond it squares and sums of
 #: squares lose all precision or overflow (no body measurement comes near).
 MAX_ABS_VALUE = 1e12

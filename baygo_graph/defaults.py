@@ -13,7 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["DEFAULT_WINDOW", "PAPER", "PaperDefaults", "resolve_window"]
+__all__ = ["BODYFAT_ENV", "DEFAULT_WINDOW", "PAPER", "PaperDefaults", "resolve_window"]
+
+#: Environment variable naming the bodyfat CSV (read when no data are given).
+BODYFAT_ENV = "BAYGO_BODYFAT"
 
 
 @dataclass(frozen=True)

@@ -23,10 +23,11 @@ from ._run_arrays import arrays_equal, head_records, run_arrays, run_fields, run
 from ._validate import check_int
 from .exceptions import RunFormatError
 from .io.npz import RUN_FILE, read_run_file, run_path, write_run_file
+from .io.runs import find_runs
 from .io.series_files import read_series, write_series
 from .series import ChoiceSeries, GraphSeries
 
-__all__ = ["RUN_FILE", "Run", "read_series", "write_series"]
+__all__ = ["RUN_FILE", "Run", "load_runs", "read_series", "write_series"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -368,3 +369,34 @@ class Run:
                 "entropy": self.entropy.ravel(),
             }
         )
+
+
+def load_runs(paths) -> dict:
+    """Load the runs under ``paths`` (see :func:`baygo_graph.io.runs.find_runs`).
+
+    Returns
+    -------
+    dict
+        ``{label: Run}``, label = the run's folder name (or ``.npz`` file stem),
+        in the order found; a folder name that repeats gets its parent prefixed.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from baygo_graph import simulate, synthetic_bodyfat
+    >>> from baygo_graph.io.runs import save_runs
+    >>> from baygo_graph.models import LinearRegression
+    >>> run = simulate("nocol", agents=2, steps=1, model=LinearRegression(grid=5), rng=0,
+    ...                data=synthetic_bodyfat())
+    >>> d = tempfile.mkdtemp()
+    >>> _ = save_runs({("nocol", 0): run}, d)
+    >>> list(load_runs([d]))
+    ['nocol-seed0']
+    """
+    out = {}
+    for f in find_runs(paths):
+        label = f.parent.name if f.name == RUN_FILE else f.stem
+        if label in out:
+            label = str(f.parent if f.name == RUN_FILE else f.with_suffix(""))
+        out[label] = Run.load(f)
+    return out

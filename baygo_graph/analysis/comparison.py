@@ -26,7 +26,7 @@ import pandas as pd
 from scipy import stats
 
 from .._validate import check_int
-from ..io.atomic import atomic_write
+from ..io.comparison_csv import read_arrays, write_frames
 from ._reduce import (
     band_frame,
     check_level,
@@ -170,17 +170,14 @@ class Comparison:
         pathlib.Path
         """
 
-        def write(fh):
-            n_seeds = self.n_seeds
+        def parts():  # one run's rows at a time; the file is written by baygo_graph.io
             for i, label in enumerate(self.strategies):
-                for r in range(n_seeds):
+                for r in range(self.n_seeds):
                     run = np.s_[i : i + 1, r : r + 1]
-                    part = _tidy((label,), self.mse[run], self.influence[run],
-                                 self.informative[run], seed0=r).assign(**constants)  # fmt: skip
-                    text = part.to_csv(index=False, header=i == r == 0, float_format=float_format)
-                    fh.write(text.encode("utf-8"))
+                    yield _tidy((label,), self.mse[run], self.influence[run],
+                                self.informative[run], seed0=r).assign(**constants)  # fmt: skip
 
-        return atomic_write(path, write)
+        return write_frames(path, parts(), float_format=float_format)
 
     @classmethod
     def read_csv(cls, path, *, chunksize: int = 1_000_000) -> Comparison:
@@ -216,8 +213,6 @@ class Comparison:
         >>> back.informative.tolist()
         [[0], [2]]
         """
-        from ._comparison_csv import read_arrays
-
         labels, mse, influence, informative, attrs = read_arrays(path, chunksize=chunksize)
         return cls(tuple(labels), mse, influence, informative, attrs)
 

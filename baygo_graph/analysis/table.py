@@ -48,7 +48,7 @@ def analysis_table(runs, *, window: int = 10) -> pd.DataFrame:
     Parameters
     ----------
     runs : sequence of Run, or mapping of label -> Run
-        E.g. :func:`baygo_graph.io.runs.load_runs` or the runs of
+        E.g. :func:`baygo_graph.run.load_runs` or the runs of
         ``experiments.compare(..., return_runs=True)`` (keys
         ``(strategy, seed)`` become ``"strategy/seed"``). Centralised runs
         (``kind == "cen"``, no graph) are left out.

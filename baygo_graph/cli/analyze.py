@@ -147,7 +147,7 @@ def _many_text(table, summary) -> str:
 
 def _many(paths, *, window: int | None, as_json: bool, out) -> None:
     from ..analysis import analysis_table, summarize_analysis
-    from ..io.runs import load_runs
+    from ..run import load_runs
 
     with output_folder(out) if out is not None else contextlib.nullcontext():
         try:

@@ -1,8 +1,10 @@
 """Many saved runs: one folder per run under a parent folder, and loading them back.
 
 ``save_runs(runs, folder)`` writes ``folder/<strategy>-seed<NN>/run.npz``
-(:meth:`baygo_graph.Run.save`); ``load_runs(paths)`` reads run folders, ``.npz``
-files, or folders holding run folders at any depth, in sorted order.
+(:meth:`baygo_graph.Run.save`); ``find_runs(paths)`` finds run folders, ``.npz``
+files, or folders holding run folders at any depth, in sorted order;
+:func:`baygo_graph.run.load_runs` reads them (it lives with the record it makes:
+this layer never imports :mod:`baygo_graph.run`).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from pathlib import Path
 from ..exceptions import RunFormatError
 from .npz import RUN_FILE
 
-__all__ = ["find_runs", "load_runs", "save_runs"]
+__all__ = ["find_runs", "save_runs"]
 
 
 def _name(key, run, width: int) -> str:
@@ -88,23 +90,3 @@ def find_runs(paths) -> list[Path]:
         else:
             raise RunFormatError(f"no saved run at {str(path)!r}")
     return found
-
-
-def load_runs(paths) -> dict:
-    """Load the runs under ``paths`` (see :func:`find_runs`).
-
-    Returns
-    -------
-    dict
-        ``{label: Run}``, label = the run's folder name (or ``.npz`` file stem),
-        in the order found; a folder name that repeats gets its parent prefixed.
-    """
-    from ..run import Run
-
-    out = {}
-    for f in find_runs(paths):
-        label = f.parent.name if f.name == RUN_FILE else f.stem
-        if label in out:
-            label = str(f.parent if f.name == RUN_FILE else f.with_suffix(""))
-        out[label] = Run.load(f)
-    return out
