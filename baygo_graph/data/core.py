@@ -1,11 +1,11 @@
-"""The paper's agent split, and (re-exported from :mod:`baygo_graph.datasets`) the data sets.
+"""The paper's agent split, and (re-exported from :mod:`baygo_graph.data.datasets`) the data sets.
 
 :func:`paper_split` gives the informative agent the training samples in one
 feature range and shares those of another range among the other agents; a
 :class:`Split` holds each agent's standardised samples and the held-out test
 set. The data sets (:class:`Dataset`, :func:`load_bodyfat`,
 :func:`synthetic_bodyfat`, :func:`resolve_data`) live in
-:mod:`baygo_graph.datasets` and are importable from here.
+:mod:`baygo_graph.data.datasets` and are importable from here.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..exceptions import DataError  # noqa: F401  (importable from here, as before the split)
 from .datasets import (
     BODYFAT_ENV,
     FEATURE,
@@ -24,7 +25,6 @@ from .datasets import (
     resolve_data,
     synthetic_bodyfat,
 )
-from .exceptions import DataError  # noqa: F401  (importable from here, as before the split)
 
 __all__ = [
     "SplitBase",

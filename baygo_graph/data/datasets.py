@@ -17,8 +17,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .defaults import BODYFAT_ENV
-from .exceptions import DataError
+from ..defaults import BODYFAT_ENV
+from ..exceptions import DataError
 
 __all__ = [
     "BODYFAT_ENV",

@@ -6,7 +6,7 @@ conjugate update, geometric pooling with weights ``w_ij`` gives precision
 ``sum_j w_ij P_j`` and precision-weighted mean, and BayGo's divergence is the
 closed-form KL between Gaussians. The state is five numbers per agent
 (:class:`~baygo_graph.models.exact.ExactState`), so a run reaches a million agents
-on a sparse physical graph. The data split is :func:`baygo_graph.splits.shared_split`
+on a sparse physical graph. The data split is :func:`baygo_graph.data.splits.shared_split`
 (the paper's split where it exists, in O(M + N) memory).
 """
 
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..splits import shared_split
+from ..data.splits import shared_split
 from .exact import exact_choices, exact_metrics, exact_pool, exact_prior, exact_update
 from .grid import Measures
 from .linear import RegressionSetup, batch_statistics
@@ -48,7 +48,7 @@ class ExactGaussian(RegressionSetup):
     prior_var : (float, float), default (0.5, 0.5)
         Variances of the Gaussian prior N(0, diag(prior_var)).
     test_fraction, informative_range, other_range
-        The data split, see :func:`baygo_graph.splits.shared_split`.
+        The data split, see :func:`baygo_graph.data.splits.shared_split`.
 
     Notes
     -----
@@ -71,7 +71,7 @@ class ExactGaussian(RegressionSetup):
     loss_name = "mse"
 
     def split(self, data, *, agents: int, informative: int, rng):
-        """The paper's split in O(M + N) memory (:func:`~baygo_graph.splits.shared_split`)."""
+        """The paper's split in O(M + N) memory (:func:`~baygo_graph.data.splits.shared_split`)."""
         return self.split_with(shared_split, data, agents=agents, informative=informative, rng=rng)
 
     def start(self, split, *, learners: int, dtype) -> _Box:

@@ -6,9 +6,9 @@ likelihood has no finite sufficient statistic, so the batch "statistics" are the
 batch's log-likelihood at every grid point, (rows, K): additive over samples like
 any sufficient statistic (a central learner may sum them), computed for all rows
 and grid points at once in chunks of bounded memory with a stable log-sigmoid.
-The data are any labelled CSV (:func:`~baygo_graph.labelled.load_labelled_csv`)
-or :func:`~baygo_graph.labelled.synthetic_labelled`, shared by region of the
-feature space (:func:`~baygo_graph.labelled.region_split`) or by a user-given
+The data are any labelled CSV (:func:`~baygo_graph.data.labelled.load_labelled_csv`)
+or :func:`~baygo_graph.data.labelled.synthetic_labelled`, shared by region of the
+feature space (:func:`~baygo_graph.data.labelled.region_split`) or by a user-given
 ``assignment``. The test loss is the log-loss of each agent's posterior-mean
 predictor; ``run.records["error_rate"]`` its test error rate.
 """
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validate import check_real
-from ..labelled import (
+from ..data.labelled import (
     assignment_split,
     check_labels,
     load_labelled_csv,
@@ -115,12 +115,12 @@ class LogisticRegression(GridModel):
         Variance of the prior N(0, prior_var I) on ``(w0, w1)``.
     informative_range, other_range : (float, float), optional
         Feature regions (raw units) of the informative agent and of the others, see
-        :func:`~baygo_graph.labelled.region_split` (default: split at the 30%
+        :func:`~baygo_graph.data.labelled.region_split` (default: split at the 30%
         quantile).
     test_fraction : float, default 0.2
     assignment : array of int, optional
         Each sample's agent (-1: test), replacing the region rule; see
-        :func:`~baygo_graph.labelled.assignment_split`.
+        :func:`~baygo_graph.data.labelled.assignment_split`.
 
     Notes
     -----
@@ -130,7 +130,7 @@ class LogisticRegression(GridModel):
 
     Examples
     --------
-    >>> from baygo_graph.labelled import synthetic_labelled
+    >>> from baygo_graph.data.labelled import synthetic_labelled
     >>> model = LogisticRegression(grid=11)
     >>> split = model.split(synthetic_labelled(), agents=3, informative=0, rng=0)
     >>> state = model.start(split, learners=3, dtype=np.float64)
@@ -159,7 +159,7 @@ class LogisticRegression(GridModel):
 
     def resolve_data(self, data):
         """The samples: a Dataset, DataFrame or CSV path with the feature and label, or
-        None: :func:`~baygo_graph.labelled.synthetic_labelled` (synthetic)."""
+        None: :func:`~baygo_graph.data.labelled.synthetic_labelled` (synthetic)."""
         if data is None:
             return synthetic_labelled()
         if isinstance(data, str | os.PathLike):

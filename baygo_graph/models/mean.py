@@ -5,8 +5,8 @@ unknown mean ``mu`` (d = 1 or 2), holds a posterior over a regular grid of
 candidate means (prior N(0, prior_var I)) and pools with its neighbours. The
 batch statistics ``(n, sum y, sum |y|^2)`` give the exact Gaussian
 log-likelihood at every grid point with one (rows, d + 2) x (d + 2, K) product.
-The data are :func:`~baygo_graph.labelled.gaussian_samples` shared by
-:func:`~baygo_graph.labelled.mean_split` (the informative agent's samples are
+The data are :func:`~baygo_graph.data.labelled.gaussian_samples` shared by
+:func:`~baygo_graph.data.labelled.mean_split` (the informative agent's samples are
 clean, the others' carry extra noise) or a user-given ``assignment``.
 """
 
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validate import check_int, check_real
-from ..labelled import assignment_split, gaussian_samples, load_csv, mean_split
+from ..data.labelled import assignment_split, gaussian_samples, load_csv, mean_split
 from .grid import Grid, GridModel, log_normalize, make_grid
 
 __all__ = ["GaussianMean", "mean_features", "mean_log_likelihood", "mean_statistics"]
@@ -101,19 +101,19 @@ class GaussianMean(GridModel):
         Grid interval of each axis (data units: samples are not standardised).
     sigma : float, optional
         Noise sd the likelihood assumes; default ``split.sigma_ls`` (the clean
-        samples' sd, see :func:`~baygo_graph.labelled.mean_split`).
+        samples' sd, see :func:`~baygo_graph.data.labelled.mean_split`).
     prior_var : float, default 1.0
         Variance of the prior N(0, prior_var I).
     truth : float or sequence of float, optional
         The true ``mu`` the loss is measured against. Default: ``mu`` recorded in
         the data (``frame.attrs["mu"]``, set by
-        :func:`~baygo_graph.labelled.gaussian_samples`), else the mean of the
+        :func:`~baygo_graph.data.labelled.gaussian_samples`), else the mean of the
         held-out test samples.
     informative_share, extra_noise, test_fraction
-        The split rule, see :func:`~baygo_graph.labelled.mean_split`.
+        The split rule, see :func:`~baygo_graph.data.labelled.mean_split`.
     assignment : array of int, optional
         Each sample's agent (-1: test), replacing the rule; see
-        :func:`~baygo_graph.labelled.assignment_split`.
+        :func:`~baygo_graph.data.labelled.assignment_split`.
 
     Notes
     -----
@@ -127,7 +127,7 @@ class GaussianMean(GridModel):
     Examples
     --------
     >>> import baygo_graph as bg
-    >>> from baygo_graph.labelled import gaussian_samples
+    >>> from baygo_graph.data.labelled import gaussian_samples
     >>> model = GaussianMean(dims=2, grid=21)
     >>> split = model.split(gaussian_samples(60), agents=3, informative=0, rng=0)
     >>> state = model.start(split, learners=3, dtype=np.float64)
@@ -157,7 +157,7 @@ class GaussianMean(GridModel):
 
     def resolve_data(self, data):
         """The samples: a Dataset, DataFrame or CSV path with ``y1`` (and ``y2``), or
-        None: :func:`~baygo_graph.labelled.gaussian_samples` (synthetic)."""
+        None: :func:`~baygo_graph.data.labelled.gaussian_samples` (synthetic)."""
         if data is None:
             return gaussian_samples(mu=(0.6, -0.4)[: self.dims])
         if isinstance(data, str | os.PathLike):

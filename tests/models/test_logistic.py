@@ -11,8 +11,8 @@ from scipy.special import logsumexp
 
 import baygo_graph as bg
 from baygo_graph.data import draw_batches
+from baygo_graph.data.labelled import region_split, synthetic_labelled
 from baygo_graph.exceptions import DataError
-from baygo_graph.labelled import region_split, synthetic_labelled
 from baygo_graph.models import (
     LogisticRegression,
     classification_metrics,

@@ -12,8 +12,8 @@ from scipy.stats import norm
 
 import baygo_graph as bg
 from baygo_graph.data import draw_batches
+from baygo_graph.data.labelled import gaussian_samples, mean_split
 from baygo_graph.exceptions import DataError
-from baygo_graph.labelled import gaussian_samples, mean_split
 from baygo_graph.models import (
     GaussianMean,
     make_grid,
