@@ -13,7 +13,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["BODYFAT_ENV", "DEFAULT_WINDOW", "PAPER", "PaperDefaults", "resolve_window"]
+__all__ = [
+    "BODYFAT_ENV",
+    "DEFAULT_WINDOW",
+    "PAPER",
+    "REFERENCE_LABEL",
+    "PaperDefaults",
+    "resolve_window",
+]
 
 #: Environment variable naming the bodyfat CSV (read when no data are given).
 BODYFAT_ENV = "BAYGO_BODYFAT"
@@ -58,6 +65,10 @@ class PaperDefaults:
 
 #: The paper's set-up.
 PAPER = PaperDefaults()
+#: The label of the paper's ideal benchmark (the centralised learner) in comparison
+#: tables: the reference of "steps to Cen" in the summaries (a table label, not a switch
+#: on a strategy: a table without it has no such column value).
+REFERENCE_LABEL = "cen"
 #: The default analysis window (before it is cut to the run's length).
 DEFAULT_WINDOW = PAPER.window
 

@@ -26,6 +26,7 @@ import pandas as pd
 from scipy import stats
 
 from .._validate import check_int
+from ..defaults import REFERENCE_LABEL
 from ..io.comparison_csv import read_arrays, write_frames
 from ._reduce import (
     band_frame,
@@ -293,8 +294,8 @@ class Comparison:
             mean, lo, hi = interval(per, level)
             out[name], out[f"{name}_lo"], out[f"{name}_hi"] = mean, lo, hi
         curve = self.curves(group="all").mean(axis=1)  # (S, T): agents, then seeds
-        if "cen" in order:
-            ok = curve <= (1.0 + tolerance) * curve[order.index("cen")]
+        if REFERENCE_LABEL in order:
+            ok = curve <= (1.0 + tolerance) * curve[order.index(REFERENCE_LABEL)]
             out["steps_to_cen"] = first_stable(ok)
         else:
             out["steps_to_cen"] = np.nan
