@@ -87,8 +87,8 @@ class TheoremMonitor:
     Examples
     --------
     >>> import baygo_graph as bg
-    >>> run = bg.simulate("baygo", agents=4, steps=5, grid=11, rng=0,
-    ...                   data=bg.synthetic_bodyfat(), monitors=[TheoremMonitor()])
+    >>> run = bg.simulate("baygo", agents=4, steps=5, model=bg.models.LinearRegression(grid=11),
+    ...                   rng=0, data=bg.synthetic_bodyfat(), monitors=[TheoremMonitor()])
     >>> run.records["theorem_lhs"].shape, run.config["monitors"]["theorem"]["reading"][:7]
     ((5, 4), 'literal')
     """

@@ -259,7 +259,9 @@ class Run:
         Examples
         --------
         >>> from baygo_graph import simulate, synthetic_bodyfat
-        >>> run = simulate("baygo", agents=4, steps=3, grid=11, rng=0, data=synthetic_bodyfat())
+        >>> from baygo_graph.models import LinearRegression
+        >>> run = simulate("baygo", agents=4, steps=3, model=LinearRegression(grid=11), rng=0,
+        ...                data=synthetic_bodyfat())
         >>> g = run.graph(0)
         >>> g.number_of_nodes(), g.in_degree(1), g.nodes[0]["informative"]
         (4, 2, True)
@@ -294,7 +296,9 @@ class Run:
         Examples
         --------
         >>> from baygo_graph import simulate, synthetic_bodyfat
-        >>> run = simulate("nocol", agents=3, steps=2, grid=9, rng=0, data=synthetic_bodyfat())
+        >>> from baygo_graph.models import LinearRegression
+        >>> run = simulate("nocol", agents=3, steps=2, model=LinearRegression(grid=9), rng=0,
+        ...                data=synthetic_bodyfat())
         >>> s = run.summary()
         >>> s["strategy"], s["synthetic"], len(s["final_mse"])
         ('nocol', True, 3)

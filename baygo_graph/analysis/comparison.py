@@ -62,8 +62,10 @@ class Comparison:
     --------
     >>> from baygo_graph import synthetic_bodyfat
     >>> from baygo_graph.experiments import compare
-    >>> res = compare(["nocol", "cen"], seeds=2, steps=3, agents=3, grid=11, tidy=False,
-    ...               data=synthetic_bodyfat(), n_jobs=1, progress=False)
+    >>> from baygo_graph.models import LinearRegression
+    >>> res = compare(["nocol", "cen"], seeds=2, steps=3, agents=3, tidy=False,
+    ...               model=LinearRegression(grid=11), data=synthetic_bodyfat(), n_jobs=1,
+    ...               progress=False)
     >>> res.mse.shape, res.to_frame().shape
     ((2, 2, 3, 3), (36, 7))
     >>> res.summarize().index.tolist()

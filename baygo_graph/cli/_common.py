@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from .._format import synthetic_banner
-from ..data import BODYFAT_ENV
+from ..defaults import BODYFAT_ENV, DEFAULT_WINDOW, resolve_window
 
 __all__ = [
     "check_out_file",
@@ -192,7 +192,9 @@ def check_out_file(path, *, option: str = "--out") -> Path:
     return path
 
 
-def fit_window(window: int | None, n_steps: int, *, default: int = 10, what="the run") -> int:
+def fit_window(
+    window: int | None, n_steps: int, *, default: int = DEFAULT_WINDOW, what="the run"
+) -> int:
     """The window used on ``n_steps`` steps: ``window``, at most ``n_steps``.
 
     None gives ``min(default, n_steps)``. A ``--window`` longer than the run is
@@ -206,10 +208,10 @@ def fit_window(window: int | None, n_steps: int, *, default: int = 10, what="the
     """
     if window is None:
         return min(default, n_steps)
-    if window > n_steps:
-        note(f"--window {window} is longer than {what} ({n_steps} steps): using {n_steps}")
-        return n_steps
-    return window
+    used, cut = resolve_window(window, n_steps)  # the one window rule
+    if cut:
+        note(f"--window {window} is longer than {what} ({n_steps} steps): using {used}")
+    return used
 
 
 def note(text: str) -> None:

@@ -226,14 +226,16 @@ def compare(
     Examples
     --------
     >>> from baygo_graph import synthetic_bodyfat
-    >>> df = compare(["nocol", "cen"], seeds=2, steps=3, agents=3, grid=11,
+    >>> from baygo_graph.models import LinearRegression
+    >>> df = compare(["nocol", "cen"], seeds=2, steps=3, agents=3, model=LinearRegression(grid=11),
     ...              data=synthetic_bodyfat(), n_jobs=1, progress=False)
     >>> df.shape, df.attrs["synthetic"], df.attrs["strategies"]
     ((36, 7), True, ['nocol', 'cen'])
     >>> df.columns.tolist()
     ['strategy', 'seed', 'step', 'agent', 'informative', 'mse', 'influence']
-    >>> res = compare(["nocol", "cen"], seeds=2, steps=3, agents=3, grid=11, tidy=False,
-    ...               data=synthetic_bodyfat(), n_jobs=1, progress=False)
+    >>> res = compare(["nocol", "cen"], seeds=2, steps=3, agents=3, tidy=False,
+    ...               model=LinearRegression(grid=11), data=synthetic_bodyfat(), n_jobs=1,
+    ...               progress=False)
     >>> res.to_frame().equals(df), res.final_mse().shape
     (True, (4, 2))
     """

@@ -34,8 +34,8 @@ class BayGo(ChoiceStrategy):
     Examples
     --------
     >>> import baygo_graph as bg
-    >>> run = bg.simulate(BayGo(nx.cycle_graph(4)), agents=4, steps=3, grid=11, rng=0,
-    ...                   data=bg.synthetic_bodyfat())
+    >>> run = bg.simulate(BayGo(nx.cycle_graph(4)), agents=4, steps=3, rng=0,
+    ...                   model=bg.models.LinearRegression(grid=11), data=bg.synthetic_bodyfat())
     >>> sorted(set(abs(run.choices - np.arange(4)).ravel().tolist()))  # ring neighbours
     [1, 3]
     """

@@ -27,7 +27,8 @@ class Centralised:
     Examples
     --------
     >>> import baygo_graph as bg
-    >>> run = bg.simulate("cen", agents=3, steps=2, grid=11, rng=0, data=bg.synthetic_bodyfat())
+    >>> run = bg.simulate("cen", agents=3, steps=2, model=bg.models.LinearRegression(grid=11),
+    ...                   rng=0, data=bg.synthetic_bodyfat())
     >>> run.series is None, bool((run.mse == run.mse[:, :1]).all())  # one learner
     (True, True)
     """
