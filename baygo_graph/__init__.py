@@ -18,7 +18,22 @@ from .exceptions import (
 from .export import write_series
 from .io import read_series
 from .learning import simulate
-from .run import Run
+from .run import Run, load_runs
+
+
+def _keep_old_module_paths() -> None:
+    """``baygo_graph.labelled``, ``.splits``, ``.datasets`` and ``.labelled_datasets``
+    (module paths of earlier versions, used in user code) name the modules of
+    :mod:`baygo_graph.data` they moved to."""
+    import sys
+
+    from .data import datasets, labelled, labelled_datasets, splits
+
+    for module in (datasets, labelled, labelled_datasets, splits):
+        sys.modules.setdefault(f"{__name__}.{module.__name__.rsplit('.', 1)[1]}", module)
+
+
+_keep_old_module_paths()
 
 __all__ = [
     "BayGoError",
@@ -31,6 +46,7 @@ __all__ = [
     "RunFormatError",
     "__version__",
     "load_bodyfat",
+    "load_runs",
     "paper_split",
     "read_series",
     "simulate",

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from ._text import markdown_cell
-from .data import BODYFAT_ENV
+from .defaults import BODYFAT_ENV
 
 __all__ = [
     "format_number",
@@ -157,6 +157,6 @@ def synthetic_banner(synthetic: bool) -> str:
     if not synthetic:
         return ""
     return (
-        "NOTE: SYNTHETIC DATA (no bodyfat file given or found): pass --data PATH or set "
-        f"{BODYFAT_ENV} to use the real data set."
+        "NOTE: SYNTHETIC DATA (no data file given or found): pass --data PATH (or, for "
+        f"the bodyfat data, set {BODYFAT_ENV}) to use real data."
     )

@@ -8,9 +8,8 @@ agent pools with; the run record keeps what each step measured.
 
 from __future__ import annotations
 
-import copy
-import inspect
 import sys
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -20,18 +19,18 @@ from ._validate import check_finite_step, check_int, check_real, seed_record
 from ._version import __version__
 from .data import draw_batches
 from .io.limits import arrays_nbytes, check_budget, estimate_run_bytes
-from .models import LinearRegression, pool, resolve_model
+from .models import pool, resolve_model
 from .run import Run
-from .strategies import BayGo, resolve_strategy
+from .strategies import DEFAULT_STRATEGY, capabilities, resolve_strategy
 
-__all__ = ["draw_batches", "pool", "simulate"]
+__all__ = ["draw_batches", "pool", "simulate", "split_legacy"]
 
 # config["split"]["counts"] lists every agent's count up to this many agents.
 _COUNTS_LISTED = 10_000
 
 
 def simulate(
-    strategy="baygo",
+    strategy=DEFAULT_STRATEGY,
     *,
     agents: int = 12,
     steps: int = 60,
@@ -40,37 +39,31 @@ def simulate(
     model=None,
     delta: float = 0.5,
     batch: int = 1,
-    grid=61,
-    bounds=(-2.0, 2.0),
-    sigma: float | None = None,
-    physical=None,
     informative: int = 0,
-    prior_var=(0.5, 0.5),
-    test_fraction: float = 0.2,
-    informative_range=(85.0, 120.0),
-    other_range=(70.0, 85.0),
-    weights: str = "equal",
     keep_posteriors=(),
     monitors=(),
-    dtype="float64",
     progress: bool | None = None,
+    **legacy,
 ) -> Run:
     """Run the learning loop of one strategy.
 
     Every step, for all agents at once: draw a mini-batch, update the local
-    posterior, choose W (BayGo: each agent listens to its most divergent
-    physical neighbour), pool geometrically, record the test loss (``run.mse``:
-    the test MSE of the linear model), entropy and posterior mean. See DESIGN.md
-    for the equations.
+    posterior, let the strategy choose W (BayGo: each agent listens to its most
+    divergent physical neighbour), pool geometrically, record the model's test loss
+    (``run.loss``, named by ``run.loss_name``; ``"mse"`` for the linear model),
+    entropy and posterior mean. See the design page (``docs/design.md``) for the
+    equations.
 
     Parameters
     ----------
     strategy : str, networkx.Graph or Strategy, default "baygo"
-        ``"baygo"``, ``"complete"``, ``"posm"``, ``"negm"``, ``"nocol"``, ``"cen"``
-        (one learner drawing ``agents x batch`` samples from the pooled training
-        set), ``"cen-stratified"`` (one learner fed every agent's own batch), any
-        graph with nodes ``0..agents-1`` (fixed W by the ``weights`` rule), or any
-        :class:`~baygo_graph.strategies.Strategy` object.
+        A registered name (:func:`~baygo_graph.strategies.strategy_names`:
+        ``"baygo"``, ``"complete"``, ``"posm"``, ``"negm"``, ``"nocol"``,
+        ``"cen"``, ``"cen-stratified"`` and plug-ins added with
+        :func:`baygo_graph.strategies.register`), any graph with nodes
+        ``0..agents-1`` (fixed W), or any :class:`~baygo_graph.strategies.Strategy`
+        object carrying its own options (e.g. ``BayGo(physical="regular-4")``,
+        ``FixedGraph(graph, weights="uniform")``).
     agents : int, default 12
         Number of agents M.
     steps : int, default 60
@@ -81,43 +74,20 @@ def simulate(
         ``run.config["seed"]`` records a seed that reproduces it (a Generator
         gives one draw of entropy, which is recorded).
     data : str, os.PathLike, pandas.DataFrame, Dataset or None
-        The samples; None reads ``BAYGO_BODYFAT`` if set, else uses the synthetic
-        data set (recorded in ``run.config["data"]``).
+        The samples; None: the model's default (the linear model reads
+        ``BAYGO_BODYFAT`` if set, else uses the synthetic data set; recorded in
+        ``run.config["data"]``).
     model : str or model object, optional
-        What the agents learn (:mod:`baygo_graph.models`): a name from
-        :data:`~baygo_graph.models.MODEL_NAMES` or a model object carrying its own
-        options. Default: the paper's linear regression, ``"linear"``, made from
-        ``grid``, ``bounds``, ``sigma``, ``prior_var``, ``test_fraction``,
-        ``informative_range`` and ``other_range`` below (those apply to it only).
+        What the agents learn (:class:`~baygo_graph.models.Model`): a registered
+        name (:func:`~baygo_graph.models.model_names`) or a model object carrying
+        its own options (grid, bounds, noise, prior, split, ``dtype``). Default:
+        the paper's linear regression, ``LinearRegression()``.
     delta : float, default 0.5
         Self-weight of pooling, in [0, 1].
     batch : int, default 1
         Samples per agent per step (drawn with replacement).
-    grid : int or (int, int), default 61
-        Grid points per parameter axis.
-    bounds : (float, float), default (-2, 2)
-        Grid interval of each axis (standardised units).
-    sigma : float, optional
-        Likelihood noise; default: residual std of the least-squares fit on the
-        training set.
-    physical : networkx.Graph, str, sequence of graphs, callable or PhysicalProcess, optional
-        For ``"baygo"``: who can talk to whom; default complete. A graph, or a
-        name (``"complete"``, ``"regular-D"``, ``"geometric[-D]"``, drawn from a
-        child of ``rng``): the run's config records its edges
-        (``run.records["physical_src"/"physical_dst"]``, see
-        :func:`~baygo_graph.strategies.physical_at`). Or a graph that changes each step
-        (``"gossip"``, ``"failures-P"``, ``"exponential"``, a sequence of graphs
-        cycled, a callable ``(t, rng) -> graph``; see
-        :mod:`baygo_graph.strategies.timevarying`): ``run.records`` keeps every
-        step's physical edges.
     informative : int, default 0
         Id of the informative agent.
-    prior_var : (float, float), default (0.5, 0.5)
-        Variances of the Gaussian prior N(0, diag(prior_var)).
-    test_fraction, informative_range, other_range
-        The data split, see :func:`baygo_graph.data.paper_split`.
-    weights : {"equal", "delta", "edge", "uniform"}, default "equal"
-        Weight rule of fixed graphs, see :class:`~baygo_graph.strategies.FixedGraph`.
     keep_posteriors : iterable of int, default ()
         Steps whose log-posteriors (M, K) the run keeps (negative counts from
         the end). Nothing else of size M x K is kept.
@@ -125,10 +95,16 @@ def simulate(
         Objects that measure the loop's internals every step (e.g.
         :class:`~baygo_graph.monitors.TheoremMonitor`); what they measure is kept in
         ``run.records`` and ``run.config["monitors"]``. See :mod:`baygo_graph.monitors`.
-    dtype : {"float64", "float32"}, default "float64"
-        Precision of the posterior arrays; metrics are float64.
     progress : bool, optional
         Show a progress bar; default: when stderr is a terminal.
+    **legacy
+        Deprecated keywords of earlier versions, still honoured with a
+        DeprecationWarning: the model options ``grid``, ``bounds``, ``sigma``,
+        ``prior_var``, ``test_fraction``, ``informative_range``, ``other_range``,
+        ``dtype`` (set on a copy of the model) and the strategy options
+        ``physical`` (through ``strategy.with_physical``, for a strategy whose
+        ``capabilities.physical`` is true) and ``weights`` (the weight rule of a
+        fixed graph made from a name or a graph).
 
     Returns
     -------
@@ -152,9 +128,11 @@ def simulate(
     Examples
     --------
     >>> from baygo_graph import simulate, synthetic_bodyfat
-    >>> run = simulate("baygo", agents=4, steps=5, grid=21, rng=0, data=synthetic_bodyfat())
-    >>> run.mse.shape, run.choices.shape, run.synthetic
-    ((5, 4), (5, 4), True)
+    >>> from baygo_graph.models import LinearRegression
+    >>> run = simulate("baygo", agents=4, steps=5, model=LinearRegression(grid=21), rng=0,
+    ...                data=synthetic_bodyfat())
+    >>> run.loss.shape, run.loss_name, run.choices.shape, run.synthetic
+    ((5, 4), 'mse', (5, 4), True)
     """
     if isinstance(monitors, str) or not isinstance(monitors, list | tuple):
         raise TypeError(f"monitors must be a list or tuple of monitors, got {monitors!r}")
@@ -166,26 +144,14 @@ def simulate(
         informative=informative,
         monitors=monitors,
     )
-    dtype = np.dtype(dtype)
+    model_options, strategy_options = split_legacy(legacy, stacklevel=3)
+    keep = _kept_steps(keep_posteriors, steps)
+    model = resolve_model(model, **model_options)
+    dtype = np.dtype(getattr(model, "dtype", "float64"))
     if dtype not in (np.float64, np.float32):
         raise ValueError(f"dtype must be 'float64' or 'float32', got {dtype!r}")
-    keep = _kept_steps(keep_posteriors, steps)
-    linear = {
-        "grid": grid,
-        "bounds": bounds,
-        "sigma": sigma,
-        "prior_var": prior_var,
-        "test_fraction": test_fraction,
-        "informative_range": informative_range,
-        "other_range": other_range,
-    }
-    model = copy.copy(_model(model, linear))  # the caller's object is not changed
     seed, rng = seed_record(rng)
-    strat = resolve_strategy(strategy, agents=agents, informative=informative, weights=weights)
-    if physical is not None:
-        if not isinstance(strat, BayGo) or strat.physical is not None:
-            raise ValueError("physical applies to the 'baygo' strategy given by name only")
-        strat = BayGo(physical)
+    strat = resolve_strategy(strategy, agents=agents, informative=informative, **strategy_options)
     _check_memory(model, strat, agents=agents, steps=steps, batch=batch, dtype=dtype, keep=keep)
     dataset = model.resolve_data(data)
     split = model.split(dataset, agents=agents, informative=informative, rng=rng)
@@ -201,6 +167,7 @@ def simulate(
     loop = _Loop(plan, model, split, batch=batch, steps=steps, keep=keep, monitors=monitors)
     rec = loop.run(rng, dtype=dtype, progress=show and strat.name)
     model.finish(rec.state)
+    weights = strategy_options.get("weights", getattr(strat, "weights", None))
     config = _config(strat, model, plan, rec, dataset, split, agents=agents, steps=steps,
                      seed=seed, delta=delta, batch=batch, informative=informative,
                      weights=weights, dtype=dtype)  # fmt: skip
@@ -218,28 +185,47 @@ def simulate(
     )
 
 
-def _model(model, linear: dict):
-    """The model object: ``linear`` options go to the default linear model only."""
-    if model is None or (isinstance(model, str) and model.lower() == "linear"):
-        return LinearRegression(**linear)
-    changed = [
-        k
-        for k, v in linear.items()
-        if not _same(v, inspect.signature(simulate).parameters[k].default)
-    ]
-    if changed:
-        raise TypeError(
-            f"{', '.join(changed)} apply to the linear model only; give the options of "
-            f"model {model!r} on its object (see baygo_graph.models)"
+#: Keywords :func:`simulate` took before model and strategy objects carried them.
+LEGACY_MODEL_OPTIONS = (
+    "grid",
+    "bounds",
+    "sigma",
+    "prior_var",
+    "test_fraction",
+    "informative_range",
+    "other_range",
+    "dtype",
+)
+LEGACY_STRATEGY_OPTIONS = ("physical", "weights")
+
+
+def split_legacy(legacy: dict, *, stacklevel: int = 2) -> tuple[dict, dict]:
+    """Old :func:`simulate` keywords as (model options, strategy options), with a warning.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     split_legacy({"grid": 21, "physical": "regular-2"})
+    ({'grid': 21}, {'physical': 'regular-2'})
+    """
+    unknown = sorted(set(legacy) - {*LEGACY_MODEL_OPTIONS, *LEGACY_STRATEGY_OPTIONS})
+    if unknown:
+        raise TypeError(f"simulate() got an unexpected keyword argument {unknown[0]!r}")
+    model_options = {k: v for k, v in legacy.items() if k in LEGACY_MODEL_OPTIONS}
+    strategy_options = {k: v for k, v in legacy.items() if k in LEGACY_STRATEGY_OPTIONS}
+    if strategy_options.get("physical") is None:
+        strategy_options.pop("physical", None)
+    if legacy:
+        warnings.warn(
+            f"simulate keywords {', '.join(sorted(legacy))} are deprecated: set model options "
+            "on the model object (model=LinearRegression(grid=...)) and strategy options on "
+            "the strategy object (BayGo(physical=...), FixedGraph(graph, weights=...))",
+            DeprecationWarning,
+            stacklevel=stacklevel,
         )
-    return resolve_model(model)
-
-
-def _same(a, b) -> bool:
-    try:
-        return bool(np.all(np.asarray(a, dtype=object) == np.asarray(b, dtype=object)))
-    except ValueError:
-        return False
+    return model_options, strategy_options
 
 
 def _config(strat, model, plan, rec, dataset, split, *, agents, steps, seed, delta, batch,
@@ -262,14 +248,14 @@ def _config(strat, model, plan, rec, dataset, split, *, agents, steps, seed, del
         "split": _split_record(split),
         "version": __version__,
     }
-    return config | model.config() | plan.config() | rec.config
+    return config | model.config(rec.state) | plan.config() | rec.config
 
 
 def _check_memory(model, strat, *, agents, steps, batch, dtype, keep, split=None) -> None:
     """Refuse, before allocating, a run that needs more memory than the budget (with
     ``split``: the run's arrays plus the split's, which already exist)."""
     values = model.state_values() if hasattr(model, "state_values") else 1
-    dense = isinstance(strat, BayGo) and strat.physical is None  # M x M KL scores
+    dense = capabilities(strat).pairwise  # M x M scores each step
     nbytes = estimate_run_bytes(
         agents, steps, values, itemsize=dtype.itemsize, kept=len(keep), pairwise=dense
     )
@@ -353,7 +339,7 @@ class _Loop:
             mon.start(
                 agents=agents,
                 steps=self.steps,
-                grid=getattr(model, "space", None),
+                grid=getattr(state, "space", None),
                 split=split,
                 model=model,
             )
@@ -371,9 +357,8 @@ class _Loop:
             for k, v in m.extra.items():
                 rec.records.setdefault(k, np.empty((self.steps, agents)))[t] = v
             if t in self.keep:
-                rec.kept[t] = np.broadcast_to(
-                    model.posterior(state), (agents, model.space.size)
-                ).copy()
+                post = model.posterior(state)
+                rec.kept[t] = np.broadcast_to(post, (agents, post.shape[1])).copy()
             if monitors:
                 post, w_t = model.posterior(state), plan.weights(t)
                 for mon in monitors:

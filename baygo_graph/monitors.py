@@ -27,7 +27,7 @@ def true_cell(grid, split, theta_star=None) -> tuple[int, np.ndarray]:
 
     Parameters
     ----------
-    grid : baygo_graph.model.Grid
+    grid : baygo_graph.models.Grid
     split : baygo_graph.data.Split
     theta_star : (float, float), optional
         (intercept, slope) in standardised units; default: the least-squares fit
@@ -36,7 +36,7 @@ def true_cell(grid, split, theta_star=None) -> tuple[int, np.ndarray]:
     Examples
     --------
     >>> from baygo_graph.data import paper_split, synthetic_bodyfat
-    >>> from baygo_graph.model import make_grid
+    >>> from baygo_graph.models import make_grid
     >>> k, theta = true_cell(make_grid(5), paper_split(synthetic_bodyfat(), rng=0), (0.0, 1.0))
     >>> int(k), theta.tolist()
     (13, [0.0, 1.0])
@@ -87,8 +87,8 @@ class TheoremMonitor:
     Examples
     --------
     >>> import baygo_graph as bg
-    >>> run = bg.simulate("baygo", agents=4, steps=5, grid=11, rng=0,
-    ...                   data=bg.synthetic_bodyfat(), monitors=[TheoremMonitor()])
+    >>> run = bg.simulate("baygo", agents=4, steps=5, model=bg.models.LinearRegression(grid=11),
+    ...                   rng=0, data=bg.synthetic_bodyfat(), monitors=[TheoremMonitor()])
     >>> run.records["theorem_lhs"].shape, run.config["monitors"]["theorem"]["reading"][:7]
     ((5, 4), 'literal')
     """

@@ -11,7 +11,7 @@ back is :mod:`baygo_graph._run_arrays`.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,10 +23,20 @@ from ._run_arrays import arrays_equal, head_records, run_arrays, run_fields, run
 from ._validate import check_int
 from .exceptions import RunFormatError
 from .io.npz import RUN_FILE, read_run_file, run_path, write_run_file
+from .io.runs import find_runs
 from .io.series_files import read_series, write_series
 from .series import ChoiceSeries, GraphSeries
 
-__all__ = ["RUN_FILE", "Run", "read_series", "write_series"]
+__all__ = [
+    "MIXED",
+    "RUN_FILE",
+    "SETUP_COLUMNS",
+    "Run",
+    "check_same_setup",
+    "load_runs",
+    "read_series",
+    "write_series",
+]
 
 
 @dataclass(frozen=True, eq=False)
@@ -45,7 +55,9 @@ class Run:
     delta : float
         Self-weight of the pooling step.
     mse : numpy.ndarray, shape (T, M)
-        Test MSE of each agent's posterior-mean prediction (standardised units).
+        The model's test loss of each agent (:attr:`loss`, named by
+        :attr:`loss_name`): the test MSE of the posterior-mean prediction
+        (standardised units) for the linear model, whence the field's name.
     entropy : numpy.ndarray, shape (T, M)
         Entropy (nats) of each agent's posterior on the grid.
     mean : numpy.ndarray, shape (T, M, 2)
@@ -155,6 +167,21 @@ class Run:
         return self.mse.shape[1]
 
     @property
+    def loss(self) -> np.ndarray:
+        """The model's per-step test loss (T, M) (the ``mse`` field under its general name)."""
+        return self.mse
+
+    @property
+    def loss_name(self) -> str:
+        """What :attr:`loss` is (``"mse"``, ``"log_loss"``, ``"sq_error"``, ...), from the model."""
+        return str(self.config.get("loss", "mse"))
+
+    @property
+    def data_description(self) -> str:
+        """The data in a few words: the source, and "synthetic" when it was."""
+        return f"{self.data_source} (synthetic)" if self.synthetic else self.data_source
+
+    @property
     def synthetic(self) -> bool:
         """True when the run used synthetic data."""
         return bool(self.config.get("data", {}).get("synthetic", False))
@@ -241,7 +268,9 @@ class Run:
         Examples
         --------
         >>> from baygo_graph import simulate, synthetic_bodyfat
-        >>> run = simulate("baygo", agents=4, steps=3, grid=11, rng=0, data=synthetic_bodyfat())
+        >>> from baygo_graph.models import LinearRegression
+        >>> run = simulate("baygo", agents=4, steps=3, model=LinearRegression(grid=11), rng=0,
+        ...                data=synthetic_bodyfat())
         >>> g = run.graph(0)
         >>> g.number_of_nodes(), g.in_degree(1), g.nodes[0]["informative"]
         (4, 2, True)
@@ -276,7 +305,9 @@ class Run:
         Examples
         --------
         >>> from baygo_graph import simulate, synthetic_bodyfat
-        >>> run = simulate("nocol", agents=3, steps=2, grid=9, rng=0, data=synthetic_bodyfat())
+        >>> from baygo_graph.models import LinearRegression
+        >>> run = simulate("nocol", agents=3, steps=2, model=LinearRegression(grid=9), rng=0,
+        ...                data=synthetic_bodyfat())
         >>> s = run.summary()
         >>> s["strategy"], s["synthetic"], len(s["final_mse"])
         ('nocol', True, 3)
@@ -291,6 +322,7 @@ class Run:
             "synthetic": self.synthetic,
             "seed": self.config.get("seed"),
             "informative": self.informative,
+            "loss": self.loss_name,
             "final_mse_informative": float(final[self.informative]),
             "final_mse_others_mean": float(others.mean()),
             "final_mse": final.tolist(),
@@ -350,3 +382,107 @@ class Run:
                 "entropy": self.entropy.ravel(),
             }
         )
+
+
+#: What runs must share to be summarised together (else refused, or grouped).
+SETUP_COLUMNS = ("steps", "agents", "data")
+#: Values of ``mixed=``: refuse runs of different setups, or summarise each setup apart.
+MIXED = ("refuse", "group")
+
+
+def _setup(run) -> tuple:
+    return (run.n_steps, run.n_agents, run.data_source)
+
+
+def check_same_setup(runs, *, mixed: str = "refuse") -> dict:
+    """The setups (T, M, data) of ``runs`` with their run labels; ValueError when they
+    differ and ``mixed="refuse"``.
+
+    Parameters
+    ----------
+    runs : mapping of label -> Run, or sequence of Run
+    mixed : {"refuse", "group"}, default "refuse"
+
+    Returns
+    -------
+    dict
+        ``{(steps, agents, data): [label, ...]}`` in order of appearance.
+
+    Examples
+    --------
+    >>> from baygo_graph import Run
+    >>> runs = {"a": Run.from_choices([[1, 0]]), "b": Run.from_choices([[1, 0], [1, 0]])}
+    >>> try:
+    ...     check_same_setup(runs)
+    ... except ValueError as e:
+    ...     print(str(e)[:52])
+    the runs differ in steps (1 run of T=1, M=2, data un
+    >>> len(check_same_setup(runs, mixed="group"))
+    2
+    """
+    if mixed not in MIXED:
+        raise ValueError(f"mixed must be one of {MIXED}, got {mixed!r}")
+    groups: dict = {}
+    for label, run in labelled_runs(runs):
+        groups.setdefault(_setup(run), []).append(label)
+    if len(groups) > 1 and mixed == "refuse":
+        keys = list(groups)
+        differ = [name for k, name in enumerate(SETUP_COLUMNS) if len({g[k] for g in keys}) > 1]
+        parts = "; ".join(
+            f"{len(v)} run{'s' if len(v) > 1 else ''} of T={t}, M={m}, data {d} (e.g. {v[0]})"
+            for (t, m, d), v in groups.items()
+        )
+        raise ValueError(
+            f"the runs differ in {' and '.join(differ)} ({parts}): a median over them would "
+            "mix different experiments; analyse each set apart, or group them "
+            "(mixed='group'; CLI --group) to summarise each setup on its own"
+        )
+    return groups
+
+
+def labelled_runs(runs) -> list[tuple[str, object]]:
+    if isinstance(runs, Mapping):
+        return [
+            ("/".join(map(str, k)) if isinstance(k, tuple) else str(k), r) for k, r in runs.items()
+        ]
+    return [(str(k), r) for k, r in enumerate(runs)]
+
+
+def load_runs(paths, *, mixed: str = "refuse") -> dict:
+    """Load the runs under ``paths`` (see :func:`baygo_graph.io.runs.find_runs`).
+
+    Parameters
+    ----------
+    paths : path or iterable of paths
+    mixed : {"refuse", "group"}, default "refuse"
+        Runs of different steps (T), agents (M) or data: ValueError naming each
+        setup and a run of it (medians over them would mix experiments), or
+        load them all (``"group"``: tables then summarise each setup apart).
+
+    Returns
+    -------
+    dict
+        ``{label: Run}``, label = the run's folder name (or ``.npz`` file stem),
+        in the order found; a folder name that repeats gets its parent prefixed.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from baygo_graph import simulate, synthetic_bodyfat
+    >>> from baygo_graph.io.runs import save_runs
+    >>> from baygo_graph.models import LinearRegression
+    >>> run = simulate("nocol", agents=2, steps=1, model=LinearRegression(grid=5), rng=0,
+    ...                data=synthetic_bodyfat())
+    >>> d = tempfile.mkdtemp()
+    >>> _ = save_runs({("nocol", 0): run}, d)
+    >>> list(load_runs([d]))
+    ['nocol-seed0']
+    """
+    out = {}
+    for f in find_runs(paths):
+        label = f.parent.name if f.name == RUN_FILE else f.stem
+        if label in out:
+            label = str(f.parent if f.name == RUN_FILE else f.with_suffix(""))
+        out[label] = Run.load(f)
+    check_same_setup(out, mixed=mixed)
+    return out

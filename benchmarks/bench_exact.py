@@ -34,6 +34,7 @@ PHASES = ("batches", "update", "KL choices", "pooling", "metrics")
 def profile(agents: int, steps: int, *, graph: str = GRAPH) -> dict:
     """Seconds per phase over ``steps`` BayGo steps of the exact loop (plus set-up)."""
     from baygo_graph.data import resolve_data
+    from baygo_graph.data.splits import shared_split
     from baygo_graph.models import (
         batch_statistics,
         exact_choices,
@@ -42,7 +43,6 @@ def profile(agents: int, steps: int, *, graph: str = GRAPH) -> dict:
         exact_prior,
         exact_update,
     )
-    from baygo_graph.splits import shared_split
     from baygo_graph.strategies.physical import resolve_listen
 
     rng = np.random.default_rng(0)

@@ -1,8 +1,13 @@
-"""Shared fixtures: a seeded rng, the real data file, Agg backend, closed figures."""
+"""Shared fixtures: a seeded rng, the real data file, Agg backend, closed figures.
+
+Shared helpers (brute-force references, small builders) are in ``tests/shared.py``,
+put on the path here: ``from shared import eig_reference``.
+"""
 
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import matplotlib
@@ -10,6 +15,7 @@ import numpy as np
 import pytest
 
 matplotlib.use("Agg")
+sys.path.insert(0, str(Path(__file__).parent))  # tests/shared.py
 
 from baygo_graph.data import BODYFAT_ENV  # noqa: E402
 

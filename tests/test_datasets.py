@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from baygo_graph.datasets import (
+from baygo_graph.data.datasets import (
     BODYFAT_ENV,
     load_bodyfat,
     resolve_data,

@@ -6,11 +6,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import baygo_graph.labelled as labelled
-import baygo_graph.labelled_datasets as labelled_datasets
+import baygo_graph.data.labelled as labelled
+import baygo_graph.data.labelled_datasets as labelled_datasets
 from baygo_graph.data import Dataset
-from baygo_graph.exceptions import DataError
-from baygo_graph.labelled import (
+from baygo_graph.data.labelled import (
     assignment_split,
     check_labels,
     gaussian_samples,
@@ -18,6 +17,7 @@ from baygo_graph.labelled import (
     region_split,
     synthetic_labelled,
 )
+from baygo_graph.exceptions import DataError
 
 
 def test_data_sets_are_importable_from_labelled():

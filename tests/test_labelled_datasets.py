@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from baygo_graph.exceptions import DataError
-from baygo_graph.labelled_datasets import (
+from baygo_graph.data.labelled_datasets import (
     gaussian_samples,
     load_labelled_csv,
     synthetic_labelled,
 )
+from baygo_graph.exceptions import DataError
 
 
 def test_gaussian_samples_moments():

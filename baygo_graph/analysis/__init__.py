@@ -5,10 +5,10 @@ sequence of ``networkx.DiGraph`` on the same node set; :mod:`.stats` reduces
 the tidy tables of :func:`baygo_graph.experiments.compare` (t-intervals, seed
 bands, summaries, paired differences). Everything returns arrays, frozen
 dataclasses or DataFrames; :mod:`baygo_graph.figures` draws what these return.
-Running simulations lives in :mod:`baygo_graph.experiments`.
+Running simulations lives in :mod:`baygo_graph.experiments`; files are read and
+written by :mod:`baygo_graph.io`. This package imports nothing above it in the
+layer order (see the architecture section of ``docs/extending.md``).
 """
-
-import warnings as _warnings
 
 from .centrality import *  # noqa: F403
 from .centrality import __all__ as _centrality_all
@@ -36,31 +36,6 @@ from .window_influence import __all__ as _window_influence_all
 from .windows import *  # noqa: F403
 from .windows import __all__ as _windows_all
 
-
-def compare(*args, **kwargs):
-    """Deprecated alias of :func:`baygo_graph.experiments.compare` (removed in 0.3).
-
-    Examples
-    --------
-    >>> import warnings
-    >>> with warnings.catch_warnings(record=True) as w:
-    ...     warnings.simplefilter("always")
-    ...     _ = compare(["cen"], seeds=1, steps=1, agents=2, grid=5, n_jobs=1,
-    ...                 progress=False)
-    >>> w[0].category.__name__
-    'DeprecationWarning'
-    """
-    _warnings.warn(
-        "baygo_graph.analysis.compare is deprecated and will be removed in 0.3: use "
-        "baygo_graph.experiments.compare",
-        DeprecationWarning,
-        stacklevel=2,
-    )
-    from ..experiments import compare as _compare
-
-    return _compare(*args, **kwargs)
-
-
 __all__ = sorted(
     {
         *_centrality_all,
@@ -75,7 +50,6 @@ __all__ = sorted(
         *_weights_all,
         *_windows_all,
         *_window_influence_all,
-        "compare",
         "Comparison",
     }
 )

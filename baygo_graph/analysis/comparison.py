@@ -25,9 +25,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._text import csv_frame
 from .._validate import check_int
-from ..io.atomic import atomic_write
+from ..defaults import REFERENCE_LABEL
+from ..io.comparison_csv import read_arrays, write_frames
 from ._reduce import (
     band_frame,
     check_level,
@@ -62,8 +62,10 @@ class Comparison:
     --------
     >>> from baygo_graph import synthetic_bodyfat
     >>> from baygo_graph.experiments import compare
-    >>> res = compare(["nocol", "cen"], seeds=2, steps=3, agents=3, grid=11, tidy=False,
-    ...               data=synthetic_bodyfat(), n_jobs=1, progress=False)
+    >>> from baygo_graph.models import LinearRegression
+    >>> res = compare(["nocol", "cen"], seeds=2, steps=3, agents=3, tidy=False,
+    ...               model=LinearRegression(grid=11), data=synthetic_bodyfat(), n_jobs=1,
+    ...               progress=False)
     >>> res.mse.shape, res.to_frame().shape
     ((2, 2, 3, 3), (36, 7))
     >>> res.summarize().index.tolist()
@@ -171,19 +173,14 @@ class Comparison:
         pathlib.Path
         """
 
-        def write(fh):
-            n_seeds = self.n_seeds
+        def parts():  # one run's rows at a time; the file is written by baygo_graph.io
             for i, label in enumerate(self.strategies):
-                for r in range(n_seeds):
+                for r in range(self.n_seeds):
                     run = np.s_[i : i + 1, r : r + 1]
-                    part = _tidy((label,), self.mse[run], self.influence[run],
-                                 self.informative[run], seed0=r).assign(**constants)  # fmt: skip
-                    text = csv_frame(part).to_csv(  # labels cannot be spreadsheet formulas
-                        index=False, header=i == r == 0, float_format=float_format
-                    )
-                    fh.write(text.encode("utf-8"))
+                    yield _tidy((label,), self.mse[run], self.influence[run],
+                                self.informative[run], seed0=r).assign(**constants)  # fmt: skip
 
-        return atomic_write(path, write)
+        return write_frames(path, parts(), float_format=float_format)
 
     @classmethod
     def read_csv(cls, path, *, chunksize: int = 1_000_000) -> Comparison:
@@ -219,8 +216,6 @@ class Comparison:
         >>> back.informative.tolist()
         [[0], [2]]
         """
-        from ._comparison_csv import read_arrays
-
         labels, mse, influence, informative, attrs = read_arrays(path, chunksize=chunksize)
         return cls(tuple(labels), mse, influence, informative, attrs)
 
@@ -301,8 +296,8 @@ class Comparison:
             mean, lo, hi = interval(per, level)
             out[name], out[f"{name}_lo"], out[f"{name}_hi"] = mean, lo, hi
         curve = self.curves(group="all").mean(axis=1)  # (S, T): agents, then seeds
-        if "cen" in order:
-            ok = curve <= (1.0 + tolerance) * curve[order.index("cen")]
+        if REFERENCE_LABEL in order:
+            ok = curve <= (1.0 + tolerance) * curve[order.index(REFERENCE_LABEL)]
             out["steps_to_cen"] = first_stable(ok)
         else:
             out["steps_to_cen"] = np.nan

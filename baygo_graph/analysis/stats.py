@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ..defaults import REFERENCE_LABEL
 from ._reduce import (
     check_level,
     check_summary_options,
@@ -319,8 +320,8 @@ def summarize(df, *, tolerance: float = 0.05, consensus_tol: float = 0.01, level
 
     per_seed = df.groupby(["strategy", "seed", "step"], sort=False)["mse"]
     curve = per_seed.mean().groupby(level=["strategy", "step"], sort=False).mean()
-    if "cen" in order:
-        cen = curve.xs("cen", level="strategy")
+    if REFERENCE_LABEL in order:
+        cen = curve.xs(REFERENCE_LABEL, level="strategy")
         ref = cen.reindex(curve.index.get_level_values("step")).to_numpy()
         ok = pd.Series(curve.to_numpy() <= (1.0 + tolerance) * ref, index=curve.index)
         out["steps_to_cen"] = _first_stable(ok).reindex(order)

@@ -10,12 +10,11 @@ informative agent's hub measures (listening share, influence and its rank).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import numpy as np
 import pandas as pd
 
 from .._validate import check_int
+from ..run import MIXED, SETUP_COLUMNS, check_same_setup, labelled_runs
 from .horizon import horizon_table
 
 __all__ = [
@@ -29,70 +28,8 @@ __all__ = [
 
 #: The per-run measures of :func:`analysis_table`, in column order.
 ANALYSIS_MEASURES = ("b_aligned", "b_sliding", "listening_share", "influence", "influence_rank")
-#: What runs must share to be summarised together (else refused, or grouped).
-SETUP_COLUMNS = ("steps", "agents", "data")
-#: Values of ``mixed=``: refuse runs of different setups, or summarise each setup apart.
-MIXED = ("refuse", "group")
 #: Why a run has no row.
 CEN_REASON = "centralised learner: one central posterior, no communication graph to analyse"
-
-
-def _setup(run) -> tuple:
-    return (run.n_steps, run.n_agents, run.data_source)
-
-
-def check_same_setup(runs, *, mixed: str = "refuse") -> dict:
-    """The setups (T, M, data) of ``runs`` with their run labels; ValueError when they
-    differ and ``mixed="refuse"``.
-
-    Parameters
-    ----------
-    runs : mapping of label -> Run, or sequence of Run
-    mixed : {"refuse", "group"}, default "refuse"
-
-    Returns
-    -------
-    dict
-        ``{(steps, agents, data): [label, ...]}`` in order of appearance.
-
-    Examples
-    --------
-    >>> from baygo_graph import Run
-    >>> runs = {"a": Run.from_choices([[1, 0]]), "b": Run.from_choices([[1, 0], [1, 0]])}
-    >>> try:
-    ...     check_same_setup(runs)
-    ... except ValueError as e:
-    ...     print(str(e)[:52])
-    the runs differ in steps (1 run of T=1, M=2, data un
-    >>> len(check_same_setup(runs, mixed="group"))
-    2
-    """
-    if mixed not in MIXED:
-        raise ValueError(f"mixed must be one of {MIXED}, got {mixed!r}")
-    groups: dict = {}
-    for label, run in _labelled(runs):
-        groups.setdefault(_setup(run), []).append(label)
-    if len(groups) > 1 and mixed == "refuse":
-        keys = list(groups)
-        differ = [name for k, name in enumerate(SETUP_COLUMNS) if len({g[k] for g in keys}) > 1]
-        parts = "; ".join(
-            f"{len(v)} run{'s' if len(v) > 1 else ''} of T={t}, M={m}, data {d} (e.g. {v[0]})"
-            for (t, m, d), v in groups.items()
-        )
-        raise ValueError(
-            f"the runs differ in {' and '.join(differ)} ({parts}): a median over them would "
-            "mix different experiments; analyse each set apart, or group them "
-            "(mixed='group'; CLI --group) to summarise each setup on its own"
-        )
-    return groups
-
-
-def _labelled(runs) -> list[tuple[str, object]]:
-    if isinstance(runs, Mapping):
-        return [
-            ("/".join(map(str, k)) if isinstance(k, tuple) else str(k), r) for k, r in runs.items()
-        ]
-    return [(str(k), r) for k, r in enumerate(runs)]
 
 
 def _seed(seed):
@@ -111,7 +48,7 @@ def analysis_table(runs, *, window: int = 10, mixed: str = "refuse") -> pd.DataF
     Parameters
     ----------
     runs : sequence of Run, or mapping of label -> Run
-        E.g. :func:`baygo_graph.io.runs.load_runs` or the runs of
+        E.g. :func:`baygo_graph.run.load_runs` or the runs of
         ``experiments.compare(..., return_runs=True)`` (keys
         ``(strategy, seed)`` become ``"strategy/seed"``). Centralised runs
         (``kind == "cen"``, no graph) have no row: they are listed in
@@ -154,12 +91,12 @@ def analysis_table(runs, *, window: int = 10, mixed: str = "refuse") -> pd.DataF
     'c'
     """
     check_int("window", window, minimum=1)
-    for label, run in _labelled(runs):
+    for label, run in labelled_runs(runs):
         if not hasattr(run, "series"):
             raise TypeError(f"runs must hold Run objects, got {type(run).__name__} for {label!r}")
     check_same_setup(runs, mixed=mixed)
     rows, skipped = [], []
-    for label, run in _labelled(runs):
+    for label, run in labelled_runs(runs):
         if run.series is None:  # a centralised learner: no graph
             skipped.append({"run": label, "strategy": run.strategy, "reason": CEN_REASON})
             continue

@@ -7,6 +7,7 @@ Each sub-command lives in its own module and is imported only when used, so
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 import sys
 import traceback
@@ -16,10 +17,13 @@ import click
 from .._text import console
 from ..exceptions import BayGoError
 
-__all__ = ["DEBUG_ENV", "cli", "main"]
+__all__ = ["DEBUG_ENV", "PLUGINS_ENV", "cli", "load_plugin", "main"]
 
 #: Environment variable that makes ``baygo`` print tracebacks (like ``--debug``).
 DEBUG_ENV = "BAYGO_DEBUG"
+#: Environment variable listing plug-ins to load (like ``--plugin``), separated by
+#: the path separator (``:`` on POSIX).
+PLUGINS_ENV = "BAYGO_PLUGINS"
 #: Errors shown as one line: the package's, the system's, bad values, memory.
 _USER_ERRORS = (BayGoError, OSError, ValueError, TypeError, MemoryError, RecursionError)
 
@@ -51,15 +55,56 @@ class _LazyGroup(click.Group):
 @click.option(
     "--debug", is_flag=True, help=f"Show the traceback of an error (or set {DEBUG_ENV}=1)."
 )
-def cli(debug):
+@click.option(
+    "--plugin",
+    "plugins",
+    multiple=True,
+    metavar="FILE.py|MODULE",
+    help="Import a Python file or module that registers strategies or models "
+    f"(baygo_graph.strategies.register, baygo_graph.models.register); repeatable; "
+    f"also read from ${PLUGINS_ENV}.",
+)
+def cli(debug, plugins):
     """BayGo: joint Bayesian learning and communication-graph optimisation.
 
     Data: --data PATH, else the file named by $BAYGO_BODYFAT, else a synthetic
     stand-in that every output labels as synthetic. Errors are one line
     "baygo: error: ..." (exit code 1); --debug shows the traceback.
+    Strategies and models of your own: --plugin my_strategy.py.
     """
     if debug:
         os.environ[DEBUG_ENV] = "1"
+    listed = [p for p in os.environ.get(PLUGINS_ENV, "").split(os.pathsep) if p]
+    for spec in [*listed, *plugins]:
+        load_plugin(spec)
+
+
+def load_plugin(spec: str):
+    """Import a plug-in: a path to a ``.py`` file, or an importable module name.
+
+    The plug-in registers its strategies and models when imported; the module is
+    returned. A file is imported once per process (by its resolved path).
+    """
+    if spec.endswith(".py") or os.sep in spec:
+        path = os.path.realpath(spec)
+        if not os.path.isfile(path):
+            raise click.BadParameter(f"no such file: {spec!r}", param_hint="--plugin")
+        name = "baygo_plugin_" + importlib.util.source_hash(path.encode()).hex()
+        if name in sys.modules:
+            return sys.modules[name]
+        loader_spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(loader_spec)
+        sys.modules[name] = module
+        try:
+            loader_spec.loader.exec_module(module)
+        except BaseException:
+            del sys.modules[name]
+            raise
+        return module
+    try:
+        return importlib.import_module(spec)
+    except ImportError as e:
+        raise click.BadParameter(f"cannot import {spec!r}: {e}", param_hint="--plugin") from e
 
 
 def _debug() -> bool:

@@ -14,7 +14,7 @@ import click
 
 from .._format import synthetic_banner
 from .._text import console
-from ..data import BODYFAT_ENV
+from ..defaults import BODYFAT_ENV, DEFAULT_WINDOW, resolve_window
 
 __all__ = [
     "default_data",
@@ -26,6 +26,7 @@ __all__ = [
     "emit",
     "ensure_writable",
     "fit_window",
+    "loss_label",
     "note",
     "os_error_text",
     "out_error",
@@ -158,6 +159,17 @@ def load_input(path, *, source_column=None, target_column=None, time_column=None
         return Run.load(path)
     except (RunFormatError, ValueError, TypeError) as e:
         raise click.ClickException(str(e)) from e
+
+
+def loss_label(name: str) -> str:
+    """How a model's loss name is printed: ``"mse"`` as MSE, others in words.
+
+    Examples
+    --------
+    >>> loss_label("mse"), loss_label("log_loss"), loss_label("hinge")
+    ('MSE', 'log-loss', 'hinge')
+    """
+    return {"mse": "MSE", "log_loss": "log-loss", "sq_error": "squared error"}.get(name, name)
 
 
 def emit(summary: dict, *, as_json: bool, text: str) -> None:
@@ -301,7 +313,9 @@ def check_out_file(path, *, option: str = "--out") -> Path:
     return path
 
 
-def fit_window(window: int | None, n_steps: int, *, default: int = 10, what="the run") -> int:
+def fit_window(
+    window: int | None, n_steps: int, *, default: int = DEFAULT_WINDOW, what="the run"
+) -> int:
     """The window used on ``n_steps`` steps: ``window``, at most ``n_steps``.
 
     None gives ``min(default, n_steps)``. A ``--window`` longer than the run is
@@ -315,10 +329,10 @@ def fit_window(window: int | None, n_steps: int, *, default: int = 10, what="the
     """
     if window is None:
         return min(default, n_steps)
-    if window > n_steps:
-        note(f"--window {window} is longer than {what} ({n_steps} steps): using {n_steps}")
-        return n_steps
-    return window
+    used, cut = resolve_window(window, n_steps)  # the one window rule
+    if cut:
+        note(f"--window {window} is longer than {what} ({n_steps} steps): using {used}")
+    return used
 
 
 def note(text: str) -> None:

@@ -229,7 +229,7 @@ def _short_list(items, k: int = 3) -> str:
 
 def _many(paths, *, window: int | None, as_json: bool, out, group: bool = False) -> None:
     from ..analysis import analysis_table, summarize_analysis
-    from ..io.runs import load_runs
+    from ..run import load_runs
 
     mixed = "group" if group else "refuse"
     with output_folder(out) if out is not None else contextlib.nullcontext():
@@ -278,7 +278,7 @@ def _write_many(out: Path, table, summary) -> list[Path]:
         csv_frame(table).to_csv(paths[0], index=False)
         csv_frame(summary).to_csv(paths[1], index=False)
         figs = {"analysis": F.plot_analysis_table(table)}
-        strategy = "baygo" if (table["strategy"] == "baygo").any() else table["strategy"].iloc[0]
+        strategy = table["strategy"].iloc[0]  # the first strategy of the table
         figs["smallest_b"] = F.plot_table_smallest_b(table, strategy=strategy).figure
         for name, fig in figs.items():
             paths.append(out / f"{name}.png")

@@ -8,7 +8,8 @@ Files written to ``--out DIR``:
   data are synthetic its first line is the ``# NOTE: SYNTHETIC DATA ...``
   banner (``Comparison.read_csv(path)`` skips it; with pandas,
   ``pandas.read_csv(path, comment="#")``);
-* ``summary.md`` - the summary table and the paired differences against BayGo;
+* ``summary.md`` - the summary table and the paired differences against the first
+  strategy listed (BayGo by default);
 * ``summary.json`` - the same numbers (NaN written as ``null``) and the settings.
 
 ``--save-runs DIR`` keeps every run (:func:`baygo_graph.io.runs.save_runs`: one
@@ -27,12 +28,15 @@ import pandas as pd
 
 from .._format import format_number, json_number, markdown_table
 from .._text import csv_frame
-from ..strategies import STRATEGY_NAMES
+from ..defaults import PAPER
+from ..models import DEFAULT_MODEL, MODEL_NAMES
+from ..strategies import PAPER_STRATEGIES, strategy_names
 from ._common import (
     data_option,
     default_data,
     emit,
     fit_window,
+    loss_label,
     out_error,
     output_folder,
     samples_option,
@@ -47,13 +51,12 @@ _FILES = {"results": "results.csv", "markdown": "summary.md", "json": "summary.j
 
 def _parse_strategies(ctx, param, value: str) -> list[str]:
     names = [s.strip().lower() for s in value.split(",") if s.strip()]
+    known = strategy_names()  # plug-ins loaded by --plugin included
     if not names:
-        raise click.BadParameter(f"give at least one of {','.join(STRATEGY_NAMES)}")
-    bad = [s for s in names if s not in STRATEGY_NAMES]
+        raise click.BadParameter(f"give at least one of {','.join(known)}")
+    bad = [s for s in names if s not in known]
     if bad:
-        raise click.BadParameter(
-            f"unknown strategy {bad[0]!r}; choose from {','.join(STRATEGY_NAMES)}"
-        )
+        raise click.BadParameter(f"unknown strategy {bad[0]!r}; choose from {','.join(known)}")
     if len(set(names)) != len(names):
         raise click.BadParameter(f"a strategy is named twice in {value!r}")
     return names
@@ -87,12 +90,12 @@ def _table(header: list[str], rows: list[list[str]]) -> str:
     return markdown_table(pd.DataFrame(rows, columns=header), index=False, pad=True)
 
 
-def _summary_table(summary, level: float) -> str:
+def _summary_table(summary, level: float, loss: str = "MSE") -> str:
     pct = f"{level:.0%}"
     header = [
         "strategy",
-        f"final MSE informative [{pct} CI]",
-        f"final MSE others [{pct} CI]",
+        f"final {loss} informative [{pct} CI]",
+        f"final {loss} others [{pct} CI]",
         "steps to Cen",
         "consensus step",
         "consensus reached",
@@ -157,6 +160,7 @@ def _record(attrs, banner, settings, summary, paired) -> dict:
     record = {k: attrs[k] for k in keys} | {"banner": banner or None} | settings
     if isinstance(record["entropy"], str) and record["entropy"].isdigit():
         record["entropy"] = int(record["entropy"])  # a number in JSON (an exact integer)
+    record |= {"model": attrs.get("model"), "loss": attrs.get("loss")}
     return record | {
         "summary": _numbers(summary),
         "paired": {contrast: _numbers(frame) for contrast, frame in paired.items()},
@@ -174,16 +178,17 @@ def _save_runs(runs, folder) -> str:
 
 
 @click.command()
-@click.option("--seeds", type=click.IntRange(min=1), default=20, show_default=True)
-@click.option("--steps", type=click.IntRange(min=1), default=60, show_default=True)
+@click.option("--seeds", type=click.IntRange(min=1), default=PAPER.seeds, show_default=True)
+@click.option("--steps", type=click.IntRange(min=1), default=PAPER.steps, show_default=True)
 @click.option(
     "--strategies",
     callback=_parse_strategies,
-    default=",".join(STRATEGY_NAMES),
+    default=",".join(PAPER_STRATEGIES),
     show_default=True,
-    help="Comma-separated strategy names.",
+    help="Comma-separated registered strategy names (plug-ins: baygo --plugin FILE.py); "
+    "paired differences are taken against the first.",
 )
-@click.option("--agents", type=click.IntRange(min=2), default=12, show_default=True)
+@click.option("--agents", type=click.IntRange(min=2), default=PAPER.agents, show_default=True)
 @data_option
 @samples_option
 @seed_option
@@ -194,9 +199,20 @@ def _save_runs(runs, folder) -> str:
     callback=_check_jobs,
     help="Worker processes (default: all cores; 1: serial).",
 )
-@click.option("--delta", type=click.FloatRange(0, 1), default=0.5, show_default=True)
-@click.option("--batch", type=click.IntRange(min=1), default=1, show_default=True)
-@click.option("--grid", type=click.IntRange(min=2), default=61, show_default=True)
+@click.option("--delta", type=click.FloatRange(0, 1), default=PAPER.delta, show_default=True)
+@click.option("--batch", type=click.IntRange(min=1), default=PAPER.batch, show_default=True)
+@click.option(
+    "--model",
+    default=DEFAULT_MODEL,
+    show_default=True,
+    help=f"What the agents learn: a registered model ({', '.join(MODEL_NAMES)}, or a plug-in).",
+)
+@click.option(
+    "--grid",
+    type=click.IntRange(min=2),
+    default=None,
+    help=f"Grid points per axis of a grid model [default: the model's own; linear {PAPER.grid}].",
+)
 @click.option(
     "--window",
     type=click.IntRange(min=1),
@@ -244,6 +260,7 @@ def compare(
     jobs,
     delta,
     batch,
+    model,
     grid,
     window,
     tolerance,
@@ -256,7 +273,7 @@ def compare(
     """Run strategies over many seeds (paired) and print the summary table."""
     data = default_data(data, agents=agents, samples=samples)
     level, window = 0.95, fit_window(window, steps, what="the runs")
-    options = {"seed": seed, "delta": delta, "batch": batch, "grid": grid,
+    options = {"seed": seed, "delta": delta, "batch": batch, "model": model, "grid": grid,
                "influence_window": window, "tolerance": tolerance,
                "consensus_tol": consensus_tol, "level": level}  # fmt: skip
     with _folders(out, save_runs_dir):  # checked before the work, removed if it fails
@@ -272,10 +289,11 @@ def compare(
             f"agents, seed {seed}, data {df.attrs['data_source']} "
             f"({settings['wall_time_s']:.1f} s)"
         )
-        blocks = [b for b in (banner, head, _summary_table(summary, level)) if b]
+        loss = loss_label(df.attrs.get("loss", "mse"))
+        blocks = [b for b in (banner, head, _summary_table(summary, level, loss)) if b]
         if paired:
             blocks.append(
-                "Paired differences over seeds (negative: BayGo lower):\n"
+                f"Paired differences over seeds (negative: {strategies[0]} lower):\n"
                 + _paired_table(paired, level)
             )
         record = _record(df.attrs, banner, settings, summary, paired)
@@ -303,13 +321,16 @@ def _compute(strategies, *, seeds, steps, agents, data, jobs, progress, keep_run
     """The runs' tidy frame, the runs (``keep_runs``), the summary and the paired contrasts."""
     from ..analysis import paired_difference, summarize
     from ..experiments import compare as run_compare
+    from ..models import resolve_model
 
     level = options["level"]
     try:
+        grid = options["grid"]
+        model = resolve_model(options["model"], **({} if grid is None else {"grid": grid}))
         result = run_compare(
             strategies, seeds=seeds, steps=steps, rng=options["seed"], n_jobs=jobs,
             progress=progress, influence_window=options["influence_window"], agents=agents,
-            data=data, delta=options["delta"], batch=options["batch"], grid=options["grid"],
+            data=data, delta=options["delta"], batch=options["batch"], model=model,
             return_runs=keep_runs,
         )  # fmt: skip
         df, runs = result if keep_runs else (result, None)
@@ -317,10 +338,10 @@ def _compute(strategies, *, seeds, steps, agents, data, jobs, progress, keep_run
             df, tolerance=options["tolerance"], consensus_tol=options["consensus_tol"],
             level=level,
         )  # fmt: skip
+        ref = strategies[0]  # the reference: the first strategy listed
         paired = {
-            f"baygo - {other}": paired_difference(df, "baygo", other, level=level)
-            for other in strategies
-            if "baygo" in strategies and other != "baygo"
+            f"{ref} - {other}": paired_difference(df, ref, other, level=level)
+            for other in strategies[1:]
         }
     except (ValueError, TypeError) as e:
         raise click.ClickException(str(e)) from e

@@ -9,46 +9,59 @@ from pathlib import Path
 import click
 import numpy as np
 
+from ..defaults import PAPER
 from ..io import RUN_FILE
 from ..learning import simulate
-from ..models import MODEL_NAMES, resolve_model
-from ..strategies import PHYSICAL_PRESETS, STRATEGY_NAMES
+from ..models import DEFAULT_MODEL, MODEL_NAMES, resolve_model
+from ..strategies import DEFAULT_STRATEGY, PHYSICAL_PRESETS, STRATEGY_NAMES, resolve_strategy
 from ._common import (
     data_option,
     default_data,
     emit,
+    loss_label,
     output_folder,
     samples_option,
     seed_option,
     synthetic_banner,
 )
 
-__all__ = ["run"]
+__all__ = ["parse_options", "run"]
 
 
 @click.command()
-@click.option("--strategy", type=click.Choice(STRATEGY_NAMES), default="baygo", show_default=True)
-@click.option("--agents", type=click.IntRange(min=2), default=12, show_default=True)
-@click.option("--steps", type=click.IntRange(min=1), default=60, show_default=True)
+@click.option(
+    "--strategy",
+    default=DEFAULT_STRATEGY,
+    show_default=True,
+    help=f"A registered strategy ({', '.join(STRATEGY_NAMES)}, or one a --plugin registers).",
+)
+@click.option("--agents", type=click.IntRange(min=2), default=PAPER.agents, show_default=True)
+@click.option("--steps", type=click.IntRange(min=1), default=PAPER.steps, show_default=True)
 @seed_option
 @data_option
 @samples_option
-@click.option("--delta", type=click.FloatRange(0, 1), default=0.5, show_default=True)
-@click.option("--batch", type=click.IntRange(min=1), default=1, show_default=True)
-@click.option("--grid", type=click.IntRange(min=2), default=61, show_default=True)
+@click.option("--delta", type=click.FloatRange(0, 1), default=PAPER.delta, show_default=True)
+@click.option("--batch", type=click.IntRange(min=1), default=PAPER.batch, show_default=True)
+@click.option(
+    "--grid",
+    type=click.IntRange(min=2),
+    default=None,
+    help=f"Grid points per axis of a grid model [default: the model's own; linear {PAPER.grid}].",
+)
 @click.option(
     "--physical",
     default="complete",
     show_default=True,
-    help="BayGo's physical graph: complete, regular-D, geometric[-D] (drawn from --seed), "
-    f"or one that changes every step: {', '.join(PHYSICAL_PRESETS)}.",
+    help="The physical graph of a strategy that takes one (BayGo): complete, regular-D, "
+    f"geometric[-D] (drawn from --seed), or one that changes every step: "
+    f"{', '.join(PHYSICAL_PRESETS)}.",
 )
 @click.option(
     "--model",
-    type=click.Choice(MODEL_NAMES),
-    default="linear",
+    default=DEFAULT_MODEL,
     show_default=True,
-    help="What the agents learn (see baygo_graph.models); --grid sets its grid.",
+    help=f"What the agents learn: a registered model ({', '.join(MODEL_NAMES)}, or one a "
+    "--plugin registers); --grid sets its grid.",
 )
 @click.option(
     "--model-option",
@@ -87,24 +100,25 @@ def _simulate(
     progress,
 ):  # fmt: skip
     try:
-        if physical != "complete" and strategy != "baygo":
-            raise ValueError(f"--physical applies to --strategy baygo only, got {strategy!r}")
-        chosen = None  # the linear model with --grid, unless another model or options
-        if model != "linear" or model_options:
-            takes_grid = model != "exact"  # the exact model has no grid
-            base = {"grid": grid} if takes_grid else {}
-            chosen = resolve_model(model, **(base | parse_options(model_options)))
-        result = simulate(
+        options = parse_options(model_options)
+        if grid is not None:
+            options = {"grid": grid} | options
+        chosen = resolve_model(model, **options)
+        strat = resolve_strategy(
             strategy,
+            agents=agents,
+            physical=None if physical == "complete" else physical,
+        )
+        result = simulate(
+            strat,
             agents=agents,
             steps=steps,
             rng=seed,
             data=data,
+            model=chosen,
             delta=delta,
             batch=batch,
-            physical=None if physical == "complete" else physical,
             progress=progress,
-            **({"grid": grid} if chosen is None else {"model": chosen}),
         )
     except (ValueError, TypeError) as e:
         raise click.ClickException(str(e)) from e
@@ -113,7 +127,7 @@ def _simulate(
 
 def _print(result, summary, *, strategy, seed, out, as_json) -> None:
     agents, steps = result.n_agents, result.n_steps
-    loss = {"mse": "MSE"}.get(result.config.get("loss"), result.config.get("loss", "loss"))
+    loss = loss_label(result.loss_name)
     lines = [banner for banner in [synthetic_banner(result.synthetic)] if banner] + [
         f"{strategy}: {agents} agents, {steps} steps, seed {seed}, data {result.data_source}",
         f"final {loss} informative agent {result.informative}: "

@@ -6,8 +6,16 @@ import json
 
 import click
 
-from ..strategies import STRATEGY_NAMES
-from ._common import data_option, emit, os_error_text, output_folder, synthetic_banner
+from ..models import DEFAULT_MODEL, MODEL_NAMES
+from ..strategies import DEFAULT_STRATEGY, STRATEGY_NAMES
+from ._common import (
+    data_option,
+    emit,
+    loss_label,
+    os_error_text,
+    output_folder,
+    synthetic_banner,
+)
 
 __all__ = ["sweep"]
 
@@ -43,9 +51,17 @@ def _parse_params(values) -> dict:
 )
 @click.option(
     "--strategies",
-    default="baygo",
+    default=DEFAULT_STRATEGY,
     show_default=True,
-    help=f"Comma-separated strategy names ({', '.join(STRATEGY_NAMES)}).",
+    help=f"Comma-separated registered strategy names ({', '.join(STRATEGY_NAMES)}, or "
+    "plug-ins: baygo --plugin FILE.py); physical=... applies to those that take a "
+    "physical graph.",
+)
+@click.option(
+    "--model",
+    default=DEFAULT_MODEL,
+    show_default=True,
+    help=f"What the agents learn: a registered model ({', '.join(MODEL_NAMES)}, or a plug-in).",
 )
 @click.option("--seeds", type=click.IntRange(min=1), default=5, show_default=True)
 @click.option(
@@ -83,7 +99,9 @@ def _parse_params(values) -> dict:
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a tty).")
-def sweep(params, strategies, seeds, root, steps, data, out, jobs, scheduler, as_json, progress):
+def sweep(
+    params, strategies, model, seeds, root, steps, data, out, jobs, scheduler, as_json, progress
+):
     """Run every combination of parameters x strategies x seeds; write a tidy table.
 
     Example: baygo sweep --param delta=0.3,0.5,0.7 --param agents=12,24
@@ -103,6 +121,7 @@ def sweep(params, strategies, seeds, root, steps, data, out, jobs, scheduler, as
                 out=out,
                 steps=steps,
                 data=data,
+                model=model,
                 n_jobs=jobs,
                 scheduler=scheduler,
                 progress=progress,
@@ -135,6 +154,7 @@ def sweep(params, strategies, seeds, root, steps, data, out, jobs, scheduler, as
         f"{len(table)} runs ({seeds} seeds), data {summary['data']}; "
         f"table written to {summary['table']}"
     )
-    lines.append("mean final MSE over seeds:")
+    loss = loss_label(str(table["loss"].iloc[0]))
+    lines.append(f"mean final {loss} over seeds:")
     lines.append(groups.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
     emit(summary, as_json=as_json, text="\n".join(lines))

@@ -11,13 +11,14 @@ incremental results); :mod:`baygo_graph.analysis` reduces what they return.
 from ..analysis.comparison import Comparison
 from .compare import COLUMNS, compare
 from .runner import run_tasks, spawn_seeds
-from .sweep import PARAMETERS, sweep, task_id
+from .sweep import PARAMETERS, fingerprint, sweep, task_id
 
 __all__ = [
     "COLUMNS",
     "PARAMETERS",
     "Comparison",
     "compare",
+    "fingerprint",
     "run_tasks",
     "spawn_seeds",
     "sweep",

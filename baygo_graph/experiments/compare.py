@@ -16,9 +16,16 @@ from collections.abc import Collection, Mapping
 import numpy as np
 
 from ..analysis.comparison import Comparison
-from ..data import resolve_data
-from ..learning import simulate
-from ..strategies import STRATEGY_NAMES
+from ..defaults import DEFAULT_WINDOW, PAPER
+from ..learning import simulate, split_legacy
+from ..models import resolve_model
+from ..strategies import (
+    PAPER_STRATEGIES,
+    build_strategy,
+    resolve_strategy,
+    strategy_factory,
+    strategy_names,
+)
 from .runner import run_tasks, spawn_seeds
 
 __all__ = ["COLUMNS", "compare"]
@@ -48,23 +55,35 @@ def _resolve_strategies(strategies) -> dict:
                 "strategies must be a sequence of names or a mapping of labels to "
                 f"strategies, got {type(strategies).__name__}"
             ) from None
-        bad = [s for s in names if not isinstance(s, str) or s not in STRATEGY_NAMES]
+        known = strategy_names()
+        bad = [s for s in names if not isinstance(s, str) or s not in known]
         if bad:
-            raise ValueError(f"strategies must be names from {STRATEGY_NAMES}, got {bad[0]!r}")
+            raise ValueError(
+                f"strategies must be names of registered strategies {known} (see "
+                f"baygo_graph.strategies.register), got {bad[0]!r}"
+            )
         if len(set(names)) != len(names):
             raise ValueError(f"strategies must not repeat a name, got {names!r}")
-        out = {s: s for s in names}
+        # the factory goes to the workers: a strategy registered here is known there
+        out = {s: strategy_factory(s) for s in names}
     if not out:
         raise ValueError("strategies must name at least one strategy, got none")
     return out
 
 
 def _one_run(task, shared):
-    """One (strategy, seed) task: the run's MSE and influence arrays (T, M)."""
+    """One (strategy, seed) task: the run's loss and influence arrays (T, M)."""
     label, strategy, seed_seq = task
-    steps, dataset, window, kwargs, keep = shared
+    steps, dataset, window, kwargs, keep, strategy_options = shared
+    if not isinstance(strategy, str) and not _is_strategy(strategy) and callable(strategy):
+        strategy = build_strategy(
+            strategy,
+            agents=kwargs.get("agents", PAPER.agents),
+            informative=kwargs.get("informative", 0),
+            **strategy_options,
+        )
     run = simulate(strategy, steps=steps, rng=seed_seq, data=dataset, progress=False, **kwargs)
-    if run.kind == "cen" or window > run.n_steps:  # no graph, or no complete window
+    if run.series is None or window > run.n_steps:  # no graph, or no complete window
         infl = np.full(run.mse.shape, np.nan)
     else:
         from ..analysis.centrality import influence_series
@@ -79,6 +98,13 @@ def _one_run(task, shared):
             )
     # a list: compare() moves the arrays into its own storage as each result arrives
     return [label, run.mse, infl, run.informative, (run if label in keep else None)]
+
+
+def _is_strategy(obj) -> bool:
+    """A strategy object (not a class or factory that makes one)."""
+    return (
+        not isinstance(obj, type) and callable(getattr(obj, "start", None)) and hasattr(obj, "name")
+    )
 
 
 class _Collect:
@@ -105,7 +131,7 @@ class _Collect:
 
 
 def compare(
-    strategies=STRATEGY_NAMES,
+    strategies=PAPER_STRATEGIES,
     *,
     seeds: int = 20,
     steps: int = 60,
@@ -113,7 +139,7 @@ def compare(
     n_jobs: int | None = None,
     progress: bool | None = None,
     return_runs: bool = False,
-    influence_window: int = 10,
+    influence_window: int = DEFAULT_WINDOW,
     tidy: bool = True,
     **simulate_kwargs,
 ):
@@ -127,10 +153,12 @@ def compare(
 
     Parameters
     ----------
-    strategies : sequence of str or mapping, default all six
-        Names from :data:`baygo_graph.strategies.STRATEGY_NAMES`, or a mapping
-        ``{label: strategy}`` whose values are anything :func:`~baygo_graph.simulate`
-        accepts (a name, a NetworkX graph, a strategy object).
+    strategies : sequence of str or mapping, default the paper's six
+        Registered names (:func:`baygo_graph.strategies.strategy_names`, plug-ins
+        included; default :data:`~baygo_graph.strategies.PAPER_STRATEGIES`), or a
+        mapping ``{label: strategy}`` whose values are anything
+        :func:`~baygo_graph.simulate` accepts (a name, a NetworkX graph, a strategy
+        object).
     seeds : int, default 20
         Number of replicates N per strategy.
     steps : int, default 60
@@ -161,8 +189,9 @@ def compare(
         steps ``t < w - 1`` (all steps when ``w > steps``) are NaN, as are
         windows whose product has several closed classes (no unique influence).
     **simulate_kwargs
-        Passed to :func:`~baygo_graph.simulate` (``agents``, ``data``, ``delta``,
-        ``grid``, ...). ``data`` is read once here and shared with the workers.
+        Passed to :func:`~baygo_graph.simulate` (``agents``, ``data``, ``model``,
+        ``delta``, ...). ``model`` (a name or object) is resolved and ``data`` read
+        once here, and both are shared with the workers.
 
     Returns
     -------
@@ -177,7 +206,8 @@ def compare(
         and for ``"cen"``).
         ``df.attrs`` holds ``synthetic``, ``data_source``, ``steps``,
         ``agents``, ``seeds``, ``strategies`` (labels in order), ``entropy``
-        (of the root seed) and ``influence_window``.
+        (of the root seed), ``influence_window``, ``model`` and ``loss`` (the
+        model's loss name: the ``mse`` column holds that loss).
     runs : dict, only with ``return_runs=True``
         ``{(strategy, seed): Run}``.
 
@@ -196,14 +226,16 @@ def compare(
     Examples
     --------
     >>> from baygo_graph import synthetic_bodyfat
-    >>> df = compare(["nocol", "cen"], seeds=2, steps=3, agents=3, grid=11,
+    >>> from baygo_graph.models import LinearRegression
+    >>> df = compare(["nocol", "cen"], seeds=2, steps=3, agents=3, model=LinearRegression(grid=11),
     ...              data=synthetic_bodyfat(), n_jobs=1, progress=False)
     >>> df.shape, df.attrs["synthetic"], df.attrs["strategies"]
     ((36, 7), True, ['nocol', 'cen'])
     >>> df.columns.tolist()
     ['strategy', 'seed', 'step', 'agent', 'informative', 'mse', 'influence']
-    >>> res = compare(["nocol", "cen"], seeds=2, steps=3, agents=3, grid=11, tidy=False,
-    ...               data=synthetic_bodyfat(), n_jobs=1, progress=False)
+    >>> res = compare(["nocol", "cen"], seeds=2, steps=3, agents=3, tidy=False,
+    ...               model=LinearRegression(grid=11), data=synthetic_bodyfat(), n_jobs=1,
+    ...               progress=False)
     >>> res.to_frame().equals(df), res.final_mse().shape
     (True, (4, 2))
     """
@@ -211,16 +243,36 @@ def compare(
     for name, value in (("seeds", seeds), ("steps", steps), ("influence_window", influence_window)):
         if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
             raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
-    allowed = set(inspect.signature(simulate).parameters) - _OWN
-    unknown = sorted(set(simulate_kwargs) - allowed)
-    if unknown:
-        raise TypeError(f"compare() got an unexpected keyword argument {unknown[0]!r}")
+    allowed = set(inspect.signature(simulate).parameters) - _OWN - {"legacy"}
+    kwargs = {k: v for k, v in simulate_kwargs.items() if k in allowed}
+    legacy = {k: v for k, v in simulate_kwargs.items() if k not in allowed}
+    if "legacy" in simulate_kwargs or set(simulate_kwargs) & _OWN:
+        bad = sorted(set(simulate_kwargs) & (_OWN | {"legacy"}))[0]
+        raise TypeError(f"compare() got an unexpected keyword argument {bad!r}")
+    try:
+        model_options, strategy_options = split_legacy(legacy, stacklevel=3)
+    except TypeError as e:
+        bad = str(e).rsplit(" ", 1)[-1]
+        raise TypeError(f"compare() got an unexpected keyword argument {bad}") from None
+    model = kwargs["model"] = resolve_model(kwargs.get("model"), **model_options)
+    labels = {
+        label: (
+            s
+            if callable(s) and not isinstance(s, str) and not _is_strategy(s)
+            else resolve_strategy(
+                s,
+                agents=kwargs.get("agents", PAPER.agents),
+                informative=kwargs.get("informative", 0),
+                **strategy_options,
+            )
+        )
+        for label, s in labels.items()
+    }
     root, children = spawn_seeds(rng, int(seeds))
-    kwargs = dict(simulate_kwargs)
-    dataset = resolve_data(kwargs.pop("data", None))
+    dataset = model.resolve_data(kwargs.pop("data", None))
     tasks = [(label, strat, children[r]) for label, strat in labels.items() for r in range(seeds)]
     keep = _kept_labels(return_runs, labels)
-    shared = (int(steps), dataset, int(influence_window), kwargs, keep)
+    shared = (int(steps), dataset, int(influence_window), kwargs, keep, strategy_options)
     collect = _Collect(len(labels), int(seeds))
     collect.index = {id(t): divmod(i, int(seeds)) for i, t in enumerate(tasks)}
     # The first task runs here: bad arguments fail before any worker starts.
@@ -243,6 +295,8 @@ def compare(
         "strategies": list(labels),
         "entropy": str(root.entropy),
         "influence_window": int(influence_window),
+        "model": str(model.name),
+        "loss": str(model.loss_name),
     }
     result = Comparison(
         strategies=tuple(labels),

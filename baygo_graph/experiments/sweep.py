@@ -31,6 +31,7 @@ workers (apart from the ``seconds`` column, the run's wall time).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import itertools
 import json
@@ -45,24 +46,35 @@ import pandas as pd
 from .._text import csv_frame
 from .._validate import check_int, check_real, is_plain_row
 from .._version import __version__
-from ..data import Dataset, paper_split, resolve_data
+from ..data import Dataset
+from ..defaults import PAPER
 from ..exceptions import GridResolutionWarning
 from ..io.atomic import atomic_text
 from ..learning import simulate
-from ..strategies import STRATEGY_NAMES, physical_graph
+from ..models import resolve_model
+from ..strategies import (
+    DEFAULT_STRATEGY,
+    build_strategy,
+    capabilities,
+    physical_graph,
+    strategy_factory,
+    strategy_names,
+)
 from .locks import claim, release
 from .runner import run_tasks
 
-__all__ = ["PARAMETERS", "sweep", "task_id"]
+__all__ = ["PARAMETERS", "fingerprint", "sweep", "task_id"]
 
-#: Parameters a sweep can vary, with their types and the value used when absent.
+#: Parameters a sweep can vary, with their types and the value used when absent
+#: (``grid``: the model's own grid when not varied; ``physical``: only strategies
+#: whose capabilities take a physical graph keep it).
 PARAMETERS = {
-    "delta": (float, 0.5),
-    "agents": (int, 12),
-    "batch": (int, 1),
-    "grid": (int, 61),
+    "delta": (float, PAPER.delta),
+    "agents": (int, PAPER.agents),
+    "batch": (int, PAPER.batch),
+    "grid": (int, PAPER.grid),
     "physical": (str, "complete"),
-    "steps": (int, 60),
+    "steps": (int, PAPER.steps),
 }
 #: Smallest value of each integer parameter (delta is checked to lie in [0, 1]).
 _MINIMUM = {"agents": 2, "batch": 1, "grid": 2, "steps": 1}
@@ -76,9 +88,33 @@ _ROW_NUMBERS = ("final_mse_informative", "final_mse_others_mean", "seconds", "se
 _POLL = 2.0
 
 
-def _data_fingerprint(dataset: Dataset) -> str:
-    frame = dataset.frame[["Abdomen", "BodyFat"]].to_numpy(dtype=float)
-    return hashlib.sha1(np.ascontiguousarray(frame).tobytes()).hexdigest()[:16]
+def fingerprint(dataset: Dataset, model) -> str:
+    """What a sweep's task ids hold of the data and the model: a hash of the data set's
+    every column and value, and of the model's name, class and options.
+
+    Examples
+    --------
+    >>> from baygo_graph import synthetic_bodyfat
+    >>> from baygo_graph.models import LinearRegression
+    >>> a = fingerprint(synthetic_bodyfat(), LinearRegression())
+    >>> a == fingerprint(synthetic_bodyfat(), LinearRegression(grid=21)), len(a)
+    (False, 16)
+    """
+    h = hashlib.sha1()
+    frame = dataset.frame
+    h.update(json.dumps([str(c) for c in frame.columns]).encode())
+    h.update(pd.util.hash_pandas_object(frame, index=False).to_numpy().tobytes())
+    kind = type(model)
+    h.update(f"{model.name}|{kind.__module__}.{kind.__qualname__}|{_options(model)}".encode())
+    return h.hexdigest()[:16]
+
+
+def _options(model) -> str:
+    """The model's options as text (a dataclass's fields; else nothing more is known)."""
+    if dataclasses.is_dataclass(model):
+        fields = {f.name: getattr(model, f.name) for f in dataclasses.fields(model) if f.init}
+        return json.dumps(fields, sort_keys=True, default=repr)
+    return ""
 
 
 def task_id(task: dict) -> str:
@@ -125,11 +161,11 @@ def _check_grid(grid: dict) -> dict:
     return out
 
 
-def _check_data_and_graphs(params: dict, dataset: Dataset) -> None:
+def _check_data_and_graphs(params: dict, dataset: Dataset, model) -> None:
     """Fail early: too many agents for the data, a physical graph that cannot be made."""
     agent_counts = params.get("agents", [PARAMETERS["agents"][1]])
     for agents in agent_counts:
-        paper_split(dataset, agents=agents, rng=0)
+        model.split(dataset, agents=agents, informative=0, rng=np.random.default_rng(0))
     with warnings.catch_warnings():  # the tasks draw their own graphs (and warn there)
         warnings.simplefilter("ignore")
         for physical in params.get("physical", []):
@@ -137,12 +173,21 @@ def _check_data_and_graphs(params: dict, dataset: Dataset) -> None:
                 physical_graph(physical, agents)
 
 
-def _check_strategies(strategies) -> list[str]:
+def _check_strategies(strategies) -> dict:
+    """``{name: factory}`` of the registered strategies named (factories go to workers)."""
     names = [strategies] if isinstance(strategies, str) else list(strategies)
-    bad = [s for s in names if s not in STRATEGY_NAMES]
+    known = strategy_names()
+    bad = [s for s in names if s not in known]
     if not names or bad:
-        raise ValueError(f"strategies must be names from {STRATEGY_NAMES}, got {strategies!r}")
-    return list(dict.fromkeys(names))
+        raise ValueError(
+            f"strategies must be names from {known} (or registered with "
+            f"baygo_graph.strategies.register), got {strategies!r}"
+        )
+    return {name: strategy_factory(name) for name in dict.fromkeys(names)}
+
+
+def _takes_physical(factory, agents: int) -> bool:
+    return capabilities(build_strategy(factory, agents=agents)).physical
 
 
 def _root_entropy(rng) -> int:
@@ -155,18 +200,24 @@ def _root_entropy(rng) -> int:
     return int(rng)
 
 
-def _make_tasks(grid, strategies, n_seeds, root, steps, fingerprint) -> list[dict]:
+def _make_tasks(grid, strategies, n_seeds, root, steps, fingerprint, model) -> list[dict]:
     params = {name: grid.get(name, [default]) for name, (_, default) in PARAMETERS.items()}
     if steps is not None:
         params["steps"] = [int(steps)] if "steps" not in grid else params["steps"]
+    if "grid" not in grid:  # the model's own grid
+        params["grid"] = [_model_grid(model)]
     names = list(params)
     tasks, seen = [], set()
+    physical = {}  # (strategy, agents) -> takes a physical graph
     for combo in itertools.product(*(params[n] for n in names)):
         base = dict(zip(names, combo, strict=True))
-        for strategy in strategies:
+        for strategy, factory in strategies.items():
             task = dict(base, strategy=strategy)
-            if strategy != "baygo":
-                task["physical"] = None  # the physical graph only restricts BayGo
+            key = (strategy, base["agents"])
+            if key not in physical:
+                physical[key] = _takes_physical(factory, base["agents"])
+            if not physical[key]:
+                task["physical"] = None  # a physical graph restricts only who takes one
             for seed in range(n_seeds):
                 full = dict(task, seed=seed, root_seed=root, data=fingerprint, version=__version__)
                 tid = task_id(full)
@@ -176,8 +227,16 @@ def _make_tasks(grid, strategies, n_seeds, root, steps, fingerprint) -> list[dic
     return tasks
 
 
-def _run_task(task: dict, dataset: Dataset) -> dict:
+def _model_grid(model):
+    grid = getattr(model, "grid", None)
+    return int(grid) if isinstance(grid, int | np.integer) else None
+
+
+def _run_task(task: dict, shared) -> dict:
     """Run one task and return its table row (executed in a worker)."""
+    dataset, model, factories = shared
+    if task["grid"] is not None and task["grid"] != _model_grid(model):
+        model = resolve_model(model, grid=task["grid"])
     seq = np.random.SeedSequence(task["root_seed"], spawn_key=(task["seed"],))
     graph_seed = int(
         np.random.SeedSequence(task["root_seed"], spawn_key=(task["seed"], 1)).generate_state(1)[0]
@@ -186,18 +245,20 @@ def _run_task(task: dict, dataset: Dataset) -> dict:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", GridResolutionWarning)
         physical = None
-        if task["strategy"] == "baygo":
+        if task["physical"] is not None:
             physical = physical_graph(task["physical"], task["agents"], seed=graph_seed)
+        strategy = build_strategy(
+            factories[task["strategy"]], agents=task["agents"], physical=physical
+        )
         run = simulate(
-            task["strategy"],
+            strategy,
             agents=task["agents"],
             steps=task["steps"],
             rng=seq,
             data=dataset,
+            model=model,
             delta=task["delta"],
             batch=task["batch"],
-            grid=task["grid"],
-            physical=physical,
             progress=False,
         )
     seconds = time.perf_counter() - t0
@@ -213,6 +274,8 @@ def _run_task(task: dict, dataset: Dataset) -> dict:
         data=run.data_source,
         synthetic=run.synthetic,
         root_seed=task["root_seed"],
+        model=run.config.get("model"),
+        loss=run.loss_name,
     )
     return row
 
@@ -253,11 +316,12 @@ def _read_done(folder: Path, ids: set[str]) -> dict[str, dict]:
 def sweep(
     grid: dict,
     *,
-    strategies=("baygo",),
+    strategies=(DEFAULT_STRATEGY,),
     seeds: int = 5,
     out,
     steps: int | None = None,
     data=None,
+    model=None,
     n_jobs: int | None = None,
     scheduler=None,
     progress: bool | None = None,
@@ -269,13 +333,15 @@ def sweep(
     ----------
     grid : dict of str -> list
         Values of each parameter to combine (Cartesian product): ``"delta"``,
-        ``"agents"``, ``"batch"``, ``"grid"`` (points per axis), ``"steps"`` and
-        ``"physical"`` (BayGo's physical graph by name, see
-        :func:`~baygo_graph.strategies.physical_graph`; other strategies ignore
-        it and run once, with ``physical`` empty in the table). Parameters not given take the
-        defaults in :data:`PARAMETERS`.
+        ``"agents"``, ``"batch"``, ``"grid"`` (points per axis, set on the model),
+        ``"steps"`` and ``"physical"`` (a physical graph by name, see
+        :func:`~baygo_graph.strategies.physical_graph`, for every strategy whose
+        ``capabilities.physical`` is true; the others ignore it and run once, with
+        ``physical`` empty in the table). Parameters not given take the defaults
+        in :data:`PARAMETERS` (``grid``: the model's own).
     strategies : str or list of str, default ("baygo",)
-        Strategy names (:data:`baygo_graph.strategies.STRATEGY_NAMES`).
+        Registered strategy names (:func:`baygo_graph.strategies.strategy_names`,
+        plug-ins included).
     seeds : int, default 5
         Number of seeds; seed ``s`` is child ``s`` of ``SeedSequence(rng)``.
     out : str or os.PathLike
@@ -285,6 +351,9 @@ def sweep(
         Steps T of every run when ``grid`` has no ``"steps"`` (default 60).
     data : optional
         As in :func:`baygo_graph.simulate`; read once here and sent to workers.
+    model : str or model object, optional
+        As in :func:`baygo_graph.simulate` (default: the linear model); its name,
+        class and options are part of every task's id.
     n_jobs : int, optional
         Local worker processes (joblib, loky backend); default: all cores.
         1 runs in this process.
@@ -303,7 +372,8 @@ def sweep(
         ``strategy``, the parameters, ``seed``, ``final_mse_informative``,
         ``final_mse_others_mean``, ``seconds`` (run wall time),
         ``grid_warning`` (a GridResolutionWarning was raised), ``data``,
-        ``synthetic``, ``root_seed``.
+        ``synthetic``, ``root_seed``, ``model`` and ``loss`` (the model's loss
+        name: the ``final_mse_*`` columns hold that loss).
 
     Examples
     --------
@@ -335,16 +405,18 @@ def sweep(
     ):
         raise ValueError(f"n_jobs must be a positive integer or -1, got {n_jobs!r}")
     root = _root_entropy(rng)
-    dataset = resolve_data(data)
-    _check_data_and_graphs(params, dataset)
-    tasks = _make_tasks(params, names, int(seeds), root, steps, _data_fingerprint(dataset))
+    model = resolve_model(model)
+    dataset = model.resolve_data(data)
+    _check_data_and_graphs(params, dataset, model)
+    tasks = _make_tasks(params, names, int(seeds), root, steps, fingerprint(dataset, model), model)
 
     folder = Path(out)
     task_dir = folder / _TASKS
     created = [p for p in [task_dir, *task_dir.parents] if not p.exists()]
     task_dir.mkdir(parents=True, exist_ok=True)
     try:
-        done = _run_all(tasks, task_dir, dataset, n_jobs, scheduler, progress)
+        shared = (dataset, model, names)
+        done = _run_all(tasks, task_dir, shared, n_jobs, scheduler, progress)
     except BaseException:
         _remove_empty(created)  # a sweep that failed early leaves no empty folder behind
         raise
@@ -364,7 +436,7 @@ def _remove_empty(created: list[Path]) -> None:
             return
 
 
-def _run_all(tasks, task_dir: Path, dataset, n_jobs, scheduler, progress) -> dict[str, dict]:
+def _run_all(tasks, task_dir: Path, shared, n_jobs, scheduler, progress) -> dict[str, dict]:
     """Run the tasks not yet finished in ``task_dir``; every task's row by id."""
     done = _read_done(task_dir, {t["id"] for t in tasks})
 
@@ -384,7 +456,7 @@ def _run_all(tasks, task_dir: Path, dataset, n_jobs, scheduler, progress) -> dic
                 run_tasks(
                     _run_task,
                     mine,
-                    shared=dataset,
+                    shared=shared,
                     n_jobs=jobs,
                     scheduler=scheduler,
                     progress=progress,

@@ -4,11 +4,12 @@
 (:meth:`baygo_graph.Run.save`; one naming scheme: the seed as a plain integer,
 ``baygo-seed7``, never zero-padded; each name made one path component inside
 ``folder``: a strategy called ``../../X`` gives ``X-seed0-<hash>``, see
-:func:`baygo_graph._text.path_component`); ``load_runs(paths)`` reads run folders,
+:func:`baygo_graph._text.path_component`); ``find_runs(paths)`` finds run folders,
 ``.npz`` files, or folders holding run folders at any depth, in natural order
 (``baygo-seed2`` before ``baygo-seed10``; zero-padded names from older versions
-sort the same way), and refuses runs of different steps, agents or data unless
-told to keep them (``mixed="group"``).
+sort the same way); :func:`baygo_graph.run.load_runs` reads them (it lives with the
+record it makes: this layer never imports :mod:`baygo_graph.run`) and refuses runs
+of different steps, agents or data unless told to keep them (``mixed="group"``).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from .._text import path_component
 from ..exceptions import RunFormatError
 from .npz import RUN_FILE
 
-__all__ = ["find_runs", "load_runs", "save_runs"]
+__all__ = ["find_runs", "save_runs"]
 
 
 def _name(key, run) -> str:
@@ -102,38 +103,18 @@ def find_runs(paths) -> list[Path]:
     return found
 
 
-def load_runs(paths, *, mixed: str = "refuse") -> dict:
-    """Load the runs under ``paths`` (see :func:`find_runs`).
+def __getattr__(name: str):
+    # load_runs moved up to baygo_graph.run (this layer never imports run); the old
+    # path stays for user code, with a warning.
+    if name == "load_runs":
+        import importlib
+        import warnings
 
-    Parameters
-    ----------
-    paths : path or iterable of paths
-    mixed : {"refuse", "group"}, default "refuse"
-        Runs of different steps (T), agents (M) or data: ValueError naming each
-        setup and a run of it (medians over them would mix experiments), or
-        load them all (``"group"``: tables then summarise each setup apart).
-
-    Returns
-    -------
-    dict
-        ``{label: Run}``, label = the run's folder name (or ``.npz`` file stem),
-        in the order found; a folder name that repeats gets its parent prefixed.
-
-    Raises
-    ------
-    RunFormatError
-        When a path holds no run, or a run file is unreadable.
-    ValueError
-        For runs of different setups with ``mixed="refuse"``.
-    """
-    from ..analysis.table import check_same_setup
-    from ..run import Run
-
-    out = {}
-    for f in find_runs(paths):
-        label = f.parent.name if f.name == RUN_FILE else f.stem
-        if label in out:
-            label = str(f.parent if f.name == RUN_FILE else f.with_suffix(""))
-        out[label] = Run.load(f)
-    check_same_setup(out, mixed=mixed)
-    return out
+        warnings.warn(
+            "baygo_graph.io.runs.load_runs moved: use baygo_graph.load_runs "
+            "(baygo_graph.run.load_runs)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return importlib.import_module("baygo_graph.run").load_runs
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

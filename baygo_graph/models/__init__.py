@@ -20,10 +20,13 @@ of that to models on a parameter grid:
   posteriors and no grid (kernels in :mod:`.exact`: closed-form update, KL and
   precision-weighted pooling on five numbers per agent): a million agents.
 
-:func:`resolve_model` turns a name into a model object with default options; a
-model's options are the keyword arguments of its class.
+:class:`Model` is the protocol (``typing.Protocol``, runtime-checkable): a model
+object is a frozen configuration that never changes during a run; its per-run state
+is made by ``start``. :func:`resolve_model` turns a name into a model object with
+options; :func:`register` makes a model known by name to every command (``--model``).
 """
 
+from . import exact, gaussian, grid, kl, linear, logistic, mean, protocol, registry, segment
 from .exact import *  # noqa: F403
 from .gaussian import *  # noqa: F403
 from .grid import *  # noqa: F403
@@ -31,5 +34,19 @@ from .kl import *  # noqa: F403
 from .linear import *  # noqa: F403
 from .logistic import *  # noqa: F403
 from .mean import *  # noqa: F403
+from .protocol import *  # noqa: F403
 from .registry import *  # noqa: F403
 from .segment import *  # noqa: F403
+
+__all__ = [
+    *exact.__all__,
+    *gaussian.__all__,
+    *grid.__all__,
+    *kl.__all__,
+    *linear.__all__,
+    *logistic.__all__,
+    *mean.__all__,
+    *protocol.__all__,
+    *registry.__all__,
+    *segment.__all__,
+]

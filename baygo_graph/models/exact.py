@@ -139,7 +139,7 @@ def exact_update(state: ExactState, stats: np.ndarray, sigma: float) -> ExactSta
     state : ExactState
     stats : numpy.ndarray, shape (M, 6)
         ``(sum y^2, sum y, sum x y, n, sum x, sum x^2)`` per agent, as made by
-        :func:`baygo_graph.model.batch_statistics`.
+        :func:`baygo_graph.models.batch_statistics`.
     sigma : float
         Noise standard deviation (> 0).
 

@@ -6,7 +6,7 @@ conjugate update, geometric pooling with weights ``w_ij`` gives precision
 ``sum_j w_ij P_j`` and precision-weighted mean, and BayGo's divergence is the
 closed-form KL between Gaussians. The state is five numbers per agent
 (:class:`~baygo_graph.models.exact.ExactState`), so a run reaches a million agents
-on a sparse physical graph. The data split is :func:`baygo_graph.splits.shared_split`
+on a sparse physical graph. The data split is :func:`baygo_graph.data.splits.shared_split`
 (the paper's split where it exists, in O(M + N) memory).
 """
 
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..splits import shared_split
+from ..data.splits import shared_split
 from .exact import exact_choices, exact_metrics, exact_pool, exact_prior, exact_update
 from .grid import Measures
 from .linear import RegressionSetup, batch_statistics
@@ -25,13 +25,16 @@ __all__ = ["ExactGaussian"]
 
 
 class _Box:
-    """The mutable holder of an :class:`~baygo_graph.models.exact.ExactState`."""
+    """One run's state: an :class:`~baygo_graph.models.exact.ExactState`, the noise, the
+    test set."""
 
-    def __init__(self, state):
+    def __init__(self, state, *, sigma, test):
         self.state = state
+        self.sigma = sigma
+        self.test = test
 
 
-@dataclass(eq=False)
+@dataclass(frozen=True)
 class ExactGaussian(RegressionSetup):
     """The paper's linear regression with exact Gaussian posteriors (``"exact"``).
 
@@ -45,7 +48,7 @@ class ExactGaussian(RegressionSetup):
     prior_var : (float, float), default (0.5, 0.5)
         Variances of the Gaussian prior N(0, diag(prior_var)).
     test_fraction, informative_range, other_range
-        The data split, see :func:`baygo_graph.splits.shared_split`.
+        The data split, see :func:`baygo_graph.data.splits.shared_split`.
 
     Notes
     -----
@@ -68,16 +71,18 @@ class ExactGaussian(RegressionSetup):
     loss_name = "mse"
 
     def split(self, data, *, agents: int, informative: int, rng):
-        """The paper's split in O(M + N) memory (:func:`~baygo_graph.splits.shared_split`)."""
-        split = self.split_with(shared_split, data, agents=agents, informative=informative, rng=rng)
-        self._test = split.x_test, split.y_test
-        return split
+        """The paper's split in O(M + N) memory (:func:`~baygo_graph.data.splits.shared_split`)."""
+        return self.split_with(shared_split, data, agents=agents, informative=informative, rng=rng)
 
     def start(self, split, *, learners: int, dtype) -> _Box:
         """Every learner at the prior (float64 whatever ``dtype``)."""
         if np.dtype(dtype) != np.float64:
             raise ValueError(f"the exact model computes in float64, got dtype={dtype!r}")
-        return _Box(exact_prior(learners, self.prior_var))
+        return _Box(
+            exact_prior(learners, self.prior_var),
+            sigma=self.noise(split),
+            test=(split.x_test, split.y_test),
+        )
 
     def statistics(self, x, y) -> np.ndarray:
         """Sufficient statistics of each row's batch (as the linear grid model)."""
@@ -85,7 +90,7 @@ class ExactGaussian(RegressionSetup):
 
     def update(self, box: _Box, stats) -> None:
         """The conjugate update."""
-        box.state = exact_update(box.state, stats, self._sigma)
+        box.state = exact_update(box.state, stats, box.sigma)
 
     def most_divergent(self, box: _Box, *, listen, rng) -> np.ndarray:
         """Each agent's allowed neighbour with the largest closed-form KL."""
@@ -101,7 +106,7 @@ class ExactGaussian(RegressionSetup):
 
     def measure(self, box: _Box, t: int, agents: int) -> Measures:
         """Test MSE, differential entropy and mean of every agent's posterior."""
-        mse, entropy, mean = exact_metrics(box.state, x_test=self._test[0], y_test=self._test[1])
+        mse, entropy, mean = exact_metrics(box.state, x_test=box.test[0], y_test=box.test[1])
         if len(mse) != agents:  # one learner stands for every agent
             mse, entropy = (np.broadcast_to(a[:1], (agents,)) for a in (mse, entropy))
             mean = np.broadcast_to(mean[:1], (agents, 2))
@@ -123,6 +128,6 @@ class ExactGaussian(RegressionSetup):
         """Numbers per learner in the state: five (precision entries and ``P m``)."""
         return 5
 
-    def config(self) -> dict:
+    def config(self, box) -> dict:
         """The model's parameters for the run's config."""
-        return {"grid": None, "bounds": None} | self.setup_config()
+        return {"grid": None, "bounds": None} | self.setup_config(box.sigma)

@@ -202,6 +202,14 @@ class GridState:
     logz: np.ndarray | None = None
     #: Row sums of ``expo`` (the normalisers), kept up to date by :meth:`refresh`.
     z: np.ndarray | None = None
+    #: The run's grid (made by the model's ``make_grid``).
+    space: Grid | None = None
+    #: The run's values of the model fixed from the split (``GridModel.prepare``).
+    values: dict = field(default_factory=dict)
+    #: ``[1, theta]`` per grid point: one product gives normaliser and mean.
+    moments: np.ndarray | None = None
+    #: ``f(mean) -> (loss, extra)`` on the run's test set.
+    loss: object = None
 
     def refresh(self, add: np.ndarray | None = None) -> None:
         """Add ``add`` (if given) to ``logp``, shift it to row maximum 0, recompute
@@ -259,14 +267,20 @@ class Measures:
 class GridModel:
     """Base of the grid models: the log-domain machinery every grid model shares.
 
-    A subclass sets :attr:`name`, :attr:`loss_name` and implements
-    :meth:`make_grid`, :meth:`log_prior`, :meth:`split`, :meth:`statistics`,
-    :meth:`log_likelihood` and :meth:`loss_function`.
+    A subclass is a frozen dataclass of its options; it sets :attr:`name`,
+    :attr:`loss_name` and implements :meth:`make_grid`, :meth:`log_prior`,
+    :meth:`split`, :meth:`statistics`, :meth:`log_likelihood` and
+    :meth:`loss_function` (and :meth:`prepare` for values fixed from the split,
+    :meth:`config` for the run's record). The model object never changes: a run's
+    grid, values and posteriors live in the :class:`GridState` that :meth:`start`
+    makes.
     """
 
     name = "grid"
     #: What :attr:`Measures.loss` is (``run.config["loss"]``).
     loss_name = "loss"
+    #: Precision of the posterior arrays (a dataclass field of the concrete models).
+    dtype = "float64"
 
     # -- what a concrete model supplies ---------------------------------------
     def make_grid(self) -> Grid:
@@ -285,47 +299,67 @@ class GridModel:
         """Share the samples among the agents: a :class:`~baygo_graph.data.Split`."""
         raise NotImplementedError
 
+    def prepare(self, split, grid: Grid) -> dict:
+        """The run's values fixed from the split (e.g. the likelihood noise): ``state.values``."""
+        return {}
+
     def statistics(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         """Sufficient statistics of each row's batch, shape (rows, S)."""
         raise NotImplementedError
 
-    def log_likelihood(self, stats: np.ndarray, *, out: np.ndarray) -> np.ndarray:
-        """Log-likelihood of each row's batch at every grid point, into ``out``."""
+    def log_likelihood(self, stats: np.ndarray, *, out: np.ndarray, state: GridState):
+        """Log-likelihood of each row's batch at every grid point (``state.space``), into
+        ``out``."""
         raise NotImplementedError
 
-    def loss_function(self, split):
+    def loss_function(self, split, state: GridState):
         """``f(mean) -> (loss (M,), extra dict)`` on the test set of ``split``."""
         raise NotImplementedError
 
-    def config(self) -> dict:
-        """The model's parameters for the run's config (JSON-able)."""
-        return {}
+    def config(self, state: GridState) -> dict:
+        """The run's model parameters for its config (JSON-able): the grid by default."""
+        return {
+            "grid": list(state.space.shape),
+            "bounds": [list(b) for b in state.space.bounds],
+        }
+
+    def grid_shape(self) -> tuple:
+        """Points per axis, from the options alone (default: made by :meth:`make_grid`)."""
+        return self.make_grid().shape
 
     def state_values(self) -> int:
         """Numbers per learner in the state (K grid points), from the options alone.
 
-        Used to check the memory budget before anything is allocated.
+        Used to check the memory budget before anything of size M x K is allocated.
         """
-        points, dims = getattr(self, "grid", 61), getattr(self, "dims", 2)
-        pts = [points] * dims if np.ndim(points) == 0 else list(np.ravel(points))
+        pts = self.grid_shape()
         ok = all(isinstance(p, int | np.integer) and p > 0 for p in pts)
         return math.prod(int(p) for p in pts) if ok else 1
 
     # -- the shared machinery ---------------------------------------------------
     def start(self, split, *, learners: int, dtype) -> GridState:
-        """Every learner at the prior; also fixes the grid (:attr:`space`) and the test loss."""
-        self.space = self.make_grid()
-        prior = self.log_prior(self.space).astype(dtype)
+        """Every learner at the prior, with the run's grid, values and test loss."""
+        space = self.make_grid()
+        values = self.prepare(split, space)
+        prior = self.log_prior(space).astype(dtype)
         logp = np.tile(prior, (learners, 1))
         # [1, theta] per grid point: one pass gives normaliser and posterior mean.
-        self._moments = np.column_stack([np.ones(self.space.size), self.space.theta]).astype(dtype)
-        self._loss = self.loss_function(split)
-        return GridState(logp=logp, expo=np.empty_like(logp), spare=np.empty_like(logp))
+        moments = np.column_stack([np.ones(space.size), space.theta]).astype(dtype)
+        state = GridState(
+            logp=logp,
+            expo=np.empty_like(logp),
+            spare=np.empty_like(logp),
+            space=space,
+            values=values,
+            moments=moments,
+        )
+        state.loss = self.loss_function(split, state)
+        return state
 
     def update(self, state: GridState, stats: np.ndarray) -> None:
         """Local Bayesian step: add each learner's log-likelihood, then refresh."""
         # computed in the expo buffer, which refresh() overwrites with exp(logp)
-        state.refresh(add=self.log_likelihood(stats, out=state.expo))
+        state.refresh(add=self.log_likelihood(stats, out=state.expo, state=state))
 
     def most_divergent(self, state: GridState, *, listen, rng) -> np.ndarray:
         """BayGo's choices: each agent's most divergent allowed neighbour (KL)."""
@@ -353,7 +387,7 @@ class GridModel:
     def measure(self, state: GridState, t: int, agents: int) -> Measures:
         """Loss, entropy and mean of every agent's posterior ``expo / z``."""
         expo, logp = state.expo, state.logp
-        mom = (expo @ self._moments).astype(np.float64)
+        mom = (expo @ state.moments).astype(np.float64)
         z = mom[:, 0]
         mean = mom[:, 1:] / z[:, None]
         logz = state.logz = np.log(z)
@@ -364,7 +398,7 @@ class GridModel:
             itemsize=expo.itemsize,
         )
         entropy = logz - dots / z
-        loss, extra = self._loss(mean)
+        loss, extra = state.loss(mean)
         peak = 1.0 / z
         if state.collapsed is None and peak.max() > _COLLAPSE:
             state.collapsed = (t, int(peak.argmax()), float(peak.max()))
@@ -388,7 +422,7 @@ class GridModel:
         if state.collapsed is None:
             return
         t, i, p = state.collapsed
-        spacing = " x ".join(f"{s:.3g}" for s in self.space.spacing)
+        spacing = " x ".join(f"{s:.3g}" for s in state.space.spacing)
         warnings.warn(
             f"at step {t}, agent {i}'s posterior put {p:.3f} of its mass on one grid cell: "
             f"the grid (spacing {spacing}) is too coarse for "

@@ -15,6 +15,7 @@ import numpy as np
 
 from .._validate import check_real, check_scale
 from ..data import paper_split, resolve_data
+from ..defaults import PAPER
 from .grid import Grid, GridModel, log_normalize, make_grid
 
 __all__ = [
@@ -155,27 +156,29 @@ def mse_function(x, y):
     return mse
 
 
-@dataclass(eq=False)
+@dataclass(frozen=True)
 class RegressionSetup:
     """The paper's regression set-up shared by the grid and the exact model.
 
-    The likelihood noise, the prior and the bodyfat split (:func:`split_with`);
-    subclasses choose the splitter (padded per agent, or a shared pool).
+    The likelihood noise (:meth:`noise`), the prior and the bodyfat split
+    (:meth:`split_with`); subclasses choose the splitter (padded per agent, or a
+    shared pool).
     """
 
     sigma: float | None = None
     sigma_scale: float = 1.0
-    prior_var: tuple = (0.5, 0.5)
-    test_fraction: float = 0.2
-    informative_range: tuple = (85.0, 120.0)
-    other_range: tuple = (70.0, 85.0)
+    prior_var: tuple = PAPER.prior_var
+    test_fraction: float = PAPER.test_fraction
+    informative_range: tuple = PAPER.informative_range
+    other_range: tuple = PAPER.other_range
+    dtype: str = "float64"
 
     def resolve_data(self, data):
         """The bodyfat data (a path, a DataFrame, a Dataset, or None: ``$BAYGO_BODYFAT``)."""
         return resolve_data(data)
 
     def split_with(self, splitter, data, *, agents: int, informative: int, rng):
-        """``splitter(data, ...)`` with this set-up's ranges; fixes the noise ``_sigma``."""
+        """``splitter(data, ...)`` with this set-up's ranges (the noise is checked here)."""
         split = splitter(
             data,
             agents=agents,
@@ -185,15 +188,20 @@ class RegressionSetup:
             test_fraction=self.test_fraction,
             rng=rng,
         )
-        scale = check_real("sigma_scale", self.sigma_scale, low=0.0, low_open=True)
-        sigma = split.sigma_ls if self.sigma is None else self.sigma
-        self._sigma = check_scale("sigma", scale * check_scale("sigma", sigma))
+        self.noise(split)
         return split
 
-    def setup_config(self) -> dict:
-        """The set-up's entries of the run's config."""
+    def noise(self, split) -> float:
+        """The likelihood noise of a run on ``split``: ``sigma`` (default ``split.sigma_ls``)
+        times ``sigma_scale``."""
+        scale = check_real("sigma_scale", self.sigma_scale, low=0.0, low_open=True)
+        sigma = split.sigma_ls if self.sigma is None else self.sigma
+        return check_scale("sigma", scale * check_scale("sigma", sigma))
+
+    def setup_config(self, sigma: float) -> dict:
+        """The set-up's entries of the run's config, with the run's noise ``sigma``."""
         return {
-            "sigma": self._sigma,
+            "sigma": sigma,
             "prior_var": list(np.broadcast_to(np.asarray(self.prior_var, float), (2,))),
             "test_fraction": self.test_fraction,
             "informative_range": list(self.informative_range),
@@ -202,7 +210,7 @@ class RegressionSetup:
         }
 
 
-@dataclass(eq=False)
+@dataclass(frozen=True)
 class LinearRegression(RegressionSetup, GridModel):
     """The paper's model: linear regression on a 2-D grid over (intercept, slope).
 
@@ -232,16 +240,20 @@ class LinearRegression(RegressionSetup, GridModel):
     ('linear', [21, 21])
     """
 
-    grid: int | tuple = 61
-    bounds: tuple = (-2.0, 2.0)
+    grid: int | tuple = PAPER.grid
+    bounds: tuple = PAPER.bounds
 
     name = "linear"
     loss_name = "mse"
 
     def make_grid(self) -> Grid:
-        g = make_grid(self.grid, bounds=self.bounds)
-        self._features = features(g)
-        return g
+        return make_grid(self.grid, bounds=self.bounds)
+
+    def grid_shape(self) -> tuple:
+        return (self.grid,) * 2 if np.ndim(self.grid) == 0 else tuple(np.ravel(self.grid))
+
+    def prepare(self, split, grid: Grid) -> dict:
+        return {"sigma": self.noise(split), "features": features(grid)}
 
     def log_prior(self, grid: Grid) -> np.ndarray:
         return log_prior(grid, var=self.prior_var)
@@ -252,13 +264,13 @@ class LinearRegression(RegressionSetup, GridModel):
     def statistics(self, x, y) -> np.ndarray:
         return batch_statistics(x, y)
 
-    def log_likelihood(self, stats, *, out) -> np.ndarray:
-        return log_likelihood(self.space, stats, self._sigma, out=out, feats=self._features)
+    def log_likelihood(self, stats, *, out, state) -> np.ndarray:
+        v = state.values
+        return log_likelihood(state.space, stats, v["sigma"], out=out, feats=v["features"])
 
-    def loss_function(self, split):
+    def loss_function(self, split, state):
         mse = mse_function(split.x_test, split.y_test)
         return lambda mean: (mse(mean), {})
 
-    def config(self) -> dict:
-        grid = {"grid": list(self.space.shape), "bounds": [list(b) for b in self.space.bounds]}
-        return grid | self.setup_config()
+    def config(self, state) -> dict:
+        return GridModel.config(self, state) | self.setup_config(state.values["sigma"])

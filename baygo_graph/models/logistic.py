@@ -6,22 +6,23 @@ likelihood has no finite sufficient statistic, so the batch "statistics" are the
 batch's log-likelihood at every grid point, (rows, K): additive over samples like
 any sufficient statistic (a central learner may sum them), computed for all rows
 and grid points at once in chunks of bounded memory with a stable log-sigmoid.
-The data are any labelled CSV (:func:`~baygo_graph.labelled.load_labelled_csv`)
-or :func:`~baygo_graph.labelled.synthetic_labelled`, shared by region of the
-feature space (:func:`~baygo_graph.labelled.region_split`) or by a user-given
+The data are any labelled CSV (:func:`~baygo_graph.data.labelled.load_labelled_csv`)
+or :func:`~baygo_graph.data.labelled.synthetic_labelled`, shared by region of the
+feature space (:func:`~baygo_graph.data.labelled.region_split`) or by a user-given
 ``assignment``. The test loss is the log-loss of each agent's posterior-mean
 predictor; ``run.records["error_rate"]`` its test error rate.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass
 
 import numpy as np
 
 from .._validate import check_scale
-from ..labelled import (
+from ..data.labelled import (
     assignment_split,
     check_labels,
     load_labelled_csv,
@@ -97,7 +98,7 @@ def classification_metrics(x, y, w) -> tuple[np.ndarray, np.ndarray]:
     return loss, error
 
 
-@dataclass(eq=False)
+@dataclass(frozen=True)
 class LogisticRegression(GridModel):
     """Logistic regression on a 2-D grid over ``(w0, w1)``; the ``"logistic"`` model.
 
@@ -114,12 +115,12 @@ class LogisticRegression(GridModel):
         Variance of the prior N(0, prior_var I) on ``(w0, w1)``.
     informative_range, other_range : (float, float), optional
         Feature regions (raw units) of the informative agent and of the others, see
-        :func:`~baygo_graph.labelled.region_split` (default: split at the 30%
+        :func:`~baygo_graph.data.labelled.region_split` (default: split at the 30%
         quantile).
     test_fraction : float, default 0.2
     assignment : array of int, optional
         Each sample's agent (-1: test), replacing the region rule; see
-        :func:`~baygo_graph.labelled.assignment_split`.
+        :func:`~baygo_graph.data.labelled.assignment_split`.
 
     Notes
     -----
@@ -129,7 +130,7 @@ class LogisticRegression(GridModel):
 
     Examples
     --------
-    >>> from baygo_graph.labelled import synthetic_labelled
+    >>> from baygo_graph.data.labelled import synthetic_labelled
     >>> model = LogisticRegression(grid=11)
     >>> split = model.split(synthetic_labelled(), agents=3, informative=0, rng=0)
     >>> state = model.start(split, learners=3, dtype=np.float64)
@@ -148,6 +149,7 @@ class LogisticRegression(GridModel):
     other_range: tuple | None = None
     test_fraction: float = 0.2
     assignment: object = None
+    dtype: str = "float64"
 
     name = "logistic"
     loss_name = "log_loss"
@@ -157,7 +159,7 @@ class LogisticRegression(GridModel):
 
     def resolve_data(self, data):
         """The samples: a Dataset, DataFrame or CSV path with the feature and label, or
-        None: :func:`~baygo_graph.labelled.synthetic_labelled` (synthetic)."""
+        None: :func:`~baygo_graph.data.labelled.synthetic_labelled` (synthetic)."""
         if data is None:
             return synthetic_labelled()
         if isinstance(data, str | os.PathLike):
@@ -166,6 +168,14 @@ class LogisticRegression(GridModel):
 
     def make_grid(self) -> Grid:
         return make_grid(self.grid, bounds=self.bounds)
+
+    @functools.cached_property
+    def _space(self) -> Grid:
+        # the grid is a function of the options: made once for the batch log-likelihoods
+        return self.make_grid()
+
+    def grid_shape(self) -> tuple:
+        return (self.grid,) * 2 if np.ndim(self.grid) == 0 else tuple(np.ravel(self.grid))
 
     def log_prior(self, grid: Grid) -> np.ndarray:
         return log_normalize(-0.5 * (grid.theta**2).sum(axis=1) / self.prior_var)
@@ -197,13 +207,13 @@ class LogisticRegression(GridModel):
         return split
 
     def statistics(self, x, y) -> np.ndarray:
-        return logistic_log_likelihood(self.space, x, y)
+        return logistic_log_likelihood(self._space, x, y)
 
-    def log_likelihood(self, stats, *, out) -> np.ndarray:
+    def log_likelihood(self, stats, *, out, state) -> np.ndarray:
         out[...] = stats
         return out
 
-    def loss_function(self, split):
+    def loss_function(self, split, state):
         x, y = split.x_test, split.y_test
 
         def metrics(mean):
@@ -212,12 +222,12 @@ class LogisticRegression(GridModel):
 
         return metrics
 
-    def config(self) -> dict:
+    def config(self, state) -> dict:
         return {
             "feature": self.feature,
             "label": self.label,
-            "grid": list(self.space.shape),
-            "bounds": [list(b) for b in self.space.bounds],
+            "grid": list(state.space.shape),
+            "bounds": [list(b) for b in state.space.bounds],
             "prior_var": float(self.prior_var),
             "split_rule": "assignment" if self.assignment is not None else "region",
             "informative_range": None

@@ -5,20 +5,21 @@ unknown mean ``mu`` (d = 1 or 2), holds a posterior over a regular grid of
 candidate means (prior N(0, prior_var I)) and pools with its neighbours. The
 batch statistics ``(n, sum y, sum |y|^2)`` give the exact Gaussian
 log-likelihood at every grid point with one (rows, d + 2) x (d + 2, K) product.
-The data are :func:`~baygo_graph.labelled.gaussian_samples` shared by
-:func:`~baygo_graph.labelled.mean_split` (the informative agent's samples are
+The data are :func:`~baygo_graph.data.labelled.gaussian_samples` shared by
+:func:`~baygo_graph.data.labelled.mean_split` (the informative agent's samples are
 clean, the others' carry extra noise) or a user-given ``assignment``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from dataclasses import dataclass
 
 import numpy as np
 
 from .._validate import check_int, check_scale
-from ..labelled import assignment_split, gaussian_samples, load_csv, mean_split
+from ..data.labelled import assignment_split, gaussian_samples, load_csv, mean_split
 from .grid import Grid, GridModel, log_normalize, make_grid
 
 __all__ = ["GaussianMean", "mean_features", "mean_log_likelihood", "mean_statistics"]
@@ -86,7 +87,7 @@ def mean_log_likelihood(grid: Grid, stats: np.ndarray, sigma: float, *, out=None
     return np.matmul(stats.astype(dtype, copy=False), feats.astype(dtype).T, out=out)
 
 
-@dataclass(eq=False)
+@dataclass(frozen=True)
 class GaussianMean(GridModel):
     """Estimate a Gaussian mean ``mu`` (d = 1 or 2) on a grid; the ``"mean"`` model.
 
@@ -100,19 +101,19 @@ class GaussianMean(GridModel):
         Grid interval of each axis (data units: samples are not standardised).
     sigma : float, optional
         Noise sd the likelihood assumes; default ``split.sigma_ls`` (the clean
-        samples' sd, see :func:`~baygo_graph.labelled.mean_split`).
+        samples' sd, see :func:`~baygo_graph.data.labelled.mean_split`).
     prior_var : float, default 1.0
         Variance of the prior N(0, prior_var I).
     truth : float or sequence of float, optional
         The true ``mu`` the loss is measured against. Default: ``mu`` recorded in
         the data (``frame.attrs["mu"]``, set by
-        :func:`~baygo_graph.labelled.gaussian_samples`), else the mean of the
+        :func:`~baygo_graph.data.labelled.gaussian_samples`), else the mean of the
         held-out test samples.
     informative_share, extra_noise, test_fraction
-        The split rule, see :func:`~baygo_graph.labelled.mean_split`.
+        The split rule, see :func:`~baygo_graph.data.labelled.mean_split`.
     assignment : array of int, optional
         Each sample's agent (-1: test), replacing the rule; see
-        :func:`~baygo_graph.labelled.assignment_split`.
+        :func:`~baygo_graph.data.labelled.assignment_split`.
 
     Notes
     -----
@@ -126,12 +127,12 @@ class GaussianMean(GridModel):
     Examples
     --------
     >>> import baygo_graph as bg
-    >>> from baygo_graph.labelled import gaussian_samples
+    >>> from baygo_graph.data.labelled import gaussian_samples
     >>> model = GaussianMean(dims=2, grid=21)
     >>> split = model.split(gaussian_samples(60), agents=3, informative=0, rng=0)
     >>> state = model.start(split, learners=3, dtype=np.float64)
     >>> model.update(state, model.statistics(split.x[:, :2], split.y[:, :2]))
-    >>> model.measure(state, 0, 3).mean.shape, model.config()["target"]
+    >>> model.measure(state, 0, 3).mean.shape, model.config(state)["target"]
     ((3, 2), [0.6, -0.4])
     """
 
@@ -145,6 +146,7 @@ class GaussianMean(GridModel):
     extra_noise: float = 2.0
     test_fraction: float = 0.2
     assignment: object = None
+    dtype: str = "float64"
 
     name = "mean"
     loss_name = "sq_error"
@@ -155,7 +157,7 @@ class GaussianMean(GridModel):
 
     def resolve_data(self, data):
         """The samples: a Dataset, DataFrame or CSV path with ``y1`` (and ``y2``), or
-        None: :func:`~baygo_graph.labelled.gaussian_samples` (synthetic)."""
+        None: :func:`~baygo_graph.data.labelled.gaussian_samples` (synthetic)."""
         if data is None:
             return gaussian_samples(mu=(0.6, -0.4)[: self.dims])
         if isinstance(data, str | os.PathLike):
@@ -163,8 +165,14 @@ class GaussianMean(GridModel):
         return data
 
     def make_grid(self) -> Grid:
-        points = self.grid if self.grid is not None else (241 if self.dims == 1 else 61)
-        return make_grid(points, bounds=self.bounds, dims=self.dims)
+        return make_grid(self._points(), bounds=self.bounds, dims=self.dims)
+
+    def _points(self):
+        return self.grid if self.grid is not None else (241 if self.dims == 1 else 61)
+
+    def grid_shape(self) -> tuple:
+        pts = self._points()
+        return (pts,) * self.dims if np.ndim(pts) == 0 else tuple(np.ravel(pts))
 
     def log_prior(self, grid: Grid) -> np.ndarray:
         return log_normalize(-0.5 * (grid.theta**2).sum(axis=1) / self.prior_var)
@@ -191,10 +199,16 @@ class GaussianMean(GridModel):
                 test_fraction=self.test_fraction,
                 rng=rng,
             )
-        self._sigma = split.sigma_ls if self.sigma is None else float(self.sigma)
-        check_scale("sigma", self._sigma)
-        self._target = self._find_target(data, split)
-        return split
+        check_scale("sigma", self._sigma_of(split))
+        return dataclasses.replace(
+            split, extra=split.extra | {"target": self._find_target(data, split)}
+        )
+
+    def _sigma_of(self, split) -> float:
+        return split.sigma_ls if self.sigma is None else float(self.sigma)
+
+    def prepare(self, split, grid: Grid) -> dict:
+        return {"sigma": self._sigma_of(split), "target": split.extra["target"]}
 
     def _find_target(self, data, split) -> np.ndarray:
         truth = self.truth
@@ -212,21 +226,21 @@ class GaussianMean(GridModel):
     def statistics(self, x, y) -> np.ndarray:
         return mean_statistics(x, y, dims=self.dims)
 
-    def log_likelihood(self, stats, *, out) -> np.ndarray:
-        return mean_log_likelihood(self.space, stats, self._sigma, out=out)
+    def log_likelihood(self, stats, *, out, state) -> np.ndarray:
+        return mean_log_likelihood(state.space, stats, state.values["sigma"], out=out)
 
-    def loss_function(self, split):
-        target = self._target
+    def loss_function(self, split, state):
+        target = state.values["target"]
         return lambda mean: (((mean - target) ** 2).sum(axis=1), {})
 
-    def config(self) -> dict:
+    def config(self, state) -> dict:
         return {
             "dims": self.dims,
-            "grid": list(self.space.shape),
-            "bounds": [list(b) for b in self.space.bounds],
-            "sigma": self._sigma,
+            "grid": list(state.space.shape),
+            "bounds": [list(b) for b in state.space.bounds],
+            "sigma": state.values["sigma"],
             "prior_var": float(self.prior_var),
-            "target": self._target.tolist(),
+            "target": state.values["target"].tolist(),
             "split_rule": "assignment" if self.assignment is not None else "noise",
             "informative_share": self.informative_share,
             "extra_noise": self.extra_noise,

@@ -1,26 +1,78 @@
-"""Model names: turn ``"linear"`` (or another name) into a model object."""
+"""Model names: one registry table from a name to a model class, open to plug-ins.
+
+:func:`register` adds a model under a name (from any module; no package file is
+edited); :func:`resolve_model` turns a name or an object, with options, into a
+model object; :func:`model_names` lists what is registered.
+"""
 
 from __future__ import annotations
+
+import dataclasses
 
 from .gaussian import ExactGaussian
 from .linear import LinearRegression
 from .logistic import LogisticRegression
 from .mean import GaussianMean
+from .protocol import MODEL_METHODS, Model
 
-__all__ = ["MODEL_NAMES", "resolve_model"]
+__all__ = ["DEFAULT_MODEL", "MODEL_NAMES", "model_names", "register", "resolve_model"]
 
-_MODELS = {
-    "linear": LinearRegression,
-    "mean": GaussianMean,
-    "logistic": LogisticRegression,
-    "exact": ExactGaussian,
-}
-#: Names understood by :func:`resolve_model`.
-MODEL_NAMES = tuple(_MODELS)
+#: The model of a run when none is named: the paper's linear regression.
+DEFAULT_MODEL = "linear"
+
+_REGISTRY: dict = {}
+
+
+def register(name: str, factory, *, replace: bool = False) -> None:
+    """Register a model under ``name``: usable by every command that takes ``--model``.
+
+    Parameters
+    ----------
+    name : str
+        The model's name (lower case, no spaces).
+    factory : callable
+        Called with the model's options as keywords (a model class works as is);
+        returns a model object (:class:`~baygo_graph.models.Model`).
+    replace : bool, default False
+        Allow replacing a registered name (otherwise a ValueError).
+
+    Examples
+    --------
+    >>> register("fine-linear", lambda **o: LinearRegression(**({"grid": 81} | o)), replace=True)
+    >>> resolve_model("fine-linear").grid
+    81
+    """
+    if not isinstance(name, str) or not name or name != name.strip().lower() or " " in name:
+        raise ValueError(f"name must be a lower-case word, got {name!r}")
+    if not callable(factory):
+        raise TypeError(f"factory must be callable, got {type(factory).__name__}")
+    if name in _REGISTRY and not replace:
+        raise ValueError(f"model name {name!r} is taken: pass replace=True to replace it")
+    _REGISTRY[name] = factory
+
+
+def model_names() -> tuple:
+    """The registered model names, built-in first.
+
+    Examples
+    --------
+    >>> model_names()[:2]
+    ('linear', 'mean')
+    """
+    return tuple(_REGISTRY)
 
 
 def resolve_model(model=None, **options):
-    """A model object from a name (with its keyword options) or an object (returned as is).
+    """A model object from a name or an object, with options set on it.
+
+    Parameters
+    ----------
+    model : str, model object or None
+        A registered name (:func:`model_names`), a model object (returned as is, or
+        a copy with ``options`` replaced when it is a dataclass), or None: the
+        default :data:`DEFAULT_MODEL`.
+    **options
+        The model's options (its class's keyword arguments).
 
     Examples
     --------
@@ -28,19 +80,46 @@ def resolve_model(model=None, **options):
     21
     >>> resolve_model(None).name
     'linear'
+    >>> resolve_model(LinearRegression(grid=11), bounds=(-1, 1)).grid
+    11
     """
     if model is None:
-        model = "linear"
+        model = DEFAULT_MODEL
     if isinstance(model, str):
         key = model.lower()
-        if key not in _MODELS:
-            raise ValueError(f"model must be one of {MODEL_NAMES} or a model object, got {model!r}")
-        return _MODELS[key](**options)
-    if options:
+        if key not in _REGISTRY:
+            raise ValueError(
+                f"model must be one of {model_names()} (or registered with "
+                f"baygo_graph.models.register) or a model object, got {model!r}"
+            )
+        model = _REGISTRY[key](**options)
+    elif options:
+        if not dataclasses.is_dataclass(model):
+            raise TypeError(
+                f"options {sorted(options)} go with a model name or a dataclass model; set "
+                f"them on the model object {type(model).__name__} instead"
+            )
+        known = {f.name for f in dataclasses.fields(model) if f.init}
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise TypeError(
+                f"{', '.join(unknown)} are not options of model {getattr(model, 'name', model)!r}"
+                f" (its options: {', '.join(sorted(known))})"
+            )
+        model = dataclasses.replace(model, **options)
+    if not isinstance(model, Model):
+        missing = [a for a in MODEL_METHODS if not hasattr(model, a)]
         raise TypeError(
-            f"options {sorted(options)} go with a model name; set them on the model object "
-            f"{type(model).__name__} instead"
+            f"model must be a name or a model object (baygo_graph.models.Model), got "
+            f"{type(model).__name__} without {', '.join(sorted(missing))}"
         )
-    if not all(hasattr(model, a) for a in ("start", "update", "measure", "split")):
-        raise TypeError(f"model must be a name or a model object, got {type(model).__name__}")
     return model
+
+
+register("linear", LinearRegression)
+register("mean", GaussianMean)
+register("logistic", LogisticRegression)
+register("exact", ExactGaussian)
+
+#: The built-in names (registered plug-ins are in :func:`model_names`).
+MODEL_NAMES = model_names()

@@ -12,14 +12,31 @@ listens to agent ``j``.
   agent's own batch.
 
 :func:`resolve_strategy` turns a name or a graph into one of these; any object with
-a ``name`` and a ``start`` method (:class:`Strategy`) plugs into the loop.
+a ``name`` and a ``start`` method (:class:`Strategy`) plugs into the loop, declaring
+what it needs and offers in its :class:`Capabilities`. :class:`ChoiceStrategy` is
+the base of dynamic strategies (one chosen neighbour per agent and step: write
+``choose`` only); :func:`register` makes a strategy known by name to every command.
 """
 
+from . import base, baygo, central, choice, fixed, kl, physical, registry, timevarying
 from .base import *  # noqa: F403
 from .baygo import *  # noqa: F403
 from .central import *  # noqa: F403
+from .choice import *  # noqa: F403
 from .fixed import *  # noqa: F403
 from .kl import *  # noqa: F403
 from .physical import *  # noqa: F403
 from .registry import *  # noqa: F403
 from .timevarying import *  # noqa: F403
+
+__all__ = [
+    *base.__all__,
+    *baygo.__all__,
+    *central.__all__,
+    *choice.__all__,
+    *fixed.__all__,
+    *kl.__all__,
+    *physical.__all__,
+    *registry.__all__,
+    *timevarying.__all__,
+]

@@ -13,10 +13,17 @@ mutable state of the strategy, which the loop asks three things each step:
 3. at the end, :meth:`Plan.series` - the communication graph series of the run
    (None for a centralised learner) and :meth:`Plan.config` - what the run's config
    must record to reproduce it.
+
+What a strategy needs and offers is declared by its :class:`Capabilities` (the
+``capabilities`` attribute, read through :func:`capabilities`): whether it makes a
+communication graph, whether it takes a physical graph, whether it scores all M x M
+pairs each step. The loop, ``compare``, ``sweep``, ``analyze`` and ``reproduce``
+consult only these, never a strategy's name or class.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -24,7 +31,7 @@ import numpy as np
 from ..data import Split, draw_batches
 from ..series import GraphSeries
 
-__all__ = ["Plan", "Strategy"]
+__all__ = ["Capabilities", "Plan", "Strategy", "capabilities"]
 
 
 class Plan:
@@ -71,10 +78,65 @@ class Plan:
 
 @runtime_checkable
 class Strategy(Protocol):
-    """What :func:`baygo_graph.simulate` needs of a strategy."""
+    """What :func:`baygo_graph.simulate` needs of a strategy: a ``name`` and ``start``.
+
+    A strategy may also declare ``capabilities`` (:class:`Capabilities`; default:
+    a graph, no physical graph, no pairwise scores) and, when it takes a physical
+    graph, ``with_physical(physical)`` returning a copy that uses it. A dynamic
+    strategy that picks one neighbour per agent and step subclasses
+    :class:`~baygo_graph.strategies.ChoiceStrategy` and writes ``choose`` only.
+    """
 
     name: str
 
     def start(self, *, agents: int, steps: int, delta: float, dtype, rng) -> Plan:
         """A fresh :class:`Plan` for one run."""
         ...
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a strategy needs and offers; the commands consult only this.
+
+    Attributes
+    ----------
+    graph : bool, default True
+        Its plan makes a communication graph series (False: a single learner, no
+        graph, e.g. ``"cen"``; influence and connectivity are then undefined).
+    physical : bool, default False
+        It takes a physical graph (who may talk to whom) through
+        ``strategy.with_physical(physical)``: ``simulate(physical=...)``,
+        ``baygo run --physical`` and a sweep's ``"physical"`` parameter reach it.
+    pairwise : bool, default False
+        Each step it scores all M x M agent pairs (BayGo on the complete physical
+        graph): counted in the memory budget checked before a run.
+
+    Examples
+    --------
+    >>> Capabilities().graph, Capabilities(physical=True).physical
+    (True, True)
+    """
+
+    graph: bool = True
+    physical: bool = False
+    pairwise: bool = False
+
+
+def capabilities(strategy) -> Capabilities:
+    """The :class:`Capabilities` a strategy declares (the defaults when it declares none).
+
+    Examples
+    --------
+    >>> from baygo_graph.strategies import BayGo, Centralised
+    >>> capabilities(BayGo()).physical, capabilities(Centralised()).graph
+    (True, False)
+    """
+    caps = getattr(strategy, "capabilities", None)
+    if caps is None:
+        return Capabilities()
+    if not isinstance(caps, Capabilities):
+        raise TypeError(
+            f"strategy {getattr(strategy, 'name', strategy)!r}: capabilities must be a "
+            f"baygo_graph.strategies.Capabilities, got {type(caps).__name__}"
+        )
+    return caps

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .base import Plan
+from .base import Capabilities, Plan
 
 __all__ = ["Centralised", "CentralisedStratified"]
 
@@ -27,12 +27,15 @@ class Centralised:
     Examples
     --------
     >>> import baygo_graph as bg
-    >>> run = bg.simulate("cen", agents=3, steps=2, grid=11, rng=0, data=bg.synthetic_bodyfat())
+    >>> run = bg.simulate("cen", agents=3, steps=2, model=bg.models.LinearRegression(grid=11),
+    ...                   rng=0, data=bg.synthetic_bodyfat())
     >>> run.series is None, bool((run.mse == run.mse[:, :1]).all())  # one learner
     (True, True)
     """
 
     name: str = field(default="cen", init=False)
+    #: One learner, no communication graph.
+    capabilities = Capabilities(graph=False)
 
     def start(self, *, agents: int, steps: int, delta: float, dtype, rng) -> Plan:
         """A plan with one learner that draws from the pooled training set."""
@@ -44,6 +47,8 @@ class CentralisedStratified:
     """One learner that sees the union of every agent's own batch each step."""
 
     name: str = field(default="cen-stratified", init=False)
+    #: One learner, no communication graph.
+    capabilities = Capabilities(graph=False)
 
     def start(self, *, agents: int, steps: int, delta: float, dtype, rng) -> Plan:
         """A plan with one learner fed by every agent's batch."""

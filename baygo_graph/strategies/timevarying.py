@@ -235,8 +235,9 @@ def physical_at(run, t: int) -> nx.DiGraph:
     Examples
     --------
     >>> import baygo_graph as bg
-    >>> run = bg.simulate("baygo", physical="gossip", agents=6, steps=3, grid=11, rng=0,
-    ...                   data=bg.synthetic_bodyfat())
+    >>> from baygo_graph.strategies import BayGo
+    >>> run = bg.simulate(BayGo(physical="gossip"), agents=6, steps=3, rng=0,
+    ...                   model=bg.models.LinearRegression(grid=11), data=bg.synthetic_bodyfat())
     >>> g = physical_at(run, 1)
     >>> sorted(d for _, d in g.in_degree())
     [1, 1, 1, 1, 1, 1]

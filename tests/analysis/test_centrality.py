@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import networkx as nx
 import numpy as np
 import pytest
+from shared import digraph, eig_reference, random_choices
 
 from baygo_graph import NotUniqueError, Run, simulate, synthetic_bodyfat
 from baygo_graph.analysis import (
@@ -18,21 +18,6 @@ from baygo_graph.analysis import (
     window_matrix,
 )
 from baygo_graph.strategies import complete, star
-
-
-def digraph(m, edges=()):
-    g = nx.DiGraph()
-    g.add_nodes_from(range(m))
-    g.add_edges_from(edges)
-    return g
-
-
-def eig_reference(w: np.ndarray) -> np.ndarray:
-    """Left eigenvector of eigenvalue 1, by dense numpy.linalg.eig, summing to 1."""
-    vals, vecs = np.linalg.eig(w.T)
-    k = np.argmin(np.abs(vals - 1.0))
-    v = np.real(vecs[:, k])
-    return v / v.sum()
 
 
 # -- closed forms ----------------------------------------------------------------
@@ -68,11 +53,6 @@ def test_reference_influence_paper_values():
 
 
 # -- series ----------------------------------------------------------------------
-def random_choices(rng, t, m):
-    ch = rng.integers(0, m - 1, size=(t, m))
-    return ch + (ch >= np.arange(m))
-
-
 @pytest.mark.parametrize("method", ["product", "union"])
 def test_influence_series_matches_direct_computation(rng, method):
     t, m, w = 20, 5, 4

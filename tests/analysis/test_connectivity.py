@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from shared import digraph, ref_windows
 
 from baygo_graph import Run, simulate, synthetic_bodyfat
 from baygo_graph.analysis import (
@@ -22,21 +23,6 @@ from baygo_graph.analysis import (
 )
 
 # -- helpers ---------------------------------------------------------------------
-
-
-def digraph(m, edges=()):
-    g = nx.DiGraph()
-    g.add_nodes_from(range(m))
-    g.add_edges_from(edges)
-    return g
-
-
-def ref_windows(t, b, windows, incomplete):
-    starts = range(0, t, b) if windows == "aligned" else range(t)
-    out = [(s, min(s + b, t)) for s in starts]
-    if incomplete == "drop":
-        out = [(s, e) for s, e in out if e - s == b]
-    return out
 
 
 def ref_union(graphs, s, e):

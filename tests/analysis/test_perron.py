@@ -8,24 +8,10 @@ import pytest
 import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from shared import digraph, eig_reference
 
 from baygo_graph import NotUniqueError, Run
 from baygo_graph.analysis import closed_classes, influence
-
-
-def digraph(m, edges=()):
-    g = nx.DiGraph()
-    g.add_nodes_from(range(m))
-    g.add_edges_from(edges)
-    return g
-
-
-def eig_reference(w: np.ndarray) -> np.ndarray:
-    """Left eigenvector of eigenvalue 1, by dense numpy.linalg.eig, summing to 1."""
-    vals, vecs = np.linalg.eig(w.T)
-    k = np.argmin(np.abs(vals - 1.0))
-    v = np.real(vecs[:, k])
-    return v / v.sum()
 
 
 def random_stochastic(rng, m, *, density=0.4, transient=0):

@@ -7,14 +7,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from shared import random_choices
 
 from baygo_graph import Run
 from baygo_graph.analysis.weights import node_order, weight_matrix, window_matrix
-
-
-def random_choices(rng, t, m):
-    ch = rng.integers(0, m - 1, size=(t, m))
-    return ch + (ch >= np.arange(m))
 
 
 @settings(max_examples=50, deadline=None)

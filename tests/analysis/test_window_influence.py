@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from shared import eig_reference, random_choices
 
 from baygo_graph import NotUniqueError, Run, simulate, synthetic_bodyfat
 from baygo_graph.analysis import as_series, influence_series
@@ -51,12 +52,6 @@ def n_closed(mat):
     return nx.number_attracting_components(g)
 
 
-def eig_reference(mat):
-    vals, vecs = np.linalg.eig(mat.T)
-    v = np.real(vecs[:, np.argmin(np.abs(vals - 1.0))])
-    return v / v.sum()
-
-
 def reference_series(choices, delta, w, method, windows="sliding"):
     ws = dense_steps(choices, delta)
     t, m = choices.shape
@@ -68,11 +63,6 @@ def reference_series(choices, delta, w, method, windows="sliding"):
         if n_closed(mat) == 1:
             out[end] = eig_reference(mat)
     return out
-
-
-def random_choices(rng, t, m):
-    ch = rng.integers(0, m - 1, size=(t, m))
-    return ch + (ch >= np.arange(m))
 
 
 # -- properties ----------------------------------------------------------------------

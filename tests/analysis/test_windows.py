@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from shared import ref_windows
 
 from baygo_graph import Run
 from baygo_graph.analysis.windows import (
@@ -17,14 +18,6 @@ from baygo_graph.analysis.windows import (
     window_bounds,
     window_union,
 )
-
-
-def ref_windows(t, b, windows, incomplete):
-    starts = range(0, t, b) if windows == "aligned" else range(t)
-    out = [(s, min(s + b, t)) for s in starts]
-    if incomplete == "drop":
-        out = [(s, e) for s, e in out if e - s == b]
-    return out
 
 
 @settings(max_examples=60, deadline=None)

@@ -44,10 +44,13 @@ def test_text_summary_says_synthetic(capsys, monkeypatch):
     ("args", "message"),
     [
         (["run", "--agents", "1"], "'--agents': 1 is not in the range"),
-        (["run", "--strategy", "ring"], "'ring' is not one of"),
+        (["run", "--strategy", "ring"], "strategy must be one of"),
         (["run", "--data", "/does/not/exist.csv"], "'/does/not/exist.csv' does not exist"),
         (["run", "--physical", "ring"], "physical must be"),
-        (["run", "--strategy", "nocol", "--physical", "regular-4"], "applies to --strategy baygo"),
+        (
+            ["run", "--strategy", "nocol", "--physical", "regular-4"],
+            "physical applies to strategies that take a physical graph",
+        ),
     ],
 )
 def test_bad_arguments_exit_non_zero_with_one_line(args, message, capsys):

@@ -52,6 +52,8 @@ def test_columns_dtypes_order_and_attrs(data):
         "strategies": ["baygo", "nocol", "cen"],
         "entropy": "7",
         "influence_window": 10,
+        "model": "linear",
+        "loss": "mse",
     }
 
 
@@ -190,12 +192,8 @@ def test_summarize_of_compare_output(data):
     assert s.loc["cen", "steps_to_cen"] == 0 and s.loc["cen", "consensus_step"] == 0
 
 
-def test_analysis_compare_is_a_deprecated_alias(data):
+def test_analysis_has_no_compare():
+    """The deprecated alias analysis.compare is gone: analysis imports nothing above it."""
     import baygo_graph.analysis as analysis
 
-    with pytest.warns(DeprecationWarning, match="baygo_graph.experiments.compare"):
-        old = analysis.compare(["nocol"], seeds=1, steps=2, data=data, n_jobs=1, **SMALL)
-    pd.testing.assert_frame_equal(old, small(("nocol",), data=data, seeds=1, steps=2, n_jobs=1))
-    import importlib.util
-
-    assert importlib.util.find_spec("baygo_graph.analysis.compare") is None  # no submodule
+    assert not hasattr(analysis, "compare")

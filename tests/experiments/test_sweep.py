@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 
 import numpy as np
@@ -173,13 +174,9 @@ def test_parameters_table_lists_the_sweepable_names():
     assert set(PARAMETERS) == {"delta", "agents", "batch", "grid", "physical", "steps"}
 
 
-def test_old_module_is_a_deprecated_alias():
-    import sys
-
-    sys.modules.pop("baygo_graph.sweep", None)
-    with pytest.warns(DeprecationWarning, match="baygo_graph.experiments"):
-        old = importlib.import_module("baygo_graph.sweep")
-    assert old.sweep is sweep and old.task_id is task_id and old.PARAMETERS is PARAMETERS
+def test_old_module_is_gone():
+    """The deprecated shim baygo_graph.sweep is removed: experiments.sweep is the one path."""
+    assert importlib.util.find_spec("baygo_graph.sweep") is None
 
 
 @pytest.mark.parametrize("failure", [RuntimeError("no workers"), KeyboardInterrupt()])

@@ -202,7 +202,7 @@ def _alive(pid: int) -> bool:
 
 SLOW_SWEEP = """
 import sys, time
-import baygo_graph.sweep as sw
+import baygo_graph.experiments as sw
 from baygo_graph import synthetic_bodyfat
 sw.sweep({"delta": [0.1 * i for i in range(1, 10)]}, seeds=20, steps=400,
          out=sys.argv[1], data=synthetic_bodyfat(), n_jobs=2, progress=False)

@@ -6,7 +6,8 @@ import pytest
 
 from baygo_graph import Run, simulate, synthetic_bodyfat
 from baygo_graph.exceptions import RunFormatError
-from baygo_graph.io.runs import find_runs, load_runs, save_runs
+from baygo_graph.io.runs import find_runs, save_runs
+from baygo_graph.run import load_runs
 
 
 @pytest.fixture(scope="module")

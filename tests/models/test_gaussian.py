@@ -9,6 +9,7 @@ import scipy.sparse as sp
 
 import baygo_graph as bg
 from baygo_graph.data import paper_split, synthetic_bodyfat
+from baygo_graph.data.splits import shared_split
 from baygo_graph.learning import draw_batches
 from baygo_graph.models import (
     ExactGaussian,
@@ -18,7 +19,6 @@ from baygo_graph.models import (
     exact_prior,
     exact_update,
 )
-from baygo_graph.splits import shared_split
 from baygo_graph.strategies import physical_at
 
 

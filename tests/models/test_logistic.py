@@ -11,8 +11,8 @@ from scipy.special import logsumexp
 
 import baygo_graph as bg
 from baygo_graph.data import draw_batches
+from baygo_graph.data.labelled import region_split, synthetic_labelled
 from baygo_graph.exceptions import DataError
-from baygo_graph.labelled import region_split, synthetic_labelled
 from baygo_graph.models import (
     LogisticRegression,
     classification_metrics,
@@ -212,8 +212,8 @@ def test_assignment_replaces_the_region_rule():
 def test_registry_and_config():
     model = resolve_model("logistic", grid=11, informative_range=(0.0, 3.0))
     split = model.split(DATA, agents=3, informative=0, rng=0)
-    model.start(split, learners=3, dtype=np.float64)
-    cfg = model.config()
+    state = model.start(split, learners=3, dtype=np.float64)
+    cfg = model.config(state)
     assert cfg["grid"] == [11, 11] and cfg["split_rule"] == "region"
     assert cfg["informative_range"] == [0.0, 3.0]
 

@@ -12,8 +12,8 @@ from scipy.stats import norm
 
 import baygo_graph as bg
 from baygo_graph.data import draw_batches
+from baygo_graph.data.labelled import gaussian_samples, mean_split
 from baygo_graph.exceptions import DataError
-from baygo_graph.labelled import gaussian_samples, mean_split
 from baygo_graph.models import (
     GaussianMean,
     make_grid,
@@ -148,7 +148,7 @@ def test_posterior_concentrates_on_the_truth(dims, strategy):
     np.testing.assert_allclose(m.mean, np.broadcast_to(train_mean, m.mean.shape), atol=0.06)
     np.testing.assert_allclose(m.mean, np.broadcast_to(mu, m.mean.shape), atol=0.1)
     assert m.loss.max() < 0.01
-    prior = np.exp(model.log_prior(model.space))
+    prior = np.exp(model.log_prior(model.make_grid()))
     assert m.entropy.max() < -(prior * np.log(prior)).sum() - 2.0 * dims  # nats
 
 
@@ -163,11 +163,13 @@ def test_truth_defaults_to_the_test_mean_when_the_data_do_not_record_mu():
     frame.attrs = {}
     model = GaussianMean(dims=2)
     split = model.split(frame, agents=3, informative=0, rng=0)
-    model.start(split, learners=3, dtype=np.float64)
-    assert model.config()["target"] == pytest.approx([split.x_test.mean(), split.y_test.mean()])
+    state = model.start(split, learners=3, dtype=np.float64)
+    assert model.config(state)["target"] == pytest.approx(
+        [split.x_test.mean(), split.y_test.mean()]
+    )
     given = GaussianMean(truth=0.25)
-    given.start(given.split(frame, agents=3, informative=0, rng=0), learners=3, dtype=float)
-    assert given.config()["target"] == [0.25]
+    state = given.start(given.split(frame, agents=3, informative=0, rng=0), learners=3, dtype=float)
+    assert given.config(state)["target"] == [0.25]
     with pytest.raises(ValueError, match="truth must have 1 coordinate"):
         GaussianMean(truth=(0.0, 1.0)).split(frame, agents=3, informative=0, rng=0)
 

@@ -73,7 +73,8 @@ def test_reproduce_writes_every_promised_file(small_reproduction):
     assert {r["strategy"] for r in summary["summary"]} == set(STRATEGIES)
     # --save-runs: every run of the comparison, readable by the multi-run analysis
     from baygo_graph.analysis import analysis_table
-    from baygo_graph.io.runs import find_runs, load_runs
+    from baygo_graph.io.runs import find_runs
+    from baygo_graph.run import load_runs
 
     found = find_runs(res)
     assert len(found) == len(STRATEGIES) * 2

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._validate import check_int
-from .data import SplitBase, paper_split
+from .._validate import check_int
+from .core import SplitBase, paper_split
 
 __all__ = ["SharedSplit", "shared_split"]
 

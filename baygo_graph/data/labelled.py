@@ -5,7 +5,7 @@ Mean (:class:`~baygo_graph.models.GaussianMean`): :func:`mean_split`. Logistic
 of the feature space). Both: :func:`assignment_split` (the caller's choice). The
 data sets (:func:`gaussian_samples`, :func:`load_labelled_csv`, :func:`load_csv`,
 :func:`check_labels`, :func:`synthetic_labelled`) live in
-:mod:`baygo_graph.labelled_datasets` and are importable from here.
+:mod:`baygo_graph.data.labelled_datasets` and are importable from here.
 
 Every split is a :class:`~baygo_graph.data.Split`: the mean model stores a 2-D
 sample ``(y1, y2)`` as ``(x, y)`` and a 1-D sample as ``y`` (``x`` is zero);
@@ -20,8 +20,8 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
-from ._validate import check_int, check_real
-from .data import Dataset, Split, paper_split, resolve_data
+from .._validate import check_int, check_real
+from .core import Dataset, Split, paper_split, resolve_data
 from .labelled_datasets import (
     check_labels,
     gaussian_samples,

@@ -1,11 +1,11 @@
-"""The paper's agent split, and (re-exported from :mod:`baygo_graph.datasets`) the data sets.
+"""The paper's agent split, and (re-exported from :mod:`baygo_graph.data.datasets`) the data sets.
 
 :func:`paper_split` gives the informative agent the training samples in one
 feature range and shares those of another range among the other agents; a
 :class:`Split` holds each agent's standardised samples and the held-out test
 set. The data sets (:class:`Dataset`, :func:`load_bodyfat`,
 :func:`synthetic_bodyfat`, :func:`resolve_data`) live in
-:mod:`baygo_graph.datasets` and are importable from here.
+:mod:`baygo_graph.data.datasets` and are importable from here.
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..exceptions import DataError  # noqa: F401  (importable from here, as before the split)
+from ..io.limits import check_budget
 from .datasets import (
     BODYFAT_ENV,
     FEATURE,
@@ -24,8 +26,6 @@ from .datasets import (
     resolve_data,
     synthetic_bodyfat,
 )
-from .exceptions import DataError  # noqa: F401  (importable from here, as before the split)
-from .io.limits import check_budget
 
 __all__ = [
     "SplitBase",
@@ -59,6 +59,9 @@ class SplitBase:
         (standardised) training set: the default likelihood noise.
     informative : int
         Id of the informative agent.
+    extra : dict
+        Facts a model records about the split for its run (e.g. the Gaussian-mean
+        model's target).
     """
 
     counts: np.ndarray
@@ -68,6 +71,7 @@ class SplitBase:
     std: tuple[float, float]
     sigma_ls: float
     informative: int
+    extra: dict = field(default_factory=dict, kw_only=True, repr=False)
 
     @property
     def agents(self) -> int:

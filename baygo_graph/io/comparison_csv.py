@@ -1,4 +1,8 @@
-"""Reading a comparison's tidy CSV back into per-run arrays, in bounded memory.
+"""A comparison's tidy CSV: written part by part, read back into per-run arrays, in
+bounded memory (the file format of :class:`~baygo_graph.analysis.Comparison`).
+
+:func:`write_frames` writes the table one part (one run's rows) at a time,
+atomically.
 
 The table of :meth:`~baygo_graph.analysis.Comparison.write_csv` (or of
 ``to_frame().to_csv``) is read twice in chunks: first the labels and the
@@ -16,12 +20,13 @@ import gzip
 import numpy as np
 import pandas as pd
 
-from .._text import csv_uncell
+from .._text import csv_frame, csv_uncell
 from .._validate import check_int
 from ..exceptions import DataError
-from ..io.limits import check_budget
+from .atomic import atomic_write
+from .limits import check_budget
 
-__all__ = ["COLUMNS", "read_arrays"]
+__all__ = ["COLUMNS", "read_arrays", "write_frames"]
 
 #: Columns the table must have (``influence``, ``data`` and ``synthetic`` are optional).
 COLUMNS = ("strategy", "seed", "step", "agent", "informative", "mse")
@@ -29,6 +34,34 @@ COLUMNS = ("strategy", "seed", "step", "agent", "informative", "mse")
 MAX_INDEX = 2**40
 _TRUE = {"true": True, "1": True, "false": False, "0": False}
 _NAN = ["", "nan", "NaN", "NA"]
+
+
+def write_frames(path, frames, *, float_format: str = "%.6g"):
+    """Write the DataFrames ``frames`` (same columns) as one CSV table, atomically.
+
+    The header comes from the first frame; memory stays that of one frame.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "t.csv"
+    >>> parts = (pd.DataFrame({"a": [i], "b": [0.5 * i]}) for i in range(2))
+    >>> write_frames(p, parts).read_text().splitlines()
+    ['a,b', '0,0', '1,0.5']
+
+    Returns
+    -------
+    pathlib.Path
+    """
+
+    def write(fh):
+        for i, part in enumerate(frames):
+            text = csv_frame(part).to_csv(  # labels cannot be spreadsheet formulas
+                index=False, header=i == 0, float_format=float_format
+            )
+            fh.write(text.encode("utf-8"))
+
+    return atomic_write(path, write)
 
 
 def read_arrays(path, *, chunksize: int = 1_000_000):

@@ -4,8 +4,8 @@ Mean (:class:`~baygo_graph.models.GaussianMean`): :func:`gaussian_samples`, and 
 CSV through :func:`load_csv`. Logistic
 (:class:`~baygo_graph.models.LogisticRegression`): :func:`synthetic_labelled`,
 :func:`load_labelled_csv` and :func:`check_labels` (0/1 labels). Every result is a
-checked :class:`~baygo_graph.datasets.Dataset`; the agent splits of these data sets
-are in :mod:`baygo_graph.labelled`, which re-exports the names here.
+checked :class:`~baygo_graph.data.datasets.Dataset`; the agent splits of these data sets
+are in :mod:`baygo_graph.data.labelled`, which re-exports the names here.
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ._validate import check_int, check_real
+from .._validate import check_int, check_real
+from ..exceptions import DataError
+from ..io.limits import check_csv_budget
 from .datasets import Dataset, resolve_data
-from .exceptions import DataError
-from .io.limits import check_csv_budget
 
 __all__ = [
     "check_labels",

@@ -17,8 +17,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .exceptions import DataError
-from .io.limits import check_csv_budget
+from ..defaults import BODYFAT_ENV
+from ..exceptions import DataError
+from ..io.limits import check_csv_budget
 
 __all__ = [
     "BODYFAT_ENV",
@@ -32,8 +33,6 @@ __all__ = [
     "synthetic_samples",
 ]
 
-#: Environment variable naming the bodyfat CSV when no path is given.
-BODYFAT_ENV = "BAYGO_BODYFAT"
 #: Largest magnitude accepted in a data column: beyond it squares and sums of
 #: squares lose all precision or overflow (no body measurement comes near).
 MAX_ABS_VALUE = 1e12

@@ -1,0 +1,42 @@
+"""Helpers shared by the tests (put on the path by ``tests/conftest.py``).
+
+Brute-force references and small builders, written once: ``from shared import ...``.
+"""
+
+from __future__ import annotations
+
+import networkx as nx
+import numpy as np
+
+__all__ = ["digraph", "eig_reference", "random_choices", "ref_windows"]
+
+
+def digraph(m, edges=()):
+    """A DiGraph on nodes ``0..m-1`` with the given edges."""
+    g = nx.DiGraph()
+    g.add_nodes_from(range(m))
+    g.add_edges_from(edges)
+    return g
+
+
+def eig_reference(w: np.ndarray) -> np.ndarray:
+    """Left eigenvector of eigenvalue 1, by dense numpy.linalg.eig, summing to 1."""
+    vals, vecs = np.linalg.eig(w.T)
+    k = np.argmin(np.abs(vals - 1.0))
+    v = np.real(vecs[:, k])
+    return v / v.sum()
+
+
+def random_choices(rng, t, m):
+    """(t, m) random choices, each agent choosing someone other than itself."""
+    ch = rng.integers(0, m - 1, size=(t, m))
+    return ch + (ch >= np.arange(m))
+
+
+def ref_windows(t, b, windows, incomplete):
+    """The ``[start, stop)`` windows of length ``b`` over ``t`` steps, by brute force."""
+    starts = range(0, t, b) if windows == "aligned" else range(t)
+    out = [(s, min(s + b, t)) for s in starts]
+    if incomplete == "drop":
+        out = [(s, e) for s, e in out if e - s == b]
+    return out
