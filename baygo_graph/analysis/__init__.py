@@ -10,6 +10,7 @@ Running simulations lives in :mod:`baygo_graph.experiments`.
 
 import warnings as _warnings
 
+from .bcheck import is_b_connected  # noqa: F401 (listed in __all__ below)
 from .centrality import *  # noqa: F403
 from .centrality import __all__ as _centrality_all
 from .comparison import Comparison  # noqa: F401 (listed in __all__ below)
@@ -77,5 +78,6 @@ __all__ = sorted(
         *_window_influence_all,
         "compare",
         "Comparison",
+        "is_b_connected",
     }
 )

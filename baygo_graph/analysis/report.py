@@ -10,7 +10,6 @@ from .connectivity import (
     as_series,
     b_connectivity,
     smallest_b,
-    strongly_connected_steps,
     time_to_connectivity,
 )
 from .table import ANALYSIS_MEASURES, analysis_table, summarize_analysis
@@ -62,7 +61,7 @@ def analysis_report(source, *, window: int | None = None) -> dict:
     window = min(DEFAULT_WINDOW, T) if window is None else window
     if not 1 <= window <= T:
         raise ValueError(f"window must be in [1, {T}] (the number of steps), got {window}")
-    ttc = time_to_connectivity(s)
+    ttc = time_to_connectivity(s)  # computed once: smallest B of both kinds reuse it
     out = {
         "steps": T,
         "agents": m,
@@ -71,10 +70,11 @@ def analysis_report(source, *, window: int | None = None) -> dict:
         "synthetic": s.synthetic,
         "window": window,
         "smallest_b": {
-            "aligned": smallest_b(s, windows="aligned"),
-            "sliding": smallest_b(s, windows="sliding"),
+            "aligned": smallest_b(s, windows="aligned", ttc=ttc),
+            "sliding": smallest_b(s, windows="sliding", ttc=ttc),
         },
-        "step_strongly_connected_fraction": float(strongly_connected_steps(s).mean()),
+        # step t alone is strongly connected iff its time to connectivity is 1
+        "step_strongly_connected_fraction": float((ttc == 1).mean()),
         "time_to_connectivity": {
             "reached_fraction": float((ttc > 0).mean()),
             **{k: v for k, v in _stats(np.where(ttc > 0, ttc, np.nan)).items() if k != "n"},
