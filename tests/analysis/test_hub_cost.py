@@ -131,3 +131,20 @@ def test_a_truly_slow_window_still_goes_to_the_exact_solve(monkeypatch):
     c_win = solver.window_targets(ch, np.array([2]), 3)[0]
     ref = solver.class_perron(_dense_union(c_win, 0.99, m))
     np.testing.assert_allclose(got[0], ref, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("edges", [30, 400, 5000])  # the sort branch, then the M x M mask
+def test_n_strong_components_with_many_repeats_matches_networkx(edges):
+    from baygo_graph.analysis.windows import n_strong_components
+
+    rng = np.random.default_rng(edges)
+    m = 40
+    dst = rng.integers(0, m, size=edges)
+    src = np.where(rng.random(edges) < 0.8, 0, rng.integers(0, m, size=edges))  # a hub
+    keep = src != dst
+    g = nx.DiGraph()
+    g.add_nodes_from(range(m))
+    g.add_edges_from(zip(src[keep].tolist(), dst[keep].tolist(), strict=True))
+    assert n_strong_components(src[keep], dst[keep], m) == (
+        nx.number_strongly_connected_components(g)
+    )
