@@ -135,6 +135,80 @@ def step_vs_limit(
     }
 
 
+def _exact_exp(x, out=None):
+    """The step's ``exp`` before the flush (numpy's ``exp`` bit for bit, subnormals kept)."""
+    from baygo_graph.models.rows import exp_into
+
+    return exp_into(x, np.empty_like(x) if out is None else out)
+
+
+def flush_ab(m: int = 1000, g: int = 61, *, warmup: int = 200, reps: int = 12) -> dict:
+    """Late steps with and without the flush below ``FLUSH_BELOW``, beside the limit.
+
+    After ``warmup`` steps, ``reps`` rounds of: one step with the flush, one
+    limit, one step with the exact (unflushed) ``exp``, timed alternately on the
+    same evolving run, so all three see the same machine load. Returns the
+    per-round ratios to the limit (median and quartiles) and the share of
+    log-weights below the threshold.
+    """
+    from baygo_graph.models import grid as grid_module
+
+    step, limit = _stepper(m, g), _limit_work(m, g * g)
+    flushed = grid_module._safe_exp
+    for _ in range(warmup):
+        step()
+    ts, tl, tx = [], [], []
+    try:
+        for _ in range(reps):
+            grid_module._safe_exp = flushed
+            t0 = time.perf_counter()
+            step()
+            t1 = time.perf_counter()
+            limit()
+            t2 = time.perf_counter()
+            grid_module._safe_exp = _exact_exp
+            step()
+            t3 = time.perf_counter()
+            ts.append(t1 - t0)
+            tl.append(t2 - t1)
+            tx.append(t3 - t2)
+    finally:
+        grid_module._safe_exp = flushed
+    rs, rx = np.array(ts) / np.array(tl), np.array(tx) / np.array(tl)
+    return {
+        "M": m,
+        "K": g * g,
+        "warmup": warmup,
+        "flushed": np.percentile(rs, [25, 50, 75]).tolist(),
+        "exact": np.percentile(rx, [25, 50, 75]).tolist(),
+        "fastest": [min(ts) / min(tl), min(tx) / min(tl)],
+    }
+
+
+def flush_table(quick: bool) -> str:
+    """The late-step ratios with and without the flush, measured in one run."""
+    m, g, warmup = (500, 41, 40) if quick else (1000, 61, 200)
+    rows = []
+    for w in (2, warmup):
+        r = flush_ab(m, g, warmup=w)
+        for key, col in (("flushed", 0), ("exact", 1)):
+            q1, med, q3 = r[key]
+            rows.append(
+                [
+                    f"M={m}, K={g * g}, after {w} steps",
+                    key,
+                    f"{med:.2f}",
+                    f"{q1:.2f}-{q3:.2f}",
+                    f"{r['fastest'][col]:.2f}",
+                ]
+            )
+    return table(
+        ["BayGo step", "exp", "step/limit median", "quartiles", "fastest/fastest"],
+        rows,
+        title="Flush below exp(-708) vs exact exp, interleaved with the limit (target <= 1.5)",
+    )
+
+
 def headline_rows(quick: bool) -> tuple[list[list], list[dict]]:
     """Rows of the step-vs-limit table: default threads and one thread."""
     m, g, reps = (500, 41, 10) if quick else (1000, 61, 12)
@@ -299,8 +373,14 @@ def kl_table(quick: bool) -> tuple[str, list[dict]]:
 def main(argv=None) -> str:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="smaller sizes (~1 min)")
+    parser.add_argument("--flush", action="store_true", help="only the flush A/B table")
     args = parser.parse_args(argv)
     parts = ["\n".join(machine_lines()) + f"\nload average at start: {load_average()}"]
+    parts.append(flush_table(args.quick))
+    if args.flush:
+        parts.append(f"load average at end: {load_average()}")
+        print("\n\n".join(parts), flush=True)
+        return "\n\n".join(parts)
     parts.append(headline_table(args.quick))
     text, _ = step_table(args.quick)
     parts.append(text)

@@ -10,6 +10,7 @@ written by :mod:`baygo_graph.io`. This package imports nothing above it in the
 layer order (see the architecture section of ``docs/extending.md``).
 """
 
+from .bcheck import is_b_connected  # noqa: F401 (listed in __all__ below)
 from .centrality import *  # noqa: F403
 from .centrality import __all__ as _centrality_all
 from .comparison import Comparison  # noqa: F401 (listed in __all__ below)
@@ -51,5 +52,6 @@ __all__ = sorted(
         *_windows_all,
         *_window_influence_all,
         "Comparison",
+        "is_b_connected",
     }
 )

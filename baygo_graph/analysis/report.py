@@ -15,7 +15,6 @@ from .connectivity import (
     as_series,
     b_connectivity,
     smallest_b,
-    strongly_connected_steps,
     time_to_connectivity,
 )
 from .table import ANALYSIS_MEASURES, analysis_table, summarize_analysis
@@ -98,7 +97,8 @@ def analysis_report(source, *, window: int | None = None, focus=None) -> dict:
     window = min(DEFAULT_WINDOW, T) if window is None else window
     if not 1 <= window <= T:
         raise ValueError(f"window must be in [1, {T}] (the number of steps), got {window}")
-    ttc = time_to_connectivity(s)
+    ttc = time_to_connectivity(s)  # computed once: smallest B of both kinds reuse it
+    coverage = {k: smallest_b(s, windows=k, ttc=ttc, coverage=True) for k in ("aligned", "sliding")}
     out = {
         "steps": T,
         "agents": m,
@@ -106,15 +106,11 @@ def analysis_report(source, *, window: int | None = None, focus=None) -> dict:
         "informative": s.informative,
         "synthetic": s.synthetic,
         "window": window,
-        "smallest_b": {
-            "aligned": smallest_b(s, windows="aligned"),
-            "sliding": smallest_b(s, windows="sliding"),
-        },
-        "smallest_b_coverage": {  # what each B checked: windows, steps, the tail
-            k: smallest_b(s, windows=k, ttc=ttc, coverage=True).as_dict()
-            for k in ("aligned", "sliding")
-        },
-        "step_strongly_connected_fraction": float(strongly_connected_steps(s).mean()),
+        "smallest_b": {k: c.B for k, c in coverage.items()},
+        # what each B checked: windows, steps, the tail
+        "smallest_b_coverage": {k: c.as_dict() for k, c in coverage.items()},
+        # step t alone is strongly connected iff its time to connectivity is 1
+        "step_strongly_connected_fraction": float((ttc == 1).mean()),
         "time_to_connectivity": {
             "reached_fraction": float((ttc > 0).mean()),
             **{k: v for k, v in _stats(np.where(ttc > 0, ttc, np.nan)).items() if k != "n"},

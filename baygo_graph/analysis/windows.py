@@ -99,8 +99,10 @@ def window_bounds(n_steps: int, length: int, *, windows: str = "aligned", incomp
 def n_strong_components(src: np.ndarray, dst: np.ndarray, m: int) -> int:
     """Number of strongly connected components of the digraph ``src -> dst`` on ``m`` nodes.
 
-    Builds the canonical CSR of the *reversed* graph (same components) by
-    sorting and de-duplicating ``dst * m + src``: csgraph's strong components
+    Builds the canonical CSR of the *reversed* graph (same components) from
+    the distinct keys ``dst * m + src`` (sorted and de-duplicated, or, when
+    there are at least M^2 / 16 raw edges, marked in one M x M mask, which
+    costs the same whatever the repeats): csgraph's strong components
     must not see duplicate entries (scipy 1.17 loops forever on a CSR with a
     repeated entry, cf. scipy/scipy#4409), and this is cheaper than scipy's
     COO -> CSR conversion.
@@ -112,12 +114,18 @@ def n_strong_components(src: np.ndarray, dst: np.ndarray, m: int) -> int:
     """
     if m == 1:
         return 1
-    key = np.sort(dst * m + src)
-    if len(key) > 1:
-        keep = np.empty(len(key), dtype=bool)
-        keep[0] = True
-        np.not_equal(key[1:], key[:-1], out=keep[1:])
-        key = key[keep]
+    key = dst * m + src
+    if m * m <= 16 * len(key):  # many repeats (e.g. a hub over a long window): one M x M mask
+        seen = np.zeros(m * m, dtype=bool)
+        seen[key] = True
+        key = np.flatnonzero(seen)
+    else:
+        key = np.sort(key)
+        if len(key) > 1:
+            keep = np.empty(len(key), dtype=bool)
+            keep[0] = True
+            np.not_equal(key[1:], key[:-1], out=keep[1:])
+            key = key[keep]
     rows = key // m
     itype = np.int32 if m * m < np.iinfo(np.int32).max else np.int64
     indptr = np.zeros(m + 1, dtype=itype)

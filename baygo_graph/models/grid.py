@@ -21,7 +21,7 @@ import scipy.sparse as sp
 from ..data import resolve_data
 from ..exceptions import GridResolutionWarning
 from .kl import kl_choices
-from .rows import exp_into, for_rows
+from .rows import for_rows
 
 __all__ = [
     "Grid",
@@ -36,6 +36,29 @@ __all__ = [
 
 # A posterior with more mass than this on one grid cell has collapsed onto it.
 _COLLAPSE = 0.99
+#: Log-weights (each row shifted to maximum 0) below this are flushed to exact 0
+#: before ``exp``: each flushed probability is < exp(-708) = 3.3e-308 (float64;
+#: float32: exp(-87) = 1.6e-38), the total variation to the unflushed posterior
+#: < K * exp(-708) (< 1e-300 for K < 3e7). Both thresholds give normal numbers,
+#: so ``exp`` never takes numpy's slow subnormal path. See docs/scaling.md.
+FLUSH_BELOW = {np.dtype(np.float64): -708.0, np.dtype(np.float32): -87.0}
+
+
+def _safe_exp(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """``exp(x)`` with values below :data:`FLUSH_BELOW` set to exact 0 (``x`` row-max shifted).
+
+    Values at or above the threshold (and NaN) get numpy's ``exp`` bit for bit;
+    the others are not computed at all (a masked ``exp``), so late, concentrated
+    posteriors cost no more than early ones. ``out`` must not be ``x``.
+    """
+    out = np.empty_like(x) if out is None else out
+    low = FLUSH_BELOW.get(x.dtype)
+    if low is None or x.size == 0 or x.min() >= low:  # nothing to flush (NaN: min is NaN)
+        return np.exp(x, out=out)
+    keep = np.less(x, low)
+    np.logical_not(keep, out=keep)  # True at or above the threshold, and for NaN
+    out.fill(0.0)
+    return np.exp(x, out=out, where=keep)
 
 
 @dataclass(frozen=True, eq=False)
@@ -131,7 +154,7 @@ def log_normalize(logp: np.ndarray) -> np.ndarray:
     [[0.25, 0.75]]
     """
     logp -= logp.max(axis=-1, keepdims=True)
-    logp -= np.log(np.exp(logp).sum(axis=-1, keepdims=True))
+    logp -= np.log(_safe_exp(logp).sum(axis=-1, keepdims=True))
     return logp
 
 
@@ -229,7 +252,7 @@ class GridState:
         if add is not None:
             logp += add[lo:hi]
         logp -= logp.max(axis=1, keepdims=True)
-        exp_into(logp, self.expo[lo:hi])
+        _safe_exp(logp, self.expo[lo:hi])
         np.sum(self.expo[lo:hi], axis=1, out=self.z[lo:hi])
 
     def swap(self) -> None:

@@ -1,0 +1,70 @@
+"""Yes or no: is a graph series B-strongly-connected? Stops at the first failing window.
+
+:func:`~baygo_graph.analysis.b_connectivity` checks and counts every window;
+when only the verdict for one B is wanted, :func:`is_b_connected` walks the
+windows in order and stops at the first whose union is not strongly connected
+(a window where some agent has no in- or no out-edge fails without the
+strong-component search). The windows are those of
+:mod:`baygo_graph.analysis.windows`, with the same options.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._validate import check_int
+from ..series import as_series
+from .windows import check_window_options, n_strong_components, window_bounds
+
+__all__ = ["is_b_connected"]
+
+
+def is_b_connected(graphs, B: int, *, windows: str = "aligned", incomplete: str = "drop") -> bool:
+    """Whether every window union of length ``B`` is strongly connected.
+
+    The same verdict as ``b_connectivity(graphs, B, ...).holds``, found by
+    stopping at the first window that is not strongly connected.
+
+    Parameters
+    ----------
+    graphs : Run, GraphSeries or sequence of networkx.DiGraph
+        See :func:`~baygo_graph.series.as_series`.
+    B : int
+        Window length, ``1 <= B <= T``.
+    windows : {"aligned", "sliding"}, default "aligned"
+        Aligned windows ``[nB, (n+1)B)`` or every window ``[s, s+B)``.
+    incomplete : {"drop", "keep"}, default "drop"
+        Leave out the windows that reach outside steps ``0 .. T-1``, or keep
+        them cut at the ends of the series.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> half1, half2 = nx.DiGraph([(0, 1), (1, 2)]), nx.DiGraph([(2, 0)])
+    >>> half2.add_node(1)
+    >>> is_b_connected([half1, half2, half1, half2], 2), is_b_connected([half1, half2], 1)
+    (True, False)
+    """
+    s = as_series(graphs)
+    check_window_options(windows, incomplete)
+    B = check_int("B", B, minimum=1, maximum=s.n_steps)
+    m = s.n_agents
+    if s.fixed is not None:
+        return n_strong_components(*s.window_edges(0, 1), m) == 1
+    start, stop = window_bounds(s.n_steps, B, windows=windows, incomplete=incomplete)
+    for a, b in zip(start.tolist(), stop.tolist(), strict=True):
+        src, dst = s.window_edges(a, b)
+        if m > 1:
+            if len(src) < m:  # fewer edges than agents: some agent has no out-edge
+                return False
+            if np.bincount(src, minlength=m).min() == 0:
+                return False
+            if np.bincount(dst, minlength=m).min() == 0:
+                return False
+        if n_strong_components(src, dst, m) != 1:
+            return False
+    return True

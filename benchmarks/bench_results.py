@@ -1,0 +1,106 @@
+"""Per-step results: Parquet vs CSV, bytes per result row and read/write times.
+
+Runs ``compare(..., tidy=False)`` on the synthetic data (every strategy), then
+writes ``Comparison.write_csv`` (the CSV of ``baygo reproduce`` today) and
+:func:`~baygo_graph.io.results.write_results_parquet`, and times reading back:
+the whole CSV (``Comparison.read_csv``), the whole Parquet file
+(``load_comparison``) and one column of it (``load_results(columns=["mse"])``),
+interleaved over rounds. Run
+``python benchmarks/bench_results.py [--steps T] [--agents M] [--seeds N]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _common import load_average, machine_lines, table  # noqa: E402
+
+from baygo_graph import synthetic_bodyfat  # noqa: E402
+from baygo_graph.analysis import Comparison  # noqa: E402
+from baygo_graph.experiments import compare  # noqa: E402
+from baygo_graph.io.results import (  # noqa: E402
+    load_comparison,
+    load_results,
+    write_results_parquet,
+)
+
+
+def _timed(fn, *args, **kwargs):
+    t0 = time.perf_counter()
+    out = fn(*args, **kwargs)
+    return time.perf_counter() - t0, out
+
+
+def main(argv=None) -> str:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--steps", type=int, default=150)
+    parser.add_argument("--agents", type=int, default=100)
+    parser.add_argument("--seeds", type=int, default=2)
+    parser.add_argument("--grid", type=int, default=15)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args(argv)
+    parts = ["\n".join(machine_lines()) + f"\nload average at start: {load_average()}"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        c = compare(seeds=args.seeds, steps=args.steps, agents=args.agents, grid=args.grid,
+                    rng=1, progress=False, tidy=False,
+                    data=synthetic_bodyfat(max(600, 25 * args.agents), rng=1))  # fmt: skip
+    rows_n = c.mse.size
+    folder = Path(tempfile.mkdtemp())
+    csv, pq = folder / "results.csv", folder / "results.parquet"
+    times = {k: [] for k in ("write csv", "write parquet", "read csv", "read parquet", "mse only")}
+    for _ in range(args.rounds):
+        times["write csv"].append(_timed(c.write_csv, csv)[0])
+        times["write parquet"].append(_timed(write_results_parquet, c, pq)[0])
+        t, back_csv = _timed(Comparison.read_csv, csv)
+        times["read csv"].append(t)
+        t, back = _timed(load_comparison, pq)
+        times["read parquet"].append(t)
+        times["mse only"].append(_timed(load_results, pq, columns=["mse"])[0])
+    exact = np.array_equal(back.mse, c.mse) and np.array_equal(back.influence, c.influence,
+                                                               equal_nan=True)  # fmt: skip
+    csv_err = float(np.nanmax(np.abs(back_csv.mse - c.mse) / np.abs(c.mse)))
+    sizes = [
+        ["CSV (write_csv, %.6g)", f"{csv.stat().st_size / rows_n:.1f}", f"{csv_err:.1e}"],
+        [
+            "Parquet (write_results_parquet)",
+            f"{pq.stat().st_size / rows_n:.2f}",
+            "0 (bit for bit)" if exact else "NOT EXACT",
+        ],  # fmt: skip
+    ]
+    parts.append(
+        table(
+            ["file", "bytes per result row", "max relative MSE error read back"],
+            sizes,
+            title=f"{rows_n:,} result rows: {len(c.strategies)} strategies x {args.seeds} seeds "
+            f"x T={args.steps} x M={args.agents} (target <= 10 bytes per row)",
+        )  # fmt: skip
+    )
+    base = np.array(times["read csv"])
+    parts.append(
+        table(
+            ["operation", "median s", "ratio to reading the CSV (median)"],
+            [
+                [k, f"{np.median(v):.3f}", f"{np.median(np.array(v) / base):.2f}"]
+                for k, v in times.items()
+            ],  # fmt: skip
+            title=f"Write and read, {args.rounds} interleaved rounds",
+        )  # fmt: skip
+    )
+    parts.append(f"load average at end: {load_average()}")
+    out = "\n\n".join(parts)
+    print(out, flush=True)
+    return out
+
+
+if __name__ == "__main__":
+    main()
