@@ -9,7 +9,7 @@ whether the window ending at the selected step is strongly connected, the data
 source ("SYNTHETIC DATA" when synthetic) and the MSE curve of the agent clicked.
 
 Embedded data (``format: "baygo-viewer"``, ``version: 1``)
---------------------------------------------------------
+----------------------------------------------------------
 * ``choices`` (T rows of M ints; ``-1``: none) and ``delta`` for a dynamic run
   (edge ``choices[t][i] -> i`` of weight ``1 - delta``), or ``edges``
   (``[src, dst, weight]`` triples, self-loops left out) for a fixed run: the
