@@ -129,6 +129,7 @@ sphinx_gallery_conf = {
     "matplotlib_animations": False,
     "reset_modules": ("matplotlib",),
     "show_memory": False,
+    "write_computation_times": False,
     "promote_jupyter_magic": False,
 }
 
