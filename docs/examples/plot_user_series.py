@@ -1,0 +1,41 @@
+"""
+Your own temporal network
+=========================
+
+Every function of :mod:`baygo_graph.analysis` takes a sequence of
+:class:`networkx.DiGraph` on one node set as readily as a run. Here a made-up
+contact series: 10 people, 30 days, each day a few random directed contacts
+(edge ``(j, i)``: ``i`` hears from ``j``), with a hub that everyone hears often.
+"""
+
+import networkx as nx
+import numpy as np
+
+from baygo_graph.analysis import influence_series, smallest_b
+from baygo_graph.figures import draw_graph, plot_influence_series
+
+rng = np.random.default_rng(0)
+people, days = 10, 30
+graphs = []
+for _ in range(days):
+    g = nx.DiGraph()
+    g.add_nodes_from(range(people))
+    for i in range(people):
+        j = 0 if rng.random() < 0.3 else int(rng.integers(people))
+        if j != i:
+            g.add_edge(j, i, weight=1.0)
+    graphs.append(g)
+
+print("smallest B, aligned windows:", smallest_b(graphs, windows="aligned"))
+series = influence_series(graphs, window=7, windows="sliding")
+plot_influence_series(series, informative=0, caption="made-up contacts, 10 people")
+
+# %%
+# The union of the first week, arrows weighted by how often they occur.
+week = nx.DiGraph()
+week.add_nodes_from(range(people))
+for g in graphs[:7]:
+    for j, i in g.edges:
+        w = week.edges[j, i]["weight"] + 1 if week.has_edge(j, i) else 1.0
+        week.add_edge(j, i, weight=w)
+draw_graph(week, informative=0, caption="made-up contacts, days 0-6")
