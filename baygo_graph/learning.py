@@ -60,7 +60,7 @@ def simulate(
     Every step, for all agents at once: draw a mini-batch, update the local
     posterior, choose W (BayGo: each agent listens to its most divergent
     physical neighbour), pool geometrically, record the test loss (``run.mse``:
-    the test MSE of the linear model), entropy and posterior mean. See DESIGN.md
+    the test MSE of the linear model), entropy and posterior mean. See docs/design.md
     for the equations.
 
     Parameters

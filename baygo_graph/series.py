@@ -14,7 +14,7 @@ This module turns what callers hold into a series: :func:`as_series` (a run, a
 series, or NetworkX digraphs with their node order, :func:`node_order`, and
 row normalisation, :func:`row_shares`).
 
-Convention (DESIGN.md): edge ``(j, i)`` of a step graph means agent ``i`` receives
+Convention (docs/design.md): edge ``(j, i)`` of a step graph means agent ``i`` receives
 from ``j`` with weight ``w_ij``; W is row-stochastic. Windows are half-open step
 ranges ``[start, stop)``.
 """

@@ -10,7 +10,7 @@ One GEXF 1.2 file (``mode="dynamic"``, ``timeformat="integer"``, time = step
   consecutive steps with the same value (6 significant digits), none where the
   influence is undefined (before step ``window - 1``, or not unique);
 * one directed edge per (source, target) pair that ever exists, ``j -> i``
-  meaning agent ``i`` listens to ``j`` (DESIGN.md), with its ``weight``
+  meaning agent ``i`` listens to ``j`` (docs/design.md), with its ``weight``
   (``w_ij``: ``1 - delta`` for BayGo, W's entry for a fixed graph; constant over
   a run) and ``spells``: one closed interval ``[start, end]`` of steps per run
   of consecutive steps holding the edge. Self-loops are left out (the
