@@ -27,7 +27,7 @@ df = compare(
     progress=False,
 )
 
-fig, axes = plt.subplots(1, 2, figsize=(11, 4), layout="constrained")
+fig, axes = plt.subplots(2, 1, figsize=(9, 8), layout="constrained")
 plot_vs_complete(df, ax=axes[0])
 plot_vs_baselines(df, ax=axes[1])
 
