@@ -1,6 +1,6 @@
 """Monitors: per-step measurements of the loop's internals, kept in ``run.records``.
 
-A run keeps its metrics but not its posteriors (DESIGN.md, Storage). A quantity
+A run keeps its metrics but not its posteriors (docs/design.md, Storage). A quantity
 that needs the local posteriors and the weights of every step, such as the paper's
 convergence bound, is measured while the loop runs, by a monitor passed to
 :func:`baygo_graph.simulate` (``monitors=[...]``). A monitor has three methods:

@@ -252,7 +252,7 @@ class Run:
         -------
         step, src, dst, weight : numpy.ndarray
             Edge ``(src[e], dst[e])`` of step ``step[e]``: ``dst`` receives from
-            ``src`` with weight ``w[dst, src]`` (DESIGN.md's convention).
+            ``src`` with weight ``w[dst, src]`` (docs/design.md).
         """
         return self._graph_series().step_edges(start, stop)
 

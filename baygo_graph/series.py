@@ -17,7 +17,7 @@ networkx-temporal and DyNetX objects; ``docs/user_series.md``), with the node
 order :func:`node_order`, the row normalisation :func:`row_shares` and
 :func:`series_from_edges` for raw weighted edges.
 
-Convention (DESIGN.md): edge ``(j, i)`` of a step graph means agent ``i`` receives
+Convention (docs/design.md): edge ``(j, i)`` of a step graph means agent ``i`` receives
 from ``j`` with weight ``w_ij``; W is row-stochastic. Windows are half-open step
 ranges ``[start, stop)``.
 """

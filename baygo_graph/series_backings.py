@@ -10,7 +10,7 @@
 as. Everything here is re-exported by :mod:`baygo_graph.series`, which also turns
 runs and NetworkX digraphs into series (:func:`~baygo_graph.series.as_series`).
 
-Convention (DESIGN.md): edge ``(j, i)`` of a step graph means agent ``i`` receives
+Convention (docs/design.md): edge ``(j, i)`` of a step graph means agent ``i`` receives
 from ``j`` with weight ``w_ij``; W is row-stochastic. Windows are half-open step
 ranges ``[start, stop)``.
 """

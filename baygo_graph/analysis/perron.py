@@ -1,7 +1,7 @@
 """Influence of one weight matrix: closed classes and the left Perron vector.
 
 An agent's **influence** is the left Perron vector ``pi`` of the row-stochastic
-weight matrix W (``pi^T W = pi^T``, ``sum(pi) = 1``; DESIGN.md). In pooling,
+weight matrix W (``pi^T W = pi^T``, ``sum(pi) = 1``; docs/design.md). In pooling,
 ``x_t = W_t x_{t-1}`` (log-posteriors, row ``i`` = agent ``i``), so the long-run
 consensus is ``pi^T x_0``: ``pi_j`` is the share of agent ``j``'s initial belief
 in it. On a digraph in our convention (edge ``(j, i)``: ``i`` receives from

@@ -6,7 +6,7 @@ Every function takes a :class:`~baygo_graph.Run`, a sequence of
 :func:`~baygo_graph.series.as_series`; a centralised run has no graph:
 ValueError). Array positions are the series' node order ``series.nodes``
 (``0 .. M-1`` for a run; for graphs, labels sorted when sortable, else
-``list(graphs[0])`` order). Convention (DESIGN.md): edge ``(j, i)`` means agent
+``list(graphs[0])`` order). Convention (docs/design.md): edge ``(j, i)`` means agent
 ``i`` *listens to* (receives from) agent ``j``. Only edges between different
 agents with positive weight count; self-loops never do. Step ranges are
 half-open, ``[start, stop)``, as in :mod:`baygo_graph.analysis.windows`.

@@ -1,6 +1,6 @@
 """Weight matrices: a digraph or matrix as row-stochastic W, and the W a window acts with.
 
-Convention (DESIGN.md): edge ``(j, i)`` of a digraph means agent ``i`` receives
+Convention (docs/design.md): edge ``(j, i)`` of a digraph means agent ``i`` receives
 from ``j`` with weight ``w_ij`` (attribute ``weight``, 1 where absent); W is
 row-stochastic, row ``i`` holding agent ``i``'s weights. Every graph -> array
 conversion here names its node order: ``nodelist`` when given, else

@@ -3,7 +3,7 @@
 Every analysis function takes a :class:`~baygo_graph.Run`, any sequence of
 ``networkx.DiGraph`` on one node set, or a :class:`~baygo_graph.series.GraphSeries`
 (the array form both are turned into, see :func:`~baygo_graph.series.as_series`;
-a centralised run has no graph: ValueError). Convention (DESIGN.md): edge
+a centralised run has no graph: ValueError). Convention (docs/design.md): edge
 ``(j, i)`` of a step graph means agent ``i`` receives from ``j``. Array
 positions are the series' node order ``series.nodes``: ``0 .. M-1`` for a run;
 for graphs, the labels sorted when they are sortable, else in ``list(graphs[0])``

@@ -1,6 +1,6 @@
 """Drawing primitives for communication graphs, shared by topology and animation.
 
-A graph is drawn from a weight matrix W (row i: agent i's weights, DESIGN.md):
+A graph is drawn from a weight matrix W (row i: agent i's weights, docs/design.md):
 an arrow j -> i for every ``w_ij > 0`` with ``i != j`` (agent i listens to j),
 width proportional to the weight; self-weights are not drawn.
 """

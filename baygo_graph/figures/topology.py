@@ -66,7 +66,7 @@ def draw_graph(
     Parameters
     ----------
     graph : networkx.DiGraph, scipy sparse matrix or array_like
-        A digraph with DESIGN.md's convention (edge ``(j, i)``: agent i receives
+        A digraph with the convention of docs/design.md (edge ``(j, i)``: agent i receives
         from j with attribute ``weight = w_ij``; nodes ``0..M-1``), e.g.
         :meth:`Run.graph` or a windowed union from the analysis layer; or the
         weight matrix W itself (row i: agent i's weights).

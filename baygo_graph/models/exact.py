@@ -2,7 +2,7 @@
 
 Prior ``N(0, diag(prior_var))`` and the likelihood ``y = a + b x + N(0, sigma^2)``
 are Gaussian, so every agent's posterior stays Gaussian and each step of the loop
-has a closed form (DESIGN.md, "An exact reference for the grid"):
+has a closed form (docs/design.md, "An exact reference for the grid"):
 
 * local update: ``P += X^T X / sigma^2`` and ``P m += X^T y / sigma^2``;
 * geometric pooling with weights ``w_ij``: precision ``sum_j w_ij P_j`` and

@@ -1,7 +1,7 @@
 """The exact conjugate-Gaussian model: the paper's regression with no grid.
 
 Prior and likelihood are Gaussian, so every posterior is a Gaussian in closed
-form (DESIGN.md, "An exact reference for the grid"): the local update is the
+form (docs/design.md, "An exact reference for the grid"): the local update is the
 conjugate update, geometric pooling with weights ``w_ij`` gives precision
 ``sum_j w_ij P_j`` and precision-weighted mean, and BayGo's divergence is the
 closed-form KL between Gaussians. The state is five numbers per agent

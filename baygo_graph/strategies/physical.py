@@ -1,7 +1,7 @@
 """Physical graphs: who may talk to whom, by graph or by name.
 
 An undirected graph lets neighbours hear each other; in a directed graph an edge
-``(j, i)`` means ``i`` receives from ``j`` (DESIGN.md). Every graph's nodes are the
+``(j, i)`` means ``i`` receives from ``j`` (docs/design.md). Every graph's nodes are the
 agents ``0 .. M-1``.
 """
 
@@ -30,7 +30,7 @@ def listen_matrix(graph, agents: int) -> sp.csr_array:
     """Who may listen to whom, as a boolean CSR matrix ``H[i, j]`` (i hears j).
 
     An undirected graph lets neighbours hear each other; in a directed graph an
-    edge ``(j, i)`` means ``i`` receives from ``j`` (DESIGN.md). Self-loops are
+    edge ``(j, i)`` means ``i`` receives from ``j`` (docs/design.md). Self-loops are
     dropped. The graph's nodes must be exactly ``0 .. agents-1``.
 
     Examples

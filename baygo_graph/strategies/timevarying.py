@@ -228,7 +228,7 @@ def physical_process(physical) -> PhysicalProcess | None:
 def physical_at(run, t: int) -> nx.DiGraph:
     """The physical graph of step ``t`` of a BayGo run on a physical graph.
 
-    Edge ``(j, i)`` means ``i`` may hear ``j`` (DESIGN.md's direction). A static
+    Edge ``(j, i)`` means ``i`` may hear ``j`` (docs/design.md). A static
     physical graph is the same at every step; a run on the complete graph keeps no
     edges (ValueError).
 
