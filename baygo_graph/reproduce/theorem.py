@@ -92,8 +92,8 @@ class TruthMonitor(TheoremMonitor):
         self.theta_star = standardised_line(split) if self.synthetic else None
         super().start(agents=agents, steps=steps, grid=grid, split=split, model=model)
         self.likelihood = None
-        setup = getattr(model, "setup_config", None)
-        sigma = setup().get("sigma") if callable(setup) else None
+        noise = getattr(model, "noise", None)  # the regression models' likelihood sd
+        sigma = noise(split) if callable(noise) else None
         if sigma and grid.theta.shape[1] == 2:
             self.likelihood = likelihood_reading(
                 split.x, split.counts, sigma=sigma, theta=grid.theta, true_index=self.cell
