@@ -26,7 +26,7 @@ class RunFormatError(BayGoError, ValueError):
 class BudgetError(BayGoError, MemoryError):
     """An input would make the process allocate more memory than the budget allows.
 
-    Raised *before* the allocation; see :mod:`baygo_graph.io.limits`.
+    Raised *before* the allocation; see :mod:`baygo_graph.limits`.
     """
 
 

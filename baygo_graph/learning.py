@@ -18,7 +18,7 @@ from tqdm.auto import tqdm
 from ._validate import check_finite_step, check_int, check_real, seed_record
 from ._version import __version__
 from .data import draw_batches
-from .io.limits import arrays_nbytes, check_budget, estimate_run_bytes
+from .limits import arrays_nbytes, check_budget, estimate_run_bytes
 from .models import pool, resolve_model
 from .run import Run
 from .strategies import DEFAULT_STRATEGY, capabilities, resolve_strategy
@@ -116,7 +116,7 @@ def simulate(
         A bad option, naming it and its value.
     BudgetError
         When agents x steps x grid points would need more memory than the budget
-        (:mod:`baygo_graph.io.limits`, ``BAYGO_MEMORY_LIMIT``); checked before the
+        (:mod:`baygo_graph.limits`, ``BAYGO_MEMORY_LIMIT``); checked before the
         data are read or anything of that size is allocated.
 
     Warns

@@ -4,7 +4,7 @@ Runs ``compare(..., tidy=False)`` on the synthetic data (every strategy), then
 writes ``Comparison.write_csv`` (the CSV of ``baygo reproduce`` today) and
 :func:`~baygo_graph.io.results.write_results_parquet`, and times reading back:
 the whole CSV (``Comparison.read_csv``), the whole Parquet file
-(``load_comparison``) and one column of it (``load_results(columns=["mse"])``),
+(``Comparison.read_parquet``) and one column of it (``load_results(columns=["mse"])``),
 interleaved over rounds. Run
 ``python benchmarks/bench_results.py [--steps T] [--agents M] [--seeds N]``.
 """
@@ -28,7 +28,6 @@ from baygo_graph import synthetic_bodyfat  # noqa: E402
 from baygo_graph.analysis import Comparison  # noqa: E402
 from baygo_graph.experiments import compare  # noqa: E402
 from baygo_graph.io.results import (  # noqa: E402
-    load_comparison,
     load_results,
     write_results_parquet,
 )
@@ -63,7 +62,7 @@ def main(argv=None) -> str:
         times["write parquet"].append(_timed(write_results_parquet, c, pq)[0])
         t, back_csv = _timed(Comparison.read_csv, csv)
         times["read csv"].append(t)
-        t, back = _timed(load_comparison, pq)
+        t, back = _timed(Comparison.read_parquet, pq)
         times["read parquet"].append(t)
         times["mse only"].append(_timed(load_results, pq, columns=["mse"])[0])
     exact = np.array_equal(back.mse, c.mse) and np.array_equal(back.influence, c.influence,

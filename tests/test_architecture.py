@@ -27,6 +27,8 @@ LAYERS = {
     "exceptions": 0,
     "_validate": 0,
     "_format": 0,
+    "_text": 0,
+    "limits": 0,
     "data": 1,
     "models": 2,
     "series_backings": 3,
@@ -50,6 +52,10 @@ UPWARD = {
     # PEP 562 __getattr__ keeping the old path baygo_graph.io.runs.load_runs (used in
     # user code) with a DeprecationWarning; load_runs lives in run.py.
     ("baygo_graph.io.runs", "run"): "deprecated path kept for users",
+    # as_series is the one series input: a path or a DataFrame edge list it hands to
+    # io's readers (imported inside the function); in-memory series never touch io.
+    ("baygo_graph.series", "io"): "as_series reads paths through io (lazy import)",
+    ("baygo_graph.series", "run"): "as_series reads a saved run's path with Run.load (lazy)",
 }
 
 #: Strings equal to a strategy name that are not strategy names here (or are in files

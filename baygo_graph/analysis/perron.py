@@ -284,7 +284,7 @@ def influence(graph_or_weights, *, nodelist=None, on_nonunique: str = "raise") -
     holds half of the influence whatever M and delta.
 
     >>> from baygo_graph.strategies import star
-    >>> influence(star(4, center=0).matrix(4, delta=0.3)).round(4).tolist()
+    >>> influence(star(4, center=0, weights="delta").matrix(4, delta=0.3)).round(4).tolist()
     [0.5, 0.1667, 0.1667, 0.1667]
 
     The same from a digraph (i receives from j along edge (j, i)):

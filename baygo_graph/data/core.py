@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..exceptions import DataError  # noqa: F401  (importable from here, as before the split)
-from ..io.limits import check_budget
+from ..limits import check_budget
 from .datasets import (
     BODYFAT_ENV,
     FEATURE,

@@ -19,7 +19,7 @@ import pandas as pd
 
 from ..defaults import BODYFAT_ENV
 from ..exceptions import DataError
-from ..io.limits import check_csv_budget
+from ..limits import check_csv_budget
 
 __all__ = [
     "BODYFAT_ENV",

@@ -17,7 +17,7 @@ import pandas as pd
 
 from .._validate import check_int, check_real
 from ..exceptions import DataError
-from ..io.limits import check_csv_budget
+from ..limits import check_csv_budget
 from .datasets import Dataset, resolve_data
 
 __all__ = [

@@ -23,8 +23,8 @@ import pandas as pd
 from .._text import csv_frame, csv_uncell
 from .._validate import check_int
 from ..exceptions import DataError
+from ..limits import check_budget
 from .atomic import atomic_write
-from .limits import check_budget
 
 __all__ = ["COLUMNS", "read_arrays", "write_frames"]
 

@@ -33,8 +33,8 @@ import numpy as np
 import pandas as pd
 
 from ..exceptions import RunFormatError
+from ..limits import check_budget
 from .filekind import describe_file
-from .limits import check_budget
 
 __all__ = ["EDGE_LIST_SUFFIXES", "edge_list_series", "read_edge_list"]
 

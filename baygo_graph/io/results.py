@@ -14,8 +14,9 @@ run's rows. Columns and types:
 
 About 5 bytes per row (the CSV of ``Comparison.write_csv`` takes 70-80, with 6
 significant digits). :func:`load_results` reads some columns or strategies
-only; :func:`load_comparison` rebuilds the ``Comparison`` one row group at a
-time. pandas (``read_parquet``), polars and DuckDB read the file directly.
+only; :meth:`baygo_graph.analysis.Comparison.read_parquet` rebuilds the
+``Comparison`` one row group at a time. pandas (``read_parquet``), polars and
+DuckDB read the file directly.
 Needs pyarrow: ``pip install "baygo-graph[parquet]"``.
 """
 
@@ -28,7 +29,7 @@ import numpy as np
 
 from .atomic import atomic_write
 
-__all__ = ["COLUMNS", "load_comparison", "load_results", "write_results_parquet"]
+__all__ = ["COLUMNS", "read_result_arrays", "load_results", "write_results_parquet"]
 
 #: The columns of a results file, in order.
 COLUMNS = ("strategy", "seed", "step", "agent", "informative", "mse", "influence")
@@ -185,13 +186,13 @@ def load_results(path, columns=None, *, strategies=None):
     return table.to_pandas()
 
 
-def load_comparison(path):
-    """Rebuild the :class:`~baygo_graph.analysis.Comparison` of a results file, one run at a time.
+def read_result_arrays(path):
+    """``(labels, mse, influence, informative, attrs)`` of a results file, read one run
+    (row group) at a time: :meth:`baygo_graph.analysis.Comparison.read_parquet` builds
+    the ``Comparison`` from them (this layer never imports analysis).
 
     The arrays are exactly those written (float64, bit for bit).
     """
-    from ..analysis.comparison import Comparison
-
     pf = _open(path)
     meta = json.loads(pf.schema_arrow.metadata[_META])
     n_s, n_seeds, t, m = meta["shape"]
@@ -209,4 +210,4 @@ def load_comparison(path):
         influence[i, r] = part.column("influence").to_numpy().reshape(t, m)
         flags = part.column("informative").to_numpy()[:m]
         informative[i, r] = int(np.flatnonzero(flags)[0]) if flags.any() else -1
-    return Comparison(tuple(labels), mse, influence, informative, attrs=dict(meta["attrs"]))
+    return tuple(labels), mse, influence, informative, dict(meta["attrs"])

@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from ..exceptions import RunFormatError
-from .limits import check_budget, memory_limit
+from ..limits import check_budget, memory_limit
 
 __all__ = [
     "MAX_DEFLATE_RATIO",
@@ -98,7 +98,7 @@ def read_npz(path, *, expected: dict, prefixes=None, budget=None) -> dict:
         numbers of dimensions).
     budget : int or str, optional
         Memory budget for all members together (see
-        :func:`baygo_graph.io.limits.memory_limit`).
+        :func:`baygo_graph.limits.memory_limit`).
 
     Returns
     -------

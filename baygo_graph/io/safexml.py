@@ -21,7 +21,7 @@ external-entity files fail at once. The GraphML is then read by hand - only what
   beyond 4096;
 * the memory of the XML tree (at most :data:`TREE_BYTES_PER_FILE_BYTE` times the
   file size, measured) and of the graphs built are checked against the budget of
-  :mod:`baygo_graph.io.limits` before they are made. The graphs' cost counts
+  :mod:`baygo_graph.limits` before they are made. The graphs' cost counts
   every attribute as it will be materialised: each node carries its own ``data``
   *and* every node ``<key>``'s ``<default>`` (GraphML inheritance), once per step
   graph; so a small file whose keys declare many defaults cannot expand
@@ -45,7 +45,7 @@ import defusedxml.ElementTree as DET
 import networkx as nx
 
 from ..exceptions import RunFormatError
-from .limits import check_budget
+from ..limits import check_budget
 
 __all__ = ["MAX_EMPTY_STEPS", "TREE_BYTES_PER_FILE_BYTE", "read_graphml_series"]
 
@@ -180,7 +180,7 @@ def read_graphml_series(path, *, budget=None, node_type=int, graph_data=False):
     path : str or os.PathLike
         A file written by :func:`baygo_graph.write_series` (or alike).
     budget : int or str, optional
-        Memory budget (see :func:`baygo_graph.io.limits.memory_limit`).
+        Memory budget (see :func:`baygo_graph.limits.memory_limit`).
     node_type : {int, str}, default int
         Node ids as integers (others refused) or as the strings written.
     graph_data : bool, default False

@@ -46,10 +46,10 @@ import networkx as nx
 import numpy as np
 
 from ..exceptions import RunFormatError
+from ..limits import JSON_BYTES_PER_FILE_BYTE, check_budget
 from .atomic import atomic_write
 from .edgelist import EDGE_LIST_SUFFIXES, read_edge_list
 from .filekind import describe_file
-from .limits import JSON_BYTES_PER_FILE_BYTE, check_budget
 from .safexml import read_graphml_series
 
 __all__ = ["SERIES_FORMAT", "SERIES_SUFFIXES", "read_series", "write_series"]

@@ -10,8 +10,8 @@ import pytest
 
 import baygo_graph as bg
 from baygo_graph.exceptions import BudgetError, RunFormatError
-from baygo_graph.io.limits import JSON_BYTES_PER_FILE_BYTE
 from baygo_graph.io.safexml import read_graphml_series
+from baygo_graph.limits import JSON_BYTES_PER_FILE_BYTE
 
 
 @pytest.mark.parametrize(("method", "label"), [(zipfile.ZIP_BZIP2, "12"), (zipfile.ZIP_LZMA, "14")])

@@ -3,7 +3,9 @@
 Each bomb is loaded in a child process whose address space is capped at 1 GiB
 (``RLIMIT_AS``): an unchecked reader dies there with MemoryError; ours must end
 with the documented error (or, for an unknown member, ignore it) and report its
-peak resident memory, printed for the record (``pytest -s``).
+peak resident memory, printed for the record (``pytest -s``). The bound is on what
+reading adds to the memory the imports took (pandas imports pyarrow where it is
+installed, about 40 MiB more), so it tests the reader, not the environment.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import numpy as np
 import pytest
 
 import baygo_graph as bg
-from baygo_graph.io.limits import (
+from baygo_graph.limits import (
     check_budget,
     estimate_run_bytes,
     memory_limit,
@@ -31,12 +33,14 @@ CHILD = """
 import json, resource, sys
 resource.setrlimit(resource.RLIMIT_AS, ({cap}, {cap}))
 import baygo_graph as bg
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 try:
     out = bg.Run.load(sys.argv[1]) if sys.argv[1].endswith(".npz") else bg.read_series(sys.argv[1])
     result = {{"error": None, "loaded": type(out).__name__}}
 except BaseException as e:
     result = {{"error": type(e).__name__, "message": str(e)}}
 result["maxrss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+result["grown_mib"] = result["maxrss_mib"] - base  # above what the imports took
 print(json.dumps(result))
 """
 
@@ -94,7 +98,7 @@ def test_zero_bomb_member_is_never_inflated(saved_runs, tmp_path):
     assert path.stat().st_size < 8 * 2**20
     result = _in_capped_child(path)
     assert result["error"] is None and result["loaded"] == "Run"
-    assert result["maxrss_mib"] < 400
+    assert result["grown_mib"] < 300
 
 
 def test_inflating_known_member_over_budget(saved_runs, tmp_path):
@@ -108,7 +112,7 @@ def test_inflating_known_member_over_budget(saved_runs, tmp_path):
     path = _bomb(saved_runs, tmp_path, "mse.npz", build)
     result = _in_capped_child(path, BAYGO_MEMORY_LIMIT="256MiB")
     assert result["error"] == "BudgetError" and "member 'mse'" in result["message"]
-    assert "BAYGO_MEMORY_LIMIT" in result["message"] and result["maxrss_mib"] < 400
+    assert "BAYGO_MEMORY_LIMIT" in result["message"] and result["grown_mib"] < 300
 
 
 def test_forged_header_claiming_16_gib(saved_runs, kit, tmp_path):
@@ -130,7 +134,7 @@ def test_graphml_steps_bomb(tmp_path, kit):
     assert 40_000 < path.stat().st_size < 80_000
     result = _in_capped_child(path)
     assert result["error"] == "RunFormatError" and "1000000 steps" in result["message"]
-    assert result["maxrss_mib"] < 400
+    assert result["grown_mib"] < 300
 
 
 @pytest.mark.parametrize(

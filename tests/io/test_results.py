@@ -11,7 +11,6 @@ pa = pytest.importorskip("pyarrow")
 from baygo_graph.analysis import Comparison  # noqa: E402
 from baygo_graph.io.results import (  # noqa: E402
     COLUMNS,
-    load_comparison,
     load_results,
     write_results_parquet,
 )
@@ -49,7 +48,7 @@ def test_the_file_holds_to_frame_exactly(rng, tmp_path):
 
 def test_load_comparison_rebuilds_the_arrays_bit_for_bit(rng, tmp_path):
     c = _comparison(rng)
-    back = load_comparison(write_results_parquet(c, tmp_path / "r.parquet"))
+    back = Comparison.read_parquet(write_results_parquet(c, tmp_path / "r.parquet"))
     assert back.strategies == c.strategies
     np.testing.assert_array_equal(back.mse, c.mse)
     np.testing.assert_array_equal(back.influence, c.influence)
@@ -83,7 +82,7 @@ def test_a_foreign_or_missing_file_is_named(rng, tmp_path):
     other = tmp_path / "other.parquet"
     pd.DataFrame({"a": [1, 2]}).to_parquet(other)
     with pytest.raises(ValueError, match="is not a results file"):
-        load_comparison(other)
+        Comparison.read_parquet(other)
 
 
 def test_a_real_comparison_takes_under_10_bytes_per_row(tmp_path):
@@ -98,4 +97,4 @@ def test_a_real_comparison_takes_under_10_bytes_per_row(tmp_path):
                     tidy=False, data=synthetic_bodyfat(1500, rng=1))  # fmt: skip
     path = write_results_parquet(c, tmp_path / "r.parquet")
     assert path.stat().st_size / c.mse.size < 10
-    np.testing.assert_array_equal(load_comparison(path).mse, c.mse)
+    np.testing.assert_array_equal(Comparison.read_parquet(path).mse, c.mse)

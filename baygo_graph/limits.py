@@ -21,7 +21,7 @@ import math
 import os
 import re
 
-from ..exceptions import BudgetError
+from .exceptions import BudgetError
 
 __all__ = [
     "DEFAULT_LIMIT",
