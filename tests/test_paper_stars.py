@@ -53,3 +53,13 @@ def test_bodyfat_negm_minus_posm_agrees_with_the_independent_stars(stars, bodyfa
     mean, lo, hi = stars.interval(ind)
     assert lo <= float(np.mean(pkg)) <= hi
     np.testing.assert_allclose(pkg, ind, rtol=1e-8, atol=1e-10)
+
+
+def test_standardisation_uses_the_training_samples_only(bodyfat_path):
+    split = bg.data.paper_split(str(bodyfat_path), agents=12, rng=0)
+    x, y = split.pooled()
+    # standardised with the training set's own statistics: mean 0, std 1 exactly
+    np.testing.assert_allclose([x.mean(), y.mean()], 0.0, atol=1e-12)
+    np.testing.assert_allclose([x.std(), y.std()], 1.0, rtol=1e-12)
+    # the test set was not part of them: its standardised mean is not 0
+    assert abs(split.x_test.mean()) > 1e-3 or abs(split.y_test.mean()) > 1e-3

@@ -105,7 +105,10 @@ def plot_smallest_b(table, *, steps=None, limit=None, ax=None, synthetic=False, 
     table : pandas.DataFrame
         One row per seed and window kind: columns ``seed``, ``windows``
         (``"aligned"`` or ``"sliding"``) and ``smallest_b`` (NaN: no B works),
-        values of :func:`baygo_graph.analysis.smallest_b`.
+        values of :func:`baygo_graph.analysis.smallest_b`. With the coverage
+        columns ``tail_length`` and ``tail_connected`` (from
+        ``smallest_b(..., coverage=True)``) each legend entry also counts the seeds
+        whose B leaves a tail, and those whose tail is not strongly connected.
     steps : int, optional
         Run length T: the x axis ends there and seeds without any B are drawn
         as crosses just beyond it.
@@ -160,10 +163,16 @@ def plot_smallest_b(table, *, steps=None, limit=None, ax=None, synthetic=False, 
             _, first = np.unique(found, return_index=True)
             rank = np.arange(len(found)) - np.repeat(first, np.diff(np.append(first, len(found))))
             color = _KIND_COLORS.get(kind, "#7F7F7F")
+            label = f"{kind} ({ok.sum()}/{len(b)} seeds)"
+            if "tail_connected" in table.columns:  # what each B leaves unchecked
+                rows = table[table["windows"] == kind]
+                tails = int((rows["tail_length"].to_numpy(dtype=float) > 0).sum())
+                loose = int((rows["tail_connected"].to_numpy(dtype=float) == 0).sum())
+                if tails:
+                    label += f"; tail after [0, k*B) in {tails}, not connected in {loose}"
             ax.scatter(
                 found, y0 + step * rank, s=28, color=color, edgecolors="black",
-                linewidths=0.4, zorder=3, label=f"{kind} ({ok.sum()}/{len(b)} seeds)",
-                gid=f"b:{kind}",
+                linewidths=0.4, zorder=3, label=label, gid=f"b:{kind}",
             )  # fmt: skip
             if len(found):
                 med = float(np.median(found))

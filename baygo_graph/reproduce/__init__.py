@@ -26,7 +26,15 @@ from .drawing import run_figures, run_influence
 from .horizon import HORIZONS, LongRuns, horizon_summary, long_runs
 from .pipeline import Reproduction, reproduce
 from .regimes import DEFAULT as DEFAULT_REGIME
-from .regimes import FACTORS, RegimeMap, plot_regimes, regime_list, regimes
+from .regimes import (
+    FACTORS,
+    RegimeMap,
+    look_level,
+    plot_regimes,
+    regime_list,
+    regimes,
+    seed_rounds,
+)
 from .report import FIGURES, GALLERY
 from .theorem import TruthMonitor, standardised_line
 
@@ -44,9 +52,11 @@ __all__ = [
     "consensus_steps",
     "horizon_summary",
     "long_runs",
+    "look_level",
     "plot_regimes",
     "regime_list",
     "regimes",
+    "seed_rounds",
     "standardised_line",
     "FIGURES",
     "GALLERY",

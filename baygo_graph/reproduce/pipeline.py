@@ -297,7 +297,7 @@ def reproduce(
     horizons=HORIZONS,
     regimes=None,
     regime_seeds: int = 10,
-    regime_max_seeds: int = 80,
+    regime_max_seeds: int | None = None,
     scheduler=None,
     gallery=None,
     video: bool = True,
@@ -338,8 +338,9 @@ def reproduce(
         regimes.csv, figures/regimes.png and a report section.
     regime_seeds : int, default 10
         Paired seeds per regime at the first look.
-    regime_max_seeds : int, default 80
-        Seeds are doubled where a verdict is undecided, up to this cap
+    regime_max_seeds : int, optional
+        Seeds are doubled where a verdict is undecided, up to this cap (default
+        ``8 * regime_seeds``)
         (Bonferroni over the looks; see :mod:`baygo_graph.reproduce.regimes`).
     scheduler : str or distributed.Client, optional
         Dask scheduler for the regime map's runs (forwarded to compare).
@@ -399,7 +400,8 @@ def reproduce(
     regime_map = None
     if regimes is not None:
         log(
-            f"regime map ({regimes}), {regime_seeds} (up to {regime_max_seeds}) seeds per "
+            f"regime map ({regimes}), {regime_seeds} (up to "
+            f"{regime_max_seeds or 8 * regime_seeds}) seeds per "
             "regime ..."
         )
         with _timed(timings, "regimes"):

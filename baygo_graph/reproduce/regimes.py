@@ -221,7 +221,7 @@ def _cell_claims(cell, *, seeds, steps, rng, n_jobs, scheduler, progress, data, 
     return evaluate_claims(df, smallest_b=pd.DataFrame(rows), theorem=checks, level=level)
 
 
-def regimes(*, design="ofat", cells=None, seeds=10, max_seeds=80, steps=60, rng=0, data=None,
+def regimes(*, design="ofat", cells=None, seeds=10, max_seeds=None, steps=60, rng=0, data=None,
             agents=12, n_jobs=None, scheduler=None, progress=None, theorem=True, level=0.95,
             log=None) -> RegimeMap:  # fmt: skip
     """Re-test the paper's claims in every regime of a design.
@@ -235,9 +235,10 @@ def regimes(*, design="ofat", cells=None, seeds=10, max_seeds=80, steps=60, rng=
     seeds : int, default 10
         Paired seeds per regime at the first look (the same child seeds in every
         regime).
-    max_seeds : int, default 80
+    max_seeds : int, optional
         The cap: a regime with an undecided claim is re-run with twice the seeds
-        up to this many (:func:`seed_rounds`); ``max_seeds=seeds``: one look.
+        up to this many (:func:`seed_rounds`); default ``8 * seeds`` (three
+        doublings: 10 -> 20 -> 40 -> 80); ``max_seeds=seeds``: one look.
     steps : int, default 60
     rng : int, default 0
     data : optional
@@ -275,7 +276,7 @@ def regimes(*, design="ofat", cells=None, seeds=10, max_seeds=80, steps=60, rng=
     log = log or (lambda msg: None)
     dataset = resolve_data(data)
     cells = regime_list(design) if cells is None else [DEFAULT | dict(c) for c in cells]
-    rounds = seed_rounds(seeds, max_seeds)
+    rounds = seed_rounds(seeds, 8 * seeds if max_seeds is None else max_seeds)
     each = look_level(level, len(rounds))
     rows, look_rows, seconds = [], [], {}
     t0 = time.perf_counter()

@@ -424,7 +424,7 @@ def run_config(*, seeds, steps, agents, grid, rng, n_jobs, influence_window, hor
         "horizons": sorted({int(h) for h in horizons}),
         "regimes": regimes if regimes is None or isinstance(regimes, str) else "cells",
         "regime_seeds": regime_seeds if regimes else None,
-        "regime_max_seeds": (regime_max_seeds or regime_seeds) if regimes else None,
+        "regime_max_seeds": (regime_max_seeds or 8 * regime_seeds) if regimes else None,
         "weights": "equal",
         "theta_star": "the generating line of synthetic_bodyfat in standardised units"
         if synthetic

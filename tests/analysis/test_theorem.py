@@ -102,3 +102,32 @@ def test_other_models_need_theta_star():
         monitors=[TheoremMonitor(theta_star=(0.0, 0.0))],
     )
     assert run.records["theorem_lhs"].shape == (2, 3)
+
+
+# -- the likelihood reading ------------------------------------------------------------
+def test_likelihood_reading_matches_a_direct_sum_over_samples(rng):
+    from baygo_graph.analysis import likelihood_reading
+    from baygo_graph.models.grid import make_grid
+
+    m, n = 4, 7
+    counts = rng.integers(1, n + 1, m)
+    x = np.where(np.arange(n) < counts[:, None], rng.normal(size=(m, n)), 0.0)
+    theta = make_grid(9, bounds=(-1.0, 1.0)).theta
+    true, sigma = 40, 0.7
+    r = likelihood_reading(x, counts, sigma=sigma, theta=theta, true_index=true)
+    # brute force: mean over each agent's samples of KL between N(mu*, s^2) and N(mu, s^2)
+    kl = np.full(len(theta), np.inf)
+    for k in range(len(theta)):
+        if k == true:
+            continue
+        per_agent = []
+        for j in range(m):
+            xs = x[j, : counts[j]]
+            mu_star = theta[true, 0] + theta[true, 1] * xs
+            mu = theta[k, 0] + theta[k, 1] * xs
+            per_agent.append(np.mean((mu_star - mu) ** 2 / (2 * sigma**2)))
+        kl[k] = np.mean(per_agent)
+    assert r.rate == pytest.approx(kl.min(), rel=1e-12)
+    assert r.cells == 81
+    # informative from the first step whose right side is below 1
+    assert r.log_rhs(r.informative_from) < 0 <= r.log_rhs(r.informative_from - 1)
