@@ -216,7 +216,8 @@ def read_graphml_series(path, *, budget=None, node_type=int, graph_data=False):
     )
     try:
         root = DET.parse(path, forbid_dtd=True).getroot()
-    except (ParseError, defusedxml.DefusedXmlException) as e:
+    except (ParseError, defusedxml.DefusedXmlException, LookupError, UnicodeError) as e:
+        # LookupError: an XML declaration naming an unknown encoding (found by fuzzing)
         raise RunFormatError(f"{str(path)!r} is not readable GraphML: {e!r}") from None
     try:
         graphs, data = _series(root, budget, node_type)

@@ -126,7 +126,7 @@ def _nest_json(blob: bytes, draw) -> bytes:
 def _retype_json(blob: bytes, draw) -> bytes:
     try:
         doc = json.loads(blob)
-    except ValueError:
+    except (ValueError, RecursionError):  # broken or nested by an earlier mutation
         return blob
     other = draw(st.sampled_from(["0.5", 1e308, -1, None, [], {}, [[[]]], True, "=1+1"]))
     paths = list(_json_paths(doc))
@@ -134,7 +134,10 @@ def _retype_json(blob: bytes, draw) -> bytes:
         return json.dumps(other).encode()
     parent, key = draw(st.sampled_from(paths))
     parent[key] = other
-    return json.dumps(doc).encode()
+    try:
+        return json.dumps(doc).encode()
+    except RecursionError:
+        return blob
 
 
 def _json_paths(doc, limit=400):

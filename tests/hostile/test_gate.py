@@ -86,3 +86,11 @@ def test_json_series_budget_is_the_measured_bound(tmp_path, monkeypatch):
         bg.read_series(p)
     monkeypatch.setenv("BAYGO_MEMORY_LIMIT", str(JSON_BYTES_PER_FILE_BYTE * size))
     assert len(bg.read_series(p)[0]) == 2000
+
+
+def test_unknown_xml_encoding_is_a_run_format_error(tmp_path):
+    """Found by the fuzz harness: ``encoding='ttf-8'`` raised LookupError."""
+    p = tmp_path / "s.graphml"
+    p.write_text("<?xml version='1.0' encoding='ttf-8'?>\n<graphml><graph/></graphml>")
+    with pytest.raises(RunFormatError, match="not readable GraphML"):
+        bg.read_series(p)
