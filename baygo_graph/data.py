@@ -23,6 +23,7 @@ from .datasets import (
     load_bodyfat,
     resolve_data,
     synthetic_bodyfat,
+    synthetic_samples,
 )
 from .exceptions import DataError  # noqa: F401  (importable from here, as before the split)
 
@@ -37,6 +38,7 @@ __all__ = [
     "paper_split",
     "resolve_data",
     "synthetic_bodyfat",
+    "synthetic_samples",
 ]
 
 
