@@ -25,6 +25,7 @@ from .datasets import (
     load_bodyfat,
     resolve_data,
     synthetic_bodyfat,
+    synthetic_samples,
 )
 
 __all__ = [
@@ -38,6 +39,7 @@ __all__ = [
     "paper_split",
     "resolve_data",
     "synthetic_bodyfat",
+    "synthetic_samples",
 ]
 
 

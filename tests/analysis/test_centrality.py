@@ -205,3 +205,26 @@ def test_incomplete_keep_on_a_fixed_graph():
     assert np.isnan(keep[[0, 1, 3, 4]]).all()
     sliding = influence_series(run, window=3, windows="sliding", incomplete="keep")
     np.testing.assert_allclose(sliding, np.tile(pi, (7, 1)), atol=1e-12)
+
+
+@pytest.mark.parametrize("method", ["product", "union"])
+def test_damped_alternative_equals_pagerank_of_the_window_matrix(method):
+    from baygo_graph.analysis import damped_influence, nonunique_windows, window_matrix
+    from baygo_graph.series import ChoiceSeries
+
+    rng = np.random.default_rng(3)
+    ch = rng.integers(-1, 6, size=(12, 6))
+    ch = np.where((ch == np.arange(6)) | (rng.random((12, 6)) < 0.4), -1, ch)
+    s = ChoiceSeries.from_choices(ch, delta=0.4)
+    r = nonunique_windows(s, window=3, method=method, max_windows=100)
+    assert len(r.ends) > 0 and np.all(r.n_classes > 1)
+    for e, got in zip(r.damped_ends, r.damped, strict=True):
+        mat = window_matrix(s, int(e) - 2, int(e) + 1, method=method).toarray()
+        mat /= mat.sum(axis=1, keepdims=True)
+        np.testing.assert_allclose(got, damped_influence(mat), atol=1e-10)
+        g = nx.DiGraph()  # PageRank walks listener -> source with weight w_ij
+        g.add_nodes_from(range(6))
+        g.add_weighted_edges_from((i, j, mat[i, j]) for i in range(6) for j in range(6)
+                                  if mat[i, j] > 0)  # fmt: skip
+        pr = nx.pagerank(g, alpha=0.85, tol=1e-13, max_iter=1000)
+        np.testing.assert_allclose(got, [pr[k] for k in range(6)], atol=1e-9)
