@@ -509,3 +509,32 @@ def test_browser_timeline_click_and_play_over_windows(driver, run, page):
     WebDriverWait(driver, 20).until(lambda d: step.get_attribute("value") == "1")
     WebDriverWait(driver, 20).until(lambda d: d.find_element("id", "play").text == "Play")
     assert view_state(driver)["window"] == 1 and view_state(driver)["shownStep"] == 5
+
+
+def test_browser_rings_nodes_outside_the_largest_strong_component(driver, tmp_path):
+    """Brute force with NetworkX on every aligned window of a sparse labelled series."""
+    from selenium.webdriver.common.keys import Keys
+
+    steps = labelled_steps()
+    path = to_html(steps, tmp_path / "mine.html", window=2)
+    doc = embedded(path)
+    open_page(driver, path)
+    driver.find_element("id", "mode-windows").click()
+    index = {v: k for k, v in enumerate(doc["nodes"])}
+    checked = 0
+    for n, (a, b) in enumerate(zip(doc["windows"]["start"], doc["windows"]["stop"], strict=True)):
+        if n:
+            assert move_slider(driver, Keys.ARROW_RIGHT) == n
+        union = nx.compose_all(steps[a:b])
+        outside = driver.execute_script("return baygoViewer.outside()")
+        if nx.is_strongly_connected(union):
+            assert outside is None
+            continue
+        comps = [sorted(index[v] for v in c) for c in nx.strongly_connected_components(union)]
+        big = min(comps, key=lambda c: (-len(c), c[0]))
+        assert outside == sorted(set(range(len(index))) - set(big))
+        assert driver.execute_script("return baygoViewer.components()") == len(comps)
+        assert "ringed in purple" in driver.find_element("id", "conn").text
+        checked += 1
+    assert checked >= 1
+    assert severe(driver) == []
