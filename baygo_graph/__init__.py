@@ -3,6 +3,14 @@
 The learning loop (:func:`simulate`) yields a :class:`Run`, a time series of
 weighted communication digraphs with per-step metrics; :mod:`baygo_graph.analysis`
 checks their connectivity and influence, :mod:`baygo_graph.figures` draws them.
+
+The top level holds what a user needs first: :func:`simulate` and :class:`Run`
+(with :func:`load_runs`), the data (:class:`Dataset`, :func:`load_bodyfat`,
+:func:`synthetic_bodyfat`, :func:`paper_split`), graph series files
+(:func:`read_series`, :func:`write_series`) and the package's errors and warnings.
+The rest is in the subpackages: :mod:`.models` and :mod:`.strategies` (each with a
+``register`` for your own), :mod:`.experiments` (``compare``, ``sweep``),
+:mod:`.analysis`, :mod:`.figures`, :mod:`.io`, :mod:`.reproduce`, :mod:`.defaults`.
 """
 
 from ._version import __version__

@@ -240,6 +240,7 @@ def test_agent_without_physical_neighbour_keeps_itself():
     assert run.weights(0).toarray()[3].tolist() == [0, 0, 0, 1]
 
 
+@pytest.mark.slow
 def test_sharp_likelihood_stays_finite():
     steps = 10_000
     with pytest.warns(bg.GridResolutionWarning, match="too coarse"):

@@ -67,7 +67,7 @@ def save_runs(runs, folder, *, overwrite: bool = False) -> list[Path]:
     >>> folder = tempfile.mkdtemp()
     >>> [p.parent.name for p in save_runs(runs, folder)]
     ['baygo-seed0', 'baygo-seed1']
-    >>> len(load_runs([folder]))
+    >>> len(find_runs([folder]))
     2
     """
     items = list(runs.items()) if isinstance(runs, Mapping) else list(enumerate(runs))
