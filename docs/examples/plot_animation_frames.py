@@ -12,8 +12,9 @@ import matplotlib.pyplot as plt
 
 import baygo_graph as bg
 from baygo_graph.figures import animate_run
+from baygo_graph.models import LinearRegression
 
-run = bg.simulate("baygo", agents=8, steps=12, grid=31, rng=0)
+run = bg.simulate("baygo", agents=8, steps=12, model=LinearRegression(grid=31), rng=0)
 anim = animate_run(run, steps=range(12), figsize=(8, 3.6))
 frames = list(anim.iter_frames(dpi=60))
 plt.close(anim.figure)

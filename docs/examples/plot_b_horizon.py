@@ -11,8 +11,12 @@ steps of one longer run per seed.
 import baygo_graph as bg
 from baygo_graph.analysis import b_connectivity, horizon_table, smallest_b
 from baygo_graph.figures import plot_horizon, plot_window_connectivity
+from baygo_graph.models import LinearRegression
 
-runs = [bg.simulate("baygo", agents=8, steps=80, grid=31, rng=seed) for seed in range(3)]
+runs = [
+    bg.simulate("baygo", agents=8, steps=80, model=LinearRegression(grid=31), rng=seed)
+    for seed in range(3)
+]
 table = horizon_table(runs, [20, 40, 80], window=10)
 plot_horizon(table, synthetic=True)
 

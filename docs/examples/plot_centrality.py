@@ -12,7 +12,8 @@ matrices. Rows where the window's influence is not unique are NaN.
 import baygo_graph as bg
 from baygo_graph.analysis import influence_series, reference_influence
 from baygo_graph.figures import plot_influence_series
+from baygo_graph.models import LinearRegression
 
-run = bg.simulate("baygo", agents=8, steps=40, grid=31, rng=0)
+run = bg.simulate("baygo", agents=8, steps=40, model=LinearRegression(grid=31), rng=0)
 series = influence_series(run, window=10, windows="sliding")
 plot_influence_series(series, references=reference_influence(8), synthetic=True)

@@ -15,13 +15,14 @@ import matplotlib.pyplot as plt
 from baygo_graph.analysis import summarize
 from baygo_graph.experiments import compare
 from baygo_graph.figures import plot_vs_baselines, plot_vs_complete
+from baygo_graph.models import LinearRegression
 
 df = compare(
     ["baygo", "complete", "nocol", "cen"],
     seeds=3,
     steps=20,
     agents=8,
-    grid=31,
+    model=LinearRegression(grid=31),
     rng=0,
     n_jobs=1,
     progress=False,
