@@ -13,7 +13,7 @@ vermillion star, and the MSE curve of the clicked agent is drawn when the
 source is a run. The user guide is ``docs/viewer.md``.
 
 Embedded data (``format: "baygo-viewer"``, ``version: 2``)
---------------------------------------------------------
+----------------------------------------------------------
 Large arrays are *packed*: ``{"dtype", "length", "zlib"}`` where ``zlib`` is the
 base64 text of the zlib-compressed little-endian array (the page inflates it
 with the browser's ``DecompressionStream``). Packed arrays:
