@@ -330,7 +330,8 @@ def _b_evidence(table, b_max):
         if "tail_connected" in table:
             rows = table[table["windows"] == kind]
             tails = rows["tail_length"].to_numpy(dtype=float)
-            loose = int((rows["tail_connected"].to_numpy(dtype=float) == 0).sum())
+            # tails of the seeds that have a B only: a seed without one has no tail
+            loose = int(((rows["tail_connected"].to_numpy(dtype=float) == 0) & ok).sum())
             with_tail = int(((tails > 0) & ok).sum())
             top = float(np.nanmax(tails)) if len(tails) else 0.0
             values[kind] |= {"with_tail": with_tail, "tail_not_connected": loose,

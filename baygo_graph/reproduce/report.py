@@ -361,9 +361,15 @@ def _smallest_b_table(b):
         .dropna(how="all")
     )
     if "tail_connected" in b:
-        g = b.groupby("windows")
-        out["with a tail"] = g["tail_length"].apply(lambda s: int((s > 0).sum()))
-        out["tail not connected"] = g["tail_connected"].apply(lambda s: int((s == 0).sum()))
+        has_b = b[b["smallest_b"].notna()]  # a seed without a B has no tail to count
+        g = has_b.groupby("windows")
+        tails = pd.DataFrame(
+            {
+                "with a tail": g["tail_length"].apply(lambda s: int((s > 0).sum())),
+                "tail not connected": g["tail_connected"].apply(lambda s: int((s == 0).sum())),
+            }
+        )
+        out = out.join(tails).fillna({"with a tail": 0, "tail not connected": 0})
     return out
 
 

@@ -73,3 +73,29 @@ def test_summary_and_claims_tables():
     assert lines[0] == "| key | claim | result | evidence | reading the other way |"
     assert lines[2] == "| k | a \\| b | **not evaluated** | e |  |"
     assert lines[3] == "| m | c | **does not hold** | f | n \\| o |"
+
+
+def test_tails_are_counted_only_for_seeds_that_have_a_b():
+    # seed 0: B = 7 with a tail of 3 steps, not connected; seed 1: no B (its "tail" is
+    # the whole run); seed 2: B = 5, no tail. One unconnected tail, in one seed.
+    from baygo_graph.reproduce.claims import _b_evidence
+    from baygo_graph.reproduce.report import _smallest_b_table
+
+    rows = [
+        ("aligned", 7.0, 3, 0.0),
+        ("aligned", np.nan, 24, 0.0),
+        ("aligned", 5.0, 0, np.nan),
+        ("sliding", 6.0, 0, np.nan),
+        ("sliding", np.nan, 24, 0.0),
+        ("sliding", 4.0, 0, np.nan),
+    ]
+    b = pd.DataFrame(rows, columns=["windows", "smallest_b", "tail_length", "tail_connected"])
+    table = _smallest_b_table(b)
+    assert table.loc["aligned", "with a tail"] == 1
+    assert table.loc["aligned", "tail not connected"] == 1
+    assert table.loc["sliding", "with a tail"] == 0
+    assert table.loc["sliding", "tail not connected"] == 0
+    _, values, _ = _b_evidence(b, 6)
+    assert values["aligned"]["with_tail"] == 1
+    assert values["aligned"]["tail_not_connected"] == 1
+    assert values["sliding"]["tail_not_connected"] == 0
