@@ -27,7 +27,7 @@ import click
 import pandas as pd
 
 from .._format import format_number, json_number, markdown_table
-from .._text import csv_frame
+from .._text import console, csv_frame
 from ..defaults import PAPER
 from ..models import DEFAULT_MODEL, MODEL_NAMES
 from ..strategies import PAPER_STRATEGIES, strategy_names
@@ -276,6 +276,12 @@ def compare(
     options = {"seed": seed, "delta": delta, "batch": batch, "model": model, "grid": grid,
                "influence_window": window, "tolerance": tolerance,
                "consensus_tol": consensus_tol, "level": level}  # fmt: skip
+    if save_runs_dir is not None and Path(save_runs_dir).is_dir():
+        if any(Path(save_runs_dir).iterdir()):  # never mix old and new runs
+            raise click.ClickException(
+                f"--save-runs {console(save_runs_dir)!r} is not empty: an analysis of it would "
+                "mix earlier runs with these; choose an empty or new folder"
+            )
     with _folders(out, save_runs_dir):  # checked before the work, removed if it fails
         start = time.perf_counter()
         df, runs, summary, paired = _compute(

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from .._text import console
 from ._common import (
     check_out_file,
     fit_window,
@@ -62,4 +63,4 @@ def view(run_path, out, window, layout_seed, **options):
     banner = synthetic_banner(run.synthetic)
     what = f"{run.strategy} run" if hasattr(run, "strategy") else "series"
     done = f"viewer of {what} {run_path} written to {path}"
-    click.echo("\n".join([banner, done] if banner else [done]))
+    click.echo("\n".join([banner, console(done)] if banner else [console(done)]))

@@ -36,6 +36,7 @@ import hashlib
 import itertools
 import json
 import os
+import stat
 import time
 import warnings
 from pathlib import Path
@@ -299,13 +300,28 @@ def _claim_tasks(todo, task_dir: Path, done: dict, limit: int) -> list[dict]:
     return mine
 
 
+def _small_regular_file(path: Path) -> str:
+    """The text of ``path`` if it is a regular file of fewer than ``_ROW_MAX`` bytes; a
+    FIFO, device or symlink to one (whose size says 0) is never opened for reading, and
+    at most ``_ROW_MAX`` bytes are read whatever the size claims."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+    fd = os.open(path, flags)  # non-blocking: opening a FIFO cannot hang
+    with os.fdopen(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ValueError(f"{path.name} is not a regular file")
+        data = fh.read(_ROW_MAX)
+    if len(data) >= _ROW_MAX:
+        raise ValueError(f"{path.name} is {_ROW_MAX} bytes or more")
+    return data.decode("utf-8")
+
+
 def _read_done(folder: Path, ids: set[str]) -> dict[str, dict]:
     """Rows of finished tasks found in ``folder`` (unreadable files are redone)."""
     done = {}
     for tid in ids:
         path = folder / f"{tid}.json"
         try:
-            row = json.loads(path.read_text()) if path.stat().st_size < _ROW_MAX else None
+            row = json.loads(_small_regular_file(path)) if path.exists() else None
         except (OSError, ValueError, RecursionError):  # e.g. nested a million deep
             continue
         if isinstance(row, dict) and row.get("id") == tid and is_plain_row(row, _ROW_NUMBERS):

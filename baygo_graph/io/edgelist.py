@@ -83,6 +83,11 @@ def _steps(values: pd.Series, bin, name: str) -> np.ndarray:
             raise ValueError(
                 f"time column {name!r} must hold integers or timestamps, got {float(bad)!r}"
             )
+        if int(width) > 2**62 or np.abs(t).max() > 2**62:
+            raise ValueError(
+                f"times of {name!r} and bin must lie within +-2^62, got bin={bin!r} and times "
+                f"in [{t.min():g}, {t.max():g}]"
+            )
         return ((values.to_numpy(dtype=np.int64) - int(t.min())) // int(width)).astype(np.int64)
     stamps = values
     if not pd.api.types.is_datetime64_any_dtype(values):
@@ -100,7 +105,7 @@ def _steps(values: pd.Series, bin, name: str) -> np.ndarray:
         )
     try:
         width = pd.Timedelta(pd.tseries.frequencies.to_offset(bin))
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, OverflowError):
         raise ValueError(
             f"bin must be a fixed pandas offset alias such as '1D', '6h' or '15min' "
             f"(months and years vary in length), got {bin!r}"
@@ -109,6 +114,17 @@ def _steps(values: pd.Series, bin, name: str) -> np.ndarray:
         raise ValueError(f"bin must be a positive duration, got {bin!r}")
     first = stamps.min().floor(width)
     return ((stamps - first) // width).to_numpy(dtype=np.int64)
+
+
+_CANONICAL_INT = r"-?(0|[1-9][0-9]{0,17})"
+
+
+def _int_labels(text: pd.Series):
+    """``"int64"`` when every label of a column read as text is an integer written the
+    canonical way (no sign of + or leading zeros, so no two labels merge), else ``object``
+    (the labels stay text)."""
+    filled = text.dropna()
+    return "int64" if len(filled) and filled.str.fullmatch(_CANONICAL_INT).all() else object
 
 
 def _labels(values: pd.Series, name: str) -> pd.Series:
@@ -272,7 +288,15 @@ def read_edge_list(path, **options):
             frame = pd.read_parquet(path)
         else:
             sep = "\t" if suffix == ".tsv" else ","
-            frame = pd.read_csv(path, sep=sep, skipinitialspace=True)
+            head = pd.read_csv(path, sep=sep, skipinitialspace=True, nrows=0)
+            text = {  # labels are read as text: "007" and "7", "1e3" and "1000" differ
+                _column(head, options.get(key), key, key) for key in ("source", "target")
+            }
+            frame = pd.read_csv(
+                path, sep=sep, skipinitialspace=True, dtype=dict.fromkeys(text, str)
+            )
+            kind = _int_labels(pd.concat([frame[c] for c in text]))  # one kind for both
+            frame = frame.astype(dict.fromkeys(text, kind))
     except RunFormatError:
         raise
     except (ValueError, OSError, UnicodeDecodeError, pd.errors.ParserError) as e:

@@ -365,8 +365,10 @@ def reproduce(
     log = log or (lambda msg: None)
     t_start = time.perf_counter()
     out = Path(out)
-    if save_runs and (out / "runs").is_dir() and any((out / "runs").iterdir()):
-        raise FileExistsError(  # re-run policy (docs/formats.md): never mix old and new runs
+    if (out / "runs").is_dir() and any((out / "runs").iterdir()):
+        # re-run policy (docs/formats.md): never leave old runs beside a new report, where
+        # `baygo analyze OUT` would read them as this reproduction's
+        raise FileExistsError(
             f"{out / 'runs'} holds runs of an earlier reproduction: choose another --out, "
             "or move that folder away first"
         )

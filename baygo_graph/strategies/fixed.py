@@ -70,6 +70,11 @@ class FixedGraph:
     def __post_init__(self):
         if not isinstance(self.graph, nx.Graph):
             raise TypeError(f"graph must be a networkx graph, got {type(self.graph).__name__}")
+        if not isinstance(self.weights, str):
+            raise TypeError(
+                f"weights must be a rule name, one of {WEIGHT_RULES}, got "
+                f"{type(self.weights).__name__}"
+            )
         if self.weights not in WEIGHT_RULES:
             raise ValueError(f"weights must be one of {WEIGHT_RULES}, got {self.weights!r}")
 

@@ -269,3 +269,52 @@ def test_sweep_task_files_are_checked_before_they_are_trusted(tmp_path, data):
         again = sweep(grid, out=tmp_path, **kw)  # redone, not trusted, no RecursionError
         assert isinstance(again["final_mse_others_mean"][0], float)
         assert again["final_mse_others_mean"][0] == first["final_mse_others_mean"][0]
+
+
+# -- the second hostile pass of this round ------------------------------------------
+
+
+def test_a_weight_matrix_is_a_type_error_naming_weights():
+    import networkx as nx
+
+    with pytest.raises(TypeError, match="weights must be a rule name"):
+        FixedGraph(nx.complete_graph(3), weights=np.ones((3, 3)))
+
+
+@pytest.mark.parametrize("bin_", ["99999999999999999999D", "10000000000000000000"])
+def test_an_overflowing_bin_is_one_line(tmp_path, bin_):
+    p = tmp_path / "t.csv"
+    times = ["2024-01-01", "2024-01-02"] if bin_.endswith("D") else ["0", "5"]
+    p.write_text(f"source,target,time\na,b,{times[0]}\nb,a,{times[1]}\n")
+    code, _, err = _cli("analyze", str(p), f"--bin={bin_}")
+    assert code == 1 and "Traceback" not in err
+    assert "bin" in err
+
+
+def test_compare_refuses_a_save_runs_folder_that_is_not_empty(tmp_path):
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    (runs / "posm-seed0").mkdir()
+    code, _, err = _cli("compare", "--agents", "4", "--steps", "3", "--seeds", "1", "--jobs", "1",
+                "--strategies", "baygo,nocol", "--save-runs", str(runs))  # fmt: skip
+    assert code == 1 and "not empty" in err
+    assert [p.name for p in runs.iterdir()] == ["posm-seed0"]
+
+
+def test_reproduce_refuses_a_folder_with_earlier_runs_without_save_runs(tmp_path):
+    (tmp_path / "runs" / "baygo-seed0").mkdir(parents=True)
+    code, _, err = _cli("reproduce", "--seeds", "1", "--steps", "3", "--grid", "9", "--jobs", "1",
+                "--no-video", "--out", str(tmp_path))  # fmt: skip
+    assert code == 1 and "earlier reproduction" in err
+    assert not (tmp_path / "report.md").exists()
+
+
+def test_sweep_rows_from_fifos_and_devices_are_never_read(tmp_path):
+    import os
+
+    from baygo_graph.experiments.sweep import _read_done
+
+    os.mkfifo(tmp_path / "a.json")  # a reader that opened it would hang
+    (tmp_path / "b.json").symlink_to("/dev/zero")  # size 0, endless bytes
+    (tmp_path / "c.json").write_text('{"id": "c"}')
+    assert _read_done(tmp_path, {"a", "b", "c"}) == {}  # c is not a plain row: redone

@@ -138,3 +138,17 @@ def test_unreadable_files(tmp_path):
     bad.write_bytes(b"\xff\xfe\x00garbage")
     with pytest.raises((RunFormatError, ValueError)):
         read_edge_list(bad)
+
+
+def test_csv_labels_are_text_unless_every_label_is_a_plain_integer(tmp_path):
+    # "007" and "7", "1e3" and "1000" are different nodes: never merged by number parsing
+    p = tmp_path / "labels.csv"
+    p.write_text("source,target,time\n007,7,0\n7,007,1\n1e3,1000,1\n")
+    s = as_series(p)
+    assert s.nodes == ("007", "1000", "1e3", "7")
+    assert s.weights(0).toarray()[s.nodes.index("7"), s.nodes.index("007")] == 1.0
+    # one column of plain integers and one with a padded label: both stay text
+    p.write_text("source,target,time\n7,007,0\n8,7,1\n")
+    assert as_series(p).nodes == ("007", "7", "8")
+    p.write_text("source,target,time\n1,2,0\n2,3,1\n")
+    assert as_series(p).nodes == (1, 2, 3)
