@@ -157,6 +157,6 @@ def synthetic_banner(synthetic: bool) -> str:
     if not synthetic:
         return ""
     return (
-        "NOTE: SYNTHETIC DATA (no data file given or found): pass --data PATH (or, for "
-        f"the bodyfat data, set {BODYFAT_ENV}) to use real data."
+        f"NOTE: SYNTHETIC DATA (no data file given: no --data, no ${BODYFAT_ENV}): pass "
+        f"--data PATH (or, for the bodyfat data, set {BODYFAT_ENV}) to use real data."
     )
