@@ -7,10 +7,12 @@ syntax in Markdown, escape sequences drive the terminal, a cell starting with
 ``=`` is a formula to a spreadsheet, a control character makes XML malformed.
 Each target has one helper here, used wherever that target is written:
 
-* matplotlib text - :func:`mathtext`: ``$`` escaped, so it is shown, not parsed;
+* matplotlib text - :func:`mathtext`: ``$`` escaped, so it is shown, not parsed,
+  and control characters and bidirectional overrides removed;
 * Markdown user text - :func:`markdown`: Markdown's special characters escaped,
   newlines made spaces; Markdown table cells - :func:`markdown_cell`: ``|``
-  escaped, newlines and control characters made spaces (markup kept);
+  escaped, newlines and control characters made spaces (markup kept); inline
+  code - :func:`markdown_code`;
 * the console - :func:`console`: control characters (ESC of escape sequences)
   and bidirectional overrides removed;
 * CSV cells - :func:`csv_cell`: a leading ``'`` before ``= + - @``, tab, CR or
@@ -32,6 +34,7 @@ __all__ = [
     "csv_uncell",
     "markdown",
     "markdown_cell",
+    "markdown_code",
     "mathtext",
     "path_component",
     "xml_text",
@@ -59,7 +62,7 @@ def mathtext(text) -> str:
     >>> fig, ax = plt.subplots()
     >>> t = ax.set_title(mathtext(r"a $\\foo$ b")); fig.canvas.draw(); plt.close(fig)
     """
-    return str(text).replace("$", r"\$")
+    return _CONTROL_ALL.sub("", str(text)).replace("$", r"\$")
 
 
 def markdown(text) -> str:
@@ -72,6 +75,22 @@ def markdown(text) -> str:
     """
     text = _CONTROL_ALL.sub(" ", str(text).replace("\r\n", "\n"))
     return _MARKDOWN.sub(r"\\\1", text)
+
+
+def markdown_code(text) -> str:
+    """``text`` as an inline code span of a Markdown document: control characters
+    made spaces, fenced by more backticks than any run of them inside.
+
+    Examples
+    --------
+    >>> markdown_code("baygo run\x1b]0;x\x07 --out `a`")
+    '`` baygo run ]0;x  --out `a` ``'
+    """
+    text = _CONTROL_ALL.sub(" ", str(text))
+    ticks = max((len(r) for r in re.findall("`+", text)), default=0)
+    fence = "`" * (ticks + 1)
+    pad = " " if ticks else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def markdown_cell(text) -> str:

@@ -292,7 +292,7 @@ def compare(
         banner = synthetic_banner(df.attrs["synthetic"])
         head = (
             f"compare: {', '.join(strategies)}; {seeds} seeds x {steps} steps, {agents} "
-            f"agents, seed {seed}, data {df.attrs['data_source']} "
+            f"agents, seed {seed}, data {console(df.attrs['data_source'])} "
             f"({settings['wall_time_s']:.1f} s)"
         )
         loss = loss_label(df.attrs.get("loss", "mse"))

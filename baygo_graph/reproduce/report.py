@@ -11,6 +11,7 @@ import pandas as pd
 
 from .._format import format_number as _fmt
 from .._format import markdown_table, synthetic_banner
+from .._text import markdown_code
 from .._version import __version__
 from .claims import BASELINES, STRATEGIES
 from .horizon import horizon_summary
@@ -256,7 +257,7 @@ def _header(config, synthetic, data_source, timings) -> list:
         ]
     regimes = f", regime map {timings['regimes']:.1f} s" if "regimes" in timings else ""
     return lines + [
-        f"- data: `{data_source}`" + (" (synthetic)" if synthetic else ""),
+        f"- data: {markdown_code(data_source)}" + (" (synthetic)" if synthetic else ""),
         f"- {config['seeds']} paired seeds x {len(STRATEGIES)} strategies "
         f"({', '.join(STRATEGIES)}), T = {config['steps']} steps, M = {config['agents']} "
         f"agents, grid {config['grid']} x {config['grid']}, root seed {config['rng']}",
@@ -264,7 +265,7 @@ def _header(config, synthetic, data_source, timings) -> list:
         f"runs {timings.get('long_runs', 0.0):.1f} s, analysis "
         f"{timings['analysis']:.1f} s, figures {timings['figures']:.1f} s, animation "
         f"{timings['animation']:.1f} s{regimes}) on {config['machine']}",
-        f"- baygo-graph {__version__}; command: `{config['command']}`",
+        f"- baygo-graph {__version__}; command: {markdown_code(config['command'])}",
         "",
     ]
 

@@ -318,3 +318,10 @@ def test_sweep_rows_from_fifos_and_devices_are_never_read(tmp_path):
     (tmp_path / "b.json").symlink_to("/dev/zero")  # size 0, endless bytes
     (tmp_path / "c.json").write_text('{"id": "c"}')
     assert _read_done(tmp_path, {"a", "b", "c"}) == {}  # c is not a plain row: redone
+
+
+def test_figure_and_markdown_text_drop_control_and_bidi_characters():
+    evil = "x\x1b]0;t\x07\u202eevil\x01 $a$"
+    assert _text.mathtext(evil) == r"x]0;tevil \$a\$"
+    code = _text.markdown_code("run `--out` \x1b[31m\nnext")
+    assert "\x1b" not in code and "\n" not in code and code.startswith("`` ")
