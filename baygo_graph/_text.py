@@ -62,7 +62,7 @@ def mathtext(text) -> str:
     >>> fig, ax = plt.subplots()
     >>> t = ax.set_title(mathtext(r"a $\\foo$ b")); fig.canvas.draw(); plt.close(fig)
     """
-    return _CONTROL_ALL.sub("", str(text)).replace("$", r"\$")
+    return console(text).replace("$", r"\$")  # newlines and tabs become spaces
 
 
 def markdown(text) -> str:
