@@ -53,6 +53,17 @@ __all__ = [
 
 # Laziness of the union iteration matrix 0.1 I + 0.9 A (any value in (0, 1) works).
 _UNION_LAZY = 0.1
+# A union window whose successive changes point in opposite directions (the
+# difference vectors' Rayleigh ratio below _FLIP, i.e. a real eigenvalue of the
+# iteration matrix near -|ratio| dominates: hub windows, where most agents listen
+# to one agent who listens to them) gets the laziness that cancels it, at most
+# _LAZY_MAX; checked from iteration _FLIP_AFTER on, once per window.
+_FLIP = -0.3
+_FLIP_AFTER = 3
+_LAZY_MAX = 0.5
+# The union iterates over its distinct (listener, target) pairs when they are at most
+# this share of the window's w * M choices (hub windows), else over the w choice maps.
+_PAIRS_SHARE = 0.5
 # Entries (windows x agents x window length) handled per batch.
 _BATCH_ENTRIES = 1 << 21
 # Classes up to this size are solved densely by class_perron.
@@ -143,12 +154,15 @@ def batch_closed_classes(c, delta, method):
     return counts, ~leaves[labels].reshape(n, m)
 
 
-def _apply(x, idx, w, delta, method):
-    """One application of the iteration matrix to the flat batch of row vectors ``x``."""
+def _apply(x, idx, w, delta, method, lazy=_UNION_LAZY):
+    """One application of the iteration matrix to the flat batch of row vectors ``x``.
+
+    ``lazy``: the union's laziness, a scalar or one value per entry of ``x``.
+    """
     size = len(x)
     if method == "union":
-        out = x * _UNION_LAZY
-        share = (1.0 - _UNION_LAZY) / w
+        out = x * lazy
+        share = (1.0 - lazy) / w
         for k in range(w):
             out += share * np.bincount(idx[k], weights=x, minlength=size)
         return out
@@ -158,6 +172,45 @@ def _apply(x, idx, w, delta, method):
         x = x * delta
         x += moved
     return x
+
+
+def _distinct_targets(c):
+    """The union's distinct (listener, target) pairs of a batch ``c`` (n, w, M), with counts.
+
+    Returns ``(row, target, count)``: flat listener ``n * M + i``, flat target
+    ``n * M + j`` and how many of the window's steps ``i`` listened to ``j``. A
+    hub's windows repeat one pair in most steps: one scatter-add over these few
+    pairs replaces ``w`` scatter-adds that pile up on the hub's entry.
+    """
+    n, w, m = c.shape
+    t = np.sort(c.transpose(0, 2, 1), axis=2).reshape(-1)  # (window, agent, step)
+    first = np.ones(t.shape, dtype=bool)
+    np.not_equal(t[1:], t[:-1], out=first[1:])
+    first[::w] = True  # runs never cross from one (window, agent) to the next
+    start = np.flatnonzero(first)
+    count = np.diff(np.append(start, t.size)).astype(float)
+    row = start // w
+    return row, t[start] + (row // m) * m, count
+
+
+def _union_apply(x, pairs, w, lazy):
+    """:func:`_apply` of the union from :func:`_distinct_targets`' pairs (one scatter-add)."""
+    row, target, count = pairs
+    moved = np.bincount(target, weights=x[row] * count, minlength=len(x))
+    return x * lazy + moved * ((1.0 - lazy) / w)
+
+
+def _relaxed(lazy, ratio):
+    """The laziness that cancels a real negative eigenvalue, from the observed ``ratio``.
+
+    ``ratio`` estimates the dominant eigenvalue ``mu = lazy + (1 - lazy) lambda`` of
+    the iteration matrix (``lambda``: that of the mean choice map A); the returned
+    laziness ``-lambda / (1 - lambda)`` maps ``lambda`` to 0, capped at
+    :data:`_LAZY_MAX` (other eigenvalues ``|lambda'| <= r`` then contract at
+    ``<= lazy + (1 - lazy) r``).
+    """
+    lam = (ratio - lazy) / (1.0 - lazy)
+    return np.clip(-lam / (1.0 - lam), lazy, _LAZY_MAX)
 
 
 def power_influence(c, members, delta, method, tol, max_iter):
@@ -183,48 +236,78 @@ def power_influence(c, members, delta, method, tol, max_iter):
     prev = np.full(n, np.inf)
     rate = np.full(n, np.inf)
     hist = np.full((n, _SLOW_SPAN), np.inf)  # the last _SLOW_SPAN values of d, oldest first
+    age = np.zeros(n, dtype=np.int64)  # iterations since the start (or the laziness changed)
+    lazy = np.full(n, _UNION_LAZY)  # the union's laziness, per window
+    checked = np.zeros(n, dtype=bool)  # the union's test for a negative eigenvalue done
+    diff = None
     finished = np.zeros(n, dtype=bool)  # converged (or given up), still in the batch
     seen_rate = np.full(n, np.nan)
     sizes = members.sum(axis=1)
     small = sizes <= _DENSE_MAX
     exact_cost = _COST_SOLVE * sizes.astype(float) ** 3 + _COST_FORM * w * m
-    idx = None
-    for it in range(max_iter):
-        if idx is None:
+    idx = pairs = None
+    for _ in range(max_iter):
+        if idx is None and pairs is None:
+            # one laziness for all: a scalar (an array costs a pass per scatter-add)
+            per_entry = np.repeat(lazy, m) if (lazy != _UNION_LAZY).any() else _UNION_LAZY
+            pairs = _distinct_targets(c[active]) if method == "union" else None
+            if pairs is not None and len(pairs[0]) > _PAIRS_SHARE * len(active) * w * m:
+                pairs = None  # few repeats: w plain scatter-adds are cheaper
             base = (np.arange(len(active)) * m)[:, None]
-            idx = [(c[active, k] + base).reshape(-1) for k in range(w)]
+            idx = None if pairs else [(c[active, k] + base).reshape(-1) for k in range(w)]
         na = len(active)
-        new = _apply(v.reshape(-1), idx, w, delta, method).reshape(na, m)
+        if pairs is not None:
+            new = _union_apply(v.reshape(-1), pairs, w, per_entry).reshape(na, m)
+        else:
+            new = _apply(v.reshape(-1), idx, w, delta, method, per_entry).reshape(na, m)
         new /= new.sum(axis=1, keepdims=True)
-        d = np.abs(new - v).max(axis=1)
+        last, diff = diff, new - v
+        d = np.abs(diff).max(axis=1)
         ratio = np.where(prev > 0, d / np.where(prev > 0, prev, 1.0), 0.0)
-        rho = np.maximum(ratio, rate) if it >= 2 else np.where(it == 1, ratio, np.inf)
+        rho = np.where(age >= 2, np.maximum(ratio, rate), np.where(age == 1, ratio, np.inf))
         with np.errstate(divide="ignore", invalid="ignore"):
             est = np.where(rho < 1.0, d * rho / (1.0 - rho), np.inf)
         with np.errstate(divide="ignore", invalid="ignore"):
             mean_rho = np.where(hist[:, 0] > 0, (d / hist[:, 0]) ** (1.0 / _SLOW_SPAN), 0.0)
         hist = np.column_stack([hist[:, 1:], d])
-        slow_rho = np.where(it >= _SLOW_SPAN, np.minimum(rho, mean_rho), rho)
-        seen_rate[active[~finished]] = np.where(np.isfinite(rho), rho, np.nan)[~finished]
+        slow_rho = np.where(age >= _SLOW_SPAN, np.minimum(rho, mean_rho), rho)
+        live = ~finished
+        seen = np.where(np.isfinite(rho), rho, np.nan)
+        # as a rate of the standard iteration 0.1 I + 0.9 A (1 - rate scales with 1 - lazy)
+        seen = 1.0 - (1.0 - seen) * (1.0 - _UNION_LAZY) / (1.0 - lazy)
+        seen_rate[active[live]] = seen[live]
         floor = d <= 4 * np.finfo(float).eps * new.max(axis=1)
         stop = (est <= tol) | floor
-        fresh = stop & ~finished
+        fresh = stop & live
         out[active[fresh]] = new[fresh]
         done[active[fresh]] = True
         # slowly mixing small classes, when an exact solve is cheaper (done stays False)
         finished |= stop | (
-            (it >= _SLOW_AFTER) & (slow_rho >= _SLOW_RATE) & small[active]
+            (age >= _SLOW_AFTER) & (slow_rho >= _SLOW_RATE) & small[active]
             & (exact_cost[active] < _power_cost(est, slow_rho, tol, w * m))
         )  # fmt: skip
         rate, prev, v = ratio, d, new
+        age += 1
+        if method == "union":
+            test = np.flatnonzero((age == _FLIP_AFTER) & ~checked & ~finished)
+            if len(test):
+                checked[test] = True
+                a, b = diff[test], last[test]
+                flip = np.einsum("ij,ij->i", a, b) / np.maximum(np.einsum("ij,ij->i", b, b), 1e-300)
+                test = test[flip < _FLIP]
+                if len(test):  # cancel that eigenvalue; the rate is measured afresh
+                    lazy[test] = _relaxed(lazy[test], flip[flip < _FLIP])
+                    per_entry = np.repeat(lazy, m)
+                    age[test], prev[test], rate[test], hist[test] = 0, np.inf, np.inf, np.inf
         if finished.all():
             break
         if finished.mean() > 0.25:  # drop the converged windows from the batch
             keep = ~finished
             active, v, prev, rate = active[keep], v[keep], prev[keep], rate[keep]
-            hist = hist[keep]
+            hist, age, lazy, checked = hist[keep], age[keep], lazy[keep], checked[keep]
+            diff = diff[keep]
             finished = finished[keep]
-            idx = None
+            idx = pairs = None
     return out, done, seen_rate
 
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from .._validate import check_int
 from ..series import as_series
-from .windows import check_window_options, n_strong_components, window_bounds
+from .windows import EdgeWindow, check_window_options, n_strong_components, window_bounds
 
 __all__ = ["is_b_connected"]
 
@@ -56,6 +56,7 @@ def is_b_connected(graphs, B: int, *, windows: str = "aligned", incomplete: str 
     if s.fixed is not None:
         return n_strong_components(*s.window_edges(0, 1), m) == 1
     start, stop = window_bounds(s.n_steps, B, windows=windows, incomplete=incomplete)
+    union = EdgeWindow(s)
     for a, b in zip(start.tolist(), stop.tolist(), strict=True):
         src, dst = s.window_edges(a, b)
         if m > 1:
@@ -65,6 +66,6 @@ def is_b_connected(graphs, B: int, *, windows: str = "aligned", incomplete: str 
                 return False
             if np.bincount(dst, minlength=m).min() == 0:
                 return False
-        if n_strong_components(src, dst, m) != 1:
+        if union.move(a, b).n_components() != 1:
             return False
     return True

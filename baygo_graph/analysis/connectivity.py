@@ -34,6 +34,7 @@ import numpy as np
 from .._validate import check_int
 from ..series import GraphSeries, as_series
 from .windows import (
+    EdgeWindow,
     check_window_options,
     n_strong_components,
     window_bounds,
@@ -248,13 +249,9 @@ def b_connectivity(graphs, B: int, *, windows: str = "aligned", incomplete: str 
         n = n_strong_components(*s.window_edges(0, 1), s.n_agents)
         ncomp = np.full(len(start), n, dtype=np.int64)
     else:
-        ncomp = np.array(
-            [
-                n_strong_components(*s.window_edges(a, b), s.n_agents)
-                for a, b in zip(start, stop, strict=True)
-            ],
-            dtype=np.int64,
-        )
+        union = EdgeWindow(s)
+        bounds = zip(start.tolist(), stop.tolist(), strict=True)
+        ncomp = np.array([union.move(a, b).n_components() for a, b in bounds], dtype=np.int64)
     ok = ncomp == 1
     bad = np.flatnonzero(~ok)
     return BConnectivity(
@@ -334,6 +331,7 @@ def time_to_connectivity(graphs, *, max_length: int | None = None) -> np.ndarray
     ptr, src, dst = s.edges
     outdeg = np.zeros(m, dtype=np.int64)
     indeg = np.zeros(m, dtype=np.int64)
+    union = EdgeWindow(s)  # its distinct edges, moved only when checked
     e = 0  # window is [start, e)
     for start in range(T):
         if e < start:
@@ -343,7 +341,7 @@ def time_to_connectivity(graphs, *, max_length: int | None = None) -> np.ndarray
                 e > start
                 and outdeg.all()
                 and indeg.all()
-                and n_strong_components(src[ptr[start] : ptr[e]], dst[ptr[start] : ptr[e]], m) == 1
+                and union.move(start, e).n_components() == 1
             ):
                 out[start] = e - start
                 break

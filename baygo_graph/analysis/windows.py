@@ -49,6 +49,7 @@ from ..series import as_series
 __all__ = [
     "INCOMPLETE",
     "WINDOWS",
+    "EdgeWindow",
     "check_window_options",
     "n_strong_components",
     "window_bounds",
@@ -126,12 +127,87 @@ def n_strong_components(src: np.ndarray, dst: np.ndarray, m: int) -> int:
             keep[0] = True
             np.not_equal(key[1:], key[:-1], out=keep[1:])
             key = key[keep]
+    return _components(key, m)
+
+
+def _components(key: np.ndarray, m: int) -> int:
+    """Strong components of the graph of the sorted distinct keys ``dst * m + src``."""
+    if m == 1:
+        return 1
     rows = key // m
     itype = np.int32 if m * m < np.iinfo(np.int32).max else np.int64
     indptr = np.zeros(m + 1, dtype=itype)
     np.cumsum(np.bincount(rows, minlength=m), out=indptr[1:])
     g = sp.csr_array((np.ones(len(key)), (key - rows * m).astype(itype), indptr), shape=(m, m))
     return int(connected_components(g, directed=True, connection="strong", return_labels=False))
+
+
+class EdgeWindow:
+    """The distinct edges of a window of consecutive steps, kept as the window slides.
+
+    :meth:`move` to ``[start, stop)`` adds the steps entering and drops the
+    steps leaving (one sorted merge each, a count per distinct edge), so a
+    strong-component count (:meth:`n_components`) costs the window's *distinct*
+    edges, not its raw ones: a hub's windows repeat the same edges in most steps
+    (about 9x at 90% hub share). Windows must move forward (``start`` and
+    ``stop`` never decrease); a window that does not overlap the last one is
+    built afresh.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> ring, path = nx.DiGraph([(0, 1), (1, 2), (2, 0)]), nx.DiGraph([(0, 1), (1, 2)])
+    >>> w = EdgeWindow(as_series([path, ring, path, path]))
+    >>> [w.move(a, a + 2).n_components() for a in range(3)]
+    [1, 1, 3]
+    """
+
+    def __init__(self, series):
+        self._ptr, self._src, self._dst = series.edges
+        self._m = series.n_agents
+        self.start = self.stop = 0
+        self._key = np.zeros(0, dtype=np.int64)
+        self._count = np.zeros(0, dtype=np.int64)
+
+    def _step(self, t: int) -> np.ndarray:
+        a, b = self._ptr[t], self._ptr[t + 1]
+        return np.unique(self._dst[a:b] * self._m + self._src[a:b])
+
+    def _add(self, t: int) -> None:
+        key = self._step(t)
+        pos = np.searchsorted(self._key, key)
+        hit = pos < len(self._key)
+        hit[hit] = self._key[pos[hit]] == key[hit]
+        self._count[pos[hit]] += 1
+        self._key = np.insert(self._key, pos[~hit], key[~hit])
+        self._count = np.insert(self._count, pos[~hit], 1)
+
+    def _drop(self, t: int) -> None:
+        pos = np.searchsorted(self._key, self._step(t))
+        self._count[pos] -= 1
+        live = self._count > 0
+        if not live.all():
+            self._key, self._count = self._key[live], self._count[live]
+
+    def move(self, start: int, stop: int) -> EdgeWindow:
+        """Make the window ``[start, stop)``; returns ``self``."""
+        if start < self.start or stop < self.stop:
+            raise ValueError(
+                f"windows move forward only: [{self.start}, {self.stop}) -> [{start}, {stop})"
+            )
+        if start >= self.stop:  # no overlap: start afresh
+            self._key, self._count = self._key[:0], self._count[:0]
+            self.start = self.stop = start
+        for t in range(self.stop, stop):
+            self._add(t)
+        for t in range(self.start, start):
+            self._drop(t)
+        self.start, self.stop = start, stop
+        return self
+
+    def n_components(self) -> int:
+        """Strongly connected components of the window's union (all M agents)."""
+        return _components(self._key, self._m)
 
 
 def window_union(graphs, start: int, stop: int) -> nx.DiGraph:

@@ -58,10 +58,10 @@ def test_is_b_connected_on_graphs_and_a_fixed_series():
 
 
 def test_is_b_connected_stops_at_the_first_failing_window(monkeypatch):
-    bcheck = importlib.import_module("baygo_graph.analysis.bcheck")
+    windows = importlib.import_module("baygo_graph.analysis.windows")
     calls = []
-    count = bcheck.n_strong_components
-    monkeypatch.setattr(bcheck, "n_strong_components", lambda *a: calls.append(1) or count(*a))
+    count = windows._components
+    monkeypatch.setattr(windows, "_components", lambda *a: calls.append(1) or count(*a))
     ring = nx.DiGraph([(0, 1), (1, 2), (2, 3), (3, 0)])
     both = nx.DiGraph([*ring.edges, *ring.reverse().edges])  # strongly connected too
     # every agent has an in- and an out-edge, but 2 and 3 never reach 0 and 1
@@ -148,3 +148,82 @@ def test_n_strong_components_with_many_repeats_matches_networkx(edges):
     assert n_strong_components(src[keep], dst[keep], m) == (
         nx.number_strongly_connected_components(g)
     )
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    t=st.integers(1, 12),
+    m=st.integers(1, 6),
+    hub=st.sampled_from([0.0, 0.5, 0.9]),
+    data=st.data(),
+)
+def test_edge_window_counts_components_like_networkx(seed, t, m, hub, data):
+    from baygo_graph.analysis.windows import EdgeWindow, window_union
+    from baygo_graph.series import as_series
+
+    rng = np.random.default_rng(seed)
+    run = Run.from_choices(_choices(rng, t, m, hub, 0.2) if m > 1 else np.full((t, 1), -1))
+    s = as_series(run)
+    win = EdgeWindow(s)
+    start = stop = 0
+    for _ in range(data.draw(st.integers(1, 6))):  # forward moves: overlapping or not
+        start = data.draw(st.integers(start, t - 1))
+        stop = data.draw(st.integers(max(stop, start + 1), t))
+        ref = nx.number_strongly_connected_components(window_union(run, start, stop))
+        assert win.move(start, stop).n_components() == ref
+
+
+def test_edge_window_refuses_to_move_back():
+    from baygo_graph.analysis.windows import EdgeWindow
+    from baygo_graph.series import as_series
+
+    ring = nx.DiGraph([(0, 1), (1, 2), (2, 0)])
+    win = EdgeWindow(as_series([ring] * 4)).move(1, 3)
+    with pytest.raises(ValueError, match=r"forward only: \[1, 3\) -> \[0, 3\)"):
+        win.move(0, 3)
+
+
+def test_hub_union_windows_cancel_the_flip_and_match_the_dense_solve(monkeypatch):
+    # 90% of choices on agent 0: a real eigenvalue near -0.9 of A, cancelled by laziness
+    rng = np.random.default_rng(1)
+    m, w = 300, 10
+    ch = _choices(rng, 30, m, 0.9)
+    ch[:, 0] = rng.integers(1, m, size=30)  # the hub listens to the others
+    relaxed = []
+    real = solver._relaxed
+    monkeypatch.setattr(solver, "_relaxed", lambda *a: relaxed.append(a) or real(*a))
+    got = wi.window_influence(ch, delta=0.5, window=w, method="union")
+    assert relaxed  # the hub windows' laziness was changed ...
+    lazy = np.concatenate([real(*a) for a in relaxed])
+    assert ((lazy > 0.3) & (lazy <= solver._LAZY_MAX)).all()  # ... to cancel lambda ~ -0.9
+    for n in (0, 11, 20):
+        c_win = solver.window_targets(ch, np.array([n + w - 1]), w)[0]
+        u = _dense_union(c_win, 0.5, m)
+        counts, members = solver.batch_closed_classes(c_win[None], 0.5, "union")
+        cls = np.flatnonzero(members[0])
+        ref = np.zeros(m)
+        ref[cls] = solver.class_perron(u[np.ix_(cls, cls)])
+        np.testing.assert_allclose(got[n], ref, rtol=0, atol=1e-13)
+
+
+@pytest.mark.parametrize("hub", [0.0, 0.9])
+def test_distinct_pairs_apply_equals_the_choice_maps_apply(hub):
+    rng = np.random.default_rng(3)
+    n, w, m = 4, 6, 50
+    c = solver.window_targets(_choices(rng, 20, m, hub), np.arange(w - 1, w - 1 + n), w)
+    x = rng.random(n * m)
+    base = (np.arange(n) * m)[:, None]
+    idx = [(c[:, k] + base).reshape(-1) for k in range(w)]
+    lazy = np.repeat(rng.uniform(0.1, 0.5, n), m)
+    pairs = solver._distinct_targets(c)
+    np.testing.assert_allclose(
+        solver._union_apply(x, pairs, w, lazy), solver._apply(x, idx, w, 0.5, "union", lazy),
+        rtol=1e-14, atol=0,
+    )  # fmt: skip
+    dense = np.zeros((n * m, n * m))  # the pairs are the distinct entries of the choice maps
+    for k in range(w):
+        np.add.at(dense, (np.arange(n * m), idx[k]), 1.0)
+    row, target, count = pairs
+    assert len(row) == np.count_nonzero(dense)
+    np.testing.assert_array_equal(dense[row, target], count)
