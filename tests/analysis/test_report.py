@@ -23,3 +23,22 @@ def test_delta_one_has_no_reference_and_no_error():
     assert "references" not in rep and rep["listening_to_informative"]["mean"] == 0.0
     with pytest.raises(Exception, match="not unique"):
         reference_influence(3, informative=0, delta=1.0, weights="delta")
+
+
+@pytest.mark.parametrize("weights", ["equal", "uniform", "delta"])
+@pytest.mark.parametrize("m", [2, 3, 7, 30])
+@pytest.mark.parametrize("delta", [0.0, 0.3, 0.9])
+def test_reference_closed_forms_equal_the_solve_on_the_strategies_matrices(weights, m, delta):
+    from baygo_graph.analysis import influence
+    from baygo_graph.strategies import resolve_strategy
+
+    got = reference_influence(m, informative=m - 1, delta=delta, weights=weights)
+    for name in ("posm", "negm", "complete"):
+        strat = resolve_strategy(name, agents=m, informative=m - 1, weights=weights)
+        pi = influence(strat.matrix(m, delta=delta))
+        assert got[name] == pytest.approx(float(pi[m - 1]), rel=1e-12, abs=0)
+
+
+def test_reference_of_a_large_population_builds_no_graph():
+    ref = reference_influence(10**7)  # an M x M graph would need ~10^14 edges
+    assert ref == {"posm": 10**7 / (3 * 10**7 - 2), "negm": 2 / (3 * 10**7 - 2), "complete": 1e-7}
