@@ -66,6 +66,6 @@ def is_b_connected(graphs, B: int, *, windows: str = "aligned", incomplete: str 
                 return False
             if np.bincount(dst, minlength=m).min() == 0:
                 return False
-        if union.move(a, b).n_components() != 1:
+        if union.count(a, b) != 1:
             return False
     return True

@@ -251,7 +251,7 @@ def b_connectivity(graphs, B: int, *, windows: str = "aligned", incomplete: str 
     else:
         union = EdgeWindow(s)
         bounds = zip(start.tolist(), stop.tolist(), strict=True)
-        ncomp = np.array([union.move(a, b).n_components() for a, b in bounds], dtype=np.int64)
+        ncomp = np.array([union.count(a, b) for a, b in bounds], dtype=np.int64)
     ok = ncomp == 1
     bad = np.flatnonzero(~ok)
     return BConnectivity(
@@ -337,12 +337,7 @@ def time_to_connectivity(graphs, *, max_length: int | None = None) -> np.ndarray
         if e < start:
             e = start
         while True:
-            if (
-                e > start
-                and outdeg.all()
-                and indeg.all()
-                and union.move(start, e).n_components() == 1
-            ):
+            if e > start and outdeg.all() and indeg.all() and union.count(start, e) == 1:
                 out[start] = e - start
                 break
             if e == T or e - start >= cap:

@@ -142,6 +142,12 @@ def _components(key: np.ndarray, m: int) -> int:
     return int(connected_components(g, directed=True, connection="strong", return_labels=False))
 
 
+#: Windows longer than this many steps are counted by :class:`EdgeWindow` (their steps
+#: repeat edges: a hub's, or a fixed core's); shorter ones by sorting their raw edges,
+#: which is cheaper when few edges repeat (random choices: 1.4x faster at 8 steps).
+SLIDE_AFTER = 16
+
+
 class EdgeWindow:
     """The distinct edges of a window of consecutive steps, kept as the window slides.
 
@@ -168,10 +174,18 @@ class EdgeWindow:
         self.start = self.stop = 0
         self._key = np.zeros(0, dtype=np.int64)
         self._count = np.zeros(0, dtype=np.int64)
+        self._steps = {}  # step -> its sorted distinct keys, while the step is in the window
 
     def _step(self, t: int) -> np.ndarray:
-        a, b = self._ptr[t], self._ptr[t + 1]
-        return np.unique(self._dst[a:b] * self._m + self._src[a:b])
+        """Step ``t``'s distinct keys, sorted (computed when it enters, reused when it leaves)."""
+        key = self._steps.pop(t, None)
+        if key is None:
+            a, b = self._ptr[t], self._ptr[t + 1]
+            key = np.sort(self._dst[a:b] * self._m + self._src[a:b])
+            if len(key) > 1 and not (key[1:] != key[:-1]).all():
+                key = key[np.r_[True, key[1:] != key[:-1]]]
+            self._steps[t] = key
+        return key
 
     def _add(self, t: int) -> None:
         key = self._step(t)
@@ -179,15 +193,25 @@ class EdgeWindow:
         hit = pos < len(self._key)
         hit[hit] = self._key[pos[hit]] == key[hit]
         self._count[pos[hit]] += 1
-        self._key = np.insert(self._key, pos[~hit], key[~hit])
-        self._count = np.insert(self._count, pos[~hit], 1)
+        new = ~hit
+        if new.any():  # merge: the new keys go to pos + (how many new keys precede them)
+            at = pos[new] + np.arange(np.count_nonzero(new))
+            size = len(self._key) + len(at)
+            old = np.ones(size, dtype=bool)
+            old[at] = False
+            merged, counts = np.empty(size, dtype=np.int64), np.ones(size, dtype=np.int64)
+            merged[at] = key[new]
+            merged[old], counts[old] = self._key, self._count
+            self._key, self._count = merged, counts
 
     def _drop(self, t: int) -> None:
         pos = np.searchsorted(self._key, self._step(t))
         self._count[pos] -= 1
-        live = self._count > 0
-        if not live.all():
-            self._key, self._count = self._key[live], self._count[live]
+        gone = pos[self._count[pos] == 0]
+        if len(gone):
+            keep = np.ones(len(self._key), dtype=bool)
+            keep[gone] = False
+            self._key, self._count = self._key[keep], self._count[keep]
 
     def move(self, start: int, stop: int) -> EdgeWindow:
         """Make the window ``[start, stop)``; returns ``self``."""
@@ -197,6 +221,7 @@ class EdgeWindow:
             )
         if start >= self.stop:  # no overlap: start afresh
             self._key, self._count = self._key[:0], self._count[:0]
+            self._steps.clear()
             self.start = self.stop = start
         for t in range(self.stop, stop):
             self._add(t)
@@ -208,6 +233,14 @@ class EdgeWindow:
     def n_components(self) -> int:
         """Strongly connected components of the window's union (all M agents)."""
         return _components(self._key, self._m)
+
+    def count(self, start: int, stop: int) -> int:
+        """Strong components of ``[start, stop)``: slid to when longer than
+        :data:`SLIDE_AFTER` steps, else from the raw edges (the window stays put)."""
+        if stop - start > SLIDE_AFTER:
+            return self.move(start, stop).n_components()
+        a, b = self._ptr[start], self._ptr[stop]
+        return n_strong_components(self._src[a:b], self._dst[a:b], self._m)
 
 
 def window_union(graphs, start: int, stop: int) -> nx.DiGraph:

@@ -227,3 +227,21 @@ def test_distinct_pairs_apply_equals_the_choice_maps_apply(hub):
     row, target, count = pairs
     assert len(row) == np.count_nonzero(dense)
     np.testing.assert_array_equal(dense[row, target], count)
+
+
+@pytest.mark.parametrize("hub", [0.0, 0.9])
+def test_edge_window_count_takes_either_path_and_agrees_with_networkx(hub, monkeypatch):
+    from baygo_graph.analysis import windows
+    from baygo_graph.series import as_series
+
+    rng = np.random.default_rng(5)
+    run = Run.from_choices(_choices(rng, 60, 8, hub, 0.3))
+    slid = []
+    move = windows.EdgeWindow.move
+    spy = lambda self, *a: slid.append(a) or move(self, *a)  # noqa: E731
+    monkeypatch.setattr(windows.EdgeWindow, "move", spy)
+    win = windows.EdgeWindow(as_series(run))
+    for a, b in [(0, 3), (1, 20), (2, 24), (5, 9), (30, 60), (31, 33)]:
+        ref = nx.number_strongly_connected_components(windows.window_union(run, a, b))
+        assert win.count(a, b) == ref
+    assert slid == [(1, 20), (2, 24), (30, 60)]  # longer than SLIDE_AFTER = 16 steps
