@@ -154,7 +154,8 @@ class BCoverage:
         if not self.tail_length:
             return head
         state = "strongly connected" if self.tail_connected else "not connected"
-        return f"{head}, tail of {self.tail_length} steps {state}"
+        unit = "step" if self.tail_length == 1 else "steps"
+        return f"{head}, tail of {self.tail_length} {unit} {state}"
 
     def as_dict(self) -> dict:
         """The fields and ``text``, JSON-ready."""
@@ -191,7 +192,7 @@ def b_coverage(graphs, B, *, windows: str = "aligned", incomplete: str = "drop")
     >>> a, b = nx.DiGraph([(0, 1), (1, 2)]), nx.DiGraph([(2, 0)])
     >>> b.add_node(1)
     >>> b_coverage([a, b, a, b, a], 2).text
-    'B-connected over [0, 4) with B = 2 (2 aligned windows), tail of 1 steps not connected'
+    'B-connected over [0, 4) with B = 2 (2 aligned windows), tail of 1 step not connected'
     """
     s = as_series(graphs)
     check_window_options(windows, incomplete)
@@ -411,7 +412,7 @@ def smallest_b(
     >>> smallest_b([a, a, a]) is None
     True
     >>> smallest_b([a, b, a, b, a], coverage=True).text
-    'B-connected over [0, 4) with B = 2 (2 aligned windows), tail of 1 steps not connected'
+    'B-connected over [0, 4) with B = 2 (2 aligned windows), tail of 1 step not connected'
     """
     s = as_series(graphs)
     if coverage:

@@ -332,7 +332,8 @@ def test_coverage_matches_networkx(graphs, windows, incomplete):
     assert got.steps == len(graphs)
     if got.B is not None and got.tail_length:
         assert f"over [0, {got.steps_covered})" in got.text
-        assert f"tail of {got.tail_length} steps" in got.text
+        unit = "step" if got.tail_length == 1 else "steps"
+        assert f"tail of {got.tail_length} {unit} " in got.text
 
 
 def test_a_tail_that_is_not_connected_is_reported_with_its_tail():
@@ -347,14 +348,14 @@ def test_a_tail_that_is_not_connected_is_reported_with_its_tail():
     assert (cov.windows_checked, cov.steps_covered, cov.tail_length) == (4, 8, 1)
     assert cov.tail_connected is False
     assert cov.text == (
-        "B-connected over [0, 8) with B = 2 (4 aligned windows), tail of 1 steps not connected"
+        "B-connected over [0, 8) with B = 2 (4 aligned windows), tail of 1 step not connected"
     )
     assert cov.as_dict()["tail_connected"] is False and cov.as_dict()["B"] == 2
     # a connected tail is said to be so; no tail, no tail clause
     ok = b_coverage(graphs[:8] + [ring_a, ring_b, ring_a], 2)
     assert ok.tail_length == 1 and ok.tail_connected is False
     ok = b_coverage(graphs[:8] + [digraph(m, [(0, 1), (1, 2), (2, 0)])], 2)
-    assert ok.tail_connected is True and ok.text.endswith("tail of 1 steps strongly connected")
+    assert ok.tail_connected is True and ok.text.endswith("tail of 1 step strongly connected")
     assert b_coverage(graphs[:8], 2).text == (
         "B-connected over [0, 8) with B = 2 (4 aligned windows)"
     )
