@@ -7,8 +7,10 @@ writes a folder::
 
     OUT/
       report.md            figures and numbers together, the claims table
-      results.csv          tidy table: strategy, seed, step, agent, informative, mse, influence
-                           (written run by run from the per-run arrays: bounded memory)
+      results.parquet      tidy table: strategy, seed, step, agent, informative, mse, influence,
+                           data, synthetic (one row group per run, written run by run: bounded
+                           memory; about 5 bytes per row); results.csv instead with
+                           results_format="csv" (``--csv``)
       summary.md/.json     one row per strategy (final MSE with 95% intervals, ...),
                            the claims, smallest B per seed, timings
       smallest_b.csv       smallest B per seed and window kind
@@ -225,11 +227,53 @@ def _regime_stage(regimes, *, out, gallery, files, data, **kwargs):
     return regime_map
 
 
-def _write_tables(res, smallest_b, long, out: Path, files: dict) -> None:
-    """The CSV tables, each with the data source and a synthetic flag on every row."""
+#: The formats of the per-step results table (``results_format=``) and their file names.
+RESULTS_FILES = {"parquet": "results.parquet", "csv": "results.csv"}
+
+
+def check_results_format(results_format) -> str:
+    """``results_format`` if it is ``"parquet"`` or ``"csv"`` (ValueError naming it otherwise).
+
+    Examples
+    --------
+    >>> check_results_format("csv")
+    'csv'
+    """
+    if not isinstance(results_format, str) or results_format not in RESULTS_FILES:
+        raise ValueError(
+            f"results_format must be one of {sorted(RESULTS_FILES)}, got {results_format!r}"
+        )
+    return results_format
+
+
+def write_results(res, out: Path, *, results_format: str = "parquet") -> Path:
+    """The per-step results table in ``out``: ``results.parquet`` (default) or ``results.csv``.
+
+    Either carries the data source and the synthetic flag (CSV: a column each; Parquet:
+    a constant column each and the file's metadata). The other format's file, left by
+    an earlier run in ``out``, is removed: one folder never holds two tables that
+    disagree.
+    """
+    check_results_format(results_format)
+    path = out / RESULTS_FILES[results_format]
+    if results_format == "csv":
+        source = str(res.attrs.get("data_source", "unknown"))
+        synthetic = bool(res.attrs.get("synthetic", False))
+        res.write_csv(path, data=source, synthetic=synthetic)
+    else:
+        res.write_parquet(path)
+    for other in RESULTS_FILES.values():
+        if other != path.name:
+            (out / other).unlink(missing_ok=True)
+    return path
+
+
+def _write_tables(res, smallest_b, long, out: Path, files: dict, *, results_format) -> None:
+    """The results table, then the CSV tables, each with the data source and a synthetic
+    flag on every row."""
     source = str(res.attrs.get("data_source", "unknown"))
     synthetic = bool(res.attrs.get("synthetic", False))
-    files["results"] = res.write_csv(out / "results.csv", data=source, synthetic=synthetic)
+    files["results"] = write_results(res, out, results_format=results_format)
     for name, frame in (
         ("smallest_b", smallest_b),
         ("horizon", long.horizon),
@@ -246,7 +290,7 @@ def _write_reports(out: Path, *, config, summary, claims, measures, long, regime
     synthetic = config["synthetic"]
     files["summary_md"] = atomic_text(
         out / "summary.md",
-        (f"**SYNTHETIC DATA**: {synthetic_banner(True)}\n\n" if synthetic else "")
+        (f"**{synthetic_banner(True)}**\n\n" if synthetic else "")
         + summary_markdown(summary)
         + "\n\n"
         + claims_table(claims)
@@ -302,6 +346,7 @@ def reproduce(
     gallery=None,
     video: bool = True,
     save_runs: bool = False,
+    results_format: str = "parquet",
     progress: bool | None = None,
     log=None,
     command: str = "reproduce(...)",
@@ -351,6 +396,11 @@ def reproduce(
     save_runs : bool, default False
         Also keep every run of the comparison in ``out/runs/<strategy>-seed<NN>/``
         (``baygo analyze out`` then reads them).
+    results_format : {"parquet", "csv"}, default "parquet"
+        The per-step results table: ``results.parquet`` (about 5 bytes per row, exact
+        float64; read it with :func:`baygo_graph.io.results.load_results`, pandas,
+        polars or DuckDB) or ``results.csv`` (6 significant digits, 35-80 bytes per
+        row). Either one, not both: the other format's file in ``out`` is removed.
     progress : bool, optional
         Progress bar of the runs (default: when stderr is a terminal).
     log : callable, optional
@@ -362,6 +412,7 @@ def reproduce(
     -------
     Reproduction
     """
+    check_results_format(results_format)
     log = log or (lambda msg: None)
     t_start = time.perf_counter()
     out = Path(out)
@@ -414,7 +465,7 @@ def reproduce(
                 gallery=gallery, files=files,
             )  # fmt: skip
     with _timed(timings, "write"):
-        _write_tables(res, measures.smallest_b, long, out, files)
+        _write_tables(res, measures.smallest_b, long, out, files, results_format=results_format)
     timings["total"] = time.perf_counter() - t_start
 
     config = run_config(
