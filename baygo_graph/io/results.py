@@ -41,7 +41,15 @@ from ..exceptions import DataError
 from ..limits import check_budget
 from .atomic import atomic_write
 
-__all__ = ["COLUMNS", "read_result_arrays", "load_results", "write_results_parquet"]
+__all__ = [
+    "COLUMNS",
+    "RESULTS_FILES",
+    "check_results_format",
+    "load_results",
+    "read_result_arrays",
+    "write_results",
+    "write_results_parquet",
+]
 
 #: The columns of a results file, in order (``data`` and ``synthetic``: absent from
 #: files written before they were added, and then taken from the metadata).
@@ -155,6 +163,73 @@ def write_results_parquet(comparison, path, *, compression_level: int = 3) -> Pa
                     writer.write_table(pa.Table.from_arrays(columns, schema=schema))
 
     return atomic_write(path, write)
+
+
+#: The formats of the per-step results table (``results_format=``) and their file names.
+RESULTS_FILES = {"parquet": "results.parquet", "csv": "results.csv"}
+
+
+def check_results_format(results_format) -> str:
+    """``results_format`` if it is ``"parquet"`` or ``"csv"`` (ValueError naming it otherwise).
+
+    Examples
+    --------
+    >>> check_results_format("csv")
+    'csv'
+    """
+    if not isinstance(results_format, str) or results_format not in RESULTS_FILES:
+        raise ValueError(
+            f"results_format must be one of {sorted(RESULTS_FILES)}, got {results_format!r}"
+        )
+    return results_format
+
+
+def write_results(res, out, *, results_format: str = "parquet") -> Path:
+    """The per-step results table in ``out``: ``results.parquet`` (default) or ``results.csv``.
+
+    Either carries the data source and the synthetic flag (CSV: a column each; Parquet:
+    a constant column each and the file's metadata). The other format's file, left by
+    an earlier run in ``out``, is removed: one folder never holds two tables that
+    disagree.
+
+    Parameters
+    ----------
+    res : Comparison
+        The per-run arrays (``compare(..., tidy=False)``).
+    out : str or pathlib.Path
+        The folder.
+    results_format : {"parquet", "csv"}, default "parquet"
+
+    Returns
+    -------
+    pathlib.Path
+        The file written.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from baygo_graph.analysis import Comparison
+    >>> c = Comparison(("a",), np.ones((1, 1, 2, 2)), np.zeros((1, 1, 2, 2)),
+    ...                np.zeros((1, 1), dtype=int))
+    >>> folder = tempfile.mkdtemp()
+    >>> write_results(c, folder).name, write_results(c, folder, results_format="csv").name
+    ('results.parquet', 'results.csv')
+    >>> sorted(p.name for p in Path(folder).iterdir())
+    ['results.csv']
+    """
+    check_results_format(results_format)
+    out = Path(out)
+    path = out / RESULTS_FILES[results_format]
+    if results_format == "csv":
+        source = str(res.attrs.get("data_source", "unknown"))
+        synthetic = bool(res.attrs.get("synthetic", False))
+        res.write_csv(path, data=source, synthetic=synthetic)
+    else:
+        res.write_parquet(path)
+    for other in RESULTS_FILES.values():
+        if other != path.name:
+            (out / other).unlink(missing_ok=True)
+    return path
 
 
 def _jsonable(value) -> bool:

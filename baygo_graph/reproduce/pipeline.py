@@ -41,6 +41,7 @@ from .._text import csv_frame
 from ..analysis.tables import table_array
 from ..data import resolve_data
 from ..io.atomic import atomic_text
+from ..io.results import check_results_format, write_results
 from ..io.runs import save_runs as write_runs
 from .claims import STRATEGIES, coverage_row, evaluate_claims
 from .drawing import animate_seed0, make_figures, save_figures, union_and_influence
@@ -225,47 +226,6 @@ def _regime_stage(regimes, *, out, gallery, files, data, **kwargs):
     fig = plot_regimes(regime_map, synthetic=bool(data.synthetic)).figure
     save_figures({"regimes": fig}, out, gallery=gallery, files=files)
     return regime_map
-
-
-#: The formats of the per-step results table (``results_format=``) and their file names.
-RESULTS_FILES = {"parquet": "results.parquet", "csv": "results.csv"}
-
-
-def check_results_format(results_format) -> str:
-    """``results_format`` if it is ``"parquet"`` or ``"csv"`` (ValueError naming it otherwise).
-
-    Examples
-    --------
-    >>> check_results_format("csv")
-    'csv'
-    """
-    if not isinstance(results_format, str) or results_format not in RESULTS_FILES:
-        raise ValueError(
-            f"results_format must be one of {sorted(RESULTS_FILES)}, got {results_format!r}"
-        )
-    return results_format
-
-
-def write_results(res, out: Path, *, results_format: str = "parquet") -> Path:
-    """The per-step results table in ``out``: ``results.parquet`` (default) or ``results.csv``.
-
-    Either carries the data source and the synthetic flag (CSV: a column each; Parquet:
-    a constant column each and the file's metadata). The other format's file, left by
-    an earlier run in ``out``, is removed: one folder never holds two tables that
-    disagree.
-    """
-    check_results_format(results_format)
-    path = out / RESULTS_FILES[results_format]
-    if results_format == "csv":
-        source = str(res.attrs.get("data_source", "unknown"))
-        synthetic = bool(res.attrs.get("synthetic", False))
-        res.write_csv(path, data=source, synthetic=synthetic)
-    else:
-        res.write_parquet(path)
-    for other in RESULTS_FILES.values():
-        if other != path.name:
-            (out / other).unlink(missing_ok=True)
-    return path
 
 
 def _write_tables(res, smallest_b, long, out: Path, files: dict, *, results_format) -> None:
