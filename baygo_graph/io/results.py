@@ -5,8 +5,9 @@
 :meth:`~baygo_graph.analysis.Comparison.to_frame` (one row per strategy, seed,
 step and agent) plus the ``data`` and ``synthetic`` columns the CSV carries
 (``results.parquet`` of ``baygo reproduce``, ``baygo compare --out``), one
-Parquet row group per run, so memory stays that of one run's rows. Columns and
-types:
+Parquet row group per run (runs of fewer than :data:`GROUP_ROWS` rows: several
+seeds of one strategy per row group), so memory stays that of one run's rows (or
+of :data:`GROUP_ROWS`). Columns and types:
 
 - ``strategy``: dictionary-encoded (pandas ``category``);
 - ``seed``, ``agent``: int16 (int32 beyond 32,767), ``step``: int32;
@@ -43,6 +44,7 @@ from .atomic import atomic_write
 
 __all__ = [
     "COLUMNS",
+    "GROUP_ROWS",
     "RESULTS_FILES",
     "check_results_format",
     "load_results",
@@ -57,6 +59,10 @@ COLUMNS = ("strategy", "seed", "step", "agent", "informative", "mse", "influence
            "synthetic")  # fmt: skip
 _REQUIRED = COLUMNS[:7]
 _META = b"baygo.results"
+#: Rows per row group aimed at: runs shorter than this share a row group with the
+#: following seeds of the same strategy (small runs: fewer pages and footers);
+#: a run of this many rows or more is a row group of its own.
+GROUP_ROWS = 1 << 20
 
 
 def _pyarrow():
@@ -125,16 +131,17 @@ def write_results_parquet(comparison, path, *, compression_level: int = 3) -> Pa
     attrs = {k: v for k, v in comparison.attrs.items() if _jsonable(v)}
     source = str(comparison.attrs.get("data_source", "unknown"))
     synthetic = bool(comparison.attrs.get("synthetic", False))
-    meta = {"shape": [n_s, n_seeds, t, m], "attrs": attrs}
+    per = max(1, min(n_seeds, GROUP_ROWS // (t * m)))  # seeds of one strategy per group
+    meta = {"shape": [n_s, n_seeds, t, m], "seeds_per_group": per, "attrs": attrs}
     schema = _schema(pa, n_seeds, m, meta, source, synthetic)
     dictionary = pa.array(labels, type=pa.string())
-    step = np.repeat(np.arange(t, dtype=np.int32), m)
-    agent = np.tile(np.arange(m), t)
-    # the two constant columns: built once, shared by every run's row group
+    step = np.tile(np.repeat(np.arange(t, dtype=np.int32), m), per)
+    agent = np.tile(np.arange(m), t * per)
+    # the two constant columns: built once, shared by every row group
     data = pa.DictionaryArray.from_arrays(
-        pa.array(np.zeros(t * m, dtype=np.int8)), pa.array([source], type=pa.string())
+        pa.array(np.zeros(t * m * per, dtype=np.int8)), pa.array([source], type=pa.string())
     )
-    flag = pa.array(np.full(t * m, synthetic))
+    flag = pa.array(np.full(t * m * per, synthetic))
 
     def write(fh):
         with pq.ParquetWriter(
@@ -146,19 +153,25 @@ def write_results_parquet(comparison, path, *, compression_level: int = 3) -> Pa
             use_byte_stream_split=["mse", "influence"],
         ) as writer:
             for i in range(n_s):
-                codes = pa.array(np.full(t * m, i, dtype=np.int16))
-                strategy = pa.DictionaryArray.from_arrays(codes, dictionary)
-                for r in range(n_seeds):
+                for r0 in range(0, n_seeds, per):
+                    seeds = range(r0, min(r0 + per, n_seeds))
+                    n = len(seeds) * t * m
+                    codes = pa.array(np.full(n, i, dtype=np.int16))
+                    runs = np.s_[i, r0 : seeds.stop]
+                    chosen = np.repeat(comparison.informative[i, r0 : seeds.stop], t * m)
                     columns = [
-                        strategy,
-                        pa.array(np.full(t * m, r), type=schema.field("seed").type),
-                        pa.array(step),
-                        pa.array(agent, type=schema.field("agent").type),
-                        pa.array(agent == int(comparison.informative[i, r])),
-                        pa.array(np.asarray(comparison.mse[i, r], dtype=np.float64).ravel()),
-                        pa.array(np.asarray(comparison.influence[i, r], dtype=np.float64).ravel()),
-                        data,
-                        flag,
+                        pa.DictionaryArray.from_arrays(codes, dictionary),
+                        pa.array(
+                            np.repeat(np.arange(r0, seeds.stop), t * m),
+                            type=schema.field("seed").type,
+                        ),  # fmt: skip
+                        pa.array(step[:n]),
+                        pa.array(agent[:n], type=schema.field("agent").type),
+                        pa.array(agent[:n] == chosen),
+                        pa.array(np.asarray(comparison.mse[runs], dtype=np.float64).ravel()),
+                        pa.array(np.asarray(comparison.influence[runs], dtype=np.float64).ravel()),
+                        data.slice(0, n),
+                        flag.slice(0, n),
                     ]
                     writer.write_table(pa.Table.from_arrays(columns, schema=schema))
 
@@ -276,7 +289,7 @@ def _file_attrs(pf) -> dict:
 
 
 def _label(pf, group: int) -> str:
-    """The strategy of row group ``group`` (one run per row group)."""
+    """The strategy of row group ``group`` (one strategy per row group)."""
     strategy = pf.read_row_group(group, columns=["strategy"]).column(0).chunk(0)
     return strategy.dictionary[strategy.indices[0].as_py()].as_py()
 
@@ -292,7 +305,8 @@ def _check_columns(columns) -> list:
 def load_results(path, columns=None, *, strategies=None):
     """Read a results file (or some of its columns or strategies) as a pandas DataFrame.
 
-    ``results.parquet`` is read by columns and row groups (one per run): only
+    ``results.parquet`` is read by columns and row groups (one per run, or per few
+    seeds of small runs): only
     what is asked is decoded. A ``results.csv`` (``--csv``, or written by an
     earlier version) is read too, in chunks of the columns asked.
 
@@ -398,24 +412,27 @@ def read_result_arrays(path):
     try:
         meta = json.loads(pf.schema_arrow.metadata[_META])
         n_s, n_seeds, t, m = (int(v) for v in meta["shape"])
+        per = int(meta.get("seeds_per_group", 1))  # 1: files of the first version
     except (KeyError, ValueError, TypeError) as e:
         raise DataError(f"{str(path)!r}: no readable shape in its metadata ({e})") from None
-    if min(n_s, n_seeds, t, m) < 1 or pf.num_row_groups != n_s * n_seeds:
-        raise ValueError(f"{str(path)!r}: {pf.num_row_groups} row groups, need {n_s * n_seeds}")
+    groups = -(-n_seeds // max(per, 1))
+    if min(n_s, n_seeds, t, m, per) < 1 or pf.num_row_groups != n_s * groups:
+        raise ValueError(f"{str(path)!r}: {pf.num_row_groups} row groups, need {n_s * groups}")
     check_budget(17 * n_s * n_seeds * t * m, what=f"the arrays of {path}")
     mse = np.empty((n_s, n_seeds, t, m))
     influence = np.empty_like(mse)
     informative = np.empty((n_s, n_seeds), dtype=np.int64)
     labels = [None] * n_s
     for g in range(pf.num_row_groups):
-        i, r = divmod(g, n_seeds)
+        i, r0 = g // groups, (g % groups) * per
+        k = min(per, n_seeds - r0)
         part = pf.read_row_group(g, columns=["informative", "mse", "influence"])
-        if part.num_rows != t * m:
+        if part.num_rows != k * t * m:
             raise DataError(f"{str(path)!r}: row group {g} has {part.num_rows} rows, "
-                            f"need {t * m}")  # fmt: skip
+                            f"need {k * t * m}")  # fmt: skip
         labels[i] = _label(pf, g)
-        mse[i, r] = part.column("mse").to_numpy().reshape(t, m)
-        influence[i, r] = part.column("influence").to_numpy().reshape(t, m)
-        flags = part.column("informative").to_numpy()[:m]
-        informative[i, r] = int(np.flatnonzero(flags)[0]) if flags.any() else -1
+        mse[i, r0 : r0 + k] = part.column("mse").to_numpy().reshape(k, t, m)
+        influence[i, r0 : r0 + k] = part.column("influence").to_numpy().reshape(k, t, m)
+        flags = part.column("informative").to_numpy().reshape(k, t * m)[:, :m]
+        informative[i, r0 : r0 + k] = np.where(flags.any(axis=1), flags.argmax(axis=1), -1)
     return tuple(labels), mse, influence, informative, _file_attrs(pf)

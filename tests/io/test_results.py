@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -69,7 +71,7 @@ def test_columns_and_strategies_are_read_alone(rng, tmp_path):
     np.testing.assert_array_equal(part["mse"].to_numpy(), c.mse[2].ravel())
     import pyarrow.parquet as pq
 
-    assert pq.ParquetFile(path).num_row_groups == 3 * 2  # one per run
+    assert pq.ParquetFile(path).num_row_groups == 3  # small runs: all seeds in one group
     with pytest.raises(ValueError, match="columns must be among"):
         load_results(path, columns=["loss"])
 
@@ -139,8 +141,11 @@ def test_a_file_without_the_source_columns_is_still_read(rng, tmp_path):
     c = _synthetic(rng, s=2, n=2, t=3, m=4)
     new = write_results_parquet(c, tmp_path / "new.parquet")
     table = pq.read_table(new).drop_columns(["data", "synthetic"])
+    meta = json.loads(table.schema.metadata[b"baygo.results"])
+    del meta["seeds_per_group"]  # the first version's metadata: one run per row group
+    table = table.replace_schema_metadata({b"baygo.results": json.dumps(meta).encode()})
     old = tmp_path / "old.parquet"
-    pq.write_table(table, old, row_group_size=3 * 4)  # one run per row group, as before
+    pq.write_table(table, old, row_group_size=3 * 4)
     back = Comparison.read_parquet(old)
     np.testing.assert_array_equal(back.mse, c.mse)
     assert back.attrs["synthetic"] is True
@@ -187,3 +192,29 @@ def test_a_file_that_is_not_parquet_is_a_data_error(tmp_path):
     bad.write_text("strategy,seed\n")
     with pytest.raises(DataError, match="is not a Parquet file"):
         load_results(bad)
+
+
+@pytest.mark.parametrize("group_rows", [1, 2 * 7 * 5, 3 * 7 * 5 - 1])
+def test_row_groups_hold_one_run_or_several_seeds_of_one_strategy(rng, tmp_path, monkeypatch,
+                                                                   group_rows):  # fmt: skip
+    import pyarrow.parquet as pq
+
+    from baygo_graph.io import results
+
+    monkeypatch.setattr(results, "GROUP_ROWS", group_rows)
+    c = _comparison(rng, s=3, n=5, t=7, m=5)
+    path = write_results_parquet(c, tmp_path / "r.parquet")
+    per = max(1, group_rows // (7 * 5))
+    meta = pq.ParquetFile(path).metadata
+    assert meta.num_row_groups == 3 * -(-5 // per)
+    assert max(meta.row_group(g).num_rows for g in range(meta.num_row_groups)) == per * 35
+    back = Comparison.read_parquet(path)  # group by group
+    np.testing.assert_array_equal(back.mse, c.mse)
+    np.testing.assert_array_equal(back.influence, c.influence)
+    np.testing.assert_array_equal(back.informative, c.informative)
+    ref = c.to_frame()
+    got = load_results(path)
+    for col in ("strategy", "seed", "step", "agent", "informative"):
+        np.testing.assert_array_equal(got[col].astype(ref[col].dtype), ref[col])
+    part = load_results(path, columns=["seed", "mse"], strategies=["1"])
+    np.testing.assert_array_equal(part["mse"].to_numpy(), c.mse[2].ravel())
