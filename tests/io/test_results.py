@@ -218,3 +218,15 @@ def test_row_groups_hold_one_run_or_several_seeds_of_one_strategy(rng, tmp_path,
         np.testing.assert_array_equal(got[col].astype(ref[col].dtype), ref[col])
     part = load_results(path, columns=["seed", "mse"], strategies=["1"])
     np.testing.assert_array_equal(part["mse"].to_numpy(), c.mse[2].ravel())
+
+
+def test_comparison_read_takes_either_table(rng, tmp_path):
+    c = _synthetic(rng)
+    pq_back = Comparison.read(write_results(c, tmp_path / "a"))
+    csv_back = Comparison.read(write_results(c, tmp_path / "b", results_format="csv"))
+    np.testing.assert_array_equal(pq_back.mse, c.mse)  # exact
+    np.testing.assert_allclose(csv_back.mse, c.mse, rtol=5e-6)  # 6 significant digits
+    assert pq_back.strategies == csv_back.strategies == c.strategies
+    for back in (pq_back, csv_back):
+        assert back.attrs["synthetic"] is True
+        assert back.attrs["data_source"] == "synthetic (n=252)"

@@ -109,6 +109,7 @@ def test_report_names_each_claim_with_its_computed_verdict(small_reproduction):
                     "## Where each claim holds"):  # fmt: skip
         assert heading in report
     assert "- **cen-stratified**:" in report
+    assert "- `results.parquet`: one row per strategy, seed, step and agent, exact" in report
     # The verdicts and numbers are those of evaluate_claims on the written table (exact).
     back = Comparison.read_parquet(out / "results" / "results.parquet")
     b = pd.read_csv(out / "results" / "smallest_b.csv")
