@@ -32,6 +32,7 @@ the ``Comparison`` one row group at a time.
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -273,6 +274,18 @@ def _open(path):
     return pf
 
 
+@contextmanager
+def _arrow_errors(path):
+    """A file pyarrow cannot decode (truncated, corrupt pages) is a DataError naming it."""
+    pa, _ = _pyarrow()
+    try:
+        yield
+    except FileNotFoundError:
+        raise
+    except (pa.ArrowException, OSError) as e:  # pyarrow's decoding errors include OSError
+        raise DataError(f"{str(path)!r} cannot be read: {str(e).splitlines()[0]}") from None
+
+
 def _file_attrs(pf) -> dict:
     """The comparison's ``attrs`` stored in the file, with ``data_source`` and
     ``synthetic`` from the key-value metadata."""
@@ -343,6 +356,11 @@ def load_results(path, columns=None, *, strategies=None):
     cols = _check_columns(columns)
     if _is_csv(path):
         return _load_csv(path, cols, strategies)
+    with _arrow_errors(path):
+        return _load_parquet(path, cols, strategies)
+
+
+def _load_parquet(path, cols, strategies):
     pf = _open(path)
     names = pf.schema_arrow.names
     absent = [c for c in cols if c not in names]  # data, synthetic of an early file
@@ -408,6 +426,11 @@ def read_result_arrays(path):
     The arrays are exactly those written (float64, bit for bit); their size is
     checked against the memory budget (:mod:`baygo_graph.limits`) first.
     """
+    with _arrow_errors(path):
+        return _read_arrays(path)
+
+
+def _read_arrays(path):
     pf = _open(path)
     try:
         meta = json.loads(pf.schema_arrow.metadata[_META])

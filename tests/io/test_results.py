@@ -230,3 +230,22 @@ def test_comparison_read_takes_either_table(rng, tmp_path):
     for back in (pq_back, csv_back):
         assert back.attrs["synthetic"] is True
         assert back.attrs["data_source"] == "synthetic (n=252)"
+
+
+def test_a_truncated_or_corrupt_file_is_a_data_error(rng, tmp_path):
+    from baygo_graph.exceptions import DataError
+
+    path = write_results_parquet(_comparison(rng, s=2, n=2, t=50, m=20), tmp_path / "r.parquet")
+    blob = path.read_bytes()
+    cut = tmp_path / "cut.parquet"
+    cut.write_bytes(blob[: len(blob) // 2])
+    with pytest.raises(DataError, match="cut.parquet"):
+        Comparison.read_parquet(cut)
+    bad = bytearray(blob)
+    bad[100:4000] = bytes(3900)  # zeroed pages, intact footer
+    broken = tmp_path / "broken.parquet"
+    broken.write_bytes(bytes(bad))
+    with pytest.raises(DataError, match="broken.parquet"):
+        load_results(broken)
+    with pytest.raises(DataError, match="broken.parquet"):
+        Comparison.read_parquet(broken)
