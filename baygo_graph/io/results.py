@@ -165,7 +165,7 @@ def write_results_parquet(comparison, path, *, compression_level: int = 3) -> Pa
                         pa.array(
                             np.repeat(np.arange(r0, seeds.stop), t * m),
                             type=schema.field("seed").type,
-                        ),  # fmt: skip
+                        ),
                         pa.array(step[:n]),
                         pa.array(agent[:n], type=schema.field("agent").type),
                         pa.array(agent[:n] == chosen),
