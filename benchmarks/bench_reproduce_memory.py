@@ -1,15 +1,18 @@
-"""Peak memory of ``baygo reproduce`` at scale: T = M = 1,000, 6 strategies x 5 seeds.
+"""Peak memory of ``baygo reproduce`` at scale: T = M = 1,000, 7 strategies (the paper's 6 and
+Cen-stratified) x 5 seeds.
 
 The whole :func:`baygo_graph.reproduce.reproduce` (the comparison, the long
 BayGo runs with the theorem monitor, the analysis, every figure, the
-animation, the tables: ``results.csv`` is written run by run) runs in a fresh
+animation, the tables: ``results.parquet`` is written run by run, one row group per
+run; ``--csv``: ``results.csv`` as before) runs in a fresh
 subprocess on synthetic data with enough samples for M agents (grid 21 x 21,
 K = 441, so the runs take minutes, not hours: the posteriors are not what this
 measures). A thread samples, every 0.2 s, the resident memory of that process
 and of every process below it (the loky workers), and keeps the largest sum;
 the process's own high-water mark (``VmHWM``) is printed beside it. Run
-``python benchmarks/bench_reproduce_memory.py [--quick] [--jobs N]``
-(``--quick``: T = M = 200, 2 seeds).
+``python benchmarks/bench_reproduce_memory.py [--quick] [--jobs N] [--csv]``
+(``--quick``: T = M = 200, 2 seeds). It prints the peak, the stage times (``write``:
+the tables) and the results file's size in bytes per result row.
 """
 
 from __future__ import annotations
@@ -69,7 +72,15 @@ def tree_rss(root: int) -> int:
     return sum(_rss(p) for p in tree)
 
 
-def child(steps: int, agents: int, seeds: int, grid: int, jobs: int, out: str) -> None:
+def child(
+    steps: int,
+    agents: int,
+    seeds: int,
+    grid: int,
+    jobs: int,
+    out: str,
+    results_format: str = "parquet",
+) -> None:
     """Run reproduce here; print the peak of this process tree and the stage times."""
     import warnings
 
@@ -91,19 +102,22 @@ def child(steps: int, agents: int, seeds: int, grid: int, jobs: int, out: str) -
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         rep = reproduce(out, seeds=seeds, steps=steps, agents=agents, grid=grid, data=data,
-                        n_jobs=jobs, video=False, progress=False)  # fmt: skip
+                        n_jobs=jobs, video=False, progress=False,
+                        results_format=results_format)  # fmt: skip
     stop.set()
     thread.join()
     with open("/proc/self/status") as fh:
         hwm = next(int(line.split()[1]) * 1024 for line in fh if line.startswith("VmHWM:"))
-    csv = Path(out) / "results.csv"
-    print(json.dumps({"tree_peak": peak[0], "hwm": hwm,
-                      "timings": rep.timings, "results_mb": csv.stat().st_size / 2**20,
-                      "verdicts": [c.verdict for c in rep.claims]}))  # fmt: skip
+    path = Path(rep.files["results"])
+    rows = len(rep.summary) * seeds * steps * agents  # strategies x N x T x M
+    print(json.dumps({"tree_peak": peak[0], "hwm": hwm, "timings": rep.timings,
+                      "results_file": path.name, "results_bytes": path.stat().st_size,
+                      "rows": rows, "verdicts": [c.verdict for c in rep.claims]}))  # fmt: skip
 
 
-def measure(size, jobs: int, out: str) -> dict:
-    args = [sys.executable, __file__, "--child", *map(str, size), str(jobs), out]
+def measure(size, jobs: int, out: str, results_format: str = "parquet") -> dict:
+    args = [sys.executable, __file__, "--child", *map(str, size), str(jobs), out,
+            results_format]  # fmt: skip
     proc = subprocess.run(args, capture_output=True, text=True, check=False)
     if proc.returncode:
         return {"error": proc.stderr[-800:], "returncode": proc.returncode}
@@ -123,7 +137,7 @@ def headline(quick: bool) -> list[list]:
         LAST[key] = measure(QUICK if quick else FULL, 2, tempfile.mkdtemp(prefix="bench-rep-"))
     rec = LAST[key]
     steps, agents, seeds, grid = QUICK if quick else FULL
-    what = f"peak RSS of baygo reproduce, 6 strategies x {seeds} seeds, T={steps}, M={agents}"
+    what = f"peak RSS of baygo reproduce, 7 strategies x {seeds} seeds, T={steps}, M={agents}"
     if "error" in rec:
         return [[what, "failed", f"{LIMIT_GIB:g} GiB", "-", f"< {LIMIT_GIB:g} GiB"]]
     gib = rec["tree_peak"] / 2**30
@@ -136,22 +150,25 @@ def main(argv=None) -> str:
     parser.add_argument("--quick", action="store_true", help="T = M = 200, 2 seeds")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--out", default=None, help="output folder (default: a temporary one)")
-    parser.add_argument("--child", nargs=6, metavar=("T", "M", "SEEDS", "GRID", "JOBS", "OUT"))
+    parser.add_argument("--csv", action="store_true", help="write results.csv (as before)")
+    parser.add_argument(
+        "--child", nargs=7, metavar=("T", "M", "SEEDS", "GRID", "JOBS", "OUT", "FORMAT")
+    )
     args = parser.parse_args(argv)
     if args.child:
-        t, m, n, g, j, out = args.child
-        child(int(t), int(m), int(n), int(g), int(j), out)
+        t, m, n, g, j, out, fmt = args.child
+        child(int(t), int(m), int(n), int(g), int(j), out, fmt)
         return ""
     import tempfile
 
     size = QUICK if args.quick else FULL
     out = args.out or tempfile.mkdtemp(prefix="bench-reproduce-")
     t0 = time.perf_counter()
-    rec = measure(size, args.jobs, out)
+    rec = measure(size, args.jobs, out, "csv" if args.csv else "parquet")
     LAST[(args.quick, args.jobs)] = rec
     wall = time.perf_counter() - t0
     steps, agents, seeds, grid = size
-    title = (f"baygo reproduce, 6 strategies x {seeds} seeds, T = {steps}, M = {agents}, "
+    title = (f"baygo reproduce, 7 strategies x {seeds} seeds, T = {steps}, M = {agents}, "
              f"grid {grid}x{grid}, n_jobs={args.jobs} (fresh subprocess)")  # fmt: skip
     if "error" in rec:
         text = f"{title}\n\nfailed (exit {rec['returncode']}): {rec['error']}"
@@ -164,8 +181,11 @@ def main(argv=None) -> str:
         ]  # fmt: skip
         text = table(["peak resident memory", "GiB", f"{LIMIT_GIB:g} GiB"], rows, title=title)
         stages = ", ".join(f"{k} {v:.0f} s" for k, v in rec["timings"].items())
-        text += (f"\n\nstages: {stages}; wall {wall:.0f} s; results.csv "
-                 f"{rec['results_mb']:.0f} MiB; verdicts {rec['verdicts']}")  # fmt: skip
+        size_mib = rec["results_bytes"] / 2**20
+        text += (f"\n\nstages: {stages}; wall {wall:.0f} s; {rec['results_file']} "
+                 f"{size_mib:.1f} MiB for {rec['rows']:,} result rows "
+                 f"({rec['results_bytes'] / rec['rows']:.2f} bytes per row); "
+                 f"verdicts {rec['verdicts']}")  # fmt: skip
     out_text = "\n".join(machine_lines()) + f"\nload average: {load_average()}\n\n" + text
     print(out_text, flush=True)
     return out_text

@@ -1,12 +1,17 @@
 """Per-step results: Parquet vs CSV, bytes per result row and read/write times.
 
 Runs ``compare(..., tidy=False)`` on the synthetic data (every strategy), then
-writes ``Comparison.write_csv`` (the CSV of ``baygo reproduce`` today) and
-:func:`~baygo_graph.io.results.write_results_parquet`, and times reading back:
+writes ``results.csv`` (``Comparison.write_csv`` with the ``data`` and
+``synthetic`` columns: ``baygo reproduce --csv``) and ``results.parquet``
+(:func:`~baygo_graph.io.results.write_results_parquet`: ``baygo reproduce``'s
+default), side by side in one process, prints the bytes per result row of each
+file and of each Parquet column (the constant ``data`` and ``synthetic`` columns
+included), and times reading back:
 the whole CSV (``Comparison.read_csv``), the whole Parquet file
 (``Comparison.read_parquet``) and one column of it (``load_results(columns=["mse"])``),
 interleaved over rounds. Run
-``python benchmarks/bench_results.py [--steps T] [--agents M] [--seeds N]``.
+``python benchmarks/bench_results.py [--steps T] [--agents M] [--seeds N] [--grid G]``
+(``--steps 60 --agents 12 --seeds 20 --grid 61``: the default ``baygo reproduce``).
 """
 
 from __future__ import annotations
@@ -57,8 +62,9 @@ def main(argv=None) -> str:
     folder = Path(tempfile.mkdtemp())
     csv, pq = folder / "results.csv", folder / "results.parquet"
     times = {k: [] for k in ("write csv", "write parquet", "read csv", "read parquet", "mse only")}
+    source = {"data": c.attrs["data_source"], "synthetic": c.attrs["synthetic"]}
     for _ in range(args.rounds):
-        times["write csv"].append(_timed(c.write_csv, csv)[0])
+        times["write csv"].append(_timed(c.write_csv, csv, **source)[0])
         times["write parquet"].append(_timed(write_results_parquet, c, pq)[0])
         t, back_csv = _timed(Comparison.read_csv, csv)
         times["read csv"].append(t)
@@ -84,6 +90,19 @@ def main(argv=None) -> str:
             f"x T={args.steps} x M={args.agents} (target <= 10 bytes per row)",
         )  # fmt: skip
     )
+    import pyarrow.parquet as pqm
+
+    meta = pqm.ParquetFile(pq).metadata
+    per_column = []
+    for j in range(meta.num_columns):
+        name = meta.schema.column(j).name
+        size = sum(meta.row_group(g).column(j).total_compressed_size
+                   for g in range(meta.num_row_groups))  # fmt: skip
+        per_column.append([name, f"{size / rows_n:.4f}"])
+    parts.append(
+        table(["Parquet column", "bytes per result row (compressed, with page headers)"],
+              per_column, title=f"Where the Parquet bytes go ({meta.num_row_groups} row groups)")
+    )  # fmt: skip
     base = np.array(times["read csv"])
     parts.append(
         table(

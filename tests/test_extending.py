@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 import numpy as np
+import pandas as pd
 import pytest
 
 import baygo_graph as bg
@@ -174,4 +175,5 @@ def test_cli_by_name_with_plugin(tmp_path, capsys):
     code = main([*plugin, "sweep", "--param", "physical=regular-2", "--strategies", "lazy",
                  "--seeds", "1", "--jobs", "1", "--out", str(tmp_path / "sw"), "--steps", "4",
                  "--model", "slope", "--data", str(data)])  # fmt: skip
-    assert code == 0 and "regular-2" in (tmp_path / "sw" / "results.csv").read_text()
+    table = pd.read_parquet(tmp_path / "sw" / "results.parquet")
+    assert code == 0 and set(table["physical"].astype(str)) == {"regular-2"}

@@ -11,7 +11,9 @@ relative): :meth:`~Comparison.final_mse`, :meth:`~Comparison.summarize`,
 :meth:`~Comparison.paired_difference`, :meth:`~Comparison.seed_bands`; each
 reduces one run at a time, so no temporary of the size of all runs is made.
 :meth:`~Comparison.to_frame` builds the tidy frame on demand (small studies);
-:meth:`~Comparison.write_csv` writes the same table run by run, in bounded memory.
+:meth:`~Comparison.write_parquet` (``results.parquet``: exact, about 5 bytes per
+row) and :meth:`~Comparison.write_csv` (``results.csv``) write the same table run
+by run, in bounded memory; :meth:`~Comparison.read` reloads either.
 The functions of :mod:`baygo_graph.analysis.stats` accept a Comparison wherever
 they accept the tidy frame.
 """
@@ -220,8 +222,10 @@ class Comparison:
         return cls(tuple(labels), mse, influence, informative, attrs)
 
     def write_parquet(self, path, *, compression_level: int = 3):
-        """Write the per-step results as Parquet (needs the ``parquet`` extra), one run
-        per row group, exact float64: see :func:`baygo_graph.io.results.write_results_parquet`.
+        """Write the per-step results as Parquet, one run per row group (several seeds
+        of small runs), exact float64, with the ``data`` source and the ``synthetic``
+        flag of :attr:`attrs` on every row and in the file's metadata: see
+        :func:`baygo_graph.io.results.write_results_parquet`.
 
         Returns
         -------
@@ -233,7 +237,9 @@ class Comparison:
 
     @classmethod
     def read_parquet(cls, path) -> Comparison:
-        """Reload a file written by :meth:`write_parquet`, bit for bit, one run at a time.
+        """Reload a file written by :meth:`write_parquet`, bit for bit, one row group at a
+        time (memory: the arrays plus one run's rows, checked against the budget first);
+        ``attrs`` gets ``data_source`` and ``synthetic`` from the file.
 
         Examples
         --------
@@ -248,6 +254,27 @@ class Comparison:
 
         labels, mse, influence, informative, attrs = read_result_arrays(path)
         return cls(labels, mse, influence, informative, attrs)
+
+    @classmethod
+    def read(cls, path) -> Comparison:
+        """Reload a results table: :meth:`read_parquet` for a ``.parquet`` file (what
+        ``baygo reproduce`` and ``baygo compare --out`` write), :meth:`read_csv`
+        otherwise (``results.csv``: ``--csv``, or an earlier version's folder).
+
+        Examples
+        --------
+        >>> import tempfile, pathlib
+        >>> c = Comparison(("a",), np.full((1, 1, 2, 2), 0.1), np.zeros((1, 1, 2, 2)),
+        ...                np.zeros((1, 1), dtype=int))
+        >>> folder = pathlib.Path(tempfile.mkdtemp())
+        >>> a = Comparison.read(c.write_parquet(folder / "results.parquet"))
+        >>> b = Comparison.read(c.write_csv(folder / "results.csv"))
+        >>> float(a.mse[0, 0, 1, 1]), float(b.mse[0, 0, 1, 1])
+        (0.1, 0.1)
+        """
+        if str(path).lower().endswith(".parquet"):
+            return cls.read_parquet(path)
+        return cls.read_csv(path)
 
     # -- per-run reductions ------------------------------------------------------------
     def curves(self, *, value: str = "mse", group: str = "informative") -> np.ndarray:

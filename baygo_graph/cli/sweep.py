@@ -83,7 +83,13 @@ def _parse_params(values) -> dict:
     "--out",
     type=click.Path(file_okay=False),
     required=True,
-    help="Folder for per-task results and results.csv (resumes if present).",
+    help="Folder for per-task results and results.parquet (resumes if present).",
+)
+@click.option(
+    "--csv",
+    "as_csv",
+    is_flag=True,
+    help="Write the table as results.csv instead of results.parquet.",
 )
 @click.option(
     "--jobs",
@@ -100,7 +106,19 @@ def _parse_params(values) -> dict:
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a tty).")
 def sweep(
-    params, strategies, model, seeds, root, steps, data, out, jobs, scheduler, as_json, progress
+    params,
+    strategies,
+    model,
+    seeds,
+    root,
+    steps,
+    data,
+    out,
+    as_csv,
+    jobs,
+    scheduler,
+    as_json,
+    progress,
 ):
     """Run every combination of parameters x strategies x seeds; write a tidy table.
 
@@ -126,6 +144,7 @@ def sweep(
                 scheduler=scheduler,
                 progress=progress,
                 rng=root,
+                results_format="csv" if as_csv else "parquet",
             )
         except (ValueError, TypeError, ImportError) as e:
             raise click.ClickException(str(e)) from e
@@ -143,7 +162,7 @@ def sweep(
     synthetic = bool(table["synthetic"].any())
     summary = {
         "out": str(out),
-        "table": f"{out}/results.csv",
+        "table": f"{out}/results.{'csv' if as_csv else 'parquet'}",
         "tasks": len(table),
         "synthetic": synthetic,
         "data": str(table["data"].iloc[0]),

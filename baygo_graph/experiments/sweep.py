@@ -18,8 +18,15 @@ Tasks run on :func:`~baygo_graph.experiments.runner.run_tasks`. Storage
   :mod:`baygo_graph.experiments.locks`; released by the kernel if the process
   dies). Concurrent sweeps on one folder skip locked tasks and wait for them;
   each task is computed once.
-* ``results.csv`` - the table of the sweep's tasks, rewritten (atomically) at
-  the end.
+* ``results.parquet`` - the table of the sweep's tasks (one row per task:
+  categorical strategy, physical, data, model and loss; int32 counts; float64
+  results; the data source and synthetic flag in every row and in the file's
+  metadata), rewritten (atomically) at the end; ``results.csv`` instead with
+  ``results_format="csv"`` (``baygo sweep --csv``). The other format's table,
+  e.g. the ``results.csv`` of a folder written by an earlier version, is
+  removed when the new one is written (it was rewritten at the end of every
+  sweep anyway): one folder never holds two tables that disagree. Resuming
+  reads ``tasks/``, never the table, so any folder resumes.
 
 Seeds: seed ``s`` of a sweep with root seed ``rng`` is the ``s``-th child of
 ``numpy.random.SeedSequence(rng)`` (``SeedSequence.spawn``), for every
@@ -50,7 +57,8 @@ from .._version import __version__
 from ..data import Dataset
 from ..defaults import PAPER
 from ..exceptions import GridResolutionWarning
-from ..io.atomic import atomic_text
+from ..io.atomic import atomic_text, atomic_write
+from ..io.results import RESULTS_FILES, check_results_format
 from ..learning import simulate
 from ..models import resolve_model
 from ..strategies import (
@@ -64,7 +72,7 @@ from ..strategies import (
 from .locks import claim, release
 from .runner import run_tasks
 
-__all__ = ["PARAMETERS", "fingerprint", "sweep", "task_id"]
+__all__ = ["PARAMETERS", "fingerprint", "sweep", "task_id", "write_table"]
 
 #: Parameters a sweep can vary, with their types and the value used when absent
 #: (``grid``: the model's own grid when not varied; ``physical``: only strategies
@@ -80,7 +88,10 @@ PARAMETERS = {
 #: Smallest value of each integer parameter (delta is checked to lie in [0, 1]).
 _MINIMUM = {"agents": 2, "batch": 1, "grid": 2, "steps": 1}
 _TASKS = "tasks"
-_TABLE = "results.csv"
+#: Table columns stored as dictionary-encoded text (a pandas ``category``) in Parquet.
+_CATEGORIES = ("strategy", "physical", "data", "model", "loss")
+#: Table columns stored as int32 in Parquet (nullable: ``grid`` may be empty).
+_INT32 = ("agents", "batch", "grid", "steps", "seed")
 #: Task files larger than this (bytes) are not rows of ours: redone, never parsed.
 _ROW_MAX = 65_536
 #: Row fields that must be real numbers (a task file with a text here is redone).
@@ -342,6 +353,7 @@ def sweep(
     scheduler=None,
     progress: bool | None = None,
     rng=0,
+    results_format: str = "parquet",
 ) -> pd.DataFrame:
     """Run every (parameters, strategy, seed) combination and tabulate final MSEs.
 
@@ -361,7 +373,7 @@ def sweep(
     seeds : int, default 5
         Number of seeds; seed ``s`` is child ``s`` of ``SeedSequence(rng)``.
     out : str or os.PathLike
-        Folder for the per-task files and ``results.csv`` (created if needed).
+        Folder for the per-task files and the table (created if needed).
         Tasks already there are not run again.
     steps : int, optional
         Steps T of every run when ``grid`` has no ``"steps"`` (default 60).
@@ -380,6 +392,9 @@ def sweep(
         Progress bar over tasks; default: when stderr is a terminal.
     rng : int or numpy.random.SeedSequence, default 0
         Root seed of the sweep.
+    results_format : {"parquet", "csv"}, default "parquet"
+        The table on disk: ``out/results.parquet`` or ``out/results.csv`` (the
+        other one, if present, is removed). The returned frame is the same.
 
     Returns
     -------
@@ -405,6 +420,7 @@ def sweep(
     >>> len(table), table.equals(again)
     (8, True)
     """
+    check_results_format(results_format)
     params = _check_grid(grid)
     names = _check_strategies(strategies)
     if isinstance(seeds, bool) or not isinstance(seeds, int | np.integer) or seeds < 1:
@@ -439,8 +455,56 @@ def sweep(
     table = pd.DataFrame([done[t["id"]] for t in tasks])
     keys = [*PARAMETERS, "strategy", "seed"]
     table = table.sort_values(keys, na_position="first", kind="stable").reset_index(drop=True)
-    atomic_text(folder / _TABLE, csv_frame(table).to_csv(index=False))
+    write_table(table, folder, results_format=results_format)
     return table
+
+
+def write_table(table: pd.DataFrame, folder, *, results_format: str = "parquet") -> Path:
+    """Write a sweep's table as ``folder/results.parquet`` (or ``results.csv``), atomically,
+    and remove the other format's file (an earlier version's table).
+
+    In Parquet the text columns are dictionary-encoded (read back as pandas
+    ``category``), the counts int32, the results float64; the key-value metadata
+    holds ``data_source`` and ``synthetic``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> t = pd.DataFrame({"strategy": ["baygo"], "seed": [0], "data": ["synthetic"],
+    ...                   "synthetic": [True]})
+    >>> path = write_table(t, tempfile.mkdtemp())
+    >>> back = pd.read_parquet(path)
+    >>> path.name, str(back["strategy"].dtype), str(back["seed"].dtype)
+    ('results.parquet', 'category', 'int32')
+    """
+    check_results_format(results_format)
+    folder = Path(folder)
+    path = folder / RESULTS_FILES[results_format]
+    if results_format == "csv":
+        atomic_text(path, csv_frame(table).to_csv(index=False))
+    else:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        narrow = table.copy()
+        for col in _CATEGORIES:
+            if col in narrow:
+                narrow[col] = narrow[col].astype("category")
+        for col in _INT32:
+            if col in narrow:
+                narrow[col] = narrow[col].astype("Int32" if narrow[col].isna().any() else "int32")
+        arrow = pa.Table.from_pandas(narrow, preserve_index=False)
+        synthetic = bool(table["synthetic"].any()) if "synthetic" in table else False
+        source = str(table["data"].iloc[0]) if "data" in table and len(table) else "unknown"
+        arrow = arrow.replace_schema_metadata(
+            (arrow.schema.metadata or {})
+            | {b"data_source": source.encode(), b"synthetic": str(synthetic).lower().encode()}
+        )
+        atomic_write(path, lambda fh: pq.write_table(arrow, fh, compression="zstd"))
+    for other in RESULTS_FILES.values():
+        if other != path.name:
+            (folder / other).unlink(missing_ok=True)
+    return path
 
 
 def _remove_empty(created: list[Path]) -> None:

@@ -3,48 +3,73 @@
 :func:`write_results_parquet` writes a
 :class:`~baygo_graph.analysis.Comparison` as the tidy table of
 :meth:`~baygo_graph.analysis.Comparison.to_frame` (one row per strategy, seed,
-step and agent), one Parquet row group per run, so memory stays that of one
-run's rows. Columns and types:
+step and agent) plus the ``data`` and ``synthetic`` columns the CSV carries
+(``results.parquet`` of ``baygo reproduce``, ``baygo compare --out``), one
+Parquet row group per run (runs of fewer than :data:`GROUP_ROWS` rows: several
+seeds of one strategy per row group), so memory stays that of one run's rows (or
+of :data:`GROUP_ROWS`). Columns and types:
 
 - ``strategy``: dictionary-encoded (pandas ``category``);
 - ``seed``, ``agent``: int16 (int32 beyond 32,767), ``step``: int32;
 - ``informative``: bool;
 - ``mse``, ``influence``: float64, exactly the values computed (NaN where the
-  influence is undefined), with byte-stream-split encoding and zstd.
+  influence is undefined), with byte-stream-split encoding and zstd;
+- ``data`` (dictionary-encoded text) and ``synthetic`` (bool): where the data
+  came from and whether they were synthetic, one value on every row, as in the
+  CSV, so any reader (pandas, polars, DuckDB: ``SELECT DISTINCT data,
+  synthetic``) sees them; constant columns cost about 0.001 bytes per row.
 
-About 5 bytes per row (the CSV of ``Comparison.write_csv`` takes 70-80, with 6
-significant digits). :func:`load_results` reads some columns or strategies
-only; :meth:`baygo_graph.analysis.Comparison.read_parquet` rebuilds the
-``Comparison`` one row group at a time. pandas (``read_parquet``), polars and
-DuckDB read the file directly.
-Needs pyarrow: ``pip install "baygo-graph[parquet]"``.
+The file's key-value metadata says it again: ``data_source``, ``synthetic``
+(``"true"``/``"false"``), ``note`` (the synthetic-data note, empty for real
+data) and ``baygo.results`` (JSON: the shape and the comparison's ``attrs``).
+About 5 bytes per row (the CSV of ``Comparison.write_csv`` takes 35-80, with 6
+significant digits). :func:`load_results` reads some columns or strategies only
+(and an older ``results.csv`` too), with the data source and the synthetic flag
+in ``df.attrs``; :meth:`baygo_graph.analysis.Comparison.read_parquet` rebuilds
+the ``Comparison`` one row group at a time.
 """
 
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 
+from .._format import synthetic_banner
+from .._text import csv_uncell
+from ..exceptions import DataError
+from ..limits import check_budget
 from .atomic import atomic_write
 
-__all__ = ["COLUMNS", "read_result_arrays", "load_results", "write_results_parquet"]
+__all__ = [
+    "COLUMNS",
+    "GROUP_ROWS",
+    "RESULTS_FILES",
+    "check_results_format",
+    "load_results",
+    "read_result_arrays",
+    "write_results",
+    "write_results_parquet",
+]
 
-#: The columns of a results file, in order.
-COLUMNS = ("strategy", "seed", "step", "agent", "informative", "mse", "influence")
+#: The columns of a results file, in order (``data`` and ``synthetic``: absent from
+#: files written before they were added, and then taken from the metadata).
+COLUMNS = ("strategy", "seed", "step", "agent", "informative", "mse", "influence", "data",
+           "synthetic")  # fmt: skip
+_REQUIRED = COLUMNS[:7]
 _META = b"baygo.results"
+#: Rows per row group aimed at: runs shorter than this share a row group with the
+#: following seeds of the same strategy (small runs: fewer pages and footers);
+#: a run of this many rows or more is a row group of its own.
+GROUP_ROWS = 1 << 20
 
 
 def _pyarrow():
-    try:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ImportError(
-            'Parquet results need pyarrow: pip install "baygo-graph[parquet]" '
-            "(or write CSV with Comparison.write_csv)"
-        ) from exc
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     return pa, pq
 
 
@@ -52,7 +77,7 @@ def _int_type(pa, largest: int):
     return pa.int16() if largest <= np.iinfo(np.int16).max else pa.int32()
 
 
-def _schema(pa, n_seeds: int, n_agents: int, meta: dict):
+def _schema(pa, n_seeds: int, n_agents: int, meta: dict, source: str, synthetic: bool):
     return pa.schema(
         [
             ("strategy", pa.dictionary(pa.int16(), pa.string())),
@@ -62,8 +87,15 @@ def _schema(pa, n_seeds: int, n_agents: int, meta: dict):
             ("informative", pa.bool_()),
             ("mse", pa.float64()),
             ("influence", pa.float64()),
+            ("data", pa.dictionary(pa.int8(), pa.string())),
+            ("synthetic", pa.bool_()),
         ],
-        metadata={_META: json.dumps(meta).encode("utf-8")},
+        metadata={
+            _META: json.dumps(meta).encode("utf-8"),
+            b"data_source": source.encode("utf-8"),
+            b"synthetic": b"true" if synthetic else b"false",
+            b"note": synthetic_banner(synthetic).encode("utf-8"),
+        },
     )
 
 
@@ -98,10 +130,19 @@ def write_results_parquet(comparison, path, *, compression_level: int = 3) -> Pa
     n_s, n_seeds, t, m = comparison.mse.shape
     labels = list(comparison.strategies)
     attrs = {k: v for k, v in comparison.attrs.items() if _jsonable(v)}
-    schema = _schema(pa, n_seeds, m, {"shape": [n_s, n_seeds, t, m], "attrs": attrs})
+    source = str(comparison.attrs.get("data_source", "unknown"))
+    synthetic = bool(comparison.attrs.get("synthetic", False))
+    per = max(1, min(n_seeds, GROUP_ROWS // (t * m)))  # seeds of one strategy per group
+    meta = {"shape": [n_s, n_seeds, t, m], "seeds_per_group": per, "attrs": attrs}
+    schema = _schema(pa, n_seeds, m, meta, source, synthetic)
     dictionary = pa.array(labels, type=pa.string())
-    step = np.repeat(np.arange(t, dtype=np.int32), m)
-    agent = np.tile(np.arange(m), t)
+    step = np.tile(np.repeat(np.arange(t, dtype=np.int32), m), per)
+    agent = np.tile(np.arange(m), t * per)
+    # the two constant columns: built once, shared by every row group
+    data = pa.DictionaryArray.from_arrays(
+        pa.array(np.zeros(t * m * per, dtype=np.int8)), pa.array([source], type=pa.string())
+    )
+    flag = pa.array(np.full(t * m * per, synthetic))
 
     def write(fh):
         with pq.ParquetWriter(
@@ -109,25 +150,100 @@ def write_results_parquet(comparison, path, *, compression_level: int = 3) -> Pa
             schema,
             compression="zstd",
             compression_level=compression_level,
-            use_dictionary=["strategy", "seed", "step", "agent", "informative"],
+            use_dictionary=["strategy", "seed", "step", "agent", "informative", "data"],
             use_byte_stream_split=["mse", "influence"],
         ) as writer:
             for i in range(n_s):
-                codes = pa.array(np.full(t * m, i, dtype=np.int16))
-                strategy = pa.DictionaryArray.from_arrays(codes, dictionary)
-                for r in range(n_seeds):
+                for r0 in range(0, n_seeds, per):
+                    seeds = range(r0, min(r0 + per, n_seeds))
+                    n = len(seeds) * t * m
+                    codes = pa.array(np.full(n, i, dtype=np.int16))
+                    runs = np.s_[i, r0 : seeds.stop]
+                    chosen = np.repeat(comparison.informative[i, r0 : seeds.stop], t * m)
                     columns = [
-                        strategy,
-                        pa.array(np.full(t * m, r), type=schema.field("seed").type),
-                        pa.array(step),
-                        pa.array(agent, type=schema.field("agent").type),
-                        pa.array(agent == int(comparison.informative[i, r])),
-                        pa.array(np.asarray(comparison.mse[i, r], dtype=np.float64).ravel()),
-                        pa.array(np.asarray(comparison.influence[i, r], dtype=np.float64).ravel()),
+                        pa.DictionaryArray.from_arrays(codes, dictionary),
+                        pa.array(
+                            np.repeat(np.arange(r0, seeds.stop), t * m),
+                            type=schema.field("seed").type,
+                        ),
+                        pa.array(step[:n]),
+                        pa.array(agent[:n], type=schema.field("agent").type),
+                        pa.array(agent[:n] == chosen),
+                        pa.array(np.asarray(comparison.mse[runs], dtype=np.float64).ravel()),
+                        pa.array(np.asarray(comparison.influence[runs], dtype=np.float64).ravel()),
+                        data.slice(0, n),
+                        flag.slice(0, n),
                     ]
                     writer.write_table(pa.Table.from_arrays(columns, schema=schema))
 
     return atomic_write(path, write)
+
+
+#: The formats of the per-step results table (``results_format=``) and their file names.
+RESULTS_FILES = {"parquet": "results.parquet", "csv": "results.csv"}
+
+
+def check_results_format(results_format) -> str:
+    """``results_format`` if it is ``"parquet"`` or ``"csv"`` (ValueError naming it otherwise).
+
+    Examples
+    --------
+    >>> check_results_format("csv")
+    'csv'
+    """
+    if not isinstance(results_format, str) or results_format not in RESULTS_FILES:
+        raise ValueError(
+            f"results_format must be one of {sorted(RESULTS_FILES)}, got {results_format!r}"
+        )
+    return results_format
+
+
+def write_results(res, out, *, results_format: str = "parquet") -> Path:
+    """The per-step results table in ``out``: ``results.parquet`` (default) or ``results.csv``.
+
+    Either carries the data source and the synthetic flag (CSV: a column each; Parquet:
+    a constant column each and the file's metadata). The other format's file, left by
+    an earlier run in ``out``, is removed: one folder never holds two tables that
+    disagree.
+
+    Parameters
+    ----------
+    res : Comparison
+        The per-run arrays (``compare(..., tidy=False)``).
+    out : str or pathlib.Path
+        The folder.
+    results_format : {"parquet", "csv"}, default "parquet"
+
+    Returns
+    -------
+    pathlib.Path
+        The file written.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from baygo_graph.analysis import Comparison
+    >>> c = Comparison(("a",), np.ones((1, 1, 2, 2)), np.zeros((1, 1, 2, 2)),
+    ...                np.zeros((1, 1), dtype=int))
+    >>> folder = tempfile.mkdtemp()
+    >>> write_results(c, folder).name, write_results(c, folder, results_format="csv").name
+    ('results.parquet', 'results.csv')
+    >>> sorted(p.name for p in Path(folder).iterdir())
+    ['results.csv']
+    """
+    check_results_format(results_format)
+    out = Path(out)
+    path = out / RESULTS_FILES[results_format]
+    if results_format == "csv":
+        source = str(res.attrs.get("data_source", "unknown"))
+        synthetic = bool(res.attrs.get("synthetic", False))
+        res.write_csv(path, data=source, synthetic=synthetic)
+    else:
+        res.write_parquet(path)
+    for other in RESULTS_FILES.values():
+        if other != path.name:
+            (out / other).unlink(missing_ok=True)
+    return path
 
 
 def _jsonable(value) -> bool:
@@ -138,52 +254,168 @@ def _jsonable(value) -> bool:
     return True
 
 
+def _is_csv(path) -> bool:
+    name = Path(path).name.lower()
+    return name.endswith((".csv", ".csv.gz"))
+
+
 def _open(path):
     pa, pq = _pyarrow()
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"no results file at {str(path)!r}")
-    pf = pq.ParquetFile(path)
+    try:
+        pf = pq.ParquetFile(path)
+    except (pa.ArrowException, OSError) as e:
+        raise DataError(f"{str(path)!r} is not a Parquet file: {str(e).splitlines()[0]}") from None
     names = tuple(pf.schema_arrow.names)
-    if names != COLUMNS:
+    if names not in (COLUMNS, _REQUIRED):
         raise ValueError(f"{str(path)!r} is not a results file: columns {names}, need {COLUMNS}")
     return pf
 
 
+@contextmanager
+def _arrow_errors(path):
+    """A file pyarrow cannot decode (truncated, corrupt pages) is a DataError naming it."""
+    pa, _ = _pyarrow()
+    try:
+        yield
+    except FileNotFoundError:
+        raise
+    except (pa.ArrowException, OSError) as e:  # pyarrow's decoding errors include OSError
+        raise DataError(f"{str(path)!r} cannot be read: {str(e).splitlines()[0]}") from None
+
+
+def _file_attrs(pf) -> dict:
+    """The comparison's ``attrs`` stored in the file, with ``data_source`` and
+    ``synthetic`` from the key-value metadata."""
+    meta = pf.schema_arrow.metadata or {}
+    try:
+        attrs = dict(json.loads(meta[_META]).get("attrs", {}))
+    except (KeyError, ValueError, TypeError, AttributeError):
+        attrs = {}
+    if b"data_source" in meta:
+        attrs["data_source"] = meta[b"data_source"].decode("utf-8", "replace")
+    if b"synthetic" in meta:
+        attrs["synthetic"] = meta[b"synthetic"] == b"true"
+    return attrs
+
+
 def _label(pf, group: int) -> str:
-    """The strategy of row group ``group`` (one run per row group)."""
+    """The strategy of row group ``group`` (one strategy per row group)."""
     strategy = pf.read_row_group(group, columns=["strategy"]).column(0).chunk(0)
     return strategy.dictionary[strategy.indices[0].as_py()].as_py()
+
+
+def _check_columns(columns) -> list:
+    cols = list(COLUMNS if columns is None else columns)
+    unknown = sorted(set(cols) - set(COLUMNS))
+    if unknown:
+        raise ValueError(f"columns must be among {COLUMNS}, got {unknown}")
+    return cols
 
 
 def load_results(path, columns=None, *, strategies=None):
     """Read a results file (or some of its columns or strategies) as a pandas DataFrame.
 
+    ``results.parquet`` is read by columns and row groups (one per run, or per few
+    seeds of small runs): only
+    what is asked is decoded. A ``results.csv`` (``--csv``, or written by an
+    earlier version) is read too, in chunks of the columns asked.
+
     Parameters
     ----------
     path : str or pathlib.Path
+        A ``.parquet`` file of :func:`write_results_parquet`, or a ``.csv`` /
+        ``.csv.gz`` table of ``Comparison.write_csv`` (or ``baygo compare --out``).
     columns : sequence of str, optional
-        Columns to read (default all, :data:`COLUMNS`); only these are decoded.
+        Columns to read (default all, :data:`COLUMNS`).
     strategies : sequence of str, optional
         Keep the rows of these strategies only (whole row groups are skipped).
 
     Returns
     -------
     pandas.DataFrame
-        ``strategy`` as a categorical, integer columns as stored (int16/int32).
+        ``strategy`` as a categorical, integer columns as stored (int16/int32);
+        ``df.attrs["data_source"]`` and ``df.attrs["synthetic"]`` say where the
+        data came from and whether they were synthetic (with the other settings
+        stored in the file).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from baygo_graph.analysis import Comparison
+    >>> c = Comparison(("a",), np.ones((1, 1, 2, 2)), np.zeros((1, 1, 2, 2)),
+    ...                np.zeros((1, 1), dtype=int), attrs={"synthetic": True,
+    ...                "data_source": "synthetic (n=252)"})
+    >>> df = load_results(c.write_parquet(tempfile.mkdtemp() + "/results.parquet"),
+    ...                   columns=["step", "mse"])
+    >>> df.shape, df.attrs["synthetic"], df.attrs["data_source"]
+    ((4, 2), True, 'synthetic (n=252)')
     """
+    cols = _check_columns(columns)
+    if _is_csv(path):
+        return _load_csv(path, cols, strategies)
+    with _arrow_errors(path):
+        return _load_parquet(path, cols, strategies)
+
+
+def _load_parquet(path, cols, strategies):
     pf = _open(path)
-    cols = list(COLUMNS if columns is None else columns)
-    unknown = sorted(set(cols) - set(COLUMNS))
-    if unknown:
-        raise ValueError(f"columns must be among {COLUMNS}, got {unknown}")
+    names = pf.schema_arrow.names
+    absent = [c for c in cols if c not in names]  # data, synthetic of an early file
+    read = [c for c in cols if c in names]
     if strategies is None:
-        table = pf.read(columns=cols)
+        table = pf.read(columns=read)
     else:
         wanted = set(strategies)
         groups = [g for g in range(pf.num_row_groups) if _label(pf, g) in wanted]
-        table = pf.read_row_groups(groups, columns=cols)
-    return table.to_pandas()
+        table = pf.read_row_groups(groups, columns=read)
+    df = table.to_pandas()
+    attrs = _file_attrs(pf)
+    for col in absent:
+        df[col] = attrs.get({"data": "data_source"}.get(col, col), "unknown")
+    df = df[cols]
+    df.attrs = attrs
+    return df
+
+
+def _load_csv(path, cols, strategies):
+    """:func:`load_results` of a CSV table: chunks of the columns asked, rows filtered."""
+    import pandas as pd
+
+    from .comparison_csv import _note_lines
+
+    skip = _note_lines(path)
+    try:
+        head = pd.read_csv(path, skiprows=skip, nrows=1, dtype=str, keep_default_na=False)
+    except (pd.errors.EmptyDataError, pd.errors.ParserError, UnicodeDecodeError) as e:
+        raise DataError(f"{path}: not a results table: {str(e).splitlines()[0]}") from None
+    missing = [c for c in cols if c not in head.columns]
+    if missing or not set(_REQUIRED[:6]) <= set(head.columns):
+        raise ValueError(f"{str(path)!r} is not a results file: columns {tuple(head.columns)}, "
+                         f"need {COLUMNS}")  # fmt: skip
+    attrs = {}
+    if len(head) and "data" in head:
+        attrs["data_source"] = csv_uncell(str(head["data"].iloc[0]))
+    if len(head) and "synthetic" in head:
+        attrs["synthetic"] = str(head["synthetic"].iloc[0]).strip().lower() in ("true", "1")
+    usecols = list(dict.fromkeys(cols + (["strategy"] if strategies is not None else [])))
+    parts = []
+    for chunk in pd.read_csv(path, skiprows=skip, usecols=usecols, chunksize=1_000_000,
+                             dtype={"strategy": str, "data": str}):  # fmt: skip
+        if "strategy" in chunk:
+            chunk["strategy"] = chunk["strategy"].map(csv_uncell)
+        if strategies is not None:
+            chunk = chunk[chunk["strategy"].isin(list(strategies))]
+        parts.append(chunk[cols])
+    df = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=cols)
+    if "strategy" in df:
+        df["strategy"] = df["strategy"].astype("category")
+    if "data" in df:
+        df["data"] = df["data"].map(csv_uncell)
+    df.attrs = attrs
+    return df
 
 
 def read_result_arrays(path):
@@ -191,23 +423,39 @@ def read_result_arrays(path):
     (row group) at a time: :meth:`baygo_graph.analysis.Comparison.read_parquet` builds
     the ``Comparison`` from them (this layer never imports analysis).
 
-    The arrays are exactly those written (float64, bit for bit).
+    The arrays are exactly those written (float64, bit for bit); their size is
+    checked against the memory budget (:mod:`baygo_graph.limits`) first.
     """
+    with _arrow_errors(path):
+        return _read_arrays(path)
+
+
+def _read_arrays(path):
     pf = _open(path)
-    meta = json.loads(pf.schema_arrow.metadata[_META])
-    n_s, n_seeds, t, m = meta["shape"]
-    if pf.num_row_groups != n_s * n_seeds:
-        raise ValueError(f"{str(path)!r}: {pf.num_row_groups} row groups, need {n_s * n_seeds}")
+    try:
+        meta = json.loads(pf.schema_arrow.metadata[_META])
+        n_s, n_seeds, t, m = (int(v) for v in meta["shape"])
+        per = int(meta.get("seeds_per_group", 1))  # 1: files of the first version
+    except (KeyError, ValueError, TypeError) as e:
+        raise DataError(f"{str(path)!r}: no readable shape in its metadata ({e})") from None
+    groups = -(-n_seeds // max(per, 1))
+    if min(n_s, n_seeds, t, m, per) < 1 or pf.num_row_groups != n_s * groups:
+        raise ValueError(f"{str(path)!r}: {pf.num_row_groups} row groups, need {n_s * groups}")
+    check_budget(17 * n_s * n_seeds * t * m, what=f"the arrays of {path}")
     mse = np.empty((n_s, n_seeds, t, m))
     influence = np.empty_like(mse)
     informative = np.empty((n_s, n_seeds), dtype=np.int64)
     labels = [None] * n_s
     for g in range(pf.num_row_groups):
-        i, r = divmod(g, n_seeds)
-        part = pf.read_row_group(g)
+        i, r0 = g // groups, (g % groups) * per
+        k = min(per, n_seeds - r0)
+        part = pf.read_row_group(g, columns=["informative", "mse", "influence"])
+        if part.num_rows != k * t * m:
+            raise DataError(f"{str(path)!r}: row group {g} has {part.num_rows} rows, "
+                            f"need {k * t * m}")  # fmt: skip
         labels[i] = _label(pf, g)
-        mse[i, r] = part.column("mse").to_numpy().reshape(t, m)
-        influence[i, r] = part.column("influence").to_numpy().reshape(t, m)
-        flags = part.column("informative").to_numpy()[:m]
-        informative[i, r] = int(np.flatnonzero(flags)[0]) if flags.any() else -1
-    return tuple(labels), mse, influence, informative, dict(meta["attrs"])
+        mse[i, r0 : r0 + k] = part.column("mse").to_numpy().reshape(k, t, m)
+        influence[i, r0 : r0 + k] = part.column("influence").to_numpy().reshape(k, t, m)
+        flags = part.column("informative").to_numpy().reshape(k, t * m)[:, :m]
+        informative[i, r0 : r0 + k] = np.where(flags.any(axis=1), flags.argmax(axis=1), -1)
+    return tuple(labels), mse, influence, informative, _file_attrs(pf)

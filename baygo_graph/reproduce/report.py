@@ -391,8 +391,20 @@ def _files_sections(rel: dict, notes: list) -> list:
     if notes:
         lines += ["## Notes", ""] + [f"- {n}" for n in notes] + [""]
     lines += ["## Files", ""]
-    lines += [f"- `{rel[k]}`" for k in sorted(rel) if not k.startswith("figure:")]
+    lines += [f"- `{rel[k]}`" + _HOW.get(Path(rel[k]).name, "")
+              for k in sorted(rel) if not k.startswith("figure:")]  # fmt: skip
     return lines
+
+
+#: How to read the per-step results table (after its name in the list of files).
+_HOW = {
+    "results.parquet": ": one row per strategy, seed, step and agent, exact float64, with "
+    "the `data` source and the `synthetic` flag on every row and in the file's metadata; "
+    'read it by columns with `baygo_graph.io.results.load_results(path, columns=["mse"])`, '
+    "`pandas.read_parquet`, polars or DuckDB",
+    "results.csv": ": one row per strategy, seed, step and agent (6 significant digits), "
+    "with the `data` source and the `synthetic` flag on every row",
+}
 
 
 def _inside(path: Path, root: Path) -> bool:

@@ -11,6 +11,7 @@ import pytest
 from baygo_graph.analysis import summarize
 from baygo_graph.cli import main
 from baygo_graph.experiments import compare
+from baygo_graph.io.results import load_results
 
 SMALL = ["compare", "--seeds", "2", "--steps", "4", "--agents", "3", "--grid", "11"]
 SMALL += ["--jobs", "1", "--window", "2", "--no-progress"]
@@ -28,9 +29,11 @@ def no_env(monkeypatch):
 
 
 def test_writes_files_and_prints_the_table(tmp_path, capsys, no_env):
-    args = [*SMALL, "--strategies", "baygo,nocol,cen", "--seed", "4", "--out", str(tmp_path)]
+    args = [*SMALL, "--strategies", "baygo,nocol,cen", "--seed", "4", "--out", str(tmp_path),
+            "--csv"]  # fmt: skip
     code, out, _ = call(args, capsys)
     assert code == 0
+    assert not (tmp_path / "results.parquet").exists()
     assert out.startswith("NOTE: SYNTHETIC DATA")
     assert "| baygo " in out and "| nocol " in out and "| cen " in out
     assert "baygo - nocol" in out and "written:" in out
@@ -107,9 +110,37 @@ def test_json_output_parses(capsys, bodyfat_path):
 
 def test_real_data_has_no_banner(tmp_path, capsys, bodyfat_path):
     args = [*SMALL, "--strategies", "nocol", "--data", str(bodyfat_path), "--out", str(tmp_path)]
-    code, out, _ = call(args, capsys)
+    code, out, _ = call([*args, "--csv"], capsys)
     assert code == 0 and "SYNTHETIC" not in out
     assert (tmp_path / "results.csv").read_text().startswith("strategy,seed,")
+    code, out, _ = call(args, capsys)  # again, Parquet: replaces the CSV
+    assert code == 0 and "SYNTHETIC" not in out
+    assert sorted(p.name for p in tmp_path.glob("results.*")) == ["results.parquet"]
+    df = load_results(tmp_path / "results.parquet", columns=["data", "synthetic"])
+    assert not df["synthetic"].any() and set(df["data"].astype(str)) == {str(bodyfat_path)}
+    assert df.attrs["synthetic"] is False and df.attrs["data_source"] == str(bodyfat_path)
+
+
+def test_out_writes_parquet_by_default_exactly(tmp_path, capsys, no_env):
+    args = [*SMALL, "--strategies", "baygo,nocol", "--seed", "4", "--out", str(tmp_path)]
+    code, out, _ = call(args, capsys)
+    assert code == 0 and out.count("NOTE: SYNTHETIC DATA") == 1
+    assert not (tmp_path / "results.csv").exists()
+    path = tmp_path / "results.parquet"
+    assert f"written: {path}" in out
+    api = compare(["baygo", "nocol"], seeds=2, steps=4, agents=3, grid=11, rng=4, n_jobs=1,
+                  progress=False, influence_window=2)  # fmt: skip
+    df = pd.read_parquet(path)  # plain pandas
+    assert df.columns.tolist() == [*api.columns, "data", "synthetic"]
+    assert str(df["strategy"].dtype) == "category"
+    assert (df["seed"].dtype, df["agent"].dtype, df["step"].dtype) == (np.int16, np.int16,
+                                                                       np.int32)  # fmt: skip
+    for col in ("mse", "influence"):  # exact float64, not 6 digits
+        np.testing.assert_array_equal(df[col].to_numpy(), api[col].to_numpy())
+    np.testing.assert_array_equal(df["informative"], api["informative"])
+    assert df["synthetic"].all() and df["data"].astype(str).str.startswith("synthetic").all()
+    record = json.loads((tmp_path / "summary.json").read_text())
+    assert record["files"]["results"] == str(path)
 
 
 @pytest.mark.parametrize(

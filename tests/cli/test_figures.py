@@ -100,7 +100,8 @@ def test_reproduce_small_configuration(tmp_path, capsys, monkeypatch):
     )  # fmt: skip
     assert code == 0
     lines = out.splitlines()
-    assert lines[0].startswith("NOTE: SYNTHETIC DATA") and lines[-1] == lines[0]
+    assert lines[0].startswith("NOTE: SYNTHETIC DATA") and out.count("NOTE: SYNTHETIC") == 1
+    assert "data: synthetic (n=252) (SYNTHETIC: see the note above" in out
     for key in CLAIM_KEYS:
         (line,) = [ln for ln in lines if ln.split()[:1] == [key]]
         assert re.fullmatch(
@@ -111,7 +112,8 @@ def test_reproduce_small_configuration(tmp_path, capsys, monkeypatch):
         assert (out_dir / "figures" / f"{name}.png").is_file()
         assert (out_dir / "figures" / f"{name}.pdf").is_file()
     assert not (out_dir / "regimes.csv").exists()
-    for name in ("report.md", "results.csv", "summary.md", "summary.json", "smallest_b.csv",
+    assert not (out_dir / "results.csv").exists()
+    for name in ("report.md", "results.parquet", "summary.md", "summary.json", "smallest_b.csv",
                  "horizon.csv", "theorem.csv", "animation/baygo_seed0.gif"):  # fmt: skip
         assert (out_dir / name).is_file(), name
     report = (out_dir / "report.md").read_text()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -33,8 +34,10 @@ def test_sweep_writes_the_table_and_prints_json(tmp_path, capsys, monkeypatch):
     assert code == 0
     summary = json.loads(out)
     assert summary["tasks"] == 8 and summary["synthetic"] is True
-    table = pd.read_csv(tmp_path / "results.csv")
+    assert summary["table"] == f"{tmp_path}/results.parquet"
+    table = pd.read_parquet(tmp_path / "results.parquet")
     assert len(table) == 8 and set(table["strategy"]) == {"baygo", "complete"}
+    assert str(table["strategy"].dtype) == "category" and table["seed"].dtype == "int32"
     groups = summary["mean_over_seeds"]
     assert len(groups) == 4  # 2 strategies x 2 deltas, averaged over 2 seeds
     first = table[(table.strategy == "baygo") & (table.delta == 0.3)]
@@ -44,10 +47,13 @@ def test_sweep_writes_the_table_and_prints_json(tmp_path, capsys, monkeypatch):
     )
     files = sorted((tmp_path / "tasks").iterdir())
     stamps = [f.stat().st_mtime_ns for f in files]
-    # run again: resumes, nothing redone, same table
-    code, out, _ = call([*ARGS, "--out", str(tmp_path), "--json"], capsys)
+    # run again with --csv: resumes, nothing redone, same table, now as CSV only
+    code, out, _ = call([*ARGS, "--out", str(tmp_path), "--json", "--csv"], capsys)
     assert code == 0 and json.loads(out)["mean_over_seeds"] == groups
     assert [f.stat().st_mtime_ns for f in sorted((tmp_path / "tasks").iterdir())] == stamps
+    assert sorted(p.name for p in tmp_path.glob("results.*")) == ["results.csv"]
+    csv = pd.read_csv(tmp_path / "results.csv")
+    np.testing.assert_array_equal(csv["final_mse_others_mean"], table["final_mse_others_mean"])
 
 
 def test_text_summary_says_synthetic(tmp_path, capsys, monkeypatch):

@@ -57,12 +57,46 @@ def test_seeds_differ_and_parameters_matter(reference):
     assert by_delta[0.3] != by_delta[0.7]
 
 
-def test_results_csv_is_the_returned_table(reference, tmp_path):
+def test_results_parquet_is_the_returned_table(reference, tmp_path):
     table = sweep(GRID, out=tmp_path, n_jobs=1, **KW)
-    disk = pd.read_csv(tmp_path / "results.csv")
-    assert len(disk) == len(table)
-    np.testing.assert_array_equal(disk["final_mse_informative"], table["final_mse_informative"])
+    assert sorted(p.name for p in tmp_path.glob("results.*")) == ["results.parquet"]
+    disk = pd.read_parquet(tmp_path / "results.parquet")
+    assert disk.columns.tolist() == table.columns.tolist() and len(disk) == len(table)
+    for col in ("strategy", "physical", "data", "model", "loss"):
+        assert str(disk[col].dtype) == "category"
+    for col in ("agents", "batch", "grid", "steps", "seed"):
+        assert disk[col].dtype == np.int32
+    for col in ("final_mse_informative", "final_mse_others_mean", "seconds", "delta"):
+        np.testing.assert_array_equal(disk[col], table[col])  # exact
+    pd.testing.assert_frame_equal(
+        disk.astype(dict.fromkeys(("strategy", "physical", "data", "model", "loss"), object)),
+        table.astype({"agents": np.int32, "batch": np.int32, "grid": np.int32,
+                      "steps": np.int32, "seed": np.int32}),
+        check_dtype=False,
+    )  # fmt: skip
+    assert disk["synthetic"].all()
+    import pyarrow.parquet as pq
+
+    assert pq.read_schema(tmp_path / "results.parquet").metadata[b"synthetic"] == b"true"
     assert len(list((tmp_path / "tasks").glob("*.json"))) == 16
+
+
+def test_an_old_folder_with_results_csv_resumes(reference, tmp_path, monkeypatch):
+    """A folder of the previous version (tasks/ and results.csv) resumes: nothing is
+    redone, and its table becomes results.parquet (the stale CSV is not kept)."""
+    old = sweep(GRID, out=tmp_path, n_jobs=1, results_format="csv", **KW)
+    assert sorted(p.name for p in tmp_path.glob("results.*")) == ["results.csv"]
+    before = pd.read_csv(tmp_path / "results.csv")
+    calls = []
+    monkeypatch.setattr(sweep_mod, "_run_task", lambda task, shared: calls.append(task))
+    again = sweep(GRID, out=tmp_path, n_jobs=1, **KW)
+    assert calls == []
+    pd.testing.assert_frame_equal(again, old)
+    assert sorted(p.name for p in tmp_path.glob("results.*")) == ["results.parquet"]
+    disk = pd.read_parquet(tmp_path / "results.parquet")
+    np.testing.assert_array_equal(disk["final_mse_others_mean"], before["final_mse_others_mean"])
+    with pytest.raises(ValueError, match="results_format must be one of .*'tsv'"):
+        sweep(GRID, out=tmp_path, n_jobs=1, results_format="tsv", **KW)
 
 
 def test_resume_runs_only_the_missing_tasks(reference, tmp_path, monkeypatch):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -9,9 +11,11 @@ import pytest
 pa = pytest.importorskip("pyarrow")
 
 from baygo_graph.analysis import Comparison  # noqa: E402
+from baygo_graph.exceptions import BudgetError  # noqa: E402
 from baygo_graph.io.results import (  # noqa: E402
     COLUMNS,
     load_results,
+    write_results,
     write_results_parquet,
 )
 
@@ -31,7 +35,7 @@ def test_the_file_holds_to_frame_exactly(rng, tmp_path):
     path = write_results_parquet(c, tmp_path / "sub" / "results.parquet")
     got = load_results(path)
     ref = c.to_frame()
-    assert tuple(got.columns) == COLUMNS
+    assert tuple(got.columns) == COLUMNS == (*ref.columns, "data", "synthetic")
     assert isinstance(got["strategy"].dtype, pd.CategoricalDtype)
     assert got["strategy"].astype(str).tolist() == ref["strategy"].tolist()
     assert got["seed"].dtype == np.int16 and got["agent"].dtype == np.int16
@@ -41,6 +45,9 @@ def test_the_file_holds_to_frame_exactly(rng, tmp_path):
     for col in ("mse", "influence"):  # float64, bit for bit (NaN where undefined)
         assert got[col].dtype == np.float64
         np.testing.assert_array_equal(got[col].to_numpy(), ref[col].to_numpy())
+    # no data source given: said so on every row and in attrs
+    assert set(got["data"].astype(str)) == {"unknown"} and not got["synthetic"].any()
+    assert got.attrs["data_source"] == "unknown" and got.attrs["synthetic"] is False
     # pandas reads it directly too
     direct = pd.read_parquet(path)
     np.testing.assert_array_equal(direct["mse"].to_numpy(), ref["mse"].to_numpy())
@@ -53,7 +60,7 @@ def test_load_comparison_rebuilds_the_arrays_bit_for_bit(rng, tmp_path):
     np.testing.assert_array_equal(back.mse, c.mse)
     np.testing.assert_array_equal(back.influence, c.influence)
     np.testing.assert_array_equal(back.informative, c.informative)
-    assert back.attrs == c.attrs
+    assert back.attrs == c.attrs | {"data_source": "unknown", "synthetic": False}
 
 
 def test_columns_and_strategies_are_read_alone(rng, tmp_path):
@@ -64,7 +71,7 @@ def test_columns_and_strategies_are_read_alone(rng, tmp_path):
     np.testing.assert_array_equal(part["mse"].to_numpy(), c.mse[2].ravel())
     import pyarrow.parquet as pq
 
-    assert pq.ParquetFile(path).num_row_groups == 3 * 2  # one per run
+    assert pq.ParquetFile(path).num_row_groups == 3  # small runs: all seeds in one group
     with pytest.raises(ValueError, match="columns must be among"):
         load_results(path, columns=["loss"])
 
@@ -98,3 +105,147 @@ def test_a_real_comparison_takes_under_10_bytes_per_row(tmp_path):
     path = write_results_parquet(c, tmp_path / "r.parquet")
     assert path.stat().st_size / c.mse.size < 10
     np.testing.assert_array_equal(Comparison.read_parquet(path).mse, c.mse)
+
+
+def _synthetic(rng, **kwargs):
+    c = _comparison(rng, **kwargs)
+    attrs = {"synthetic": True, "data_source": "synthetic (n=252)", "steps": c.n_steps}
+    return Comparison(c.strategies, c.mse, c.influence, c.informative, attrs)
+
+
+def test_synthetic_is_visible_to_every_reader(rng, tmp_path):
+    import pyarrow.parquet as pq
+
+    from baygo_graph._format import synthetic_banner
+
+    c = _synthetic(rng)
+    path = write_results_parquet(c, tmp_path / "results.parquet")
+    # our reader: attrs, even when the flag's column is not read
+    part = load_results(path, columns=["mse"])
+    assert part.attrs["synthetic"] is True and part.attrs["data_source"] == "synthetic (n=252)"
+    # pandas without our code: a column on every row
+    direct = pd.read_parquet(path, columns=["data", "synthetic"])
+    assert direct["synthetic"].all() and len(direct) == c.mse.size
+    assert set(direct["data"].astype(str)) == {"synthetic (n=252)"}
+    # the file's key-value metadata (parquet-tools, DuckDB's parquet_kv_metadata)
+    meta = pq.ParquetFile(path).schema_arrow.metadata
+    assert meta[b"synthetic"] == b"true" and meta[b"data_source"] == b"synthetic (n=252)"
+    assert meta[b"note"].decode() == synthetic_banner(True)
+    assert Comparison.read_parquet(path).attrs["synthetic"] is True
+
+
+def test_a_file_without_the_source_columns_is_still_read(rng, tmp_path):
+    """Files written before the data and synthetic columns existed."""
+    import pyarrow.parquet as pq
+
+    c = _synthetic(rng, s=2, n=2, t=3, m=4)
+    new = write_results_parquet(c, tmp_path / "new.parquet")
+    table = pq.read_table(new).drop_columns(["data", "synthetic"])
+    meta = json.loads(table.schema.metadata[b"baygo.results"])
+    del meta["seeds_per_group"]  # the first version's metadata: one run per row group
+    table = table.replace_schema_metadata({b"baygo.results": json.dumps(meta).encode()})
+    old = tmp_path / "old.parquet"
+    pq.write_table(table, old, row_group_size=3 * 4)
+    back = Comparison.read_parquet(old)
+    np.testing.assert_array_equal(back.mse, c.mse)
+    assert back.attrs["synthetic"] is True
+    got = load_results(old)
+    assert tuple(got.columns) == COLUMNS and got["synthetic"].all()
+
+
+def test_an_old_results_csv_is_read_by_load_results(rng, tmp_path):
+    c = _synthetic(rng)
+    csv = c.write_csv(tmp_path / "results.csv", data="synthetic (n=252)", synthetic=True)
+    text = csv.read_text()
+    csv.write_text("# NOTE: SYNTHETIC DATA\n" + text)  # baygo compare's banner line
+    got = load_results(csv)
+    ref = load_results(write_results_parquet(c, tmp_path / "r.parquet"))
+    assert tuple(got.columns) == COLUMNS
+    assert got["strategy"].astype(str).tolist() == ref["strategy"].astype(str).tolist()
+    np.testing.assert_allclose(got["mse"].to_numpy(), ref["mse"].to_numpy(), rtol=5e-6)
+    assert got.attrs == {"data_source": "synthetic (n=252)", "synthetic": True}
+    one = load_results(csv, columns=["step", "mse"], strategies=["1"])
+    assert list(one.columns) == ["step", "mse"]
+    np.testing.assert_allclose(one["mse"].to_numpy(), c.mse[2].ravel(), rtol=5e-6)
+
+
+def test_write_results_keeps_one_table_per_folder(rng, tmp_path):
+    c = _comparison(rng, s=1, n=1, t=2, m=2)
+    assert write_results(c, tmp_path, results_format="csv").name == "results.csv"
+    assert write_results(c, tmp_path).name == "results.parquet"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["results.parquet"]
+    with pytest.raises(ValueError, match="results_format must be one of .*'xlsx'"):
+        write_results(c, tmp_path, results_format="xlsx")
+
+
+def test_the_arrays_are_checked_against_the_budget(rng, tmp_path, monkeypatch):
+    path = write_results_parquet(_comparison(rng, s=1, n=1, t=200, m=100), tmp_path / "r.pq")
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "100KiB")
+    with pytest.raises(BudgetError, match="the arrays of"):
+        Comparison.read_parquet(path)
+
+
+def test_a_file_that_is_not_parquet_is_a_data_error(tmp_path):
+    from baygo_graph.exceptions import DataError
+
+    bad = tmp_path / "results.parquet"
+    bad.write_text("strategy,seed\n")
+    with pytest.raises(DataError, match="is not a Parquet file"):
+        load_results(bad)
+
+
+@pytest.mark.parametrize("group_rows", [1, 2 * 7 * 5, 3 * 7 * 5 - 1])
+def test_row_groups_hold_one_run_or_several_seeds_of_one_strategy(rng, tmp_path, monkeypatch,
+                                                                   group_rows):  # fmt: skip
+    import pyarrow.parquet as pq
+
+    from baygo_graph.io import results
+
+    monkeypatch.setattr(results, "GROUP_ROWS", group_rows)
+    c = _comparison(rng, s=3, n=5, t=7, m=5)
+    path = write_results_parquet(c, tmp_path / "r.parquet")
+    per = max(1, group_rows // (7 * 5))
+    meta = pq.ParquetFile(path).metadata
+    assert meta.num_row_groups == 3 * -(-5 // per)
+    assert max(meta.row_group(g).num_rows for g in range(meta.num_row_groups)) == per * 35
+    back = Comparison.read_parquet(path)  # group by group
+    np.testing.assert_array_equal(back.mse, c.mse)
+    np.testing.assert_array_equal(back.influence, c.influence)
+    np.testing.assert_array_equal(back.informative, c.informative)
+    ref = c.to_frame()
+    got = load_results(path)
+    for col in ("strategy", "seed", "step", "agent", "informative"):
+        np.testing.assert_array_equal(got[col].astype(ref[col].dtype), ref[col])
+    part = load_results(path, columns=["seed", "mse"], strategies=["1"])
+    np.testing.assert_array_equal(part["mse"].to_numpy(), c.mse[2].ravel())
+
+
+def test_comparison_read_takes_either_table(rng, tmp_path):
+    c = _synthetic(rng)
+    pq_back = Comparison.read(write_results(c, tmp_path / "a"))
+    csv_back = Comparison.read(write_results(c, tmp_path / "b", results_format="csv"))
+    np.testing.assert_array_equal(pq_back.mse, c.mse)  # exact
+    np.testing.assert_allclose(csv_back.mse, c.mse, rtol=5e-6)  # 6 significant digits
+    assert pq_back.strategies == csv_back.strategies == c.strategies
+    for back in (pq_back, csv_back):
+        assert back.attrs["synthetic"] is True
+        assert back.attrs["data_source"] == "synthetic (n=252)"
+
+
+def test_a_truncated_or_corrupt_file_is_a_data_error(rng, tmp_path):
+    from baygo_graph.exceptions import DataError
+
+    path = write_results_parquet(_comparison(rng, s=2, n=2, t=50, m=20), tmp_path / "r.parquet")
+    blob = path.read_bytes()
+    cut = tmp_path / "cut.parquet"
+    cut.write_bytes(blob[: len(blob) // 2])
+    with pytest.raises(DataError, match="cut.parquet"):
+        Comparison.read_parquet(cut)
+    bad = bytearray(blob)
+    bad[100:4000] = bytes(3900)  # zeroed pages, intact footer
+    broken = tmp_path / "broken.parquet"
+    broken.write_bytes(bytes(bad))
+    with pytest.raises(DataError, match="broken.parquet"):
+        load_results(broken)
+    with pytest.raises(DataError, match="broken.parquet"):
+        Comparison.read_parquet(broken)

@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 import re
 
+import numpy as np
 import pandas as pd
 import pytest
 from PIL import Image
 
 from baygo_graph import synthetic_bodyfat
+from baygo_graph.analysis import Comparison
+from baygo_graph.io.results import load_results
 from baygo_graph.reproduce import (
     CLAIM_KEYS,
     DEFAULT_REGIME,
@@ -59,11 +62,16 @@ def test_reproduce_writes_every_promised_file(small_reproduction):
     assert regimes.groupby("regime").size().tolist() == [len(CLAIM_KEYS)] * 2
     with Image.open(res / "animation" / "baygo_seed0.gif") as im:
         assert im.n_frames == 5
-    df = pd.read_csv(res / "results.csv")
+    assert not (res / "results.csv").exists()
+    df = pd.read_parquet(res / "results.parquet")  # plain pandas reads it
     assert len(df) == len(STRATEGIES) * 2 * 5 * 12
     assert list(df.columns) == ["strategy", "seed", "step", "agent", "informative", "mse",
                                 "influence", "data", "synthetic"]  # fmt: skip
-    for name in ("results", "smallest_b", "horizon", "theorem"):  # every table says its data
+    assert str(df["strategy"].dtype) == "category" and df["step"].dtype == np.int32
+    assert df["synthetic"].all() and df["data"].astype(str).str.startswith("synthetic").all()
+    assert result.files["results"] == res / "results.parquet"
+    assert load_results(res / "results.parquet", columns=["mse"]).attrs["synthetic"] is True
+    for name in ("smallest_b", "horizon", "theorem"):  # every table says its data
         table = pd.read_csv(res / f"{name}.csv")
         assert table["synthetic"].all() and table["data"].str.startswith("synthetic").all()
     summary = json.loads((res / "summary.json").read_text())
@@ -101,12 +109,23 @@ def test_report_names_each_claim_with_its_computed_verdict(small_reproduction):
                     "## Where each claim holds"):  # fmt: skip
         assert heading in report
     assert "- **cen-stratified**:" in report
-    # The verdicts are those of evaluate_claims on the written table.
-    df = pd.read_csv(out / "results" / "results.csv")
+    assert "- `results.parquet`: one row per strategy, seed, step and agent, exact" in report
+    # The verdicts and numbers are those of evaluate_claims on the written table (exact).
+    back = Comparison.read_parquet(out / "results" / "results.parquet")
     b = pd.read_csv(out / "results" / "smallest_b.csv")
-    again = evaluate_claims(df, smallest_b=b)
+    again = evaluate_claims(back, smallest_b=b)
     n = len(again) - 3  # the theorem's claims need the runs (theorem.csv)
     assert [c.verdict for c in again][:n] == [c.verdict for c in result.claims][:n]
+    for mine, theirs in zip(again[:n], result.claims[:n], strict=True):
+        for k, v in theirs.values.items():
+            if isinstance(v, float):  # bit for bit: Parquet keeps float64
+                assert mine.values[k] == pytest.approx(v, rel=0, abs=0, nan_ok=True), k
+
+
+def test_a_results_format_that_is_not_known_is_refused_first(tmp_path):
+    with pytest.raises(ValueError, match="results_format must be one of .*'feather'"):
+        reproduce(tmp_path / "out", seeds=2, steps=3, results_format="feather")
+    assert not (tmp_path / "out").exists()
 
 
 def test_streamed_reproduction_equals_the_tidy_analysis(tmp_path, monkeypatch):
@@ -116,8 +135,10 @@ def test_streamed_reproduction_equals_the_tidy_analysis(tmp_path, monkeypatch):
     from baygo_graph.reproduce import drawing
 
     monkeypatch.setattr(drawing, "ANIMATION_FRAMES", 4)
+    (tmp_path / "results.parquet").write_bytes(b"an earlier run's table")
     result = reproduce(tmp_path, seeds=3, steps=7, grid=11, n_jobs=1, agents=5, horizons=(7,),
-                       data=synthetic_bodyfat(), video=False)  # fmt: skip
+                       data=synthetic_bodyfat(), video=False, results_format="csv")  # fmt: skip
+    assert not (tmp_path / "results.parquet").exists()  # one table per folder
     with Image.open(tmp_path / "animation" / "baygo_seed0.gif") as im:
         assert im.n_frames == 4
     assert "the animation shows 4 evenly spaced steps of 7" in result.notes
