@@ -172,12 +172,27 @@ def loss_label(name: str) -> str:
     return {"mse": "MSE", "log_loss": "log-loss", "sq_error": "squared error"}.get(name, name)
 
 
-def emit(summary: dict, *, as_json: bool, text: str) -> None:
-    """Print ``summary`` as JSON, or ``text`` for people."""
+def emit(summary: dict, *, as_json: bool, text) -> None:
+    """Print ``summary`` as JSON, or ``text`` for people.
+
+    ``text`` is a list of lines (each one line on screen: a newline or tab inside one,
+    e.g. from a node label or run metadata, becomes a space) or one string (its
+    newlines kept, so it cannot tell a field's newline from a line break: for text
+    that holds no user content). Control characters are removed either way
+    (:func:`~baygo_graph._text.console`).
+
+    Examples
+    --------
+    >>> emit({}, as_json=False, text=["data: a\\nb", "next"])
+    data: a b
+    next
+    """
     if as_json:
         click.echo(json.dumps(summary, indent=2))
-    else:
+    elif isinstance(text, str):
         click.echo(console(text, lines=True))  # run metadata cannot drive the terminal
+    else:
+        click.echo("\n".join(console(line) for line in text))
     sys.stdout.flush()
 
 
