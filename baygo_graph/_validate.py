@@ -19,6 +19,7 @@ __all__ = [
     "check_real",
     "check_real_array",
     "check_scale",
+    "held_float_warnings",
     "is_plain_row",
     "root_seed_sequence",
     "seed_from_record",
@@ -187,6 +188,61 @@ def check_finite_step(step: int, **values) -> None:
                 "the model's numbers left the float range; check sigma, prior_var, the grid "
                 "and the data's scale"
             )
+
+
+class held_float_warnings:  # noqa: N801 - used as a context manager, like np.errstate
+    """Hold back numpy's floating-point warnings (overflow, invalid value, divide by
+    zero) met inside the block, for :func:`check_finite_step` to judge.
+
+    A step that went non-finite then stops with :class:`NonFiniteError` alone (the
+    warnings said the same, less clearly); a step whose values are finite gets the
+    warnings back from :meth:`release`, one ``RuntimeWarning`` per kind. Only the
+    kinds numpy would have warned about (``np.geterr()`` "warn") are held; ignored,
+    raised or logged ones behave as before. Not global: numpy's settings are restored
+    on leaving the block.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with held_float_warnings() as held:
+    ...     x = np.array([1e308]) * 10
+    >>> held.kinds
+    ['overflow']
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     held.release(step=2)
+    >>> str(w[0].message)
+    'overflow encountered in a numpy operation at step 2 (the values stayed finite)'
+    """
+
+    def __init__(self):
+        self.kinds: list[str] = []
+
+    def _seen(self, kind: str, flag: int) -> None:
+        if kind not in self.kinds:
+            self.kinds.append(kind)
+
+    def __enter__(self):
+        held = {k: "call" for k, v in np.geterr().items() if v == "warn"}
+        self._state = np.errstate(**held, call=self._seen)
+        self._state.__enter__()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._state.__exit__(*exc)
+
+    def release(self, *, step: int, stacklevel: int = 2) -> None:
+        """Issue the held warnings (call once the values were found finite)."""
+        import warnings
+
+        for kind in self.kinds:
+            warnings.warn(
+                f"{kind} encountered in a numpy operation at step {step} (the values stayed "
+                "finite)",
+                RuntimeWarning,
+                stacklevel=stacklevel,
+            )
+        self.kinds = []
 
 
 def check_choice(name: str, value, choices):
