@@ -20,7 +20,10 @@ Rules:
   default 1), so steps in between without a row are steps where nobody
   listens to anyone; timestamps (a datetime column, or text that parses as
   dates) need ``bin``, a fixed pandas offset alias (``"1D"``, ``"6h"``,
-  ``"15min"``): ``step = (timestamp - first bin start) // bin``;
+  ``"15min"``): ``step = (timestamp - first bin start) // bin``, bins starting
+  at multiples of ``bin`` since 1970 (on the local clock for time-zone-aware
+  columns). Both are exact over the whole 64-bit range of times (no
+  wraparound); a float time outside it is an error naming the column;
 * **repeats**: rows with the same step, source and target add their weights;
   a row with ``source == target`` adds to that node's self-weight.
 """
@@ -63,40 +66,72 @@ def _column(frame, given: str | None, default: str, option: str, *, required=Tru
     )
 
 
+_SIGN = np.uint64(1 << 63)
+
+
+def _offsets(ints: np.ndarray, origin: int) -> np.ndarray:
+    """``ints - origin`` (``origin <= min(ints)``) as uint64, exact over the whole
+    int64 / uint64 range: signed values are shifted by 2^63 (order kept), so the
+    difference is taken where it cannot wrap around."""
+    if ints.dtype.kind == "u":
+        return ints - np.uint64(origin)
+    biased = ints.astype(np.int64).view(np.uint64) ^ _SIGN
+    return biased - np.uint64(origin + 2**63)
+
+
+def _bins(offsets: np.ndarray, width: int) -> np.ndarray:
+    """``offsets // width`` (uint64; a width beyond uint64 puts every row in step 0)."""
+    if width > 2**64 - 1:
+        return np.zeros(len(offsets), dtype=np.uint64)
+    return offsets // np.uint64(width)
+
+
+def _int_times(values: pd.Series, name: str) -> np.ndarray:
+    """The numeric time column as int64/uint64, refusing non-integers and values no
+    64-bit integer holds (never cast with wraparound)."""
+    kind = values.dtype.kind if isinstance(values.dtype, np.dtype) else values.to_numpy().dtype.kind
+    if kind in "iu":
+        return values.to_numpy(dtype=np.uint64 if kind == "u" else np.int64)
+    t = values.to_numpy(dtype=float)
+    bad = ~np.isfinite(t) | (t != np.round(t))
+    if bad.any():
+        raise ValueError(
+            f"time column {name!r} must hold integers or timestamps, got {float(t[bad][0])!r}"
+        )
+    out = (t < -(2.0**63)) | (t >= 2.0**63)
+    if out.any():
+        raise ValueError(
+            f"time column {name!r} holds {float(t[out][0])!r}, outside the 64-bit integer "
+            "range of times"
+        )
+    return t.astype(np.int64)
+
+
 def _steps(values: pd.Series, bin, name: str) -> np.ndarray:
-    """Step index of each row: integers shifted to 0 and divided by ``bin``, or
-    timestamps floored to bins of the offset ``bin``."""
+    """Step index of each row (uint64): integers shifted to 0 and divided by ``bin``,
+    or timestamps floored to bins of the offset ``bin``; exact over the whole 64-bit
+    range (no wraparound)."""
     if values.isna().any():
         row = int(np.flatnonzero(values.isna().to_numpy())[0])
         raise ValueError(f"time column {name!r} is empty in row {row}")
     if pd.api.types.is_bool_dtype(values):
         raise ValueError(f"time column {name!r} holds booleans, not times")
     if pd.api.types.is_numeric_dtype(values):
-        t = values.to_numpy(dtype=float)
         width = 1 if bin is None else bin
         if isinstance(width, bool) or not isinstance(width, int | np.integer) or width < 1:
             raise ValueError(
                 f"bin must be a positive int for the numeric time column {name!r}, got {bin!r}"
             )
-        if not np.all(np.isfinite(t)) or np.any(t != np.round(t)):
-            bad = t[~np.isfinite(t) | (t != np.round(t))][0]
-            raise ValueError(
-                f"time column {name!r} must hold integers or timestamps, got {float(bad)!r}"
-            )
-        if int(width) > 2**62 or np.abs(t).max() > 2**62:
-            raise ValueError(
-                f"times of {name!r} and bin must lie within +-2^62, got bin={bin!r} and times "
-                f"in [{t.min():g}, {t.max():g}]"
-            )
-        return ((values.to_numpy(dtype=np.int64) - int(t.min())) // int(width)).astype(np.int64)
+        ints = _int_times(values, name)
+        return _bins(_offsets(ints, int(ints.min())), int(width))
     stamps = values
     if not pd.api.types.is_datetime64_any_dtype(values):
         try:
             stamps = pd.to_datetime(values, format="mixed")
-        except (ValueError, TypeError) as e:
+        except (ValueError, TypeError, OverflowError) as e:
             raise ValueError(
                 f"time column {name!r} must hold integers or timestamps, got e.g. "
-                f"{values.iloc[0]!r} ({e})"
+                f"{values.iloc[0]!r:.80} ({str(e)[:200]})"
             ) from None
     if bin is None:
         raise ValueError(
@@ -112,8 +147,38 @@ def _steps(values: pd.Series, bin, name: str) -> np.ndarray:
         ) from None
     if width <= pd.Timedelta(0):
         raise ValueError(f"bin must be a positive duration, got {bin!r}")
-    first = stamps.min().floor(width)
-    return ((stamps - first) // width).to_numpy(dtype=np.int64)
+    index = pd.DatetimeIndex(stamps)
+    span = f"(from {index.min()} to {index.max()})"
+    td = width.to_timedelta64()  # in its own unit: no overflow for a long bin
+    width_ns = int(td.astype(np.int64)) * _unit_ns(np.datetime_data(td.dtype)[0])
+    if width_ns % _unit_ns(index.unit):  # a bin finer than the column's unit
+        try:
+            index = index.as_unit("ns")
+        except ValueError:  # OutOfBoundsDatetime
+            raise ValueError(
+                f"bin={bin!r} is finer than the {index.unit} resolution of the time column "
+                f"{name!r}, whose times {span} lie outside nanosecond timestamps (years "
+                "1678 to 2261): use a bin of whole seconds"
+            ) from None
+    w = width_ns // _unit_ns(index.unit)
+    ints = index.asi8
+    if index.tz is None:  # bins start at multiples of bin since the epoch, as floor() does
+        whole = ints // w if w < 2**63 else np.where(ints < 0, -1, 0)
+        return _offsets(whole, int(whole.min()))
+    else:  # floored on the local clock (pandas)
+        try:
+            first = index.min().floor(width)
+        except (ValueError, OverflowError):
+            raise ValueError(
+                f"bin={bin!r}: the first step of the time column {name!r} {span} would "
+                "start outside pandas' timestamps"
+            ) from None
+        origin = int(pd.DatetimeIndex([first]).as_unit(index.unit).asi8[0])
+    return _bins(_offsets(ints, origin), w)
+
+
+def _unit_ns(unit: str) -> int:
+    return int(pd.Timedelta(1, unit=unit) // pd.Timedelta(1, unit="ns"))
 
 
 _CANONICAL_INT = r"-?(0|[1-9][0-9]{0,17})"
@@ -227,6 +292,7 @@ def edge_list_series(
         _BYTES_PER_SLOT * n_steps * m,
         what=f"a series of {n_steps} steps x {m} nodes (a wider bin= gives fewer steps)",
     )
+    steps = steps.astype(np.int64)  # < 2^63: the budget holds n_steps
     if not directed:
         two_way = j != i
         steps = np.concatenate([steps, steps[two_way]])

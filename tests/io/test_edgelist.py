@@ -152,3 +152,57 @@ def test_csv_labels_are_text_unless_every_label_is_a_plain_integer(tmp_path):
     assert as_series(p).nodes == ("007", "7", "8")
     p.write_text("source,target,time\n1,2,0\n2,3,1\n")
     assert as_series(p).nodes == (1, 2, 3)
+
+
+def _step_list(frame, **kw) -> list[int]:
+    """The step of each row (row k: source k, target k + 1000)."""
+    s = edge_list_series(frame, **kw)
+    step, src, _, _ = s.step_edges()
+    at = {s.nodes[j]: int(t) for t, j in zip(step, src, strict=True) if s.nodes[j] < 1000}
+    return [at[k] for k in range(len(frame))]
+
+
+def _rows(times, dtype=None) -> pd.DataFrame:
+    n = len(times)
+    return pd.DataFrame({"source": range(n), "target": range(1000, 1000 + n),
+                         "time": np.array(times, dtype=dtype)})  # fmt: skip
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    times=st.lists(st.integers(-(2**63), 2**63 - 1), min_size=1, max_size=6),
+    bin_=st.integers(2**58, 2**66),
+)
+def test_integer_steps_never_wrap_around(times, bin_):
+    """(time - min time) // bin, exact (Python ints) over the whole int64 range."""
+    expected = [(t - min(times)) // bin_ for t in times]
+    assert _step_list(_rows(times, np.int64), bin=bin_) == expected
+
+
+def test_extreme_times_and_bins(tmp_path):
+    low, high = -(2**62), 2**62  # (high - low) is 2^63: wrapped to a negative step before
+    assert _step_list(_rows([low, high], np.int64), bin=10**18) == [0, 9]
+    assert _step_list(_rows([0, 2**64 - 1], np.uint64), bin=10**19) == [0, 1]
+    with pytest.raises(ValueError, match="time column 'time' holds -9.3e\\+18, outside the 64-bit"):
+        edge_list_series(_rows([-9.3e18, 0.0]))
+    with pytest.raises(BudgetError, match="9223372036854775809 steps x 4 nodes"):
+        edge_list_series(_rows([low, high], np.int64))  # bin 1: refused by the budget
+    p = tmp_path / "far.csv"
+    p.write_text(f"source,target,time\na,b,{-(2**63)}\nb,a,{2**63 - 1}\n")
+    s = read_edge_list(p, bin=2**63)
+    assert s.n_steps == 2 and s.weights(1).toarray()[0, 1] == 1.0
+
+
+def test_far_timestamps_bin_without_overflow():
+    """Nanosecond timestamps 585 years apart: pandas' own subtraction overflowed."""
+    stamps = pd.Series(pd.to_datetime(["1677-09-22", "2262-04-10"])).astype("datetime64[ns]")
+    days = (stamps.iloc[1].to_pydatetime() - stamps.iloc[0].to_pydatetime()).days
+    assert _step_list(_rows(stamps), bin="1D") == [0, days]
+    assert _step_list(_rows(stamps), bin="1000D") == [0, 213]  # floor(t / bin), epoch-aligned
+    assert _step_list(_rows(stamps), bin="100000000000000D") == [0, 1]  # before / after 1970
+    seconds = pd.Series(pd.to_datetime(["0001-01-01", "9999-12-31"], format="ISO8601"))
+    seconds = seconds.astype("datetime64[s]")
+    whole = (seconds.iloc[1].to_pydatetime() - seconds.iloc[0].to_pydatetime()).days
+    assert _step_list(_rows(seconds), bin="1D") == [0, whole]
+    with pytest.raises(ValueError, match="bin='1ms' is finer than the s resolution .* 'time'"):
+        edge_list_series(_rows(seconds), bin="1ms")
