@@ -35,6 +35,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .. import _text
 from ..exceptions import RunFormatError
 from ..limits import check_budget
 from .filekind import describe_file
@@ -116,6 +117,7 @@ def _steps(values: pd.Series, bin, name: str) -> np.ndarray:
         raise ValueError(f"time column {name!r} is empty in row {row}")
     if pd.api.types.is_bool_dtype(values):
         raise ValueError(f"time column {name!r} holds booleans, not times")
+    _one_value_cells(values, f"time column {name!r}")
     if pd.api.types.is_numeric_dtype(values):
         width = 1 if bin is None else bin
         if isinstance(width, bool) or not isinstance(width, int | np.integer) or width < 1:
@@ -192,7 +194,26 @@ def _int_labels(text: pd.Series):
     return "int64" if len(filled) and filled.str.fullmatch(_CANONICAL_INT).all() else object
 
 
+#: What pandas.api.types.infer_dtype says of a column of plain labels (no scan needed).
+_PLAIN = {"string", "integer", "floating", "mixed-integer-float", "boolean", "empty"}
+
+
+def _one_value_cells(values: pd.Series, what: str) -> None:
+    """ValueError naming the first cell that is not one value (a list, array, dict or
+    tuple: a nested Parquet column), e.g. ``what`` = ``"column 'source'"``."""
+    if values.dtype.kind != "O" or pd.api.types.infer_dtype(values, skipna=True) in _PLAIN:
+        return
+    for row, v in enumerate(values):
+        if not pd.api.types.is_scalar(v) and v is not None:
+            raise ValueError(
+                f"{what} holds a {type(v).__name__} in row {row} "
+                f"({_text.shorten(repr(v), 60)}): each cell must be one value, not a nested one"
+            )
+
+
 def _labels(values: pd.Series, name: str) -> pd.Series:
+    """The column, refused when a cell is empty or nested."""
+    _one_value_cells(values, f"column {name!r}")
     if values.isna().any():
         row = int(np.flatnonzero(values.isna().to_numpy())[0])
         raise ValueError(f"column {name!r} is empty in row {row}: every row needs a node label")
@@ -281,6 +302,7 @@ def edge_list_series(
         w = np.ones(n)
     else:
         wv = frame[wcol]
+        _one_value_cells(wv, f"weight column {wcol!r}")
         if not pd.api.types.is_numeric_dtype(wv) or pd.api.types.is_bool_dtype(wv):
             raise ValueError(f"weight column {wcol!r} must hold numbers, got {wv.dtype}")
         w = wv.to_numpy(dtype=float)
@@ -367,4 +389,8 @@ def read_edge_list(path, **options):
         raise
     except (ValueError, OSError, UnicodeDecodeError, pd.errors.ParserError) as e:
         raise RunFormatError(f"{str(path)!r} is not a readable edge list: {e}") from None
-    return edge_list_series(frame, **options)
+    try:
+        return edge_list_series(frame, **options)
+    except ValueError as e:  # the same error, naming the file
+        e.args = (f"{str(path)!r}: {e}",)
+        raise

@@ -206,3 +206,35 @@ def test_far_timestamps_bin_without_overflow():
     assert _step_list(_rows(seconds), bin="1D") == [0, whole]
     with pytest.raises(ValueError, match="bin='1ms' is finer than the s resolution .* 'time'"):
         edge_list_series(_rows(seconds), bin="1ms")
+
+
+@pytest.mark.parametrize(
+    ("columns", "what", "kind"),
+    [
+        ({"source": [[1, 2], [3]]}, "column 'source'", "ndarray"),
+        ({"target": [{"x": 1}, {"x": 2}]}, "column 'target'", "dict"),
+        ({"time": [[0], [1]]}, "time column 'time'", "ndarray"),
+        ({"time": [{"x": 1}, {"x": 2}]}, "time column 'time'", "dict"),
+        ({"weight": [[1.0], [2.0]]}, "weight column 'weight'", "ndarray"),
+    ],
+)
+def test_nested_parquet_cells_are_named(tmp_path, columns, what, kind):
+    """List and struct cells: the file, the column and the row, not 'unhashable type'."""
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    table = {"source": ["a", "b"], "target": ["b", "a"], "time": [0, 1]} | columns
+    path = tmp_path / "nested.parquet"
+    pq.write_table(pa.table(table), path)
+    with pytest.raises(ValueError) as info:
+        read_edge_list(path)
+    assert str(info.value).startswith(f"{str(path)!r}: {what} holds a {kind} in row 0 (")
+    assert "one value, not a nested one" in str(info.value)
+
+
+def test_nested_cells_of_a_frame_and_mixed_plain_labels():
+    frame = pd.DataFrame({"source": [("a", 1), "b"], "target": ["b", "a"], "time": [0, 1]})
+    with pytest.raises(ValueError, match=r"column 'source' holds a tuple in row 0 \(\('a', 1\)\)"):
+        edge_list_series(frame)
+    mixed = pd.DataFrame({"source": ["a", 2], "target": [2, "a"], "time": [0, 1]})
+    assert set(edge_list_series(mixed).nodes) == {"a", 2}  # plain labels of two kinds: kept
