@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 from .. import _text
+from .._validate import check_unique_names, csv_header_names
 from ..exceptions import RunFormatError
 from ..limits import check_budget
 from .filekind import describe_file
@@ -48,22 +49,37 @@ EDGE_LIST_SUFFIXES = (".csv", ".tsv", ".parquet", ".pq")
 _BYTES_PER_SLOT = 32
 
 
+def _columns_text(frame) -> str:
+    """The frame's columns for a message: at most 10, then how many more."""
+    n = len(frame.columns)
+    if n == 0:
+        return "there are no columns"
+    names = _text.short_list(frame.columns, 10, quote=True)
+    return f"the {n} column{'s are' if n > 1 else ' is'} {names}"
+
+
 def _column(frame, given: str | None, default: str, option: str, *, required=True):
-    """The frame's column for ``given`` (exact) or ``default`` (any case)."""
+    """The frame's column for ``given`` (exact) or ``default`` (any case, one match)."""
+    cli = f"--{option if option != 'time' else 'time-column'}"
     if given is not None:
         if given not in frame.columns:
             raise ValueError(
-                f"{option}={given!r}: no such column; the columns are {list(frame.columns)}"
+                f"{option}={_text.shorten(repr(given), 80)}: no such column; {_columns_text(frame)}"
             )
         return given
     found = [c for c in frame.columns if str(c).strip().lower() == default]
+    if len(found) > 1:
+        raise ValueError(
+            f"columns {_text.short_list(found, 5, quote=True)} all match {default!r}: name "
+            f"the one to use with {option}=... (CLI: {cli})"
+        )
     if found:
         return found[0]
     if not required:
         return None
     raise ValueError(
-        f"no {default!r} column among {list(frame.columns)}: name the column with "
-        f"{option}=... (CLI: --{option if option != 'time' else 'time-column'})"
+        f"no {default!r} column ({_columns_text(frame)}): name the column with "
+        f"{option}=... (CLI: {cli})"
     )
 
 
@@ -276,6 +292,7 @@ def edge_list_series(
 
     if not isinstance(frame, pd.DataFrame):
         raise TypeError(f"frame must be a pandas.DataFrame, got {type(frame).__name__}")
+    check_unique_names(frame.columns, where="frame: ")
     cols = {
         "source": _column(frame, source, "source", "source"),
         "target": _column(frame, target, "target", "target"),
@@ -373,10 +390,16 @@ def read_edge_list(path, **options):
                 raise RunFormatError(
                     f"reading {path.name} needs pyarrow: pip install 'baygo-graph[parquet]'"
                 ) from None
+            import pyarrow.parquet as pq
+
+            check_unique_names(pq.read_schema(path).names)
             frame = pd.read_parquet(path)
         else:
             sep = "\t" if suffix == ".tsv" else ","
-            head = pd.read_csv(path, sep=sep, skipinitialspace=True, nrows=0)
+            names = csv_header_names(path, sep=sep, skipinitialspace=True)  # no repeats
+            head = pd.DataFrame(columns=names)  # every column checked before the rows are read
+            for key in ("time", "weight"):
+                _column(head, options.get(key), key, key, required=key == "time")
             text = {  # labels are read as text: "007" and "7", "1e3" and "1000" differ
                 _column(head, options.get(key), key, key) for key in ("source", "target")
             }
@@ -388,7 +411,9 @@ def read_edge_list(path, **options):
     except RunFormatError:
         raise
     except (ValueError, OSError, UnicodeDecodeError, pd.errors.ParserError) as e:
-        raise RunFormatError(f"{str(path)!r} is not a readable edge list: {e}") from None
+        raise RunFormatError(
+            f"{str(path)!r} is not a readable edge list: {_text.shorten(e, 300)}"
+        ) from None
     try:
         return edge_list_series(frame, **options)
     except ValueError as e:  # the same error, naming the file

@@ -238,3 +238,43 @@ def test_nested_cells_of_a_frame_and_mixed_plain_labels():
         edge_list_series(frame)
     mixed = pd.DataFrame({"source": ["a", 2], "target": [2, "a"], "time": [0, 1]})
     assert set(edge_list_series(mixed).nodes) == {"a", 2}  # plain labels of two kinds: kept
+
+
+def test_repeated_column_names_are_refused(tmp_path):
+    """pandas reads a repeated 'time' as 'time.1' and goes on: refused, naming it."""
+    p = tmp_path / "dup.csv"
+    p.write_text("source,target,time,time\na,b,0,5\nb,a,1,6\n")
+    with pytest.raises(RunFormatError, match="column name 'time' appears 2 times"):
+        read_edge_list(p)
+    frame = pd.DataFrame([["a", "b", 0, 5]], columns=["source", "target", "time", "time"])
+    with pytest.raises(ValueError, match="frame: column name 'time' appears 2 times"):
+        edge_list_series(frame)
+    ambiguous = pd.DataFrame({"Source": ["a"], "source": ["b"], "target": ["c"], "time": [0]})
+    with pytest.raises(ValueError, match="columns 'Source', 'source' all match 'source'"):
+        edge_list_series(ambiguous)
+    assert edge_list_series(ambiguous, source="Source").nodes == ("a", "c")
+
+
+def test_repeated_parquet_column_names_are_refused(tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    arrays = [pa.array(["a", "b"]), pa.array(["b", "a"]), pa.array([0, 1]), pa.array([3, 4])]
+    path = tmp_path / "dup.parquet"
+    pq.write_table(pa.Table.from_arrays(arrays, names=["source", "target", "time", "time"]), path)
+    with pytest.raises(RunFormatError, match="dup.parquet' is not a readable edge list: column "
+                       "name 'time' appears 2 times"):  # fmt: skip
+        read_edge_list(path)
+
+
+def test_a_wide_header_gives_a_short_message(tmp_path):
+    """20,000 columns: the message lists ten and says how many more (not 1 MB)."""
+    p = tmp_path / "wide.csv"
+    n = 20_000
+    p.write_text(",".join(f"c{i}" for i in range(n)) + "\n" + ",".join(["1"] * n) + "\n")
+    for options in ({}, {"source": "c1", "target": "c2", "time": "nope"}):
+        with pytest.raises(ValueError) as info:
+            read_edge_list(p, **options)
+        text = str(info.value)
+        assert len(text) < 400 and "\n" not in text
+        assert "the 20000 columns are 'c0', 'c1', " in text and "'c9' and 19990 more" in text
