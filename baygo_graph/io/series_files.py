@@ -364,6 +364,33 @@ def _gexf_times(data: dict, where: str) -> list[tuple]:
     return out
 
 
+def _check_gexf_nodes(root) -> None:
+    """Every ``<node>`` has an ``id``, every ``<edge>`` a ``source`` and ``target``
+    among them: GEXF requires edges between declared nodes (NetworkX's reader would
+    add an undeclared one silently, or fail on a missing id with "None cannot be a
+    node")."""
+    ids = set()
+    for k, node in enumerate(e for e in root.iter() if _local(e.tag) == "node"):
+        if node.get("id") is None:
+            raise RunFormatError(f"node {k} (<node> element) has no id")
+        ids.add(node.get("id"))
+    for k, edge in enumerate(e for e in root.iter() if _local(e.tag) == "edge"):
+        for end in ("source", "target"):
+            value = edge.get(end)
+            if value is None:
+                raise RunFormatError(f"edge {k} (<edge> element) has no {end}")
+            if value not in ids:
+                raise RunFormatError(
+                    f"edge {k} ({end} {shorten(repr(value), 60)}) joins a node not declared "
+                    "in <nodes>: GEXF requires declared nodes"
+                )
+
+
+def _local(tag) -> str:
+    """An element's tag without its namespace."""
+    return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
+
+
 def _read_gexf(path: Path) -> list[nx.DiGraph]:
     """A static or dynamic GEXF file as one DiGraph per step.
 
@@ -376,7 +403,8 @@ def _read_gexf(path: Path) -> list[nx.DiGraph]:
     import defusedxml.ElementTree as DET
 
     check_budget(16 * path.stat().st_size, what=f"parsing {path.name}")
-    DET.parse(path)  # refuses DTDs, entity expansion, external references
+    root = DET.parse(path).getroot()  # refuses DTDs, entity expansion, external references
+    _check_gexf_nodes(root)
     g = nx.read_gexf(path)
     try:
         mapping = {n: int(n) for n in g}
@@ -476,7 +504,9 @@ def read_series(path, **options) -> list[nx.DiGraph]:
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError, OverflowError,
             nx.NetworkXError, ParseError) as e:  # fmt: skip
         if isinstance(e, RunFormatError):
-            raise
+            if repr(str(path)) in str(e):
+                raise
+            raise RunFormatError(f"{str(path)!r} is not a readable graph series: {e}") from None
         raise RunFormatError(
             f"{str(path)!r} is not a readable graph series: {shorten(repr(e), 300)}"
         ) from None

@@ -480,3 +480,34 @@ def test_json_links_as_networkx_writes_them(tmp_path, directed):
     assert snapshot(read["links"]) == snapshot(read["edges"])
     ref = [nx.node_link_graph(d, edges="links").to_directed() for d in docs["links"]]
     assert snapshot(read["links"]) == snapshot(ref)
+
+
+_GEXF = """<?xml version="1.0" encoding="UTF-8"?>
+<gexf xmlns="http://www.gexf.net/1.2draft" version="1.2">
+  <graph mode="static" defaultedgetype="directed">
+    <nodes><node id="0" label="a"/>{node}</nodes>
+    <edges><edge id="0" source="0" target="1"/>{edge}</edges>
+  </graph>
+</gexf>"""
+
+
+@pytest.mark.parametrize(
+    ("node", "edge", "match"),
+    [
+        ('<node id="1"/>', '<edge id="1" source="1" target="7"/>',
+         r"edge 1 \(target '7'\) joins a node not declared in <nodes>: GEXF requires"),
+        ("", "", r"edge 0 \(target '1'\) joins a node not declared"),
+        ('<node id="1"/>', '<edge id="1" target="0"/>', r"edge 1 \(<edge> element\) has no source"),
+        ('<node label="b"/>', "", r"node 1 \(<node> element\) has no id"),
+    ],
+)  # fmt: skip
+def test_gexf_edges_must_join_declared_nodes(tmp_path, node, edge, match):
+    """NetworkX's GEXF reader adds an undeclared node silently; GEXF requires declared
+    ones, so the file is refused, named."""
+    path = tmp_path / "g.gexf"
+    path.write_text(_GEXF.format(node=node, edge=edge))
+    with pytest.raises(RunFormatError, match=match) as info:
+        read_series(path)
+    assert str(info.value).startswith(f"{str(path)!r} is not a readable graph series: ")
+    path.write_text(_GEXF.format(node='<node id="1"/>', edge=""))
+    assert [sorted(g.edges) for g in read_series(path)] == [[(0, 1)]]
