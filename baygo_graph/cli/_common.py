@@ -30,6 +30,7 @@ __all__ = [
     "note",
     "os_error_text",
     "out_error",
+    "output_file",
     "output_folder",
     "seed_option",
     "synthetic_banner",
@@ -353,6 +354,35 @@ def fit_window(
 def note(text: str) -> None:
     """``baygo: note: text`` on stderr (stdout and ``--json`` stay clean)."""
     click.echo(f"baygo: note: {console(text)}", err=True)
+
+
+@contextlib.contextmanager
+def output_file(path, *, option: str = "--out"):
+    """:func:`check_out_file`, then, as :func:`output_folder` does for a folder, remove
+    the missing parent folders that writing the file made if the block fails.
+
+    Missing parents of an output file are created, as every ``--out`` folder is.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> base = Path(tempfile.mkdtemp())
+    >>> try:
+    ...     with output_file(base / "new" / "page.html") as page:
+    ...         page.parent.mkdir()
+    ...         raise ValueError("render failed")
+    ... except ValueError:
+    ...     pass
+    >>> (base / "new").exists()
+    False
+    """
+    path = check_out_file(path, option=option)
+    missing = [p for p in path.parents if not p.exists()][::-1]  # outermost first
+    try:
+        yield path
+    except BaseException:
+        _remove_created(missing)
+        raise
 
 
 @contextlib.contextmanager
