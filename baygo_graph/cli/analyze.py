@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from .._format import format_number
-from .._text import console, csv_frame
+from .._text import console, csv_frame, short_list
 from ..analysis import ANALYSIS_MEASURES, analysis_report
 from ..analysis.report import DEFAULT_WINDOW
 from ..exceptions import RunFormatError
@@ -215,20 +215,13 @@ def _many_text(table, summary) -> str:
             "skipped:\n"
             + "\n".join(
                 console(
-                    f"- {len(v)} {strategy} run{'s' if len(v) > 1 else ''} ({_short_list(v)}): "
+                    f"- {len(v)} {strategy} run{'s' if len(v) > 1 else ''} ({short_list(v, 3)}): "
                     f"{reason}"
                 )
                 for (strategy, reason), v in by_reason.items()
             )
         )
     return "\n\n".join(lines)
-
-
-def _short_list(items, k: int = 3) -> str:
-    """At most ``k`` items, then how many more (long lists stay one line)."""
-    items = list(map(str, items))
-    more = len(items) - k
-    return ", ".join(items[:k]) + (f" and {more} more" if more > 0 else "")
 
 
 def _many(paths, *, window: int | None, as_json: bool, out, group: bool = False) -> None:
