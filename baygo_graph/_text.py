@@ -19,7 +19,10 @@ Each target has one helper here, used wherever that target is written:
   ``'`` (OWASP's rule against spreadsheet formulas), undone by :func:`csv_uncell`;
 * XML - :func:`xml_text`: characters XML 1.0 cannot hold replaced by U+FFFD;
 * file names - :func:`path_component`: one safe path component (no ``/``,
-  ``..``, control characters), distinct texts giving distinct names.
+  ``..``, control characters), distinct texts giving distinct names;
+* messages quoting user content (a cell, a header, a list of columns) -
+  :func:`shorten` and :func:`short_list`: bounded, with an ellipsis and how many
+  more, so a hostile file never makes a megabyte-long error line.
 """
 
 from __future__ import annotations
@@ -37,6 +40,8 @@ __all__ = [
     "markdown_code",
     "mathtext",
     "path_component",
+    "short_list",
+    "shorten",
     "xml_text",
 ]
 
@@ -209,3 +214,35 @@ def path_component(text, *, max_length: int = 96) -> str:
         return safe
     digest = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:8]
     return f"{safe}-{digest}" if safe else digest
+
+
+def shorten(text, limit: int = 200) -> str:
+    """``text`` cut to its first ``limit`` characters, then ``...`` and how many more.
+
+    Examples
+    --------
+    >>> shorten("abc"), shorten("x" * 30, 10)
+    ('abc', 'xxxxxxxxxx... (20 more characters)')
+    """
+    text = str(text)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text) - limit} more characters)"
+
+
+def short_list(items, k: int = 10, *, quote: bool = False, limit: int = 80) -> str:
+    """At most ``k`` items (each :func:`shorten` to ``limit`` characters; ``quote``:
+    as their ``repr``), comma-separated, then ``and N more``: one short line however
+    many there are.
+
+    Examples
+    --------
+    >>> short_list(range(5), 3)
+    '0, 1, 2 and 2 more'
+    >>> short_list(["a", "b"], quote=True)
+    "'a', 'b'"
+    """
+    items = list(items)
+    shown = [shorten(repr(v) if quote else v, limit) for v in items[:k]]
+    more = len(items) - len(shown)
+    return ", ".join(shown) + (f" and {more} more" if more > 0 else "")

@@ -19,6 +19,9 @@ __all__ = [
     "check_real",
     "check_real_array",
     "check_scale",
+    "check_unique_names",
+    "csv_header_names",
+    "held_float_warnings",
     "is_plain_row",
     "root_seed_sequence",
     "seed_from_record",
@@ -187,6 +190,125 @@ def check_finite_step(step: int, **values) -> None:
                 "the model's numbers left the float range; check sigma, prior_var, the grid "
                 "and the data's scale"
             )
+
+
+class held_float_warnings:  # noqa: N801 - used as a context manager, like np.errstate
+    """Hold back numpy's floating-point warnings (overflow, invalid value, divide by
+    zero) met inside the block, for :func:`check_finite_step` to judge.
+
+    A step that went non-finite then stops with :class:`NonFiniteError` alone (the
+    warnings said the same, less clearly); a step whose values are finite gets the
+    warnings back from :meth:`release`, one ``RuntimeWarning`` per kind. Only the
+    kinds numpy would have warned about (``np.geterr()`` "warn") are held; ignored,
+    raised or logged ones behave as before. Not global: numpy's settings are restored
+    on leaving the block.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with held_float_warnings() as held:
+    ...     x = np.array([1e308]) * 10
+    >>> held.kinds
+    ['overflow']
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     held.release(step=2)
+    >>> str(w[0].message)
+    'overflow encountered in a numpy operation at step 2 (the values stayed finite)'
+    """
+
+    def __init__(self):
+        self.kinds: list[str] = []
+
+    def _seen(self, kind: str, flag: int) -> None:
+        if kind not in self.kinds:
+            self.kinds.append(kind)
+
+    def __enter__(self):
+        held = {k: "call" for k, v in np.geterr().items() if v == "warn"}
+        self._state = np.errstate(**held, call=self._seen)
+        self._state.__enter__()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._state.__exit__(*exc)
+
+    def release(self, *, step: int, stacklevel: int = 2) -> None:
+        """Issue the held warnings (call once the values were found finite)."""
+        import warnings
+
+        for kind in self.kinds:
+            warnings.warn(
+                f"{kind} encountered in a numpy operation at step {step} (the values stayed "
+                "finite)",
+                RuntimeWarning,
+                stacklevel=stacklevel,
+            )
+        self.kinds = []
+
+
+def check_unique_names(names, *, where: str = "") -> None:
+    """ValueError naming a column name that appears more than once in ``names``.
+
+    For headers read as they are written (pandas renames a repeat ``time`` to
+    ``time.1`` and reads on silently; a DataFrame's ``frame[name]`` gives a table).
+
+    Examples
+    --------
+    >>> check_unique_names(["source", "time", "time"], where="'e.csv': ")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'e.csv': column name 'time' appears 2 times among the column names: ...
+    """
+    from ._text import shorten
+
+    seen: dict = {}
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+    name = next((n for n, count in seen.items() if count > 1), None)
+    if name is not None:
+        raise ValueError(
+            f"{where}column name {shorten(repr(name), 80)} appears {seen[name]} times among "
+            "the column names: each column needs a distinct name"
+        )
+
+
+def csv_header_names(path, *, sep: str = ",", skipinitialspace: bool = False,
+                     where: str = "") -> list[str]:  # fmt: skip
+    """The column names of a CSV's header row as written, checked by
+    :func:`check_unique_names` (``where`` prefixes its message).
+
+    Read with :mod:`csv` (quotes, a UTF-8 byte-order mark and, with
+    ``skipinitialspace``, spaces after a separator handled as pandas does), not
+    pandas: pandas renames repeats, and takes seconds on 100,000 columns.
+
+    Raises
+    ------
+    ValueError
+        For a repeated name, or a header row :mod:`csv` cannot parse.
+    UnicodeDecodeError, OSError
+        As :func:`open` and reading.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "e.csv"
+    >>> _ = p.write_text('source, "target",time\\na,b,0\\n')
+    >>> csv_header_names(p, skipinitialspace=True)
+    ['source', 'target', 'time']
+    """
+    import csv
+
+    with open(path, newline="", encoding="utf-8-sig") as fh:
+        try:
+            reader = csv.reader(fh, delimiter=sep, skipinitialspace=skipinitialspace)
+            names = next((row for row in reader if row), None)  # blank lines skipped
+        except csv.Error as e:
+            raise ValueError(f"{where}the header row cannot be parsed: {e}") from None
+    if names is None:
+        raise ValueError(f"{where}no header row (the file is empty or blank)")
+    check_unique_names(names, where=where)
+    return names
 
 
 def check_choice(name: str, value, choices):

@@ -15,7 +15,13 @@ from dataclasses import dataclass, field
 import numpy as np
 from tqdm.auto import tqdm
 
-from ._validate import check_finite_step, check_int, check_real, seed_record
+from ._validate import (
+    check_finite_step,
+    check_int,
+    check_real,
+    held_float_warnings,
+    seed_record,
+)
 from ._version import __version__
 from .data import draw_batches
 from .limits import arrays_nbytes, check_budget, estimate_run_bytes
@@ -346,14 +352,16 @@ class _Loop:
         rec = None
         bar = tqdm(range(self.steps), desc=progress or "", disable=not progress, leave=False)
         for t in bar:
-            model.update(state, plan.statistics(split, self.batch, rng, model.statistics))
-            local = model.posterior_local(state) if monitors else None
-            plan.pool(t, model, state, rng)
-            m = model.measure(state, t, agents)
+            with held_float_warnings() as held:  # a NaN step: NonFiniteError alone
+                model.update(state, plan.statistics(split, self.batch, rng, model.statistics))
+                local = model.posterior_local(state) if monitors else None
+                plan.pool(t, model, state, rng)
+                m = model.measure(state, t, agents)
             if rec is None:
                 rec = self._record(m)
             rec.loss[t], rec.entropy[t], rec.mean[t] = m.loss, m.entropy, m.mean
             check_finite_step(t, entropy=m.entropy, mean=m.mean)  # never a NaN run, exit 0
+            held.release(step=t)
             for k, v in m.extra.items():
                 rec.records.setdefault(k, np.empty((self.steps, agents)))[t] = v
             if t in self.keep:

@@ -34,6 +34,8 @@ __all__ = [
     "format_bytes",
     "memory_limit",
     "parse_bytes",
+    "physical_memory",
+    "size_text",
 ]
 
 #: Environment variable overriding the budget, e.g. ``"4GiB"``, ``"500MB"``, ``"1e9"``.
@@ -154,7 +156,44 @@ def memory_limit(limit=None) -> int:
     return DEFAULT_LIMIT
 
 
-def check_budget(nbytes, *, what: str, limit=None) -> int:
+def size_text(nbytes: int) -> str:
+    """The shortest size text of at most two significant digits (binary units) that
+    :func:`parse_bytes` reads as ``>= nbytes``: what to set a limit to.
+
+    Examples
+    --------
+    >>> size_text(2**40), size_text(3 * 2**30 + 1), size_text(1000), size_text(10**15)
+    ('1TiB', '3.1GiB', '1000', '910TiB')
+    """
+    nbytes = int(nbytes)
+    unit = next((u for u in ("TiB", "GiB", "MiB", "KiB") if nbytes >= _UNITS[u.lower()]), "")
+    if not unit:
+        return str(nbytes)
+    value = nbytes / _UNITS[unit.lower()]
+    step = 10.0 ** (math.floor(math.log10(value)) - 1)  # two significant digits
+    text = f"{math.ceil(value / step) * step:.10g}{unit}"
+    while parse_bytes(text) < nbytes:  # float rounding: never below the need
+        value += step
+        text = f"{math.ceil(value / step) * step:.10g}{unit}"
+    return text
+
+
+def physical_memory() -> int | None:
+    """This machine's physical memory in bytes, or None where the system does not say.
+
+    Examples
+    --------
+    >>> m = physical_memory(); m is None or m > 2**20
+    True
+    """
+    try:
+        pages, size = os.sysconf("SC_PHYS_PAGES"), os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return None
+    return pages * size if pages > 0 and size > 0 else None
+
+
+def check_budget(nbytes, *, what: str, limit=None, used: int = 0) -> int:
     """Raise :class:`BudgetError` when ``nbytes`` exceeds the memory budget.
 
     Parameters
@@ -165,6 +204,9 @@ def check_budget(nbytes, *, what: str, limit=None) -> int:
         What would be allocated, for the message (``"member 'mse' of run.npz"``).
     limit : int or str, optional
         The budget (see :func:`memory_limit`).
+    used : int, default 0
+        Bytes already taken from the same budget (e.g. the members of a file read
+        before this one): ``used + nbytes`` must fit.
 
     Returns
     -------
@@ -174,26 +216,40 @@ def check_budget(nbytes, *, what: str, limit=None) -> int:
     Raises
     ------
     BudgetError
-        One line: the estimate, the limit and how to raise it.
+        One line: the estimate, the budget and where it comes from, and a budget
+        that would let this allocation pass (never the one in force), or, when that
+        is more than this machine's memory, that it cannot run here.
 
     Examples
     --------
     >>> check_budget(10**6, what="a small array")
     1000000
-    >>> check_budget(2**40, what="a huge array", limit="1GiB")
+    >>> check_budget(3 * 2**30, what="a big array", limit="1GiB")
     Traceback (most recent call last):
     ...
-    baygo_graph.exceptions.BudgetError: a huge array needs about 1.0 TiB, over the memory \
-budget of 1.0 GiB (raise it with BAYGO_MEMORY_LIMIT=..., e.g. BAYGO_MEMORY_LIMIT=8GiB)
+    baygo_graph.exceptions.BudgetError: a big array needs about 3.0 GiB, over the memory \
+budget of 1.0 GiB (the limit given): pass a limit of 3GiB or more to run it
     """
     budget = memory_limit(limit)
-    nbytes = int(nbytes)
-    if nbytes > budget:
+    nbytes, used = int(nbytes), int(used)
+    if used + nbytes <= budget:
+        return nbytes
+    need = f"about {format_bytes(nbytes)}" + (
+        f" more ({format_bytes(used)} already read)" if used else ""
+    )
+    env = os.environ.get(LIMIT_ENV)
+    source = "the limit given" if limit is not None else (f"{LIMIT_ENV}={env}" if env
+                                                          else "the default")  # fmt: skip
+    head = f"{what} needs {need}, over the memory budget of {format_bytes(budget)} ({source})"
+    machine = physical_memory()
+    if machine is not None and used + nbytes > machine:
         raise BudgetError(
-            f"{what} needs about {format_bytes(nbytes)}, over the memory budget of "
-            f"{format_bytes(budget)} (raise it with {LIMIT_ENV}=..., e.g. {LIMIT_ENV}=8GiB)"
+            f"{head}, and more than this machine's memory ({format_bytes(machine)}): "
+            "it cannot run here"
         )
-    return nbytes
+    text = size_text(used + nbytes)
+    how = f"pass a limit of {text}" if limit is not None else f"set {LIMIT_ENV}={text}"
+    raise BudgetError(f"{head}: {how} or more to run it")
 
 
 def estimate_run_bytes(

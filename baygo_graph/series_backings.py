@@ -25,6 +25,7 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
+from ._text import shorten
 from ._validate import check_real
 
 __all__ = [
@@ -34,6 +35,44 @@ __all__ = [
     "GraphSeries",
     "series_from_arrays",
 ]
+
+
+def _check_node_labels(nodes: tuple, m: int) -> None:
+    """M distinct labels, none missing (None or NaN: a JSON null, an empty cell).
+
+    A missing label is refused rather than read as a node: NetworkX refuses None
+    as a node, and NaN is not equal to itself, so neither can name one node
+    (docs/user_series.md).
+    """
+    if len(nodes) != m:
+        raise ValueError(f"nodes must hold one label per node ({m}), got {len(nodes)} labels")
+    missing = next(
+        (k for k, v in enumerate(nodes) if v is None or (isinstance(v, float) and v != v)), None
+    )
+    if missing is not None:
+        raise ValueError(
+            f"nodes[{missing}] is {nodes[missing]!r}: a node needs a label (a JSON null or "
+            "an empty cell names no node)"
+        )
+    try:
+        distinct = len(set(nodes)) == m
+    except TypeError:
+        bad = next(v for v in nodes if _unhashable(v))
+        raise TypeError(
+            f"node labels must be hashable (text or integers), got {shorten(repr(bad), 60)}"
+        ) from None
+    if not distinct:
+        seen: set = set()
+        twice = next(v for v in nodes if v in seen or seen.add(v))
+        raise ValueError(f"node label {shorten(repr(twice), 60)} appears twice in nodes")
+
+
+def _unhashable(v) -> bool:
+    try:
+        hash(v)
+    except TypeError:
+        return True
+    return False
 
 
 @dataclass(frozen=True, eq=False)
@@ -66,6 +105,9 @@ class GraphSeries:
     def __post_init__(self):
         if not self.nodes:
             object.__setattr__(self, "nodes", tuple(range(self.n_agents)))
+            return
+        object.__setattr__(self, "nodes", tuple(self.nodes))
+        _check_node_labels(self.nodes, self.n_agents)
 
     #: W when every step has the same weights, else None (analysis shortcuts).
     fixed = None

@@ -84,3 +84,30 @@ def test_synthetic_is_reproducible_and_close_to_the_documented_model():
     assert a.synthetic and "synthetic" in a.source
     with pytest.raises(ValueError, match="n must be"):
         synthetic_bodyfat(3)
+
+
+def test_data_csv_readers_share_one_gate(tmp_path):
+    """load_bodyfat and load_csv read through read_csv_table: the same refusals."""
+    from baygo_graph.data.labelled import load_csv
+
+    dup = tmp_path / "dup.csv"
+    dup.write_text("Abdomen,BodyFat,Abdomen\n80,10,81\n90,20,91\n")
+    with pytest.raises(DataError, match="bodyfat file '.*dup.csv' is not a readable CSV: col"):
+        load_bodyfat(dup)
+    with pytest.raises(DataError, match="data file '.*dup.csv' is not a readable CSV: column "
+                       "name 'Abdomen' appears 2 times"):  # fmt: skip
+        load_csv(dup, columns=("Abdomen",))
+    wide = tmp_path / "wide.csv"
+    n = 20_000
+    wide.write_text(",".join(f"c{i}" for i in range(n)) + "\n" + ",".join(["1"] * n) + "\n")
+    for read in (load_bodyfat, lambda p: load_csv(p, columns=("Abdomen",))):
+        with pytest.raises(DataError) as info:
+            read(wide)
+        assert len(str(info.value)) < 300
+        assert str(info.value).endswith("(columns: c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 and "
+                                        "19990 more)")  # fmt: skip
+    folder = tmp_path / "folder.csv"
+    folder.mkdir()
+    for read in (load_bodyfat, lambda p: load_csv(p, columns=("y1",))):
+        with pytest.raises(DataError, match="file '.*folder.csv' does not exist"):
+            read(folder)

@@ -260,3 +260,29 @@ def test_dynetx_interactions_hold_until_removed():
     u = dn.DynGraph()
     u.add_interaction(1, 2, t=5)
     assert as_series(u).weights(0).toarray().tolist() == [[0.0, 1.0], [1.0, 0.0]]
+
+
+@pytest.mark.parametrize(
+    ("nodes", "error", "match"),
+    [
+        ((None, "b"), ValueError, r"nodes\[0\] is None: a node needs a label \(a JSON null"),
+        (("a", float("nan")), ValueError, r"nodes\[1\] is nan: a node needs a label"),
+        (("a", "a"), ValueError, "node label 'a' appears twice in nodes"),
+        ((["a"], "b"), TypeError, r"node labels must be hashable .*, got \['a'\]"),
+    ],
+)
+def test_missing_or_repeated_labels_are_refused_by_the_series(nodes, error, match):
+    """A None label reached NetworkX ("None cannot be a node") only when a step graph was
+    built; the series refuses it when it is made."""
+    from baygo_graph.series import series_from_edges
+
+    with pytest.raises(error, match=match):
+        series_from_edges([0], [0], [1], [1.0], n_steps=1, nodes=nodes)
+
+
+def test_an_empty_label_cell_is_named_by_row():
+    import pandas as pd
+
+    frame = pd.DataFrame({"source": ["a", None], "target": ["b", "a"], "time": [0, 1]})
+    with pytest.raises(ValueError, match="column 'source' is empty in row 1"):
+        as_series(frame)

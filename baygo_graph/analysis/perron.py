@@ -39,6 +39,8 @@ else ``list(G)`` order). A non-unique influence is NaN (with
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import networkx as nx  # noqa: F401  (used by the doctests)
 import numpy as np
 import scipy.sparse as sp
@@ -115,7 +117,46 @@ def closed_classes(graph_or_weights, *, nodelist=None) -> list[np.ndarray]:
     return sorted(out, key=lambda c: c[0])
 
 
-def class_influence(graph_or_weights, *, nodelist=None) -> list[tuple[np.ndarray, np.ndarray]]:
+@dataclass(frozen=True, eq=False, repr=False)
+class ClassInfluence:
+    """One closed class of W and its members' shares of the class's consensus.
+
+    Unpacks (and indexes) as the pair ``(members, share)`` that
+    :func:`class_influence` gave before it named the nodes, so ``for members,
+    share in class_influence(w)`` keeps working.
+
+    Attributes
+    ----------
+    members : numpy.ndarray of int
+        Sorted array positions of the class (the node order of the analysis API).
+    share : numpy.ndarray of float
+        ``share[k]``: the share of ``members[k]`` in the class's consensus (sum 1).
+    labels : tuple
+        The node labels of ``members``, in the same order (positions for a matrix).
+    """
+
+    members: np.ndarray
+    share: np.ndarray
+    labels: tuple
+
+    def __iter__(self):
+        return iter((self.members, self.share))
+
+    def __len__(self) -> int:
+        return 2
+
+    def __getitem__(self, k):
+        return (self.members, self.share)[k]
+
+    def __repr__(self) -> str:
+        return f"ClassInfluence({self.as_dict()!r})"
+
+    def as_dict(self) -> dict:
+        """``{label: share}`` of the class's members."""
+        return dict(zip(self.labels, self.share.tolist(), strict=True))
+
+
+def class_influence(graph_or_weights, *, nodelist=None) -> list[ClassInfluence]:
     """Influence within each closed class: the alternative when W has several.
 
     Each closed class ``C`` (see :func:`closed_classes`) listens to no one
@@ -130,24 +171,33 @@ def class_influence(graph_or_weights, *, nodelist=None) -> list[tuple[np.ndarray
 
     Returns
     -------
-    list of (numpy.ndarray of int, numpy.ndarray of float)
-        ``(members, pi)`` per class, ordered by smallest member; ``pi[k]`` is
-        the share of agent ``members[k]`` in its class's consensus.
+    list of ClassInfluence
+        One per class, ordered by smallest member: ``members`` (array
+        positions, as :func:`influence` and :func:`closed_classes` index),
+        ``share`` and the members' node ``labels``; ``as_dict()`` gives ``{label:
+        share}``. Each unpacks as ``(members, share)``.
 
     Examples
     --------
     >>> w = np.array([[0.5, 0.5, 0, 0], [1, 0, 0, 0], [0, 0, 1, 0], [0, 0.5, 0.5, 0]])
     >>> [(c.tolist(), p.round(4).tolist()) for c, p in class_influence(w)]
     [([0, 1], [0.6667, 0.3333]), ([2], [1.0])]
+    >>> g = nx.DiGraph([("ana", "ben"), ("ben", "ana"), ("cy", "dee"), ("dee", "cy")])
+    >>> [c.as_dict() for c in class_influence(g)]
+    [{'ana': 0.5, 'ben': 0.5}, {'cy': 0.5, 'dee': 0.5}]
     """
+    from .weights import node_order  # the labels of the positions (graphs only)
+
     w = weight_matrix(graph_or_weights, nodelist=nodelist)
+    graph = isinstance(graph_or_weights, nx.Graph)
+    order = node_order(graph_or_weights, nodelist) if graph else range(w.shape[0])
     labels, closed = _closed(w)
     out = []
     for c in closed:
         members = np.flatnonzero(labels == c)
         sub = sp.csr_array(w[members][:, members])
-        out.append((members, perron_vector(sub)))
-    return sorted(out, key=lambda pair: pair[0][0])
+        out.append(ClassInfluence(members, perron_vector(sub), tuple(order[k] for k in members)))
+    return sorted(out, key=lambda pair: pair.members[0])
 
 
 def damped_influence(graph_or_weights, *, nodelist=None, damping: float = DAMPING) -> np.ndarray:

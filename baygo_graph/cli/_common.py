@@ -30,6 +30,7 @@ __all__ = [
     "note",
     "os_error_text",
     "out_error",
+    "output_file",
     "output_folder",
     "seed_option",
     "synthetic_banner",
@@ -172,12 +173,27 @@ def loss_label(name: str) -> str:
     return {"mse": "MSE", "log_loss": "log-loss", "sq_error": "squared error"}.get(name, name)
 
 
-def emit(summary: dict, *, as_json: bool, text: str) -> None:
-    """Print ``summary`` as JSON, or ``text`` for people."""
+def emit(summary: dict, *, as_json: bool, text) -> None:
+    """Print ``summary`` as JSON, or ``text`` for people.
+
+    ``text`` is a list of lines (each one line on screen: a newline or tab inside one,
+    e.g. from a node label or run metadata, becomes a space) or one string (its
+    newlines kept, so it cannot tell a field's newline from a line break: for text
+    that holds no user content). Control characters are removed either way
+    (:func:`~baygo_graph._text.console`).
+
+    Examples
+    --------
+    >>> emit({}, as_json=False, text=["data: a\\nb", "next"])
+    data: a b
+    next
+    """
     if as_json:
         click.echo(json.dumps(summary, indent=2))
-    else:
+    elif isinstance(text, str):
         click.echo(console(text, lines=True))  # run metadata cannot drive the terminal
+    else:
+        click.echo("\n".join(console(line) for line in text))
     sys.stdout.flush()
 
 
@@ -338,6 +354,35 @@ def fit_window(
 def note(text: str) -> None:
     """``baygo: note: text`` on stderr (stdout and ``--json`` stay clean)."""
     click.echo(f"baygo: note: {console(text)}", err=True)
+
+
+@contextlib.contextmanager
+def output_file(path, *, option: str = "--out"):
+    """:func:`check_out_file`, then, as :func:`output_folder` does for a folder, remove
+    the missing parent folders that writing the file made if the block fails.
+
+    Missing parents of an output file are created, as every ``--out`` folder is.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> base = Path(tempfile.mkdtemp())
+    >>> try:
+    ...     with output_file(base / "new" / "page.html") as page:
+    ...         page.parent.mkdir()
+    ...         raise ValueError("render failed")
+    ... except ValueError:
+    ...     pass
+    >>> (base / "new").exists()
+    False
+    """
+    path = check_out_file(path, option=option)
+    missing = [p for p in path.parents if not p.exists()][::-1]  # outermost first
+    try:
+        yield path
+    except BaseException:
+        _remove_created(missing)
+        raise
 
 
 @contextlib.contextmanager

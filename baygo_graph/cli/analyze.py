@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from .._format import format_number
-from .._text import csv_frame
+from .._text import console, csv_frame, short_list
 from ..analysis import ANALYSIS_MEASURES, analysis_report
 from ..analysis.report import DEFAULT_WINDOW
 from ..exceptions import RunFormatError
@@ -54,7 +54,8 @@ def _key(d: dict) -> str | None:
     return next((k for k in ("focus", "informative") if k in d), None)
 
 
-def _text(summary: dict, label: str) -> str:
+def _text(summary: dict, label: str) -> list[str]:
+    """The report's lines (one per field: :func:`emit` keeps each on one line)."""
     s = summary
     b = s["smallest_b"]
     lines = [banner for banner in [synthetic_banner(s["synthetic"])] if banner]
@@ -139,7 +140,7 @@ def _text(summary: dict, label: str) -> str:
             "reference influence of the informative agent: PosM "
             f"{r['posm']:.3f}, NegM {r['negm']:.3f}, complete {r['complete']:.3f}"
         )
-    return "\n".join(lines)
+    return lines
 
 
 def _is_single(paths: tuple[Path, ...]) -> bool:
@@ -193,7 +194,7 @@ def _many_text(table, summary) -> str:
     if skipped:
         head += f"; {len(skipped)} skipped (listed below)"
     lines += [
-        head,
+        console(head),  # data sources are run metadata: one line (emit keeps block breaks)
         markdown_table(per_run, index=False, pad=True),
         "none: b_aligned/b_sliding: no window length up to T works; influence and its rank: "
         "no window has a unique influence (several closed classes in every window). "
@@ -213,18 +214,14 @@ def _many_text(table, summary) -> str:
         lines.append(
             "skipped:\n"
             + "\n".join(
-                f"- {len(v)} {strategy} run{'s' if len(v) > 1 else ''} ({_short_list(v)}): {reason}"
+                console(
+                    f"- {len(v)} {strategy} run{'s' if len(v) > 1 else ''} ({short_list(v, 3)}): "
+                    f"{reason}"
+                )
                 for (strategy, reason), v in by_reason.items()
             )
         )
     return "\n\n".join(lines)
-
-
-def _short_list(items, k: int = 3) -> str:
-    """At most ``k`` items, then how many more (long lists stay one line)."""
-    items = list(map(str, items))
-    more = len(items) - k
-    return ", ".join(items[:k]) + (f" and {more} more" if more > 0 else "")
 
 
 def _many(paths, *, window: int | None, as_json: bool, out, group: bool = False) -> None:
@@ -257,7 +254,7 @@ def _many(paths, *, window: int | None, as_json: bool, out, group: bool = False)
         text = _many_text(table, summary)
         if out is not None:
             written = _write_many(out, table, summary)
-            text += "\n\nwritten: " + ", ".join(map(str, written))
+            text += "\n\n" + console("written: " + ", ".join(map(str, written)))
     record = {
         "window": window,
         "runs": json.loads(table.to_json(orient="records")),

@@ -12,6 +12,7 @@ from ._common import (
     fit_window,
     load_input,
     out_error,
+    output_file,
     series_options,
     synthetic_banner,
 )
@@ -47,19 +48,23 @@ def view(run_path, out, window, layout_seed, **options):
     aligned window unions `baygo analyze` reports (windows that are not
     strongly connected in red), node size by influence, edge width by weight,
     the informative agent as a vermillion star and the MSE curve of the agent
-    clicked. Open OUT in any browser (docs/viewer.md).
+    clicked. Open OUT in any browser (docs/viewer.md). Missing folders of OUT are
+    created (removed again if the page cannot be written).
     """
     from ..figures.html import to_html
 
     out = check_out_file(out)
     run = load_input(run_path, **options)  # a Run, or a GraphSeries for other inputs
     window = fit_window(window, run.n_steps)
-    try:
-        path = to_html(run, out, window=window, layout_seed=layout_seed)
-    except (ValueError, TypeError) as e:
-        raise click.ClickException(str(e)) from e
-    except OSError as e:
-        raise out_error("--out", out, e) from None
+    # missing parents of --out are made, as every --out folder is, and removed again
+    # if the page cannot be written
+    with output_file(out) as out:
+        try:
+            path = to_html(run, out, window=window, layout_seed=layout_seed)
+        except (ValueError, TypeError) as e:
+            raise click.ClickException(str(e)) from e
+        except OSError as e:
+            raise out_error("--out", out, e) from None
     banner = synthetic_banner(run.synthetic)
     what = f"{run.strategy} run" if hasattr(run, "strategy") else "series"
     done = f"viewer of {what} {run_path} written to {path}"

@@ -17,6 +17,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .._text import short_list, shorten
+from .._validate import csv_header_names
 from ..defaults import BODYFAT_ENV
 from ..exceptions import DataError
 from ..limits import check_csv_budget
@@ -103,22 +105,47 @@ def load_bodyfat(path=None, *, columns=(FEATURE, TARGET)) -> Dataset:
                 "bodyfat.csv (or use synthetic_bodyfat())"
             )
     path = Path(path)
-    if not path.is_file():
-        raise DataError(f"bodyfat file {str(path)!r} does not exist")
-    try:
-        check_csv_budget(path)  # BudgetError before pandas reads it (docs/formats.md)
-        frame = pd.read_csv(path)
-    except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError, OSError) as e:
-        raise DataError(f"bodyfat file {str(path)!r} is not a readable CSV: {e}") from e
+    frame = read_csv_table(path, what="bodyfat file")
     _check_columns(frame, columns, where=repr(str(path)))
     return Dataset(frame=frame, source=str(path))
+
+
+def read_csv_table(path, *, what: str = "data file") -> pd.DataFrame:
+    """The one reader of data CSVs (:func:`load_bodyfat`, ``load_csv``): budget checked
+    before pandas reads the file, column names distinct (pandas would rename a repeat
+    ``x`` to ``x.1``), every failure a :class:`DataError` naming the file as ``what``.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "d.csv"
+    >>> _ = p.write_text("x,y,x\\n1,2,3\\n")
+    >>> read_csv_table(p)
+    Traceback (most recent call last):
+    ...
+    baygo_graph.exceptions.DataError: data file '...d.csv' is not a readable CSV: column name ...
+    """
+    path = Path(path)
+    where = f"{what} {str(path)!r}"
+    if not path.is_file():
+        raise DataError(f"{where} does not exist")
+    try:
+        check_csv_budget(path)  # BudgetError before pandas reads it (docs/formats.md)
+        csv_header_names(path)  # repeated names: pandas would rename them
+    except (UnicodeDecodeError, OSError, ValueError) as e:
+        raise DataError(f"{where} is not a readable CSV: {shorten(e, 300)}") from None
+    try:
+        return pd.read_csv(path)
+    except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError, OSError) as e:
+        raise DataError(f"{where} is not a readable CSV: {shorten(e, 300)}") from e
 
 
 def _check_columns(frame: pd.DataFrame, columns, *, where: str) -> None:
     for col in columns:
         if col not in frame.columns:
             raise DataError(
-                f"{where} has no column {col!r} (columns: {', '.join(map(str, frame.columns))})"
+                f"{where} has no column {shorten(repr(col), 80)} (columns: "
+                f"{short_list(frame.columns, 10)})"
             )
         values = pd.to_numeric(frame[col], errors="coerce")
         bad = values.isna() & frame[col].notna()

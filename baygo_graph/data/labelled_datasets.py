@@ -10,15 +10,12 @@ are in :mod:`baygo_graph.data.labelled`, which re-exports the names here.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 
 from .._validate import check_int, check_real
 from ..exceptions import DataError
-from ..limits import check_csv_budget
-from .datasets import Dataset, resolve_data
+from .datasets import Dataset, read_csv_table, resolve_data
 
 __all__ = [
     "check_labels",
@@ -105,14 +102,7 @@ def load_csv(path, *, columns) -> Dataset:
     ...
     baygo_graph.exceptions.DataError: data file 'no/such.csv' does not exist
     """
-    path = Path(path)
-    if not path.is_file():
-        raise DataError(f"data file {str(path)!r} does not exist")
-    try:
-        check_csv_budget(path)  # BudgetError before pandas reads it (docs/formats.md)
-        frame = pd.read_csv(path)
-    except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as e:
-        raise DataError(f"data file {str(path)!r} is not a readable CSV: {e}") from e
+    frame = read_csv_table(path, what="data file")
     return resolve_data(Dataset(frame=frame, source=str(path)), columns=tuple(columns))
 
 

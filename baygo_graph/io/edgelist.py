@@ -20,7 +20,10 @@ Rules:
   default 1), so steps in between without a row are steps where nobody
   listens to anyone; timestamps (a datetime column, or text that parses as
   dates) need ``bin``, a fixed pandas offset alias (``"1D"``, ``"6h"``,
-  ``"15min"``): ``step = (timestamp - first bin start) // bin``;
+  ``"15min"``): ``step = (timestamp - first bin start) // bin``, bins starting
+  at multiples of ``bin`` since 1970 (on the local clock for time-zone-aware
+  columns). Both are exact over the whole 64-bit range of times (no
+  wraparound); a float time outside it is an error naming the column;
 * **repeats**: rows with the same step, source and target add their weights;
   a row with ``source == target`` adds to that node's self-weight.
 """
@@ -32,6 +35,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .. import _text
+from .._validate import check_unique_names, csv_header_names
 from ..exceptions import RunFormatError
 from ..limits import check_budget
 from .filekind import describe_file
@@ -44,59 +49,107 @@ EDGE_LIST_SUFFIXES = (".csv", ".tsv", ".parquet", ".pq")
 _BYTES_PER_SLOT = 32
 
 
+def _columns_text(frame) -> str:
+    """The frame's columns for a message: at most 10, then how many more."""
+    n = len(frame.columns)
+    if n == 0:
+        return "there are no columns"
+    names = _text.short_list(frame.columns, 10, quote=True)
+    return f"the {n} column{'s are' if n > 1 else ' is'} {names}"
+
+
 def _column(frame, given: str | None, default: str, option: str, *, required=True):
-    """The frame's column for ``given`` (exact) or ``default`` (any case)."""
+    """The frame's column for ``given`` (exact) or ``default`` (any case, one match)."""
+    cli = f"--{option if option != 'time' else 'time-column'}"
     if given is not None:
         if given not in frame.columns:
             raise ValueError(
-                f"{option}={given!r}: no such column; the columns are {list(frame.columns)}"
+                f"{option}={_text.shorten(repr(given), 80)}: no such column; {_columns_text(frame)}"
             )
         return given
     found = [c for c in frame.columns if str(c).strip().lower() == default]
+    if len(found) > 1:
+        raise ValueError(
+            f"columns {_text.short_list(found, 5, quote=True)} all match {default!r}: name "
+            f"the one to use with {option}=... (CLI: {cli})"
+        )
     if found:
         return found[0]
     if not required:
         return None
     raise ValueError(
-        f"no {default!r} column among {list(frame.columns)}: name the column with "
-        f"{option}=... (CLI: --{option if option != 'time' else 'time-column'})"
+        f"no {default!r} column ({_columns_text(frame)}): name the column with "
+        f"{option}=... (CLI: {cli})"
     )
 
 
+_SIGN = np.uint64(1 << 63)
+
+
+def _offsets(ints: np.ndarray, origin: int) -> np.ndarray:
+    """``ints - origin`` (``origin <= min(ints)``) as uint64, exact over the whole
+    int64 / uint64 range: signed values are shifted by 2^63 (order kept), so the
+    difference is taken where it cannot wrap around."""
+    if ints.dtype.kind == "u":
+        return ints - np.uint64(origin)
+    biased = ints.astype(np.int64).view(np.uint64) ^ _SIGN
+    return biased - np.uint64(origin + 2**63)
+
+
+def _bins(offsets: np.ndarray, width: int) -> np.ndarray:
+    """``offsets // width`` (uint64; a width beyond uint64 puts every row in step 0)."""
+    if width > 2**64 - 1:
+        return np.zeros(len(offsets), dtype=np.uint64)
+    return offsets // np.uint64(width)
+
+
+def _int_times(values: pd.Series, name: str) -> np.ndarray:
+    """The numeric time column as int64/uint64, refusing non-integers and values no
+    64-bit integer holds (never cast with wraparound)."""
+    kind = values.dtype.kind if isinstance(values.dtype, np.dtype) else values.to_numpy().dtype.kind
+    if kind in "iu":
+        return values.to_numpy(dtype=np.uint64 if kind == "u" else np.int64)
+    t = values.to_numpy(dtype=float)
+    bad = ~np.isfinite(t) | (t != np.round(t))
+    if bad.any():
+        raise ValueError(
+            f"time column {name!r} must hold integers or timestamps, got {float(t[bad][0])!r}"
+        )
+    out = (t < -(2.0**63)) | (t >= 2.0**63)
+    if out.any():
+        raise ValueError(
+            f"time column {name!r} holds {float(t[out][0])!r}, outside the 64-bit integer "
+            "range of times"
+        )
+    return t.astype(np.int64)
+
+
 def _steps(values: pd.Series, bin, name: str) -> np.ndarray:
-    """Step index of each row: integers shifted to 0 and divided by ``bin``, or
-    timestamps floored to bins of the offset ``bin``."""
+    """Step index of each row (uint64): integers shifted to 0 and divided by ``bin``,
+    or timestamps floored to bins of the offset ``bin``; exact over the whole 64-bit
+    range (no wraparound)."""
     if values.isna().any():
         row = int(np.flatnonzero(values.isna().to_numpy())[0])
         raise ValueError(f"time column {name!r} is empty in row {row}")
     if pd.api.types.is_bool_dtype(values):
         raise ValueError(f"time column {name!r} holds booleans, not times")
+    _one_value_cells(values, f"time column {name!r}")
     if pd.api.types.is_numeric_dtype(values):
-        t = values.to_numpy(dtype=float)
         width = 1 if bin is None else bin
         if isinstance(width, bool) or not isinstance(width, int | np.integer) or width < 1:
             raise ValueError(
                 f"bin must be a positive int for the numeric time column {name!r}, got {bin!r}"
             )
-        if not np.all(np.isfinite(t)) or np.any(t != np.round(t)):
-            bad = t[~np.isfinite(t) | (t != np.round(t))][0]
-            raise ValueError(
-                f"time column {name!r} must hold integers or timestamps, got {float(bad)!r}"
-            )
-        if int(width) > 2**62 or np.abs(t).max() > 2**62:
-            raise ValueError(
-                f"times of {name!r} and bin must lie within +-2^62, got bin={bin!r} and times "
-                f"in [{t.min():g}, {t.max():g}]"
-            )
-        return ((values.to_numpy(dtype=np.int64) - int(t.min())) // int(width)).astype(np.int64)
+        ints = _int_times(values, name)
+        return _bins(_offsets(ints, int(ints.min())), int(width))
     stamps = values
     if not pd.api.types.is_datetime64_any_dtype(values):
         try:
             stamps = pd.to_datetime(values, format="mixed")
-        except (ValueError, TypeError) as e:
+        except (ValueError, TypeError, OverflowError) as e:
             raise ValueError(
                 f"time column {name!r} must hold integers or timestamps, got e.g. "
-                f"{values.iloc[0]!r} ({e})"
+                f"{values.iloc[0]!r:.80} ({str(e)[:200]})"
             ) from None
     if bin is None:
         raise ValueError(
@@ -112,8 +165,38 @@ def _steps(values: pd.Series, bin, name: str) -> np.ndarray:
         ) from None
     if width <= pd.Timedelta(0):
         raise ValueError(f"bin must be a positive duration, got {bin!r}")
-    first = stamps.min().floor(width)
-    return ((stamps - first) // width).to_numpy(dtype=np.int64)
+    index = pd.DatetimeIndex(stamps)
+    span = f"(from {index.min()} to {index.max()})"
+    td = width.to_timedelta64()  # in its own unit: no overflow for a long bin
+    width_ns = int(td.astype(np.int64)) * _unit_ns(np.datetime_data(td.dtype)[0])
+    if width_ns % _unit_ns(index.unit):  # a bin finer than the column's unit
+        try:
+            index = index.as_unit("ns")
+        except ValueError:  # OutOfBoundsDatetime
+            raise ValueError(
+                f"bin={bin!r} is finer than the {index.unit} resolution of the time column "
+                f"{name!r}, whose times {span} lie outside nanosecond timestamps (years "
+                "1678 to 2261): use a bin of whole seconds"
+            ) from None
+    w = width_ns // _unit_ns(index.unit)
+    ints = index.asi8
+    if index.tz is None:  # bins start at multiples of bin since the epoch, as floor() does
+        whole = ints // w if w < 2**63 else np.where(ints < 0, -1, 0)
+        return _offsets(whole, int(whole.min()))
+    else:  # floored on the local clock (pandas)
+        try:
+            first = index.min().floor(width)
+        except (ValueError, OverflowError):
+            raise ValueError(
+                f"bin={bin!r}: the first step of the time column {name!r} {span} would "
+                "start outside pandas' timestamps"
+            ) from None
+        origin = int(pd.DatetimeIndex([first]).as_unit(index.unit).asi8[0])
+    return _bins(_offsets(ints, origin), w)
+
+
+def _unit_ns(unit: str) -> int:
+    return int(pd.Timedelta(1, unit=unit) // pd.Timedelta(1, unit="ns"))
 
 
 _CANONICAL_INT = r"-?(0|[1-9][0-9]{0,17})"
@@ -127,7 +210,26 @@ def _int_labels(text: pd.Series):
     return "int64" if len(filled) and filled.str.fullmatch(_CANONICAL_INT).all() else object
 
 
+#: What pandas.api.types.infer_dtype says of a column of plain labels (no scan needed).
+_PLAIN = {"string", "integer", "floating", "mixed-integer-float", "boolean", "empty"}
+
+
+def _one_value_cells(values: pd.Series, what: str) -> None:
+    """ValueError naming the first cell that is not one value (a list, array, dict or
+    tuple: a nested Parquet column), e.g. ``what`` = ``"column 'source'"``."""
+    if values.dtype.kind != "O" or pd.api.types.infer_dtype(values, skipna=True) in _PLAIN:
+        return
+    for row, v in enumerate(values):
+        if not pd.api.types.is_scalar(v) and v is not None:
+            raise ValueError(
+                f"{what} holds a {type(v).__name__} in row {row} "
+                f"({_text.shorten(repr(v), 60)}): each cell must be one value, not a nested one"
+            )
+
+
 def _labels(values: pd.Series, name: str) -> pd.Series:
+    """The column, refused when a cell is empty or nested."""
+    _one_value_cells(values, f"column {name!r}")
     if values.isna().any():
         row = int(np.flatnonzero(values.isna().to_numpy())[0])
         raise ValueError(f"column {name!r} is empty in row {row}: every row needs a node label")
@@ -190,6 +292,7 @@ def edge_list_series(
 
     if not isinstance(frame, pd.DataFrame):
         raise TypeError(f"frame must be a pandas.DataFrame, got {type(frame).__name__}")
+    check_unique_names(frame.columns, where="frame: ")
     cols = {
         "source": _column(frame, source, "source", "source"),
         "target": _column(frame, target, "target", "target"),
@@ -216,6 +319,7 @@ def edge_list_series(
         w = np.ones(n)
     else:
         wv = frame[wcol]
+        _one_value_cells(wv, f"weight column {wcol!r}")
         if not pd.api.types.is_numeric_dtype(wv) or pd.api.types.is_bool_dtype(wv):
             raise ValueError(f"weight column {wcol!r} must hold numbers, got {wv.dtype}")
         w = wv.to_numpy(dtype=float)
@@ -227,6 +331,7 @@ def edge_list_series(
         _BYTES_PER_SLOT * n_steps * m,
         what=f"a series of {n_steps} steps x {m} nodes (a wider bin= gives fewer steps)",
     )
+    steps = steps.astype(np.int64)  # < 2^63: the budget holds n_steps
     if not directed:
         two_way = j != i
         steps = np.concatenate([steps, steps[two_way]])
@@ -285,10 +390,16 @@ def read_edge_list(path, **options):
                 raise RunFormatError(
                     f"reading {path.name} needs pyarrow: pip install 'baygo-graph[parquet]'"
                 ) from None
+            import pyarrow.parquet as pq
+
+            check_unique_names(pq.read_schema(path).names)
             frame = pd.read_parquet(path)
         else:
             sep = "\t" if suffix == ".tsv" else ","
-            head = pd.read_csv(path, sep=sep, skipinitialspace=True, nrows=0)
+            names = csv_header_names(path, sep=sep, skipinitialspace=True)  # no repeats
+            head = pd.DataFrame(columns=names)  # every column checked before the rows are read
+            for key in ("time", "weight"):
+                _column(head, options.get(key), key, key, required=key == "time")
             text = {  # labels are read as text: "007" and "7", "1e3" and "1000" differ
                 _column(head, options.get(key), key, key) for key in ("source", "target")
             }
@@ -300,5 +411,11 @@ def read_edge_list(path, **options):
     except RunFormatError:
         raise
     except (ValueError, OSError, UnicodeDecodeError, pd.errors.ParserError) as e:
-        raise RunFormatError(f"{str(path)!r} is not a readable edge list: {e}") from None
-    return edge_list_series(frame, **options)
+        raise RunFormatError(
+            f"{str(path)!r} is not a readable edge list: {_text.shorten(e, 300)}"
+        ) from None
+    try:
+        return edge_list_series(frame, **options)
+    except ValueError as e:  # the same error, naming the file
+        e.args = (f"{str(path)!r}: {e}",)
+        raise

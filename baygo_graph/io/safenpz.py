@@ -125,7 +125,7 @@ def read_npz(path, *, expected: dict, prefixes=None, budget=None) -> dict:
     baygo_graph.exceptions.RunFormatError: ...: member 'x' has dtype int64, expected kind 'f'
     """
     path = Path(path)
-    limit = memory_limit(budget)
+    memory_limit(budget)  # a bad budget fails before the file is opened
     where = repr(str(path))
     try:
         zf = zipfile.ZipFile(path)
@@ -146,7 +146,7 @@ def read_npz(path, *, expected: dict, prefixes=None, budget=None) -> dict:
             _check_info(info, name, where)
             try:
                 with zf.open(info) as fh:
-                    array, nbytes = _read_member(fh, info, name, kinds, ndim, limit - total)
+                    array, nbytes = _read_member(fh, info, name, kinds, ndim, (budget, total))
             except _CORRUPT as e:
                 if isinstance(e, RunFormatError):
                     raise RunFormatError(f"{where}: {e}") from None
@@ -169,7 +169,7 @@ def _check_info(info, name, where) -> None:
         raise RunFormatError(f"{where}: stored member {name!r} has inconsistent sizes")
 
 
-def _read_member(fh, info, name, kinds, ndim, room):
+def _read_member(fh, info, name, kinds, ndim, budget):
     version = np.lib.format.read_magic(fh)
     if version == (1, 0):
         shape, fortran, dtype = np.lib.format.read_array_header_1_0(fh, max_header_size=_HEADER_MAX)
@@ -199,7 +199,8 @@ def _read_member(fh, info, name, kinds, ndim, room):
             f"member {name!r} claims {nbytes} bytes from {info.compress_size} compressed "
             "bytes: more than deflate can produce"
         )
-    check_budget(nbytes, what=f"member {name!r} (shape {shape})", limit=max(room, 1))
+    limit, used = budget  # the file's budget, and what its members read so far took
+    check_budget(nbytes, what=f"member {name!r} (shape {shape})", limit=limit, used=used)
     buf = bytearray(nbytes)
     view, got = memoryview(buf), 0
     while got < nbytes:

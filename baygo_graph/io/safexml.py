@@ -44,6 +44,7 @@ import defusedxml
 import defusedxml.ElementTree as DET
 import networkx as nx
 
+from .._text import shorten
 from ..exceptions import RunFormatError
 from ..limits import check_budget
 
@@ -67,6 +68,11 @@ def _local(tag) -> str:
     return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
 
 
+def _q(value) -> str:
+    """``repr(value)`` bounded for a message (a hostile file's id can be megabytes)."""
+    return shorten(repr(value), 60)
+
+
 def _convert(text, kind: str, where: str):
     text = text or ""
     if kind == "string":  # kept as written (only numbers and booleans are stripped)
@@ -76,14 +82,15 @@ def _convert(text, kind: str, where: str):
         if kind == "boolean":
             low = text.lower()
             if low not in ("true", "false", "1", "0"):
-                raise ValueError(f"{text!r} is not a boolean")
+                raise ValueError(f"{_q(text)} is not a boolean")
             return low in ("true", "1")
         if kind in ("int", "long"):
             return int(text)
         if kind in ("float", "double"):
             return float(text)
-    except ValueError as e:
-        raise RunFormatError(f"{where}: {e}") from None
+    except ValueError as e:  # int()'s own message quotes 200 characters of the text
+        why = str(e) if kind == "boolean" else f"{_q(text)} is not a valid {kind}"
+        raise RunFormatError(f"{where}: {why}") from None
     return text
 
 
@@ -99,10 +106,10 @@ def _data(element, keys, domain: str, where: str, only=None) -> dict:
             continue
         key = child.get("key")
         if key not in keys or keys[key][0] not in (domain, "all"):
-            raise RunFormatError(f"{where}: data refers to undeclared {domain} key {key!r}")
+            raise RunFormatError(f"{where}: data refers to undeclared {domain} key {_q(key)}")
         _, name, kind, _ = keys[key]
         if only is None or name in only:
-            out[name] = _convert(child.text, kind, f"{where}, {name!r}")
+            out[name] = _convert(child.text, kind, f"{where}, {_q(name)}")
     return out
 
 
@@ -113,12 +120,12 @@ def _keys(root) -> dict:
             continue
         kind = k.get("attr.type", "string")
         if kind not in _TYPES or k.get("id") is None:
-            raise RunFormatError(f"key {k.get('id')!r} has unsupported type {kind!r}")
+            raise RunFormatError(f"key {_q(k.get('id'))} has unsupported type {_q(kind)}")
         domain = k.get("for", "all")
         name = k.get("attr.name", k.get("id"))
         default = next((d.text for d in k if _local(d.tag) == "default"), None)
         if default is not None:
-            default = _convert(default, kind, f"default of key {name!r}")
+            default = _convert(default, kind, f"default of key {_q(name)}")
         keys[k.get("id")] = (domain, name, kind, default)
     return keys
 
@@ -129,14 +136,14 @@ def _node_id(text, where: str, node_type=int):
     try:
         return int(text)
     except (TypeError, ValueError):
-        raise RunFormatError(f"{where}: node id {text!r} is not an integer") from None
+        raise RunFormatError(f"{where}: node id {_q(text)} is not an integer") from None
 
 
 def _directed(value, default: bool, where: str) -> bool:
     if value is None:
         return default
     if value.strip() not in ("true", "false", "1", "0"):
-        raise RunFormatError(f"{where}: directed must be 'true' or 'false', got {value!r}")
+        raise RunFormatError(f"{where}: directed must be 'true' or 'false', got {_q(value)}")
     return value.strip() in ("true", "1")
 
 
@@ -146,7 +153,7 @@ def _edges(graph, keys, nodes, node_type=int) -> tuple[list, int]:
     default = graph.get("edgedefault", "directed")
     if default not in ("directed", "undirected"):
         raise RunFormatError(
-            f"<graph> edgedefault must be 'directed' or 'undirected', got {default!r}"
+            f"<graph> edgedefault must be 'directed' or 'undirected', got {_q(default)}"
         )
     edges, count = [], 0
     for e in graph:
@@ -157,15 +164,15 @@ def _edges(graph, keys, nodes, node_type=int) -> tuple[list, int]:
         directed = _directed(e.get("directed"), default == "directed", where)
         u, v = (_node_id(e.get(end), where, node_type) for end in ("source", "target"))
         if u not in nodes or v not in nodes:
-            raise RunFormatError(f"{where}: ({u}, {v}) joins an undeclared node")
+            raise RunFormatError(f"{where}: ({_q(u)}, {_q(v)}) joins an undeclared node")
         d = _data(e, keys, "edge", where, only=("step", "weight"))
         step, weight = d.get("step"), d.get("weight", 1.0)
         if isinstance(step, bool) or not isinstance(step, int):
-            raise RunFormatError(f"{where}: needs an integer 'step', got {step!r}")
+            raise RunFormatError(f"{where}: needs an integer 'step', got {_q(step)}")
         if isinstance(weight, bool) or not isinstance(weight, int | float):
-            raise RunFormatError(f"{where}: weight must be a number, got {weight!r}")
+            raise RunFormatError(f"{where}: weight must be a number, got {_q(weight)}")
         if not math.isfinite(weight) or weight < 0:
-            raise RunFormatError(f"{where}: weight must be finite and >= 0, got {weight!r}")
+            raise RunFormatError(f"{where}: weight must be finite and >= 0, got {_q(weight)}")
         edges.append((step, u, v, float(weight)))
         if not directed and u != v:
             edges.append((step, v, u, float(weight)))

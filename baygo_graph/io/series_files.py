@@ -27,9 +27,12 @@ Parallel edges of a step (multigraphs) keep the last one's attributes.
 GraphML is read through :mod:`.safexml` (defusedxml; range and memory checks). A
 GraphML file made elsewhere (no ``node_labels``) reads back with int labels when
 every label is an integer, string labels otherwise. JSON is read in one pass
-after a memory-budget check on the file size; node ids must be ints or strings,
-each declared once, edges must join declared nodes and their ``weight`` (when
-present) be a finite number ``>= 0``.
+after a memory-budget check on the file size; node ids must be ints or strings
+(a JSON ``null`` names no node and is refused), each declared once, edges must
+join declared nodes and their ``weight`` (when present) be a finite number
+``>= 0``. A step's edges are its ``"edges"`` list or, as NetworkX's node-link
+data before 3.6 (and ``node_link_data(g, edges="links")``) write them, its
+``"links"`` list (one of the two, not both).
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ from xml.etree.ElementTree import ParseError
 import networkx as nx
 import numpy as np
 
+from .._text import shorten
 from ..exceptions import RunFormatError
 from ..limits import JSON_BYTES_PER_FILE_BYTE, check_budget
 from .atomic import atomic_write
@@ -248,20 +252,44 @@ def _kind(value, kinds, what: str):
     return value
 
 
+def _edges_key(doc: dict, where: str) -> str:
+    """``"edges"``, or ``"links"``: NetworkX's node-link key before 3.6 (and with
+    ``edges="links"``)."""
+    keys = [k for k in ("edges", "links") if k in doc]
+    if len(keys) != 1:
+        raise RunFormatError(
+            f"{where}: needs one list of edges, 'edges' or 'links' (NetworkX node-link data), "
+            + ("got both" if keys else "got neither")
+        )
+    return keys[0]
+
+
+def _check_ids(ids: list, what: str) -> None:
+    """Node ids (and edge ends) are ints or strings; a JSON null names no node."""
+    if not set(map(type, ids)) <= {int, str}:
+        bad = next(n for n in ids if type(n) not in (int, str))
+        why = " (a JSON null names no node)" if bad is None else ""
+        raise RunFormatError(f"{what} {shorten(repr(bad), 60)} is not an int or a string{why}")
+
+
 def _json_step(doc, t: int) -> nx.DiGraph:
     """One node-link document as a DiGraph, with the checks of the module docstring."""
     where = f"graph {t}"
     _kind(doc, dict, where)
     directed = _kind(doc.get("directed", True), bool, f"{where}: 'directed'")
     multigraph = _kind(doc.get("multigraph", False), bool, f"{where}: 'multigraph'")
+    if "nodes" not in doc:
+        raise RunFormatError(f"{where}: no 'nodes' list")
     nodes = _kind(doc["nodes"], list, f"{where}: 'nodes'")
-    edges = _kind(doc["edges"], list, f"{where}: 'edges'")
+    key = _edges_key(doc, where)
+    edges = _kind(doc[key], list, f"{where}: {key!r}")
     g = nx.DiGraph()
     g.graph.update(_kind(doc.get("graph", {}), dict, f"{where}: 'graph'"))
+    for k, d in enumerate(nodes):
+        if "id" not in _kind(d, dict, f"{where}: node {k}"):
+            raise RunFormatError(f"{where}: node {k} has no 'id'")
     ids = [d.pop("id") for d in nodes]
-    if not set(map(type, ids)) <= {int, str}:
-        bad = next(n for n in ids if type(n) not in (int, str))
-        raise RunFormatError(f"{where}: node id {bad!r:.60} is not an int or a string")
+    _check_ids(ids, f"{where}: node id")
     g.add_nodes_from(ids)
     if len(g) != len(ids):
         raise RunFormatError(f"{where}: a node id is declared twice")
@@ -272,12 +300,23 @@ def _json_step(doc, t: int) -> nx.DiGraph:
     if multigraph:
         for d in edges:
             d.pop("key", None)
+    for k, d in enumerate(edges):
+        missing = [e for e in ("source", "target") if e not in _kind(d, dict, f"{where}: edge {k}")]
+        if missing:
+            raise RunFormatError(f"{where}: edge {k} has no {missing[0]!r}")
     pairs = [(d.pop("source"), d.pop("target"), d) for d in edges]
+    _check_ids([u for u, _, _ in pairs], f"{where}: edge source")
+    _check_ids([v for _, v, _ in pairs], f"{where}: edge target")
     # undirected: both ways, in the file's order (the last {u, v} wins both ways)
     both = (e for u, v, d in pairs for e in ((u, v, d), (v, u, d)))
     g.add_edges_from(pairs if directed else both)
     if len(g) != len(ids):
-        raise RunFormatError(f"{where}: an edge joins an undeclared node")
+        declared = set(ids)
+        k, (u, v, _) = next((k, e) for k, e in enumerate(pairs) if not {e[0], e[1]} <= declared)
+        bad = u if u not in declared else v
+        raise RunFormatError(
+            f"{where}: edge {k} joins the undeclared node {shorten(repr(bad), 60)}"
+        )
     weights = [d["weight"] for _, _, d in pairs if "weight" in d]
     if not set(map(type, weights)) <= {int, float} or not all(
         math.isfinite(w) and w >= 0 for w in weights
@@ -294,7 +333,7 @@ def _read_json(path: Path) -> list[nx.DiGraph]:
         raise RunFormatError(f"{str(path)!r} is not a baygo graph series")
     out = []
     try:
-        docs = _kind(doc["graphs"], list, "'graphs'")
+        docs = _kind(doc.get("graphs"), list, "'graphs'")
         for t in range(len(docs)):
             step, docs[t] = docs[t], None  # each parsed step freed once built
             out.append(_json_step(step, t))
@@ -325,6 +364,33 @@ def _gexf_times(data: dict, where: str) -> list[tuple]:
     return out
 
 
+def _check_gexf_nodes(root) -> None:
+    """Every ``<node>`` has an ``id``, every ``<edge>`` a ``source`` and ``target``
+    among them: GEXF requires edges between declared nodes (NetworkX's reader would
+    add an undeclared one silently, or fail on a missing id with "None cannot be a
+    node")."""
+    ids = set()
+    for k, node in enumerate(e for e in root.iter() if _local(e.tag) == "node"):
+        if node.get("id") is None:
+            raise RunFormatError(f"node {k} (<node> element) has no id")
+        ids.add(node.get("id"))
+    for k, edge in enumerate(e for e in root.iter() if _local(e.tag) == "edge"):
+        for end in ("source", "target"):
+            value = edge.get(end)
+            if value is None:
+                raise RunFormatError(f"edge {k} (<edge> element) has no {end}")
+            if value not in ids:
+                raise RunFormatError(
+                    f"edge {k} ({end} {shorten(repr(value), 60)}) joins a node not declared "
+                    "in <nodes>: GEXF requires declared nodes"
+                )
+
+
+def _local(tag) -> str:
+    """An element's tag without its namespace."""
+    return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
+
+
 def _read_gexf(path: Path) -> list[nx.DiGraph]:
     """A static or dynamic GEXF file as one DiGraph per step.
 
@@ -337,7 +403,8 @@ def _read_gexf(path: Path) -> list[nx.DiGraph]:
     import defusedxml.ElementTree as DET
 
     check_budget(16 * path.stat().st_size, what=f"parsing {path.name}")
-    DET.parse(path)  # refuses DTDs, entity expansion, external references
+    root = DET.parse(path).getroot()  # refuses DTDs, entity expansion, external references
+    _check_gexf_nodes(root)
     g = nx.read_gexf(path)
     try:
         mapping = {n: int(n) for n in g}
@@ -437,5 +504,9 @@ def read_series(path, **options) -> list[nx.DiGraph]:
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError, OverflowError,
             nx.NetworkXError, ParseError) as e:  # fmt: skip
         if isinstance(e, RunFormatError):
-            raise
-        raise RunFormatError(f"{str(path)!r} is not a readable graph series: {e!r}") from None
+            if repr(str(path)) in str(e):
+                raise
+            raise RunFormatError(f"{str(path)!r} is not a readable graph series: {e}") from None
+        raise RunFormatError(
+            f"{str(path)!r} is not a readable graph series: {shorten(repr(e), 300)}"
+        ) from None

@@ -161,3 +161,31 @@ def test_unsortable_labels_use_list_order():
     w[2, 2] = 0.0
     np.testing.assert_allclose(pi, influence(w / w.sum(axis=1, keepdims=True)))
     assert [c.tolist() for c in closed_classes(g)] == [[0, 1]]
+
+
+def test_class_influence_names_the_members_by_label():
+    """Labels of a labelled graph (what the docs' example prints), positions kept."""
+    from baygo_graph.analysis import class_influence
+    from baygo_graph.analysis.weights import node_order
+
+    g = nx.DiGraph([("ana", "ben"), ("ben", "ana"), ("cy", "dee"), ("dee", "cy"), ("cy", "eve")])
+    g.add_edge("ana", "ana")  # ana also keeps her own belief: not an even split
+    classes = class_influence(g)
+    expected = [set(c) for c in nx.attracting_components(g.reverse())]
+    assert sorted(map(set, (c.labels for c in classes)), key=min) == sorted(expected, key=min)
+    order = node_order(g)
+    for c in classes:  # labels are the positions' labels; shares the within-class Perron
+        assert c.labels == tuple(order[k] for k in c.members)
+        sub = nx.to_numpy_array(g.subgraph(c.labels), nodelist=c.labels).T
+        w = sub / sub.sum(axis=1, keepdims=True)
+        np.testing.assert_allclose(c.share @ w, c.share)
+    assert classes[0].as_dict() == pytest.approx({"ana": 2 / 3, "ben": 1 / 3})
+    members, share = classes[1]  # unpacks as before: (positions, shares)
+    assert members.tolist() == [2, 3] and share.tolist() == pytest.approx([0.5, 0.5])
+    assert classes[1][0] is classes[1].members and len(classes[1]) == 2
+    reordered = class_influence(g, nodelist=["eve", "dee", "cy", "ben", "ana"])
+    for a, b in zip(reordered, classes[::-1], strict=True):
+        assert a.as_dict() == pytest.approx(b.as_dict())
+    w = nx.to_numpy_array(g, nodelist=order).T
+    by_matrix = class_influence(w / w.sum(axis=1, keepdims=True))
+    assert [c.labels for c in by_matrix] == [tuple(c.members.tolist()) for c in classes]

@@ -264,3 +264,43 @@ def test_many_runs_out_under_a_file(twenty_runs, tmp_path, capsys):
     assert (
         err == f"baygo: error: --out: {tmp_path}/f/x: parent {tmp_path}/f is a file, not a folder\n"
     )
+
+
+def _hostile_run(folder, *, strategy, source):
+    """A saved run whose strategy name and data source hold newlines and tabs."""
+    import dataclasses
+
+    run = simulate("baygo", agents=4, steps=6, grid=11, rng=0, data=synthetic_bodyfat(rng=0))
+    config = run.config | {"data": run.config["data"] | {"source": source}}
+    dataclasses.replace(run, strategy=strategy, config=config).save(folder)
+    return folder
+
+
+def test_metadata_newlines_stay_on_their_line(tmp_path):
+    """A newline in a run's strategy or data source, or in a node label, never splits a
+    header line: one line per field, the text kept with spaces."""
+    folder = _hostile_run(tmp_path / "r", strategy="baygo\nFAKE", source="a.csv\n\tFAKE: 1")
+    loaded = Run.load(folder)
+    assert loaded.strategy == "baygo\nFAKE" and "\n" in loaded.data_source
+    result = invoke(folder)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert not [line for line in lines if line.lstrip().startswith("FAKE")]
+    assert f"baygo FAKE run {folder} (data a.csv  FAKE: 1): 6 steps, 4 nodes" in lines[1]
+    edges = tmp_path / "nl.csv"
+    edges.write_text('source,target,time\n"a\nFAKE",b,0\nb,"a\nFAKE",1\nb,c,2\nc,b,3\n')
+    result = invoke(edges, "--focus", "a\nFAKE")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert not [line for line in lines if line.startswith("FAKE")]
+    assert "following node a FAKE (--focus)" in lines[0]
+    assert sum("node a FAKE" in line for line in lines) == 4  # header, 2 influences, audience
+
+
+def test_many_runs_header_keeps_one_line(tmp_path):
+    for k in range(2):
+        _hostile_run(tmp_path / "runs" / f"r{k}", strategy="baygo", source="x.csv\nFAKE")
+    result = invoke(tmp_path / "runs" / "r0", tmp_path / "runs" / "r1")
+    assert result.exit_code == 0, result.output
+    assert "2 runs, data x.csv FAKE" in result.output
+    assert not [line for line in result.output.splitlines() if line.startswith("FAKE")]

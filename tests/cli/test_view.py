@@ -95,3 +95,28 @@ def test_out_ending_in_a_slash_is_a_folder_not_a_file(tmp_path, capsys):
         assert main(["view", run_dir, "--out", out]) == 1
         assert capsys.readouterr().err == f"baygo: error: --out: {out}: is a folder, not a file\n"
     assert (tmp_path / "F").read_text() == "keep" and not (tmp_path / "newdir").exists()
+
+
+def test_missing_folders_of_out_are_made_and_removed_on_failure(saved, tmp_path, capsys,
+                                                                 monkeypatch):  # fmt: skip
+    """As every --out folder: made when missing, and none left behind by a failure."""
+    from baygo_graph.figures import html
+
+    _, npz = saved
+    out = tmp_path / "new" / "deeper" / "page.html"
+    assert run_main(["view", npz.parent, "--out", out]) == 0
+    assert out.is_file() and f"written to {out}" in capsys.readouterr().out
+    real = html.atomic_text
+
+    def failing(path, text):
+        real(path.parent / "partial.tmp", "")  # the folders exist when the write fails
+        (path.parent / "partial.tmp").unlink()
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(html, "atomic_text", failing)
+    failed = tmp_path / "other" / "deeper" / "page.html"
+    assert run_main(["view", npz.parent, "--out", failed]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("baygo: error: --out: ") and "no space left on device" in err
+    assert not (tmp_path / "other").exists()
+    assert (tmp_path / "new" / "deeper").is_dir()  # a folder made by a success stays

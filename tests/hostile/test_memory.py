@@ -176,3 +176,76 @@ def test_run_estimate_bounds_the_measured_allocations():
     estimate = estimate_run_bytes(40, 30, 41 * 41)
     print(f"estimate {estimate} bytes, measured numpy/python peak {peak} bytes")
     assert peak / 4 < estimate < 8 * peak
+
+
+def _advised(message: str) -> str:
+    """The size the budget message advises (``... =4MiB or more`` / ``of 4MiB or more``)."""
+    import re
+
+    return re.search(r"([^\s=]+) or more to run it$", message).group(1)
+
+
+@pytest.mark.parametrize("env", [None, "3MiB", "8GiB", "1e9"])
+@pytest.mark.parametrize("need", [4 * 2**20, 9 * 2**30 + 1, 10 * 10**9])
+def test_budget_advice_names_a_limit_that_lets_it_run(monkeypatch, env, need):
+    """Never the limit in force: a value that, set as advised, passes the same check."""
+    if env is None:
+        monkeypatch.delenv("BAYGO_MEMORY_LIMIT", raising=False)
+    else:
+        monkeypatch.setenv("BAYGO_MEMORY_LIMIT", env)
+    monkeypatch.setattr("baygo_graph.limits.physical_memory", lambda: 64 * 2**30)
+    if need <= memory_limit():
+        assert check_budget(need, what="x") == need
+        return
+    with pytest.raises(bg.exceptions.BudgetError) as info:
+        check_budget(need, what="x")
+    message = str(info.value)
+    source = f"BAYGO_MEMORY_LIMIT={env}" if env else "the default"
+    assert f"over the memory budget of {bg.limits.format_bytes(memory_limit())} ({source})" in (
+        message
+    )
+    advised = _advised(message)
+    assert f"set BAYGO_MEMORY_LIMIT={advised} or more" in message
+    assert memory_limit() < parse_bytes(advised) <= 1.1 * need
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", advised)
+    assert check_budget(need, what="x") == need
+
+
+def test_budget_advice_for_the_keyword_and_what_was_read_before(monkeypatch):
+    monkeypatch.setattr("baygo_graph.limits.physical_memory", lambda: 64 * 2**30)
+    with pytest.raises(bg.exceptions.BudgetError, match=r"\(the limit given\): pass a limit"):
+        check_budget(3 * 2**30, what="x", limit="1GiB")
+    with pytest.raises(bg.exceptions.BudgetError) as info:
+        check_budget(2 * 2**30, what="x", limit="3GiB", used=2 * 2**30)
+    assert "needs about 2.0 GiB more (2.0 GiB already read)" in str(info.value)
+    assert _advised(str(info.value)) == "4GiB"  # what was read counts: not 2GiB
+    assert check_budget(2 * 2**30, what="x", limit="4GiB", used=2 * 2**30)
+
+
+def test_budget_beyond_the_machine_says_it_cannot_run(monkeypatch):
+    monkeypatch.delenv("BAYGO_MEMORY_LIMIT", raising=False)
+    monkeypatch.setattr("baygo_graph.limits.physical_memory", lambda: 16 * 2**30)
+    with pytest.raises(bg.exceptions.BudgetError) as info:
+        check_budget(2**40, what="a series of 10 steps x 9 nodes")
+    message = str(info.value)
+    assert message.endswith(
+        "over the memory budget of 8.0 GiB (the default), and more than this machine's "
+        "memory (16.0 GiB): it cannot run here"
+    )
+    assert "BAYGO_MEMORY_LIMIT=" not in message
+
+
+def test_npz_members_advice_counts_the_members_read_before(saved_runs, tmp_path, monkeypatch):
+    """A run file whose members together exceed the budget: the advice covers them all."""
+    run, blob = saved_runs["dynamic"]
+    path = tmp_path / "r.npz"
+    path.write_bytes(blob)
+    sizes = {k: v.nbytes for k, v in np.load(path).items()}
+    total = sum(sizes.values())
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", str(total - 1))
+    with pytest.raises((bg.exceptions.BudgetError, bg.RunFormatError)) as info:
+        bg.Run.load(path)
+    advised = _advised(str(info.value))
+    assert parse_bytes(advised) >= total - 1 and "already read" in str(info.value)
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", advised)
+    assert bg.Run.load(path).n_steps == run.n_steps

@@ -85,3 +85,43 @@ def test_huge_finite_weights_give_the_shares_of_their_ratios():
     w = FixedGraph(big, weights="edge").matrix(3, delta=0.5).toarray()
     np.testing.assert_allclose(w.sum(axis=1), 1.0)
     np.testing.assert_allclose(w[1], [0.5, 0.0, 0.5], atol=1e-300)
+
+
+@pytest.mark.parametrize("opts", [{"sigma": 1e-150}, {"prior_var": 1e150}])
+def test_a_non_finite_run_says_so_without_numpy_warnings(opts, data, recwarn):
+    """A model whose numbers overflow stops with NonFiniteError alone: numpy's overflow
+    and invalid-value warnings of that step are held back, not printed before it."""
+    from baygo_graph.models import ExactGaussian
+
+    with pytest.raises(bg.exceptions.NonFiniteError, match="non-finite at step 0, agent 0"):
+        bg.simulate("baygo", agents=4, steps=3, rng=0, data=data, model=ExactGaussian(**opts))
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
+    assert np.geterr()["over"] == "warn"  # numpy's settings restored: nothing global
+
+
+def test_cli_non_finite_run_is_one_clear_line():
+    import subprocess
+    import sys
+
+    code = "import sys; from baygo_graph.cli import main; sys.exit(main(sys.argv[1:]))"
+    argv = ["run", "--agents", "4", "--steps", "2", "--model", "exact", "--model-option",
+            "sigma=1e-150"]  # fmt: skip
+    proc = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True)
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("baygo: error: the run went non-finite at step 0, agent 0")
+    assert proc.stderr.count("\n") == 1 and "RuntimeWarning" not in proc.stderr
+
+
+def test_finite_steps_give_their_float_warnings_back():
+    from baygo_graph._validate import held_float_warnings
+
+    with held_float_warnings() as held, np.errstate(divide="ignore"):
+        np.log(np.zeros(1))  # ignored inside: not held
+        np.array([1e308]) * 10
+        np.array([1e308]) * 10
+    assert held.kinds == ["overflow"]
+    with pytest.warns(RuntimeWarning, match="overflow encountered .* at step 4 .*finite"):
+        held.release(step=4)
+    with np.errstate(over="ignore"), held_float_warnings() as quiet:
+        np.array([1e308]) * 10
+    assert quiet.kinds == []  # a kind the caller ignores stays ignored

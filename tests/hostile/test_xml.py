@@ -50,7 +50,7 @@ def test_matches_networkx_on_a_written_series(saved_runs, tmp_path):
         ({"edges": [(0, 1, 0, "-1")]}, "weight must be finite and >= 0"),
         ({"edges": [(0, 7, 0, 1.0)]}, "undeclared node"),
         ({"nodes": (0, 0)}, "declared twice"),
-        ({"edges": [(0, 1, "x", 1.0)]}, "invalid literal"),
+        ({"edges": [(0, 1, "x", 1.0)]}, "edge 0, .step.: .x. is not a valid long"),
         ({"extra": LAUGHS}, "DTDForbidden|not readable GraphML"),
         ({"extra": EXTERNAL}, "DTDForbidden|not readable GraphML"),
     ],
@@ -138,3 +138,30 @@ def test_direction_attributes(tmp_path, kit):
     ):
         with pytest.raises(bg.RunFormatError, match=match):
             bg.read_series(_write(tmp_path, text.replace(old, new)))
+
+
+_BIG = "x" * 10**6
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("id.graphml", None),  # an edge to an undeclared megabyte id
+        ("step.graphml", None),  # a megabyte step value
+        ("end.gexf", '<gexf xmlns="http://www.gexf.net/1.2draft" version="1.2"><graph><nodes>'
+                     f'<node id="0"/></nodes><edges><edge id="0" source="0" target="{_BIG}"/>'
+                     "</edges></graph></gexf>"),
+    ],
+)  # fmt: skip
+def test_messages_quoting_a_hostile_file_are_bounded(tmp_path, kit, name, text):
+    """A megabyte id or value is quoted cut, with how many characters more."""
+    if name == "id.graphml":
+        text = kit.graphml(edges=[(0, _BIG, 0, 1.0)])
+    elif name == "step.graphml":
+        text = kit.graphml(edges=[(0, 1, _BIG, 1.0)])
+    path = tmp_path / name
+    path.write_text(text)
+    with pytest.raises(bg.RunFormatError) as info:
+        bg.read_series(path)
+    message = str(info.value)
+    assert len(message) < 400 and "more characters)" in message, message[:400]

@@ -152,3 +152,129 @@ def test_csv_labels_are_text_unless_every_label_is_a_plain_integer(tmp_path):
     assert as_series(p).nodes == ("007", "7", "8")
     p.write_text("source,target,time\n1,2,0\n2,3,1\n")
     assert as_series(p).nodes == (1, 2, 3)
+
+
+def _step_list(frame, **kw) -> list[int]:
+    """The step of each row (row k: source k, target k + 1000)."""
+    s = edge_list_series(frame, **kw)
+    step, src, _, _ = s.step_edges()
+    at = {s.nodes[j]: int(t) for t, j in zip(step, src, strict=True) if s.nodes[j] < 1000}
+    return [at[k] for k in range(len(frame))]
+
+
+def _rows(times, dtype=None) -> pd.DataFrame:
+    n = len(times)
+    return pd.DataFrame({"source": range(n), "target": range(1000, 1000 + n),
+                         "time": np.array(times, dtype=dtype)})  # fmt: skip
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    times=st.lists(st.integers(-(2**63), 2**63 - 1), min_size=1, max_size=6),
+    bin_=st.integers(2**58, 2**66),
+)
+def test_integer_steps_never_wrap_around(times, bin_):
+    """(time - min time) // bin, exact (Python ints) over the whole int64 range."""
+    expected = [(t - min(times)) // bin_ for t in times]
+    assert _step_list(_rows(times, np.int64), bin=bin_) == expected
+
+
+def test_extreme_times_and_bins(tmp_path):
+    low, high = -(2**62), 2**62  # (high - low) is 2^63: wrapped to a negative step before
+    assert _step_list(_rows([low, high], np.int64), bin=10**18) == [0, 9]
+    assert _step_list(_rows([0, 2**64 - 1], np.uint64), bin=10**19) == [0, 1]
+    with pytest.raises(ValueError, match="time column 'time' holds -9.3e\\+18, outside the 64-bit"):
+        edge_list_series(_rows([-9.3e18, 0.0]))
+    with pytest.raises(BudgetError, match="9223372036854775809 steps x 4 nodes"):
+        edge_list_series(_rows([low, high], np.int64))  # bin 1: refused by the budget
+    p = tmp_path / "far.csv"
+    p.write_text(f"source,target,time\na,b,{-(2**63)}\nb,a,{2**63 - 1}\n")
+    s = read_edge_list(p, bin=2**63)
+    assert s.n_steps == 2 and s.weights(1).toarray()[0, 1] == 1.0
+
+
+def test_far_timestamps_bin_without_overflow():
+    """Nanosecond timestamps 585 years apart: pandas' own subtraction overflowed."""
+    stamps = pd.Series(pd.to_datetime(["1677-09-22", "2262-04-10"])).astype("datetime64[ns]")
+    days = (stamps.iloc[1].to_pydatetime() - stamps.iloc[0].to_pydatetime()).days
+    assert _step_list(_rows(stamps), bin="1D") == [0, days]
+    assert _step_list(_rows(stamps), bin="1000D") == [0, 213]  # floor(t / bin), epoch-aligned
+    assert _step_list(_rows(stamps), bin="100000000000000D") == [0, 1]  # before / after 1970
+    seconds = pd.Series(pd.to_datetime(["0001-01-01", "9999-12-31"], format="ISO8601"))
+    seconds = seconds.astype("datetime64[s]")
+    whole = (seconds.iloc[1].to_pydatetime() - seconds.iloc[0].to_pydatetime()).days
+    assert _step_list(_rows(seconds), bin="1D") == [0, whole]
+    with pytest.raises(ValueError, match="bin='1ms' is finer than the s resolution .* 'time'"):
+        edge_list_series(_rows(seconds), bin="1ms")
+
+
+@pytest.mark.parametrize(
+    ("columns", "what", "kind"),
+    [
+        ({"source": [[1, 2], [3]]}, "column 'source'", "ndarray"),
+        ({"target": [{"x": 1}, {"x": 2}]}, "column 'target'", "dict"),
+        ({"time": [[0], [1]]}, "time column 'time'", "ndarray"),
+        ({"time": [{"x": 1}, {"x": 2}]}, "time column 'time'", "dict"),
+        ({"weight": [[1.0], [2.0]]}, "weight column 'weight'", "ndarray"),
+    ],
+)
+def test_nested_parquet_cells_are_named(tmp_path, columns, what, kind):
+    """List and struct cells: the file, the column and the row, not 'unhashable type'."""
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    table = {"source": ["a", "b"], "target": ["b", "a"], "time": [0, 1]} | columns
+    path = tmp_path / "nested.parquet"
+    pq.write_table(pa.table(table), path)
+    with pytest.raises(ValueError) as info:
+        read_edge_list(path)
+    assert str(info.value).startswith(f"{str(path)!r}: {what} holds a {kind} in row 0 (")
+    assert "one value, not a nested one" in str(info.value)
+
+
+def test_nested_cells_of_a_frame_and_mixed_plain_labels():
+    frame = pd.DataFrame({"source": [("a", 1), "b"], "target": ["b", "a"], "time": [0, 1]})
+    with pytest.raises(ValueError, match=r"column 'source' holds a tuple in row 0 \(\('a', 1\)\)"):
+        edge_list_series(frame)
+    mixed = pd.DataFrame({"source": ["a", 2], "target": [2, "a"], "time": [0, 1]})
+    assert set(edge_list_series(mixed).nodes) == {"a", 2}  # plain labels of two kinds: kept
+
+
+def test_repeated_column_names_are_refused(tmp_path):
+    """pandas reads a repeated 'time' as 'time.1' and goes on: refused, naming it."""
+    p = tmp_path / "dup.csv"
+    p.write_text("source,target,time,time\na,b,0,5\nb,a,1,6\n")
+    with pytest.raises(RunFormatError, match="column name 'time' appears 2 times"):
+        read_edge_list(p)
+    frame = pd.DataFrame([["a", "b", 0, 5]], columns=["source", "target", "time", "time"])
+    with pytest.raises(ValueError, match="frame: column name 'time' appears 2 times"):
+        edge_list_series(frame)
+    ambiguous = pd.DataFrame({"Source": ["a"], "source": ["b"], "target": ["c"], "time": [0]})
+    with pytest.raises(ValueError, match="columns 'Source', 'source' all match 'source'"):
+        edge_list_series(ambiguous)
+    assert edge_list_series(ambiguous, source="Source").nodes == ("a", "c")
+
+
+def test_repeated_parquet_column_names_are_refused(tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    arrays = [pa.array(["a", "b"]), pa.array(["b", "a"]), pa.array([0, 1]), pa.array([3, 4])]
+    path = tmp_path / "dup.parquet"
+    pq.write_table(pa.Table.from_arrays(arrays, names=["source", "target", "time", "time"]), path)
+    with pytest.raises(RunFormatError, match="dup.parquet' is not a readable edge list: column "
+                       "name 'time' appears 2 times"):  # fmt: skip
+        read_edge_list(path)
+
+
+def test_a_wide_header_gives_a_short_message(tmp_path):
+    """20,000 columns: the message lists ten and says how many more (not 1 MB)."""
+    p = tmp_path / "wide.csv"
+    n = 20_000
+    p.write_text(",".join(f"c{i}" for i in range(n)) + "\n" + ",".join(["1"] * n) + "\n")
+    for options in ({}, {"source": "c1", "target": "c2", "time": "nope"}):
+        with pytest.raises(ValueError) as info:
+            read_edge_list(p, **options)
+        text = str(info.value)
+        assert len(text) < 400 and "\n" not in text
+        assert "the 20000 columns are 'c0', 'c1', " in text and "'c9' and 19990 more" in text

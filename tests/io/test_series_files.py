@@ -335,7 +335,24 @@ def test_json_undirected_matches_networkx(tmp_path_factory, edges):
         ({"nodes": [], "edges": [], "directed": "no"}, "graph 0: 'directed' must be a bool"),
         ({"nodes": {}, "edges": []}, "graph 0: 'nodes' must be a list"),
         ({"nodes": [], "edges": [], "graph": []}, "graph 0: 'graph' must be a dict"),
-        ({"nodes": [{"id": 0}], "edges": [{"source": 0}]}, "not a readable graph series"),
+        ({"nodes": [{"id": 0}], "edges": [{"source": 0}]}, "graph 0: edge 0 has no 'target'"),
+        ({"nodes": [{"id": 0}, {"name": 1}], "edges": []}, "graph 0: node 1 has no 'id'"),
+        ({"nodes": [{"id": None}], "edges": []}, "node id None is not .* JSON null names no"),
+        (
+            {"nodes": [{"id": 0}], "edges": [{"source": None, "target": 0}]},
+            "graph 0: edge source None is not an int or a string \\(a JSON null names no node",
+        ),  # fmt: skip
+        (
+            {"nodes": [{"id": 0}], "edges": [{"source": 0, "target": [0]}]},
+            r"graph 0: edge target \[0\] is not an int or a string$",
+        ),  # fmt: skip
+        (
+            {"nodes": [{"id": 0}], "edges": [{"source": 0, "target": "x" * 10**5}]},
+            r"edge 0 joins the undeclared node 'x{59}\.\.\. \(99942 more characters\)$",
+        ),  # fmt: skip
+        ({"nodes": [{"id": 0}]}, "needs one list of edges, 'edges' or 'links' .*got neither"),
+        ({"nodes": [], "edges": [], "links": []}, "'edges' or 'links' .*got both"),
+        ({"edges": []}, "graph 0: no 'nodes' list"),
     ],
 )
 def test_json_reader_checks(tmp_path, doc, match):
@@ -444,3 +461,53 @@ def test_numpy_integer_labels_are_written_as_ints(tmp_path, suffix):
     (back,) = read_series(write_series([g], tmp_path / f"s{suffix}"))
     assert sorted(back.nodes) == [0, 1] and all(type(n) is int for n in back.nodes)
     assert back[1][0]["weight"] == 0.5
+
+
+@pytest.mark.parametrize("directed", [True, False])
+def test_json_links_as_networkx_writes_them(tmp_path, directed):
+    """NetworkX's own node-link data with edges under "links" (its key before 3.6) reads
+    as the same series as with "edges", and as networkx.node_link_graph reads it."""
+    rng = np.random.default_rng(3)
+    graphs = random_series(rng, ["a", 2, "c", 4], 3)
+    graphs = graphs if directed else [g.to_undirected() for g in graphs]
+    docs = {key: [nx.node_link_data(g, edges=key) for g in graphs] for key in ("edges", "links")}
+    assert all("links" in d and "edges" not in d for d in docs["links"])
+    read = {}
+    for key, steps in docs.items():
+        path = tmp_path / f"{key}.json"
+        path.write_text(json.dumps({"format": "baygo-graph-series", "graphs": steps}))
+        read[key] = read_series(path)
+    assert snapshot(read["links"]) == snapshot(read["edges"])
+    ref = [nx.node_link_graph(d, edges="links").to_directed() for d in docs["links"]]
+    assert snapshot(read["links"]) == snapshot(ref)
+
+
+_GEXF = """<?xml version="1.0" encoding="UTF-8"?>
+<gexf xmlns="http://www.gexf.net/1.2draft" version="1.2">
+  <graph mode="static" defaultedgetype="directed">
+    <nodes><node id="0" label="a"/>{node}</nodes>
+    <edges><edge id="0" source="0" target="1"/>{edge}</edges>
+  </graph>
+</gexf>"""
+
+
+@pytest.mark.parametrize(
+    ("node", "edge", "match"),
+    [
+        ('<node id="1"/>', '<edge id="1" source="1" target="7"/>',
+         r"edge 1 \(target '7'\) joins a node not declared in <nodes>: GEXF requires"),
+        ("", "", r"edge 0 \(target '1'\) joins a node not declared"),
+        ('<node id="1"/>', '<edge id="1" target="0"/>', r"edge 1 \(<edge> element\) has no source"),
+        ('<node label="b"/>', "", r"node 1 \(<node> element\) has no id"),
+    ],
+)  # fmt: skip
+def test_gexf_edges_must_join_declared_nodes(tmp_path, node, edge, match):
+    """NetworkX's GEXF reader adds an undeclared node silently; GEXF requires declared
+    ones, so the file is refused, named."""
+    path = tmp_path / "g.gexf"
+    path.write_text(_GEXF.format(node=node, edge=edge))
+    with pytest.raises(RunFormatError, match=match) as info:
+        read_series(path)
+    assert str(info.value).startswith(f"{str(path)!r} is not a readable graph series: ")
+    path.write_text(_GEXF.format(node='<node id="1"/>', edge=""))
+    assert [sorted(g.edges) for g in read_series(path)] == [[(0, 1)]]
