@@ -257,7 +257,7 @@ def _save_runs(runs, folder) -> str:
     "--csv",
     "as_csv",
     is_flag=True,
-    help="Write the per-step results as results.csv (6 significant digits, ~15x larger) "
+    help="Write the per-step results as results.csv (6 significant digits, 10-20x larger) "
     "instead of results.parquet.",
 )
 @click.option(

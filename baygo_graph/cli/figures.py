@@ -237,7 +237,7 @@ def animate(run_dir, steps_text, fmt, out, fps, dpi, panel, window):
               help="Also keep every run in OUT/runs/ (then: baygo analyze OUT).")  # fmt: skip
 @click.option("--csv", "as_csv", is_flag=True,
               help="Write the per-step results as results.csv (6 significant digits, "
-              "~15x larger) instead of results.parquet.")  # fmt: skip
+              "10-20x larger) instead of results.parquet.")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print claims and files as JSON.")
 def reproduce(seeds, steps, data, n_jobs, out, seed, agents, grid, gallery, video, progress,
               regimes, design, regime_seeds, scheduler, save_runs, as_csv, as_json):  # fmt: skip

@@ -249,3 +249,22 @@ def test_a_truncated_or_corrupt_file_is_a_data_error(rng, tmp_path):
         load_results(broken)
     with pytest.raises(DataError, match="broken.parquet"):
         Comparison.read_parquet(broken)
+
+
+@pytest.mark.parametrize("reader", ["duckdb", "polars"])
+def test_duckdb_and_polars_see_the_source_and_the_flag(rng, tmp_path, reader):
+    module = pytest.importorskip(reader)
+    c = _synthetic(rng)
+    path = write_results_parquet(c, tmp_path / "results.parquet")
+    if reader == "duckdb":
+        rows = module.sql(f"SELECT DISTINCT data, synthetic FROM '{path}'").fetchall()
+        meta = dict(module.sql(f"SELECT decode(key), decode(value) FROM "
+                               f"parquet_kv_metadata('{path}')").fetchall())  # fmt: skip
+        assert meta["synthetic"] == "true" and meta["data_source"] == "synthetic (n=252)"
+        ((total,),) = module.sql(f"SELECT sum(mse) FROM '{path}'").fetchall()
+    else:
+        frame = module.read_parquet(path)
+        rows = list(frame.select(["data", "synthetic"]).unique().iter_rows())
+        total = frame["mse"].sum()
+    assert rows == [("synthetic (n=252)", True)]
+    assert total == pytest.approx(c.mse.sum(), rel=1e-12)
