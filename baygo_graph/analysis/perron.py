@@ -52,6 +52,7 @@ from ..exceptions import NotUniqueError
 from .weights import weight_matrix
 
 __all__ = [
+    "ClassInfluence",
     "DAMPING",
     "ON_NONUNIQUE",
     "class_influence",
