@@ -14,7 +14,7 @@ import traceback
 
 import click
 
-from .._text import console
+from .._text import console, shorten
 from ..exceptions import BayGoError
 
 __all__ = ["DEBUG_ENV", "PLUGINS_ENV", "cli", "load_plugin", "main"]
@@ -107,6 +107,10 @@ def load_plugin(spec: str):
         raise click.BadParameter(f"cannot import {spec!r}: {e}", param_hint="--plugin") from e
 
 
+#: Longest error line ``baygo`` prints (before "... (N more characters)").
+ERROR_CHARS = 2000
+
+
 def _debug() -> bool:
     return os.environ.get(DEBUG_ENV, "") not in ("", "0")
 
@@ -120,7 +124,14 @@ def _one_line(e: BaseException) -> str:
         text = text if str(e.filename) in text else f"{text}: {e.filename}"
     if isinstance(e, MemoryError) and not isinstance(e, BayGoError):
         text = f"out of memory ({text}); lower the sizes asked for"
-    return console(text)  # a file name or metadata quoted in an error stays text
+    return _bounded(text)
+
+
+def _bounded(text: str) -> str:
+    """One printable line (a file name or metadata quoted in an error stays text) of at
+    most :data:`ERROR_CHARS` characters, then how many were cut: the last guard for
+    messages that quote a user's input."""
+    return shorten(console(text), ERROR_CHARS)
 
 
 def main(argv=None) -> int:
@@ -136,7 +147,7 @@ def main(argv=None) -> int:
     except click.ClickException as e:
         if _debug():
             traceback.print_exception(e, file=sys.stderr)
-        click.echo(f"baygo: error: {console(e.format_message())}", err=True)
+        click.echo(f"baygo: error: {_bounded(e.format_message())}", err=True)
         code = e.exit_code
     except click.exceptions.Abort:
         click.echo("baygo: aborted", err=True)

@@ -227,3 +227,13 @@ def test_run_force_replaces(tmp_path, capsys, monkeypatch):
     assert "pass --force" in capsys.readouterr().err
     assert main([*argv, "--seed", "1", "--force"]) == 0
     assert bg.Run.load(tmp_path).config["seed"] == 1
+
+
+def test_an_error_quoting_a_huge_input_is_one_bounded_line(tmp_path, capsys):
+    from baygo_graph.cli import ERROR_CHARS
+
+    huge = "x" * 100_000  # click quotes the bad value in its usage error
+    assert main(["run", "--strategy", huge, "--out", str(tmp_path / "r")]) in (1, 2)
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("baygo: error: ")
+    assert len(err) < ERROR_CHARS + 100 and "more characters)" in err
