@@ -498,7 +498,13 @@ def write_table(table: pd.DataFrame, folder, *, results_format: str = "parquet")
         source = str(table["data"].iloc[0]) if "data" in table and len(table) else "unknown"
         arrow = arrow.replace_schema_metadata(
             (arrow.schema.metadata or {})
-            | {b"data_source": source.encode(), b"synthetic": str(synthetic).lower().encode()}
+            | {
+                b"data_source": source.encode(),
+                b"synthetic": str(synthetic).lower().encode(),
+                b"PANDAS_ATTRS": json.dumps(
+                    {"data_source": source, "synthetic": synthetic}
+                ).encode(),
+            }
         )
         atomic_write(path, lambda fh: pq.write_table(arrow, fh, compression="zstd"))
     for other in RESULTS_FILES.values():

@@ -95,6 +95,10 @@ def _schema(pa, n_seeds: int, n_agents: int, meta: dict, source: str, synthetic:
             b"data_source": source.encode("utf-8"),
             b"synthetic": b"true" if synthetic else b"false",
             b"note": synthetic_banner(synthetic).encode("utf-8"),
+            # what pandas.read_parquet puts in the frame's attrs
+            b"PANDAS_ATTRS": json.dumps(
+                {"data_source": source, "synthetic": synthetic, "note": synthetic_banner(synthetic)}
+            ).encode("utf-8"),
         },
     )
 

@@ -62,6 +62,8 @@ def test_results_parquet_is_the_returned_table(reference, tmp_path):
     assert sorted(p.name for p in tmp_path.glob("results.*")) == ["results.parquet"]
     disk = pd.read_parquet(tmp_path / "results.parquet")
     assert disk.columns.tolist() == table.columns.tolist() and len(disk) == len(table)
+    assert disk.attrs["synthetic"] == bool(table["synthetic"].any())  # pandas reads it back
+    assert disk.attrs["data_source"] == str(table["data"].iloc[0])
     for col in ("strategy", "physical", "data", "model", "loss"):
         assert str(disk[col].dtype) == "category"
     for col in ("agents", "batch", "grid", "steps", "seed"):

@@ -127,6 +127,9 @@ def test_synthetic_is_visible_to_every_reader(rng, tmp_path):
     direct = pd.read_parquet(path, columns=["data", "synthetic"])
     assert direct["synthetic"].all() and len(direct) == c.mse.size
     assert set(direct["data"].astype(str)) == {"synthetic (n=252)"}
+    # ... and in the frame's attrs, whatever columns are read
+    only = pd.read_parquet(path, columns=["mse"]).attrs
+    assert only["synthetic"] is True and only["data_source"] == "synthetic (n=252)"
     # the file's key-value metadata (parquet-tools, DuckDB's parquet_kv_metadata)
     meta = pq.ParquetFile(path).schema_arrow.metadata
     assert meta[b"synthetic"] == b"true" and meta[b"data_source"] == b"synthetic (n=252)"
