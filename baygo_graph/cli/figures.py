@@ -144,7 +144,7 @@ def plot(run_dir, out, formats, window, as_json, **options):
                 written.append(str(path))
             plt.close(fig)
     banner = synthetic_banner(run.synthetic)
-    text = "\n".join(([banner] if banner else []) + [f"wrote {p}" for p in written])
+    text = ([banner] if banner else []) + [f"wrote {p}" for p in written]
     emit({"synthetic": run.synthetic, "files": written}, as_json=as_json, text=text)
 
 
@@ -320,4 +320,4 @@ def reproduce(seeds, steps, data, n_jobs, out, seed, agents, grid, gallery, vide
         "files": {k: str(v) for k, v in result.files.items()},
         "timings_s": result.timings,
     }
-    emit(summary, as_json=as_json, text="\n".join(lines))
+    emit(summary, as_json=as_json, text=lines)  # one screen line per field

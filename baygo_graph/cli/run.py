@@ -138,7 +138,7 @@ def _print(result, summary, *, strategy, seed, out, as_json) -> None:
         lines.append(listened_line(summary["chosen_counts"]))
     if out is not None:
         lines.append(f"run written to {summary['file']}")
-    emit(summary, as_json=as_json, text="\n".join(lines))
+    emit(summary, as_json=as_json, text=lines)  # one screen line per field
 
 
 #: Agents listed by name in the "listened to" line; the rest are counted.

@@ -175,5 +175,5 @@ def sweep(
     )
     loss = loss_label(str(table["loss"].iloc[0]))
     lines.append(f"mean final {loss} over seeds:")
-    lines.append(groups.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
-    emit(summary, as_json=as_json, text="\n".join(lines))
+    lines += groups.to_string(index=False, float_format=lambda v: f"{v:.4f}").splitlines()
+    emit(summary, as_json=as_json, text=lines)  # one screen line per field

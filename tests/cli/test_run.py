@@ -127,3 +127,14 @@ def test_many_agents_on_default_synthetic_data(monkeypatch):
     assert '"synthetic (n=400)"' in small.output
     bad = CliRunner().invoke(cli, [*args, "--samples", "400", "--data", "x.csv"])
     assert bad.exit_code != 0 and "--samples sizes the synthetic data" in bad.output
+
+
+def test_a_newline_in_the_data_path_stays_on_its_line(tmp_path, capsys):
+    path = tmp_path / "a\nFAKE: 1.csv"  # a legal file name on Linux
+    bg.synthetic_bodyfat(rng=0).frame.to_csv(path, index=False)
+    code, out, _ = call(
+        ["run", "--steps", "3", "--agents", "4", "--grid", "11", "--data", str(path)], capsys
+    )
+    assert code == 0
+    assert not [line for line in out.splitlines() if line.startswith("FAKE")]
+    assert "data " in out and "a FAKE: 1.csv" in out
