@@ -84,7 +84,10 @@ def main(argv=None) -> str:
     parser.add_argument("--agents", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--B", type=int, default=10)
+    parser.add_argument("--quick", action="store_true", help="T = 1,000, M = 300, 2 rounds")
     args = parser.parse_args(argv)
+    if args.quick:
+        args.steps, args.agents, args.rounds = 1000, 300, 2
     runs = series(args.steps, args.agents)
     parts = ["\n".join(machine_lines()) + f"\nload average at start: {load_average()}"]
     parts.append(

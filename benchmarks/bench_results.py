@@ -51,7 +51,10 @@ def main(argv=None) -> str:
     parser.add_argument("--seeds", type=int, default=2)
     parser.add_argument("--grid", type=int, default=15)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--quick", action="store_true", help="T = 60, M = 40, 2 rounds")
     args = parser.parse_args(argv)
+    if args.quick:
+        args.steps, args.agents, args.rounds = 60, 40, 2
     parts = ["\n".join(machine_lines()) + f"\nload average at start: {load_average()}"]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -47,6 +47,8 @@ SECTIONS = {
     "sweep": "bench_sweep",
     "influence": "bench_influence",
     "connectivity": "bench_connectivity",
+    "hub_analysis": "bench_hub_analysis",
+    "results": "bench_results",
     "exact": "bench_exact",
     "headline": None,
 }
