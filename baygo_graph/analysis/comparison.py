@@ -162,13 +162,13 @@ class Comparison:
         df.attrs = dict(self.attrs)
         return df
 
-    def write_csv(self, path, *, float_format: str = "%.6g", **constants):
+    def write_csv(self, path, *, float_format: str = "%.6g", comment=None, **constants):
         """Write :meth:`to_frame`'s table to ``path``, one run at a time (atomically).
 
         Memory stays that of one run's rows whatever the study's size; the file
         equals ``to_frame().assign(**constants).to_csv(path, index=False,
         float_format=float_format)``. ``constants`` add columns of one value
-        (e.g. ``data=..., synthetic=...``).
+        (e.g. ``data=..., synthetic=...``); ``comment`` a first line ``# comment``.
 
         Returns
         -------
@@ -182,7 +182,7 @@ class Comparison:
                     yield _tidy((label,), self.mse[run], self.influence[run],
                                 self.informative[run], seed0=r).assign(**constants)  # fmt: skip
 
-        return write_frames(path, parts(), float_format=float_format)
+        return write_frames(path, parts(), float_format=float_format, comment=comment)
 
     @classmethod
     def read_csv(cls, path, *, chunksize: int = 1_000_000) -> Comparison:

@@ -32,7 +32,7 @@ import click
 import pandas as pd
 
 from .._format import format_number, json_number, markdown_table
-from .._text import console, csv_frame
+from .._text import console
 from ..defaults import PAPER
 from ..models import DEFAULT_MODEL, MODEL_NAMES
 from ..strategies import PAPER_STRATEGIES, strategy_names
@@ -147,16 +147,7 @@ def _write(out, res, record, blocks, *, banner, notes, results_format) -> dict:
         folder.mkdir(parents=True, exist_ok=True)
         paths = {k: folder / name for k, name in _FILES.items()}
         paths["results"] = folder / RESULTS_FILES[results_format]
-        if results_format == "csv":
-            with open(paths["results"], "w", newline="") as fh:
-                if banner:
-                    fh.write(f"# {banner}\n")
-                source = {"data": str(res.attrs.get("data_source", "unknown")),
-                          "synthetic": bool(res.attrs.get("synthetic", False))}  # fmt: skip
-                csv_frame(res.to_frame().assign(**source)).to_csv(fh, index=False)
-            (folder / RESULTS_FILES["parquet"]).unlink(missing_ok=True)
-        else:
-            write_results(res, folder, results_format="parquet")
+        write_results(res, folder, results_format=results_format)
         md = ["# Strategy comparison", *([f"**{banner}**"] if banner else []), *blocks]
         md = [b for b in md if b != banner] + [notes]
         paths["markdown"].write_text("\n\n".join(md) + "\n")

@@ -58,7 +58,7 @@ from ..data import Dataset
 from ..defaults import PAPER
 from ..exceptions import GridResolutionWarning
 from ..io.atomic import atomic_text, atomic_write
-from ..io.results import RESULTS_FILES, check_results_format
+from ..io.results import RESULTS_FILES, check_results_format, remove_stale_results
 from ..learning import simulate
 from ..models import resolve_model
 from ..strategies import (
@@ -501,15 +501,14 @@ def write_table(table: pd.DataFrame, folder, *, results_format: str = "parquet")
             | {
                 b"data_source": source.encode(),
                 b"synthetic": str(synthetic).lower().encode(),
+                b"baygo.table": b"sweep",  # marks the table as ours (is_our_table)
                 b"PANDAS_ATTRS": json.dumps(
                     {"data_source": source, "synthetic": synthetic}
                 ).encode(),
             }
         )
         atomic_write(path, lambda fh: pq.write_table(arrow, fh, compression="zstd"))
-    for other in RESULTS_FILES.values():
-        if other != path.name:
-            (folder / other).unlink(missing_ok=True)
+    remove_stale_results(folder, keep=path.name)
     return path
 
 

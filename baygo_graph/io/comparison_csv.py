@@ -36,10 +36,12 @@ _TRUE = {"true": True, "1": True, "false": False, "0": False}
 _NAN = ["", "nan", "NaN", "NA"]
 
 
-def write_frames(path, frames, *, float_format: str = "%.6g"):
+def write_frames(path, frames, *, float_format: str = "%.6g", comment: str | None = None):
     """Write the DataFrames ``frames`` (same columns) as one CSV table, atomically.
 
     The header comes from the first frame; memory stays that of one frame.
+    ``comment``: a first line ``# comment`` (e.g. the synthetic-data note), which
+    the package's readers skip.
 
     Examples
     --------
@@ -55,6 +57,8 @@ def write_frames(path, frames, *, float_format: str = "%.6g"):
     """
 
     def write(fh):
+        if comment:
+            fh.write(f"# {' '.join(str(comment).split())}\n".encode())
         for i, part in enumerate(frames):
             text = csv_frame(part).to_csv(  # labels cannot be spreadsheet formulas
                 index=False, header=i == 0, float_format=float_format

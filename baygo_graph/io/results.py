@@ -47,6 +47,8 @@ __all__ = [
     "COLUMNS",
     "GROUP_ROWS",
     "RESULTS_FILES",
+    "is_our_table",
+    "remove_stale_results",
     "check_results_format",
     "load_results",
     "read_result_arrays",
@@ -206,9 +208,10 @@ def write_results(res, out, *, results_format: str = "parquet") -> Path:
     """The per-step results table in ``out``: ``results.parquet`` (default) or ``results.csv``.
 
     Either carries the data source and the synthetic flag (CSV: a column each; Parquet:
-    a constant column each and the file's metadata). The other format's file, left by
-    an earlier run in ``out``, is removed: one folder never holds two tables that
-    disagree.
+    a constant column each and the file's metadata). The other format's table, left by
+    an earlier run in ``out``, is removed when baygo wrote it (:func:`is_our_table`),
+    so one folder never holds two of our tables that disagree; a user's own file of
+    that name is never touched.
 
     Parameters
     ----------
@@ -241,13 +244,67 @@ def write_results(res, out, *, results_format: str = "parquet") -> Path:
     if results_format == "csv":
         source = str(res.attrs.get("data_source", "unknown"))
         synthetic = bool(res.attrs.get("synthetic", False))
-        res.write_csv(path, data=source, synthetic=synthetic)
+        banner = synthetic_banner(synthetic) or None  # a first comment line when synthetic
+        res.write_csv(path, data=source, synthetic=synthetic, comment=banner)
     else:
         res.write_parquet(path)
-    for other in RESULTS_FILES.values():
-        if other != path.name:
-            (out / other).unlink(missing_ok=True)
+    remove_stale_results(out, keep=path.name)
     return path
+
+
+#: Headers (first line that is not a ``#`` comment) of the CSV tables baygo writes.
+_OUR_CSV_HEADERS = ("strategy,seed,step,agent,informative,mse,influence", "id,strategy,")
+
+
+def is_our_table(path) -> bool:
+    """Whether ``path`` is a results table baygo wrote (so baygo may replace it).
+
+    A Parquet file is ours when its metadata carries baygo's key; a CSV when its
+    header (after ``#`` comment lines) is one baygo writes. Anything else, or a file
+    that cannot be read, is the user's.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> p = Path(tempfile.mkdtemp()) / "results.csv"
+    >>> _ = p.write_text("my,own,table\n1,2,3\n")
+    >>> is_our_table(p)
+    False
+    """
+    path = Path(path)
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(1 << 16)
+        if head[:4] == b"PAR1":
+            _, pq = _pyarrow()
+            meta = pq.ParquetFile(path).schema_arrow.metadata or {}
+            return _META in meta or meta.get(b"baygo.table") == b"sweep"
+        for line in head.decode("utf-8").splitlines():
+            if not line.startswith("#"):
+                return line.startswith(_OUR_CSV_HEADERS) and (
+                    not line.startswith("id,") or "final_mse_informative" in line
+                )
+    except (OSError, ValueError, UnicodeDecodeError, ImportError):
+        return False
+    except Exception:  # a damaged Parquet file (pyarrow's own errors): not provably ours
+        return False
+    return False
+
+
+def remove_stale_results(folder, *, keep: str) -> list[Path]:
+    """Remove the other format's results table from ``folder`` when baygo wrote it.
+
+    An earlier run's table in the other format would disagree with the new one; a
+    file of the same name that baygo did not write (:func:`is_our_table`) is left
+    alone. Returns the files removed.
+    """
+    removed = []
+    for name in RESULTS_FILES.values():
+        other = Path(folder) / name
+        if name != keep and other.is_file() and not other.is_symlink() and is_our_table(other):
+            other.unlink()
+            removed.append(other)
+    return removed
 
 
 def _jsonable(value) -> bool:

@@ -65,12 +65,12 @@ def test_writes_files_and_prints_the_table(tmp_path, capsys, no_env):
         progress=False,
         influence_window=2,
     )
-    np.testing.assert_allclose(df["mse"], api["mse"], rtol=1e-15)
+    np.testing.assert_allclose(df["mse"], api["mse"], rtol=5e-6)  # 6 significant digits
     from baygo_graph.analysis import Comparison
 
     back = Comparison.read_csv(tmp_path / "results.csv")  # the note line is skipped
     assert back.attrs["synthetic"] is True and back.strategies == ("baygo", "nocol", "cen")
-    np.testing.assert_allclose(back.mse.ravel(), api["mse"], rtol=1e-15)
+    np.testing.assert_allclose(back.mse.ravel(), api["mse"], rtol=5e-6)
     md = (tmp_path / "summary.md").read_text()
     assert md.startswith("# Strategy comparison\n\n**NOTE: SYNTHETIC DATA")
     assert "| strategy " in md and "Steps to Cen:" in md

@@ -271,3 +271,23 @@ def test_duckdb_and_polars_see_the_source_and_the_flag(rng, tmp_path, reader):
         total = frame["mse"].sum()
     assert rows == [("synthetic (n=252)", True)]
     assert total == pytest.approx(c.mse.sum(), rel=1e-12)
+
+
+def test_a_users_own_file_named_like_the_other_table_is_never_removed(rng, tmp_path):
+    from baygo_graph.io.results import is_our_table, write_results
+
+    c = _synthetic(rng)
+    mine_csv = tmp_path / "results.csv"
+    mine_csv.write_text("my,precious,table\n1,2,3\n")
+    write_results(c, tmp_path)  # parquet: the user's results.csv stays
+    assert mine_csv.read_text() == "my,precious,table\n1,2,3\n"
+    assert not is_our_table(mine_csv) and is_our_table(tmp_path / "results.parquet")
+    mine_csv.unlink()
+    write_results(c, tmp_path, results_format="csv")  # our own parquet: replaced
+    assert not (tmp_path / "results.parquet").exists() and is_our_table(mine_csv)
+    write_results(c, tmp_path)  # our own csv: replaced
+    assert not mine_csv.exists()
+    (tmp_path / "results.parquet").unlink()
+    pd.DataFrame({"source": ["a"], "target": ["b"]}).to_parquet(tmp_path / "results.parquet")
+    write_results(c, tmp_path, results_format="csv")  # a user's parquet edge list stays
+    assert pd.read_parquet(tmp_path / "results.parquet").shape == (1, 2)

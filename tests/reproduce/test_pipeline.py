@@ -138,12 +138,14 @@ def test_streamed_reproduction_equals_the_tidy_analysis(tmp_path, monkeypatch):
     (tmp_path / "results.parquet").write_bytes(b"an earlier run's table")
     result = reproduce(tmp_path, seeds=3, steps=7, grid=11, n_jobs=1, agents=5, horizons=(7,),
                        data=synthetic_bodyfat(), video=False, results_format="csv")  # fmt: skip
-    assert not (tmp_path / "results.parquet").exists()  # one table per folder
+    # not a table baygo wrote: left alone (ours would be replaced, see tests/io)
+    assert (tmp_path / "results.parquet").read_bytes() == b"an earlier run's table"
     with Image.open(tmp_path / "animation" / "baygo_seed0.gif") as im:
         assert im.n_frames == 4
     assert "the animation shows 4 evenly spaced steps of 7" in result.notes
     assert not (tmp_path / "runs").exists()
-    df = pd.read_csv(tmp_path / "results.csv")
+    assert (tmp_path / "results.csv").read_text().startswith("# NOTE: SYNTHETIC DATA")
+    df = pd.read_csv(tmp_path / "results.csv", comment="#")
     assert len(df) == len(STRATEGIES) * 3 * 7 * 5
     df.attrs = {"strategies": list(STRATEGIES)}
     pd.testing.assert_frame_equal(
