@@ -111,3 +111,23 @@ def test_data_csv_readers_share_one_gate(tmp_path):
     for read in (load_bodyfat, lambda p: load_csv(p, columns=("y1",))):
         with pytest.raises(DataError, match="file '.*folder.csv' does not exist"):
             read(folder)
+
+
+def test_a_trailing_comma_on_every_row_keeps_the_columns_in_place(tmp_path):
+    from baygo_graph.data.datasets import load_bodyfat
+
+    path = tmp_path / "trail.csv"
+    path.write_text("BodyFat,Abdomen\n12.3,85.2,\n6.1,83.0,\n25.3,87.9,\n")
+    ds = load_bodyfat(path)
+    assert ds.frame["Abdomen"].tolist() == [85.2, 83.0, 87.9]
+    assert ds.frame["BodyFat"].tolist() == [12.3, 6.1, 25.3]
+
+
+def test_a_row_longer_than_the_header_is_refused(tmp_path):
+    from baygo_graph import DataError
+    from baygo_graph.data.datasets import load_bodyfat
+
+    path = tmp_path / "long.csv"
+    path.write_text("BodyFat,Abdomen\n1.0708,12.3,85.2\n1.0853,6.1,83.0\n")
+    with pytest.raises(DataError, match="a row holds more values than the header names"):
+        load_bodyfat(path)

@@ -30,6 +30,7 @@ Rules:
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -403,13 +404,21 @@ def read_edge_list(path, **options):
             text = {  # labels are read as text: "007" and "7", "1e3" and "1000" differ
                 _column(head, options.get(key), key, key) for key in ("source", "target")
             }
-            frame = pd.read_csv(
-                path, sep=sep, skipinitialspace=True, dtype=dict.fromkeys(text, str)
-            )
+            with warnings.catch_warnings():  # a row longer than the header: refused
+                warnings.simplefilter("error", pd.errors.ParserWarning)
+                frame = pd.read_csv(  # index_col=False: a trailing comma is not an index
+                    path, sep=sep, skipinitialspace=True, dtype=dict.fromkeys(text, str),
+                    index_col=False,
+                )  # fmt: skip
             kind = _int_labels(pd.concat([frame[c] for c in text]))  # one kind for both
             frame = frame.astype(dict.fromkeys(text, kind))
     except RunFormatError:
         raise
+    except pd.errors.ParserWarning:
+        raise RunFormatError(
+            f"{str(path)!r} is not a readable edge list: a row holds more values than the "
+            "header names (its values would be read into the wrong columns)"
+        ) from None
     except (ValueError, OSError, UnicodeDecodeError, pd.errors.ParserError) as e:
         raise RunFormatError(
             f"{str(path)!r} is not a readable edge list: {_text.shorten(e, 300)}"

@@ -278,3 +278,17 @@ def test_a_wide_header_gives_a_short_message(tmp_path):
         text = str(info.value)
         assert len(text) < 400 and "\n" not in text
         assert "the 20000 columns are 'c0', 'c1', " in text and "'c9' and 19990 more" in text
+
+
+def test_edge_list_rows_longer_than_the_header(tmp_path):
+    from baygo_graph.exceptions import RunFormatError
+    from baygo_graph.io.edgelist import read_edge_list
+
+    trail = tmp_path / "trail.csv"
+    trail.write_text("source,target,time\na,b,0,\nb,a,1,\n")
+    s = read_edge_list(trail)
+    assert s.n_steps == 2 and sorted(map(str, s.nodes)) == ["a", "b"]
+    extra = tmp_path / "extra.csv"
+    extra.write_text("source,target,time\nX,a,b,0\nY,b,a,1\n")
+    with pytest.raises(RunFormatError, match="more values than the header names"):
+        read_edge_list(extra)
