@@ -257,7 +257,7 @@ class Comparison:
 
     @classmethod
     def read(cls, path) -> Comparison:
-        """Reload a results table: :meth:`read_parquet` for a ``.parquet`` file (what
+        """Reload a results table: :meth:`read_parquet` for a Parquet file (what
         ``baygo reproduce`` and ``baygo compare --out`` write), :meth:`read_csv`
         otherwise (``results.csv``: ``--csv``, or an earlier version's folder).
 
@@ -272,7 +272,9 @@ class Comparison:
         >>> float(a.mse[0, 0, 1, 1]), float(b.mse[0, 0, 1, 1])
         (0.1, 0.1)
         """
-        if str(path).lower().endswith(".parquet"):
+        from ..io.results import is_parquet
+
+        if is_parquet(path):  # by its first bytes, whatever its name
             return cls.read_parquet(path)
         return cls.read_csv(path)
 

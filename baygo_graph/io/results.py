@@ -38,7 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from .._format import synthetic_banner
-from .._text import csv_uncell
+from .._text import csv_uncell, shorten
 from ..exceptions import DataError
 from ..limits import check_budget
 from .atomic import atomic_write
@@ -315,9 +315,27 @@ def _jsonable(value) -> bool:
     return True
 
 
+def is_parquet(path) -> bool:
+    """Whether ``path`` is a Parquet file (its first bytes, not its name, tell).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> p = Path(tempfile.mkdtemp()) / "results.parquet"
+    >>> _ = p.write_text("strategy,seed\n")
+    >>> is_parquet(p)
+    False
+    """
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(4) == b"PAR1"
+    except OSError:
+        return str(path).lower().endswith(".parquet")  # the reader then names the error
+
+
 def _is_csv(path) -> bool:
-    name = Path(path).name.lower()
-    return name.endswith((".csv", ".csv.gz"))
+    """Parquet by content; a ``.parquet`` name that is not Parquet is refused as such."""
+    return not (is_parquet(path) or str(path).lower().endswith(".parquet"))
 
 
 def _open(path):
@@ -332,7 +350,40 @@ def _open(path):
     names = tuple(pf.schema_arrow.names)
     if names not in (COLUMNS, _REQUIRED):
         raise ValueError(f"{str(path)!r} is not a results file: columns {names}, need {COLUMNS}")
+    for field in pf.schema_arrow:
+        want = _TYPES[field.name]
+        if not want(pa.types, field.type):
+            raise DataError(
+                f"{str(path)!r} is not a results file: column {field.name!r} holds "
+                f"{field.type}, need {_TYPE_NAMES[field.name]}"
+            )
     return pf
+
+
+def _text_dictionary(types, t) -> bool:
+    return types.is_dictionary(t) and types.is_string(t.value_type)
+
+
+#: What each column of a results file must hold (checked before any value is read).
+_TYPES = {
+    "strategy": _text_dictionary,
+    "seed": lambda types, t: types.is_integer(t),
+    "step": lambda types, t: types.is_integer(t),
+    "agent": lambda types, t: types.is_integer(t),
+    "informative": lambda types, t: types.is_boolean(t),
+    "mse": lambda types, t: types.is_float64(t),
+    "influence": lambda types, t: types.is_float64(t),
+    "data": _text_dictionary,
+    "synthetic": lambda types, t: types.is_boolean(t),
+}
+_TYPE_NAMES = {
+    "strategy": "dictionary-encoded text",
+    "data": "dictionary-encoded text",
+    "informative": "bool",
+    "synthetic": "bool",
+    "mse": "float64",
+    "influence": "float64",
+} | dict.fromkeys(("seed", "step", "agent"), "integers")
 
 
 @contextmanager
@@ -345,6 +396,12 @@ def _arrow_errors(path):
         raise
     except (pa.ArrowException, OSError) as e:  # pyarrow's decoding errors include OSError
         raise DataError(f"{str(path)!r} cannot be read: {str(e).splitlines()[0]}") from None
+    except (AttributeError, TypeError, IndexError, OverflowError, KeyError) as e:
+        # values that contradict the layout (nulls, empty row groups, absurd metadata)
+        raise DataError(
+            f"{str(path)!r} is not a readable results file: {type(e).__name__}: "
+            f"{shorten(str(e).splitlines()[0] if str(e) else '', 200)}"
+        ) from None
 
 
 def _file_attrs(pf) -> dict:
@@ -358,8 +415,35 @@ def _file_attrs(pf) -> dict:
     if b"data_source" in meta:
         attrs["data_source"] = meta[b"data_source"].decode("utf-8", "replace")
     if b"synthetic" in meta:
-        attrs["synthetic"] = meta[b"synthetic"] == b"true"
+        attrs["synthetic"] = meta[b"synthetic"].strip().lower() in (b"true", b"1")
+    if "synthetic" in pf.schema_arrow.names and pf.metadata.num_rows:
+        # the column says it too: synthetic when either says so (never a false "real")
+        column = pf.read_row_group(0, columns=["synthetic"]).column(0)
+        attrs["synthetic"] = bool(attrs.get("synthetic", False)) or bool(
+            column.fill_null(False).to_numpy(zero_copy_only=False).any()
+        )
     return attrs
+
+
+def _check_layout(path, g, part, *, seeds, t, m) -> None:
+    """The rows of row group ``g`` are seeds x steps x agents in order, one strategy."""
+    strategy = part.column("strategy").combine_chunks()
+    if strategy.null_count or len(np.unique(strategy.indices.to_numpy())) > 1:
+        raise DataError(f"{str(path)!r}: row group {g} holds several strategies (or none)")
+    k = len(seeds)
+    want = {
+        "seed": np.repeat(seeds, t * m),
+        "step": np.tile(np.repeat(np.arange(t), m), k),
+        "agent": np.tile(np.arange(m), t * k),
+    }
+    for name, values in want.items():
+        got = part.column(name)
+        if got.null_count or not np.array_equal(got.to_numpy(), values):
+            raise DataError(
+                f"{str(path)!r}: row group {g}'s {name} column is not in the order baygo "
+                "writes (seeds, then steps, then agents): the file was rewritten or "
+                "damaged; read it with load_results, which reads rows by value"
+            )
 
 
 def _label(pf, group: int) -> str:
@@ -369,6 +453,8 @@ def _label(pf, group: int) -> str:
 
 
 def _check_columns(columns) -> list:
+    if isinstance(columns, str):
+        raise TypeError(f"columns must be a list of column names, got the string {columns!r}")
     cols = list(COLUMNS if columns is None else columns)
     unknown = sorted(set(cols) - set(COLUMNS))
     if unknown:
@@ -422,16 +508,25 @@ def load_results(path, columns=None, *, strategies=None):
 
 
 def _load_parquet(path, cols, strategies):
+    pa, _ = _pyarrow()
     pf = _open(path)
     names = pf.schema_arrow.names
     absent = [c for c in cols if c not in names]  # data, synthetic of an early file
     read = [c for c in cols if c in names]
+    rows = pf.metadata.num_rows
+    check_budget(9 * max(len(read), 1) * rows, what=f"the columns {read} of {path}")
     if strategies is None:
         table = pf.read(columns=read)
-    else:
-        wanted = set(strategies)
-        groups = [g for g in range(pf.num_row_groups) if _label(pf, g) in wanted]
-        table = pf.read_row_groups(groups, columns=read)
+    else:  # by value, whatever the row groups hold (a file rewritten by another tool)
+        import pyarrow.compute as pc
+
+        wanted = [str(v) for v in strategies]
+        parts = []
+        for g in range(pf.num_row_groups):
+            part = pf.read_row_group(g, columns=list(dict.fromkeys([*read, "strategy"])))
+            keep = pc.is_in(part.column("strategy").cast("string"), value_set=pa.array(wanted))
+            parts.append(part.filter(keep).select(read))
+        table = pa.concat_tables(parts) if parts else pf.schema_arrow.empty_table().select(read)
     df = table.to_pandas()
     attrs = _file_attrs(pf)
     for col in absent:
@@ -499,9 +594,13 @@ def _read_arrays(path):
         per = int(meta.get("seeds_per_group", 1))  # 1: files of the first version
     except (KeyError, ValueError, TypeError) as e:
         raise DataError(f"{str(path)!r}: no readable shape in its metadata ({e})") from None
-    groups = -(-n_seeds // max(per, 1))
-    if min(n_s, n_seeds, t, m, per) < 1 or pf.num_row_groups != n_s * groups:
-        raise ValueError(f"{str(path)!r}: {pf.num_row_groups} row groups, need {n_s * groups}")
+    if min(n_s, n_seeds, t, m, per) < 1:
+        raise DataError(f"{str(path)!r}: its metadata's shape {[n_s, n_seeds, t, m]} and "
+                        f"seeds per row group {per} must be positive")  # fmt: skip
+    groups = -(-n_seeds // per)
+    if pf.num_row_groups != n_s * groups:
+        raise DataError(f"{str(path)!r}: {pf.num_row_groups} row groups, its metadata's shape "
+                        f"{[n_s, n_seeds, t, m]} needs {n_s * groups}")  # fmt: skip
     check_budget(17 * n_s * n_seeds * t * m, what=f"the arrays of {path}")
     mse = np.empty((n_s, n_seeds, t, m))
     influence = np.empty_like(mse)
@@ -510,11 +609,17 @@ def _read_arrays(path):
     for g in range(pf.num_row_groups):
         i, r0 = g // groups, (g % groups) * per
         k = min(per, n_seeds - r0)
-        part = pf.read_row_group(g, columns=["informative", "mse", "influence"])
+        part = pf.read_row_group(g, columns=["strategy", "seed", "step", "agent",
+                                             "informative", "mse", "influence"])  # fmt: skip
         if part.num_rows != k * t * m:
             raise DataError(f"{str(path)!r}: row group {g} has {part.num_rows} rows, "
                             f"need {k * t * m}")  # fmt: skip
-        labels[i] = _label(pf, g)
+        _check_layout(path, g, part, seeds=np.arange(r0, r0 + k), t=t, m=m)
+        label = _label(pf, g)
+        if labels[i] is not None and labels[i] != label:
+            raise DataError(f"{str(path)!r}: row group {g} holds strategy {label!r}, the "
+                            f"layout needs {labels[i]!r}")  # fmt: skip
+        labels[i] = label
         mse[i, r0 : r0 + k] = part.column("mse").to_numpy().reshape(k, t, m)
         influence[i, r0 : r0 + k] = part.column("influence").to_numpy().reshape(k, t, m)
         flags = part.column("informative").to_numpy().reshape(k, t * m)[:, :m]

@@ -291,3 +291,84 @@ def test_a_users_own_file_named_like_the_other_table_is_never_removed(rng, tmp_p
     pd.DataFrame({"source": ["a"], "target": ["b"]}).to_parquet(tmp_path / "results.parquet")
     write_results(c, tmp_path, results_format="csv")  # a user's parquet edge list stays
     assert pd.read_parquet(tmp_path / "results.parquet").shape == (1, 2)
+
+
+def test_a_rewritten_or_damaged_results_file_is_refused_or_read_by_value(rng, tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from baygo_graph import DataError
+
+    c = _synthetic(rng)
+    path = write_results_parquet(c, tmp_path / "results.parquet")
+    # rewritten by pandas (no dictionary types, one row group): refused by the exact reader...
+    df = pd.read_parquet(path)
+    df.to_parquet(tmp_path / "pandas.parquet", index=False)
+    with pytest.raises(DataError, match="no readable shape in its metadata"):
+        Comparison.read(tmp_path / "pandas.parquet")
+    # ... rows sorted in another order: refused, never scrambled
+    table = pq.read_table(path).sort_by([("agent", "ascending"), ("step", "ascending")])
+    pq.write_table(table.replace_schema_metadata(pq.read_schema(path).metadata),
+                   tmp_path / "sorted.parquet", row_group_size=c.mse[0].size)  # fmt: skip
+    with pytest.raises(DataError, match="not in the order baygo writes|several strategies"):
+        Comparison.read(tmp_path / "sorted.parquet")
+    # load_results filters strategies by value, whatever the row groups hold
+    want = load_results(path, strategies=[c.strategies[1]])
+    got = load_results(tmp_path / "sorted.parquet", strategies=[c.strategies[1]])
+    assert len(got) == len(want) == c.mse[1].size
+    assert sorted(got["mse"]) == sorted(want["mse"])
+    # metadata that lies about the shape
+    meta = dict(pq.read_schema(path).metadata)
+    shape = json.loads(meta[b"baygo.results"])
+    shape["shape"] = [shape["shape"][0], shape["shape"][1], -3, shape["shape"][3]]
+    meta[b"baygo.results"] = json.dumps(shape).encode()
+    pq.write_table(pq.read_table(path).replace_schema_metadata(meta), tmp_path / "neg.parquet")
+    with pytest.raises(DataError, match="must be positive"):
+        Comparison.read(tmp_path / "neg.parquet")
+    # a file of another name is read by its content, and columns must be a list
+    (tmp_path / "r.txt").write_bytes(path.read_bytes())
+    assert Comparison.read(tmp_path / "r.txt").mse.shape == c.mse.shape
+    with pytest.raises(TypeError, match="list of column names"):
+        load_results(path, columns="mse")
+    # a column of the wrong type
+    bad = pq.read_table(path)
+    bad = bad.set_column(5, "mse", pa.array(bad.column("mse").to_numpy().astype(str)))
+    pq.write_table(bad, tmp_path / "strmse.parquet")
+    with pytest.raises(DataError, match="column 'mse' holds string, need float64"):
+        load_results(tmp_path / "strmse.parquet")
+
+
+def test_the_synthetic_flag_leans_to_true(rng, tmp_path):
+    import pyarrow.parquet as pq
+
+    c = _synthetic(rng)
+    path = write_results_parquet(c, tmp_path / "results.parquet")
+    meta = dict(pq.read_schema(path).metadata)
+    meta[b"synthetic"] = b"false"  # the metadata lies, the column says True
+    pq.write_table(pq.read_table(path).replace_schema_metadata(meta), tmp_path / "lie.parquet")
+    assert load_results(tmp_path / "lie.parquet", columns=["mse"]).attrs["synthetic"] is True
+
+
+def test_load_results_checks_the_budget_before_decoding(rng, tmp_path, monkeypatch):
+    from baygo_graph import BudgetError
+
+    path = write_results_parquet(_synthetic(rng), tmp_path / "results.parquet")
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "1KiB")
+    with pytest.raises(BudgetError):
+        load_results(path, columns=["mse"])
+
+
+def test_rows_of_one_run_in_another_order_are_refused_not_scrambled(rng, tmp_path):
+    import pyarrow.parquet as pq
+
+    from baygo_graph import DataError
+
+    one = Comparison(("a",), rng.random((1, 1, 4, 3)), np.zeros((1, 1, 4, 3)),
+                     np.zeros((1, 1), dtype=int))  # fmt: skip
+    path = write_results_parquet(one, tmp_path / "one.parquet")
+    table = pq.read_table(path).sort_by([("agent", "ascending"), ("step", "ascending")])
+    pq.write_table(table.replace_schema_metadata(pq.read_schema(path).metadata),
+                   tmp_path / "s.parquet")  # fmt: skip
+    with pytest.raises(DataError, match="step column is not in the order baygo writes"):
+        Comparison.read(tmp_path / "s.parquet")
+    np.testing.assert_array_equal(Comparison.read(path).mse, one.mse)
