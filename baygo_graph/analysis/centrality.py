@@ -427,9 +427,10 @@ def reference_influence(
     With the ``"delta"`` rule (``0 <= delta < 1``) these are, whatever delta:
     PosM ``1/2``, NegM ``1 / (2 (M - 1))``, complete ``1 / M``. With
     ``"equal"`` (the default, the paper's weights): PosM ``M / (3M - 2)``, NegM
-    ``2 / (3M - 2)``, complete ``1 / M``. These closed forms are returned
-    directly (no M x M graph is built, so any M is cheap); other rules are
-    solved.
+    ``2 / (3M - 2)``, complete ``1 / M``; ``"edge"`` gives the same (the
+    reference graphs carry unit weights). These closed forms are returned
+    directly (no M x M graph is built, so any M is cheap); ``delta = 1`` with the
+    ``"delta"`` rule is solved (and has no unique influence).
 
     Parameters
     ----------
@@ -453,7 +454,9 @@ def reference_influence(
     informative = check_int("informative", informative, minimum=0, maximum=agents - 1)
     check_choice("weights", weights, WEIGHT_RULES)
     m = agents
-    if weights in ("equal", "uniform"):  # closed forms (tested against the solve)
+    # closed forms (tested against the solve); "edge" reads the graphs' unit weights,
+    # which gives the equal rule's matrices on these unweighted reference graphs
+    if weights in ("equal", "uniform", "edge"):
         return {"posm": m / (3 * m - 2), "negm": 2 / (3 * m - 2), "complete": 1 / m}
     if weights == "delta" and 0 <= delta < 1:
         return {"posm": 0.5, "negm": 1 / (2 * (m - 1)), "complete": 1 / m}

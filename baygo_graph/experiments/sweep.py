@@ -461,10 +461,11 @@ def sweep(
 
 def write_table(table: pd.DataFrame, folder, *, results_format: str = "parquet") -> Path:
     """Write a sweep's table as ``folder/results.parquet`` (or ``results.csv``), atomically,
-    and remove the other format's file (an earlier version's table).
+    and remove the other format's table when baygo wrote it (an earlier version's).
 
     In Parquet the text columns are dictionary-encoded (read back as pandas
-    ``category``), the counts int32, the results float64; the key-value metadata
+    ``category``), the counts int32 (int64 when a value does not fit), the results
+    float64; the key-value metadata
     holds ``data_source`` and ``synthetic``.
 
     Examples
@@ -490,9 +491,13 @@ def write_table(table: pd.DataFrame, folder, *, results_format: str = "parquet")
         for col in _CATEGORIES:
             if col in narrow:
                 narrow[col] = narrow[col].astype("category")
-        for col in _INT32:
+        small = np.iinfo(np.int32)
+        for col in _INT32:  # int32 where every value fits (never wrapped), else int64
             if col in narrow:
-                narrow[col] = narrow[col].astype("Int32" if narrow[col].isna().any() else "int32")
+                values = pd.to_numeric(narrow[col])
+                fits = values.dropna().between(small.min, small.max).all()
+                kind = "int32" if fits else "int64"
+                narrow[col] = values.astype(kind.capitalize() if values.isna().any() else kind)
         arrow = pa.Table.from_pandas(narrow, preserve_index=False)
         synthetic = bool(table["synthetic"].any()) if "synthetic" in table else False
         source = str(table["data"].iloc[0]) if "data" in table and len(table) else "unknown"

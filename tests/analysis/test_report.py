@@ -25,7 +25,7 @@ def test_delta_one_has_no_reference_and_no_error():
         reference_influence(3, informative=0, delta=1.0, weights="delta")
 
 
-@pytest.mark.parametrize("weights", ["equal", "uniform", "delta"])
+@pytest.mark.parametrize("weights", ["equal", "uniform", "delta", "edge"])
 @pytest.mark.parametrize("m", [2, 3, 7, 30])
 @pytest.mark.parametrize("delta", [0.0, 0.3, 0.9])
 def test_reference_closed_forms_equal_the_solve_on_the_strategies_matrices(weights, m, delta):

@@ -233,3 +233,14 @@ def test_failed_sweep_removes_only_the_folders_it_made(tmp_path, monkeypatch, fa
     assert (tmp_path / "empty" / "tasks").is_dir()  # not this call's: kept, though empty
     files = sorted(p.name for p in (tmp_path / "old" / "tasks").iterdir())
     assert files == [f"{earlier['id'][0]}.json"]  # the finished task kept, no claim left
+
+
+def test_the_table_never_wraps_a_count_into_int32(tmp_path):
+    from baygo_graph.experiments.sweep import write_table
+
+    table = pd.DataFrame({"id": ["a", "b"], "strategy": ["baygo", "baygo"],
+                          "agents": [12, 3_000_000_000], "steps": [5, 5],
+                          "data": ["x", "x"], "synthetic": [True, True]})  # fmt: skip
+    disk = pd.read_parquet(write_table(table, tmp_path))
+    assert disk["agents"].tolist() == [12, 3_000_000_000] and disk["agents"].dtype == np.int64
+    assert disk["steps"].dtype == np.int32  # small values stay narrow
