@@ -22,6 +22,7 @@ from .exceptions import (
     GridResolutionWarning,
     NotUniqueError,
     RunFormatError,
+    SettingError,
 )
 from .export import write_series
 from .io import read_series
@@ -46,6 +47,7 @@ _keep_old_module_paths()
 __all__ = [
     "BayGoError",
     "BudgetError",
+    "SettingError",
     "DataError",
     "Dataset",
     "GridResolutionWarning",

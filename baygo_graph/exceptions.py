@@ -8,6 +8,7 @@ __all__ = [
     "NonFiniteError",
     "NotUniqueError",
     "RunFormatError",
+    "SettingError",
 ]
 
 
@@ -41,3 +42,8 @@ class NotUniqueError(BayGoError, ValueError):
 
 class GridResolutionWarning(UserWarning):
     """The parameter grid is too coarse or too narrow for the posterior."""
+
+
+class SettingError(BayGoError, RuntimeError):
+    """A setting of the package (an environment variable such as ``BAYGO_MEMORY_LIMIT``)
+    is malformed: the error names the setting, never the file being read."""

@@ -21,7 +21,7 @@ import math
 import os
 import re
 
-from .exceptions import BudgetError
+from .exceptions import BudgetError, SettingError
 
 __all__ = [
     "DEFAULT_LIMIT",
@@ -138,7 +138,10 @@ def memory_limit(limit=None) -> int:
     Raises
     ------
     ValueError
-        When ``limit`` or the environment variable is not a valid size.
+        When ``limit`` is not a valid size.
+    SettingError
+        When the environment variable is not (a reader of a file never mistakes it
+        for a fault of that file).
 
     Examples
     --------
@@ -152,7 +155,10 @@ def memory_limit(limit=None) -> int:
         try:
             return parse_bytes(env)
         except ValueError as e:
-            raise ValueError(f"{LIMIT_ENV}={env!r} is not a memory size like '4GiB'") from e
+            raise SettingError(
+                f"{LIMIT_ENV}={env!r} is not a memory size like '4GiB' (unset it for the "
+                "default, 8 GiB)"
+            ) from e
     return DEFAULT_LIMIT
 
 

@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 import baygo_graph as bg
+from baygo_graph import SettingError  # noqa: E402
 from baygo_graph.limits import (
     check_budget,
     estimate_run_bytes,
@@ -157,7 +158,7 @@ def test_budget_env_and_keyword(monkeypatch):
         check_budget(4 * 2**20, what="x")
     assert check_budget(4 * 2**20, what="x", limit="1GB") == 4 * 2**20
     monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "lots")
-    with pytest.raises(ValueError, match="BAYGO_MEMORY_LIMIT='lots'"):
+    with pytest.raises(SettingError, match="BAYGO_MEMORY_LIMIT='lots'"):
         memory_limit()
     for bad in ("", "-1MB", "3 parsecs", 0, "nan GiB", "inf"):
         with pytest.raises(ValueError):
@@ -249,3 +250,21 @@ def test_npz_members_advice_counts_the_members_read_before(saved_runs, tmp_path,
     assert parse_bytes(advised) >= total - 1 and "already read" in str(info.value)
     monkeypatch.setenv("BAYGO_MEMORY_LIMIT", advised)
     assert bg.Run.load(path).n_steps == run.n_steps
+
+
+@pytest.mark.parametrize("suffix", [".json", ".graphml", ".csv"])
+def test_a_bad_memory_setting_is_named_not_blamed_on_the_file(tmp_path, monkeypatch, suffix):
+    import networkx as nx
+
+    import baygo_graph as bg
+    from baygo_graph import SettingError
+
+    graphs = [nx.DiGraph([(0, 1), (1, 0)])] * 2
+    path = tmp_path / f"s{suffix}"
+    if suffix == ".csv":
+        path.write_text("source,target,time\n0,1,0\n1,0,1\n")
+    else:
+        bg.write_series(graphs, path)
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "abc")
+    with pytest.raises(SettingError, match=r"^BAYGO_MEMORY_LIMIT='abc' is not a memory size"):
+        bg.read_series(path)
