@@ -408,7 +408,7 @@ def read_edge_list(path, **options):
                 warnings.simplefilter("error", pd.errors.ParserWarning)
                 frame = pd.read_csv(  # index_col=False: a trailing comma is not an index
                     path, sep=sep, skipinitialspace=True, dtype=dict.fromkeys(text, str),
-                    index_col=False,
+                    index_col=False, keep_default_na=False, na_values=[""],  # "NA" is a label
                 )  # fmt: skip
             kind = _int_labels(pd.concat([frame[c] for c in text]))  # one kind for both
             frame = frame.astype(dict.fromkeys(text, kind))

@@ -292,3 +292,12 @@ def test_edge_list_rows_longer_than_the_header(tmp_path):
     extra.write_text("source,target,time\nX,a,b,0\nY,b,a,1\n")
     with pytest.raises(RunFormatError, match="more values than the header names"):
         read_edge_list(extra)
+
+
+def test_labels_that_pandas_would_read_as_missing_are_labels(tmp_path):
+    from baygo_graph.io.edgelist import read_edge_list
+
+    path = tmp_path / "countries.csv"
+    path.write_text("source,target,time\nNA,ZA,0\nZA,NA,1\nNone,NA,2\n")
+    s = read_edge_list(path)  # Namibia and South Africa; "None" is a name too
+    assert sorted(map(str, s.nodes)) == ["NA", "None", "ZA"] and s.n_steps == 3
