@@ -267,7 +267,7 @@ def is_our_table(path) -> bool:
     --------
     >>> import tempfile
     >>> p = Path(tempfile.mkdtemp()) / "results.csv"
-    >>> _ = p.write_text("my,own,table\n1,2,3\n")
+    >>> _ = p.write_text("my,own,table\\n1,2,3\\n")
     >>> is_our_table(p)
     False
     """
@@ -322,7 +322,7 @@ def is_parquet(path) -> bool:
     --------
     >>> import tempfile
     >>> p = Path(tempfile.mkdtemp()) / "results.parquet"
-    >>> _ = p.write_text("strategy,seed\n")
+    >>> _ = p.write_text("strategy,seed\\n")
     >>> is_parquet(p)
     False
     """
