@@ -46,9 +46,7 @@ def _check_node_labels(nodes: tuple, m: int) -> None:
     """
     if len(nodes) != m:
         raise ValueError(f"nodes must hold one label per node ({m}), got {len(nodes)} labels")
-    missing = next(
-        (k for k, v in enumerate(nodes) if v is None or (isinstance(v, float) and v != v)), None
-    )
+    missing = next((k for k, v in enumerate(nodes) if _missing(v)), None)
     if missing is not None:
         raise ValueError(
             f"nodes[{missing}] is {nodes[missing]!r}: a node needs a label (a JSON null or "
@@ -65,6 +63,20 @@ def _check_node_labels(nodes: tuple, m: int) -> None:
         seen: set = set()
         twice = next(v for v in nodes if v in seen or seen.add(v))
         raise ValueError(f"node label {shorten(repr(twice), 60)} appears twice in nodes")
+
+
+def _missing(v) -> bool:
+    """None, a float NaN, or a pandas/numpy missing value (``pd.NA``, ``pd.NaT``, ``np.nan``)."""
+    if v is None or (isinstance(v, float) and v != v):
+        return True
+    if type(v).__module__.startswith(("pandas", "numpy")):
+        try:
+            import pandas as pd
+
+            return bool(pd.isna(v)) if pd.api.types.is_scalar(v) else False
+        except (TypeError, ValueError):
+            return False
+    return False
 
 
 def _unhashable(v) -> bool:

@@ -7,6 +7,7 @@ from collections import Counter
 
 import networkx as nx
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -286,3 +287,9 @@ def test_an_empty_label_cell_is_named_by_row():
     frame = pd.DataFrame({"source": ["a", None], "target": ["b", "a"], "time": [0, 1]})
     with pytest.raises(ValueError, match="column 'source' is empty in row 1"):
         as_series(frame)
+
+
+@pytest.mark.parametrize("missing", [pd.NA, pd.NaT, np.float64("nan"), np.datetime64("NaT")])
+def test_pandas_and_numpy_missing_values_are_not_labels(missing):
+    with pytest.raises(ValueError, match=r"nodes\[0\] is .*: a node needs a label"):
+        as_series([nx.DiGraph([(missing, 1), (1, 0)])])
