@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from .._format import format_number
-from .._text import console, csv_frame, short_list
+from .._text import console, csv_frame, short_list, shorten
 from ..analysis import ANALYSIS_MEASURES, analysis_report
 from ..analysis.report import DEFAULT_WINDOW
 from ..exceptions import RunFormatError
@@ -36,8 +36,13 @@ def _fmt(x, spec=".3f"):
     return format_number(None if x is None else float(x), spec)
 
 
+def _name(node) -> str:
+    """A node label as printed: at most 60 characters (the JSON output keeps it whole)."""
+    return shorten(str(node), 60)
+
+
 def _top_text(top: list, spec=".3f") -> str:
-    return ", ".join(f"{node} {_fmt(v, spec)}" for node, v in top)
+    return ", ".join(f"{_name(node)} {_fmt(v, spec)}" for node, v in top)
 
 
 def _undefined_text(u: dict, followed: str | None) -> str:
@@ -61,9 +66,11 @@ def _text(summary: dict, label: str) -> list[str]:
     lines = [banner for banner in [synthetic_banner(s["synthetic"])] if banner]
     inf_agent = s["informative"]
     if "focus" in s:
-        who, followed = f"following node {s['focus']} (--focus)", f"node {s['focus']}"
+        focus = _name(s["focus"])
+        who, followed = f"following node {focus} (--focus)", f"node {focus}"
     elif inf_agent is not None:
-        who, followed = f"informative agent: {s['nodes'][inf_agent]}", "the informative agent"
+        who = f"informative agent: {_name(s['nodes'][inf_agent])}"
+        followed = "the informative agent"
     else:
         who, followed = "no informative agent marked (--focus NODE follows one)", None
     lines.append(f"{label}: {s['steps']} steps, {s['agents']} nodes, {who}")

@@ -304,3 +304,13 @@ def test_many_runs_header_keeps_one_line(tmp_path):
     assert result.exit_code == 0, result.output
     assert "2 runs, data x.csv FAKE" in result.output
     assert not [line for line in result.output.splitlines() if line.startswith("FAKE")]
+
+
+def test_a_huge_label_is_shortened_in_the_text_report(tmp_path):
+    big = "L" * 50_000
+    edges = tmp_path / "big.csv"
+    edges.write_text(f"source,target,time\n{big},b,0\nb,{big},1\nb,c,2\nc,b,3\n")
+    result = invoke(edges, "--focus", big)
+    assert result.exit_code == 0, result.output
+    assert max(len(line) for line in result.output.splitlines()) < 2000
+    assert "more characters)" in result.output
