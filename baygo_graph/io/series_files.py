@@ -360,7 +360,10 @@ def _gexf_times(data: dict, where: str) -> list[tuple]:
                     f"{where}: time {v!r} is not an integer step; baygo reads GEXF files "
                     "with timeformat integer (or whole-number doubles) only"
                 )
-        out.append((None if a is None else int(a), None if b is None else int(b)))
+        a, b = (None if a is None else int(a)), (None if b is None else int(b))
+        if a is not None and b is not None and a > b:
+            raise RunFormatError(f"{where}: its spell starts at step {a} after it ends ({b})")
+        out.append((a, b))
     return out
 
 
@@ -373,6 +376,11 @@ def _check_gexf_nodes(root) -> None:
     for k, node in enumerate(e for e in root.iter() if _local(e.tag) == "node"):
         if node.get("id") is None:
             raise RunFormatError(f"node {k} (<node> element) has no id")
+        if node.get("id") in ids:
+            raise RunFormatError(
+                f"node {k} repeats the id {shorten(repr(node.get('id')), 60)}: two nodes "
+                "cannot share one"
+            )
         ids.add(node.get("id"))
     for k, edge in enumerate(e for e in root.iter() if _local(e.tag) == "edge"):
         for end in ("source", "target"):

@@ -499,6 +499,7 @@ _GEXF = """<?xml version="1.0" encoding="UTF-8"?>
         ("", "", r"edge 0 \(target '1'\) joins a node not declared"),
         ('<node id="1"/>', '<edge id="1" target="0"/>', r"edge 1 \(<edge> element\) has no source"),
         ('<node label="b"/>', "", r"node 1 \(<node> element\) has no id"),
+        ('<node id="1"/><node id="0"/>', "", r"node 2 repeats the id '0': two nodes cannot"),
     ],
 )  # fmt: skip
 def test_gexf_edges_must_join_declared_nodes(tmp_path, node, edge, match):
@@ -511,3 +512,12 @@ def test_gexf_edges_must_join_declared_nodes(tmp_path, node, edge, match):
     assert str(info.value).startswith(f"{str(path)!r} is not a readable graph series: ")
     path.write_text(_GEXF.format(node='<node id="1"/>', edge=""))
     assert [sorted(g.edges) for g in read_series(path)] == [[(0, 1)]]
+
+
+def test_a_gexf_spell_that_ends_before_it_starts_is_refused(tmp_path):
+    path = tmp_path / "d.gexf"
+    path.write_text(_GEXF.replace('mode="static"', 'mode="dynamic" timeformat="integer"').format(
+        node='<node id="1"/>', edge='<edge id="1" source="1" target="0" start="5" end="2"/>'
+    ))  # fmt: skip
+    with pytest.raises(RunFormatError, match=r"spell starts at step 5 after it ends \(2\)"):
+        read_series(path)
