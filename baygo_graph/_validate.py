@@ -273,6 +273,36 @@ def check_unique_names(names, *, where: str = "") -> None:
         )
 
 
+def read_csv_rows(path, **options):
+    """``pandas.read_csv(path, **options)`` with every column where its header puts it.
+
+    ``index_col=False``: a trailing comma on every row is not read as an index column
+    (which would shift every column one place); a row with more values than the header
+    names is a ValueError, never values read into the wrong columns.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "t.csv"
+    >>> _ = p.write_text("a,b\\n1,2,\\n3,4,\\n")
+    >>> read_csv_rows(p).to_dict("list")
+    {'a': [1, 3], 'b': [2, 4]}
+    """
+    import warnings
+
+    import pandas as pd
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", pd.errors.ParserWarning)
+            return pd.read_csv(path, index_col=False, **options)
+    except pd.errors.ParserWarning:
+        raise ValueError(
+            "a row holds more values than the header names (its values would be read "
+            "into the wrong columns)"
+        ) from None
+
+
 def csv_header_names(path, *, sep: str = ",", skipinitialspace: bool = False,
                      where: str = "") -> list[str]:  # fmt: skip
     """The column names of a CSV's header row as written, checked by

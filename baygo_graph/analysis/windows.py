@@ -121,13 +121,19 @@ def n_strong_components(src: np.ndarray, dst: np.ndarray, m: int) -> int:
         seen[key] = True
         key = np.flatnonzero(seen)
     else:
-        key = np.sort(key)
-        if len(key) > 1:
-            keep = np.empty(len(key), dtype=bool)
-            keep[0] = True
-            np.not_equal(key[1:], key[:-1], out=keep[1:])
-            key = key[keep]
+        key = _sorted_distinct(key)
     return _components(key, m)
+
+
+def _sorted_distinct(key: np.ndarray) -> np.ndarray:
+    """``key`` sorted, each value once (``np.unique`` without its hashing)."""
+    key = np.sort(key)
+    if len(key) > 1:
+        keep = np.empty(len(key), dtype=bool)
+        keep[0] = True
+        np.not_equal(key[1:], key[:-1], out=keep[1:])
+        key = key[keep]
+    return key
 
 
 def _components(key: np.ndarray, m: int) -> int:
@@ -181,9 +187,7 @@ class EdgeWindow:
         key = self._steps.pop(t, None)
         if key is None:
             a, b = self._ptr[t], self._ptr[t + 1]
-            key = np.sort(self._dst[a:b] * self._m + self._src[a:b])
-            if len(key) > 1 and not (key[1:] != key[:-1]).all():
-                key = key[np.r_[True, key[1:] != key[:-1]]]
+            key = _sorted_distinct(self._dst[a:b] * self._m + self._src[a:b])
             self._steps[t] = key
         return key
 

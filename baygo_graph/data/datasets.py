@@ -11,7 +11,6 @@ importable from :mod:`baygo_graph.data` too.
 from __future__ import annotations
 
 import os
-import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from .._text import short_list, shorten
-from .._validate import csv_header_names
+from .._validate import csv_header_names, read_csv_rows
 from ..defaults import BODYFAT_ENV
 from ..exceptions import DataError
 from ..limits import check_csv_budget
@@ -136,16 +135,8 @@ def read_csv_table(path, *, what: str = "data file") -> pd.DataFrame:
     except (UnicodeDecodeError, OSError, ValueError) as e:
         raise DataError(f"{where} is not a readable CSV: {shorten(e, 300)}") from None
     try:
-        with warnings.catch_warnings():  # a row longer than the header: refused, not shifted
-            warnings.simplefilter("error", pd.errors.ParserWarning)
-            # index_col=False: a trailing comma on every row is not read as an index column
-            return pd.read_csv(path, index_col=False)
-    except pd.errors.ParserWarning:
-        raise DataError(
-            f"{where} is not a readable CSV: a row holds more values than the header names "
-            "(its values would be read into the wrong columns)"
-        ) from None
-    except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError, OSError) as e:
+        return read_csv_rows(path)
+    except (ValueError, UnicodeDecodeError, OSError) as e:  # pandas' errors are ValueErrors
         raise DataError(f"{where} is not a readable CSV: {shorten(e, 300)}") from e
 
 

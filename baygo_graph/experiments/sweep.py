@@ -58,7 +58,12 @@ from ..data import Dataset
 from ..defaults import PAPER
 from ..exceptions import GridResolutionWarning
 from ..io.atomic import atomic_text, atomic_write
-from ..io.results import RESULTS_FILES, check_results_format, remove_stale_results
+from ..io.results import (
+    RESULTS_FILES,
+    check_results_format,
+    remove_stale_results,
+    source_metadata,
+)
 from ..learning import simulate
 from ..models import resolve_model
 from ..strategies import (
@@ -503,14 +508,8 @@ def write_table(table: pd.DataFrame, folder, *, results_format: str = "parquet")
         source = str(table["data"].iloc[0]) if "data" in table and len(table) else "unknown"
         arrow = arrow.replace_schema_metadata(
             (arrow.schema.metadata or {})
-            | {
-                b"data_source": source.encode(),
-                b"synthetic": str(synthetic).lower().encode(),
-                b"baygo.table": b"sweep",  # marks the table as ours (is_our_table)
-                b"PANDAS_ATTRS": json.dumps(
-                    {"data_source": source, "synthetic": synthetic}
-                ).encode(),
-            }
+            | source_metadata(source, synthetic)
+            | {b"baygo.table": b"sweep"}  # marks the table as ours (is_our_table)
         )
         atomic_write(path, lambda fh: pq.write_table(arrow, fh, compression="zstd"))
     remove_stale_results(folder, keep=path.name)

@@ -30,14 +30,13 @@ Rules:
 
 from __future__ import annotations
 
-import warnings
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from .. import _text
-from .._validate import check_unique_names, csv_header_names
+from .._validate import check_unique_names, csv_header_names, read_csv_rows
 from ..exceptions import RunFormatError
 from ..limits import check_budget
 from .filekind import describe_file
@@ -404,21 +403,14 @@ def read_edge_list(path, **options):
             text = {  # labels are read as text: "007" and "7", "1e3" and "1000" differ
                 _column(head, options.get(key), key, key) for key in ("source", "target")
             }
-            with warnings.catch_warnings():  # a row longer than the header: refused
-                warnings.simplefilter("error", pd.errors.ParserWarning)
-                frame = pd.read_csv(  # index_col=False: a trailing comma is not an index
-                    path, sep=sep, skipinitialspace=True, dtype=dict.fromkeys(text, str),
-                    index_col=False, keep_default_na=False, na_values=[""],  # "NA" is a label
-                )  # fmt: skip
+            frame = read_csv_rows(  # "NA" is a label: only an empty cell is missing
+                path, sep=sep, skipinitialspace=True, dtype=dict.fromkeys(text, str),
+                keep_default_na=False, na_values=[""],
+            )  # fmt: skip
             kind = _int_labels(pd.concat([frame[c] for c in text]))  # one kind for both
             frame = frame.astype(dict.fromkeys(text, kind))
     except RunFormatError:
         raise
-    except pd.errors.ParserWarning:
-        raise RunFormatError(
-            f"{str(path)!r} is not a readable edge list: a row holds more values than the "
-            "header names (its values would be read into the wrong columns)"
-        ) from None
     except (ValueError, OSError, UnicodeDecodeError, pd.errors.ParserError) as e:
         raise RunFormatError(
             f"{str(path)!r} is not a readable edge list: {_text.shorten(e, 300)}"

@@ -49,6 +49,7 @@ __all__ = [
     "RESULTS_FILES",
     "is_our_table",
     "remove_stale_results",
+    "source_metadata",
     "check_results_format",
     "load_results",
     "read_result_arrays",
@@ -94,15 +95,29 @@ def _schema(pa, n_seeds: int, n_agents: int, meta: dict, source: str, synthetic:
         ],
         metadata={
             _META: json.dumps(meta).encode("utf-8"),
-            b"data_source": source.encode("utf-8"),
-            b"synthetic": b"true" if synthetic else b"false",
             b"note": synthetic_banner(synthetic).encode("utf-8"),
-            # what pandas.read_parquet puts in the frame's attrs
-            b"PANDAS_ATTRS": json.dumps(
-                {"data_source": source, "synthetic": synthetic, "note": synthetic_banner(synthetic)}
-            ).encode("utf-8"),
+            **source_metadata(source, synthetic, note=synthetic_banner(synthetic)),
         },
     )
+
+
+def source_metadata(source: str, synthetic: bool, **attrs) -> dict:
+    """Parquet key-value metadata saying where a table's data came from: ``data_source``,
+    ``synthetic``, and the same (with ``attrs``) where ``pandas.read_parquet`` puts them
+    in the frame's ``attrs``.
+
+    Examples
+    --------
+    >>> source_metadata("bodyfat.csv", False)[b"synthetic"]
+    b'false'
+    """
+    return {
+        b"data_source": source.encode("utf-8"),
+        b"synthetic": b"true" if synthetic else b"false",
+        b"PANDAS_ATTRS": json.dumps(
+            {"data_source": source, "synthetic": synthetic, **attrs}
+        ).encode("utf-8"),
+    }
 
 
 def write_results_parquet(comparison, path, *, compression_level: int = 3) -> Path:
@@ -284,9 +299,7 @@ def is_our_table(path) -> bool:
                 return line.startswith(_OUR_CSV_HEADERS) and (
                     not line.startswith("id,") or "final_mse_informative" in line
                 )
-    except (OSError, ValueError, UnicodeDecodeError, ImportError):
-        return False
-    except Exception:  # a damaged Parquet file (pyarrow's own errors): not provably ours
+    except Exception:  # unreadable, not text, or a damaged Parquet file: not provably ours
         return False
     return False
 
@@ -425,8 +438,9 @@ def _file_attrs(pf) -> dict:
     return attrs
 
 
-def _check_layout(path, g, part, *, seeds, t, m) -> None:
-    """The rows of row group ``g`` are seeds x steps x agents in order, one strategy."""
+def _check_layout(path, g, part, *, seeds, t, m) -> str:
+    """The rows of row group ``g`` are seeds x steps x agents in order, one strategy:
+    returns that strategy."""
     strategy = part.column("strategy").combine_chunks()
     if strategy.null_count or len(np.unique(strategy.indices.to_numpy())) > 1:
         raise DataError(f"{str(path)!r}: row group {g} holds several strategies (or none)")
@@ -444,11 +458,11 @@ def _check_layout(path, g, part, *, seeds, t, m) -> None:
                 "writes (seeds, then steps, then agents): the file was rewritten or "
                 "damaged; read it with load_results, which reads rows by value"
             )
+    return _group_label(strategy)
 
 
-def _label(pf, group: int) -> str:
-    """The strategy of row group ``group`` (one strategy per row group)."""
-    strategy = pf.read_row_group(group, columns=["strategy"]).column(0).chunk(0)
+def _group_label(strategy) -> str:
+    """The strategy of a row group's (dictionary-encoded) strategy column."""
     return strategy.dictionary[strategy.indices[0].as_py()].as_py()
 
 
@@ -614,8 +628,7 @@ def _read_arrays(path):
         if part.num_rows != k * t * m:
             raise DataError(f"{str(path)!r}: row group {g} has {part.num_rows} rows, "
                             f"need {k * t * m}")  # fmt: skip
-        _check_layout(path, g, part, seeds=np.arange(r0, r0 + k), t=t, m=m)
-        label = _label(pf, g)
+        label = _check_layout(path, g, part, seeds=np.arange(r0, r0 + k), t=t, m=m)
         if labels[i] is not None and labels[i] != label:
             raise DataError(f"{str(path)!r}: row group {g} holds strategy {label!r}, the "
                             f"layout needs {labels[i]!r}")  # fmt: skip
