@@ -7,6 +7,7 @@ __all__ = [
     "GridResolutionWarning",
     "NonFiniteError",
     "NotUniqueError",
+    "PluginError",
     "RunFormatError",
     "SettingError",
 ]
@@ -38,6 +39,11 @@ class NonFiniteError(BayGoError, FloatingPointError):
 
 class NotUniqueError(BayGoError, ValueError):
     """A quantity asked for is not unique (e.g. influence with several closed classes)."""
+
+
+class PluginError(BayGoError, ImportError):
+    """A plug-in (``baygo --plugin FILE.py``) cannot be imported: no such file or module,
+    a syntax error, or an error raised while it ran; the message names the file."""
 
 
 class GridResolutionWarning(UserWarning):

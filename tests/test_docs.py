@@ -16,6 +16,9 @@ The convention, for ``README.md`` and every Markdown page under ``docs/``:
   runs the whole paper experiment) is marked by an HTML comment on the line right
   above its fence, ``<!-- not-run: REASON -->``, with a non-empty reason. Use it
   sparingly: a command the reader is meant to paste belongs in a block that runs.
+- A ```python block marked ``<!-- save-as: FILE.py -->`` on the line right above its
+  fence runs as any other and is also appended to ``FILE.py`` in that folder (the
+  page says which blocks make up a file, e.g. a plug-in its shell lines import).
 
 Links: a relative link or image of a page (``[text](target)``), a MyST
 ``{doc}`` reference, ``{include}`` and every ``{toctree}`` entry must name a file
@@ -45,6 +48,7 @@ TIMEOUT = 300
 README_MAX_LINES = 250
 
 NOT_RUN = re.compile(r"^<!--\s*not-run:\s*(?P<reason>.*?)\s*-->\s*$")
+SAVE_AS = re.compile(r"^<!--\s*save-as:\s*(?P<file>[\w.-]+)\s*-->\s*$")
 FENCE = re.compile(r"^(?P<fence>`{3,}|~{3,})(?P<info>[^`\n]*)$")
 
 
@@ -59,11 +63,13 @@ def pages() -> list[Path]:
 
 
 def fenced_blocks(text: str) -> list[dict]:
-    """Every fenced block of ``text``: ``lang``, ``code``, ``line`` (1-based), ``skip``.
+    """Every fenced block of ``text``: ``lang``, ``code``, ``line`` (1-based), ``skip``,
+    ``save``.
 
     ``lang`` is the fence's info string (``python``, ``bash``, ``text``,
     ``{toctree}`` ...); ``skip`` is the reason of a ``<!-- not-run: ... -->``
-    comment on the line right above the fence, else None.
+    comment on the line right above the fence, else None; ``save`` the file of a
+    ``<!-- save-as: FILE -->`` comment there, else None.
     """
     lines = text.splitlines()
     blocks = []
@@ -84,12 +90,14 @@ def fenced_blocks(text: str) -> list[dict]:
             i += 1
         i += 1  # the closing fence
         above = NOT_RUN.match(lines[start - 1]) if start > 0 else None
+        save = SAVE_AS.match(lines[start - 1]) if start > 0 else None
         blocks.append(
             {
                 "lang": lang,
                 "code": "\n".join(body) + "\n",
                 "line": start + 1,
                 "skip": above.group("reason") if above else None,
+                "save": save.group("file") if save else None,
             }
         )
     return blocks
@@ -102,13 +110,16 @@ def runnable(text: str) -> list[dict]:
 
 def driver(page: str, blocks: list[dict]) -> str:
     """A script that runs ``blocks`` in order: python in its own namespace, bash in a shell."""
-    steps = [(b["lang"], b["line"], b["code"]) for b in blocks]
+    steps = [(b["lang"], b["line"], b["code"], b.get("save")) for b in blocks]
     return textwrap.dedent(
         f"""
         import subprocess, sys
         namespace = {{"__name__": "__main__"}}
-        for lang, line, code in {steps!r}:
+        for lang, line, code, save in {steps!r}:
             where = f"{page} block at line {{line}}"
+            if save:
+                with open(save, "a") as fh:
+                    fh.write(code + "\\n")
             if lang == "python":
                 exec(compile(code, where, "exec"), namespace)
             else:
@@ -142,6 +153,8 @@ def test_fenced_blocks_are_found_with_their_language_line_and_marker():
     ]
     assert blocks[4]["code"] == "y = 2\n\nz = 3\n"
     assert [b["line"] for b in runnable(text)] == [2, 15]
+    saved = fenced_blocks("<!-- save-as: my_plugins.py -->\n```python\nx = 1\n```\n")
+    assert [(b["save"], b["skip"]) for b in saved] == [("my_plugins.py", None)]
 
 
 def test_driver_runs_python_and_bash_in_order_in_one_namespace(tmp_path):
@@ -152,6 +165,18 @@ def test_driver_runs_python_and_bash_in_order_in_one_namespace(tmp_path):
     )
     done = subprocess.run(
         [sys.executable, "-c", driver("demo.md", blocks)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    saved = runnable(
+        "<!-- save-as: p.py -->\n```python\nu = 1\n```\n"
+        "<!-- save-as: p.py -->\n```python\nv = u + 1\n```\n"
+        "```bash\npython -c 'import p; assert p.v == 2'\n```\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", driver("demo.md", saved)],
         cwd=tmp_path,
         capture_output=True,
         text=True,

@@ -7,7 +7,6 @@ Each sub-command lives in its own module and is imported only when used, so
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import os
 import sys
 import traceback
@@ -17,7 +16,7 @@ import click
 from .._text import console, shorten
 from ..exceptions import BayGoError
 
-__all__ = ["DEBUG_ENV", "PLUGINS_ENV", "cli", "load_plugin", "main"]
+__all__ = ["DEBUG_ENV", "PLUGINS_ENV", "cli", "main"]
 
 #: Environment variable that makes ``baygo`` print tracebacks (like ``--debug``).
 DEBUG_ENV = "BAYGO_DEBUG"
@@ -75,36 +74,11 @@ def cli(debug, plugins):
     if debug:
         os.environ[DEBUG_ENV] = "1"
     listed = [p for p in os.environ.get(PLUGINS_ENV, "").split(os.pathsep) if p]
-    for spec in [*listed, *plugins]:
-        load_plugin(spec)
+    if listed or plugins:  # known in every worker process too (experiments.plugins)
+        from ..experiments.plugins import load_plugin
 
-
-def load_plugin(spec: str):
-    """Import a plug-in: a path to a ``.py`` file, or an importable module name.
-
-    The plug-in registers its strategies and models when imported; the module is
-    returned. A file is imported once per process (by its resolved path).
-    """
-    if spec.endswith(".py") or os.sep in spec:
-        path = os.path.realpath(spec)
-        if not os.path.isfile(path):
-            raise click.BadParameter(f"no such file: {spec!r}", param_hint="--plugin")
-        name = "baygo_plugin_" + importlib.util.source_hash(path.encode()).hex()
-        if name in sys.modules:
-            return sys.modules[name]
-        loader_spec = importlib.util.spec_from_file_location(name, path)
-        module = importlib.util.module_from_spec(loader_spec)
-        sys.modules[name] = module
-        try:
-            loader_spec.loader.exec_module(module)
-        except BaseException:
-            del sys.modules[name]
-            raise
-        return module
-    try:
-        return importlib.import_module(spec)
-    except ImportError as e:
-        raise click.BadParameter(f"cannot import {spec!r}: {e}", param_hint="--plugin") from e
+        for spec in [*listed, *plugins]:
+            load_plugin(spec)
 
 
 #: Longest error line ``baygo`` prints (before "... (N more characters)").

@@ -22,6 +22,7 @@ import numpy as np
 
 from .._validate import root_seed_sequence
 from .locks import die_with_parent
+from .plugins import import_plugins, loaded_plugins
 
 __all__ = ["n_workers", "reemit_warnings", "run_tasks", "spawn_seeds"]
 
@@ -83,12 +84,15 @@ def _call(fn, task, shared, blas_threads):
     return result, [(w.category, str(w.message)) for w in caught]
 
 
-def _call_batch(fn, batch, shared, blas_threads):
-    """A batch of ``(index, task)`` pairs in one worker call: ``shared`` travels once.
-
-    Runs in a worker process, which is made to die with its parent first.
-    """
+def _start_worker(plugins) -> None:
+    """A loky worker's start: die with the parent; import the parent's plug-ins before
+    any task (whose strategies and models may be theirs) is read."""
     die_with_parent()
+    import_plugins(plugins)
+
+
+def _call_batch(fn, batch, shared, blas_threads):
+    """A batch of ``(index, task)`` pairs in one worker call: ``shared`` travels once."""
     return [(i, *_call(fn, task, shared, blas_threads)) for i, task in batch]
 
 
@@ -126,8 +130,15 @@ def _local(fn, indexed, shared, n, blas_threads):
     # Small batches: the data travel once per batch, results still arrive steadily.
     size = max(1, math.ceil(len(indexed) / (4 * n)))
     batches = [indexed[k : k + size] for k in range(0, len(indexed), size)]
-    # loky workers get cores // n_jobs BLAS threads each (no oversubscription).
-    parallel = Parallel(n_jobs=n, backend="loky", return_as="generator_unordered")
+    # loky workers get cores // n_jobs BLAS threads each (no oversubscription); each
+    # imports the plug-ins loaded here first (a changed set starts fresh workers).
+    parallel = Parallel(
+        n_jobs=n,
+        backend="loky",
+        return_as="generator_unordered",
+        initializer=_start_worker,
+        initargs=(loaded_plugins(),),
+    )
     finished = False
     try:
         for out in parallel(delayed(_call_batch)(fn, b, shared, blas_threads) for b in batches):
@@ -151,6 +162,11 @@ def _dask(fn, indexed, shared, scheduler, key):
     own = not isinstance(scheduler, Client)
     client = Client(scheduler) if own else scheduler
     try:
+        plugins = loaded_plugins()
+        if plugins:  # every worker, also one that joins later, imports them first
+            from ._dask import PluginLoader
+
+            client.register_plugin(PluginLoader(plugins))
         data = client.scatter(shared, broadcast=True)
         futures = {
             client.submit(_call, fn, task, data, 1, key=key(i, task), pure=False): i

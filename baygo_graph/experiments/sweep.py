@@ -11,7 +11,10 @@ Tasks run on :func:`~baygo_graph.experiments.runner.run_tasks`. Storage
   (temporary file + rename) by the process that launched the sweep as soon as
   the task's result arrives. ``<id>`` hashes everything that determines the run
   (parameters, strategy, seed index, root seed, steps, data fingerprint,
-  package version). A sweep started again on the same folder skips every task
+  package version, and the definition of the strategy and of the model: their
+  declared ``version`` or the text of the plug-in or module that defines them,
+  :func:`~baygo_graph.experiments.plugins.definition`), so an edited plug-in
+  re-runs its tasks. A sweep started again on the same folder skips every task
   whose file is there, so an interrupted sweep keeps what finished and resumes
   without redoing it.
 * ``tasks/<id>.claim`` - an OS file lock held while a task runs (see
@@ -75,6 +78,7 @@ from ..strategies import (
     strategy_names,
 )
 from .locks import claim, release
+from .plugins import definition
 from .runner import run_tasks
 
 __all__ = ["PARAMETERS", "fingerprint", "sweep", "task_id", "write_table"]
@@ -107,7 +111,8 @@ _POLL = 2.0
 
 def fingerprint(dataset: Dataset, model) -> str:
     """What a sweep's task ids hold of the data and the model: a hash of the data set's
-    every column and value, and of the model's name, class and options.
+    every column and value, and of the model's name, class, options and definition
+    (:func:`~baygo_graph.experiments.plugins.definition`).
 
     Examples
     --------
@@ -123,6 +128,7 @@ def fingerprint(dataset: Dataset, model) -> str:
     h.update(pd.util.hash_pandas_object(frame, index=False).to_numpy().tobytes())
     kind = type(model)
     h.update(f"{model.name}|{kind.__module__}.{kind.__qualname__}|{_options(model)}".encode())
+    h.update(definition(model).encode())
     return h.hexdigest()[:16]
 
 
@@ -230,6 +236,7 @@ def _make_tasks(grid, strategies, n_seeds, root, steps, fingerprint, model) -> l
         base = dict(zip(names, combo, strict=True))
         for strategy, factory in strategies.items():
             task = dict(base, strategy=strategy)
+            task["definition"] = definition(factory)
             key = (strategy, base["agents"])
             if key not in physical:
                 physical[key] = _takes_physical(factory, base["agents"])

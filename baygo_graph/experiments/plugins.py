@@ -1,0 +1,261 @@
+"""Plug-ins: files or modules of the user's that register strategies and models, known
+in every process that runs a task.
+
+:func:`load_plugin` imports a plug-in (``baygo --plugin FILE.py``, ``$BAYGO_PLUGINS``)
+and records it: a file's text travels with the tasks, so that every worker process
+(local, :mod:`joblib`'s loky workers, or a Dask cluster, whose machines need not hold
+the file) imports the same text under the same module name before it reads a task
+(:func:`import_plugins`, run by :func:`~baygo_graph.experiments.runner.run_tasks` in
+each worker). A plug-in that fails to import raises one
+:class:`~baygo_graph.exceptions.PluginError` naming the file and the error.
+
+:func:`definition` names the code of a strategy factory or a model: a declared
+``version``, else the text of the module that defines it (a plug-in's file, a
+user's module). A sweep puts it in every task's identity, so an edited plug-in
+re-runs its tasks instead of returning the old rows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import inspect
+import marshal
+import os
+import sys
+import traceback
+import types
+from dataclasses import dataclass
+
+from .._version import __version__
+from ..exceptions import PluginError
+
+__all__ = ["Plugin", "definition", "import_plugins", "load_plugin", "loaded_plugins"]
+
+#: Prefix of the module name a plug-in file is imported under (then a hash of its path).
+MODULE_PREFIX = "baygo_plugin_"
+#: Attribute set on an imported plug-in module: the digest of the text it ran.
+_DIGEST = "__baygo_plugin_digest__"
+
+#: The plug-ins this process loaded, by module name, in order of loading.
+_LOADED: dict = {}
+
+
+@dataclass(frozen=True)
+class Plugin:
+    """A loaded plug-in: what a worker needs to import it again.
+
+    Attributes
+    ----------
+    module : str
+        The module name it is imported under (``baygo_plugin_<hash of the path>`` for
+        a file, the module's own name otherwise).
+    path : str or None
+        The file (resolved), or None for a module imported by name.
+    source : str or None
+        A file's text (None for a module imported by name: workers import it by name).
+    digest : str
+        A hash of the text (of the module's file, for a module imported by name).
+    """
+
+    module: str
+    path: str | None
+    source: str | None
+    digest: str
+
+
+def _digest(text: str | bytes) -> str:
+    data = text.encode() if isinstance(text, str) else text
+    return hashlib.sha1(data).hexdigest()[:16]
+
+
+def _where(path: str, error: BaseException) -> str:
+    """`` (line N)`` of the deepest frame of ``error`` in ``path``, if any."""
+    line = None
+    for frame in traceback.extract_tb(error.__traceback__):
+        if os.path.realpath(frame.filename) == path or frame.filename == path:
+            line = frame.lineno
+    return f" (line {line})" if line else ""
+
+
+def _run_text(plugin: Plugin) -> types.ModuleType:
+    """Import a plug-in file's text as module ``plugin.module`` (errors: one PluginError)."""
+    path = plugin.path
+    try:
+        code = compile(plugin.source, path, "exec")
+    except SyntaxError as e:
+        raise PluginError(f"plug-in {path} does not compile: {e.msg} (line {e.lineno})") from e
+    module = types.ModuleType(plugin.module)
+    module.__file__ = path
+    setattr(module, _DIGEST, plugin.digest)
+    sys.modules[plugin.module] = module  # dataclasses and pickle look it up there
+    try:
+        exec(code, module.__dict__)
+    except BaseException as e:
+        del sys.modules[plugin.module]
+        if isinstance(e, KeyboardInterrupt | SystemExit):
+            raise
+        raise PluginError(
+            f"plug-in {path} failed to import: {type(e).__name__}: {e}{_where(path, e)}"
+        ) from e
+    return module
+
+
+def load_plugin(spec: str) -> types.ModuleType:
+    """Import a plug-in: a path to a ``.py`` file, or an importable module name.
+
+    The plug-in registers its strategies and models when imported; the module is
+    returned and recorded (:func:`loaded_plugins`), so that the tasks of
+    :func:`~baygo_graph.experiments.compare` and :func:`~baygo_graph.experiments.sweep`
+    import it in their worker processes too. A file is imported once per process
+    (by its resolved path).
+
+    Parameters
+    ----------
+    spec : str
+        A file (ends in ``.py`` or holds a path separator) or a module name.
+
+    Returns
+    -------
+    module
+
+    Raises
+    ------
+    PluginError
+        No such file or module, or the plug-in raised (a syntax error included) while
+        imported: the message names the file and the error (the traceback is chained).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "broken.py"
+    >>> _ = path.write_text("x = 1\\nraise RuntimeError('no network')\\n")
+    >>> try:
+    ...     load_plugin(str(path))
+    ... except PluginError as e:
+    ...     print(str(e).replace(str(path), "broken.py"))
+    plug-in broken.py failed to import: RuntimeError: no network (line 2)
+    """
+    if not isinstance(spec, str) or not spec:
+        raise TypeError(f"a plug-in must be a file or module name, got {spec!r}")
+    if spec.endswith(".py") or os.sep in spec or (os.altsep and os.altsep in spec):
+        path = os.path.realpath(spec)
+        name = MODULE_PREFIX + _digest(path)
+        if name in sys.modules and name in _LOADED:
+            return sys.modules[name]
+        try:
+            with open(path, encoding="utf-8") as fh:
+                source = fh.read()
+        except (OSError, UnicodeDecodeError) as e:
+            reason = "no such file" if isinstance(e, FileNotFoundError) else str(e)
+            raise PluginError(f"plug-in {spec}: {reason}") from e
+        plugin = Plugin(module=name, path=path, source=source, digest=_digest(source))
+        module = _run_text(plugin)
+    else:
+        module = _import_module(spec)
+        file = getattr(module, "__file__", None)
+        try:
+            with open(file, "rb") as fh:
+                digest = _digest(fh.read())
+        except (OSError, TypeError):  # a namespace package, a built-in module
+            digest = _digest(spec)
+        plugin = Plugin(module=spec, path=None, source=None, digest=digest)
+    _LOADED[plugin.module] = plugin
+    return module
+
+
+def _import_module(name: str) -> types.ModuleType:
+    try:
+        return importlib.import_module(name)
+    except BaseException as e:
+        if isinstance(e, KeyboardInterrupt | SystemExit):
+            raise
+        file = getattr(sys.modules.get(name), "__file__", None) or name
+        raise PluginError(f"plug-in {file} failed to import: {type(e).__name__}: {e}") from e
+
+
+def loaded_plugins() -> tuple[Plugin, ...]:
+    """The plug-ins this process loaded with :func:`load_plugin`, in order.
+
+    Examples
+    --------
+    >>> all(isinstance(p, Plugin) for p in loaded_plugins())
+    True
+    """
+    return tuple(_LOADED.values())
+
+
+def import_plugins(plugins) -> None:
+    """Import ``plugins`` (from :func:`loaded_plugins` of the launching process) here.
+
+    Run in each worker process before it reads a task. A plug-in already imported
+    with the same text is kept; one imported with another text (a worker that
+    outlived an edit of the file) is refused, since a process cannot drop the
+    classes it already made.
+
+    Examples
+    --------
+    >>> import_plugins(loaded_plugins())  # all loaded here already: nothing to do
+    """
+    for plugin in plugins:
+        present = sys.modules.get(plugin.module)
+        if present is not None:
+            digest = getattr(present, _DIGEST, plugin.digest)
+            if digest != plugin.digest:
+                raise PluginError(
+                    f"plug-in {plugin.path or plugin.module} changed since this worker "
+                    "imported it: restart the workers"
+                )
+        elif plugin.source is not None:
+            _run_text(plugin)
+        else:
+            _import_module(plugin.module)
+        _LOADED.setdefault(plugin.module, plugin)
+
+
+def definition(obj) -> str:
+    """What names the code of a strategy factory or a model (object, class or function).
+
+    A declared ``version`` attribute, if any; for the package's own code, the package
+    version; for a plug-in, the digest of its text; for other code, a digest of the
+    text of the module that defines it, else of its own source, else of its compiled
+    code. Any edit of that text gives another value.
+
+    Examples
+    --------
+    >>> from baygo_graph.models import LinearRegression
+    >>> definition(LinearRegression()) == definition(LinearRegression)
+    True
+    >>> definition(type("Mine", (), {"version": "2"}))
+    'version 2'
+    """
+    target = getattr(obj, "func", obj)  # functools.partial
+    if not isinstance(target, type) and not inspect.isroutine(target):
+        target = type(target)
+    version = getattr(target, "version", None)
+    if isinstance(version, str | int):
+        return f"version {version}"
+    module = getattr(target, "__module__", None) or ""
+    if module == "baygo_graph" or module.startswith("baygo_graph."):
+        return f"baygo_graph {__version__}"
+    if module in _LOADED:
+        return f"plug-in {_LOADED[module].digest}"
+    for source in (sys.modules.get(module), target):
+        try:
+            return f"source {_digest(inspect.getsource(source))}"
+        except (OSError, TypeError):
+            continue
+    return f"code {_digest(_code_bytes(target))}"
+
+
+def _code_bytes(target) -> bytes:
+    """The compiled code of a function, or of a class's methods, as bytes."""
+    if isinstance(target, type):
+        parts = [target.__qualname__.encode()]
+        for key, value in sorted(vars(target).items()):
+            func = getattr(value, "__func__", value)
+            code = getattr(func, "__code__", None)
+            parts.append(key.encode() + (marshal.dumps(code) if code else repr(value).encode()))
+        return b"\0".join(parts)
+    code = getattr(target, "__code__", None)
+    return marshal.dumps(code) if code is not None else repr(target).encode()
