@@ -5,6 +5,8 @@ Brute-force references and small builders, written once: ``from shared import ..
 
 from __future__ import annotations
 
+import contextlib
+
 import networkx as nx
 import numpy as np
 
@@ -40,3 +42,36 @@ def ref_windows(t, b, windows, incomplete):
     if incomplete == "drop":
         out = [(s, e) for s, e in out if e - s == b]
     return out
+
+
+@contextlib.contextmanager
+def plugin_sandbox():
+    """Plug-ins loaded inside are forgotten after: the loaded list, the strategy and
+    model names they registered, their modules (so that later tests' workers do not
+    import them)."""
+    import sys
+
+    from baygo_graph.experiments import plugins
+    from baygo_graph.models import registry as models
+    from baygo_graph.strategies import registry as strategies
+
+    saved = (
+        dict(plugins._LOADED),
+        dict(models._REGISTRY),
+        dict(strategies._REGISTRY),
+        dict(strategies._ALIASES),
+    )
+    modules = set(sys.modules)
+    try:
+        yield
+    finally:
+        for target, copy in zip(
+            (plugins._LOADED, models._REGISTRY, strategies._REGISTRY, strategies._ALIASES),
+            saved,
+            strict=True,
+        ):
+            target.clear()
+            target.update(copy)
+        for name in set(sys.modules) - modules:
+            if name.startswith(plugins.MODULE_PREFIX):
+                del sys.modules[name]

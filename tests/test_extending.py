@@ -14,6 +14,7 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 import pytest
+from shared import plugin_sandbox
 
 import baygo_graph as bg
 from baygo_graph import analysis
@@ -160,7 +161,13 @@ def test_reproduce_parts_take_a_plug_in_run():
     assert len(steps) > 0
 
 
-def test_cli_by_name_with_plugin(tmp_path, capsys):
+@pytest.fixture
+def sandbox():
+    with plugin_sandbox():
+        yield
+
+
+def test_cli_by_name_with_plugin(tmp_path, capsys, sandbox):
     plugin = ["--plugin", __file__]
     data = tmp_path / "d.csv"
     DATA.frame.to_csv(data, index=False)
@@ -169,11 +176,78 @@ def test_cli_by_name_with_plugin(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "lazy: 6 agents" in out and "final MSE" in out and "bodyfat" not in out.lower()
     code = main([*plugin, "compare", "--strategies", "lazy,nocol", "--seeds", "2", "--jobs",
-                 "1", "--save-runs", str(tmp_path / "runs"), *common])  # fmt: skip
+                 "2", "--save-runs", str(tmp_path / "runs"), *common])  # fmt: skip
     assert code == 0 and "lazy - nocol" in capsys.readouterr().out
     assert main([*plugin, "analyze", str(tmp_path / "runs"), "--window", "3"]) == 0
     code = main([*plugin, "sweep", "--param", "physical=regular-2", "--strategies", "lazy",
-                 "--seeds", "1", "--jobs", "1", "--out", str(tmp_path / "sw"), "--steps", "4",
+                 "--seeds", "2", "--jobs", "2", "--out", str(tmp_path / "sw"), "--steps", "4",
                  "--model", "slope", "--data", str(data)])  # fmt: skip
     table = pd.read_parquet(tmp_path / "sw" / "results.parquet")
     assert code == 0 and set(table["physical"].astype(str)) == {"regular-2"}
+
+
+def _baygo(args, *, cwd, env=None):
+    """``baygo ARGS`` in a fresh interpreter running this checkout's package."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = str(Path(bg.__file__).resolve().parents[1])
+    env = {**os.environ, **(env or {}), "PYTHONPATH": root, "MPLBACKEND": "Agg"}
+    code = "import sys; from baygo_graph.cli import main; sys.exit(main(sys.argv[1:]))"
+    return subprocess.run(
+        [sys.executable, "-c", code, *args], cwd=cwd, env=env, capture_output=True, text=True
+    )
+
+
+def test_plugin_from_the_environment_in_every_command_and_worker(tmp_path):
+    """$BAYGO_PLUGINS in a fresh process: compare and sweep with 2 workers (reproduce runs
+    on compare's workers); an edited plug-in re-runs the sweep's tasks (never the old
+    rows)."""
+    import inspect
+
+    plugin = tmp_path / "my_plugins.py"
+    head = (
+        "from dataclasses import dataclass\nimport numpy as np\nimport baygo_graph as bg\n"
+        "from baygo_graph.data import paper_split\n"
+        "from baygo_graph.models import GridModel, log_normalize, make_grid\n"
+        "from baygo_graph.strategies import ChoiceStrategy\n\n"
+    )
+    register = '\nbg.strategies.register("lazy", Lazy)\nbg.models.register("slope", Slope)\n'
+    plugin.write_text(head + inspect.getsource(Lazy) + inspect.getsource(Slope) + register)
+    env = {"BAYGO_PLUGINS": str(plugin)}
+    small = ["--agents", "4", "--steps", "4", "--jobs", "2"]
+    done = _baygo(["compare", "--strategies", "lazy,nocol", "--model", "slope", "--seeds", "2",
+                   *small], cwd=tmp_path, env=env)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "lazy - nocol" in done.stdout
+    sweep_args = ["sweep", "--strategies", "lazy", "--model", "slope", "--seeds", "2",
+                  "--param", "agents=4", "--steps", "4", "--jobs", "2", "--out", "sw"]  # fmt: skip
+    done = _baygo(sweep_args, cwd=tmp_path, env=env)
+    assert done.returncode == 0, done.stderr
+    first = pd.read_parquet(tmp_path / "sw" / "results.parquet")
+    again = _baygo(sweep_args, cwd=tmp_path, env=env)  # resumed: the same rows
+    assert again.returncode == 0
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "sw" / "results.parquet"), first)
+    # the edit: Lazy keeps its choice for 3 steps instead of 2 -> other runs, other rows
+    plugin.write_text(plugin.read_text().replace("if t % 2:", "if t % 3:"))
+    done = _baygo(sweep_args, cwd=tmp_path, env=env)
+    assert done.returncode == 0, done.stderr
+    edited = pd.read_parquet(tmp_path / "sw" / "results.parquet")
+    assert set(edited["id"]).isdisjoint(first["id"])
+    assert not np.array_equal(edited["final_mse_others_mean"], first["final_mse_others_mean"])
+
+
+def test_broken_plugin_is_one_line_and_debug_shows_the_traceback(tmp_path):
+    broken = tmp_path / "broken.py"
+    broken.write_text("import numpy\nnumpy.no_such_function()\n")
+    done = _baygo(["--plugin", str(broken), "run"], cwd=tmp_path)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr == (
+        f"baygo: error: plug-in {broken.resolve()} failed to import: AttributeError: module "
+        "'numpy' has no attribute 'no_such_function' (line 2)\n"
+    )
+    done = _baygo(["--debug", "--plugin", str(broken), "run"], cwd=tmp_path)
+    assert done.returncode == 1 and "Traceback (most recent call last)" in done.stderr
+    assert done.stderr.rstrip().endswith("(line 2)")
