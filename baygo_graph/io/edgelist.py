@@ -39,6 +39,7 @@ from .. import _text
 from .._validate import check_unique_names, csv_header_names, read_csv_rows
 from ..exceptions import RunFormatError
 from ..limits import check_budget
+from ..series import series_from_edges
 from .filekind import describe_file
 
 __all__ = ["EDGE_LIST_SUFFIXES", "edge_list_series", "read_edge_list"]
@@ -288,8 +289,6 @@ def edge_list_series(
     >>> edge_list_series(days, source="from", target="to", time="when", bin="1D").n_steps
     3
     """
-    from ..series import series_from_edges
-
     if not isinstance(frame, pd.DataFrame):
         raise TypeError(f"frame must be a pandas.DataFrame, got {type(frame).__name__}")
     check_unique_names(frame.columns, where="frame: ")

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from baygo_graph.exceptions import BudgetError, RunFormatError
+from baygo_graph.inputs import as_series
 from baygo_graph.io.edgelist import edge_list_series, read_edge_list
-from baygo_graph.series import as_series
 
 
 def reference_stack(rows, *, directed=True) -> tuple[tuple, np.ndarray]:
