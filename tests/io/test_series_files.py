@@ -381,8 +381,8 @@ def test_other_files_given_as_a_run_say_what_they_are(tmp_path, name, kind):
         Run.load(path)
     assert str(info.value) == (
         f"{str(path)!r} is {describe_file(path)}, not a readable .npz run file: runs are read "
-        "from run folders and .npz run files (Run.load), graph series from .json or .graphml "
-        "files (read_series); baygo analyze reads all of these"
+        "from run folders and .npz run files (Run.load), graph series from .json, .graphml or "
+        ".gexf files and edge lists (read_series); baygo analyze reads all of these"
     )
 
 
