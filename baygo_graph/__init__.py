@@ -6,7 +6,8 @@ checks their connectivity and influence, :mod:`baygo_graph.figures` draws them.
 
 The top level holds what a user needs first: :func:`simulate` and :class:`Run`
 (with :func:`load_runs`), the data (:class:`Dataset`, :func:`load_bodyfat`,
-:func:`synthetic_bodyfat`, :func:`paper_split`), graph series files
+:func:`synthetic_bodyfat`, :func:`paper_split`), any temporal network
+as a series (:func:`as_series`, the one door in) and series files
 (:func:`read_series`, :func:`write_series`) and the package's errors and warnings.
 The rest is in the subpackages: :mod:`.models` and :mod:`.strategies` (each with a
 ``register`` for your own), :mod:`.experiments` (``compare``, ``sweep``),
@@ -24,8 +25,8 @@ from .exceptions import (
     RunFormatError,
     SettingError,
 )
-from .export import write_series
-from .io import read_series
+from .export import read_series, write_series
+from .inputs import as_series
 from .learning import simulate
 from .run import Run, load_runs
 
@@ -55,6 +56,7 @@ __all__ = [
     "Run",
     "RunFormatError",
     "__version__",
+    "as_series",
     "load_bodyfat",
     "load_runs",
     "paper_split",

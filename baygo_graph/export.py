@@ -1,39 +1,48 @@
-"""Export a run or a graph series for other tools: node-link JSON, GraphML, dynamic GEXF.
+"""Series files in and out: :func:`read_series` and :func:`write_series`, the one pair.
 
-:func:`write_series` picks the format from the file's suffix. The GEXF file (for
-Gephi's timeline) carries each agent's influence over time, computed here with
-:func:`baygo_graph.analysis.influence_series`; the other formats carry the graphs.
+:func:`read_series` is the door's reader (:func:`baygo_graph.inputs.read_series`):
+any series file or edge list becomes a :class:`~baygo_graph.series.GraphSeries`.
+:func:`write_series` takes anything the door takes and picks the format from the
+file's suffix: node-link JSON, GraphML, or dynamic GEXF for Gephi's timeline, which
+carries each agent's influence over time, computed here with
+:func:`baygo_graph.analysis.influence_series`. Every file written reads back to the
+same labels, steps and weights (``docs/formats.md``).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import networkx as nx
-
 from ._validate import check_int
 from .analysis import influence_series
+from .inputs import as_series, read_series
 from .io.gexf import write_gexf
-from .io.series_files import write_series as _write_graphs
-from .series import as_series
+from .io.series_files import write_graphml, write_json
+from .run import Run
 
-__all__ = ["write_series"]
+__all__ = ["read_series", "write_series"]
+
+#: The suffixes :func:`write_series` writes.
+WRITTEN_SUFFIXES = (".json", ".graphml", ".gexf")
 
 
-def write_series(graphs, path, *, window: int = 10) -> Path:
+def write_series(source, path, *, window: int = 10) -> Path:
     """Write a run or graph series to ``path``: ``.json``, ``.graphml`` or ``.gexf``.
 
     Parameters
     ----------
-    graphs : Run, GraphSeries, graphs, edge list or path
-        Anything :func:`~baygo_graph.series.as_series` takes (runs, series, lists
+    source : Run, GraphSeries, graphs, edge list or path
+        Anything :func:`~baygo_graph.inputs.as_series` takes (runs, series, lists
         of ``nx.DiGraph``/``nx.Graph``, a DataFrame edge list, a file); node
         labels are kept.
     path : str or os.PathLike
         ``.json``: node-link JSON, one document per step; ``.graphml``: one GraphML
         multi-digraph with every step's edges (attributes ``step``, ``weight``);
-        ``.gexf``: one dynamic GEXF 1.2 graph (edges with spells, the informative
-        agent as a node attribute, influence as a dynamic node attribute).
+        ``.gexf``: one dynamic GEXF 1.2 graph (edges with spells and per-step
+        weights, self-weights and influence as dynamic node attributes, the
+        informative agent as a node attribute). Each step's W is written (a run's
+        step graphs also carry its ``strategy``); :func:`read_series` gives the
+        same labels, steps and weights back.
     window : int, default 10
         For ``.gexf``: window of the influence (sliding, product of ``window`` step
         matrices, cut to T).
@@ -49,9 +58,10 @@ def write_series(graphs, path, *, window: int = 10) -> Path:
         When a node label is not int or str (``.json``, ``.graphml``), or the
         input is no series.
     ValueError
-        For ``.graphml``, when a label or node attribute cannot be read back (two
-        labels with the same text such as ``1`` and ``"1"``, a character outside
-        XML 1.0): nothing is written (``.json`` keeps every int and str label).
+        For a centralised run (no graph); for ``.graphml`` and ``.gexf``, when a
+        label or node attribute cannot be read back (two labels with the same text
+        such as ``1`` and ``"1"``, a character outside XML 1.0): nothing is
+        written (``.json`` keeps every int and str label).
 
     Examples
     --------
@@ -59,11 +69,11 @@ def write_series(graphs, path, *, window: int = 10) -> Path:
     >>> from baygo_graph import Run, read_series
     >>> folder = tempfile.mkdtemp()
     >>> run = Run.from_choices([[1, 0, 0], [2, 2, 1]])
-    >>> [h.number_of_nodes() for h in read_series(write_series(run, folder + "/s.json"))]
-    [3, 3]
+    >>> read_series(write_series(run, folder + "/s.json")).n_steps
+    2
     >>> g = nx.read_gexf(write_series(run, folder + "/s.gexf", window=1), node_type=int)
     >>> sorted(g.nodes[0])
-    ['influence', 'informative', 'label']
+    ['influence', 'informative', 'label', 'self_weight']
     >>> import pandas as pd
     >>> contacts = pd.DataFrame({"source": ["ann", "bob"], "target": ["bob", "ann"],
     ...                          "time": [0, 1]})
@@ -71,18 +81,21 @@ def write_series(graphs, path, *, window: int = 10) -> Path:
     ['ann', 'bob']
     """
     path = Path(path)
-    if path.suffix.lower() != ".gexf":
-        if not hasattr(graphs, "graphs") and not _is_graph_list(graphs):
-            graphs = as_series(graphs)  # an edge list, a file...: its step graphs
-        return _write_graphs(graphs, path)
+    suffix = path.suffix.lower()
+    if suffix not in WRITTEN_SUFFIXES:
+        raise ValueError(f"path must end in .json, .graphml or .gexf, got {str(path)!r}")
     window = check_int("window", window, minimum=1)
-    if hasattr(graphs, "strategy") and getattr(graphs, "series", 0) is None:
-        return write_gexf(graphs, path)  # a centralised run: write_gexf says why not
-    series = as_series(graphs)
+    run = source if isinstance(source, Run) else None
+    if run is not None and run.series is None:
+        raise ValueError(
+            f"run is a centralised run (strategy {run.strategy!r}): one central learner "
+            "has no communication graph to export"
+        )
+    series = as_series(source)
+    if suffix != ".gexf":
+        attrs = {"strategy": run.strategy} if run is not None else None
+        write = write_json if suffix == ".json" else write_graphml
+        return write(series, path, attrs=attrs)
     window = min(window, series.n_steps)
     influence = influence_series(series, window=window, windows="sliding")
-    return write_gexf(graphs if hasattr(graphs, "strategy") else series, path, influence=influence)
-
-
-def _is_graph_list(graphs) -> bool:
-    return isinstance(graphs, list | tuple) and all(isinstance(g, nx.Graph) for g in graphs)
+    return write_gexf(series, path, influence=influence, run=run)

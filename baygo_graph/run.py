@@ -24,7 +24,6 @@ from ._validate import check_int
 from .exceptions import RunFormatError
 from .io.npz import RUN_FILE, read_run_file, run_path, write_run_file
 from .io.runs import find_runs
-from .io.series_files import read_series, write_series
 from .series import ChoiceSeries, GraphSeries
 
 __all__ = [
@@ -34,8 +33,6 @@ __all__ = [
     "Run",
     "check_same_setup",
     "load_runs",
-    "read_series",
-    "write_series",
 ]
 
 

@@ -10,12 +10,12 @@ figures never ask what kind of series they hold (defined in
 * :class:`EdgeListSeries` - any weighted digraphs (e.g. read from NetworkX or a file),
   held as their nonzero weight entries sorted by step.
 
-This module turns what callers hold into a series: :func:`as_series`, the one
-conversion point (a run, a series, NetworkX digraphs or undirected graphs, an
-edge list as a DataFrame or a CSV/Parquet file, a saved JSON/GraphML/GEXF series,
-networkx-temporal and DyNetX objects; ``docs/user_series.md``), with the node
-order :func:`node_order`, the row normalisation :func:`row_shares` and
-:func:`series_from_edges` for raw weighted edges.
+This module holds the series type and its in-memory constructors:
+:func:`series_from_edges` (raw weighted edges), :func:`series_from_graphs` (one
+NetworkX graph per step), the node order :func:`node_order` and the row
+normalisation :func:`row_shares`. It reads no file and knows no run: turning what
+callers hold (a run, a file, an edge list, other libraries' objects) into a series
+is the one door :func:`baygo_graph.inputs.as_series` (``docs/user_series.md``).
 
 Convention (docs/design.md): edge ``(j, i)`` of a step graph means agent ``i`` receives
 from ``j`` with weight ``w_ij``; W is row-stochastic. Windows are half-open step
@@ -23,10 +23,6 @@ ranges ``[start, stop)``.
 """
 
 from __future__ import annotations
-
-import os
-from collections.abc import Iterable
-from pathlib import Path
 
 import networkx as nx
 import numpy as np
@@ -44,182 +40,12 @@ __all__ = [
     "EdgeListSeries",
     "FixedSeries",
     "GraphSeries",
-    "as_series",
     "node_order",
     "row_shares",
     "series_from_arrays",
     "series_from_edges",
+    "series_from_graphs",
 ]
-
-
-def as_series(
-    graphs,
-    /,
-    *,
-    source: str | None = None,
-    target: str | None = None,
-    time: str | None = None,
-    weight: str | None = None,
-    bin=None,
-    directed: bool | None = None,
-) -> GraphSeries:
-    """Turn anything that holds a temporal network into a :class:`GraphSeries`.
-
-    The one conversion point of the package: every analysis function, figure and
-    export that takes a series calls it. The input forms, their options and rules
-    are described in ``docs/user_series.md``.
-
-    Parameters
-    ----------
-    graphs : Run, GraphSeries, iterable of networkx graphs, pandas.DataFrame, path
-        * a :class:`~baygo_graph.Run` (its ``series``) or a series (returned as is);
-        * networkx graphs, one per step: ``DiGraph`` (edge ``(j, i)``: ``i``
-          receives from ``j``), or undirected ``Graph`` (edge ``{i, j}``: both
-          directions, each with the edge's weight); multigraphs' parallel edges
-          add their weights. The nodes are the union over the steps; a node
-          missing from a step is isolated there (``w_ii = 1``);
-        * an edge list: a :class:`pandas.DataFrame` with one row per
-          ``(source, target, time[, weight])`` (see
-          :func:`baygo_graph.io.edgelist.edge_list_series`);
-        * a path: a run folder or ``.npz``; a saved series ``.json``,
-          ``.graphml`` or ``.gexf``; an edge list ``.csv`` / ``.tsv`` or
-          ``.parquet`` (needs the ``parquet`` extra, pyarrow);
-        * a networkx-temporal ``TemporalGraph`` (its snapshots, networkx
-          graphs) or a DyNetX ``DynGraph`` / ``DynDiGraph`` (its interactions: one
-          added at ``t`` and removed at ``t'`` holds at steps ``t .. t'-1``; times
-          shifted to start at step 0); the ``temporal`` extra installs both.
-    source, target, time, weight : str, optional
-        Edge lists only: the column names (default ``"source"``, ``"target"``,
-        ``"time"`` and, when present, ``"weight"``; matched case-insensitively).
-    bin : int or str, optional
-        Edge lists only: the width of one step. Integer times: ``step = (time -
-        min time) // bin`` (default 1). Timestamps need it: a fixed pandas
-        offset alias such as ``"1D"``, ``"6h"`` or ``"15min"``.
-    directed : bool, optional
-        Edge lists only: False reads each row as a two-way contact (default True).
-
-    Returns
-    -------
-    GraphSeries
-        Node ``k`` of its arrays is ``series.nodes[k]``: labels are kept. Row
-        ``i`` of ``W_t`` is node ``i``'s in-edge weights (self-loop included)
-        divided by their sum; a node with no positive in-edge weight in a step
-        gets ``w_ii = 1`` (it keeps its own belief). A node attribute
-        ``informative=True`` on exactly one node marks the informative agent.
-
-    Raises
-    ------
-    ValueError
-        For a centralised run (no graph), an empty series, bad weights, missing
-        columns or options that do not apply to the input.
-    TypeError
-        For anything else than the inputs above.
-
-    Examples
-    --------
-    >>> g = nx.DiGraph([("b", "a"), ("a", "b")]); g.add_node("c")
-    >>> s = as_series([g, g])
-    >>> s.n_steps, s.n_agents, s.nodes
-    (2, 3, ('a', 'b', 'c'))
-    >>> s.weights(0).toarray().tolist()
-    [[0.0, 1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
-    >>> u = as_series([nx.Graph([("x", "y")])])          # undirected: both ways
-    >>> u.weights(0).toarray().tolist()
-    [[0.0, 1.0], [1.0, 0.0]]
-    """
-    options = {"source": source, "target": target, "time": time, "weight": weight, "bin": bin}
-    options["directed"] = directed
-    given = {k: v for k, v in options.items() if v is not None}
-    if _is_path(graphs) or _is_frame(graphs):
-        from .io.edgelist import EDGE_LIST_SUFFIXES, edge_list_series, read_edge_list
-
-        if _is_frame(graphs):
-            return edge_list_series(graphs, **given)
-        path = Path(graphs)
-        if path.suffix.lower() in EDGE_LIST_SUFFIXES:
-            return read_edge_list(path, **given)
-        _no_options(given, f"a file {path.name!r}")
-        return _from_file(path)
-    _no_options(given, type(graphs).__name__)
-    if isinstance(graphs, GraphSeries):
-        return graphs
-    if hasattr(graphs, "series") and hasattr(graphs, "strategy"):
-        if graphs.series is None:
-            raise ValueError(
-                f"run of strategy {graphs.strategy!r} is centralised: "
-                "it has no communication graph to analyse"
-            )
-        if graphs.series.n_steps < 1:
-            raise ValueError("graphs must hold at least one step, got a run of 0 steps")
-        return graphs.series
-    snapshots = _foreign_snapshots(graphs)
-    if isinstance(snapshots, GraphSeries):
-        return snapshots
-    if snapshots is not None:
-        return _from_graphs(snapshots)
-    if isinstance(graphs, nx.Graph) or not isinstance(graphs, Iterable):
-        raise TypeError(
-            "graphs must be a Run, a series, a sequence of networkx graphs, an edge list "
-            f"(pandas.DataFrame) or a path, got {type(graphs).__name__}"
-        )
-    return _from_graphs(list(graphs))
-
-
-def _is_path(x) -> bool:
-    return isinstance(x, str | os.PathLike)
-
-
-def _is_frame(x) -> bool:
-    return type(x).__module__.startswith("pandas") and hasattr(x, "columns")
-
-
-def _no_options(given: dict, what: str) -> None:
-    if given:
-        names = ", ".join(f"{k}={v!r}" for k, v in given.items())
-        raise ValueError(f"{names}: edge-list options, but the input is {what}, not an edge list")
-
-
-def _from_file(path: Path) -> GraphSeries:
-    """A run (folder or ``.npz``) or a saved series (``.json``, ``.graphml``, ``.gexf``)."""
-    from .io.series_files import SERIES_SUFFIXES, read_series
-
-    if path.suffix.lower() in SERIES_SUFFIXES:
-        return _from_graphs(read_series(path))
-    from .run import Run
-
-    return as_series(Run.load(path))
-
-
-def _foreign_snapshots(obj):
-    """The networkx snapshots of a networkx-temporal object, the series of a DyNetX
-    object; None for anything else."""
-    module = type(obj).__module__.split(".")[0]
-    if module == "networkx_temporal":  # TemporalGraph: one networkx graph per snapshot
-        return list(obj.to_snapshots()) if hasattr(obj, "to_snapshots") else list(obj)
-    if module == "dynetx":  # DynGraph / DynDiGraph: its interaction stream
-        return _dynetx(obj)
-    return None
-
-
-def _dynetx(obj) -> GraphSeries:
-    """A DyNetX graph's interactions as edge-list rows: an interaction added at ``t``
-    and removed at ``t'`` holds at steps ``t .. t'-1``; one never removed, at ``t``."""
-    import pandas as pd
-
-    from .io.edgelist import edge_list_series
-
-    rows, open_at = [], {}
-    for u, v, op, t in obj.stream_interactions():
-        key = (u, v)
-        if op == "+":
-            if key in open_at:  # added again while open: the first spell ends here
-                rows += [(u, v, s) for s in range(open_at[key], int(t))]
-            open_at[key] = int(t)
-        elif key in open_at:
-            rows += [(u, v, s) for s in range(open_at.pop(key), int(t))]
-    rows += [(u, v, t) for (u, v), t in open_at.items()]
-    frame = pd.DataFrame(rows, columns=["source", "target", "time"])
-    return edge_list_series(frame, directed=obj.is_directed())
 
 
 def node_order(graph: nx.Graph, nodelist=None) -> list:
@@ -314,7 +140,38 @@ def _node_order(graphs: list) -> tuple:
         return tuple(union)
 
 
-def _from_graphs(graphs: list) -> EdgeListSeries:
+def series_from_graphs(graphs, *, stochastic: bool = False) -> EdgeListSeries:
+    """A series from one NetworkX graph per step.
+
+    Parameters
+    ----------
+    graphs : sequence of networkx.Graph
+        ``DiGraph`` (edge ``(j, i)``: ``i`` receives from ``j``), or undirected
+        ``Graph`` (edge ``{i, j}``: both directions, each with the edge's weight);
+        multigraphs' parallel edges add their weights. The nodes are the union over
+        the steps (sorted when their labels sort); a node missing from a step is
+        isolated there (``w_ii = 1``). Attribute ``weight`` (default 1); node
+        attribute ``informative=True`` on exactly one node marks the informative
+        agent; graph attribute ``synthetic=True`` on every step marks synthetic data.
+    stochastic : bool, default False
+        The weights are a series' rows as written by this package: a row already
+        summing to 1 (within 1e-12) is kept bit for bit (see
+        :func:`series_from_edges`).
+
+    Returns
+    -------
+    EdgeListSeries
+
+    Examples
+    --------
+    >>> g = nx.DiGraph([("b", "a"), ("a", "b")]); g.add_node("c")
+    >>> s = series_from_graphs([g, g])
+    >>> s.n_steps, s.nodes
+    (2, ('a', 'b', 'c'))
+    >>> s.weights(0).toarray().tolist()
+    [[0.0, 1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
+    """
+    graphs = list(graphs)
     nodes = _node_order(graphs)
     index = {v: k for k, v in enumerate(nodes)}
     triples = []
@@ -331,14 +188,17 @@ def _from_graphs(graphs: list) -> EdgeListSeries:
     flags = [v for g in graphs for v, f in g.nodes(data="informative") if f is True]
     flags = list(dict.fromkeys(flags))
     informative = index[flags[0]] if len(flags) == 1 else None
+    synthetic = all(g.graph.get("synthetic") is True for g in graphs)
     return series_from_edges(
-        step, row, col, w, n_steps=len(graphs), nodes=nodes, informative=informative
-    )
+        step, row, col, w, n_steps=len(graphs), nodes=nodes, informative=informative,
+        synthetic=synthetic, stochastic=stochastic,
+    )  # fmt: skip
 
 
 def series_from_edges(
-    step, row, col, weight, *, n_steps: int, nodes, informative=None, synthetic=False
-) -> EdgeListSeries:
+    step, row, col, weight, *, n_steps: int, nodes, informative=None, synthetic=False,
+    stochastic: bool = False,
+) -> EdgeListSeries:  # fmt: skip
     """A row-normalised :class:`EdgeListSeries` from raw weighted edges.
 
     Parameters
@@ -353,6 +213,11 @@ def series_from_edges(
         The node labels.
     informative : int, optional
     synthetic : bool, default False
+    stochastic : bool, default False
+        True when the weights are already a series' rows (a file this package
+        wrote): a row summing to 1 within 1e-12 is kept bit for bit instead of
+        being divided by its sum again (which can move a weight by one rounding
+        unit); other rows are divided as usual.
 
     Returns
     -------
@@ -383,7 +248,12 @@ def series_from_edges(
         step, rest = np.divmod(key, m * m)
         row, col = np.divmod(rest, m)
     # Normalise rows (in-weights per receiver and step); empty rows keep w_ii = 1.
-    w, empty = row_shares(w, step * m + row, n_steps * m)
+    keys = step * m + row
+    shares, empty = row_shares(w, keys, n_steps * m)
+    if stochastic:  # rows written by this package: kept exactly when they sum to 1
+        total = np.bincount(keys, weights=w, minlength=n_steps * m)
+        shares = np.where(np.abs(total - 1.0)[keys] <= 1e-12, w, shares)
+    w = shares
     empty = np.flatnonzero(empty)
     step = np.concatenate([step, empty // m])
     row = np.concatenate([row, empty % m])

@@ -8,7 +8,7 @@
 
 :func:`series_from_arrays` rebuilds any of them from the arrays they are stored
 as. Everything here is re-exported by :mod:`baygo_graph.series`, which also turns
-runs and NetworkX digraphs into series (:func:`~baygo_graph.series.as_series`).
+runs and NetworkX digraphs into series (:func:`~baygo_graph.inputs.as_series`).
 
 Convention (docs/design.md): edge ``(j, i)`` of a step graph means agent ``i`` receives
 from ``j`` with weight ``w_ij``; W is row-stochastic. Windows are half-open step

@@ -25,7 +25,7 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 
-from baygo_graph.series import as_series
+from baygo_graph.inputs import as_series
 
 
 def make_csv(path: Path, *, rows: int, nodes: int, steps: int, seed: int = 0) -> None:

@@ -1,6 +1,7 @@
 """The package's shape, checked by parsing its source (ast): layers, names, exports.
 
-* Imports run one way down the layer order (docs/extending.md, "Architecture").
+* Imports run one way down the layer order (docs/extending.md, "Architecture"), with
+  no exception, and the package's import graph has no circle.
 * No module outside ``strategies/`` (and the paper's own ``reproduce/``) names a
   strategy by class, or by a string used as a strategy name; the exceptions below
   say why each one is not a switch on a strategy.
@@ -36,26 +37,16 @@ LAYERS = {
     "_run_arrays": 3,
     "io": 4,
     "run": 5,
-    "monitors": 6,
-    "strategies": 7,
-    "learning": 8,
-    "analysis": 9,
-    "experiments": 10,
-    "export": 11,
-    "figures": 12,
-    "reproduce": 13,
-    "cli": 14,
-}
-
-#: Imports that run up the order on purpose: (module, imported layer) -> why.
-UPWARD = {
-    # PEP 562 __getattr__ keeping the old path baygo_graph.io.runs.load_runs (used in
-    # user code) with a DeprecationWarning; load_runs lives in run.py.
-    ("baygo_graph.io.runs", "run"): "deprecated path kept for users",
-    # as_series is the one series input: a path or a DataFrame edge list it hands to
-    # io's readers (imported inside the function); in-memory series never touch io.
-    ("baygo_graph.series", "io"): "as_series reads paths through io (lazy import)",
-    ("baygo_graph.series", "run"): "as_series reads a saved run's path with Run.load (lazy)",
+    "inputs": 6,
+    "monitors": 7,
+    "strategies": 8,
+    "learning": 9,
+    "analysis": 10,
+    "experiments": 11,
+    "export": 12,
+    "figures": 13,
+    "reproduce": 14,
+    "cli": 15,
 }
 
 #: Strings equal to a strategy name that are not strategy names here (or are in files
@@ -138,9 +129,57 @@ def test_imports_run_down_the_layer_order():
         for target, line in _imported(path, name):
             theirs = _layer(target)
             if theirs in LAYERS and LAYERS[theirs] > LAYERS[mine]:
-                if (name, theirs) not in UPWARD:
-                    bad.append(f"{name}:{line} imports {target} (layer {theirs} is above {mine})")
+                bad.append(f"{name}:{line} imports {target} (layer {theirs} is above {mine})")
     assert not bad, "\n".join(bad)
+
+
+def _import_graph() -> dict[str, set[str]]:
+    """Module -> the package modules it imports (a name imported from a package that
+    is one of its modules counts as that module; ``__init__`` files left out: they
+    gather public names)."""
+    modules = {name for _, name in _modules()}
+    graph = {}
+    for path, name in _modules():
+        if path.name == "__init__.py":
+            continue
+        targets = set()
+        for target, _ in _imported(path, name):
+            while target not in modules and "." in target:
+                target = target.rsplit(".", 1)[0]
+            if target in modules and target != name:
+                targets.add(target)
+        graph[name] = targets
+    return graph
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import circles a depth-first search meets (each as its modules in order)."""
+    state, found = {}, []
+
+    def visit(node, stack):
+        state[node] = "open"
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == "open":
+                found.append(stack[stack.index(nxt) :])
+            elif nxt not in state:
+                visit(nxt, [*stack, nxt])
+        state[node] = "done"
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node, [node])
+    return found
+
+
+def test_import_graph_has_no_circle():
+    """Every import, at module level or inside a function, runs one way: no module
+    imports itself through others."""
+    assert not _circles(_import_graph())
+
+
+def test_circle_check_finds_circles():
+    assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _circles({"a": {"b"}, "b": set(), "c": {"a", "b"}}) == []
 
 
 def test_analysis_imports_nothing_above_it_and_no_experiments():

@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from baygo_graph import Run, simulate, synthetic_bodyfat
-from baygo_graph.series import ChoiceSeries, EdgeListSeries, FixedSeries, as_series
+from baygo_graph.inputs import as_series
+from baygo_graph.series import ChoiceSeries, EdgeListSeries, FixedSeries
 from baygo_graph.strategies import complete, star
 
 # -- references ----------------------------------------------------------------------

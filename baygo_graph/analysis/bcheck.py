@@ -13,12 +13,13 @@ from __future__ import annotations
 import numpy as np
 
 from .._validate import check_int
-from ..series import as_series
+from ..inputs import series_input
 from .windows import EdgeWindow, check_window_options, n_strong_components, window_bounds
 
 __all__ = ["is_b_connected"]
 
 
+@series_input
 def is_b_connected(graphs, B: int, *, windows: str = "aligned", incomplete: str = "drop") -> bool:
     """Whether every window union of length ``B`` is strongly connected.
 
@@ -28,7 +29,7 @@ def is_b_connected(graphs, B: int, *, windows: str = "aligned", incomplete: str 
     Parameters
     ----------
     graphs : Run, GraphSeries or sequence of networkx.DiGraph
-        See :func:`~baygo_graph.series.as_series`.
+        See :func:`~baygo_graph.inputs.as_series`.
     B : int
         Window length, ``1 <= B <= T``.
     windows : {"aligned", "sliding"}, default "aligned"
@@ -49,7 +50,7 @@ def is_b_connected(graphs, B: int, *, windows: str = "aligned", incomplete: str 
     >>> is_b_connected([half1, half2, half1, half2], 2), is_b_connected([half1, half2], 1)
     (True, False)
     """
-    s = as_series(graphs)
+    s = graphs
     check_window_options(windows, incomplete)
     B = check_int("B", B, minimum=1, maximum=s.n_steps)
     m = s.n_agents

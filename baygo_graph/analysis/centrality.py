@@ -19,7 +19,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._validate import check_choice, check_int
-from ..series import as_series
+from ..inputs import series_input
 from ..strategies import WEIGHT_RULES, resolve_strategy
 from .perron import (
     DAMPING,
@@ -61,6 +61,7 @@ def _perron(w: sp.csr_array, on_nonunique: str) -> np.ndarray:
     return perron_vector(w, on_nonunique=on_nonunique)
 
 
+@series_input
 def influence_series(
     source,
     *,
@@ -139,7 +140,7 @@ def influence_series(
     >>> influence_series([a, b, a, b], window=1, windows="aligned")[0].tolist()   # 2 alone
     [nan, nan, nan]
     """
-    s = as_series(source)
+    s = source
     check_choice("method", method, METHODS)
     windows = _windows_default(windows)
     check_choice("windows", windows, WINDOWS)
@@ -228,6 +229,7 @@ class NonUniqueWindows:
         )
 
 
+@series_input
 def nonunique_windows(
     source,
     *,
@@ -242,7 +244,7 @@ def nonunique_windows(
 
     Parameters
     ----------
-    source : Run, GraphSeries or anything :func:`~baygo_graph.series.as_series` takes
+    source : Run, GraphSeries or anything :func:`~baygo_graph.inputs.as_series` takes
     window : int
         Window length w.
     method : {"product", "union"}, default "product"
@@ -268,7 +270,7 @@ def nonunique_windows(
     >>> r.reason()[:48]
     '2 window matrices have more than one closed clas'
     """
-    s = as_series(source)
+    s = source
     check_choice("method", method, METHODS)
     w = check_int("window", window, minimum=1, maximum=s.n_steps)
     ends = np.arange(w - 1, s.n_steps) if ends is None else np.asarray(ends, dtype=np.int64)

@@ -32,7 +32,8 @@ import networkx as nx  # noqa: F401  (used by the doctests)
 import numpy as np
 
 from .._validate import check_int
-from ..series import GraphSeries, as_series
+from ..inputs import as_series, series_input
+from ..series import GraphSeries
 from .windows import (
     EdgeWindow,
     check_window_options,
@@ -172,6 +173,7 @@ class BCoverage:
         }
 
 
+@series_input
 def b_coverage(graphs, B, *, windows: str = "aligned", incomplete: str = "drop") -> BCoverage:
     """What a window length B covers on a finite series, and its tail.
 
@@ -194,7 +196,7 @@ def b_coverage(graphs, B, *, windows: str = "aligned", incomplete: str = "drop")
     >>> b_coverage([a, b, a, b, a], 2).text
     'B-connected over [0, 4) with B = 2 (2 aligned windows), tail of 1 step not connected'
     """
-    s = as_series(graphs)
+    s = graphs
     check_window_options(windows, incomplete)
     T, m = s.n_steps, s.n_agents
     if B is None:
@@ -210,6 +212,7 @@ def b_coverage(graphs, B, *, windows: str = "aligned", incomplete: str = "drop")
     return BCoverage(B, windows, incomplete, T, len(start), covered, tail, tail_ok)
 
 
+@series_input
 def b_connectivity(graphs, B: int, *, windows: str = "aligned", incomplete: str = "drop"):
     """Check every window union of length ``B`` for strong connectivity.
 
@@ -242,7 +245,7 @@ def b_connectivity(graphs, B: int, *, windows: str = "aligned", incomplete: str 
     >>> r.n_components.tolist(), r.first_failure
     ([3, 3, 1], 0)
     """
-    s = as_series(graphs)
+    s = graphs
     check_window_options(windows, incomplete)
     B = check_int("B", B, minimum=1, maximum=s.n_steps)
     start, stop = window_bounds(s.n_steps, B, windows=windows, incomplete=incomplete)
@@ -284,6 +287,7 @@ def strongly_connected_steps(graphs) -> np.ndarray:
     return b_connectivity(graphs, 1, windows="aligned").strongly_connected
 
 
+@series_input
 def time_to_connectivity(graphs, *, max_length: int | None = None) -> np.ndarray:
     """For each start step, the shortest window from it whose union is strongly connected.
 
@@ -316,7 +320,7 @@ def time_to_connectivity(graphs, *, max_length: int | None = None) -> np.ndarray
     >>> time_to_connectivity([a, b, a, a]).tolist()
     [2, 2, -1, -1]
     """
-    s = as_series(graphs)
+    s = graphs
     if max_length is not None:
         max_length = check_int("max_length", max_length, minimum=1)
     T, m = s.n_steps, s.n_agents
@@ -354,6 +358,7 @@ def time_to_connectivity(graphs, *, max_length: int | None = None) -> np.ndarray
     return out
 
 
+@series_input
 def smallest_b(
     graphs,
     *,
@@ -414,7 +419,7 @@ def smallest_b(
     >>> smallest_b([a, b, a, b, a], coverage=True).text
     'B-connected over [0, 4) with B = 2 (2 aligned windows), tail of 1 step not connected'
     """
-    s = as_series(graphs)
+    s = graphs
     if coverage:
         b = smallest_b(s, windows=windows, incomplete=incomplete, max_b=max_b, ttc=ttc)
         return b_coverage(s, b, windows=windows, incomplete=incomplete)

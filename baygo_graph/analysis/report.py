@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._format import json_number
+from ..inputs import series_input
 from .centrality import (
     influence_rank,
     influence_series,
@@ -12,7 +13,6 @@ from .centrality import (
     reference_influence,
 )
 from .connectivity import (
-    as_series,
     b_connectivity,
     smallest_b,
     time_to_connectivity,
@@ -56,6 +56,7 @@ def _top(nodes, values, k: int = TOP_NODES) -> list:
     return [[_label(nodes[i]), float(v[i])] for i in order.tolist()]
 
 
+@series_input
 def analysis_report(source, *, window: int | None = None, focus=None) -> dict:
     """Connectivity, influence and audience of a graph series, as a JSON-serialisable dict.
 
@@ -64,7 +65,7 @@ def analysis_report(source, *, window: int | None = None, focus=None) -> dict:
 
     Parameters
     ----------
-    source : Run, GraphSeries or anything :func:`~baygo_graph.series.as_series` takes
+    source : Run, GraphSeries or anything :func:`~baygo_graph.inputs.as_series` takes
     window : int, optional
         Window length for the per-window summary and the influence series
         (default ``min(10, T)``).
@@ -92,7 +93,7 @@ def analysis_report(source, *, window: int | None = None, focus=None) -> dict:
     >>> r["defined_windows"], r["undefined"]["windows"], r["undefined"]["closed_classes"]
     (0, 3, {'2': 3})
     """
-    s = as_series(source)
+    s = source
     T, m = s.n_steps, s.n_agents
     window = min(DEFAULT_WINDOW, T) if window is None else window
     if not 1 <= window <= T:

@@ -3,7 +3,7 @@
 Every function takes a :class:`~baygo_graph.Run`, a sequence of
 ``networkx.DiGraph`` on one node set, or a
 :class:`~baygo_graph.series.GraphSeries` (see
-:func:`~baygo_graph.series.as_series`; a centralised run has no graph:
+:func:`~baygo_graph.inputs.as_series`; a centralised run has no graph:
 ValueError). Array positions are the series' node order ``series.nodes``
 (``0 .. M-1`` for a run; for graphs, labels sorted when sortable, else
 ``list(graphs[0])`` order). Convention (docs/design.md): edge ``(j, i)`` means agent
@@ -20,7 +20,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._validate import check_choice, check_int
-from ..series import GraphSeries, as_series
+from ..inputs import series_input
+from ..series import GraphSeries
 
 __all__ = [
     "chosen_counts",
@@ -52,6 +53,7 @@ def _edges(s: GraphSeries, start: int, stop: int):
     return step, src[ptr[start] : ptr[stop]], dst[ptr[start] : ptr[stop]]
 
 
+@series_input
 def listen_counts(source, *, start: int = 0, stop: int | None = None) -> np.ndarray:
     """Who listens to whom: how many steps agent ``i`` listened to agent ``j``.
 
@@ -74,7 +76,7 @@ def listen_counts(source, *, start: int = 0, stop: int | None = None) -> np.ndar
     >>> listen_counts([g, g]).tolist()
     [[0, 0, 2], [2, 0, 0], [2, 0, 0]]
     """
-    s = as_series(source)
+    s = source
     start, stop = _range(s, start, stop)
     m = s.n_agents
     if s.fixed is not None:
@@ -85,6 +87,7 @@ def listen_counts(source, *, start: int = 0, stop: int | None = None) -> np.ndar
     return np.bincount(dst * m + src, minlength=m * m).reshape(m, m)
 
 
+@series_input
 def chosen_counts(source, *, start: int = 0, stop: int | None = None) -> np.ndarray:
     """How often each agent was listened to, summed over agents and steps.
 
@@ -101,7 +104,7 @@ def chosen_counts(source, *, start: int = 0, stop: int | None = None) -> np.ndar
     >>> chosen_counts([g, g, g]).tolist()
     [6, 0, 3]
     """
-    s = as_series(source)
+    s = source
     start, stop = _range(s, start, stop)
     if s.fixed is not None:
         src, _ = s.window_edges(0, 1)
@@ -110,6 +113,7 @@ def chosen_counts(source, *, start: int = 0, stop: int | None = None) -> np.ndar
     return np.bincount(src, minlength=s.n_agents)
 
 
+@series_input
 def degrees(source, *, direction: str = "out") -> np.ndarray:
     """Per-step degree of every agent.
 
@@ -132,7 +136,7 @@ def degrees(source, *, direction: str = "out") -> np.ndarray:
     >>> degrees([g]).tolist(), degrees([g], direction="in").tolist()
     ([[2, 0, 1]], [[1, 1, 1]])
     """
-    s = as_series(source)
+    s = source
     check_choice("direction", direction, DIRECTIONS)
     m, T = s.n_agents, s.n_steps
     if s.fixed is not None:
@@ -144,6 +148,7 @@ def degrees(source, *, direction: str = "out") -> np.ndarray:
     return np.bincount(step * m + node, minlength=T * m).reshape(T, m)
 
 
+@series_input
 def degree_distribution(
     source, *, direction: str = "in", start: int = 0, stop: int | None = None
 ) -> np.ndarray:
@@ -174,12 +179,13 @@ def degree_distribution(
     >>> degree_distribution([g]).tolist()
     [0, 3, 0]
     """
-    s = as_series(source)
+    s = source
     start, stop = _range(s, start, stop)
     deg = degrees(s, direction=direction)[start:stop]
     return np.bincount(deg.ravel(), minlength=s.n_agents)
 
 
+@series_input
 def listener_fraction(source, *, agent: int | None = None) -> np.ndarray:
     """Fraction of the other agents listening to ``agent``, per step.
 
@@ -203,7 +209,7 @@ def listener_fraction(source, *, agent: int | None = None) -> np.ndarray:
     >>> listener_fraction([g, h], agent=0).tolist()
     [1.0, 0.5]
     """
-    s = as_series(source)
+    s = source
     m = s.n_agents
     if agent is None:
         agent = s.informative

@@ -5,7 +5,7 @@ from ``j`` with weight ``w_ij`` (attribute ``weight``, 1 where absent); W is
 row-stochastic, row ``i`` holding agent ``i``'s weights. Every graph -> array
 conversion here names its node order: ``nodelist`` when given, else
 :func:`node_order` (the labels sorted when they are sortable, else
-``list(G)`` order - the order :func:`~baygo_graph.series.as_series` gives a
+``list(G)`` order - the order :func:`~baygo_graph.inputs.as_series` gives a
 sequence of graphs). Windows are half-open ``[start, stop)`` as in
 :mod:`baygo_graph.analysis.windows`.
 """
@@ -17,7 +17,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._validate import check_choice, check_int, check_real_array
-from ..series import as_series, node_order, row_shares
+from ..inputs import series_input
+from ..series import node_order, row_shares
 
 __all__ = ["METHODS", "node_order", "weight_matrix", "window_matrix"]
 
@@ -115,13 +116,14 @@ def weight_matrix(graph_or_weights, *, nodelist=None) -> sp.csr_array:
     return w
 
 
+@series_input
 def window_matrix(source, start: int, stop: int, *, method: str = "product") -> sp.csr_array:
     """The weight matrix the window ``[start, stop)`` (steps ``start .. stop-1``) acts with.
 
     Parameters
     ----------
     source : Run, GraphSeries or sequence of networkx.DiGraph
-        See :func:`~baygo_graph.series.as_series` (rows and columns in the
+        See :func:`~baygo_graph.inputs.as_series` (rows and columns in the
         series' node order).
     start, stop : int
         ``0 <= start < stop <= T``.
@@ -145,7 +147,7 @@ def window_matrix(source, start: int, stop: int, *, method: str = "product") -> 
     >>> window_matrix([a, b], 0, 2, method="union").toarray().tolist()
     [[0.5, 0.5, 0.0], [0.0, 0.5, 0.5], [0.0, 0.0, 1.0]]
     """
-    s = as_series(source)
+    s = source
     check_choice("method", method, METHODS)
     start, stop = check_int("start", start), check_int("stop", stop)
     if not 0 <= start < stop <= s.n_steps:

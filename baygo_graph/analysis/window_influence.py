@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..exceptions import NotUniqueError
-from ..series import as_series
+from ..inputs import series_input
 from ._window_solver import (
     batch_closed_classes,
     class_perron,
@@ -58,6 +58,7 @@ class WindowClasses:
     members: np.ndarray = field(repr=False)
 
 
+@series_input
 def series_choices(source) -> tuple[np.ndarray, float] | None:
     """The ``(choices, delta)`` form of a BayGo-like series, or None.
 
@@ -87,7 +88,7 @@ def series_choices(source) -> tuple[np.ndarray, float] | None:
     >>> ch.tolist(), round(delta, 12)
     ([[1, 0]], 0.3)
     """
-    s = as_series(source)
+    s = source
     if s.choices is not None:
         return np.asarray(s.choices), float(s.delta)
     entries = getattr(s, "entries", None)  # weighted edges, e.g. read from a file

@@ -2,7 +2,7 @@
 
 Every analysis function takes a :class:`~baygo_graph.Run`, any sequence of
 ``networkx.DiGraph`` on one node set, or a :class:`~baygo_graph.series.GraphSeries`
-(the array form both are turned into, see :func:`~baygo_graph.series.as_series`;
+(the array form both are turned into, see :func:`~baygo_graph.inputs.as_series`;
 a centralised run has no graph: ValueError). Convention (docs/design.md): edge
 ``(j, i)`` of a step graph means agent ``i`` receives from ``j``. Array
 positions are the series' node order ``series.nodes``: ``0 .. M-1`` for a run;
@@ -44,7 +44,7 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
 from .._validate import check_choice, check_int
-from ..series import as_series
+from ..inputs import series_input
 
 __all__ = [
     "INCOMPLETE",
@@ -168,6 +168,7 @@ class EdgeWindow:
     Examples
     --------
     >>> import networkx as nx
+    >>> from baygo_graph.inputs import as_series
     >>> ring, path = nx.DiGraph([(0, 1), (1, 2), (2, 0)]), nx.DiGraph([(0, 1), (1, 2)])
     >>> w = EdgeWindow(as_series([path, ring, path, path]))
     >>> [w.move(a, a + 2).n_components() for a in range(3)]
@@ -247,13 +248,14 @@ class EdgeWindow:
         return n_strong_components(self._src[a:b], self._dst[a:b], self._m)
 
 
+@series_input
 def window_union(graphs, start: int, stop: int) -> nx.DiGraph:
     """The union digraph of the window ``[start, stop)`` (steps ``start .. stop-1``).
 
     Parameters
     ----------
     graphs : Run, GraphSeries or sequence of networkx.DiGraph
-        See :func:`~baygo_graph.series.as_series`.
+        See :func:`~baygo_graph.inputs.as_series`.
     start, stop : int
         ``0 <= start < stop <= T``.
 
@@ -267,7 +269,7 @@ def window_union(graphs, start: int, stop: int) -> nx.DiGraph:
         of the window; for a ``Run`` these are the step graphs' edge weights)
         and ``count`` = the number of steps holding the edge. A node with no
         in-edge in a step has ``w_ii = 1`` in that step (see
-        :func:`~baygo_graph.series.as_series`), hence a self-loop.
+        :func:`~baygo_graph.inputs.as_series`), hence a self-loop.
 
     Examples
     --------
@@ -279,7 +281,7 @@ def window_union(graphs, start: int, stop: int) -> nx.DiGraph:
     >>> u.edges[0, 1]["count"], u.edges[0, 1]["weight"]
     (1, 1.0)
     """
-    s = as_series(graphs)
+    s = graphs
     start = check_int("start", start)
     stop = check_int("stop", stop)
     if not 0 <= start < stop <= s.n_steps:

@@ -112,12 +112,13 @@ def _bin_value(text):
 
 def load_input(path, *, source_column=None, target_column=None, time_column=None,
                weight_column=None, time_bin=None, undirected=False):  # fmt: skip
-    """What a command reads as its series: a :class:`~baygo_graph.Run` for a run folder
-    or ``.npz``, else a :class:`~baygo_graph.series.GraphSeries` (saved series, edge
-    list), through :func:`baygo_graph.series.as_series`.
+    """What a command reads (:func:`baygo_graph.inputs.load`, the one door): a
+    :class:`~baygo_graph.Run` for a run folder or ``.npz``, else a
+    :class:`~baygo_graph.series.GraphSeries`.
 
-    Errors become one-line :class:`click.ClickException`; edge-list options given
-    for a run or a saved series are refused.
+    Errors become one-line :class:`click.ClickException`; options the input's kind
+    does not take (edge-list options for a run or a saved series) are refused,
+    named by their flags.
 
     Examples
     --------
@@ -127,14 +128,9 @@ def load_input(path, *, source_column=None, target_column=None, time_column=None
     >>> load_input(p).nodes
     ('a', 'b')
     """
+    from .. import inputs
     from ..exceptions import RunFormatError
-    from ..io.edgelist import EDGE_LIST_SUFFIXES
-    from ..io.series_files import SERIES_SUFFIXES
-    from ..run import Run
-    from ..series import as_series
 
-    path = Path(path)
-    suffix = path.suffix.lower()
     options = {
         "source": source_column,
         "target": target_column,
@@ -144,20 +140,15 @@ def load_input(path, *, source_column=None, target_column=None, time_column=None
         "directed": False if undirected else None,
     }
     given = {k: v for k, v in options.items() if v is not None}
+    kind = inputs.kind_of(path)
+    extra = [k for k in given if k not in kind.options]
+    if extra:
+        flags = {"time": "--time-column", "weight": "--weight-column", "directed":
+                 "--undirected"}  # fmt: skip
+        names = ", ".join(flags.get(k, f"--{k}") for k in extra)
+        raise click.UsageError(f"{names}: options of edge lists, but {path} is a {kind.name}")
     try:
-        if suffix in EDGE_LIST_SUFFIXES:
-            return as_series(path, **given)
-        if given:
-            flags = {"time": "--time-column", "weight": "--weight-column", "directed":
-                     "--undirected"}  # fmt: skip
-            names = ", ".join(flags.get(k, f"--{k}") for k in given)
-            raise click.UsageError(
-                f"{names}: options of edge lists ({', '.join(EDGE_LIST_SUFFIXES)}), "
-                f"but {path} is not one"
-            )
-        if suffix in SERIES_SUFFIXES:
-            return as_series(path)
-        return Run.load(path)
+        return inputs.load(path, **given)
     except (RunFormatError, ValueError, TypeError) as e:
         raise click.ClickException(str(e)) from e
 

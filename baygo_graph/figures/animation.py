@@ -12,7 +12,7 @@ import numpy as np
 from matplotlib.animation import FuncAnimation
 
 from .._validate import check_choice
-from ..series import as_series
+from ..inputs import as_series
 from ._graph import agent_layout, draw_edges, draw_nodes, graph_legend, node_sizes
 from ._style import (
     INFLUENCE_LABEL,

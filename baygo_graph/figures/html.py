@@ -52,9 +52,9 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..analysis import b_connectivity, influence_series, time_to_connectivity
+from ..inputs import as_series
 from ..io.atomic import atomic_text
 from ..run import Run
-from ..series import as_series
 from ._style import INFORMATIVE_COLOR, SYNTHETIC_TEXT, strategy_color, strategy_label
 
 __all__ = ["to_html"]
@@ -291,7 +291,7 @@ def to_html(source, path, *, window: int = 10, layout_seed: int = 0, title: str 
     Parameters
     ----------
     source : Run, GraphSeries or sequence of networkx graphs
-        Any series the package understands (:func:`baygo_graph.series.as_series`):
+        Any series the package understands (:func:`baygo_graph.inputs.as_series`):
         a dynamic (BayGo) or fixed-graph run (a fixed graph is the same every
         step), a series, or a list of step graphs. Node labels are kept and
         shown. The informative agent is marked when the series has one; the MSE

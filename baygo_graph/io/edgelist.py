@@ -39,6 +39,7 @@ from .. import _text
 from .._validate import check_unique_names, csv_header_names, read_csv_rows
 from ..exceptions import RunFormatError
 from ..limits import check_budget
+from ..series import series_from_edges
 from .filekind import describe_file
 
 __all__ = ["EDGE_LIST_SUFFIXES", "edge_list_series", "read_edge_list"]
@@ -199,13 +200,13 @@ def _unit_ns(unit: str) -> int:
     return int(pd.Timedelta(1, unit=unit) // pd.Timedelta(1, unit="ns"))
 
 
-_CANONICAL_INT = r"-?(0|[1-9][0-9]{0,17})"
+_CANONICAL_INT = r"0|-?[1-9][0-9]{0,17}"
 
 
 def _int_labels(text: pd.Series):
     """``"int64"`` when every label of a column read as text is an integer written the
-    canonical way (no sign of + or leading zeros, so no two labels merge), else ``object``
-    (the labels stay text)."""
+    canonical way (ASCII digits, no ``+``, no leading zero, no ``-0``: so no two labels
+    merge), else ``object`` (the labels stay text)."""
     filled = text.dropna()
     return "int64" if len(filled) and filled.str.fullmatch(_CANONICAL_INT).all() else object
 
@@ -225,6 +226,39 @@ def _one_value_cells(values: pd.Series, what: str) -> None:
                 f"{what} holds a {type(v).__name__} in row {row} "
                 f"({_text.shorten(repr(v), 60)}): each cell must be one value, not a nested one"
             )
+
+
+def _text_label(value, where: str) -> str:
+    """One label as text: bytes decoded as UTF-8 (else ValueError), an integer in
+    decimal, text as it is."""
+    if isinstance(value, bytes | bytearray):
+        try:
+            return bytes(value).decode("utf-8")
+        except UnicodeDecodeError:
+            raise ValueError(
+                f"{where} holds the bytes {_text.shorten(repr(bytes(value)), 60)}, which are not "
+                "UTF-8 text: labels must be text or integers"
+            ) from None
+    if isinstance(value, np.generic):
+        value = value.item()
+    return value if isinstance(value, str) else str(value)
+
+
+def _one_kind(both: pd.Series, source: str, target: str) -> pd.Series:
+    """The labels of both columns as one kind (docs/formats.md, "Labels and times"):
+    all integers stay integers, all text stays text; binary labels are decoded as
+    UTF-8; a mix of integers and text (or bytes) becomes text, each integer written in
+    decimal, as the same rows read from a CSV give. ``both``: the source column's
+    rows, then the target column's."""
+    kind = pd.api.types.infer_dtype(both, skipna=True)
+    if kind not in ("bytes", "mixed", "mixed-integer"):
+        return both
+    n = len(both) // 2
+    out = [
+        [_text_label(v, f"column {name!r}, row {k}") for k, v in enumerate(part)]
+        for part, name in ((both.iloc[:n], source), (both.iloc[n:], target))
+    ]
+    return pd.Series(out[0] + out[1], dtype=object)
 
 
 def _labels(values: pd.Series, name: str) -> pd.Series:
@@ -288,8 +322,6 @@ def edge_list_series(
     >>> edge_list_series(days, source="from", target="to", time="when", bin="1D").n_steps
     3
     """
-    from ..series import series_from_edges
-
     if not isinstance(frame, pd.DataFrame):
         raise TypeError(f"frame must be a pandas.DataFrame, got {type(frame).__name__}")
     check_unique_names(frame.columns, where="frame: ")
@@ -304,7 +336,8 @@ def edge_list_series(
     src = _labels(frame[cols["source"]], cols["source"])
     dst = _labels(frame[cols["target"]], cols["target"])
     steps = _steps(frame[cols["time"]], bin, cols["time"])
-    codes, uniques = pd.factorize(pd.concat([src, dst], ignore_index=True), sort=False)
+    both = _one_kind(pd.concat([src, dst], ignore_index=True), cols["source"], cols["target"])
+    codes, uniques = pd.factorize(both, sort=False)
     labels = [v.item() if isinstance(v, np.generic) else v for v in uniques.tolist()]
     try:
         order = sorted(range(len(labels)), key=labels.__getitem__)
@@ -404,9 +437,9 @@ def read_edge_list(path, **options):
                 _column(head, options.get(key), key, key) for key in ("source", "target")
             }
             frame = read_csv_rows(  # "NA" is a label: only an empty cell is missing
-                path, sep=sep, skipinitialspace=True, dtype=dict.fromkeys(text, str),
+                path, sep=sep, header=0, names=names, dtype=dict.fromkeys(text, str),
                 keep_default_na=False, na_values=[""],
-            )  # fmt: skip
+            )  # fmt: skip  (cells as written: a space is part of a label, RFC 4180)
             kind = _int_labels(pd.concat([frame[c] for c in text]))  # one kind for both
             frame = frame.astype(dict.fromkeys(text, kind))
     except RunFormatError:

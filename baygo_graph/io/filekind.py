@@ -12,7 +12,7 @@ __all__ = ["describe_file", "not_a_run_message"]
 #: What a file that is not a run looks like: (marker in its first bytes, description).
 _KINDS = (
     (b"\x93NUMPY", "a .npy file (one numpy array; a run file is a .npz archive)"),
-    (b"<gexf", "a GEXF file (the Gephi export of write_series, not read back)"),
+    (b"<gexf", "a GEXF file (a graph series: read_series reads it)"),
     (b"<graphml", "a GraphML file"),
     (b'"format": "baygo-graph-series"', "a JSON graph series"),
 )
@@ -41,7 +41,7 @@ def describe_file(path) -> str | None:
     >>> p = Path(tempfile.mkdtemp()) / "x.gexf"
     >>> _ = p.write_text('<?xml version="1.0"?><gexf version="1.2"></gexf>')
     >>> describe_file(p)
-    'a GEXF file (the Gephi export of write_series, not read back)'
+    'a GEXF file (a graph series: read_series reads it)'
     """
     try:
         with open(path, "rb") as fh:
@@ -78,6 +78,6 @@ def not_a_run_message(path) -> str | None:
         return None
     return (
         f"{str(path)!r} is {kind}, not a readable .npz run file: runs are read from run "
-        "folders and .npz run files (Run.load), graph series from .json or .graphml "
-        "files (read_series); baygo analyze reads all of these"
+        "folders and .npz run files (Run.load), graph series from .json, .graphml or .gexf "
+        "files and edge lists (read_series); baygo analyze reads all of these"
     )

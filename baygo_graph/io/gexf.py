@@ -19,8 +19,16 @@ GEXF writer (:class:`networkx.readwrite.gexf.GEXFWriter`):
   mean over the steps holding the edge, and then, when it varies, the dynamic
   edge attribute ``step_weight`` with the value of each spell) and ``spells``:
   one closed interval ``[start, end]`` of steps per run of consecutive steps
-  holding the edge. Self-loops are left out (the self-weight of ``i`` at step
-  ``t`` is 1 minus its in-edges' weights).
+  holding the edge. Self-loops are not edges here (Gephi would draw them): the
+  self-weight ``w_ii`` is the dynamic node attribute ``self_weight``, one
+  ``attvalue`` per run of consecutive steps with the same value (none where it
+  is 0).
+
+Weights are written as Python writes floats (shortest exact text), so
+:func:`baygo_graph.io.series_files.read_gexf` gives the series back exactly:
+labels (ints when every label is an int, text otherwise: GEXF ids are text, so a
+series mixing int and text labels comes back as text; write ``.json`` to keep
+both), steps (the graph's ``start``/``end``) and every step's weights.
 
 What NetworkX's writer cannot do, and this module adds to its XML before
 writing: the ``description`` of the file (what the series is, its data source
@@ -34,6 +42,7 @@ means steps 2, 3 and 4.
 from __future__ import annotations
 
 import datetime
+import re
 from pathlib import Path
 
 import networkx as nx
@@ -41,7 +50,11 @@ import numpy as np
 from networkx.readwrite.gexf import GEXFWriter
 
 from .._text import xml_text
+from ..series import GraphSeries
 from .atomic import atomic_write
+
+#: A character XML 1.0 cannot hold.
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 __all__ = ["edge_spells", "write_gexf"]
 
@@ -62,30 +75,26 @@ def _runs(steps: np.ndarray, key: np.ndarray):
     return first, last
 
 
-def _step_weight_runs(source):
+def _step_weight_runs(series):
     """``(src, dst, weight, start, end)`` arrays: runs of consecutive steps of one edge
-    with one weight (weights rounded to 12 significant digits), sorted by edge then
-    step."""
-    from ..series import as_series
-
-    series = as_series(source)
+    with one weight (exactly equal), sorted by edge then step."""
     step, src, dst, weight = series.step_edges()
     keep = (src != dst) & (weight > 0)
     step, src, dst, weight = step[keep], src[keep], dst[keep], weight[keep]
     order = np.lexsort((step, dst, src))
     step, src, dst, weight = step[order], src[order], dst[order], weight[order]
     pair = src.astype(np.int64) * series.n_agents + dst
-    _, wkey = np.unique(np.round(weight, 12), return_inverse=True)
+    _, wkey = np.unique(weight, return_inverse=True)
     first, last = _runs(step, pair * (int(wkey.max(initial=0)) + 1) + wkey)
     return src[first], dst[first], weight[first], step[first], step[last], last - first + 1
 
 
-def edge_spells(source):
+def edge_spells(series):
     """Every edge of a series with its weight and its spells (runs of consecutive steps).
 
     Parameters
     ----------
-    source : Run, GraphSeries or anything :func:`~baygo_graph.series.as_series` takes
+    series : GraphSeries
 
     Returns
     -------
@@ -97,19 +106,16 @@ def edge_spells(source):
 
     Examples
     --------
-    >>> from baygo_graph import Run
-    >>> run = Run.from_choices([[1, 0], [1, -1], [1, 0]])
-    >>> edge_spells(run)
+    >>> from baygo_graph.series import ChoiceSeries
+    >>> series = ChoiceSeries.from_choices([[1, 0], [1, -1], [1, 0]], delta=0.5)
+    >>> edge_spells(series)
     [(0, 1, 0.5, [(0, 0), (2, 2)]), (1, 0, 0.5, [(0, 2)])]
     """
-    return [e[:4] for e in _edge_table(source)]
+    return [e[:4] for e in _edge_table(series)]
 
 
-def _edge_table(source) -> list:
+def _edge_table(series) -> list:
     """``(src, dst, mean weight, spells, step weights or None)`` per edge."""
-    from ..series import as_series
-
-    series = as_series(source)
     if series.fixed is not None:
         w = series.fixed.tocoo()
         off = (w.row != w.col) & (w.data > 0)
@@ -137,7 +143,7 @@ def _edge_table(source) -> list:
                 merged[-1] = (merged[-1][0], b)
             else:
                 merged.append((a, b))
-        weights = {round(w, 12) for w, *_ in runs}
+        weights = {w for w, *_ in runs}
         mean = sum(w * n for w, _, _, n in runs) / sum(n for *_, n in runs)
         dynamic = None if len(weights) == 1 else [(float(w), a, b) for w, a, b, _ in runs]
         table.append((s, d, runs[0][0] if dynamic is None else mean, merged, dynamic))
@@ -155,10 +161,26 @@ def _influence_values(values: np.ndarray) -> list:
     ]
 
 
-def _description(source, series) -> str:
-    if hasattr(source, "strategy") and hasattr(source, "data_source"):
-        data = ("SYNTHETIC DATA: " if source.synthetic else "data: ") + source.data_source
-        what = f"baygo-graph run, strategy {source.strategy}"
+def _self_weights(series) -> list[list]:
+    """Per node, ``[(w_ii, start, end), ...]``: runs of consecutive steps with one
+    (exactly equal) positive self-weight; one pass over the steps, O(M) memory."""
+    m = series.n_agents
+    out = [[] for _ in range(m)]
+    value, since = np.zeros(m), np.zeros(m, dtype=np.int64)
+    for t in range(series.n_steps + 1):
+        now = series.weights(t).diagonal() if t < series.n_steps else np.zeros(m)
+        for k in np.flatnonzero(now != value).tolist():
+            if value[k] > 0:
+                out[k].append((float(value[k]), int(since[k]), t - 1))
+            since[k] = t
+        value = now
+    return out
+
+
+def _description(run, series) -> str:
+    if run is not None:
+        data = ("SYNTHETIC DATA: " if run.synthetic else "data: ") + run.data_source
+        what = f"baygo-graph run, strategy {run.strategy}"
     else:
         data = "SYNTHETIC DATA" if series.synthetic else "data: the user's series"
         what = "graph series"
@@ -168,20 +190,24 @@ def _description(source, series) -> str:
     )
 
 
-def write_gexf(source, path, *, influence=None) -> Path:
-    """Write a run or graph series as one dynamic GEXF 1.2 file (Gephi: open, then
-    enable the timeline).
+def write_gexf(series, path, *, influence=None, run=None) -> Path:
+    """Write a graph series as one dynamic GEXF 1.2 file (Gephi: open, then enable
+    the timeline).
 
     Parameters
     ----------
-    source : Run, GraphSeries, or anything :func:`~baygo_graph.series.as_series` takes
+    series : GraphSeries
         A dynamic or fixed series (a fixed graph gives one spell per edge).
+        :func:`baygo_graph.write_series` turns any input into one.
     path : str or os.PathLike
         The ``.gexf`` file to write (atomically).
     influence : array_like, shape (T, M), optional
         Each node's influence per step, written as the dynamic node attribute
         ``influence`` (NaN steps left out); :func:`baygo_graph.export.write_series`
         computes it. Default: no influence values.
+    run : Run, optional
+        The run the series is from: its strategy and data source go in the
+        file's description, its agents are labelled ``"agent i"``.
 
     Returns
     -------
@@ -191,55 +217,58 @@ def write_gexf(source, path, *, influence=None) -> Path:
     Raises
     ------
     TypeError
-        If ``source`` is no series (see :func:`~baygo_graph.series.as_series`).
+        If ``series`` is no GraphSeries.
     ValueError
-        For a centralised (``cen``) run, which has no graph, or an ``influence``
-        of another shape.
+        For an ``influence`` of another shape, or labels GEXF cannot give back
+        (two with the same text, a character outside XML 1.0).
 
     Examples
     --------
     >>> import tempfile, networkx as nx
     >>> from baygo_graph import Run
     >>> run = Run.from_choices([[1, 0, 0], [2, 2, 1], [2, 2, 1]], informative=2)
-    >>> p = write_gexf(run, tempfile.mkdtemp() + "/run.gexf")
+    >>> p = write_gexf(run.series, tempfile.mkdtemp() + "/run.gexf", run=run)
     >>> g = nx.read_gexf(p, node_type=int)
     >>> g.edges[2, 0]["spells"], g.nodes[2]["informative"], g.nodes[2]["label"]
     ([(1, 2)], True, 'agent 2')
-    >>> u = write_gexf([nx.Graph([("ann", "bob")])], tempfile.mkdtemp() + "/u.gexf")
-    >>> sorted(nx.read_gexf(u).edges)
-    [('ann', 'bob'), ('bob', 'ann')]
     """
-    from ..series import as_series
-
-    if hasattr(source, "strategy") and getattr(source, "series", 0) is None:
-        raise ValueError(
-            f"run is a centralised run (strategy {source.strategy!r}): one central learner "
-            "has no communication graph to export"
-        )
-    series = as_series(source)
+    if not isinstance(series, GraphSeries):
+        raise TypeError(f"series must be a GraphSeries, got {type(series).__name__}")
     shape = (series.n_steps, series.n_agents)
     influence = np.full(shape, np.nan) if influence is None else np.asarray(influence)
     if influence.shape != shape:
         raise ValueError(f"influence must have the series' shape {shape}, got {influence.shape}")
-    is_run = hasattr(source, "strategy") and hasattr(source, "mse")
     nodes = series.nodes
     g = nx.DiGraph(mode="dynamic")
-    ids = [xml_text(v) for v in nodes]  # user labels: XML 1.0 cannot hold every character
+    ids = [str(v) for v in nodes]
+    for v, text in zip(nodes, ids, strict=True):
+        bad = _NOT_XML.search(text)
+        if bad:
+            raise ValueError(
+                f"node label {v!r} holds {bad.group()!r}, which GEXF (XML 1.0) cannot give "
+                "back; write .json, which keeps it, or relabel"
+            )
+    selfs = _self_weights(series)
     for k, v in enumerate(nodes):
-        data = {"label": f"agent {v}" if is_run else ids[k]}
+        data = {"label": f"agent {v}" if run is not None else ids[k]}
         if series.informative is not None:
             data["informative"] = k == series.informative
         values = _influence_values(influence[:, k])
         if values:
             data["influence"] = values
+        if selfs[k]:
+            data["self_weight"] = selfs[k]
         g.add_node(ids[k], **data)
+    if len(g) != len(nodes):
+        raise ValueError(
+            "two node labels have the same text (such as 1 and '1'): GEXF ids are text; "
+            "write .json, which keeps them apart, or relabel"
+        )
     for s, d, weight, spells, dynamic in _edge_table(series):
         data = {"weight": float(weight), "spells": spells}
         if dynamic is not None:
             data["step_weight"] = dynamic
         g.add_edge(ids[s], ids[d], **data)
-    if len(g) != len(nodes):
-        raise ValueError("two node labels have the same text: GEXF ids are text; relabel")
     writer = GEXFWriter(version="1.2draft", prettyprint=True)
     writer.add_graph(g)
     # NetworkX's writer has no description, creator or graph span: set them here.
@@ -249,7 +278,7 @@ def write_gexf(source, path, *, influence=None) -> Path:
     desc = meta.find("description")
     if desc is None:
         desc = nx.readwrite.gexf.SubElement(meta, "description")
-    desc.text = _description(source, series)
+    desc.text = _description(run, series)
     graph = writer.xml.find("graph")
     graph.set("mode", "dynamic")
     graph.set("timeformat", "long")

@@ -101,20 +101,3 @@ def find_runs(paths) -> list[Path]:
         else:
             raise RunFormatError(f"no saved run at {str(path)!r}")
     return found
-
-
-def __getattr__(name: str):
-    # load_runs moved up to baygo_graph.run (this layer never imports run); the old
-    # path stays for user code, with a warning.
-    if name == "load_runs":
-        import importlib
-        import warnings
-
-        warnings.warn(
-            "baygo_graph.io.runs.load_runs moved: use baygo_graph.load_runs "
-            "(baygo_graph.run.load_runs)",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return importlib.import_module("baygo_graph.run").load_runs
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

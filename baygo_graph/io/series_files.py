@@ -1,14 +1,21 @@
-"""Graph series files for other tools: node-link JSON and GraphML (written and read),
-GEXF and edge lists (read; GEXF is written by :mod:`baygo_graph.io.gexf`, edge
-lists are read by :mod:`baygo_graph.io.edgelist`).
+"""Graph series files: node-link JSON and GraphML (written and read), GEXF (read;
+written by :mod:`baygo_graph.io.gexf`). Every reader returns a
+:class:`~baygo_graph.series.GraphSeries`; every writer takes one (the door,
+:mod:`baygo_graph.inputs`, turns other inputs into a series first).
 
-* ``.json`` - ``{"format": "baygo-graph-series", "graphs": [...]}`` with one NetworkX
-  node-link document per step (node labels and graph attributes as JSON keeps them);
+* ``.json`` - ``{"format": "baygo-graph-series", "row_stochastic": true, "graphs":
+  [...]}`` with one NetworkX node-link document per step (node labels and graph
+  attributes as JSON keeps them);
 * ``.graphml`` - one GraphML multi-digraph holding every step's edges, each with
   attributes ``step`` and ``weight``; graph attributes ``steps`` = T,
   ``node_labels`` (a JSON list of the node labels, so int and string labels read
-  back as written) and ``step_graphs`` (a JSON list of each step's graph
-  attributes, e.g. ``step``, ``strategy``, ``synthetic``).
+  back as written), ``step_graphs`` (a JSON list of each step's graph
+  attributes, e.g. ``step``, ``strategy``, ``synthetic``) and ``row_stochastic``.
+
+The writers write each step's W (self-loops included) and mark the file
+``row_stochastic``: reading it back keeps every row that sums to 1 bit for bit, so
+a round trip gives the same labels, steps and weights exactly. Files made
+elsewhere are row-normalised on reading (:func:`~baygo_graph.series.series_from_graphs`).
 
 Node labels are ints or strings. JSON keeps every such label apart and exactly
 (``1`` and ``"1"``, NUL, any code point). GraphML is XML 1.0: a label that it cannot
@@ -17,19 +24,19 @@ hold (a character outside XML 1.0's, e.g. NUL) or two labels with the same text
 the label), as are node attributes GraphML would not give back (such characters,
 or a carriage return in a string value).
 
-Reading gives one :class:`networkx.DiGraph` per step. An undirected edge ``{u, v}``
-(GraphML ``edgedefault="undirected"`` or an edge's ``directed="false"``; a JSON
-document with ``"directed": false``; an undirected graph given to
-:func:`write_series`) becomes the two edges ``u -> v`` and ``v -> u`` with its
-attributes: both agents hear each other (what ``Graph.to_directed()`` gives).
-Parallel edges of a step (multigraphs) keep the last one's attributes.
+An undirected edge ``{u, v}`` (GraphML ``edgedefault="undirected"`` or an edge's
+``directed="false"``; a JSON document with ``"directed": false``) becomes the two
+edges ``u -> v`` and ``v -> u`` with its attributes: both agents hear each other
+(what ``Graph.to_directed()`` gives). Parallel edges of a step (multigraphs) keep
+the last one's attributes.
 
 GraphML is read through :mod:`.safexml` (defusedxml; range and memory checks). A
-GraphML file made elsewhere (no ``node_labels``) reads back with int labels when
-every label is an integer, string labels otherwise. JSON is read in one pass
-after a memory-budget check on the file size; node ids must be ints or strings
-(a JSON ``null`` names no node and is refused), each declared once, edges must
-join declared nodes and their ``weight`` (when present) be a finite number
+GraphML or GEXF file made elsewhere (no ``node_labels``) reads back with int labels
+when every id is an integer written the canonical way (``7``, not ``007``, ``+7``,
+``-0`` or ``\u0667``), text labels otherwise: no two ids become one node. JSON is
+read in one pass after a memory-budget check on the file size; node ids must be ints
+or strings (a JSON ``null`` names no node and is refused), each declared once, edges
+must join declared nodes and their ``weight`` (when present) be a finite number
 ``>= 0``. A step's edges are its ``"edges"`` list or, as NetworkX's node-link
 data before 3.6 (and ``node_link_data(g, edges="links")``) write them, its
 ``"links"`` list (one of the two, not both).
@@ -51,16 +58,26 @@ import numpy as np
 from .._text import shorten
 from ..exceptions import RunFormatError
 from ..limits import JSON_BYTES_PER_FILE_BYTE, check_budget
+from ..series import GraphSeries, series_from_edges, series_from_graphs
 from .atomic import atomic_write
-from .edgelist import EDGE_LIST_SUFFIXES, read_edge_list
-from .filekind import describe_file
 from .safexml import read_graphml_series
 
-__all__ = ["SERIES_FORMAT", "SERIES_SUFFIXES", "read_series", "write_series"]
+__all__ = [
+    "SERIES_FORMAT",
+    "SERIES_SUFFIXES",
+    "read_gexf",
+    "read_graphml",
+    "read_json",
+    "write_graphml",
+    "write_json",
+]
 
 SERIES_FORMAT = "baygo-graph-series"
-#: Suffixes :func:`read_series` reads as saved series (edge lists: :mod:`.edgelist`).
+#: Suffixes of saved series (edge lists: :mod:`.edgelist`).
 SERIES_SUFFIXES = (".json", ".graphml", ".gexf")
+#: An integer label written the one canonical way: ASCII digits, no ``+``, no leading
+#: zero, no ``-0`` (so no two texts name one integer).
+CANONICAL_INT = re.compile(r"0|-?[1-9][0-9]*")
 #: A character XML 1.0 cannot hold.
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
@@ -106,7 +123,7 @@ def _check_graphml_node(node, data: dict, seen: dict | None) -> None:
             _xml_text(value, f"node {node!r}: attribute {key!r} = {value!r}", cr=False)
 
 
-def _graphml_doc(graphs) -> nx.MultiDiGraph:
+def _graphml_doc(graphs, stochastic: bool) -> nx.MultiDiGraph:
     multi = nx.MultiDiGraph()
     labels, attrs, seen = [], [], {}
     for n, g in enumerate(graphs):
@@ -117,13 +134,13 @@ def _graphml_doc(graphs) -> nx.MultiDiGraph:
             _check_graphml_node(node, data, seen if new else None)
         multi.add_nodes_from(g.nodes(data=True))
         edges = list(g.edges(data="weight", default=1.0))
-        if not g.is_directed():
-            edges += [(v, u, w) for u, v, w in edges if u != v]
         multi.add_edges_from((u, v, {"step": n, "weight": float(w)}) for u, v, w in edges)
         attrs.append({str(k): _json_scalar(v) for k, v in g.graph.items()})
     multi.graph["steps"] = len(attrs)
     multi.graph["node_labels"] = json.dumps(labels)
     multi.graph["step_graphs"] = json.dumps(attrs)
+    if stochastic:
+        multi.graph["row_stochastic"] = True
     return multi
 
 
@@ -133,24 +150,62 @@ def _json_text(graphs) -> str:
         for node in g.nodes:
             _check_label(node)
         docs.append(nx.node_link_data(g, edges="edges"))
-    return json.dumps({"format": SERIES_FORMAT, "graphs": docs})
+    return json.dumps({"format": SERIES_FORMAT, "row_stochastic": True, "graphs": docs})
 
 
-def write_series(graphs, path) -> Path:
-    """Export a graph series for other tools.
+def _step_graphs(series, attrs):
+    if not isinstance(series, GraphSeries):
+        raise TypeError(f"series must be a GraphSeries, got {type(series).__name__}")
+    for g in series.graphs():
+        g = _plain_int_labels(g)
+        g.graph.update(attrs or {})
+        yield g
+
+
+def write_json(series, path, *, attrs=None) -> Path:
+    """Write a series as node-link JSON: ``{"format": "baygo-graph-series",
+    "row_stochastic": true, "graphs": [...]}``, one NetworkX node-link document per
+    step (its W: edge ``j -> i`` with ``weight`` = ``w_ij``, self-loops included).
 
     Parameters
     ----------
-    graphs : Run or iterable of networkx.DiGraph
-        Node labels int or str (the same set, or growing, over the steps). An
-        undirected graph is written as its two-way digraph (``to_directed()``).
+    series : GraphSeries
+        Node labels int or str.
     path : str or os.PathLike
-        ``.json``: node-link JSON, ``{"format": "baygo-graph-series", "graphs":
-        [...]}`` with one NetworkX node-link document per step. ``.graphml``: one
-        GraphML multi-digraph holding every step's edges, each with attributes
-        ``step`` and ``weight`` (graph attributes ``steps`` = T, ``node_labels``
-        and ``step_graphs``: JSON lists of the labels and of each step's graph
-        attributes).
+    attrs : dict, optional
+        Graph attributes added to every step (e.g. ``{"strategy": "baygo"}``).
+
+    Returns
+    -------
+    pathlib.Path
+        The file written (atomically); :func:`read_json` gives the series back
+        exactly (labels, steps, weights).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from baygo_graph.series import series_from_graphs
+    >>> s = series_from_graphs([nx.DiGraph([("a", "b")]), nx.DiGraph([(1, "a")])])
+    >>> back = read_json(write_json(s, tempfile.mkdtemp() + "/s.json"))
+    >>> back.nodes == s.nodes, back.n_steps
+    (True, 2)
+    """
+    text = _json_text(_step_graphs(series, attrs))
+    return atomic_write(Path(path), lambda fh: fh.write(text.encode()))
+
+
+def write_graphml(series, path, *, attrs=None) -> Path:
+    """Write a series as one GraphML multi-digraph holding every step's edges (W,
+    self-loops included), each with attributes ``step`` and ``weight``; graph
+    attributes ``steps`` = T, ``node_labels`` and ``step_graphs`` (JSON lists of the
+    labels and of each step's graph attributes), ``row_stochastic``.
+
+    Parameters
+    ----------
+    series : GraphSeries
+    path : str or os.PathLike
+    attrs : dict, optional
+        Graph attributes added to every step.
 
     Returns
     -------
@@ -159,39 +214,26 @@ def write_series(graphs, path) -> Path:
 
     Raises
     ------
-    TypeError
-        When a node label is not int or str, or (``.graphml``) a graph attribute
-        is not a scalar.
     ValueError
-        For ``.graphml``, a label or node attribute GraphML cannot give back (a
-        character outside XML 1.0, two labels with the same text such as ``1`` and
-        ``"1"``, a carriage return in a string attribute); nothing is written.
+        For a label or node attribute GraphML cannot give back (a character
+        outside XML 1.0, two labels with the same text such as ``1`` and ``"1"``, a
+        carriage return in a string attribute); nothing is written.
 
     Examples
     --------
-    >>> import tempfile, networkx as nx
-    >>> g = nx.DiGraph([("a", "b")], step=0); g.add_node("c")
-    >>> p = write_series([g, g], tempfile.mkdtemp() + "/s.graphml")
-    >>> back = read_series(p)
-    >>> sorted(back[0].nodes), back[1].graph["step"], list(back[0].edges)
-    (['a', 'b', 'c'], 0, [('a', 'b')])
-    >>> write_series([nx.DiGraph([(1, "1")])], tempfile.mkdtemp() + "/c.graphml")
+    >>> import tempfile
+    >>> from baygo_graph.series import series_from_graphs
+    >>> s = series_from_graphs([nx.DiGraph([("a", "b")])])
+    >>> read_graphml(write_graphml(s, tempfile.mkdtemp() + "/s.graphml")).nodes
+    ('a', 'b')
+    >>> write_graphml(series_from_graphs([nx.DiGraph([(1, "1")])]),
+    ...               tempfile.mkdtemp() + "/c.graphml")
     Traceback (most recent call last):
     ...
     ValueError: node labels 1 and '1' are both written as GraphML node id '1'; ...
     """
-    path = Path(path)
-    graphs = graphs.graphs() if hasattr(graphs, "graphs") else graphs
-    graphs = (_plain_int_labels(g) for g in graphs)
-    if path.suffix.lower() == ".json":
-        text = _json_text(graphs)
-        atomic_write(path, lambda fh: fh.write(text.encode()))
-    elif path.suffix.lower() == ".graphml":
-        multi = _graphml_doc(graphs)
-        atomic_write(path, lambda fh: nx.write_graphml(multi, fh))
-    else:
-        raise ValueError(f"path must end in .json or .graphml, got {str(path)!r}")
-    return path
+    multi = _graphml_doc(_step_graphs(series, attrs), stochastic=True)
+    return atomic_write(Path(path), lambda fh: nx.write_graphml(multi, fh))
 
 
 def _plain_int_labels(g):
@@ -204,10 +246,7 @@ def _labels(ids, written) -> dict:
     """GraphML's string node ids -> the labels written (``node_labels``), else ints
     when every id parses as one, else the strings."""
     if written is None:
-        try:
-            return {n: int(n) for n in ids}
-        except ValueError:
-            return {n: n for n in ids}
+        return _int_ids(ids)
     labels = json.loads(written)
     ok = isinstance(labels, list) and all(
         isinstance(n, int | str) and not isinstance(n, bool) for n in labels
@@ -216,6 +255,15 @@ def _labels(ids, written) -> dict:
     if not ok or len(mapping) != len(labels) or set(mapping) != set(ids):
         raise RunFormatError("graph attribute node_labels does not list the file's node ids")
     return mapping
+
+
+def _int_ids(ids) -> dict:
+    """Text ids -> ints when every id is an integer written the canonical way
+    (:data:`CANONICAL_INT`), else the ids as they are: ``7``, ``007``, ``+7`` and
+    ``\u0667`` stay four nodes."""
+    if ids and all(isinstance(n, str) and CANONICAL_INT.fullmatch(n) for n in ids):
+        return {n: int(n) for n in ids}
+    return {n: n for n in ids}
 
 
 def _step_attrs(written, steps: int) -> list[dict]:
@@ -230,8 +278,9 @@ def _step_attrs(written, steps: int) -> list[dict]:
     return attrs
 
 
-def _read_graphml(path) -> list[nx.DiGraph]:
-    """Through :mod:`.safexml` (defusedxml, range and memory checks), labels restored."""
+def _read_graphml(path) -> tuple[list[nx.DiGraph], bool]:
+    """The file's step graphs (through :mod:`.safexml`: defusedxml, range and memory
+    checks; labels restored) and whether it marks its weights ``row_stochastic``."""
     graphs, data = read_graphml_series(path, node_type=str, graph_data=True)
     ids = list(graphs[0].nodes) if graphs else []
     mapping = _labels(ids, data.get("node_labels"))
@@ -243,7 +292,16 @@ def _read_graphml(path) -> list[nx.DiGraph]:
         g.graph.clear()
         g.graph.update(a)
         out.append(g)
-    return out
+    return out, data.get("row_stochastic") is True
+
+
+def _from_graphs(graphs, stochastic: bool) -> GraphSeries:
+    if not graphs:
+        raise RunFormatError("it holds no step: a series needs at least one")
+    try:
+        return series_from_graphs(graphs, stochastic=stochastic)
+    except (ValueError, TypeError) as e:
+        raise RunFormatError(str(e)) from None
 
 
 def _kind(value, kinds, what: str):
@@ -326,7 +384,8 @@ def _json_step(doc, t: int) -> nx.DiGraph:
     return g
 
 
-def _read_json(path: Path) -> list[nx.DiGraph]:
+def _read_json(path: Path) -> tuple[list[nx.DiGraph], bool]:
+    """The file's step graphs and whether it marks its weights ``row_stochastic``."""
     check_budget(JSON_BYTES_PER_FILE_BYTE * path.stat().st_size, what=f"parsing {path.name}")
     doc = json.loads(path.read_text())
     if not isinstance(doc, dict) or doc.get("format") != SERIES_FORMAT:
@@ -339,7 +398,7 @@ def _read_json(path: Path) -> list[nx.DiGraph]:
             out.append(_json_step(step, t))
     except RunFormatError as e:
         raise RunFormatError(f"{str(path)!r} is not a readable graph series: {e}") from None
-    return out
+    return out, doc.get("row_stochastic") is True
 
 
 def _gexf_times(data: dict, where: str) -> list[tuple]:
@@ -399,50 +458,91 @@ def _local(tag) -> str:
     return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
 
 
-def _read_gexf(path: Path) -> list[nx.DiGraph]:
-    """A static or dynamic GEXF file as one DiGraph per step.
+def _gexf_values(data, where: str) -> list[tuple]:
+    """A dynamic attribute's ``(value, start, end)`` runs, with integer steps."""
+    out = []
+    for item in data if isinstance(data, list) else []:
+        if not isinstance(item, tuple) or len(item) != 3:
+            raise RunFormatError(f"{where}: a dynamic value is not (value, start, end)")
+        value, a, b = item
+        ((a, b),) = _gexf_times({"start": a, "end": b}, where)
+        out.append((value, a, b))
+    return out
+
+
+def _read_gexf(path: Path) -> GraphSeries:
+    """A static or dynamic GEXF file as a series.
 
     The XML is first parsed with defusedxml (DTDs and entities refused), then
     read by NetworkX's GEXF reader. Times are integer steps (closed intervals);
-    a static file, or an edge without spells, is one step / every step. Node ids
-    read back as ints when every id is an integer, strings otherwise; node
-    attributes (e.g. ``informative``) are kept, dynamic ones left out.
+    the graph's ``start``/``end`` (when given) and the spells span the steps; an
+    edge without spells holds at every step. An edge's dynamic attribute
+    ``step_weight`` (written by :func:`baygo_graph.io.gexf.write_gexf`) gives its
+    weight per step, else its ``weight``; a node's dynamic attribute
+    ``self_weight`` its self-loop. Node ids read back as ints when every id is an
+    integer written the canonical way, as text otherwise; the node attribute
+    ``informative`` is kept.
     """
     import defusedxml.ElementTree as DET
 
     check_budget(16 * path.stat().st_size, what=f"parsing {path.name}")
     root = DET.parse(path).getroot()  # refuses DTDs, entity expansion, external references
     _check_gexf_nodes(root)
+    span = next((e for e in root.iter() if _local(e.tag) == "graph"), None)
     g = nx.read_gexf(path)
-    try:
-        mapping = {n: int(n) for n in g}
-    except ValueError:
-        mapping = {n: n for n in g}
-    edges = [
-        (mapping[u], mapping[v], d.get("weight", 1.0), _gexf_times(d, f"edge {u}->{v}"))
-        for u, v, d in g.edges(data=True)
+    mapping = _int_ids(list(g))
+    triples = []  # (u, v, weight, first step, last step); None: unbounded
+    for u, v, d in g.edges(data=True):
+        where = f"edge {u}->{v}"
+        steps = _gexf_values(d.get("step_weight"), where)
+        if steps:
+            triples += [(u, v, w, a, b) for w, a, b in steps]
+        else:
+            triples += [(u, v, d.get("weight", 1.0), a, b) for a, b in _gexf_times(d, where)]
+    selfs = [
+        (n, n, w, a, b)
+        for n, d in g.nodes(data=True)
+        for w, a, b in _gexf_values(d.get("self_weight"), f"node {n}")
     ]
-    bounds = [t for *_, spells in edges for s in spells for t in s if t is not None]
+    bounds = [t for *_, a, b in triples + selfs for t in (a, b) if t is not None]
+    if span is not None and span.get("start") is not None and span.get("end") is not None:
+        ((a, b),) = _gexf_times(
+            {"start": _number(span.get("start")), "end": _number(span.get("end"))}, "graph"
+        )
+        bounds += [a, b]
     first, last = (min(bounds), max(bounds)) if bounds else (0, 0)
     steps = last - first + 1
-    check_budget(600 * steps * max(len(g), 1), what=f"{steps} step graphs of {path.name}")
-    static = {
-        mapping[n]: {k: v for k, v in d.items() if not isinstance(v, list) and k != "label"}
-        for n, d in g.nodes(data=True)
-    }
-    out = []
-    for _ in range(steps):
-        h = nx.DiGraph()
-        h.add_nodes_from(static.items())
-        out.append(h)
+    check_budget(32 * steps * max(len(g), 1), what=f"{steps} steps x {len(g)} nodes of {path.name}")
+    nodes = [mapping[n] for n in g]
+    index = {n: k for k, n in enumerate(g)}
     two_way = not g.is_directed()
-    for u, v, w, spells in edges:
-        for a, b in spells:
-            for t in range(first if a is None else a, (last if b is None else b) + 1):
-                out[t - first].add_edge(u, v, weight=w)
-                if two_way:
-                    out[t - first].add_edge(v, u, weight=w)
-    return out
+    step, row, col, weight = [], [], [], []
+    for u, v, w, a, b in triples + selfs:
+        a, b = first if a is None else a, last if b is None else b
+        ends = [(index[v], index[u])] + ([(index[u], index[v])] if two_way and u != v else [])
+        for r, c in ends:
+            step += range(a - first, b - first + 1)
+            row += [r] * (b - a + 1)
+            col += [c] * (b - a + 1)
+            weight += [w] * (b - a + 1)
+    flags = [k for k, n in enumerate(g) if g.nodes[n].get("informative") is True]
+    try:
+        weight = np.array(weight, dtype=float)
+    except (TypeError, ValueError) as e:
+        raise RunFormatError(f"edge weights must be numbers: {e}") from None
+    order = np.argsort(np.asarray(step, dtype=np.int64), kind="stable")
+    return series_from_edges(
+        np.asarray(step, dtype=np.int64)[order], np.asarray(row, dtype=np.int64)[order],
+        np.asarray(col, dtype=np.int64)[order], weight[order], n_steps=steps, nodes=nodes,
+        informative=flags[0] if len(flags) == 1 else None, stochastic=bool(selfs),
+    )  # fmt: skip
+
+
+def _number(text: str):
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
 
 
 @contextlib.contextmanager
@@ -458,57 +558,13 @@ def _no_gc():
             gc.enable()
 
 
-def read_series(path, **options) -> list[nx.DiGraph]:
-    """Read a graph series file: ``.json``, ``.graphml``, ``.gexf`` or an edge list.
-
-    ``.json`` and ``.graphml`` as written by :func:`write_series` (or made
-    elsewhere alike); ``.gexf`` static or dynamic with integer times (module
-    docstring); ``.csv`` / ``.tsv`` / ``.parquet`` edge lists through
-    :func:`baygo_graph.io.edgelist.read_edge_list` (``options``: its column
-    names and ``bin``). :func:`baygo_graph.series.as_series` reads the same
-    files straight into a series (faster for edge lists).
-
-    Returns
-    -------
-    list of networkx.DiGraph
-        One per step; undirected edges as two directed ones (module docstring).
-
-    Raises
-    ------
-    RunFormatError
-        When the file is missing or not such a series (also for hostile files:
-        DTDs, entity expansion, deep nesting, out-of-range values).
-    BudgetError
-        When reading would exceed the memory budget (:mod:`.limits`).
-
-    Examples
-    --------
-    >>> import tempfile, networkx as nx
-    >>> g = nx.MultiGraph(steps=1); g.add_edge(0, 1, step=0, weight=0.5)
-    0
-    >>> p = Path(tempfile.mkdtemp()) / "u.graphml"; nx.write_graphml(g, p)  # undirected
-    >>> [sorted(h.edges(data="weight")) for h in read_series(p)]
-    [[(0, 1, 0.5), (1, 0, 0.5)]]
-    """
+def _read(path, reader) -> GraphSeries:
     path = Path(path)
     if not path.is_file():
         raise RunFormatError(f"no graph series at {str(path)!r}")
-    suffix = path.suffix.lower()
-    if suffix in EDGE_LIST_SUFFIXES:
-        return read_edge_list(path, **options).graphs()
-    if options:
-        raise ValueError(f"{sorted(options)}: edge-list options, but {path.name} is no edge list")
-    if suffix not in SERIES_SUFFIXES:
-        kind = describe_file(path)
-        also = f" ({str(path)!r} is {kind})" if kind else ""
-        raise RunFormatError(
-            f"graph series must be .json, .graphml, .gexf or an edge list "
-            f"({', '.join(EDGE_LIST_SUFFIXES)}), got {str(path)!r}{also}"
-        )
-    readers = {".json": _read_json, ".graphml": _read_graphml, ".gexf": _read_gexf}
     try:
         with _no_gc():
-            return readers[suffix](path)
+            return reader(path)
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError, OverflowError,
             nx.NetworkXError, ParseError) as e:  # fmt: skip
         if isinstance(e, RunFormatError):
@@ -518,3 +574,48 @@ def read_series(path, **options) -> list[nx.DiGraph]:
         raise RunFormatError(
             f"{str(path)!r} is not a readable graph series: {shorten(repr(e), 300)}"
         ) from None
+
+
+def read_json(path) -> GraphSeries:
+    """Read a node-link JSON series (:func:`write_json`, or made elsewhere alike).
+
+    Raises
+    ------
+    RunFormatError
+        When the file is missing or not such a series.
+    BudgetError
+        When reading would exceed the memory budget (:mod:`baygo_graph.limits`).
+    """
+    return _read(path, lambda p: _from_graphs(*_read_json(p)))
+
+
+def read_graphml(path) -> GraphSeries:
+    """Read a GraphML series (:func:`write_graphml`, or made elsewhere: module docstring).
+
+    Raises
+    ------
+    RunFormatError
+        When the file is missing or not such a series (also for hostile files:
+        DTDs, entity expansion, deep nesting, out-of-range values).
+
+    Examples
+    --------
+    >>> import tempfile, networkx as nx
+    >>> g = nx.MultiGraph(steps=1); g.add_edge(0, 1, step=0, weight=0.5)
+    0
+    >>> p = Path(tempfile.mkdtemp()) / "u.graphml"; nx.write_graphml(g, p)  # undirected
+    >>> [sorted(h.edges(data="weight")) for h in read_graphml(p).graphs()]
+    [[(0, 1, 1.0), (1, 0, 1.0)]]
+    """
+    return _read(path, lambda p: _from_graphs(*_read_graphml(p)))
+
+
+def read_gexf(path) -> GraphSeries:
+    """Read a static or dynamic GEXF file with integer times (``_read_gexf``).
+
+    Raises
+    ------
+    RunFormatError
+        When the file is missing or not such a series.
+    """
+    return _read(path, _read_gexf)

@@ -160,7 +160,7 @@ def test_n_strong_components_with_many_repeats_matches_networkx(edges):
 )
 def test_edge_window_counts_components_like_networkx(seed, t, m, hub, data):
     from baygo_graph.analysis.windows import EdgeWindow, window_union
-    from baygo_graph.series import as_series
+    from baygo_graph.inputs import as_series
 
     rng = np.random.default_rng(seed)
     run = Run.from_choices(_choices(rng, t, m, hub, 0.2) if m > 1 else np.full((t, 1), -1))
@@ -176,7 +176,7 @@ def test_edge_window_counts_components_like_networkx(seed, t, m, hub, data):
 
 def test_edge_window_refuses_to_move_back():
     from baygo_graph.analysis.windows import EdgeWindow
-    from baygo_graph.series import as_series
+    from baygo_graph.inputs import as_series
 
     ring = nx.DiGraph([(0, 1), (1, 2), (2, 0)])
     win = EdgeWindow(as_series([ring] * 4)).move(1, 3)
@@ -232,7 +232,7 @@ def test_distinct_pairs_apply_equals_the_choice_maps_apply(hub):
 @pytest.mark.parametrize("hub", [0.0, 0.9])
 def test_edge_window_count_takes_either_path_and_agrees_with_networkx(hub, monkeypatch):
     from baygo_graph.analysis import windows
-    from baygo_graph.series import as_series
+    from baygo_graph.inputs import as_series
 
     rng = np.random.default_rng(5)
     run = Run.from_choices(_choices(rng, 60, 8, hub, 0.3))

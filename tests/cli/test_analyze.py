@@ -77,7 +77,7 @@ def test_series_files(saved_run, tmp_path, suffix):
     report = json.loads(result.output)
     assert report["smallest_b"]["sliding"] == smallest_b(run, windows="sliding")
     assert report["informative"] == 0  # node attribute survives the file
-    assert report["synthetic"] is False  # a series file does not record its data
+    assert report["synthetic"] is run.synthetic  # every step graph carries the mark
     direct = json.loads(invoke(folder, "--json", "--window", 4).output)
     for method in ("product", "union"):
         assert report["influence"][method]["informative"]["mean"] == pytest.approx(

@@ -220,7 +220,7 @@ def gexf_file(tmp_path_factory):
     from baygo_graph.io.gexf import write_gexf
 
     run = bg.simulate("baygo", agents=4, steps=3, grid=9, rng=0, data=bg.synthetic_bodyfat())
-    return write_gexf(run, tmp_path_factory.mktemp("gexf") / "g.gexf").read_bytes()
+    return write_gexf(run.series, tmp_path_factory.mktemp("gexf") / "g.gexf", run=run).read_bytes()
 
 
 @given(data=st.data())

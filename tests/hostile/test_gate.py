@@ -85,7 +85,7 @@ def test_json_series_budget_is_the_measured_bound(tmp_path, monkeypatch):
     with pytest.raises(BudgetError, match="parsing s.json"):
         bg.read_series(p)
     monkeypatch.setenv("BAYGO_MEMORY_LIMIT", str(JSON_BYTES_PER_FILE_BYTE * size))
-    assert len(bg.read_series(p)[0]) == 2000
+    assert bg.read_series(p).n_agents == 2000
 
 
 def test_unknown_xml_encoding_is_a_run_format_error(tmp_path):

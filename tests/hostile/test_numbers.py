@@ -71,7 +71,7 @@ def test_large_but_sane_values_still_run(data):
 
 def test_huge_finite_weights_give_the_shares_of_their_ratios():
     from baygo_graph.analysis import influence
-    from baygo_graph.series import as_series
+    from baygo_graph.inputs import as_series
 
     big, ones = nx.DiGraph(), nx.DiGraph()
     for g, w in ((big, 1e308), (ones, 1.0)):

@@ -169,7 +169,7 @@ def test_gexf_with_control_characters_is_well_formed(tmp_path):
     run = bg.simulate("complete", data=data, **KW)
     from baygo_graph.io.gexf import write_gexf
 
-    path = write_gexf(run, tmp_path / "g.gexf")
+    path = write_gexf(run.series, tmp_path / "g.gexf", run=run)
     ET.parse(path)  # parses: no character XML cannot hold
 
 

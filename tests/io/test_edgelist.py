@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from baygo_graph.exceptions import BudgetError, RunFormatError
+from baygo_graph.inputs import as_series
 from baygo_graph.io.edgelist import edge_list_series, read_edge_list
-from baygo_graph.series import as_series
 
 
 def reference_stack(rows, *, directed=True) -> tuple[tuple, np.ndarray]:
@@ -237,7 +237,8 @@ def test_nested_cells_of_a_frame_and_mixed_plain_labels():
     with pytest.raises(ValueError, match=r"column 'source' holds a tuple in row 0 \(\('a', 1\)\)"):
         edge_list_series(frame)
     mixed = pd.DataFrame({"source": ["a", 2], "target": [2, "a"], "time": [0, 1]})
-    assert set(edge_list_series(mixed).nodes) == {"a", 2}  # plain labels of two kinds: kept
+    # ints and text in the label columns: all text, as the same rows read from a CSV
+    assert set(edge_list_series(mixed).nodes) == {"a", "2"}
 
 
 def test_repeated_column_names_are_refused(tmp_path):

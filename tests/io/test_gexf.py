@@ -87,7 +87,7 @@ def test_from_choices_and_string_ids(tmp_path):
 def test_spells_reproduce_random_choices(choices, window):
     choices = np.minimum(choices, choices.shape[1] - 1)
     run = Run.from_choices(choices)
-    spells = edge_spells(run)
+    spells = edge_spells(run.series)
     for t in range(run.n_steps):
         live = {(s, d) for s, d, _, sp in spells if any(a <= t <= b for a, b in sp)}
         assert live == set(reference_edges(run, t))
@@ -98,14 +98,16 @@ def test_spells_reproduce_random_choices(choices, window):
 def test_escaping_and_errors(tmp_path):
     run = simulate("baygo", agents=3, steps=4, grid=9, rng=0, data=synthetic_bodyfat())
     hostile = dataclasses.replace(run, strategy='</description><x a="&">')
-    path = write_gexf(hostile, tmp_path / "h.gexf")
+    path = write_gexf(hostile.series, tmp_path / "h.gexf", run=hostile)
     assert nx.read_gexf(path, node_type=int).number_of_nodes() == 3
     assert "SYNTHETIC DATA" in path.read_text() and '<x a="&">' not in path.read_text()
     cen = simulate("cen", agents=3, steps=3, grid=9, rng=0, data=synthetic_bodyfat())
     with pytest.raises(ValueError, match="centralised"):
-        write_gexf(cen, tmp_path / "cen.gexf")
+        write_series(cen, tmp_path / "cen.gexf")
     with pytest.raises(ValueError, match="window"):
         write_series(run, tmp_path / "x.gexf", window=0)
+    with pytest.raises(TypeError, match="series must be a GraphSeries"):
+        write_gexf(run, tmp_path / "x.gexf")
     with pytest.raises(TypeError, match="graphs must be a Run"):
-        write_gexf(42, tmp_path / "x.gexf")
+        write_series(42, tmp_path / "x.gexf")
     assert not (tmp_path / "cen.gexf").exists() and not (tmp_path / "x.gexf").exists()

@@ -1,0 +1,508 @@
+"""The one door in: anything that holds a temporal network becomes a graph series.
+
+Every input of the package enters here, through one table of input kinds
+(:data:`KINDS`): the Python API (:func:`as_series`, :func:`read_series`), the
+analysis functions (:func:`series_input`, which converts their first argument
+once), the figures, the exports and the command line (:func:`load`). A kind
+names how to recognise its input (file-name endings, a look at the file's first
+bytes, or a test on an in-memory object), which options it takes, and the reader
+that turns it into a :class:`~baygo_graph.series.GraphSeries`;
+:func:`register_kind` adds one.
+
+The label and time policy of every kind is stated in ``docs/formats.md``
+("Labels and times"): labels are kept as written (text stays text, never
+stripped or merged by numeric value; integers stay integers where the source is
+typed), times are never truncated (a non-integer step time is refused in one line
+unless a rule bins it), and a repeated interaction is placed only where the
+source places it.
+
+Convention (docs/design.md): edge ``(j, i)`` of a step graph means agent ``i``
+receives from ``j`` with weight ``w_ij``; W is row-stochastic.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import networkx as nx
+
+from ._text import short_list, shorten
+from .io import edgelist, series_files
+from .run import Run
+from .series import GraphSeries, series_from_graphs
+
+__all__ = [
+    "KINDS",
+    "InputKind",
+    "as_series",
+    "kind_of",
+    "load",
+    "read_series",
+    "register_kind",
+    "series_input",
+]
+
+#: The options of edge-list kinds (``docs/user_series.md``).
+EDGE_LIST_OPTIONS = frozenset({"source", "target", "time", "weight", "bin", "directed"})
+
+
+@dataclass(frozen=True)
+class InputKind:
+    """One kind of input behind the door.
+
+    Attributes
+    ----------
+    name : str
+        What errors call it, e.g. ``"edge list"``.
+    read : callable
+        ``read(path_or_object, **options) -> GraphSeries`` (or a
+        :class:`~baygo_graph.Run` for the kind ``"run"``).
+    suffixes : tuple of str
+        Lower-case file-name endings read as this kind (``".csv"``, ``".txt.gz"``);
+        the longest ending that matches wins.
+    sniff : callable, optional
+        ``sniff(path) -> bool`` for files whose name says nothing; asked in
+        registration order when no suffix matches.
+    accepts : callable, optional
+        ``accepts(obj) -> bool`` for in-memory objects (not paths).
+    options : frozenset of str
+        The keyword options the reader takes; any other is refused in one line.
+    """
+
+    name: str
+    read: Callable
+    suffixes: tuple[str, ...] = ()
+    sniff: Callable[[Path], bool] | None = None
+    accepts: Callable[[object], bool] | None = None
+    options: frozenset = frozenset()
+
+
+#: The input kinds, in the order they are asked (:func:`register_kind`).
+KINDS: dict[str, InputKind] = {}
+
+
+def register_kind(
+    name: str,
+    read: Callable,
+    *,
+    suffixes: Iterable[str] = (),
+    sniff: Callable | None = None,
+    accepts: Callable | None = None,
+    options: Iterable[str] = (),
+) -> InputKind:
+    """Add (or replace) a kind of input behind the door.
+
+    Parameters
+    ----------
+    name : str
+        The kind's name in messages.
+    read : callable
+        ``read(path_or_object, **options) -> GraphSeries``.
+    suffixes : iterable of str, optional
+        File-name endings (any case; ``".txt.gz"`` beats ``".gz"``).
+    sniff : callable, optional
+        ``sniff(path) -> bool``: for files whose ending no kind claims.
+    accepts : callable, optional
+        ``accepts(obj) -> bool``: for in-memory objects.
+    options : iterable of str, optional
+        Keyword options ``read`` takes.
+
+    Returns
+    -------
+    InputKind
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> def read_pairs(path):
+    ...     lines = Path(path).read_text().split()
+    ...     g = nx.DiGraph(pair.split(">") for pair in lines)
+    ...     return series_from_graphs([g])
+    >>> kind = register_kind("pairs", read_pairs, suffixes=[".pairs"])
+    >>> p = Path(tempfile.mkdtemp()) / "x.pairs"; _ = p.write_text("a>b b>c")
+    >>> as_series(p).nodes
+    ('a', 'b', 'c')
+    >>> del KINDS["pairs"]
+    """
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"name must be a non-empty str, got {name!r}")
+    if not callable(read):
+        raise TypeError(f"read must be callable, got {type(read).__name__}")
+    suffixes = tuple(str(s).lower() for s in suffixes)
+    if any(not s.startswith(".") for s in suffixes):
+        raise ValueError(f"suffixes must start with '.', got {suffixes!r}")
+    kind = InputKind(name, read, suffixes, sniff, accepts, frozenset(options))
+    KINDS[name] = kind
+    return kind
+
+
+def _is_path(x) -> bool:
+    return isinstance(x, str | os.PathLike)
+
+
+def _is_frame(x) -> bool:
+    return type(x).__module__.startswith("pandas") and hasattr(x, "columns")
+
+
+def _is_run(x) -> bool:
+    return isinstance(x, Run)
+
+
+def _path_kind(path: Path) -> InputKind:
+    """The kind of a file or folder: a folder or ``.npz`` is a run, then the longest
+    suffix, then the sniffers; a missing file of no known ending is read as a run
+    (whose reader says it is missing)."""
+    name = path.name.lower()
+    if path.is_dir() or name.endswith(".npz"):
+        return KINDS["run"]
+    matches = [(len(s), k) for k in KINDS.values() for s in k.suffixes if name.endswith(s)]
+    if matches:
+        return max(matches, key=lambda m: m[0])[1]
+    if not path.is_file():
+        return KINDS["run"]
+    for kind in KINDS.values():
+        if kind.sniff is not None and kind.sniff(path):
+            return kind
+    return KINDS["run"]  # its reader names what the file looks like, and what reads what
+
+
+def _object_kind(obj) -> InputKind:
+    for kind in KINDS.values():
+        if kind.accepts is not None and kind.accepts(obj):
+            return kind
+    raise TypeError(
+        "graphs must be a Run, a series, a sequence of networkx graphs, an edge list "
+        f"(pandas.DataFrame) or a path, got {type(obj).__name__}"
+    )
+
+
+def kind_of(source) -> InputKind:
+    """The kind :func:`as_series` reads ``source`` as (a path or an object).
+
+    Examples
+    --------
+    >>> kind_of("contacts.csv").name, kind_of("runs/baygo-seed0").name
+    ('edge list', 'run')
+    >>> sorted(kind_of("contacts.csv").options)[:3]
+    ['bin', 'directed', 'source']
+    """
+    if isinstance(source, GraphSeries) or _is_run(source):
+        return InputKind("series", _identity)
+    return _path_kind(Path(source)) if _is_path(source) else _object_kind(source)
+
+
+def _check_options(given: dict, kind: InputKind, what: str) -> None:
+    extra = {k: v for k, v in given.items() if k not in kind.options}
+    if not extra:
+        return
+    names = ", ".join(f"{k}={shorten(repr(v), 40)}" for k, v in extra.items())
+    if kind.options:
+        raise ValueError(f"{names}: not an option of {what} (a {kind.name}), which takes "
+                         f"{short_list(sorted(kind.options), 10)}")  # fmt: skip
+    noun = "edge-list options" if set(extra) <= EDGE_LIST_OPTIONS else "options"
+    raise ValueError(f"{names}: {noun}, but the input is {what}, not an edge list")
+
+
+def _dispatch(graphs, given: dict):
+    """The kind of ``graphs`` and its reader's answer (a Run stays a Run)."""
+    if isinstance(graphs, GraphSeries) or _is_run(graphs):
+        _check_options(given, InputKind("series", _identity), type(graphs).__name__)
+        return graphs
+    if _is_path(graphs):
+        path = Path(graphs)
+        kind = _path_kind(path)
+        _check_options(given, kind, f"a file {path.name!r}")
+        return kind.read(path, **given)
+    kind = _object_kind(graphs)
+    _check_options(given, kind, type(graphs).__name__)
+    return kind.read(graphs, **given)
+
+
+def _identity(x):
+    return x
+
+
+def _run_series(run: Run) -> GraphSeries:
+    if run.series is None:
+        raise ValueError(
+            f"run of strategy {run.strategy!r} is centralised: "
+            "it has no communication graph to analyse"
+        )
+    if run.series.n_steps < 1:
+        raise ValueError("graphs must hold at least one step, got a run of 0 steps")
+    return run.series
+
+
+def load(source, /, **options) -> Run | GraphSeries:
+    """What a command reads: a run stays a :class:`~baygo_graph.Run` (a run object, a
+    run folder or ``.npz``), anything else becomes a series (:func:`as_series`).
+
+    Parameters
+    ----------
+    source : Run, GraphSeries, path or anything :func:`as_series` takes
+    **options
+        The options of the input's kind (edge lists: ``source``, ``target``,
+        ``time``, ``weight``, ``bin``, ``directed``); None values are left out.
+
+    Returns
+    -------
+    Run or GraphSeries
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> p = Path(tempfile.mkdtemp()) / "e.csv"
+    >>> _ = p.write_text("source,target,time\\na,b,0\\nb,a,1\\n")
+    >>> load(p).nodes
+    ('a', 'b')
+    >>> load(Run.from_choices([[1, 0]])).strategy
+    'baygo'
+    """
+    return _dispatch(source, {k: v for k, v in options.items() if v is not None})
+
+
+def as_series(
+    graphs,
+    /,
+    *,
+    source: str | None = None,
+    target: str | None = None,
+    time: str | None = None,
+    weight: str | None = None,
+    bin=None,
+    directed: bool | None = None,
+    **options,
+) -> GraphSeries:
+    """Turn anything that holds a temporal network into a :class:`GraphSeries`.
+
+    The one door of the package: every analysis function, figure and export that
+    takes a series calls it (through :data:`KINDS`). The input forms, their
+    options and rules are described in ``docs/user_series.md``; the label and time
+    policy in ``docs/formats.md``.
+
+    Parameters
+    ----------
+    graphs : Run, GraphSeries, iterable of networkx graphs, pandas.DataFrame, path
+        * a :class:`~baygo_graph.Run` (its ``series``) or a series (returned as is);
+        * networkx graphs, one per step (:func:`~baygo_graph.series.series_from_graphs`):
+          ``DiGraph`` (edge ``(j, i)``: ``i`` receives from ``j``), or undirected
+          ``Graph`` (edge ``{i, j}``: both directions, each with the edge's
+          weight); multigraphs' parallel edges add their weights. The nodes are
+          the union over the steps; a node missing from a step is isolated there
+          (``w_ii = 1``);
+        * an edge list: a :class:`pandas.DataFrame` with one row per
+          ``(source, target, time[, weight])`` (see
+          :func:`baygo_graph.io.edgelist.edge_list_series`);
+        * a path: a run folder or ``.npz``; a saved series ``.json``,
+          ``.graphml`` or ``.gexf``; an edge list ``.csv`` / ``.tsv`` or
+          ``.parquet`` (needs the ``parquet`` extra, pyarrow); any kind added
+          with :func:`register_kind`;
+        * a networkx-temporal ``TemporalGraph`` (its snapshots, networkx
+          graphs) or a DyNetX ``DynGraph`` / ``DynDiGraph`` (its interactions: one
+          added at ``t`` and removed at ``t'`` holds at steps ``t .. t'-1``, one
+          never removed holds at ``t`` only; times shifted to start at step 0,
+          and a non-integer time refused); the ``temporal`` extra installs both.
+    source, target, time, weight : str, optional
+        Edge lists only: the column names (default ``"source"``, ``"target"``,
+        ``"time"`` and, when present, ``"weight"``; matched case-insensitively).
+    bin : int or str, optional
+        Edge lists only: the width of one step. Integer times: ``step = (time -
+        min time) // bin`` (default 1). Timestamps need it: a fixed pandas
+        offset alias such as ``"1D"``, ``"6h"`` or ``"15min"``.
+    directed : bool, optional
+        Edge lists only: False reads each row as a two-way contact (default True).
+    **options
+        Options of kinds added with :func:`register_kind`.
+
+    Returns
+    -------
+    GraphSeries
+        Node ``k`` of its arrays is ``series.nodes[k]``: labels are kept. Row
+        ``i`` of ``W_t`` is node ``i``'s in-edge weights (self-loop included)
+        divided by their sum; a node with no positive in-edge weight in a step
+        gets ``w_ii = 1`` (it keeps its own belief). A node attribute
+        ``informative=True`` on exactly one node marks the informative agent.
+
+    Raises
+    ------
+    ValueError
+        For a centralised run (no graph), an empty series, bad weights, missing
+        columns or options that do not apply to the input.
+    TypeError
+        For anything else than the inputs above.
+    RunFormatError
+        For a file that is missing or not of its kind.
+
+    Examples
+    --------
+    >>> g = nx.DiGraph([("b", "a"), ("a", "b")]); g.add_node("c")
+    >>> s = as_series([g, g])
+    >>> s.n_steps, s.n_agents, s.nodes
+    (2, 3, ('a', 'b', 'c'))
+    >>> s.weights(0).toarray().tolist()
+    [[0.0, 1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
+    >>> u = as_series([nx.Graph([("x", "y")])])          # undirected: both ways
+    >>> u.weights(0).toarray().tolist()
+    [[0.0, 1.0], [1.0, 0.0]]
+    """
+    named = {"source": source, "target": target, "time": time, "weight": weight}
+    named |= {"bin": bin, "directed": directed}
+    given = {k: v for k, v in (named | options).items() if v is not None}
+    out = _dispatch(graphs, given)
+    return _run_series(out) if _is_run(out) else out
+
+
+def read_series(path, /, **options) -> GraphSeries:
+    """Read a graph series file: the one reader of saved series and edge lists.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        ``.json`` / ``.graphml`` (written by :func:`baygo_graph.write_series` or
+        elsewhere alike), ``.gexf`` (static or dynamic, integer times), an edge
+        list ``.csv`` / ``.tsv`` / ``.parquet``, or any file kind in :data:`KINDS`;
+        a run folder or ``.npz`` gives the run's series.
+    **options
+        The kind's options (edge lists: column names, ``bin``, ``directed``).
+
+    Returns
+    -------
+    GraphSeries
+        ``series.graphs()`` gives one ``networkx.DiGraph`` per step.
+
+    Raises
+    ------
+    RunFormatError
+        When the file is missing or not such a series (also for hostile files).
+    BudgetError
+        When reading would exceed the memory budget.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> p = Path(tempfile.mkdtemp()) / "contacts.csv"
+    >>> _ = p.write_text("source,target,time\\nann,bob,0\\nbob,ann,1\\n")
+    >>> s = read_series(p)
+    >>> s.nodes, s.n_steps
+    (('ann', 'bob'), 2)
+    """
+    if not _is_path(path):
+        raise TypeError(f"path must be a str or os.PathLike, got {type(path).__name__}")
+    return as_series(path, **options)
+
+
+def series_input(func):
+    """Decorator: the function's first argument goes through :func:`as_series` once,
+    so the function body holds a :class:`GraphSeries` (as NetworkX dispatches a
+    graph argument).
+
+    Examples
+    --------
+    >>> @series_input
+    ... def n_steps(graphs):
+    ...     return graphs.n_steps
+    >>> n_steps([nx.DiGraph([(0, 1)])] * 3), n_steps(graphs=[nx.DiGraph([(0, 1)])])
+    (3, 1)
+    """
+    name = next(iter(inspect.signature(func).parameters))
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        if args:
+            args = (as_series(args[0]), *args[1:])
+        elif name in kwargs:
+            kwargs[name] = as_series(kwargs[name])
+        return func(*args, **kwargs)
+
+    return wrapper
+
+
+# -- other libraries' objects -------------------------------------------------------
+
+
+def _networkx_temporal(obj) -> GraphSeries:
+    """A networkx-temporal ``TemporalGraph``: one networkx graph per snapshot."""
+    snapshots = obj.to_snapshots() if hasattr(obj, "to_snapshots") else obj
+    return series_from_graphs(list(snapshots))
+
+
+def _int_time(t, u, v) -> int:
+    """A DyNetX time as an int; a non-integer time is refused (never truncated)."""
+    if isinstance(t, bool) or not isinstance(t, int | float) and not hasattr(t, "is_integer"):
+        raise ValueError(f"DyNetX interaction {u!r} -> {v!r}: time {t!r} is not a number")
+    if isinstance(t, int) or float(t).is_integer():
+        return int(t)
+    raise ValueError(
+        f"DyNetX interaction {u!r} -> {v!r} at time {t!r}: times must be integer steps "
+        "(baygo never truncates a time); give the interactions as an edge list "
+        "(pandas.DataFrame) with bin= to group times into steps"
+    )
+
+
+def _dynetx(obj) -> GraphSeries:
+    """A DyNetX graph's interactions as edge-list rows, placed where DyNetX places
+    them: one added at ``t`` and removed at ``t'`` holds at steps ``t .. t'-1``; one
+    never removed holds at ``t`` only (DyNetX's ``time_slice``)."""
+    import pandas as pd
+
+    rows, open_at = [], {}
+    for u, v, op, t in obj.stream_interactions():
+        key, t = (u, v), _int_time(t, u, v)
+        if op == "+":
+            if key in open_at:  # added again before a removal: the first was one step
+                rows.append((u, v, open_at[key]))
+            open_at[key] = t
+        elif key in open_at:  # removed at t: it held at steps start .. t-1
+            rows += [(u, v, s) for s in range(open_at.pop(key), t)]
+    rows += [(u, v, t) for (u, v), t in open_at.items()]
+    frame = pd.DataFrame(rows, columns=["source", "target", "time"])
+    return edgelist.edge_list_series(frame, directed=obj.is_directed())
+
+
+def _module_is(name: str) -> Callable[[object], bool]:
+    return lambda obj: type(obj).__module__.split(".")[0] == name
+
+
+def _graph_sequence(obj) -> bool:
+    return isinstance(obj, Iterable) and not isinstance(obj, nx.Graph | str | bytes | dict)
+
+
+def _read_run(path, **options) -> Run:
+    return Run.load(path)
+
+
+def _json(path: Path) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            return series_files.SERIES_FORMAT.encode() in fh.read(1024)
+    except OSError:
+        return False
+
+
+# The built-in kinds, in the order they are asked.
+register_kind("run", _read_run)
+register_kind("JSON series", series_files.read_json, suffixes=[".json"], sniff=_json)
+register_kind("GraphML series", series_files.read_graphml, suffixes=[".graphml"])
+register_kind("GEXF series", series_files.read_gexf, suffixes=[".gexf"])
+register_kind(
+    "edge list",
+    edgelist.read_edge_list,
+    suffixes=edgelist.EDGE_LIST_SUFFIXES,
+    options=EDGE_LIST_OPTIONS,
+)
+register_kind(
+    "edge list (DataFrame)",
+    edgelist.edge_list_series,
+    accepts=_is_frame,
+    options=EDGE_LIST_OPTIONS,
+)
+register_kind(
+    "networkx-temporal graph", _networkx_temporal, accepts=_module_is("networkx_temporal")
+)
+register_kind("DyNetX graph", _dynetx, accepts=_module_is("dynetx"))
+register_kind("networkx graphs", series_from_graphs, accepts=_graph_sequence)
