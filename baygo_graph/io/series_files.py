@@ -526,6 +526,10 @@ def _read_gexf(path: Path) -> GraphSeries:
             col += [c] * (b - a + 1)
             weight += [w] * (b - a + 1)
     flags = [k for k, n in enumerate(g) if g.nodes[n].get("informative") is True]
+    meta = {_local(e.tag): (e.text or "") for e in root.iter() if _local(e.tag) in _META}
+    synthetic = meta.get("creator") == "baygo-graph" and "SYNTHETIC DATA" in meta.get(
+        "description", ""
+    )  # the mark write_gexf puts on every file of synthetic data
     try:
         weight = np.array(weight, dtype=float)
     except (TypeError, ValueError) as e:
@@ -535,7 +539,11 @@ def _read_gexf(path: Path) -> GraphSeries:
         np.asarray(step, dtype=np.int64)[order], np.asarray(row, dtype=np.int64)[order],
         np.asarray(col, dtype=np.int64)[order], weight[order], n_steps=steps, nodes=nodes,
         informative=flags[0] if len(flags) == 1 else None, stochastic=bool(selfs),
+        synthetic=synthetic,
     )  # fmt: skip
+
+
+_META = ("creator", "description")
 
 
 def _number(text: str):
