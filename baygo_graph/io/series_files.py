@@ -512,32 +512,38 @@ def _read_gexf(path: Path) -> GraphSeries:
         bounds += [a, b]
     first, last = (min(bounds), max(bounds)) if bounds else (0, 0)
     steps = last - first + 1
-    check_budget(32 * steps * max(len(g), 1), what=f"{steps} steps x {len(g)} nodes of {path.name}")
+    check_budget(  # 175 bytes per (step, node) measured building the series
+        192 * steps * max(len(g), 1), what=f"{steps} steps x {len(g)} nodes of {path.name}"
+    )
     nodes = [mapping[n] for n in g]
     index = {n: k for k, n in enumerate(g)}
     two_way = not g.is_directed()
-    step, row, col, weight = [], [], [], []
+    spans = []  # (row, col, weight, first step, last step), steps from 0
     for u, v, w, a, b in triples + selfs:
-        a, b = first if a is None else a, last if b is None else b
-        ends = [(index[v], index[u])] + ([(index[u], index[v])] if two_way and u != v else [])
-        for r, c in ends:
-            step += range(a - first, b - first + 1)
-            row += [r] * (b - a + 1)
-            col += [c] * (b - a + 1)
-            weight += [w] * (b - a + 1)
+        a, b = (first if a is None else a) - first, (last if b is None else b) - first
+        spans.append((index[v], index[u], w, a, b))
+        if two_way and u != v:
+            spans.append((index[u], index[v], w, a, b))
+    row, col = (np.array([x[k] for x in spans], dtype=np.int64) for k in (0, 1))
+    start, stop = (np.array([x[k] for x in spans], dtype=np.int64) for k in (3, 4))
+    length = stop - start + 1
+    total = int(length.sum())
+    check_budget(40 * total, what=f"{total} edge-steps of {path.name}")  # before expanding
+    try:
+        weight = np.array([x[2] for x in spans], dtype=float)
+    except (TypeError, ValueError) as e:
+        raise RunFormatError(f"edge weights must be numbers: {e}") from None
+    offsets = np.repeat(np.cumsum(length) - length, length)
+    step = np.arange(total, dtype=np.int64) - offsets + np.repeat(start, length)
+    row, col, weight = np.repeat(row, length), np.repeat(col, length), np.repeat(weight, length)
     flags = [k for k, n in enumerate(g) if g.nodes[n].get("informative") is True]
     meta = {_local(e.tag): (e.text or "") for e in root.iter() if _local(e.tag) in _META}
     synthetic = meta.get("creator") == "baygo-graph" and "SYNTHETIC DATA" in meta.get(
         "description", ""
     )  # the mark write_gexf puts on every file of synthetic data
-    try:
-        weight = np.array(weight, dtype=float)
-    except (TypeError, ValueError) as e:
-        raise RunFormatError(f"edge weights must be numbers: {e}") from None
-    order = np.argsort(np.asarray(step, dtype=np.int64), kind="stable")
+    order = np.argsort(step, kind="stable")
     return series_from_edges(
-        np.asarray(step, dtype=np.int64)[order], np.asarray(row, dtype=np.int64)[order],
-        np.asarray(col, dtype=np.int64)[order], weight[order], n_steps=steps, nodes=nodes,
+        step[order], row[order], col[order], weight[order], n_steps=steps, nodes=nodes,
         informative=flags[0] if len(flags) == 1 else None, stochastic=bool(selfs),
         synthetic=synthetic,
     )  # fmt: skip
