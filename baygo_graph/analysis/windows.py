@@ -41,7 +41,7 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 import scipy.sparse as sp
-from scipy.sparse.csgraph import connected_components
+from scipy.sparse.csgraph import breadth_first_order, connected_components
 
 from .._validate import check_choice, check_int
 from ..series import as_series
@@ -136,16 +136,37 @@ def _sorted_distinct(key: np.ndarray) -> np.ndarray:
     return key
 
 
-def _components(key: np.ndarray, m: int) -> int:
-    """Strong components of the graph of the sorted distinct keys ``dst * m + src``."""
-    if m == 1:
-        return 1
+def _key_graph(key: np.ndarray, m: int, data=None) -> sp.csr_array:
+    """The CSR (rows ``dst``, columns ``src``) of the sorted distinct keys ``dst * m + src``."""
     rows = key // m
     itype = np.int32 if m * m < np.iinfo(np.int32).max else np.int64
     indptr = np.zeros(m + 1, dtype=itype)
     np.cumsum(np.bincount(rows, minlength=m), out=indptr[1:])
-    g = sp.csr_array((np.ones(len(key)), (key - rows * m).astype(itype), indptr), shape=(m, m))
+    data = np.ones(len(key)) if data is None else data
+    return sp.csr_array((data, (key - rows * m).astype(itype), indptr), shape=(m, m))
+
+
+def _components(key: np.ndarray, m: int) -> int:
+    """Strong components of the graph of the sorted distinct keys ``dst * m + src``."""
+    if m == 1:
+        return 1
+    g = _key_graph(key, m)
     return int(connected_components(g, directed=True, connection="strong", return_labels=False))
+
+
+def _strongly_connected(key: np.ndarray, m: int) -> bool:
+    """Whether the graph of the sorted distinct keys ``dst * m + src`` is strongly connected:
+    every agent reaches agent 0 and is reached from it (two breadth-first searches, about
+    3x cheaper than counting the strong components of a window of 10^6 edges)."""
+    if m == 1:
+        return True
+    if len(key) < m:  # some agent hears no one
+        return False
+    g = _key_graph(key, m)  # edges dst -> src: who reaches agent 0
+    if len(breadth_first_order(g, 0, directed=True, return_predecessors=False)) < m:
+        return False
+    back = sp.csr_array(g.T)
+    return len(breadth_first_order(back, 0, directed=True, return_predecessors=False)) == m
 
 
 #: Windows longer than this many steps are counted by :class:`EdgeWindow` (their steps
@@ -298,18 +319,16 @@ class EdgeWindow:
         """Strongly connected components of the window's union (all M agents)."""
         return _components(self._key, self._m)
 
+    def strongly_connected(self) -> bool:
+        """Whether the window's union is strongly connected (all M agents)."""
+        return _strongly_connected(self._key, self._m)
+
     def matrix(self) -> sp.csr_array:
         """The summed off-diagonal weights of the window (``weighted=True``), as a CSR
         of shape (M, M): row ``i``, column ``j`` is what ``i`` heard from ``j``."""
         if self._sum is None:
             raise ValueError("matrix() needs an EdgeWindow built with weighted=True")
-        m = self._m
-        rows = self._key // m
-        itype = np.int32 if m * m < np.iinfo(np.int32).max else np.int64
-        indptr = np.zeros(m + 1, dtype=itype)
-        np.cumsum(np.bincount(rows, minlength=m), out=indptr[1:])
-        cols = (self._key - rows * m).astype(itype)
-        return sp.csr_array((self._sum.copy(), cols, indptr), shape=(m, m))
+        return _key_graph(self._key, self._m, self._sum.copy())
 
     def count(self, start: int, stop: int) -> int:
         """Strong components of ``[start, stop)``: slid to when longer than
@@ -318,6 +337,15 @@ class EdgeWindow:
             return self.move(start, stop).n_components()
         a, b = self._ptr[start], self._ptr[stop]
         return n_strong_components(self._src[a:b], self._dst[a:b], self._m)
+
+    def connected(self, start: int, stop: int) -> bool:
+        """Whether ``[start, stop)`` has a strongly connected union (as :meth:`count`,
+        without counting the components)."""
+        if stop - start > SLIDE_AFTER:
+            return self.move(start, stop).strongly_connected()
+        a, b = self._ptr[start], self._ptr[stop]
+        key = _sorted_distinct(self._dst[a:b] * self._m + self._src[a:b])
+        return _strongly_connected(key, self._m)
 
 
 def _run_starts(key: np.ndarray, other: np.ndarray | None = None) -> np.ndarray:
