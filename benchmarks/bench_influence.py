@@ -194,6 +194,14 @@ def _reference(series, frame, bounds, solve):
     return np.array([solve(u) for u in window_means(step, src, dst, w, m, bounds)])
 
 
+def _b(result):
+    """B from smallest_b's answer (an int or None, or a result object with a ``b``)."""
+    if result is None or isinstance(result, int | np.integer):
+        return None if result is None else int(result)
+    b = getattr(result, "b", None)
+    return None if b is None else int(b)
+
+
 def _rows(values, ends):
     return values[np.asarray(ends)]
 
@@ -205,7 +213,7 @@ def user_section(lines, *, events, steps, agents, wide, sample, rounds, seed):
         frame = user_frame(kind, events, steps, agents, seed=seed)
         s, t_load = timed(as_series, frame)
         b, t_b = timed(smallest_b, s, windows="sliding")
-        b = int(getattr(b, "b", b))
+        b = _b(b)
         rows, t_u = timed(influence_series, s, window=b, method="union", windows="sliding")
         _say(lines, f"### user series, {kind} (synthetic): {events:,} events, T={steps:,}, "
                     f"M={agents:,} (loaded in {t_load:.1f} s), load average {load()}")  # fmt: skip
@@ -221,7 +229,7 @@ def user_section(lines, *, events, steps, agents, wide, sample, rounds, seed):
                     f"{len(ends):,} windows ({defined:.0%} unique) in {t_u:.2f} s; smallest "
                     f"sliding B {t_b:.2f} s; ratio {t_u / t_b:.2f}x (target <= 10x); max |ours - "
                     f"cold solve| {diff:.1e} on {len(pick)} windows")  # fmt: skip
-        a = int(getattr(smallest_b(s, windows="aligned"), "b", 0) or b)
+        a = _b(smallest_b(s, windows="aligned")) or b
         a_ends = np.arange(a - 1, steps, a)
         bounds = [(e - a + 1, e + 1) for e in a_ends]
         res = _alternate(
@@ -241,7 +249,7 @@ def user_section(lines, *, events, steps, agents, wide, sample, rounds, seed):
             continue
         frame = user_frame(kind, events, steps, wide, seed=seed)
         s = as_series(frame)
-        a = int(getattr(smallest_b(s, windows="aligned"), "b", 0) or steps // 5)
+        a = _b(smallest_b(s, windows="aligned")) or steps // 5  # 5 windows when no B
         for windows, w_ends in (
             ("aligned", np.arange(a - 1, steps, a)),
             ("sliding", np.arange(a - 1, a - 1 + sample)),

@@ -104,12 +104,14 @@ def _edge_choices(entries, t: int, m: int) -> tuple[np.ndarray, float] | None:
     has at most one off-diagonal entry and all of them weigh the same ``1 - delta``."""
     step, row, col, w = (np.asarray(a) for a in entries)
     off = row != col
-    key = step[off].astype(np.int64) * m + row[off]
     w_off = w[off]
-    if not len(key) or len(np.unique(key)) != len(key):
-        return None
-    if np.ptp(w_off) > 1e-12 or not 0.0 < w_off[0] <= 1.0:
-        return None
+    if not len(w_off) or np.ptp(w_off) > 1e-12 or not 0.0 < w_off[0] <= 1.0:
+        return None  # the cheap test first: a user series has unequal weights
+    key = step[off].astype(np.int64) * m + row[off]
+    if np.any(key[1:] <= key[:-1]):  # not sorted and distinct: sort (np.unique hashes)
+        ordered = np.sort(key)
+        if np.any(ordered[1:] == ordered[:-1]):
+            return None
     choices = np.full((t, m), -1, dtype=np.int64)
     choices.reshape(-1)[key] = col[off]
     return choices, float(1.0 - w_off[0])
