@@ -290,7 +290,8 @@ def union_window_influence(
     previous one (the steps entering added, those leaving dropped, or built
     afresh when that is cheaper); its closed classes are recomputed only when an
     edge left a window that was strongly connected (added edges cannot break
-    that); the vector is a power iteration on the window's jump chain
+    that), and counted only when two breadth-first searches find it is not
+    strongly connected; the vector is a power iteration on the window's jump chain
     (:func:`~baygo_graph.analysis._window_solver.chain_perron`: the window's
     self-weights, most of the mean W of a sparse series, are left out), warm
     started from the previous window's vector when the closed class is the same
@@ -352,8 +353,8 @@ def union_window_influence(
         off = union.matrix()
         if members is everyone and union.removed == 0:
             count = 1  # only edges added to a strongly connected window: it stays so
-        else:
-            count, cls = _closed_class(off)
+        else:  # two searches answer the common case; the classes only when they fail
+            count, cls = (1, everyone) if union.strongly_connected() else _closed_class(off)
             cls = everyone if count == 1 and cls.all() else cls
             if count != 1 or members is None or not np.array_equal(cls, members):
                 prev = None  # the closed class changed: a cold start
