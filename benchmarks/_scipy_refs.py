@@ -5,9 +5,10 @@ each window's mean W is formed from the raw edge list with ``scipy.sparse``, the
 
 * :func:`eigs_influence` - ARPACK's largest-magnitude eigenvector of ``U^T``
   (``scipy.sparse.linalg.eigs``, ``k=1``), made positive and summing to 1;
-* :func:`power_influence` - a lazy power iteration ``x <- x (I + U) / 2`` from the
-  uniform vector until the largest change is below ``1e-15`` (at most 20,000
-  iterations).
+* :func:`power_influence` - a power iteration ``x <- x U`` from the uniform vector
+  (U's diagonal is positive: aperiodic) until the largest change is below ``1e-15``
+  (a mean W whose agents hear no one in most steps contracts slowly, ~0.9995 per
+  iteration at M = 10^4: tens of thousands of iterations).
 """
 
 from __future__ import annotations
@@ -38,11 +39,11 @@ def eigs_influence(u) -> np.ndarray:
     return v / v.sum()
 
 
-def power_influence(u, *, tol=1e-15, max_iter=20_000) -> np.ndarray:
+def power_influence(u, *, tol=1e-15, max_iter=1_000_000) -> np.ndarray:
     ut = sp.csr_array(u.T)
     x = np.full(u.shape[0], 1.0 / u.shape[0])
     for _ in range(max_iter):
-        new = 0.5 * (x + ut @ x)
+        new = ut @ x
         new /= new.sum()
         if np.abs(new - x).max() < tol:
             return new

@@ -9,9 +9,11 @@ string-labelled nodes over ``steps`` integer times, written to a CSV. Timed:
   (edges added with their summed weights) and ``as_series(graphs)``.
 
 Both give the same weights (checked). With ``--memory``, instead: the peak memory
-of ``as_series(file)`` in a fresh subprocess (``ru_maxrss`` after the call minus the
-resident size before it: an upper bound) for CSV and Parquet files of integer and text
-labels, many nodes and many steps (synthetic hub series, ``_user_series.py``), beside the budget's
+of ``as_series(file)`` in a fresh subprocess (Linux: the peak resident size, VmHWM
+reset just before the call, minus the resident size then, after a warm-up read of a
+2-row file of the same kind so that the readers' first-use imports are left out) for
+CSV and Parquet files of integer and text labels, many nodes and many steps
+(synthetic hub series, ``_user_series.py``), beside the budget's
 estimate (``limits.estimate_edge_list_bytes``): the estimate must bound the peak
 (ratio below 1), so that no load's peak exceeds the budget it passed. Run::
 
@@ -62,16 +64,28 @@ def reference(path: Path):
 
 
 _MEASURE = """
-import json, resource, sys, time
+import json, sys, time
 import pandas, pyarrow.parquet
 from baygo_graph.series import as_series
 from baygo_graph.limits import estimate_edge_list_bytes
-with open("/proc/self/statm") as fh:  # resident now (the import's peak may be higher)
-    before = int(fh.read().split()[1]) * resource.getpagesize()
+import os, tempfile
+warm = os.path.join(tempfile.mkdtemp(), "warm" + os.path.splitext(sys.argv[1])[1])
+pandas.DataFrame({"source": [1, 2], "target": [2, 1], "time": [0, 1]}).pipe(
+    lambda f: f.to_parquet(warm) if warm.endswith(".parquet") else f.to_csv(warm, index=False))
+as_series(warm)  # the readers' first-use imports are not the data's memory
+def status(key):
+    with open("/proc/self/status") as fh:
+        return next(int(x.split()[1]) * 1024 for x in fh if x.startswith(key))
+try:  # reset the peak (VmHWM) to the resident size now: the import's peak is left out
+    with open("/proc/self/clear_refs", "w") as fh:
+        fh.write("5")
+except OSError:
+    pass
+before = status("VmRSS:")
 start = time.perf_counter()
 s = as_series(sys.argv[1], directed=sys.argv[2] == "directed")
 seconds = time.perf_counter() - start
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - before
+peak = status("VmHWM:") - before  # Linux /proc
 text = not all(isinstance(v, int) for v in s.nodes[:100])
 rows = int(sys.argv[3])
 est = estimate_edge_list_bytes(rows, nodes=s.n_agents, steps=s.n_steps, text_labels=text,
