@@ -139,7 +139,8 @@ def _sorted_distinct(key: np.ndarray) -> np.ndarray:
 def _key_graph(key: np.ndarray, m: int, data=None) -> sp.csr_array:
     """The CSR (rows ``dst``, columns ``src``) of the sorted distinct keys ``dst * m + src``."""
     rows = key // m
-    itype = np.int32 if m * m < np.iinfo(np.int32).max else np.int64
+    # int32 positions whenever they fit (csgraph and the transpose copy int64 ones)
+    itype = np.int32 if max(m, len(key)) < np.iinfo(np.int32).max else np.int64
     indptr = np.zeros(m + 1, dtype=itype)
     np.cumsum(np.bincount(rows, minlength=m), out=indptr[1:])
     data = np.ones(len(key)) if data is None else data
