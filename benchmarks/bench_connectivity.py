@@ -113,6 +113,7 @@ def peak():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 def say(**kw):
+    kw["cpu"] = time.process_time()  # CPU seconds so far: the work, whatever the load
     print(json.dumps(kw), flush=True)
 
 path, stride = sys.argv[1], int(sys.argv[2])
@@ -157,11 +158,12 @@ def archive(events: int, nodes: int, steps: int, stride: int, path: str | None) 
         )  # fmt: skip
         for line in proc.stdout:
             r = json.loads(line)
-            extra = {k: v for k, v in r.items() if k not in ("phase", "seconds", "peak")}
-            print(f"{r['phase']:50s} {r['seconds']:8.1f} s   peak RSS "
+            extra = {k: v for k, v in r.items() if k not in ("phase", "seconds", "peak", "cpu")}
+            print(f"{r['phase']:50s} {r['seconds']:8.1f} s (CPU so far {r['cpu']:.0f} s)  peak RSS "
                   f"{r['peak'] / 2**30:.2f} GiB   {extra}", flush=True)  # fmt: skip
             if r["phase"] == "is_b_connected":
-                print(f"load + smallest sliding B + is_b_connected: {r['total']:.1f} s "
+                print(f"load + smallest sliding B + is_b_connected: {r['total']:.1f} s wall, "
+                      f"{r['cpu']:.0f} s CPU "
                       f"(target <= 300 s), peak {r['peak'] / 2**30:.2f} GiB (target <= 4 GiB), "
                       f"load average {r['load']:.1f}", flush=True)  # fmt: skip
         proc.wait()
