@@ -222,7 +222,9 @@ def series_from_edges(
     Returns
     -------
     EdgeListSeries
-        Rows divided by their sums; a row with no positive weight gets ``w_ii = 1``.
+        Rows divided by their sums; a row with no positive weight gets ``w_ii = 1``
+        (not stored: the series holds one entry per positive weight, never one per
+        step and node).
 
     Examples
     --------
@@ -247,21 +249,18 @@ def series_from_edges(
             raise ValueError("edge weights of one (step, source, target) add up to inf")
         step, rest = np.divmod(key, m * m)
         row, col = np.divmod(rest, m)
-    # Normalise rows (in-weights per receiver and step); empty rows keep w_ii = 1.
-    keys = step * m + row
-    shares, empty = row_shares(w, keys, n_steps * m)
+    # Normalise rows (in-weights per receiver and step, keys sorted); a row with no
+    # positive weight keeps w_ii = 1, left implicit: nothing of size steps x nodes.
+    rows = np.ones(len(step), dtype=bool)
+    np.not_equal(step[1:] * m + row[1:], step[:-1] * m + row[:-1], out=rows[1:])
+    rid, n_rows = np.cumsum(rows) - 1, int(rows.sum())
+    shares, _ = row_shares(w, rid, n_rows)
     if stochastic:  # rows written by this package: kept exactly when they sum to 1
-        total = np.bincount(keys, weights=w, minlength=n_steps * m)
-        shares = np.where(np.abs(total - 1.0)[keys] <= 1e-12, w, shares)
+        total = np.bincount(rid, weights=w, minlength=n_rows)
+        shares = np.where(np.abs(total - 1.0)[rid] <= 1e-12, w, shares)
     w = shares
-    empty = np.flatnonzero(empty)
-    step = np.concatenate([step, empty // m])
-    row = np.concatenate([row, empty % m])
-    col = np.concatenate([col, empty % m])
-    w = np.concatenate([w, np.ones(len(empty))])
     pos = w > 0
-    order = np.argsort(step[pos], kind="stable")
-    entries = tuple(a[pos][order] for a in (step, row, col, w))
+    entries = tuple(a[pos] for a in (step, row, col, w))
     return EdgeListSeries(
         n_steps=int(n_steps),
         n_agents=m,

@@ -356,7 +356,17 @@ class FixedSeries(GraphSeries):
 class EdgeListSeries(GraphSeries):
     """Any weighted digraphs: the nonzero entries ``(step, row, col, w)`` of every W_t.
 
-    Rows are normalised (row-stochastic) and sorted by step.
+    Rows are normalised (row-stochastic) and sorted by step. A row with no entry at
+    a step is ``w_ii = 1`` there (a node nobody reaches keeps its own belief), left
+    implicit: the entries grow with the edges, not with steps x nodes (files of an
+    earlier version, which stored those entries, read the same).
+
+    Examples
+    --------
+    >>> s = EdgeListSeries(n_steps=2, n_agents=2, entries=(np.array([1]), np.array([0]),
+    ...                    np.array([1]), np.array([1.0])))
+    >>> s.weight_sum(0, 2).toarray().tolist()
+    [[1.0, 1.0], [0.0, 2.0]]
     """
 
     entries: tuple | None = field(default=None, repr=False)
@@ -371,14 +381,29 @@ class EdgeListSeries(GraphSeries):
 
     def weight_sum(self, start: int, stop: int) -> sp.csr_array:
         step, row, col, w = self.entries
+        m = self.n_agents
         lo, hi = np.searchsorted(step, [start, stop])
-        return _csr(w[lo:hi], row[lo:hi], col[lo:hi], self.n_agents)
+        step, row, col, w = step[lo:hi], row[lo:hi], col[lo:hi], w[lo:hi]
+        # each row sums to 1 in the steps where it has entries, else w_ii = 1 (implicit)
+        first = np.ones(len(step), dtype=bool)
+        np.not_equal(step[1:] * m + row[1:], step[:-1] * m + row[:-1], out=first[1:])
+        own = (stop - start) - np.bincount(row[first], minlength=m)
+        idle = np.flatnonzero(own)
+        return _csr(
+            np.concatenate([w, own[idle].astype(float)]),
+            np.concatenate([row, idle]),
+            np.concatenate([col, idle]),
+            m,
+        )
 
     def weight_stack(self) -> np.ndarray:
         t, m = self.n_steps, self.n_agents
         out = np.zeros((t, m, m))
         step, row, col, w = self.entries
         np.add.at(out, (step, row, col), w)
+        idle = out.sum(axis=2) == 0  # no entry: w_ii = 1
+        tt, ii = np.nonzero(idle)
+        out[tt, ii, ii] = 1.0
         return out
 
     def arrays(self) -> tuple[str, dict]:

@@ -32,7 +32,12 @@ from .perron import (
     perron_vector,
 )
 from .weights import METHODS, weight_matrix, window_matrix
-from .window_influence import series_choices, window_closed_classes, window_influence
+from .window_influence import (
+    series_choices,
+    union_window_influence,
+    window_closed_classes,
+    window_influence,
+)
 from .windows import INCOMPLETE, WINDOWS
 
 __all__ = [
@@ -70,6 +75,7 @@ def influence_series(
     windows: str | None = None,
     incomplete: str = "drop",
     on_nonunique: str = "nan",
+    stride: int = 1,
 ) -> np.ndarray:
     """Influence of every agent over time, from windows of ``window`` steps.
 
@@ -104,6 +110,10 @@ def influence_series(
     on_nonunique : {"nan", "raise"}, default "nan"
         A window whose matrix has several closed classes gives a NaN row, or
         raises :class:`~baygo_graph.exceptions.NotUniqueError`.
+    stride : int, default 1
+        Compute every ``stride``-th window only (the first, the ``stride + 1``-th,
+        ...; rows of the others are NaN): a sample of the windows of a long
+        series. Windows cut by ``incomplete="keep"`` are all computed.
 
     Returns
     -------
@@ -119,10 +129,14 @@ def influence_series(
     A series of chosen neighbours (a BayGo run) goes through
     :func:`~baygo_graph.analysis.window_influence.window_influence`, which never
     forms the window matrices (T = 10,000, M = 1,000, window 10: about as long as
-    the smallest sliding B). Other series form each window matrix; there,
-    products of long windows of small weights may underflow to exact zeros
-    (``0.5**1075``), which would change the closed classes: keep ``w`` well
-    below 1000 steps.
+    the smallest sliding B). The union of any other series goes through
+    :func:`~baygo_graph.analysis.window_influence.union_window_influence`: each
+    window's summed weights come from the previous window's, and its vector from
+    an iteration warm-started at the previous window's (T = 10,000, M = 1,000,
+    10^6 events: within 10x of the smallest sliding B; docs/scaling.md). The
+    product of other series forms each window matrix; there, products of long
+    windows of small weights may underflow to exact zeros (``0.5**1075``), which
+    would change the closed classes: keep ``w`` well below 1000 steps.
 
     Examples
     --------
@@ -139,6 +153,10 @@ def influence_series(
            [0.333, 0.333, 0.333]])
     >>> influence_series([a, b, a, b], window=1, windows="aligned")[0].tolist()   # 2 alone
     [nan, nan, nan]
+    >>> rows = influence_series([a, b, a, b, a], window=2, method="union", windows="sliding",
+    ...                         stride=2)
+    >>> (~np.isnan(rows[:, 0])).nonzero()[0].tolist()     # windows ending at 1 and 3
+    [1, 3]
     """
     s = source
     check_choice("method", method, METHODS)
@@ -147,11 +165,13 @@ def influence_series(
     check_choice("incomplete", incomplete, INCOMPLETE)
     check_choice("on_nonunique", on_nonunique, ON_NONUNIQUE)
     w = check_int("window", window, minimum=1, maximum=s.n_steps)
+    stride = check_int("stride", stride, minimum=1)
     T, m = s.n_steps, s.n_agents
     out = np.full((T, m), np.nan)
     ends = np.arange(w - 1, T)
     if windows == "aligned":
         ends = ends[(ends + 1) % w == 0]
+    ends = ends[::stride]
     if incomplete == "keep":
         _fill_incomplete(s, out, w, windows=windows, method=method, on_nonunique=on_nonunique)
     if len(ends) == 0:
@@ -170,16 +190,14 @@ def influence_series(
             choices, delta=delta, window=w, ends=ends, method=method, on_nonunique=on_nonunique
         )
         return out
+    if method == "union":  # any other series: window sums slid, warm-started solves
+        out[ends] = union_window_influence(s, window=w, ends=ends, on_nonunique=on_nonunique)[0]
+        return out
     if T * m * m <= _STACK_MAX:
         stack = s.weight_stack()
         acc = stack.copy()
-        for k in range(1, w):  # acc[t] = W_t ... W_{t-k}  (product) or their sum (union)
-            if method == "product":
-                acc[k:] = np.matmul(acc[k:], stack[: T - k])
-            else:
-                acc[k:] += stack[: T - k]
-        if method == "union":
-            acc /= w
+        for k in range(1, w):  # acc[t] = W_t ... W_{t-k}
+            acc[k:] = np.matmul(acc[k:], stack[: T - k])
         for t in ends:
             out[t] = _perron(_to_weights(_renorm(acc[t]), None), on_nonunique)
         return out

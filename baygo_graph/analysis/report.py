@@ -57,7 +57,7 @@ def _top(nodes, values, k: int = TOP_NODES) -> list:
 
 
 @series_input
-def analysis_report(source, *, window: int | None = None, focus=None) -> dict:
+def analysis_report(source, *, window: int | None = None, focus=None, stride: int = 1) -> dict:
     """Connectivity, influence and audience of a graph series, as a JSON-serialisable dict.
 
     What ``baygo analyze`` prints. Nodes are named by their labels
@@ -73,6 +73,9 @@ def analysis_report(source, *, window: int | None = None, focus=None) -> dict:
         Follow this node (its influence, rank and audience) under the key
         ``"focus"``. Default: the informative agent when the series marks one
         (keys ``"informative"``...), else no node is followed.
+    stride : int, default 1
+        Influence of every ``stride``-th sliding window only (the counts of
+        windows are then of those computed; ``"stride"`` in each method's entry).
 
     Notes
     -----
@@ -145,11 +148,14 @@ def analysis_report(source, *, window: int | None = None, focus=None) -> dict:
         agent, key = s.informative, "informative"
     out["informative"] = s.informative
     for method in ("product", "union"):
-        inf = influence_series(s, window=window, method=method, windows="sliding")
-        defined = ~np.isnan(inf).any(axis=1)
-        defined[: window - 1] = False
-        n_win = int(T - window + 1)
-        entry = {"defined_windows": int(defined[window - 1 :].sum()), "windows": n_win}
+        inf = influence_series(s, window=window, method=method, windows="sliding", stride=stride)
+        computed = np.arange(window - 1, T)[::stride]
+        defined = np.zeros(T, dtype=bool)
+        defined[computed] = ~np.isnan(inf[computed]).any(axis=1)
+        n_win = len(computed)
+        entry = {"defined_windows": int(defined.sum()), "windows": n_win}
+        if stride > 1:
+            entry["stride"] = stride
         if defined.any():
             mean_vec = inf[defined].mean(axis=0)
             entry["mean"] = [json_number(v) for v in mean_vec]
@@ -160,7 +166,7 @@ def analysis_report(source, *, window: int | None = None, focus=None) -> dict:
             entry["top_agent"] = None
             entry["top"] = []
         if entry["defined_windows"] < n_win:
-            gaps = nonunique_windows(s, window=window, method=method)
+            gaps = nonunique_windows(s, window=window, method=method, ends=computed)
             values, counts = np.unique(gaps.n_classes, return_counts=True)
             damped = gaps.damped.mean(axis=0)
             entry["undefined"] = {

@@ -38,7 +38,7 @@ import pandas as pd
 from .. import _text
 from .._validate import check_unique_names, csv_header_names, read_csv_rows
 from ..exceptions import RunFormatError
-from ..limits import check_budget
+from ..limits import check_budget, estimate_edge_list_bytes
 from ..series import series_from_edges
 from .filekind import describe_file
 
@@ -46,8 +46,6 @@ __all__ = ["EDGE_LIST_SUFFIXES", "edge_list_series", "read_edge_list"]
 
 #: File suffixes read as edge lists.
 EDGE_LIST_SUFFIXES = (".csv", ".tsv", ".parquet", ".pq")
-#: Bytes per (step, node) pair of the series (its self-loop entries).
-_BYTES_PER_SLOT = 32
 
 
 def _columns_text(frame) -> str:
@@ -360,9 +358,11 @@ def edge_list_series(
             row = int(np.flatnonzero(np.isnan(w))[0])
             raise ValueError(f"weight column {wcol!r} is empty in row {row}")
     n_steps, m = int(steps.max()) + 1, len(labels)
+    text = src.dtype == object or dst.dtype == object
     check_budget(
-        _BYTES_PER_SLOT * n_steps * m,
-        what=f"a series of {n_steps} steps x {m} nodes (a wider bin= gives fewer steps)",
+        estimate_edge_list_bytes(n, nodes=m, steps=n_steps, text_labels=text, directed=directed),
+        what=f"a series of {n_steps} steps x {m} nodes from {n} rows (a wider bin= gives "
+        "fewer steps)",
     )
     steps = steps.astype(np.int64)  # < 2^63: the budget holds n_steps
     if not directed:

@@ -60,8 +60,8 @@ def test_is_b_connected_on_graphs_and_a_fixed_series():
 def test_is_b_connected_stops_at_the_first_failing_window(monkeypatch):
     windows = importlib.import_module("baygo_graph.analysis.windows")
     calls = []
-    count = windows._components
-    monkeypatch.setattr(windows, "_components", lambda *a: calls.append(1) or count(*a))
+    check = windows._strongly_connected
+    monkeypatch.setattr(windows, "_strongly_connected", lambda *a: calls.append(1) or check(*a))
     ring = nx.DiGraph([(0, 1), (1, 2), (2, 3), (3, 0)])
     both = nx.DiGraph([*ring.edges, *ring.reverse().edges])  # strongly connected too
     # every agent has an in- and an out-edge, but 2 and 3 never reach 0 and 1
