@@ -276,6 +276,7 @@ def _closed_class(off: sp.csr_array) -> tuple[int, np.ndarray]:
     return len(closed), labels == closed[0]
 
 
+@series_input
 def union_window_influence(
     source,
     *,
@@ -302,7 +303,7 @@ def union_window_influence(
 
     Parameters
     ----------
-    source : GraphSeries or anything :func:`~baygo_graph.series.as_series` takes
+    source : GraphSeries or anything :func:`~baygo_graph.inputs.as_series` takes
     window : int
         Window length w (``1 <= w <= T``).
     ends : array_like of int
@@ -331,7 +332,7 @@ def union_window_influence(
     >>> union_window_influence([a, b], window=1, ends=[1])[1].tolist()   # 1 hears no one
     [2]
     """
-    s = as_series(source)
+    s = source
     if on_nonunique not in ("nan", "raise"):
         raise ValueError(f"on_nonunique must be one of ('raise', 'nan'), got {on_nonunique!r}")
     if isinstance(window, bool) or not isinstance(window, int | np.integer):
