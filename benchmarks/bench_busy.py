@@ -190,9 +190,16 @@ def main(argv=None) -> str:
     lines.append(
         table(
             ["", "run (median)", "limit (median)", "ratio median", "ratio min", "target"],
-            [[f"paper run ({AGENTS} agents, {GRID}x{GRID}, {STEPS} steps), 1 BLAS thread",
-              fmt_time(_med(one["run"])), fmt_time(_med(one["limit"])),
-              f"{np.median(ratio):.2f}x", f"{ratio.min():.2f}x", "<= 2x"]],  # fmt: skip
+            [
+                [
+                    f"paper run ({AGENTS} agents, {GRID}x{GRID}, {STEPS} steps), 1 BLAS thread",
+                    fmt_time(_med(one["run"])),
+                    fmt_time(_med(one["limit"])),
+                    f"{np.median(ratio):.2f}x",
+                    f"{ratio.min():.2f}x",
+                    "<= 2x",
+                ]
+            ],  # fmt: skip
             title="1. run vs its limit (timed alternately)",
         )
     )
@@ -217,11 +224,22 @@ def main(argv=None) -> str:
         lines.append(
             table(
                 ["", "this checkout", f"baseline {args.baseline}", "ratio", "target"],
-                [["reproduce, default settings, 1 busy process (median s)",
-                  f"{_med(this):.1f}", f"{_med(base):.1f}",
-                  f"{_med(this) / _med(base):.2f}x", "<= 0.4x"],
-                 ["  each round (s)", " ".join(f"{x:.1f}" for x in this),
-                  " ".join(f"{x:.1f}" for x in base), "", ""]],  # fmt: skip
+                [
+                    [
+                        "reproduce, default settings, 1 busy process (median s)",
+                        f"{_med(this):.1f}",
+                        f"{_med(base):.1f}",
+                        f"{_med(this) / _med(base):.2f}x",
+                        "<= 0.4x",
+                    ],
+                    [
+                        "  each round (s)",
+                        " ".join(f"{x:.1f}" for x in this),
+                        " ".join(f"{x:.1f}" for x in base),
+                        "",
+                        "",
+                    ],
+                ],  # fmt: skip
                 title="3. baygo reproduce on the real data, alternating with the baseline",
             )
         )
