@@ -293,15 +293,23 @@ class ChoiceSeries(GraphSeries):
         return t + start, ch[t, dst].astype(np.int64), dst, np.full(len(t), 1.0 - self.delta)
 
     def weights(self, t: int) -> sp.csr_array:
-        choice = self.choices[int(t)]
+        # canonical CSR built directly (one or two entries a row, sorted by column): the
+        # loop's monitors ask for every step's W
+        choice = self.choices[int(t)].astype(np.int64)
         m, delta = self.n_agents, self.delta
-        has = choice >= 0
-        rows = np.concatenate([np.arange(m), np.flatnonzero(has)])
-        cols = np.concatenate([np.arange(m), choice[has]])
-        vals = np.concatenate([np.where(has, delta, 1.0), np.full(has.sum(), 1.0 - delta)])
-        w = sp.csr_array((vals, (rows, cols)), shape=(m, m))
-        w.sort_indices()
-        return w
+        own = np.arange(m)
+        other = (choice >= 0) & (choice != own)  # a chosen neighbour: two entries
+        diag = np.where(choice < 0, 1.0, np.where(other, delta, delta + (1.0 - delta)))
+        indptr = np.zeros(m + 1, dtype=np.int64)
+        np.cumsum(1 + other, out=indptr[1:])
+        pos = indptr[:-1] + (other & (choice < own))  # the diagonal after a lower column
+        indices = np.empty(indptr[-1], dtype=np.int64)
+        data = np.empty(indptr[-1])
+        indices[pos], data[pos] = own, diag
+        rows = np.flatnonzero(other)
+        at = indptr[rows] + (choice[rows] > rows)
+        indices[at], data[at] = choice[rows], 1.0 - delta
+        return sp.csr_array((data, indices, indptr), shape=(m, m))
 
     def arrays(self) -> tuple[str, dict]:
         return "dynamic", {"choices": self.choices}
