@@ -3,8 +3,10 @@
 What is read (``docs/user_series.md``, "Archive files"):
 
 * **CSV / TSV with a header row** (``.csv``, ``.tsv``): columns found by name
-  (``source``, ``target``, ``time``, ``weight``). A first header cell written
-  ``# source`` (Netzschleuder's ``edges.csv``) is read as ``source``.
+  (``source``, ``target``, ``time``, ``weight``), cells as written. Netzschleuder's
+  ``edges.csv`` writes its header as a comment, ``# source, target, time``, and its
+  rows ``0, 1, 20``: a first ``#`` line with as many fields as the next line is read
+  as the header, and the space after each comma as part of the separator.
 * **SNAP** (``.txt``, ``.dat``, ``.edges``; ``#`` comment lines): no header, fields
   split on spaces or tabs, columns ``source target [time]``.
 * **KONECT** (``out.NAME``; ``%`` comment lines): columns
@@ -125,6 +127,10 @@ class TableSpec:
     compression : str or None
     defaults : dict
         Options the file itself states (``directed=False`` for KONECT ``sym``).
+    spaced : bool
+        Cells follow ``", "`` (Netzschleuder's CSV, whose header is a ``#`` line):
+        the space after a comma is the separator's, not the label's. Elsewhere a
+        CSV cell is read as written (RFC 4180: a space is part of a label).
     """
 
     path: Path
@@ -134,6 +140,7 @@ class TableSpec:
     skip: int
     compression: str | None
     defaults: dict = field(default_factory=dict)
+    spaced: bool = False
 
     @property
     def headerless(self) -> bool:
@@ -365,14 +372,20 @@ def table_spec(path, *, columns=None) -> TableSpec:
     defaults: dict = {}
     if kind == "csv":
         sep = "\t" if _base_name(path).endswith(".tsv") else ","
-        if skip == 1 and lines[0].lstrip().startswith("#"):  # Netzschleuder: "# source, ..."
-            skip, first = 0, lines[0].lstrip()[1:].lstrip()
+        hashed = lines[0].lstrip()[1:].lstrip() if skip == 1 else ""
+        spaced = (
+            bool(hashed)
+            and lines[0].lstrip().startswith("#")
+            and (len(next(csv.reader([hashed], delimiter=sep))) == len(first.split(sep)) > 1)
+        )  # Netzschleuder's header "# source, target, time", then "0, 1, 20" rows
+        if spaced:
+            skip, first = 0, hashed
         header = next(csv.reader([first], delimiter=sep, skipinitialspace=True), [])
         try:
             check_unique_names(header)
         except ValueError as e:
             raise RunFormatError(f"{name}: {e}") from None
-        return TableSpec(path, "csv", tuple(header), sep, skip, compression)
+        return TableSpec(path, "csv", tuple(header), sep, skip, compression, spaced=spaced)
     sep = "," if "," in first else "whitespace"
     width = len(_split(first, sep)) if first else 0
     if kind == "konect":
@@ -448,7 +461,7 @@ def read_rows(spec: TableSpec, *, text=(), limit=None) -> pd.DataFrame:
         options["usecols"] = used
         options["sep"] = r"\s+" if spec.sep == "whitespace" else spec.sep
     else:
-        options.update(sep=spec.sep, skipinitialspace=True, names=list(spec.names))
+        options.update(sep=spec.sep, skipinitialspace=spec.spaced, names=list(spec.names))
         options["skiprows"] = spec.skip + 1
     chunks, rows = [], 0
     try:

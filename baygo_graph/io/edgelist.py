@@ -39,6 +39,7 @@ from .. import _text
 from .._validate import check_unique_names
 from ..exceptions import BudgetError, RunFormatError
 from ..limits import check_budget, memory_limit
+from ..series import series_from_edges
 from .archives import (
     BYTES_PER_ROW,
     BYTES_PER_TEXT_CELL,
@@ -49,7 +50,6 @@ from .archives import (
     read_rows,
     table_spec,
 )
-from ..series import series_from_edges
 from .filekind import describe_file
 from .times import time_steps
 

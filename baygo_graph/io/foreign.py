@@ -149,8 +149,8 @@ def _integer_time(t, u, v):
     if bad:
         raise ValueError(
             f"DyNetX interaction {_text.shorten(repr((_plain(u), _plain(v))), 60)} has time "
-            f"{_text.shorten(repr(t), 40)}: times must be integer steps (never cut); scale "
-            "them to integers first"
+            f"{_text.shorten(repr(t), 40)}: times must be integer steps (baygo never truncates "
+            "a time); give the interactions as an edge list (pandas.DataFrame) with bin="
         )
     return int(t)
 

@@ -58,8 +58,8 @@ import numpy as np
 from .._text import shorten
 from ..exceptions import RunFormatError
 from ..limits import JSON_BYTES_PER_FILE_BYTE, check_budget
-from .archives import SLOT_BYTES
 from ..series import GraphSeries, series_from_edges, series_from_graphs
+from .archives import SLOT_BYTES
 from .atomic import atomic_write
 from .safexml import read_graphml_series
 
@@ -524,8 +524,7 @@ def _read_gexf(path: Path) -> GraphSeries:
     entries = sum(b - a + 1 for *_, a, b in spans)
     check_budget(  # counted before the spells are expanded (one spell may claim millions)
         SLOT_BYTES * steps * max(len(g), 1) + _ENTRY_BYTES * entries,
-        what=f"{path.name}: {steps} steps x {len(g)} nodes and {entries} edge-steps (its "
-        "spells)",
+        what=f"{path.name}: {steps} steps x {len(g)} nodes and {entries} edge-steps (its spells)",
     )
     nodes = [mapping[n] for n in g]
     index = {n: k for k, n in enumerate(g)}

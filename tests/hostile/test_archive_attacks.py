@@ -21,15 +21,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from baygo_graph.exceptions import BudgetError, RunFormatError
-from baygo_graph.series import as_series
+from baygo_graph.inputs import as_series
 
 CAP = 2**30
 LIMIT = "256MiB"
 CHILD = """
 import json, resource, sys
 resource.setrlimit(resource.RLIMIT_AS, ({cap}, {cap}))
-from baygo_graph.series import as_series
-from baygo_graph.io.series_files import read_series
+from baygo_graph.inputs import as_series
+from baygo_graph.inputs import read_series
 base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 case, arg = sys.argv[1], sys.argv[2]
 try:
@@ -43,7 +43,7 @@ try:
         tg.add_edge(0, 1, time=0); tg.add_edge(1, 0, time=10**7)
         out = as_series(tg.slice(attr="time"))
     elif case == "graphs":
-        out = read_series(arg)
+        out = list(read_series(arg).graphs())
     else:
         out = as_series(arg)
     result = {{"error": None, "loaded": type(out).__name__}}

@@ -17,9 +17,9 @@ from click.testing import CliRunner
 from baygo_graph.analysis import smallest_b
 from baygo_graph.cli import cli
 from baygo_graph.exceptions import RunFormatError
+from baygo_graph.inputs import as_series
 from baygo_graph.io.archives import ZSTD, edge_file_kind, parse_columns, table_spec
 from baygo_graph.io.edgelist import read_edge_list
-from baygo_graph.series import as_series
 
 DAY = 86_400
 

@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 
+from baygo_graph.inputs import as_series
 from baygo_graph.io.times import time_steps
-from baygo_graph.series import as_series
 
 
 def _steps(values, **kw) -> list[int]:
