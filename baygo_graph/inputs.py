@@ -309,8 +309,9 @@ def as_series(
           :func:`baygo_graph.io.edgelist.edge_list_series`);
         * a path: a run folder or ``.npz``; a saved series ``.json``,
           ``.graphml`` or ``.gexf``; an edge list ``.csv`` / ``.tsv`` or
-          ``.parquet`` (needs the ``parquet`` extra, pyarrow); any kind added
-          with :func:`register_kind`;
+          ``.parquet``, or an archive's file as downloaded (SNAP ``.txt``, KONECT
+          ``out.NAME``, plain or ``.gz`` / ``.bz2`` / ``.xz`` / ``.zst``); any kind
+          added with :func:`register_kind`;
         * a networkx-temporal ``TemporalGraph`` (its snapshots, networkx
           graphs) or a DyNetX ``DynGraph`` / ``DynDiGraph`` (its interactions: one
           added at ``t`` and removed at ``t'`` holds at steps ``t .. t'-1``, one
@@ -326,7 +327,12 @@ def as_series(
     directed : bool, optional
         Edge lists only: False reads each row as a two-way contact (default True).
     **options
-        Options of kinds added with :func:`register_kind`.
+        Edge lists: ``origin`` (``"first"`` or ``"epoch"``: where bins start),
+        ``time_format`` (``"unix"``, or a strftime format for dates that are not
+        ISO 8601; :mod:`baygo_graph.io.times`), and for files ``columns`` (a
+        headerless file's columns by position, ``"time,source,target"``;
+        :mod:`baygo_graph.io.archives`). Options of kinds added with
+        :func:`register_kind`.
 
     Returns
     -------
