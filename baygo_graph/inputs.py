@@ -196,7 +196,9 @@ def kind_of(source, *, columns=None) -> InputKind:
     >>> kind_of("contacts.csv").name, kind_of("runs/baygo-seed0").name
     ('edge list', 'run')
     >>> sorted(kind_of("contacts.csv").options)[:3]
-    ['bin', 'directed', 'source']
+    ['bin', 'columns', 'directed']
+    >>> kind_of("tij.dat_", columns="time,source,target").name  # columns named: an edge list
+    'edge list'
     """
     if isinstance(source, GraphSeries) or _is_run(source):
         return InputKind("series", _identity)
