@@ -214,7 +214,7 @@ def physical_memory() -> int | None:
     return pages * size if pages > 0 and size > 0 else None
 
 
-def check_budget(nbytes, *, what: str, limit=None, used: int = 0) -> int:
+def check_budget(nbytes, *, what: str, limit=None, used: int = 0, advice: str = "") -> int:
     """Raise :class:`BudgetError` when ``nbytes`` exceeds the memory budget.
 
     Parameters
@@ -228,6 +228,9 @@ def check_budget(nbytes, *, what: str, limit=None, used: int = 0) -> int:
     used : int, default 0
         Bytes already taken from the same budget (e.g. the members of a file read
         before this one): ``used + nbytes`` must fit.
+    advice : str, optional
+        What else would make the input fit (``"pass a wider bin (--bin 20)"``), said
+        before the budget that would let it pass.
 
     Returns
     -------
@@ -266,11 +269,11 @@ budget of 1.0 GiB (the limit given): pass a limit of 3GiB or more to run it
     if machine is not None and used + nbytes > machine:
         raise BudgetError(
             f"{head}, and more than this machine's memory ({format_bytes(machine)}): "
-            "it cannot run here"
+            + (f"{advice}" if advice else "it cannot run here")
         )
     text = size_text(used + nbytes)
     how = f"pass a limit of {text}" if limit is not None else f"set {LIMIT_ENV}={text}"
-    raise BudgetError(f"{head}: {how} or more to run it")
+    raise BudgetError(f"{head}: {f'{advice}, or ' if advice else ''}{how} or more to run it")
 
 
 def estimate_run_bytes(

@@ -89,6 +89,17 @@ _SERIES_OPTIONS = [
                  "offset alias (1D, 6h, 15min) for timestamps (required for them)."),
     click.option("--undirected", is_flag=True,
                  help="Edge lists: each row is a two-way contact (both nodes hear each other)."),
+    click.option("--columns", "columns", default=None, metavar="ROLES",
+                 help="Edge lists without a header row: the role of each column by position, "
+                 "e.g. time,source,target (SocioPatterns); - skips one [default: SNAP source,"
+                 "target,time; KONECT source,target,weight,time]."),
+    click.option("--time-format", "time_format", default=None, metavar="FORMAT",
+                 help="Edge lists: unix (unix-ms, unix-us, unix-ns) for Unix times binned by a "
+                 "duration, or a strftime format such as %d/%m/%Y for dates that are not ISO "
+                 "8601 (never guessed)."),
+    click.option("--origin", "origin", type=click.Choice(["first", "epoch"]), default=None,
+                 help="Edge lists: where bins start: the first time (its day's midnight for "
+                 "timestamps) or multiples of --bin since 1970 [default: first]."),
 ]  # fmt: skip
 
 
@@ -111,7 +122,8 @@ def _bin_value(text):
 
 
 def load_input(path, *, source_column=None, target_column=None, time_column=None,
-               weight_column=None, time_bin=None, undirected=False):  # fmt: skip
+               weight_column=None, time_bin=None, undirected=False, columns=None,
+               time_format=None, origin=None):  # fmt: skip
     """What a command reads (:func:`baygo_graph.inputs.load`, the one door): a
     :class:`~baygo_graph.Run` for a run folder or ``.npz``, else a
     :class:`~baygo_graph.series.GraphSeries`.
@@ -138,13 +150,16 @@ def load_input(path, *, source_column=None, target_column=None, time_column=None
         "weight": weight_column,
         "bin": _bin_value(time_bin),
         "directed": False if undirected else None,
+        "columns": columns,
+        "time_format": time_format,
+        "origin": origin,
     }
     given = {k: v for k, v in options.items() if v is not None}
-    kind = inputs.kind_of(path)
+    kind = inputs.kind_of(path, columns=columns)
     extra = [k for k in given if k not in kind.options]
     if extra:
         flags = {"time": "--time-column", "weight": "--weight-column", "directed":
-                 "--undirected"}  # fmt: skip
+                 "--undirected", "time_format": "--time-format"}  # fmt: skip
         names = ", ".join(flags.get(k, f"--{k}") for k in extra)
         raise click.UsageError(f"{names}: options of edge lists, but {path} is a {kind.name}")
     try:
