@@ -150,6 +150,8 @@ def _calendar(bin) -> tuple[str, int] | None:
     except (ValueError, TypeError, OverflowError):
         return None
     kind = type(offset).__name__
+    if offset.n <= 0 and kind in ("Week", "MonthBegin", "MonthEnd", "YearBegin", "YearEnd"):
+        raise ValueError(f"bin must be a positive number of periods, got {_bin_text(bin)}")
     if kind == "Week" and offset.weekday is not None:
         days = ("MON", "TUE", "WED", "THU", "FRI", "SAT", "SUN")
         return f"W-{days[offset.weekday]}", offset.n
