@@ -54,7 +54,7 @@ from baygo_graph.analysis import (
     window_matrix,
 )
 from baygo_graph.analysis.window_influence import union_window_influence
-from baygo_graph.series import as_series
+from baygo_graph.inputs import as_series
 
 WINDOW = 10
 
