@@ -107,7 +107,7 @@ import json, os, resource, sys, time
 import numpy as np
 from baygo_graph.analysis import influence_series, is_b_connected, smallest_b
 from baygo_graph.limits import estimate_edge_list_bytes, format_bytes
-from baygo_graph.series import as_series
+from baygo_graph.inputs import as_series
 
 def peak():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024

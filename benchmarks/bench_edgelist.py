@@ -66,7 +66,7 @@ def reference(path: Path):
 _MEASURE = """
 import json, sys, time
 import pandas, pyarrow.parquet
-from baygo_graph.series import as_series
+from baygo_graph.inputs import as_series
 from baygo_graph.limits import estimate_edge_list_bytes
 import os, tempfile
 warm = os.path.join(tempfile.mkdtemp(), "warm" + os.path.splitext(sys.argv[1])[1])

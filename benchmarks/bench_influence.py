@@ -54,7 +54,7 @@ from baygo_graph.analysis import (
     window_matrix,
 )
 from baygo_graph.analysis.window_influence import union_window_influence
-from baygo_graph.series import as_series
+from baygo_graph.inputs import as_series
 
 WINDOW = 10
 
@@ -207,10 +207,10 @@ def _rows(values, ends):
 
 
 def user_section(lines, *, events, steps, agents, wide, sample, rounds, seed, wide_sample=8,
-                 wide_rounds=1):  # fmt: skip
+                 wide_rounds=1, kinds=("hub", "activity")):  # fmt: skip
     """Union influence of user series: sliding vs smallest B, aligned vs SciPy eigs,
     and at ``wide`` nodes aligned and sliding vs a SciPy power iteration."""
-    for kind in ("hub", "activity"):
+    for kind in kinds:
         frame = user_frame(kind, events, steps, agents, seed=seed)
         s, t_load = timed(as_series, frame)
         b, t_b = timed(smallest_b, s, windows="sliding")
@@ -296,6 +296,7 @@ def main(argv=None) -> str:
     parser.add_argument("--wide-agents", type=int, default=10_000, help="0: skip")
     parser.add_argument("--sample", type=int, default=40, help="windows checked / timed")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--kinds", default="hub,activity", help="user series to run")
     parser.add_argument(
         "--threads",
         type=int,
@@ -319,6 +320,7 @@ def main(argv=None) -> str:
         user_section(
             lines, events=args.user_events, steps=args.user_steps, agents=args.user_agents,
             wide=args.wide_agents, sample=args.sample, rounds=args.rounds, seed=args.seed,
+            kinds=args.kinds.split(","),
         )  # fmt: skip
         return "\n".join(lines)
     rng = np.random.default_rng(args.seed)

@@ -178,3 +178,14 @@ def test_perron_vector_of_a_large_class_iterates_to_the_dense_solution():
     a[-1] = 1.0  # one equation replaced by sum(pi) = 1
     ref = np.linalg.solve(a, np.r_[np.zeros(k - 1), 1.0])
     np.testing.assert_allclose(pi, ref, atol=1e-12, rtol=0)
+
+
+def test_influence_rows_are_checked_against_the_budget(monkeypatch):
+    from baygo_graph.exceptions import BudgetError
+
+    s = random_series(np.random.default_rng(1), 20, 6, 3)
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "2KiB")
+    with pytest.raises(BudgetError, match="influence of 20 steps x 6 nodes"):
+        influence_series(s, window=4, method="union", windows="sliding")
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "1MiB")
+    assert np.isfinite(influence_series(s, window=20, method="union", windows="aligned")[-1]).all()
