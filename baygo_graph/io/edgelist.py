@@ -139,7 +139,8 @@ def _steps(values: pd.Series, bin, name: str) -> np.ndarray:
         width = 1 if bin is None else bin
         if isinstance(width, bool) or not isinstance(width, int | np.integer) or width < 1:
             raise ValueError(
-                f"bin must be a positive int for the numeric time column {name!r}, got {bin!r}"
+                f"bin must be a positive int for the numeric time column {name!r}, got "
+                f"{_text.short_repr(bin)}"
             )
         ints = _int_times(values, name)
         return _bins(_offsets(ints, int(ints.min())), int(width))
@@ -162,10 +163,10 @@ def _steps(values: pd.Series, bin, name: str) -> np.ndarray:
     except (ValueError, TypeError, OverflowError):
         raise ValueError(
             f"bin must be a fixed pandas offset alias such as '1D', '6h' or '15min' "
-            f"(months and years vary in length), got {bin!r}"
+            f"(months and years vary in length), got {_text.short_repr(bin)}"
         ) from None
     if width <= pd.Timedelta(0):
-        raise ValueError(f"bin must be a positive duration, got {bin!r}")
+        raise ValueError(f"bin must be a positive duration, got {_text.short_repr(bin)}")
     index = pd.DatetimeIndex(stamps)
     span = f"(from {index.min()} to {index.max()})"
     td = width.to_timedelta64()  # in its own unit: no overflow for a long bin
