@@ -46,7 +46,7 @@ LAYOUTS = ("auto", "spring", "coarse", "none")  # figures._graph.LAYOUTS (not im
     default="auto",
     show_default=True,
     help="Node positions: spring (NetworkX; at most 5,000 nodes), coarse (spring layout of "
-    "the 500 best-linked nodes, the others beside their neighbours: linear in nodes and "
+    "the 400 best-linked nodes, the others beside their neighbours: linear in nodes and "
     "edges), none (a spiral in label order); auto: spring up to 1,000 nodes, coarse up to "
     "200,000, none above, with a note.",
 )

@@ -44,8 +44,9 @@ SPRING_NODES = 1000
 SPRING_MAX_NODES = 5000
 #: Most nodes a layout is computed for; above, ``"auto"`` places them as ``"none"`` does.
 LAYOUT_MAX_NODES = 200_000
-#: Coarse layout: nodes (largest weighted degree) placed by the spring layout first.
-COARSE_CORE = 500
+#: Coarse layout: nodes (largest weighted degree) placed by the spring layout first;
+#: under 500, so NetworkX runs its dense (vectorised) spring algorithm on them.
+COARSE_CORE = 400
 #: Coarse layout: rounds of placing nodes next to placed neighbours.
 _COARSE_ROUNDS = 60
 

@@ -31,10 +31,12 @@ with the browser's ``DecompressionStream``). Packed arrays:
   ``(hi - lo) / 131066``).
 
 Small arrays are plain JSON: ``nodes`` (labels as text), ``layout`` (M
-``[x, y]`` in [0, 1]), ``connected`` (T booleans: the union of the sliding
-window ending at step t is strongly connected) and ``windows`` (the aligned
-windows of :func:`~baygo_graph.analysis.b_connectivity`: ``start``, ``stop``,
-``connected``, ``components``).
+``[x, y]`` in [0, 1]) and ``layout_method`` (``"spring"``, ``"coarse"`` or
+``"none"``: :func:`~baygo_graph.figures._graph.graph_layout`), ``connected`` (T
+booleans: the union of the sliding window ending at step t is strongly connected)
+and ``windows`` (the aligned windows of
+:func:`~baygo_graph.analysis.b_connectivity`: ``start``, ``stop``, ``connected``,
+``components``).
 """
 
 from __future__ import annotations
@@ -367,7 +369,7 @@ def to_html(
         strongest partners), once, so they stay fixed while the slider moves
         (:func:`~baygo_graph.figures._graph.graph_layout`): ``"spring"``,
         NetworkX's spring layout (cost N^2 per iteration, at most 5,000 nodes);
-        ``"coarse"``, the spring layout of the 500 best-linked nodes and every
+        ``"coarse"``, the spring layout of the 400 best-linked nodes and every
         other node placed beside its neighbours (cost linear in nodes and
         edges); ``"none"``, a spiral in label order. ``"auto"``: spring up to
         1,000 nodes, coarse up to 200,000, none above, with a ``UserWarning``
