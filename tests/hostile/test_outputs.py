@@ -13,6 +13,8 @@ import textwrap
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from baygo_graph.cli import main
 from baygo_graph.io.atomic import TMP_NAME
@@ -229,3 +231,19 @@ def test_ctrl_c_in_a_parallel_sweep_is_quiet_and_leaves_no_half_file(tmp_path):
         import json
 
         assert json.loads(task.read_text())["id"] == task.stem
+
+
+@given(
+    before=st.text(alphabet=st.characters(blacklist_characters="'\""), max_size=80),
+    value=st.text(alphabet=st.characters(blacklist_characters="'\\"), max_size=3000),
+    after=st.text(alphabet=st.characters(blacklist_characters="'\""), max_size=60),
+)
+@settings(max_examples=60, deadline=None)
+def test_short_line_bounds_any_message(before, value, after):
+    """However long the quoted value, the line stays short; short quoted text is kept."""
+    from baygo_graph._text import short_line
+
+    line = short_line(f"{before}'{value}'{after}")
+    assert len(line) <= 300 + len(" (99999999 more characters)")
+    if len(before) + len(value) + len(after) + 2 <= 300 and len(value) + 2 <= 60:
+        assert line == f"{before}'{value}'{after}"
