@@ -248,7 +248,8 @@ def atomic_path(path, *, within=None, overwrite: bool = True, suffix: bool = Fal
     >>> p.read_text(), len(list(p.parent.iterdir()))
     ('hi', 1)
     """
-    path = check_target(make_parent(path), within=within, overwrite=overwrite)
+    path = check_target(path, within=within, overwrite=overwrite)  # before any folder is made
+    make_parent(path)
     clean_stale_tmp(path.parent)
     end = f".tmp{path.suffix}" if suffix and path.suffix else ".tmp"
     fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=_tmp_prefix(path), suffix=end)

@@ -62,7 +62,9 @@ def test_a_linked_subfolder_leading_outside_the_output_folder_is_refused(tmp_pat
     with pytest.raises(OSError, match="outside the output folder") as info:
         atomic_text(out / "figures" / "a.png", "x", within=out)
     assert info.value.filename == str(out / "figures" / "a.png")
-    assert _only(elsewhere) == []
+    with pytest.raises(OSError, match="outside the output folder"):
+        atomic_text(out / "figures" / "new" / "b.png", "x", within=out)
+    assert _only(elsewhere) == []  # not even a folder made there
     assert atomic_text(out / "sub" / "b.txt", "y", within=out).read_text() == "y"
 
 
