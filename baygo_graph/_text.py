@@ -20,9 +20,11 @@ Each target has one helper here, used wherever that target is written:
 * XML - :func:`xml_text`: characters XML 1.0 cannot hold replaced by U+FFFD;
 * file names - :func:`path_component`: one safe path component (no ``/``,
   ``..``, control characters), distinct texts giving distinct names;
-* messages quoting user content (a cell, a header, a list of columns) -
-  :func:`shorten` and :func:`short_list`: bounded, with an ellipsis and how many
-  more, so a hostile file never makes a megabyte-long error line.
+* messages quoting user content (a cell, a header, an option's value, a list of
+  columns) - :func:`shorten`, :func:`short_repr` and :func:`short_list`: bounded,
+  with an ellipsis and how many more, so a hostile file or option never makes a
+  megabyte-long error line; :func:`short_line`, the last guard of a printed
+  error line, shortens every long quoted value in it, then the line.
 """
 
 from __future__ import annotations
@@ -40,7 +42,9 @@ __all__ = [
     "markdown_code",
     "mathtext",
     "path_component",
+    "short_line",
     "short_list",
+    "short_repr",
     "shorten",
     "xml_text",
 ]
@@ -228,6 +232,37 @@ def shorten(text, limit: int = 200) -> str:
     if len(text) <= limit:
         return text
     return f"{text[:limit]}... ({len(text) - limit} more characters)"
+
+
+def short_repr(value, limit: int = 60) -> str:
+    """``repr(value)`` shortened to ``limit`` characters (:func:`shorten`): how a
+    message quotes a value a user gave (an option, a cell).
+
+    Examples
+    --------
+    >>> short_repr("1D"), short_repr("x" * 100, 10)
+    ("'1D'", "'xxxxxxxxx... (92 more characters)")
+    """
+    return shorten(repr(value), limit)
+
+
+#: A quoted value in a message: '...' or "..." (backslash escapes inside kept).
+_QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
+
+
+def short_line(text, limit: int = 300, *, quoted: int = 60) -> str:
+    """One message line of at most about ``limit`` characters: each quoted value
+    longer than ``quoted`` characters shortened (:func:`shorten`), so the words
+    around it - what was wrong, what to do - stay; then the line itself.
+
+    Examples
+    --------
+    >>> line = short_line("bin must be an int, got '" + "x" * 5000 + "'; see --help")
+    >>> len(line) < 300, line.endswith("; see --help")
+    (True, True)
+    """
+    text = _QUOTED.sub(lambda m: shorten(m.group(0), quoted), str(text))
+    return shorten(text, limit)
 
 
 def short_list(items, k: int = 10, *, quote: bool = False, limit: int = 80) -> str:

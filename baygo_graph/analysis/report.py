@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._format import json_number
+from .._text import short_repr
 from ..inputs import series_input
 from .centrality import (
     influence_rank,
@@ -140,7 +141,7 @@ def analysis_report(source, *, window: int | None = None, focus=None, stride: in
         if focus not in index:
             near = [v for v in nodes if str(v) == str(focus)]
             if len(near) != 1:
-                raise ValueError(f"focus={focus!r} is not a node of the series")
+                raise ValueError(f"focus={short_repr(focus)} is not a node of the series")
             focus = near[0]
         agent, key = index[focus], "focus"
         out["focus"] = _label(focus)

@@ -276,18 +276,18 @@ def _write_many(out: Path, table, summary) -> list[Path]:
     import matplotlib.pyplot as plt
 
     from .. import figures as F
+    from ..io.atomic import atomic_figure, atomic_text
 
     try:
-        out.mkdir(parents=True, exist_ok=True)
         paths = [out / "table.csv", out / "summary.csv"]
-        csv_frame(table).to_csv(paths[0], index=False)
-        csv_frame(summary).to_csv(paths[1], index=False)
+        atomic_text(paths[0], csv_frame(table).to_csv(index=False), within=out)
+        atomic_text(paths[1], csv_frame(summary).to_csv(index=False), within=out)
         figs = {"analysis": F.plot_analysis_table(table)}
         strategy = table["strategy"].iloc[0]  # the first strategy of the table
         figs["smallest_b"] = F.plot_table_smallest_b(table, strategy=strategy).figure
         for name, fig in figs.items():
             paths.append(out / f"{name}.png")
-            fig.savefig(paths[-1], dpi=110, bbox_inches="tight")
+            atomic_figure(fig, paths[-1], within=out, dpi=110, bbox_inches="tight")
             plt.close(fig)
     except OSError as e:
         raise out_error("--out", out, e) from None

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import math
 import sys
+import threading
 import warnings
 from collections.abc import Callable, Sequence
 
@@ -80,12 +81,22 @@ def _start_worker(plugins) -> None:
     """A loky worker's start: die with the parent; import the parent's plug-ins before
     any task (whose strategies and models may be theirs) is read."""
     die_with_parent()
+    _thread_lock_for_bars()
     import_plugins(plugins)
 
 
 def _call_batch(fn, batch, shared, threads):
     """A batch of ``(index, task)`` pairs in one worker call: ``shared`` travels once."""
     return [(i, *_call(fn, task, shared, threads)) for i, task in batch]
+
+
+def _thread_lock_for_bars() -> None:
+    """tqdm's default lock is a multiprocessing RLock, a named semaphore: a worker killed
+    on Ctrl-C leaves it to the resource tracker, which prints a "leaked semaphore"
+    warning. A worker's (hidden) bars need only a thread lock."""
+    from tqdm import tqdm
+
+    tqdm.set_lock(threading.RLock())
 
 
 def reemit_warnings(notes, n_tasks: int, *, stacklevel: int = 3) -> None:

@@ -519,7 +519,10 @@ def write_table(table: pd.DataFrame, folder, *, results_format: str = "parquet")
             | source_metadata(source, synthetic)
             | {b"baygo.table": b"sweep"}  # marks the table as ours (is_our_table)
         )
-        atomic_write(path, lambda fh: pq.write_table(arrow, fh, compression="zstd"))
+        atomic_write(
+            path,
+            lambda fh: pq.write_table(arrow, fh, compression="zstd", write_page_checksum=True),
+        )
     remove_stale_results(folder, keep=path.name)
     return path
 

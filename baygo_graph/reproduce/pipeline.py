@@ -222,7 +222,9 @@ def _regime_stage(regimes, *, out, gallery, files, data, **kwargs):
     design, cells = (regimes, None) if isinstance(regimes, str) else ("cells", regimes)
     regime_map = run_regimes(design=design, cells=cells, data=data, **kwargs)
     files["regimes"] = out / "regimes.csv"
-    csv_frame(regime_map.table).to_csv(files["regimes"], index=False, float_format="%.6g")
+    atomic_text(
+        files["regimes"], csv_frame(regime_map.table).to_csv(index=False, float_format="%.6g")
+    )
     fig = plot_regimes(regime_map, synthetic=bool(data.synthetic)).figure
     save_figures({"regimes": fig}, out, gallery=gallery, files=files)
     return regime_map
