@@ -24,7 +24,7 @@ Each target has one helper here, used wherever that target is written:
   columns) - :func:`shorten`, :func:`short_repr` and :func:`short_list`: bounded,
   with an ellipsis and how many more, so a hostile file or option never makes a
   megabyte-long error line; :func:`short_line`, the last guard of a printed
-  error line, shortens every long quoted value in it, then the line.
+  error line, cuts every long quoted value in it, then the line, in the middle.
 """
 
 from __future__ import annotations
@@ -250,19 +250,33 @@ def short_repr(value, limit: int = 60) -> str:
 _QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
 
 
-def short_line(text, limit: int = 300, *, quoted: int = 60) -> str:
-    """One message line of at most about ``limit`` characters: each quoted value
-    longer than ``quoted`` characters shortened (:func:`shorten`), so the words
-    around it - what was wrong, what to do - stay; then the line itself.
+def _middle_cut(text: str, limit: int, tail: int) -> str:
+    """``text`` of more than ``limit`` characters as its head, ``... (N more characters)
+    ...``, then its last ``tail`` characters (a file name, advice): ``limit`` at most."""
+    room = len(f"... ({len(text)} more characters) ...")  # the mark, at most this long
+    head = max(limit - tail - room, 0)
+    return f"{text[:head]}... ({len(text) - head - tail} more characters) ...{text[-tail:]}"
+
+
+def short_line(text, limit: int = 300, *, quoted: int = 120) -> str:
+    """One message line of at most about ``limit`` characters: each quoted value longer
+    than ``quoted`` characters cut in its middle (its start and its end, where a file
+    name is, kept), then, if still too long, the line cut in its middle (what went
+    wrong at the start, what to do at the end kept).
 
     Examples
     --------
     >>> line = short_line("bin must be an int, got '" + "x" * 5000 + "'; see --help")
     >>> len(line) < 300, line.endswith("; see --help")
     (True, True)
+    >>> short_line("'/a/long/folder/" + "d" * 200 + "/far.csv': bad").endswith("far.csv': bad")
+    True
     """
-    text = _QUOTED.sub(lambda m: shorten(m.group(0), quoted), str(text))
-    return shorten(text, limit)
+    text = _QUOTED.sub(
+        lambda m: _middle_cut(m.group(0), quoted, 40) if len(m.group(0)) > quoted else m.group(0),
+        str(text),
+    )
+    return text if len(text) <= limit else _middle_cut(text, limit, 100)
 
 
 def short_list(items, k: int = 10, *, quote: bool = False, limit: int = 80) -> str:
