@@ -150,7 +150,8 @@ def series_from_graphs(graphs, *, stochastic: bool = False) -> EdgeListSeries:
         ``Graph`` (edge ``{i, j}``: both directions, each with the edge's weight);
         multigraphs' parallel edges add their weights. The nodes are the union over
         the steps (sorted when their labels sort); a node missing from a step is
-        isolated there (``w_ii = 1``). Attribute ``weight`` (default 1); node
+        isolated there (``w_ii = 1``); numpy labels (``np.int64(3)``) become plain
+        Python values (``3``). Attribute ``weight`` (default 1); node
         attribute ``informative=True`` on exactly one node marks the informative
         agent; graph attribute ``synthetic=True`` on every step marks synthetic data.
     stochastic : bool, default False
@@ -172,7 +173,8 @@ def series_from_graphs(graphs, *, stochastic: bool = False) -> EdgeListSeries:
     [[0.0, 1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
     """
     graphs = list(graphs)
-    nodes = _node_order(graphs)
+    nodes = _node_order(graphs)  # numpy scalars as plain Python values (same hash)
+    nodes = tuple(v.item() if isinstance(v, np.integer | np.str_) else v for v in nodes)
     index = {v: k for k, v in enumerate(nodes)}
     triples = []
     for t, g in enumerate(graphs):

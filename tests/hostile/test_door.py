@@ -96,7 +96,8 @@ def test_canonical_integer_ids_read_as_integers(tmp_path):
 def test_typed_integer_labels_stay_integers(tmp_path):
     frame = pd.DataFrame({"source": [3, 10], "target": [10, 3], "time": [0, 1]})
     frame.to_parquet(tmp_path / "e.parquet")
-    for source in (frame, tmp_path / "e.parquet", [nx.DiGraph([(3, 10)])]):
+    numpy = nx.DiGraph([(np.int64(3), np.int64(10))])
+    for source in (frame, tmp_path / "e.parquet", [nx.DiGraph([(3, 10)])], [numpy]):
         s = as_series(source)
         assert s.nodes == (3, 10) and all(type(n) is int for n in s.nodes)
 
