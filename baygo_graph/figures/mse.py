@@ -3,9 +3,9 @@
 Every function draws on ``ax`` (a new figure when None) and returns the Axes.
 The input is the tidy table of :func:`baygo_graph.analysis.compare` (columns
 strategy, seed, step, agent, informative, mse) or, for one run, a
-:class:`~baygo_graph.Run`. Curves are means over seeds with shaded Student-t
-intervals (see :func:`~baygo_graph.figures._bands.seed_bands`); the informative
-agent's curves are solid with a star marker, the non-informative agents' mean is
+:class:`~baygo_graph.Run`. Curves are means over seeds with shaded log-scale
+t-intervals, positive like the MSE (see :func:`~baygo_graph.figures._bands.seed_bands`);
+the informative agent's curves are solid with a star marker, the non-informative agents' mean is
 dashed.
 
 Unpaired bands of two strategies can overlap where their paired difference is
@@ -166,7 +166,7 @@ def plot_mse(
             ax.legend(
                 loc="upper left",
                 bbox_to_anchor=(1.01, 1.0),
-                title=f"shaded: {level:.0%} t-interval over {table_seeds(df)} seeds",
+                title=f"shaded: {level:.0%} log-scale t-interval over {table_seeds(df)} seeds",
                 fontsize="small",
                 title_fontsize="small",
             )
@@ -437,7 +437,7 @@ def plot_vs_stars(df, *, level=0.95, ax=None, synthetic=None, paired=True):
         ]
         right.legend(
             handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small",
-            title=f"shaded: {level:.0%} t-interval\nover {table_seeds(df)} seeds\n"
+            title=f"shaded: {level:.0%} log-scale t-interval\nover {table_seeds(df)} seeds\n"
             "(★ solid: informative agent;\ndashed: others' mean)",
             title_fontsize="small",
         )  # fmt: skip
