@@ -112,7 +112,7 @@ def look_level(level: float, looks: int) -> float:
 
 
 #: How a verdict is coded in :meth:`RegimeMap.verdicts`.
-STATE = {"holds": 1.0, "does not hold": 0.0, "violated": 0.0, "vacuous": 0.5}
+STATE = {"holds": 1.0, "does not hold": 0.0, "violated where informative": 0.0, "vacuous": 0.5}
 
 
 def _state(claim) -> float:
@@ -140,7 +140,8 @@ class RegimeMap:
         verdict rests on), ``look`` (1-based), ``level`` (each look's confidence
         level), ``evidence`` and the main numbers (``mean_difference``, ``lo``,
         ``hi``, ``lo_tost``, ``hi_tost``, ``margin``, ``median_step``, ``reached``,
-        ``holds_share``, ``vacuous_share``, ``rate``).
+        ``informative_share``, ``holds_where_informative``, ``holds_lo``, ``holds_hi``,
+        ``rate``).
     seconds : dict
         Wall time per regime label and ``"total"``.
     caption : str or None
@@ -188,7 +189,8 @@ class RegimeMap:
 
 
 _NUMBERS = ("mean_difference", "lo", "hi", "lo_tost", "hi_tost", "margin", "median_step",
-            "reached", "holds_share", "vacuous_share", "rate")  # fmt: skip
+            "reached", "informative_share", "holds_where_informative", "holds_lo", "holds_hi",
+            "rate")  # fmt: skip
 
 
 def _cell_claims(cell, *, seeds, steps, rng, n_jobs, scheduler, progress, data, agents,

@@ -2,8 +2,8 @@
 
 A verdict is one of: "holds", "does not hold" (the theorem: "violated"),
 "cannot tell at N seeds" (the interval straddles the margin: no finding either
-way), "vacuous" (the theorem's right side says nothing) or "not evaluated" (the
-numbers needed are missing).
+way), "vacuous" (the theorem's right side says nothing in (almost) every pair) or
+"not evaluated" (the numbers needed are missing).
 """
 
 from __future__ import annotations
@@ -77,10 +77,12 @@ class Claim:
 
     @property
     def verdict(self) -> str:
-        """``"holds"``, ``"does not hold"``, ``"violated"``, ``"vacuous"``,
-        ``"cannot tell at N seeds"`` or ``"not evaluated"``."""
+        """``"holds"``, ``"does not hold"``, ``"violated where informative"``,
+        ``"vacuous"``, ``"cannot tell at N seeds"`` or ``"not evaluated"``."""
         if self.outcome == "cannot tell":
             return f"cannot tell at {self.n} seeds"
+        if self.outcome == "violated":
+            return "violated where informative"
         if self.outcome:
             return self.outcome
         if self.holds is None:
