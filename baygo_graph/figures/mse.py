@@ -162,10 +162,11 @@ def plot_mse(
         ax.set_xlim(0, max(steps - 1, 1))
         if title:
             ax.set_title(title)
-        if legend:
+        if legend:  # below the axes: the plot keeps the figure's width
             ax.legend(
-                loc="upper left",
-                bbox_to_anchor=(1.01, 1.0),
+                loc="upper center",
+                bbox_to_anchor=(0.5, -0.16),
+                ncol=2,
                 title=f"shaded: {level:.0%} log-scale t-interval over {table_seeds(df)} seeds",
                 fontsize="small",
                 title_fontsize="small",
@@ -436,9 +437,10 @@ def plot_vs_stars(df, *, level=0.95, ax=None, synthetic=None, paired=True):
             for k, name in enumerate(strategies)
         ]
         right.legend(
-            handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small",
-            title=f"shaded: {level:.0%} log-scale t-interval\nover {table_seeds(df)} seeds\n"
-            "(★ solid: informative agent;\ndashed: others' mean)",
+            handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=3,
+            fontsize="small",
+            title=f"shaded: {level:.0%} log-scale t-interval over {table_seeds(df)} seeds\n"
+            "(★ solid: informative agent; dashed: others' mean)",
             title_fontsize="small",
         )  # fmt: skip
         if len(ax) > 2:

@@ -351,6 +351,11 @@ def _b_evidence(table, b_max):
                     f"; a tail after the last full window in {with_tail} seeds (up to "
                     f"{_fmt(np.nanmax(tails[ok]))} steps), not strongly connected in {loose}"
                 )
+        if "windows_checked" in table:  # a B that rests on a single window
+            one = int(((table.loc[table["windows"] == kind, "windows_checked"]
+                        .to_numpy(dtype=float) == 1) & ok).sum())  # fmt: skip
+            values[kind]["one_window"] = one
+            part += f"; B rests on one window in {one} of {len(b)} seeds"
         parts.append(part)
         if kind == "aligned":
             holds = bool(ok.all() and found.max() <= b_max)

@@ -46,7 +46,7 @@ from ..io.runs import save_runs as write_runs
 from .claims import STRATEGIES, coverage_row, evaluate_claims
 from .drawing import animate_seed0, make_figures, save_figures, union_and_influence
 from .horizon import HORIZONS, long_runs
-from .report import claims_table, render_report, run_config, summary_markdown
+from .report import SHORT, claims_table, render_report, run_config, summary_markdown
 
 __all__ = ["Measures", "Reproduction", "reproduce"]
 
@@ -201,9 +201,13 @@ def _grid_truncation(study, res) -> str:
 
 def _measure(res, runs, *, seeds, window, checks):
     """The summary table, the measures of the BayGo graphs and the claims."""
+    from .consensus import belief_spread
+
     summary = res.summarize()
     measures = _measure_baygo(runs, seeds, window=window)
-    claims = evaluate_claims(res, smallest_b=measures.smallest_b, theorem=checks)
+    beliefs = np.stack([belief_spread(runs[("baygo", r)].mean) for r in range(seeds)])
+    claims = evaluate_claims(res, smallest_b=measures.smallest_b, theorem=checks,
+                             beliefs=beliefs)  # fmt: skip
     return summary, measures, claims
 
 
@@ -259,9 +263,17 @@ def _write_reports(out: Path, *, config, summary, claims, measures, long, regime
         + "\n",
     )
     payload = {
+        "conventions": 'null: undefined (NaN); "inf" / "-inf": an infinite value (e.g. '
+        "an interval with no bound on that side). Intervals: paired differences Student-t; "
+        "MSE summaries log-scale t (never below 0); shares percentile bootstrap over seeds.",
         "config": config,
         "summary": summary.reset_index().to_dict(orient="records"),
-        "claims": [asdict(c) | {"verdict": c.verdict} for c in claims],
+        "claims": [
+            asdict(c) | {"verdict": c.verdict, "tests": SHORT.get(c.key, c.claim)} for c in claims
+        ],  # fmt: skip
+        "contradicted": [
+            c.key for c in claims if c.holds is False and c.key != "baygo_vs_cen_stratified"
+        ],  # fmt: skip
         "smallest_b": measures.smallest_b.to_dict(orient="records"),
         "horizon": long.horizon.to_dict(orient="records"),
         "theorem": long.theorem.to_dict(orient="records"),

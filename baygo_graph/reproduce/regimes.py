@@ -44,6 +44,7 @@ __all__ = [
     "DEFAULT",
     "FACTORS",
     "RegimeMap",
+    "escalating",
     "look_level",
     "plot_regimes",
     "regime_list",
@@ -255,12 +256,29 @@ def _cost(cell) -> float:
     return float(cell["grid"]) ** 2
 
 
+def escalating(key: str) -> bool:
+    """Whether an undecided ``key`` adds seeds to its regime: every claim but the paper's
+    sentences (:data:`~baygo_graph.reproduce.sentences.SENTENCES`), whose step-by-step
+    and superiority tests may stay undecided at any N where the effect is nil.
+
+    Examples
+    --------
+    >>> escalating("theorem_kl"), escalating("paper_outperforms_stars")
+    (True, False)
+    """
+    from .sentences import SENTENCES
+
+    return key not in SENTENCES
+
+
 def regimes(*, design="ofat", cells=None, seeds=10, max_seeds=None, steps=60, rng=0, data=None,
             agents=12, n_jobs=None, scheduler=None, progress=None, theorem=True, level=0.95,
             log=None) -> RegimeMap:  # fmt: skip
     """Re-test the paper's claims in every regime of a design.
 
-    Each seed runs once per regime and strategy: a look extends the previous look's
+    A regime gets more seeds while a claim of :func:`escalating` is undecided (the
+    paper's sentences are read at the regime's last look and add no seeds). Each
+    seed runs once per regime and strategy: a look extends the previous look's
     seeds (the same paired child seeds ``SeedSequence(rng).spawn(max_seeds)[r]`` as
     :func:`~baygo_graph.experiments.compare` gives replicate ``r``), and the runs of
     every pending regime at a look go to the workers together (largest grids first).
@@ -355,7 +373,7 @@ def regimes(*, design="ofat", cells=None, seeds=10, max_seeds=None, steps=60, rn
                 if c.key not in final[i] and c.outcome != "cannot tell":
                     final[i][c.key] = (c, look, n)  # decided (or not evaluated, or vacuous)
             last_claims[i], at[i] = claims, (look, n)
-            if len(final[i]) < len(claims):
+            if any(escalating(c.key) and c.key not in final[i] for c in claims):
                 still.append(i)
         log(f"look {look} ({n} seeds): {len(pending)} regime(s) run, {len(still)} with an "
             f"undecided claim, {time.perf_counter() - t0:.1f} s so far")  # fmt: skip
