@@ -9,8 +9,11 @@ map's looks), and whether the verdicts of the claims both versions test agree.
 
 Run ``python benchmarks/bench_regimes.py --data bodyfat.csv [--baseline DIR]``: the
 full default map (8 regimes, 10 -> 20 -> 40 -> 80 seeds, T = 60, all cores), the
-configuration of docs/paper.md; ``--quick`` for a small map (synthetic data, 2
-regimes, 4 -> 8 -> 16 seeds, T = 20, grid 21) that checks the script in a minute.
+configuration of docs/paper.md. ``--looks``: two regimes (grid 61 and 31), 2 -> 4 -> 5
+seeds, T = 30, so that every regime takes every look in both versions (5 seeds never
+decide a consensus claim): the cost of the looks themselves, side by side in minutes.
+``--quick``: synthetic data, 2 regimes, 4 -> 8 -> 16 seeds, T = 20, grid 21 (checks
+the script).
 """
 
 from __future__ import annotations
@@ -64,8 +67,12 @@ def main(argv=None) -> None:
     ap.add_argument("--repeat", type=int, default=1, help="A/B pairs")
     ap.add_argument("--jobs", type=int, default=None, help="worker processes (default: all)")
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--looks", action="store_true")
     args = ap.parse_args(argv)
-    if args.quick:
+    if args.looks:
+        config = {"cells": [{"grid": 61}, {"grid": 31}], "seeds": 2, "max_seeds": 5,
+                  "steps": 30}  # fmt: skip
+    elif args.quick:
         config = {"cells": [{"grid": 21}, {"grid": 21, "batch": 5}], "seeds": 4,
                   "max_seeds": 16, "steps": 20}  # fmt: skip
     else:
@@ -86,7 +93,7 @@ def main(argv=None) -> None:
     print(f"load average after: {load_average()}")
     med_a = statistics.median(a_times)
     print(f"A: median {med_a:.1f} s over {len(a_times)} run(s), {a['runs']} runs made")
-    if not args.quick:
+    if not (args.quick or args.looks):
         print(f"target <= {TARGET_S:.0f} s on 2 cores: {'met' if med_a <= TARGET_S else 'not met'}")
     if b_times:
         med_b = statistics.median(b_times)

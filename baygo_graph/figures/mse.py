@@ -359,7 +359,7 @@ def plot_paired_difference(
                 "final step: mean [interval], paired t-test",
                 fontsize="x-small",
                 title_fontsize="x-small",
-                ncol=1,
+                ncol=2 if len(baselines) * len(groups) > 2 else 1,  # short: no empty band
             )
         mark_synthetic(ax, is_synthetic(df, synthetic))
         source_caption(ax, frame_caption(df, synthetic))

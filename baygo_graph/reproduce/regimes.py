@@ -35,6 +35,7 @@ regime's last two looks.
 from __future__ import annotations
 
 import itertools
+import os
 import time
 
 import numpy as np
@@ -114,7 +115,8 @@ def look_level(level: float, looks: int) -> float:
 
 
 #: How a verdict is coded in :meth:`RegimeMap.verdicts`.
-STATE = {"holds": 1.0, "does not hold": 0.0, "violated where informative": 0.0, "vacuous": 0.5}
+STATE = {"holds": 1.0, "does not hold": 0.0, "violated where informative": 0.0,
+         "vacuous": 0.5}  # fmt: skip
 
 
 def _state(claim) -> float:
@@ -157,15 +159,20 @@ class RegimeMap:
     runs : pandas.DataFrame or None
         One row per run made: ``regime``, ``strategy``, ``seed``, ``look`` (each seed
         once per regime and strategy).
+    load : float or None
+        The machine's 1-minute load average when the map finished (other processes
+        share the cores: read the wall time with it).
     """
 
-    def __init__(self, table, seconds, caption=None, looks=None, rounds=(), runs=None):
+    def __init__(self, table, seconds, caption=None, looks=None, rounds=(), runs=None,
+                 load=None):  # fmt: skip
         self.table = table
         self.seconds = seconds
         self.caption = caption
         self.looks = looks
         self.rounds = tuple(rounds)
         self.runs = runs
+        self.load = load
 
     def verdicts(self) -> pd.DataFrame:
         """Claim x regime matrix of ``state`` (1 holds, 0 not, 0.5 cannot tell, NaN)."""
@@ -400,8 +407,9 @@ def regimes(*, design="ofat", cells=None, seeds=10, max_seeds=None, steps=60, rn
         f"from root seed {rng}"
     )
     caption = source_text(dataset.source, synthetic=dataset.synthetic, seeds=seed_text)
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     return RegimeMap(pd.DataFrame(rows), seconds, caption, pd.DataFrame(look_rows), rounds,
-                     runs=pd.DataFrame(run_rows))  # fmt: skip
+                     runs=pd.DataFrame(run_rows), load=load)  # fmt: skip
 
 
 def plot_regimes(regime_map, *, ax=None, synthetic=False, title=None):

@@ -366,12 +366,14 @@ def _regimes_section(regime_map, config) -> list:
         f"Design `{config['regimes']}` ({len(mat.columns)} regimes over {factors}; label "
         "`b<batch> d<delta> g<grid> s<noise scale>`, the first is the default), the same "
         f"tests as above. Seeds in rounds {' -> '.join(map(str, rounds))}: a regime with an "
-        "undecided claim is re-run with twice the seeds; each claim keeps the verdict of "
-        "the first look that decides it. Error control: Bonferroni over the "
+        "undecided claim gets twice the seeds (the earlier seeds' runs kept: each seed runs "
+        "once per regime and strategy; the paper's sentences add no seeds); each claim keeps "
+        "the verdict of the first look that decides it. Error control: Bonferroni over the "
         f"{len(rounds)} planned looks, each at {100 * level:.4g}% (TOST sides at "
         f"{100 * (1 - 2 * (1 - level)):.4g}%). Undecided at the cap: 'cannot tell at N "
         f"seeds'. Regime effects are read from decided cells only. Wall time "
-        f"{regime_map.seconds['total']:.0f} s. Every number is in `regimes.csv`.",
+        f"{regime_map.seconds['total']:.0f} s{_runs_and_load(regime_map, config)}. Every "
+        "number is in `regimes.csv`.",
         "",
         markdown_table(frame),
         "",
@@ -385,6 +387,24 @@ def _regimes_section(regime_map, config) -> list:
         if not rev.empty:
             lines += [markdown_table(rev.set_index(["regime", "claim"])), ""]
     return lines
+
+
+def _load_text() -> str:
+    """``, 1-minute load average L`` (other jobs share the machine), or empty."""
+    if not hasattr(os, "getloadavg"):
+        return ""
+    return f", 1-minute load average {os.getloadavg()[0]:.1f} at the end"
+
+
+def _runs_and_load(regime_map, config) -> str:
+    """`` for N runs on <machine>, load average L`` (what the map's wall time rests on)."""
+    runs = getattr(regime_map, "runs", None)
+    load = getattr(regime_map, "load", None)
+    text = f" for {len(runs)} runs" if runs is not None else ""
+    text += f" on {config['machine']}"
+    if load is not None:
+        text += f", 1-minute load average {load:.1f} at the end (other jobs share the cores)"
+    return text
 
 
 def _header(config, synthetic, data_source, timings) -> list:
@@ -406,7 +426,7 @@ def _header(config, synthetic, data_source, timings) -> list:
         f"- wall time {timings['total']:.1f} s (runs {timings['compare']:.1f} s, long BayGo "
         f"runs {timings.get('long_runs', 0.0):.1f} s, analysis "
         f"{timings['analysis']:.1f} s, figures {timings['figures']:.1f} s, animation "
-        f"{timings['animation']:.1f} s{regimes}) on {config['machine']}",
+        f"{timings['animation']:.1f} s{regimes}) on {config['machine']}{_load_text()}",
         f"- baygo-graph {__version__}; command: {markdown_code(config['command'])}",
         "",
     ]
