@@ -55,8 +55,9 @@ print(json.dumps({"wall": wall, "runs": made, "verdicts": verdicts}))
 
 def _run(tree: Path, config: dict) -> dict:
     env = os.environ | {"PYTHONPATH": str(tree)}
+    # cwd = the tree: ``python -c`` puts the working directory first on sys.path
     out = subprocess.run([sys.executable, "-c", _CHILD, json.dumps(config)], env=env,
-                         capture_output=True, text=True, check=True)  # fmt: skip
+                         cwd=tree, capture_output=True, text=True, check=True)  # fmt: skip
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
