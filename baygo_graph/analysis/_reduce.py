@@ -27,6 +27,7 @@ __all__ = [
     "METHODS",
     "RESAMPLES",
     "band_frame",
+    "band_method",
     "bootstrap_interval",
     "check_level",
     "check_summary_options",
@@ -42,6 +43,25 @@ __all__ = [
 METHODS = ("t", "log", "bootstrap")
 #: Resamples of :func:`bootstrap_interval`.
 RESAMPLES = 2000
+
+#: The interval of each per-step value by its range: MSE positive, influence a share.
+_VALUE_METHOD = {"mse": "log", "influence": "bootstrap"}
+
+
+def band_method(value: str, method: str | None = None) -> str:
+    """The interval method of a value: ``method`` if given, else by the value's range
+    (``"mse"``: ``"log"``, ``"influence"``: ``"bootstrap"``, anything else ``"t"``).
+
+    Examples
+    --------
+    >>> band_method("mse"), band_method("influence"), band_method("mse", "t")
+    ('log', 'bootstrap', 't')
+    """
+    if method is None:
+        return _VALUE_METHOD.get(value, "t")
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    return method
 
 
 def interval(values: np.ndarray, level: float, axis: int = -1):

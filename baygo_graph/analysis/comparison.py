@@ -32,6 +32,7 @@ from ..defaults import REFERENCE_LABEL
 from ..io.comparison_csv import read_arrays, write_frames
 from ._reduce import (
     band_frame,
+    band_method,
     check_level,
     check_summary_options,
     first_stable,
@@ -343,8 +344,6 @@ class Comparison:
             per_seed = self.curves(value=value, group=group)[idx]  # (S', N, T)
         else:
             per_seed = np.empty((0, *self.mse.shape[1:3]))
-        from .stats import band_method
-
         method = band_method(value, method)
         return band_frame(per_seed, order, level, each=group == "each", method=method)
 

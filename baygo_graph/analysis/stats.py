@@ -25,6 +25,7 @@ from scipy import stats
 from ..defaults import REFERENCE_LABEL
 from ._reduce import (
     METHODS,
+    band_method,
     check_level,
     check_summary_options,
     first_stable,
@@ -51,24 +52,6 @@ __all__ = [
 #: Which agents a curve follows: the informative agent, the mean of the others,
 #: the mean of all agents, or each agent separately.
 GROUPS = ("informative", "others", "all", "each")
-#: The interval of each per-step value by its range: MSE positive, influence a share.
-_VALUE_METHOD = {"mse": "log", "influence": "bootstrap"}
-
-
-def band_method(value: str, method: str | None = None) -> str:
-    """The interval method of a value: ``method`` if given, else by the value's range
-    (``"mse"``: ``"log"``, ``"influence"``: ``"bootstrap"``, anything else ``"t"``).
-
-    Examples
-    --------
-    >>> band_method("mse"), band_method("influence"), band_method("mse", "t")
-    ('log', 'bootstrap', 't')
-    """
-    if method is None:
-        return _VALUE_METHOD.get(value, "t")
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
-    return method
 
 
 # -- t-intervals -------------------------------------------------------------------
