@@ -161,8 +161,15 @@ def _one_kind(both: pd.Series, source: str, target: str) -> pd.Series:
 
 
 def _labels(values: pd.Series, name: str) -> pd.Series:
-    """The column, refused when a cell is empty or nested."""
+    """The column, refused when a cell is empty or nested, or holds floats or booleans
+    (``0.0`` and ``-0.0`` compare equal, and a CSV of the same rows reads them as text:
+    no one rule keeps them apart in every format)."""
     _one_value_cells(values, f"column {name!r}")
+    if pd.api.types.is_bool_dtype(values) or pd.api.types.is_float_dtype(values):
+        raise ValueError(
+            f"column {_text.short_repr(name)} holds {values.dtype} labels: node labels must be "
+            "integers or text (convert the column, e.g. .astype(str), to keep them as written)"
+        )
     if values.isna().any():
         row = int(np.flatnonzero(values.isna().to_numpy())[0])
         raise ValueError(f"column {name!r} is empty in row {row}: every row needs a node label")
@@ -268,6 +275,14 @@ def edge_list_series(
         "time": _column(frame, time, "time", "time"),
     }
     wcol = _column(frame, weight, "weight", "weight", required=False)
+    roles = {**cols, "weight": wcol}
+    for role, col in roles.items():
+        other = next((r for r, c in roles.items() if r != role and c == col), None)
+        if col is not None and other is not None:
+            raise ValueError(
+                f"column {_text.short_repr(col)} is given two roles, {other} and {role}: "
+                "each of source, target, time and weight names its own column"
+            )
     if len(frame) == 0:
         raise ValueError("the edge list has no rows: a series needs at least one step")
     src = _labels(frame[cols["source"]], cols["source"])
