@@ -34,7 +34,7 @@ import networkx as nx
 from ._text import short_list, shorten
 from .io import edgelist, series_files
 from .run import Run
-from .series import GraphSeries, series_from_graphs
+from .series import SELF_WEIGHT, GraphSeries, series_from_graphs
 
 __all__ = [
     "KINDS",
@@ -48,7 +48,11 @@ __all__ = [
 ]
 
 #: The options of edge-list kinds (``docs/user_series.md``).
-EDGE_LIST_OPTIONS = frozenset({"source", "target", "time", "weight", "bin", "directed"})
+EDGE_LIST_OPTIONS = frozenset(
+    {"source", "target", "time", "weight", "bin", "directed", "self_weight"}
+)
+#: The option of every kind built from edges or graphs: the self-weight rule.
+GRAPH_OPTIONS = frozenset({"self_weight"})
 
 
 @dataclass(frozen=True)
@@ -189,7 +193,7 @@ def kind_of(source) -> InputKind:
     >>> kind_of("contacts.csv").name, kind_of("runs/baygo-seed0").name
     ('edge list', 'run')
     >>> sorted(kind_of("contacts.csv").options)[:3]
-    ['bin', 'directed', 'source']
+    ['bin', 'directed', 'self_weight']
     """
     if isinstance(source, GraphSeries) or _is_run(source):
         return InputKind("series", _identity)
@@ -201,7 +205,8 @@ def _check_options(given: dict, kind: InputKind, what: str) -> None:
     if not extra:
         return
     names = ", ".join(f"{k}={shorten(repr(v), 40)}" for k, v in extra.items())
-    if kind.options:
+    graph_kind = kind.options <= GRAPH_OPTIONS  # built from graphs: only a self-weight
+    if kind.options and not (graph_kind and set(extra) <= EDGE_LIST_OPTIONS):
         raise ValueError(f"{names}: not an option of {what} (a {kind.name}), which takes "
                          f"{short_list(sorted(kind.options), 10)}")  # fmt: skip
     noun = "edge-list options" if set(extra) <= EDGE_LIST_OPTIONS else "options"
@@ -276,6 +281,7 @@ def as_series(
     weight: str | None = None,
     bin=None,
     directed: bool | None = None,
+    self_weight=None,
     **options,
 ) -> GraphSeries:
     """Turn anything that holds a temporal network into a :class:`GraphSeries`.
@@ -316,6 +322,16 @@ def as_series(
         offset alias such as ``"1D"``, ``"6h"`` or ``"15min"``.
     directed : bool, optional
         Edge lists only: False reads each row as a two-way contact (default True).
+    self_weight : "equal" or float, optional
+        Series built from edges or graphs (edge lists, networkx graphs,
+        networkx-temporal and DyNetX objects): the weight a node that hears
+        others in a step, and has no self-loop there, puts on its own belief
+        (:func:`~baygo_graph.series.series_from_edges`). Default ``"equal"``
+        (:data:`~baygo_graph.series.SELF_WEIGHT`): ``1 / (d + 1)`` for a node that
+        hears ``d`` others, the paper's equal rule over the closed
+        in-neighbourhood; a number ``s`` in ``[0, 1]`` puts ``s`` on itself (0:
+        none). A run, a series and a saved series file keep their own weights
+        (the option is refused for them).
     **options
         Options of kinds added with :func:`register_kind`.
 
@@ -324,9 +340,11 @@ def as_series(
     GraphSeries
         Node ``k`` of its arrays is ``series.nodes[k]``: labels are kept. Row
         ``i`` of ``W_t`` is node ``i``'s in-edge weights (self-loop included)
-        divided by their sum; a node with no positive in-edge weight in a step
-        gets ``w_ii = 1`` (it keeps its own belief). A node attribute
-        ``informative=True`` on exactly one node marks the informative agent.
+        divided by their sum, then the self-weight rule; a node with no positive
+        in-edge weight in a step gets ``w_ii = 1`` (it keeps its own belief).
+        ``series.self_weight`` names the rule (None: weights as stored). A node
+        attribute ``informative=True`` on exactly one node marks the informative
+        agent.
 
     Raises
     ------
@@ -342,16 +360,18 @@ def as_series(
     --------
     >>> g = nx.DiGraph([("b", "a"), ("a", "b")]); g.add_node("c")
     >>> s = as_series([g, g])
-    >>> s.n_steps, s.n_agents, s.nodes
-    (2, 3, ('a', 'b', 'c'))
-    >>> s.weights(0).toarray().tolist()
+    >>> s.n_steps, s.n_agents, s.nodes, s.self_weight
+    (2, 3, ('a', 'b', 'c'), 'equal')
+    >>> s.weights(0).toarray().tolist()                  # a and b hear one other: 1/2
+    [[0.5, 0.5, 0.0], [0.5, 0.5, 0.0], [0.0, 0.0, 1.0]]
+    >>> as_series([g], self_weight=0).weights(0).toarray().tolist()
     [[0.0, 1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
-    >>> u = as_series([nx.Graph([("x", "y")])])          # undirected: both ways
+    >>> u = as_series([nx.Graph([("x", "y")])], self_weight=0.25)   # undirected: both ways
     >>> u.weights(0).toarray().tolist()
-    [[0.0, 1.0], [1.0, 0.0]]
+    [[0.25, 0.75], [0.75, 0.25]]
     """
     named = {"source": source, "target": target, "time": time, "weight": weight}
-    named |= {"bin": bin, "directed": directed}
+    named |= {"bin": bin, "directed": directed, "self_weight": self_weight}
     given = {k: v for k, v in (named | options).items() if v is not None}
     out = _dispatch(graphs, given)
     return _run_series(out) if _is_run(out) else out
@@ -425,10 +445,15 @@ def series_input(func):
 # -- other libraries' objects -------------------------------------------------------
 
 
-def _networkx_temporal(obj) -> GraphSeries:
+def _graphs(obj, *, self_weight=SELF_WEIGHT) -> GraphSeries:
+    """A sequence of networkx graphs, one per step, with the self-weight rule."""
+    return series_from_graphs(list(obj), self_weight=self_weight)
+
+
+def _networkx_temporal(obj, *, self_weight=SELF_WEIGHT) -> GraphSeries:
     """A networkx-temporal ``TemporalGraph``: one networkx graph per snapshot."""
     snapshots = obj.to_snapshots() if hasattr(obj, "to_snapshots") else obj
-    return series_from_graphs(list(snapshots))
+    return series_from_graphs(list(snapshots), self_weight=self_weight)
 
 
 def _int_time(t, u, v) -> int:
@@ -444,7 +469,7 @@ def _int_time(t, u, v) -> int:
     )
 
 
-def _dynetx(obj) -> GraphSeries:
+def _dynetx(obj, *, self_weight=SELF_WEIGHT) -> GraphSeries:
     """A DyNetX graph's interactions as edge-list rows, placed where DyNetX places
     them: one added at ``t`` and removed at ``t'`` holds at steps ``t .. t'-1``; one
     never removed holds at ``t`` only (DyNetX's ``time_slice``)."""
@@ -461,7 +486,7 @@ def _dynetx(obj) -> GraphSeries:
             rows += [(u, v, s) for s in range(open_at.pop(key), t)]
     rows += [(u, v, t) for (u, v), t in open_at.items()]
     frame = pd.DataFrame(rows, columns=["source", "target", "time"])
-    return edgelist.edge_list_series(frame, directed=obj.is_directed())
+    return edgelist.edge_list_series(frame, directed=obj.is_directed(), self_weight=self_weight)
 
 
 def _module_is(name: str) -> Callable[[object], bool]:
@@ -502,7 +527,10 @@ register_kind(
     options=EDGE_LIST_OPTIONS,
 )
 register_kind(
-    "networkx-temporal graph", _networkx_temporal, accepts=_module_is("networkx_temporal")
+    "networkx-temporal graph",
+    _networkx_temporal,
+    accepts=_module_is("networkx_temporal"),
+    options=GRAPH_OPTIONS,
 )
-register_kind("DyNetX graph", _dynetx, accepts=_module_is("dynetx"))
-register_kind("networkx graphs", series_from_graphs, accepts=_graph_sequence)
+register_kind("DyNetX graph", _dynetx, accepts=_module_is("dynetx"), options=GRAPH_OPTIONS)
+register_kind("networkx graphs", _graphs, accepts=_graph_sequence, options=GRAPH_OPTIONS)

@@ -356,10 +356,13 @@ class FixedSeries(GraphSeries):
 class EdgeListSeries(GraphSeries):
     """Any weighted digraphs: the nonzero entries ``(step, row, col, w)`` of every W_t.
 
-    Rows are normalised (row-stochastic) and sorted by step.
+    Rows are normalised (row-stochastic) and sorted by step. ``self_weight`` names
+    the self-weight rule applied when the series was built from edges
+    (:func:`~baygo_graph.series.series_from_edges`; None: weights as stored).
     """
 
     entries: tuple | None = field(default=None, repr=False)
+    self_weight: object = None
 
     def step_edges(self, start: int = 0, stop: int | None = None):
         start, stop = self._bounds(start, stop)

@@ -106,6 +106,7 @@ def main(argv=None) -> None:
 
     ours, t_ours, c_ours = timed(smallest_b, run, windows="sliding")
     aligned, t_aligned, c_aligned = timed(smallest_b, run, windows="aligned")
+    ours, aligned = ours.B, aligned.B  # the window lengths of the two BCoverage results
     ttc, t_ttc, c_ttc = timed(time_to_connectivity, run)
     print(f"ours      smallest sliding B = {ours}  in {t_ours:8.2f} s wall, {c_ours:8.2f} s CPU")
     print(

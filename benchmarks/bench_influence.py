@@ -2,7 +2,7 @@
 
 Everything is timed side by side in one process:
 
-* ``influence_series(run, window=10)`` (product and union, sliding windows) on a
+* ``influence_series(run, window=10).values`` (product and union, sliding windows) on a
   BayGo-like series - every agent listens to a uniformly random other agent
   each step (T x M, default 10,000 x 1,000) - against
   ``smallest_b(run, windows="sliding")`` on the same series;
@@ -41,6 +41,7 @@ from baygo_graph.analysis import (
     time_to_connectivity,
     window_matrix,
 )
+from baygo_graph.models import LinearRegression  # noqa: E402
 
 WINDOW = 10
 
@@ -99,7 +100,7 @@ def compare(run, label, prefix, n_eig, lines):
     T, m = run.n_steps, run.n_agents
     b, t_b = timed(smallest_b, run, windows="sliding")
     _say(lines, f"### {label}: T={T:,}, M={m:,}, window {WINDOW}, sliding windows")
-    _say(lines, f"smallest_b(sliding) = {b} in {t_b:.2f} s")
+    _say(lines, f"smallest_b(sliding) = {b.B} in {t_b:.2f} s")
     for method in ("product", "union"):
         new, t_new = timed(influence_series, run, window=WINDOW, method=method, windows="sliding")
         defined = (~np.isnan(new[WINDOW - 1 :]).any(axis=1)).mean()
@@ -141,9 +142,11 @@ def report_parts(run, lines):
         "strongly_connected_steps": lambda: strongly_connected_steps(run),
         "b_connectivity aligned": lambda: b_connectivity(run, WINDOW, windows="aligned"),
         "b_connectivity sliding": lambda: b_connectivity(run, WINDOW, windows="sliding"),
-        "influence_series product": lambda: influence_series(run, window=WINDOW, windows="sliding"),
-        "influence_series union": lambda: influence_series(
-            run, window=WINDOW, method="union", windows="sliding"
+        "influence_series product": lambda: (
+            influence_series(run, window=WINDOW, windows="sliding").values
+        ),
+        "influence_series union": lambda: (
+            influence_series(run, window=WINDOW, method="union", windows="sliding").values
         ),
     }
     times = {name: timed(fn)[1] for name, fn in parts.items()}
@@ -190,7 +193,13 @@ def main(argv=None) -> str:
     compare(run, "random choices", args.prefix, 3, lines)
     data = synthetic_bodyfat(n=max(252, 20 * args.sim_agents), rng=args.seed)
     sim, t_sim = timed(
-        simulate, "baygo", agents=args.sim_agents, steps=args.sim_steps, grid=31, rng=0, data=data
+        simulate,
+        "baygo",
+        agents=args.sim_agents,
+        steps=args.sim_steps,
+        model=LinearRegression(grid=31),
+        rng=0,
+        data=data,
     )
     _say(lines, f"(simulate: {t_sim:.1f} s)")
     compare(sim, "simulate('baygo') choices", args.prefix, args.prefix, lines)

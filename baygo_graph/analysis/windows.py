@@ -278,8 +278,8 @@ def window_union(graphs, start: int, stop: int) -> nx.DiGraph:
     >>> u = window_union([g1, g2], 0, 2)
     >>> sorted(u.edges()), nx.is_strongly_connected(u)
     ([(0, 0), (0, 1), (1, 1), (1, 2), (2, 0), (2, 2)], True)
-    >>> u.edges[0, 1]["count"], u.edges[0, 1]["weight"]
-    (1, 1.0)
+    >>> u.edges[0, 1]["count"], u.edges[0, 1]["weight"]   # 1 hears 0 and itself (equal rule)
+    (1, 0.5)
     """
     s = graphs
     start = check_int("start", start)

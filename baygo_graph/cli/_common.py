@@ -89,12 +89,17 @@ _SERIES_OPTIONS = [
                  "offset alias (1D, 6h, 15min) for timestamps (required for them)."),
     click.option("--undirected", is_flag=True,
                  help="Edge lists: each row is a two-way contact (both nodes hear each other)."),
+    click.option("--self-weight", "self_weight", default=None, metavar="RULE",
+                 help="Series built from edges: the weight a node that hears others in a step "
+                 "puts on itself: 'equal' (1/(d+1) for d in-neighbours, the paper's equal rule; "
+                 "the default for edge lists) or a number in [0, 1] (0: none). A saved series "
+                 "keeps its stored weights; a run keeps its strategy's."),
 ]  # fmt: skip
 
 
 def series_options(command):
     """Add the edge-list options (``--source``, ``--target``, ``--time-column``,
-    ``--weight-column``, ``--bin``, ``--undirected``) to a command; pass the
+    ``--weight-column``, ``--bin``, ``--undirected``, ``--self-weight``) to a command; pass the
     values to :func:`load_input` as ``**options``."""
     for option in reversed(_SERIES_OPTIONS):
         command = option(command)
@@ -111,7 +116,8 @@ def _bin_value(text):
 
 
 def load_input(path, *, source_column=None, target_column=None, time_column=None,
-               weight_column=None, time_bin=None, undirected=False):  # fmt: skip
+               weight_column=None, time_bin=None, undirected=False,
+               self_weight=None):  # fmt: skip
     """What a command reads (:func:`baygo_graph.inputs.load`, the one door): a
     :class:`~baygo_graph.Run` for a run folder or ``.npz``, else a
     :class:`~baygo_graph.series.GraphSeries`.
@@ -138,10 +144,16 @@ def load_input(path, *, source_column=None, target_column=None, time_column=None
         "weight": weight_column,
         "bin": _bin_value(time_bin),
         "directed": False if undirected else None,
+        "self_weight": self_weight,
     }
     given = {k: v for k, v in options.items() if v is not None}
     kind = inputs.kind_of(path)
     extra = [k for k in given if k not in kind.options]
+    if "self_weight" in extra:
+        raise click.UsageError(
+            f"--self-weight applies to series built from edges; {path} is a {kind.name}, "
+            "which keeps its own weights"
+        )
     if extra:
         flags = {"time": "--time-column", "weight": "--weight-column", "directed":
                  "--undirected"}  # fmt: skip

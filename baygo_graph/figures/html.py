@@ -51,6 +51,7 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
+from .._render import self_weight_text
 from ..analysis import b_connectivity, influence_series, time_to_connectivity
 from ..inputs import as_series
 from ..io.atomic import atomic_text
@@ -247,6 +248,8 @@ def _viewer_data(source, *, window: int, layout_seed: int, title: str) -> dict:
         "nodes": [str(v) for v in series.nodes],
         "informative": None if informative is None else int(informative),
         "delta": None if series.delta is None else float(series.delta),
+        # the weight rule the influence rests on, worded once (baygo_graph._render)
+        "weights": self_weight_text(getattr(series, "self_weight", None), series.delta),
         "window": window,
         "synthetic": synthetic,
         "synthetic_text": SYNTHETIC_TEXT,
@@ -258,7 +261,7 @@ def _viewer_data(source, *, window: int, layout_seed: int, title: str) -> dict:
         },
         "layout": _layout(series, layout_seed),
         "influence": _log_quantised(
-            influence_series(series, window=window, windows="sliding").T  # agent-major
+            influence_series(series, window=window, windows="sliding").values.T  # agent-major
         ),
         "mse": _mse(run),
         "connected": _connected(series, window),
@@ -341,7 +344,9 @@ def to_html(source, path, *, window: int = 10, layout_seed: int = 0, title: str 
     >>> import tempfile
     >>> import networkx as nx
     >>> from baygo_graph import simulate, synthetic_bodyfat
-    >>> run = simulate("baygo", agents=4, steps=5, grid=9, rng=0, data=synthetic_bodyfat())
+    >>> from baygo_graph.models import LinearRegression
+    >>> run = simulate("baygo", agents=4, steps=5, model=LinearRegression(grid=9),
+    ...                rng=0, data=synthetic_bodyfat())
     >>> p = to_html(run, tempfile.mkdtemp() + "/run.html", window=3)
     >>> text = p.read_text()
     >>> text.startswith("<!DOCTYPE html>"), "https://" in text

@@ -279,6 +279,7 @@ def edge_list_series(
     weight: str | None = None,
     bin=None,
     directed: bool = True,
+    self_weight="equal",
 ):
     """A graph series from a temporal edge list (rules: module docstring).
 
@@ -294,11 +295,17 @@ def edge_list_series(
         alias (``"1D"``) for timestamps (required for them).
     directed : bool, default True
         False: each row is a two-way contact (both nodes hear each other).
+    self_weight : "equal" or float, default "equal"
+        The weight a node that hears others in a step (and has no self-loop row
+        there) puts on itself: ``"equal"``, ``1 / (d + 1)`` for ``d`` in-neighbours
+        (the paper's equal rule), or a number in ``[0, 1]``; see
+        :func:`baygo_graph.series.series_from_edges`.
 
     Returns
     -------
     EdgeListSeries
-        ``nodes`` holds the labels; ``n_steps`` = last step + 1.
+        ``nodes`` holds the labels; ``n_steps`` = last step + 1;
+        ``self_weight`` names the rule.
 
     Raises
     ------
@@ -315,7 +322,9 @@ def edge_list_series(
     >>> s = edge_list_series(df)
     >>> s.nodes, s.n_steps
     (('ann', 'bob', 'cat'), 3)
-    >>> s.weights(2).toarray().tolist()          # time 7: cat hears bob
+    >>> s.weights(2).toarray().tolist()          # time 7: cat hears bob (and itself)
+    [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.5, 0.5]]
+    >>> edge_list_series(df, self_weight=0).weights(2).toarray().tolist()
     [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 1.0, 0.0]]
     >>> days = pd.DataFrame({"from": ["a", "b"], "to": ["b", "a"],
     ...                      "when": ["2024-01-01 09:00", "2024-01-03 18:00"]})
@@ -370,7 +379,8 @@ def edge_list_series(
         steps = np.concatenate([steps, steps[two_way]])
         i, j = np.concatenate([i, j[two_way]]), np.concatenate([j, i[two_way]])
         w = np.concatenate([w, w[two_way]])
-    return series_from_edges(steps, i, j, w, n_steps=n_steps, nodes=[labels[k] for k in order])
+    return series_from_edges(steps, i, j, w, n_steps=n_steps, nodes=[labels[k] for k in order],
+                             self_weight=self_weight)  # fmt: skip
 
 
 def read_edge_list(path, **options):
@@ -382,8 +392,8 @@ def read_edge_list(path, **options):
         A CSV (comma-separated; ``.tsv``: tab-separated) with a header row, or a
         Parquet file (needs pyarrow: ``pip install baygo-graph[parquet]``).
     **options
-        ``source``, ``target``, ``time``, ``weight``, ``bin``, ``directed``: as
-        in :func:`edge_list_series`.
+        ``source``, ``target``, ``time``, ``weight``, ``bin``, ``directed``,
+        ``self_weight``: as in :func:`edge_list_series`.
 
     Returns
     -------
