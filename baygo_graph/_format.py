@@ -62,19 +62,22 @@ def json_number(x, *, integer: bool = False):
 
 
 def json_clean(obj):
-    """``obj`` with NaN/inf replaced by None, recursively (dict keys as str), so the JSON
-    is standard.
+    """``obj`` made standard JSON, recursively (dict keys as str): NaN (undefined) becomes
+    None (``null``), an infinity the string ``"inf"`` or ``"-inf"`` (never ``null``,
+    which would read as missing).
 
     Examples
     --------
-    >>> json_clean({"a": [1.0, float("nan")], 2: np.float32(0.5)})
-    {'a': [1.0, None], '2': 0.5}
+    >>> json_clean({"a": [1.0, float("nan"), float("inf")], 2: np.float32(0.5)})
+    {'a': [1.0, None, 'inf'], '2': 0.5}
     """
     if isinstance(obj, dict):
         return {str(k): json_clean(v) for k, v in obj.items()}
     if isinstance(obj, list | tuple):
         return [json_clean(v) for v in obj]
     if isinstance(obj, float | np.floating):
+        if np.isinf(obj):
+            return "inf" if obj > 0 else "-inf"
         return float(obj) if np.isfinite(obj) else None
     return obj
 

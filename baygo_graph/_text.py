@@ -20,9 +20,11 @@ Each target has one helper here, used wherever that target is written:
 * XML - :func:`xml_text`: characters XML 1.0 cannot hold replaced by U+FFFD;
 * file names - :func:`path_component`: one safe path component (no ``/``,
   ``..``, control characters), distinct texts giving distinct names;
-* messages quoting user content (a cell, a header, a list of columns) -
-  :func:`shorten` and :func:`short_list`: bounded, with an ellipsis and how many
-  more, so a hostile file never makes a megabyte-long error line.
+* messages quoting user content (a cell, a header, an option's value, a list of
+  columns) - :func:`shorten`, :func:`short_repr` and :func:`short_list`: bounded,
+  with an ellipsis and how many more, so a hostile file or option never makes a
+  megabyte-long error line; :func:`short_line`, the last guard of a printed
+  error line, cuts every long quoted value in it, then the line, in the middle.
 """
 
 from __future__ import annotations
@@ -40,7 +42,9 @@ __all__ = [
     "markdown_code",
     "mathtext",
     "path_component",
+    "short_line",
     "short_list",
+    "short_repr",
     "shorten",
     "xml_text",
 ]
@@ -228,6 +232,51 @@ def shorten(text, limit: int = 200) -> str:
     if len(text) <= limit:
         return text
     return f"{text[:limit]}... ({len(text) - limit} more characters)"
+
+
+def short_repr(value, limit: int = 60) -> str:
+    """``repr(value)`` shortened to ``limit`` characters (:func:`shorten`): how a
+    message quotes a value a user gave (an option, a cell).
+
+    Examples
+    --------
+    >>> short_repr("1D"), short_repr("x" * 100, 10)
+    ("'1D'", "'xxxxxxxxx... (92 more characters)")
+    """
+    return shorten(repr(value), limit)
+
+
+#: A quoted value in a message: '...' or "..." (backslash escapes inside kept).
+_QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
+
+
+def _middle_cut(text: str, limit: int, tail: int) -> str:
+    """``text`` of more than ``limit`` characters as its head, ``... (N more characters)
+    ...``, then its last ``tail`` characters (a file name, advice): ``limit`` at most."""
+    room = len(f"... ({len(text)} more characters) ...")  # the mark, at most this long
+    head = max(limit - tail - room, 0)
+    return f"{text[:head]}... ({len(text) - head - tail} more characters) ...{text[-tail:]}"
+
+
+def short_line(text, limit: int = 300, *, quoted: int = 120) -> str:
+    """One message line of at most about ``limit`` characters: each quoted value longer
+    than ``quoted`` characters cut in its middle (its start and its end, where a file
+    name is, kept), then, if still too long, the line cut in its middle (what went
+    wrong at the start, what to do at the end kept).
+
+    Examples
+    --------
+    >>> line = short_line("bin must be an int, got '" + "x" * 5000 + "'; see --help")
+    >>> len(line) < 300, line.endswith("; see --help")
+    (True, True)
+    >>> short_line("'/a/long/folder/" + "d" * 200 + "/far.csv': bad").endswith("far.csv': bad")
+    True
+    """
+    text = _QUOTED.sub(
+        lambda m: _middle_cut(m.group(0), quoted, 40) if len(m.group(0)) > quoted else m.group(0),
+        str(text),
+    )
+    return text if len(text) <= limit else _middle_cut(text, limit, 100)
 
 
 def short_list(items, k: int = 10, *, quote: bool = False, limit: int = 80) -> str:

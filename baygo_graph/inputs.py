@@ -32,7 +32,7 @@ from pathlib import Path
 import networkx as nx
 
 from ._text import short_list, shorten
-from .io import edgelist, series_files
+from .io import archives, edgelist, foreign, series_files
 from .run import Run
 from .series import SELF_WEIGHT, GraphSeries, series_from_graphs
 
@@ -47,10 +47,13 @@ __all__ = [
     "series_input",
 ]
 
-#: The options of edge-list kinds (``docs/user_series.md``).
+#: The options of edge-list kinds (``docs/user_series.md``; the time rules:
+#: :mod:`baygo_graph.io.times`; ``columns``: a headerless file's columns by position).
 EDGE_LIST_OPTIONS = frozenset(
-    {"source", "target", "time", "weight", "bin", "directed", "self_weight"}
-)
+    {"source", "target", "time", "weight", "bin", "directed", "origin", "time_format",
+     "self_weight"}
+)  # fmt: skip
+EDGE_FILE_OPTIONS = EDGE_LIST_OPTIONS | {"columns"}
 #: The option of every kind built from edges or graphs: the self-weight rule.
 GRAPH_OPTIONS = frozenset({"self_weight"})
 
@@ -157,11 +160,14 @@ def _is_run(x) -> bool:
     return isinstance(x, Run)
 
 
-def _path_kind(path: Path) -> InputKind:
+def _path_kind(path: Path, *, columns=None) -> InputKind:
     """The kind of a file or folder: a folder or ``.npz`` is a run, then the longest
     suffix, then the sniffers; a missing file of no known ending is read as a run
-    (whose reader says it is missing)."""
+    (whose reader says it is missing). A file whose columns are named by position
+    (``columns=``) is an edge list whatever its name."""
     name = path.name.lower()
+    if columns is not None and not path.is_dir():
+        return KINDS["edge list"]
     if path.is_dir() or name.endswith(".npz"):
         return KINDS["run"]
     matches = [(len(s), k) for k in KINDS.values() for s in k.suffixes if name.endswith(s)]
@@ -185,7 +191,7 @@ def _object_kind(obj) -> InputKind:
     )
 
 
-def kind_of(source) -> InputKind:
+def kind_of(source, *, columns=None) -> InputKind:
     """The kind :func:`as_series` reads ``source`` as (a path or an object).
 
     Examples
@@ -193,11 +199,15 @@ def kind_of(source) -> InputKind:
     >>> kind_of("contacts.csv").name, kind_of("runs/baygo-seed0").name
     ('edge list', 'run')
     >>> sorted(kind_of("contacts.csv").options)[:3]
-    ['bin', 'directed', 'self_weight']
+    ['bin', 'columns', 'directed']
+    >>> kind_of("tij.dat_", columns="time,source,target").name  # columns named: an edge list
+    'edge list'
     """
     if isinstance(source, GraphSeries) or _is_run(source):
         return InputKind("series", _identity)
-    return _path_kind(Path(source)) if _is_path(source) else _object_kind(source)
+    if _is_path(source):
+        return _path_kind(Path(source), columns=columns)
+    return _object_kind(source)
 
 
 def _check_options(given: dict, kind: InputKind, what: str) -> None:
@@ -220,7 +230,7 @@ def _dispatch(graphs, given: dict):
         return graphs
     if _is_path(graphs):
         path = Path(graphs)
-        kind = _path_kind(path)
+        kind = _path_kind(path, columns=given.get("columns"))
         _check_options(given, kind, f"a file {path.name!r}")
         return kind.read(path, **given)
     kind = _object_kind(graphs)
@@ -306,8 +316,9 @@ def as_series(
           :func:`baygo_graph.io.edgelist.edge_list_series`);
         * a path: a run folder or ``.npz``; a saved series ``.json``,
           ``.graphml`` or ``.gexf``; an edge list ``.csv`` / ``.tsv`` or
-          ``.parquet`` (needs the ``parquet`` extra, pyarrow); any kind added
-          with :func:`register_kind`;
+          ``.parquet``, or an archive's file as downloaded (SNAP ``.txt``, KONECT
+          ``out.NAME``, plain or ``.gz`` / ``.bz2`` / ``.xz`` / ``.zst``); any kind
+          added with :func:`register_kind`;
         * a networkx-temporal ``TemporalGraph`` (its snapshots, networkx
           graphs) or a DyNetX ``DynGraph`` / ``DynDiGraph`` (its interactions: one
           added at ``t`` and removed at ``t'`` holds at steps ``t .. t'-1``, one
@@ -333,7 +344,12 @@ def as_series(
         none). A run, a series and a saved series file keep their own weights
         (the option is refused for them).
     **options
-        Options of kinds added with :func:`register_kind`.
+        Edge lists: ``origin`` (``"first"`` or ``"epoch"``: where bins start),
+        ``time_format`` (``"unix"``, or a strftime format for dates that are not
+        ISO 8601; :mod:`baygo_graph.io.times`), and for files ``columns`` (a
+        headerless file's columns by position, ``"time,source,target"``;
+        :mod:`baygo_graph.io.archives`). Options of kinds added with
+        :func:`register_kind`.
 
     Returns
     -------
@@ -450,45 +466,6 @@ def _graphs(obj, *, self_weight=SELF_WEIGHT) -> GraphSeries:
     return series_from_graphs(list(obj), self_weight=self_weight)
 
 
-def _networkx_temporal(obj, *, self_weight=SELF_WEIGHT) -> GraphSeries:
-    """A networkx-temporal ``TemporalGraph``: one networkx graph per snapshot."""
-    snapshots = obj.to_snapshots() if hasattr(obj, "to_snapshots") else obj
-    return series_from_graphs(list(snapshots), self_weight=self_weight)
-
-
-def _int_time(t, u, v) -> int:
-    """A DyNetX time as an int; a non-integer time is refused (never truncated)."""
-    if isinstance(t, bool) or not isinstance(t, int | float) and not hasattr(t, "is_integer"):
-        raise ValueError(f"DyNetX interaction {u!r} -> {v!r}: time {t!r} is not a number")
-    if isinstance(t, int) or float(t).is_integer():
-        return int(t)
-    raise ValueError(
-        f"DyNetX interaction {u!r} -> {v!r} at time {t!r}: times must be integer steps "
-        "(baygo never truncates a time); give the interactions as an edge list "
-        "(pandas.DataFrame) with bin= to group times into steps"
-    )
-
-
-def _dynetx(obj, *, self_weight=SELF_WEIGHT) -> GraphSeries:
-    """A DyNetX graph's interactions as edge-list rows, placed where DyNetX places
-    them: one added at ``t`` and removed at ``t'`` holds at steps ``t .. t'-1``; one
-    never removed holds at ``t`` only (DyNetX's ``time_slice``)."""
-    import pandas as pd
-
-    rows, open_at = [], {}
-    for u, v, op, t in obj.stream_interactions():
-        key, t = (u, v), _int_time(t, u, v)
-        if op == "+":
-            if key in open_at:  # added again before a removal: the first was one step
-                rows.append((u, v, open_at[key]))
-            open_at[key] = t
-        elif key in open_at:  # removed at t: it held at steps start .. t-1
-            rows += [(u, v, s) for s in range(open_at.pop(key), t)]
-    rows += [(u, v, t) for (u, v), t in open_at.items()]
-    frame = pd.DataFrame(rows, columns=["source", "target", "time"])
-    return edgelist.edge_list_series(frame, directed=obj.is_directed(), self_weight=self_weight)
-
-
 def _module_is(name: str) -> Callable[[object], bool]:
     return lambda obj: type(obj).__module__.split(".")[0] == name
 
@@ -498,6 +475,10 @@ def _graph_sequence(obj) -> bool:
 
 
 def _read_run(path, **options) -> Run:
+    if why := archives.unknown_kind_message(path):  # a file of no kind: say what is read
+        from .exceptions import RunFormatError
+
+        raise RunFormatError(why)
     return Run.load(path)
 
 
@@ -517,8 +498,9 @@ register_kind("GEXF series", series_files.read_gexf, suffixes=[".gexf"])
 register_kind(
     "edge list",
     edgelist.read_edge_list,
-    suffixes=edgelist.EDGE_LIST_SUFFIXES,
-    options=EDGE_LIST_OPTIONS,
+    suffixes=edgelist.EDGE_LIST_SUFFIXES,  # CSV/TSV, Parquet, SNAP; also compressed
+    sniff=lambda path: archives.edge_file_kind(path) == "konect",  # KONECT's out.NAME
+    options=EDGE_FILE_OPTIONS,
 )
 register_kind(
     "edge list (DataFrame)",
@@ -528,9 +510,11 @@ register_kind(
 )
 register_kind(
     "networkx-temporal graph",
-    _networkx_temporal,
+    foreign.temporal_graph_series,
     accepts=_module_is("networkx_temporal"),
     options=GRAPH_OPTIONS,
 )
-register_kind("DyNetX graph", _dynetx, accepts=_module_is("dynetx"), options=GRAPH_OPTIONS)
+register_kind(
+    "DyNetX graph", foreign.dynetx_series, accepts=_module_is("dynetx"), options=GRAPH_OPTIONS
+)
 register_kind("networkx graphs", _graphs, accepts=_graph_sequence, options=GRAPH_OPTIONS)

@@ -26,6 +26,7 @@ from ._version import __version__
 from .data import draw_batches
 from .limits import arrays_nbytes, check_budget, estimate_run_bytes
 from .models import pool, resolve_model
+from .models.rows import blas_limit, blas_threads
 from .run import Run
 from .strategies import DEFAULT_STRATEGY, capabilities, resolve_strategy
 
@@ -348,6 +349,20 @@ class _Loop:
                 split=split,
                 model=model,
             )
+        # BLAS threads by the size of the step's products: one for small ones
+        values = model.state_values() if hasattr(model, "state_values") else 1
+        flops = 2 * plan.learners * max(plan.learners, 8) * values
+        with blas_limit(blas_threads(flops)):
+            rec = self._steps(plan, model, split, state, rng, progress)
+        rec.state = state
+        for mon in monitors:
+            records, config = mon.finish()
+            rec.records |= records
+            rec.config.setdefault("monitors", {}).update(config)
+        return rec
+
+    def _steps(self, plan, model, split, state, rng, progress) -> _Record:
+        monitors, agents = self.monitors, split.agents
         rec = None
         bar = tqdm(range(self.steps), desc=progress or "", disable=not progress, leave=False)
         for t in bar:
@@ -370,11 +385,6 @@ class _Loop:
                 post, w_t = model.posterior(state), plan.weights(t)
                 for mon in monitors:
                     mon.observe(t, local=local, posterior=post, weights=w_t)
-        rec.state = state
-        for mon in monitors:
-            records, config = mon.finish()
-            rec.records |= records
-            rec.config.setdefault("monitors", {}).update(config)
         return rec
 
     def _record(self, m) -> _Record:

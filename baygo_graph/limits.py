@@ -30,6 +30,7 @@ __all__ = [
     "JSON_BYTES_PER_FILE_BYTE",
     "LIMIT_ENV",
     "check_budget",
+    "estimate_edge_list_bytes",
     "estimate_run_bytes",
     "format_bytes",
     "memory_limit",
@@ -54,6 +55,20 @@ JSON_BYTES_PER_FILE_BYTE = 64
 #: short text cells) and 1.3 KB per column (a one-row file of 100,000 columns).
 CSV_BYTES_PER_FILE_BYTE = 16
 CSV_BYTES_PER_COLUMN = 2048
+
+#: Peak bytes of reading an edge list into a series, per row (pandas' frame, the
+#: factorised labels, the step and key arrays, the sort of np.unique, the normalised
+#: entries), per node and per step: measured peaks (psutil/ru_maxrss above the size
+#: before the call, ``benchmarks/bench_edgelist.py --memory``) were 222-241 B per row
+#: with integer labels and 378 B with text labels (10^6 rows, CSV and Parquet);
+#: these bounds leave a margin. A small file still takes ~20 MiB (pyarrow's memory
+#: pool, the allocator's arenas): the fixed term. The analyses that follow (window
+#: unions, their strong components and influence) hold at most about 130 B per row.
+EDGE_LIST_BYTES_FIXED = 24 * 2**20
+EDGE_LIST_BYTES_PER_ROW = 320
+EDGE_LIST_TEXT_BYTES_PER_ROW = 480
+EDGE_LIST_BYTES_PER_NODE = 512
+EDGE_LIST_BYTES_PER_STEP = 64
 
 _UNITS = {
     "": 1,
@@ -199,7 +214,7 @@ def physical_memory() -> int | None:
     return pages * size if pages > 0 and size > 0 else None
 
 
-def check_budget(nbytes, *, what: str, limit=None, used: int = 0) -> int:
+def check_budget(nbytes, *, what: str, limit=None, used: int = 0, advice: str = "") -> int:
     """Raise :class:`BudgetError` when ``nbytes`` exceeds the memory budget.
 
     Parameters
@@ -213,6 +228,9 @@ def check_budget(nbytes, *, what: str, limit=None, used: int = 0) -> int:
     used : int, default 0
         Bytes already taken from the same budget (e.g. the members of a file read
         before this one): ``used + nbytes`` must fit.
+    advice : str, optional
+        What else would make the input fit (``"pass a wider bin (--bin 20)"``), said
+        before the budget that would let it pass.
 
     Returns
     -------
@@ -251,11 +269,11 @@ budget of 1.0 GiB (the limit given): pass a limit of 3GiB or more to run it
     if machine is not None and used + nbytes > machine:
         raise BudgetError(
             f"{head}, and more than this machine's memory ({format_bytes(machine)}): "
-            "it cannot run here"
+            + (f"{advice}" if advice else "it cannot run here")
         )
     text = size_text(used + nbytes)
     how = f"pass a limit of {text}" if limit is not None else f"set {LIMIT_ENV}={text}"
-    raise BudgetError(f"{head}: {how} or more to run it")
+    raise BudgetError(f"{head}: {f'{advice}, or ' if advice else ''}{how} or more to run it")
 
 
 def estimate_run_bytes(
@@ -301,6 +319,32 @@ def estimate_run_bytes(
     grid = k * (2 + 3) * 8
     metrics = t * m * (8 + 8 + 16 + 4)
     return posterior + grid + metrics + (m * m * 8 if pairwise else 0)
+
+
+def estimate_edge_list_bytes(rows: int, *, nodes: int, steps: int, text_labels: bool = False,
+                             directed: bool = True) -> int:  # fmt: skip
+    """Peak bytes of reading an edge list of ``rows`` contacts into a series.
+
+    What the readers and pandas allocate (the module constants, measured): a
+    fixed part; per row, more when the labels are text (one Python object per
+    cell) and twice the rows for undirected contacts; per node (labels, their
+    order); per step (step offsets). Nothing grows with steps x nodes: a node
+    nobody reaches at a step is not stored.
+
+    Examples
+    --------
+    >>> format_bytes(estimate_edge_list_bytes(10**7, nodes=10**5, steps=10**3))
+    '3.1 GiB'
+    >>> estimate_edge_list_bytes(2, nodes=2, steps=10**7) > 2**29   # steps cost too
+    True
+    """
+    per_row = EDGE_LIST_TEXT_BYTES_PER_ROW if text_labels else EDGE_LIST_BYTES_PER_ROW
+    return (
+        EDGE_LIST_BYTES_FIXED
+        + per_row * int(rows) * (1 if directed else 2)
+        + EDGE_LIST_BYTES_PER_NODE * int(nodes)
+        + EDGE_LIST_BYTES_PER_STEP * int(steps)
+    )
 
 
 def arrays_nbytes(obj) -> int:

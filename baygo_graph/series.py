@@ -176,7 +176,8 @@ def series_from_graphs(graphs, *, stochastic: bool = False, self_weight=None) ->
         ``Graph`` (edge ``{i, j}``: both directions, each with the edge's weight);
         multigraphs' parallel edges add their weights. The nodes are the union over
         the steps (sorted when their labels sort); a node missing from a step is
-        isolated there (``w_ii = 1``). Attribute ``weight`` (default 1); node
+        isolated there (``w_ii = 1``); numpy labels (``np.int64(3)``) become plain
+        Python values (``3``). Attribute ``weight`` (default 1); node
         attribute ``informative=True`` on exactly one node marks the informative
         agent; graph attribute ``synthetic=True`` on every step marks synthetic data.
     stochastic : bool, default False
@@ -204,7 +205,8 @@ def series_from_graphs(graphs, *, stochastic: bool = False, self_weight=None) ->
     [[0.5, 0.5, 0.0], [0.5, 0.5, 0.0], [0.0, 0.0, 1.0]]
     """
     graphs = list(graphs)
-    nodes = _node_order(graphs)
+    nodes = _node_order(graphs)  # numpy scalars as plain Python values (same hash)
+    nodes = tuple(v.item() if isinstance(v, np.integer | np.str_) else v for v in nodes)
     index = {v: k for k, v in enumerate(nodes)}
     triples = []
     for t, g in enumerate(graphs):
@@ -265,7 +267,9 @@ def series_from_edges(
     -------
     EdgeListSeries
         Rows divided by their sums, then the self-weight rule; a row with no
-        positive weight gets ``w_ii = 1``. ``self_weight`` records the rule.
+        positive weight gets ``w_ii = 1`` (not stored: the series holds one entry
+        per positive weight, never one per step and node). ``self_weight``
+        records the rule.
 
     Examples
     --------
@@ -297,24 +301,21 @@ def series_from_edges(
             raise ValueError("edge weights of one (step, source, target) add up to inf")
         step, rest = np.divmod(key, m * m)
         row, col = np.divmod(rest, m)
-    # Normalise rows (in-weights per receiver and step); empty rows keep w_ii = 1.
-    keys = step * m + row
-    shares, empty = row_shares(w, keys, n_steps * m)
+    # Normalise rows (in-weights per receiver and step, keys sorted); a row with no
+    # positive weight keeps w_ii = 1, left implicit: nothing of size steps x nodes.
+    rows = np.ones(len(step), dtype=bool)
+    np.not_equal(step[1:] * m + row[1:], step[:-1] * m + row[:-1], out=rows[1:])
+    rid, n_rows = np.cumsum(rows) - 1, int(rows.sum())
+    shares, _ = row_shares(w, rid, n_rows)
     if stochastic:  # rows written by this package: kept exactly when they sum to 1
-        total = np.bincount(keys, weights=w, minlength=n_steps * m)
-        shares = np.where(np.abs(total - 1.0)[keys] <= 1e-12, w, shares)
+        total = np.bincount(rid, weights=w, minlength=n_rows)
+        shares = np.where(np.abs(total - 1.0)[rid] <= 1e-12, w, shares)
     w = shares
     rule = None if self_weight is None else check_self_weight(self_weight)
     if rule is not None:
-        step, row, col, w = _self_weighted(step, row, col, w, n_steps * m, m, rule)
-    empty = np.flatnonzero(empty)
-    step = np.concatenate([step, empty // m])
-    row = np.concatenate([row, empty % m])
-    col = np.concatenate([col, empty % m])
-    w = np.concatenate([w, np.ones(len(empty))])
+        step, row, col, w = _self_weighted(step, row, col, w, rows, rid, rule)
     pos = w > 0
-    order = np.argsort(step[pos], kind="stable")
-    entries = tuple(a[pos][order] for a in (step, row, col, w))
+    entries = tuple(a[pos] for a in (step, row, col, w))
     return EdgeListSeries(
         n_steps=int(n_steps),
         n_agents=m,
@@ -326,21 +327,26 @@ def series_from_edges(
     )
 
 
-def _self_weighted(step, row, col, w, n_keys: int, m: int, rule):
+def _self_weighted(step, row, col, w, first, rid, rule):
     """Row-normalised entries with the self-weight ``rule`` put where a row hears
-    someone and has no self-loop entry (of any weight): the others scaled by ``1 - s``."""
-    key = step * m + row
+    someone and has no self-loop entry (of any weight): the others scaled by ``1 - s``.
+
+    ``first`` marks each row's first entry and ``rid`` gives every entry its row
+    (entries sorted by step, row, col): nothing of size steps x nodes is formed."""
+    n_rows = len(first) and int(rid[-1]) + 1
     off = row != col
-    d = np.bincount(key[off & (w > 0)], minlength=n_keys)
-    own = np.bincount(key[~off], minlength=n_keys) > 0
+    d = np.bincount(rid[off & (w > 0)], minlength=n_rows)
+    own = np.bincount(rid[~off], minlength=n_rows) > 0
     target = (d > 0) & ~own
-    share = 1.0 / (d + 1.0) if rule == "equal" else np.full(n_keys, float(rule))
+    share = 1.0 / (d + 1.0) if rule == "equal" else np.full(n_rows, float(rule))
     share = np.where(target, share, 0.0)
-    w = np.where(off & target[key], w * (1.0 - share[key]), w)
+    w = np.where(off & target[rid], w * (1.0 - share[rid]), w)
     add = np.flatnonzero(share > 0)
-    step = np.concatenate([step, add // m])
-    row = np.concatenate([row, add % m])
-    col = np.concatenate([col, add % m])
+    at = np.flatnonzero(first)[add]  # the first entry of each such row: its step and node
+    node = row[at]
+    step = np.concatenate([step, step[at]])
+    row = np.concatenate([row, node])
+    col = np.concatenate([col, node])
     w = np.concatenate([w, share[add]])
     order = np.lexsort((col, row, step))
     return step[order], row[order], col[order], w[order]

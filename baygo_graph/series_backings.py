@@ -293,15 +293,23 @@ class ChoiceSeries(GraphSeries):
         return t + start, ch[t, dst].astype(np.int64), dst, np.full(len(t), 1.0 - self.delta)
 
     def weights(self, t: int) -> sp.csr_array:
-        choice = self.choices[int(t)]
+        # canonical CSR built directly (one or two entries a row, sorted by column): the
+        # loop's monitors ask for every step's W
+        choice = self.choices[int(t)].astype(np.int64)
         m, delta = self.n_agents, self.delta
-        has = choice >= 0
-        rows = np.concatenate([np.arange(m), np.flatnonzero(has)])
-        cols = np.concatenate([np.arange(m), choice[has]])
-        vals = np.concatenate([np.where(has, delta, 1.0), np.full(has.sum(), 1.0 - delta)])
-        w = sp.csr_array((vals, (rows, cols)), shape=(m, m))
-        w.sort_indices()
-        return w
+        own = np.arange(m)
+        other = (choice >= 0) & (choice != own)  # a chosen neighbour: two entries
+        diag = np.where(choice < 0, 1.0, np.where(other, delta, delta + (1.0 - delta)))
+        indptr = np.zeros(m + 1, dtype=np.int64)
+        np.cumsum(1 + other, out=indptr[1:])
+        pos = indptr[:-1] + (other & (choice < own))  # the diagonal after a lower column
+        indices = np.empty(indptr[-1], dtype=np.int64)
+        data = np.empty(indptr[-1])
+        indices[pos], data[pos] = own, diag
+        rows = np.flatnonzero(other)
+        at = indptr[rows] + (choice[rows] > rows)
+        indices[at], data[at] = choice[rows], 1.0 - delta
+        return sp.csr_array((data, indices, indptr), shape=(m, m))
 
     def arrays(self) -> tuple[str, dict]:
         return "dynamic", {"choices": self.choices}
@@ -356,9 +364,19 @@ class FixedSeries(GraphSeries):
 class EdgeListSeries(GraphSeries):
     """Any weighted digraphs: the nonzero entries ``(step, row, col, w)`` of every W_t.
 
-    Rows are normalised (row-stochastic) and sorted by step. ``self_weight`` names
-    the self-weight rule applied when the series was built from edges
+    Rows are normalised (row-stochastic) and sorted by step. A row with no entry at
+    a step is ``w_ii = 1`` there (a node nobody reaches keeps its own belief), left
+    implicit: the entries grow with the edges, not with steps x nodes (files of an
+    earlier version, which stored those entries, read the same). ``self_weight``
+    names the self-weight rule applied when the series was built from edges
     (:func:`~baygo_graph.series.series_from_edges`; None: weights as stored).
+
+    Examples
+    --------
+    >>> s = EdgeListSeries(n_steps=2, n_agents=2, entries=(np.array([1]), np.array([0]),
+    ...                    np.array([1]), np.array([1.0])))
+    >>> s.weight_sum(0, 2).toarray().tolist()
+    [[1.0, 1.0], [0.0, 2.0]]
     """
 
     entries: tuple | None = field(default=None, repr=False)
@@ -374,14 +392,29 @@ class EdgeListSeries(GraphSeries):
 
     def weight_sum(self, start: int, stop: int) -> sp.csr_array:
         step, row, col, w = self.entries
+        m = self.n_agents
         lo, hi = np.searchsorted(step, [start, stop])
-        return _csr(w[lo:hi], row[lo:hi], col[lo:hi], self.n_agents)
+        step, row, col, w = step[lo:hi], row[lo:hi], col[lo:hi], w[lo:hi]
+        # each row sums to 1 in the steps where it has entries, else w_ii = 1 (implicit)
+        first = np.ones(len(step), dtype=bool)
+        np.not_equal(step[1:] * m + row[1:], step[:-1] * m + row[:-1], out=first[1:])
+        own = (stop - start) - np.bincount(row[first], minlength=m)
+        idle = np.flatnonzero(own)
+        return _csr(
+            np.concatenate([w, own[idle].astype(float)]),
+            np.concatenate([row, idle]),
+            np.concatenate([col, idle]),
+            m,
+        )
 
     def weight_stack(self) -> np.ndarray:
         t, m = self.n_steps, self.n_agents
         out = np.zeros((t, m, m))
         step, row, col, w = self.entries
         np.add.at(out, (step, row, col), w)
+        idle = out.sum(axis=2) == 0  # no entry: w_ii = 1
+        tt, ii = np.nonzero(idle)
+        out[tt, ii, ii] = 1.0
         return out
 
     def arrays(self) -> tuple[str, dict]:

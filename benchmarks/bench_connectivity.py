@@ -13,17 +13,29 @@ strongly connected union:
   stopping at the first failing window (step graphs built once per window scan
   and kept only while in the window).
 
-Run::
+With ``--archive``, instead: an archive-scale user series (synthetic 30%-hub edge list,
+``_user_series.py``; default 10^7 events, M = 10^5 nodes, T = 10^3 steps, integer labels,
+Parquet) in a fresh subprocess: ``as_series`` + smallest sliding B + ``is_b_connected``
+at that B, timed, with the peak resident memory (``ru_maxrss``) against the budget's
+estimate; then union influence at that size (aligned windows of length B, and sliding
+windows with ``--stride``), timed, with the peak again. Targets: the first three in
+<= 5 minutes and <= 4 GiB. Run::
 
     python benchmarks/bench_connectivity.py            # T=10,000, M=1,000 (minutes: NetworkX)
     python benchmarks/bench_connectivity.py --quick    # T=1,000, M=200
+    python benchmarks/bench_connectivity.py --archive  # 10^7 events (~10 minutes, ~3 GiB)
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import subprocess
+import sys
+import tempfile
 import time
 from collections import OrderedDict
+from pathlib import Path
 
 import networkx as nx
 import numpy as np
@@ -90,13 +102,89 @@ def timed(fn, *args, **kwargs):
     return out, time.perf_counter() - wall, time.process_time() - cpu
 
 
+_ARCHIVE = """
+import json, os, resource, sys, time
+from baygo_graph.analysis import influence_series, is_b_connected, smallest_b
+from baygo_graph.limits import estimate_edge_list_bytes, format_bytes
+from baygo_graph.inputs import as_series
+
+def peak():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+def say(**kw):
+    kw["cpu"] = time.process_time()  # CPU seconds so far: the work, whatever the load
+    print(json.dumps(kw), flush=True)
+
+path, stride = sys.argv[1], int(sys.argv[2])
+t0 = time.perf_counter()
+s = as_series(path)
+t1 = time.perf_counter()
+est = estimate_edge_list_bytes(int(sys.argv[3]), nodes=s.n_agents, steps=s.n_steps)
+say(phase="load", seconds=t1 - t0, peak=peak(), estimate=est, nodes=s.n_agents,
+    steps=s.n_steps, entries=len(s.entries[0]))
+b = smallest_b(s, windows="sliding").B
+t2 = time.perf_counter()
+say(phase="smallest sliding B", seconds=t2 - t1, peak=peak(), b=b)
+ok = is_b_connected(s, b or s.n_steps, windows="sliding")
+t3 = time.perf_counter()
+say(phase="is_b_connected", seconds=t3 - t2, peak=peak(), holds=ok,
+    total=t3 - t0, load=os.getloadavg()[0])
+w = b or s.n_steps
+for windows, step in (("aligned", 1), ("sliding", stride)):
+    t = time.perf_counter()
+    rows = influence_series(s, window=w, method="union", windows=windows, stride=step)
+    done = rows.defined.sum()
+    say(phase=f"union influence, {windows} windows of {w} steps, every {step}",
+        seconds=time.perf_counter() - t, peak=peak(), windows=int(done))
+"""
+
+
+def archive(events: int, nodes: int, steps: int, stride: int, path: str | None) -> None:
+    """The archive-scale run of the module docstring, in a fresh subprocess."""
+    from _user_series import user_frame
+
+    with tempfile.TemporaryDirectory() as tmp:
+        file = Path(path) if path else Path(tmp) / "hub.parquet"
+        if not file.exists():
+            user_frame("hub", events, steps, nodes).to_parquet(file)
+        size = file.stat().st_size / 2**20
+        print(f"archive-scale series (synthetic 30% hub): {events:,} events, M={nodes:,}, "
+              f"T={steps:,}, {size:.0f} MiB Parquet", flush=True)  # fmt: skip
+        proc = subprocess.Popen(
+            [sys.executable, "-c", _ARCHIVE, str(file), str(stride), str(events)],
+            stdout=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        for line in proc.stdout:
+            r = json.loads(line)
+            extra = {k: v for k, v in r.items() if k not in ("phase", "seconds", "peak", "cpu")}
+            print(f"{r['phase']:50s} {r['seconds']:8.1f} s (CPU so far {r['cpu']:.0f} s)  peak RSS "
+                  f"{r['peak'] / 2**30:.2f} GiB   {extra}", flush=True)  # fmt: skip
+            if r["phase"] == "is_b_connected":
+                print(f"load + smallest sliding B + is_b_connected: {r['total']:.1f} s wall, "
+                      f"{r['cpu']:.0f} s CPU "
+                      f"(target <= 300 s), peak {r['peak'] / 2**30:.2f} GiB (target <= 4 GiB), "
+                      f"load average {r['load']:.1f}", flush=True)  # fmt: skip
+        proc.wait()
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--steps", type=int, default=10_000)
     parser.add_argument("--agents", type=int, default=1_000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--quick", action="store_true", help="T=1,000, M=200")
+    parser.add_argument("--archive", action="store_true", help="the archive-scale run")
+    parser.add_argument("--events", type=int, default=10_000_000)
+    parser.add_argument("--nodes", type=int, default=100_000)
+    parser.add_argument("--archive-steps", type=int, default=1_000)
+    parser.add_argument("--stride", type=int, default=50, help="sliding influence: every Nth")
+    parser.add_argument("--path", help="reuse (or write) the archive's Parquet file here")
     args = parser.parse_args(argv)
+    if args.archive:
+        if args.quick:
+            args.events, args.nodes, args.archive_steps = 200_000, 2_000, 200
+        archive(args.events, args.nodes, args.archive_steps, args.stride, args.path)
+        return
     if args.quick:
         args.steps, args.agents = 1_000, 200
     rng = np.random.default_rng(args.seed)

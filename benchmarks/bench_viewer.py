@@ -18,6 +18,17 @@ call (simulating 1,000 agents x 1,000 steps takes minutes).
 
 Targets (issue 20): at 1,000 nodes x 1,000 steps, page < ~5 MB and open < 2 s.
 The machine is shared (2 cores, other jobs): compare the rows side by side.
+
+``--scale`` times ``baygo view`` itself (a fresh process: start-up, reading the edge
+list, layout, influence, writing the page) on users' edge lists at scale instead:
+a PubMed-like citation series (19,717 nodes, 44 yearly steps, 44,338 edges), a
+2 x 10^4-node series (100 steps, 2 x 10^5 edges) and 10^5 nodes, each with the
+default layout (``auto``: coarse above 1,000 nodes) and ``--layout none``; then the
+layouts side by side, alternating, on one 2,000-node graph (spring, the old default
+for every size, against coarse). Target (issue 31): a 2 x 10^4-node series in
+<= 60 s.
+
+    python benchmarks/bench_viewer.py --scale [--repeat 3]
 """
 
 from __future__ import annotations
@@ -108,6 +119,84 @@ def _simulated(agents: int, steps: int, saved: Path):
     yield "BayGo run", run, elapsed
 
 
+def edge_list(path: Path, *, nodes: int, steps: int, edges: int, seed: int = 0) -> Path:
+    """A citation-like edge list: each row cites an older, popular node (rank^3 draw)."""
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    time_ = np.sort(rng.integers(0, steps, edges))
+    src = rng.integers(0, nodes, edges)
+    dst = (nodes * rng.random(edges) ** 3).astype(np.int64)
+    dst = np.where(dst == src, (dst + 1) % nodes, dst)
+    pd.DataFrame({"source": src, "target": dst, "time": time_}).to_csv(path, index=False)
+    return path
+
+
+def view_seconds(source: Path, page: Path, *extra: str) -> float:
+    """Wall time of ``baygo view SOURCE --out PAGE --force EXTRA...`` in a fresh process."""
+    import subprocess
+
+    code = "import sys; from baygo_graph.cli import main; sys.exit(main(sys.argv[1:]))"
+    argv = [sys.executable, "-c", code, "view", str(source), "--out", str(page), "--force"]
+    t0 = time.perf_counter()
+    subprocess.run([*argv, *extra], check=True, capture_output=True)
+    return time.perf_counter() - t0
+
+
+def scale(args) -> str:
+    import scipy.sparse as sp
+
+    from baygo_graph.figures._graph import graph_layout
+
+    folder = args.keep or Path(tempfile.mkdtemp(prefix="bench_viewer_scale_"))
+    folder.mkdir(parents=True, exist_ok=True)
+    load_before = load_average()
+    sizes = [("PubMed-like", 19_717, 44, 44_338), ("2 x 10^4 nodes", 20_000, 100, 200_000),
+             ("10^5 nodes", 100_000, 50, 500_000)]  # fmt: skip
+    rows = []
+    for name, nodes, steps, edges in sizes:
+        source = edge_list(folder / f"{nodes}.csv", nodes=nodes, steps=steps, edges=edges)
+        for layout in ("auto", "none"):
+            times = [view_seconds(source, folder / f"{nodes}_{layout}.html", "--layout", layout)
+                     for _ in range(args.repeat)]  # fmt: skip
+            page = folder / f"{nodes}_{layout}.html"
+            rows.append([name, f"{nodes:,} x {steps}", f"{edges:,}", layout,
+                         f"{float(np.median(times)):.1f} s", f"{min(times):.1f} s",
+                         f"{page.stat().st_size / 1e6:.1f} MB"])  # fmt: skip
+            print(" | ".join(rows[-1]), flush=True)
+    # the layouts alone, side by side on one graph, alternating A/B
+    rng = np.random.default_rng(1)
+    n = 2000
+    a = sp.coo_array((np.ones(4 * n), (rng.integers(0, n, 4 * n), rng.integers(0, n, 4 * n))),
+                     shape=(n, n)).tocsr()  # fmt: skip
+    a = a.maximum(a.T)
+    spring, coarse = [], []
+    for _ in range(args.repeat):
+        for method, into in (("spring", spring), ("coarse", coarse)):
+            t0 = time.perf_counter()
+            graph_layout(a, method=method)
+            into.append(time.perf_counter() - t0)
+    head = ["series", "nodes x steps", "edges", "--layout", "baygo view, median", "best", "page"]
+    ratio = float(np.median(spring)) / float(np.median(coarse))
+    out = "\n".join(
+        [
+            *machine_lines(),
+            f"1-minute load average: {load_before} before, {load_average()} after",
+            f"files in {folder}",
+            "",
+            table(head, rows),
+            "",
+            f"baygo view: wall time of a fresh process ({args.repeat} runs each), start-up and "
+            "reading the CSV included; synthetic citation-like edge lists (not real data)",
+            f"layout alone, {n:,} nodes, {a.nnz // 2:,} edges, alternating: spring "
+            f"{np.median(spring):.2f} s, coarse {np.median(coarse):.2f} s: spring / coarse = "
+            f"{ratio:.1f}x",
+        ]
+    )
+    print(out)
+    return out
+
+
 def main(argv=None) -> str:
     from baygo_graph.figures import to_html
 
@@ -117,7 +206,10 @@ def main(argv=None) -> str:
     p.add_argument(
         "--keep", type=Path, default=None, help="folder to keep the pages and simulated runs in"
     )
+    p.add_argument("--scale", action="store_true", help="time baygo view on large edge lists")
     args = p.parse_args(argv)
+    if args.scale:
+        return scale(args)
     sizes = [tuple(int(v) for v in s.split("x")) for s in args.sizes.split(",")]
     folder = args.keep or Path(tempfile.mkdtemp(prefix="bench_viewer_"))
     folder.mkdir(parents=True, exist_ok=True)

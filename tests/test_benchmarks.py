@@ -96,3 +96,24 @@ def test_reproduce_memory_sums_the_process_tree(bench):
     finally:
         child.kill()
         child.wait()
+
+
+def test_user_series_influence_benchmark_agrees_with_its_references(bench):
+    lines = []
+    bench("bench_influence").user_section(
+        lines, events=3_000, steps=150, agents=25, wide=40, sample=6, rounds=1, seed=0
+    )
+    text = "\n".join(lines)
+    assert text.count("sliding union influence, window") == 2
+    assert text.count("SciPy eigs per window") == 2 and text.count("power iteration") == 4
+    diffs = [float(x.split()[0].rstrip(";")) for x in text.split("max |ours - ")[1:] for x in
+             [x.split("| ", 1)[1]]]  # fmt: skip
+    assert len(diffs) == 8 and max(diffs) < 1e-10
+
+
+def test_edge_list_memory_estimate_bounds_a_measured_load(bench, tmp_path):
+    frame = bench("_user_series").user_frame("hub", 20_000, 100, 500)
+    path = tmp_path / "edges.parquet"
+    frame.to_parquet(path)
+    r = bench("bench_edgelist").measure_load(path, len(frame))
+    assert r["entries"] > 0 and 0 <= r["peak"] < r["estimate"]

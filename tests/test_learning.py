@@ -456,3 +456,36 @@ def test_old_keywords_are_type_errors_naming_their_spelling(old, new):
         bg.simulate("baygo", agents=3, steps=1, data=DATA, **old)
     with pytest.raises(TypeError, match=new.replace("simulate", "compare")):
         compare(["nocol"], seeds=1, steps=1, agents=3, data=DATA, **old)
+
+
+# -- BLAS threads by the size of the products --------------------------------------
+class _Probe(bg.strategies.ChoiceStrategy):
+    """BayGo's choices; records the BLAS threads seen inside the loop."""
+
+    name = "probe"
+    seen: list = []
+
+    def choose(self, t, *, model, state, listen, rng, choices):
+        from threadpoolctl import threadpool_info
+
+        blas = [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
+        type(self).seen.append(max(blas))
+        return model.most_divergent(state, listen=listen, rng=rng)
+
+
+def test_small_products_run_on_one_blas_thread_and_the_limit_is_undone():
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    from baygo_graph.models.rows import SMALL_PRODUCT_FLOPS, blas_threads
+
+    def blas():
+        return max(i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas")
+
+    with threadpool_limits(2, user_api="blas"):  # as on a 2-core machine
+        _Probe.seen = []
+        run = bg.simulate(_Probe(), agents=12, steps=3, rng=0, data=DATA)
+        assert _Probe.seen == [1, 1, 1] and blas() == 2  # restored after the run
+        same = bg.simulate("baygo", agents=12, steps=3, rng=0, data=DATA)
+    np.testing.assert_array_equal(run.choices, same.choices)
+    assert 2 * 12 * 12 * 3721 < SMALL_PRODUCT_FLOPS
+    assert blas_threads(SMALL_PRODUCT_FLOPS) >= 1 and blas_threads(SMALL_PRODUCT_FLOPS - 1) == 1

@@ -301,3 +301,30 @@ def test_an_empty_label_cell_is_named_by_row():
 def test_pandas_and_numpy_missing_values_are_not_labels(missing):
     with pytest.raises(ValueError, match=r"nodes\[0\] is .*: a node needs a label"):
         as_series([nx.DiGraph([(missing, 1), (1, 0)])])
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(1, 9).flatmap(
+        lambda m: st.tuples(st.lists(st.integers(-1, m - 1), min_size=m, max_size=m))
+    ),
+    st.sampled_from([0.0, 0.3, 0.5, 1.0, 0.123456789]),
+)
+def test_choice_weights_equal_the_coo_construction_bit_for_bit(choices, delta):
+    """W of a step (built directly as canonical CSR) is scipy's COO build of the
+    definition: the same entries, order and bits (self-choices and -1 included)."""
+    import scipy.sparse as sp
+
+    (row,) = choices
+    ch = np.array(row)
+    m = len(ch)
+    has = ch >= 0
+    rows = np.concatenate([np.arange(m), np.flatnonzero(has)])
+    cols = np.concatenate([np.arange(m), ch[has]])
+    vals = np.concatenate([np.where(has, delta, 1.0), np.full(has.sum(), 1.0 - delta)])
+    want = sp.csr_array((vals, (rows, cols)), shape=(m, m))
+    want.sort_indices()
+    got = ChoiceSeries.from_choices([ch], delta=delta).weights(0)
+    assert got.has_canonical_format
+    assert np.array_equal(got.indptr, want.indptr) and np.array_equal(got.indices, want.indices)
+    assert got.data.tobytes() == want.data.tobytes()

@@ -67,6 +67,6 @@ def is_b_connected(graphs, B: int, *, windows: str = "aligned", incomplete: str 
                 return False
             if np.bincount(dst, minlength=m).min() == 0:
                 return False
-        if union.count(a, b) != 1:
+        if not union.connected(a, b):
             return False
     return True

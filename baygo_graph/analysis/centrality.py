@@ -20,6 +20,7 @@ import scipy.sparse as sp
 
 from .._validate import check_choice, check_int
 from ..inputs import series_input
+from ..limits import check_budget
 from ..strategies import WEIGHT_RULES, resolve_strategy
 from .perron import (
     DAMPING,
@@ -32,7 +33,12 @@ from .perron import (
     perron_vector,
 )
 from .weights import METHODS, weight_matrix, window_matrix
-from .window_influence import series_choices, window_closed_classes, window_influence
+from .window_influence import (
+    series_choices,
+    union_window_influence,
+    window_closed_classes,
+    window_influence,
+)
 from .windows import INCOMPLETE, WINDOWS
 
 __all__ = [
@@ -75,7 +81,7 @@ class InfluenceSeries:
         the window ending at ``t`` (1: a unique influence; ``k > 1``: ``k`` groups
         that listen to no one outside, no single influence exists); 0 where no
         window ends at ``t`` (rows before the first full window, aligned rows
-        between window ends).
+        between window ends, windows left out by ``stride``).
     window : int
     method : {"product", "union"}
     windows : {"aligned", "sliding"}
@@ -156,6 +162,7 @@ def influence_series(
     windows: str | None = None,
     incomplete: str = "drop",
     on_nonunique: str = "nan",
+    stride: int = 1,
 ) -> InfluenceSeries:
     """Influence of every agent over time, from windows of ``window`` steps.
 
@@ -192,6 +199,11 @@ def influence_series(
         A window whose matrix has several closed classes gives an undefined row
         (its number of classes in ``n_classes``), or raises
         :class:`~baygo_graph.exceptions.NotUniqueError`.
+    stride : int, default 1
+        Compute every ``stride``-th window only (the first, the ``stride + 1``-th,
+        ...; the others are left out like rows without a window: NaN, ``n_classes``
+        0, not in ``ends``): a sample of the windows of a long series. Windows cut
+        by ``incomplete="keep"`` are all computed.
 
     Returns
     -------
@@ -207,10 +219,14 @@ def influence_series(
     A series of chosen neighbours (a BayGo run) goes through
     :func:`~baygo_graph.analysis.window_influence.window_influence`, which never
     forms the window matrices (T = 10,000, M = 1,000, window 10: about as long as
-    the smallest sliding B). Other series form each window matrix; there,
-    products of long windows of small weights may underflow to exact zeros
-    (``0.5**1075``), which would change the closed classes: keep ``w`` well
-    below 1000 steps.
+    the smallest sliding B). The union of any other series goes through
+    :func:`~baygo_graph.analysis.window_influence.union_window_influence`: each
+    window's summed weights come from the previous window's, and its vector from
+    an iteration warm-started at the previous window's (T = 10,000, M = 1,000,
+    10^6 events: within 10x of the smallest sliding B; docs/scaling.md). The
+    product of other series forms each window matrix; there, products of long
+    windows of small weights may underflow to exact zeros (``0.5**1075``), which
+    would change the closed classes: keep ``w`` well below 1000 steps.
 
     Examples
     --------
@@ -232,6 +248,10 @@ def influence_series(
            [0.333, 0.333, 0.333]])
     >>> influence_series([a, b, a, b], window=1, windows="aligned").n_classes.tolist()  # 2 alone
     [2, 2, 2, 2]
+    >>> r = influence_series([a, b, a, b, a], window=2, method="union", windows="sliding",
+    ...                      stride=2)
+    >>> r.ends.tolist()     # windows ending at 1 and 3
+    [1, 3]
     """
     s = source
     check_choice("method", method, METHODS)
@@ -240,12 +260,20 @@ def influence_series(
     check_choice("incomplete", incomplete, INCOMPLETE)
     check_choice("on_nonunique", on_nonunique, ON_NONUNIQUE)
     w = check_int("window", window, minimum=1, maximum=s.n_steps)
+    stride = check_int("stride", stride, minimum=1)
     T, m = s.n_steps, s.n_agents
+    held = sum(a.nbytes for a in (getattr(s, "entries", None) or ()))  # the series itself
+    check_budget(  # the rows, and a window's sums and iterates (~130 bytes per entry)
+        8 * T * m + 130 * held // 32,
+        what=f"the influence of {T} steps x {m} nodes (a (T, M) float array)",
+        used=held,
+    )
     out = np.full((T, m), np.nan)
     counts = np.zeros(T, dtype=np.int64)
     ends = np.arange(w - 1, T)
     if windows == "aligned":
         ends = ends[(ends + 1) % w == 0]
+    ends = ends[::stride]
     if incomplete == "keep":
         _fill_incomplete(s, out, counts, w, windows=windows, method=method,
                          on_nonunique=on_nonunique)  # fmt: skip
@@ -286,16 +314,16 @@ def _fill_windows(s, out, counts, ends, w, *, method, on_nonunique) -> None:
                 choices, delta=delta, window=w, ends=bad, method=method
             ).counts
         return
+    if method == "union":  # any other series: window sums slid, warm-started solves
+        out[ends], counts[ends] = union_window_influence(
+            s, window=w, ends=ends, on_nonunique=on_nonunique
+        )
+        return
     if T * m * m <= _STACK_MAX:
         stack = s.weight_stack()
         acc = stack.copy()
-        for k in range(1, w):  # acc[t] = W_t ... W_{t-k}  (product) or their sum (union)
-            if method == "product":
-                acc[k:] = np.matmul(acc[k:], stack[: T - k])
-            else:
-                acc[k:] += stack[: T - k]
-        if method == "union":
-            acc /= w
+        for k in range(1, w):  # acc[t] = W_t ... W_{t-k}
+            acc[k:] = np.matmul(acc[k:], stack[: T - k])
         for t in ends:
             out[t], counts[t] = _solve(_to_weights(_renorm(acc[t]), None), on_nonunique)
         return

@@ -32,11 +32,12 @@ from ..defaults import REFERENCE_LABEL
 from ..io.comparison_csv import read_arrays, write_frames
 from ._reduce import (
     band_frame,
+    band_method,
     check_level,
     check_summary_options,
     first_stable,
-    interval,
     paired,
+    positive_interval,
 )
 
 __all__ = ["Comparison"]
@@ -322,7 +323,8 @@ class Comparison:
         )
         return pd.DataFrame(rows, index=index, columns=["informative", "others"])
 
-    def seed_bands(self, *, value="mse", group="informative", level=0.95, strategies=None):
+    def seed_bands(self, *, value="mse", group="informative", level=0.95, strategies=None,
+                   method=None):  # fmt: skip
         """As :func:`baygo_graph.analysis.seed_bands` of the tidy frame.
 
         Columns strategy, [agent,] step, mean, lo, hi, n; strategies sorted by
@@ -342,7 +344,8 @@ class Comparison:
             per_seed = self.curves(value=value, group=group)[idx]  # (S', N, T)
         else:
             per_seed = np.empty((0, *self.mse.shape[1:3]))
-        return band_frame(per_seed, order, level, each=group == "each")
+        method = band_method(value, method)
+        return band_frame(per_seed, order, level, each=group == "each", method=method)
 
     def summarize(self, *, tolerance: float = 0.05, consensus_tol: float = 0.01, level=0.95):
         """As :func:`baygo_graph.analysis.summarize` of the tidy frame (same columns)."""
@@ -352,7 +355,7 @@ class Comparison:
         fin = self.final_mse()
         for col, name in (("informative", "final_mse_informative"), ("others", "final_mse_others")):
             per = fin[col].unstack("seed").reindex(order).to_numpy()
-            mean, lo, hi = interval(per, level)
+            mean, lo, hi = positive_interval(per, level)
             out[name], out[f"{name}_lo"], out[f"{name}_hi"] = mean, lo, hi
         curve = self.curves(group="all").mean(axis=1)  # (S, T): agents, then seeds
         if REFERENCE_LABEL in order:

@@ -358,7 +358,7 @@ def time_to_connectivity(graphs, *, max_length: int | None = None) -> np.ndarray
         if e < start:
             e = start
         while True:
-            if e > start and outdeg.all() and indeg.all() and union.count(start, e) == 1:
+            if e > start and outdeg.all() and indeg.all() and union.connected(start, e):
                 out[start] = e - start
                 break
             if e == T or e - start >= cap:

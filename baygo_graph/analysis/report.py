@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._format import json_number
+from .._text import short_repr
 from ..inputs import series_input
 from .centrality import (
     InfluenceSeries,
@@ -87,6 +88,8 @@ class AnalysisReport:
     synthetic : bool
     window : int
         Window length of the per-window summary and the influence.
+    stride : int
+        The influence was computed on every ``stride``-th sliding window only.
     self_weight : str, float or None
         The series' self-weight rule (None: weights as stored, e.g. a run's).
     delta : float or None
@@ -121,6 +124,7 @@ class AnalysisReport:
     informative: int | None
     synthetic: bool
     window: int
+    stride: int
     self_weight: object
     delta: float | None
     smallest_b: dict = field(repr=False)
@@ -185,6 +189,8 @@ class AnalysisReport:
         for method, r in self.influence.items():
             ends = r.ends
             entry = {"defined_windows": int(r.defined.sum()), "windows": len(ends)}
+            if self.stride > 1:
+                entry["stride"] = self.stride
             mean_vec = self.mean_influence(method)
             if mean_vec is not None:
                 positive = mean_vec > _ZERO
@@ -247,7 +253,9 @@ class AnalysisReport:
 
 
 @series_input
-def analysis_report(source, *, window: int | None = None, focus=None) -> AnalysisReport:
+def analysis_report(
+    source, *, window: int | None = None, focus=None, stride: int = 1
+) -> AnalysisReport:
     """Connectivity, influence and audience of a graph series, as one result object.
 
     What ``baygo analyze`` prints. Nodes are named by their labels
@@ -262,6 +270,10 @@ def analysis_report(source, *, window: int | None = None, focus=None) -> Analysi
     focus : node label, optional
         Follow this node (its influence, rank and audience). Default: the
         informative agent when the series marks one, else no node is followed.
+    stride : int, default 1
+        Influence of every ``stride``-th sliding window only (the counts of
+        windows are then of those computed; ``"stride"`` in each method's JSON
+        entry when above 1).
 
     Returns
     -------
@@ -299,7 +311,7 @@ def analysis_report(source, *, window: int | None = None, focus=None) -> Analysi
         if focus not in index:
             near = [v for v in nodes if str(v) == str(focus)]
             if len(near) != 1:
-                raise ValueError(f"focus={focus!r} is not a node of the series")
+                raise ValueError(f"focus={short_repr(focus)} is not a node of the series")
             focus = near[0]
         agent = index[focus]
     else:
@@ -307,7 +319,7 @@ def analysis_report(source, *, window: int | None = None, focus=None) -> Analysi
     influence: dict[str, InfluenceSeries] = {}
     undefined: dict[str, NonUniqueWindows | None] = {}
     for method in ("product", "union"):
-        r = influence_series(s, window=window, method=method, windows="sliding")
+        r = influence_series(s, window=window, method=method, windows="sliding", stride=stride)
         influence[method] = r
         undefined[method] = nonunique_windows(s, influence=r) if len(r.undefined) else None
     listening = chosen_share = references = None
@@ -326,6 +338,7 @@ def analysis_report(source, *, window: int | None = None, focus=None) -> Analysi
         informative=s.informative,
         synthetic=s.synthetic,
         window=window,
+        stride=stride,
         self_weight=getattr(s, "self_weight", None),
         delta=s.delta,
         smallest_b=cover,

@@ -8,8 +8,12 @@ agent) or of its per-run arrays, a :class:`~baygo_graph.analysis.Comparison`
 :func:`seed_bands` (per-step mean curves with their intervals, what the figures
 draw), :func:`summarize` (one row per strategy), :func:`final_mse` (per-seed
 final errors) and :func:`paired_difference` (paired contrasts of two
-strategies). Every interval here is ``mean ± t_{n-1, (1+level)/2} · sd / sqrt(n)``
-with ``sd`` the sample standard deviation (ddof=1), NaN when ``n < 2``.
+strategies). Intervals respect the range of their quantity (docs/design.md,
+"Intervals"): signed quantities (paired differences) get the Student-t interval
+``mean ± t_{n-1, (1+level)/2} · sd / sqrt(n)`` (``sd`` with ddof=1); positive ones
+(an MSE) the same interval on the log scale, ``mean · exp(± t · sd / (mean ·
+sqrt(n)))``, never below 0; bounded ones (shares, influence) a percentile bootstrap
+over seeds, never outside their range. NaN bounds when ``n < 2``.
 """
 
 from __future__ import annotations
@@ -20,17 +24,22 @@ from scipy import stats
 
 from ..defaults import REFERENCE_LABEL
 from ._reduce import (
+    METHODS,
+    band_method,
     check_level,
     check_summary_options,
     first_stable,
     half_width,
     interval,
     paired,
+    ranged_interval,
 )
 from .comparison import Comparison
 
 __all__ = [
     "GROUPS",
+    "METHODS",
+    "band_method",
     "array_band",
     "final_mse",
     "first_stable",
@@ -46,13 +55,22 @@ GROUPS = ("informative", "others", "all", "each")
 
 
 # -- t-intervals -------------------------------------------------------------------
-def _grouped_interval(values: pd.Series, level: float, *, by, sort: bool) -> pd.DataFrame:
+def _grouped_interval(values: pd.Series, level: float, *, by, sort: bool,
+                      method: str = "t") -> pd.DataFrame:  # fmt: skip
     """Mean, sd, n, lo, hi of ``values`` per group of index level(s) ``by``."""
     g = values.groupby(level=by, sort=sort, observed=True)
     out = pd.DataFrame({"mean": g.mean(), "sd": g.std(ddof=1), "n": g.count()})
-    half = half_width(out["sd"].to_numpy(float), out["n"].to_numpy(float), level)
-    out["lo"] = out["mean"] - half
-    out["hi"] = out["mean"] + half
+    if method == "t":
+        half = half_width(out["sd"].to_numpy(float), out["n"].to_numpy(float), level)
+        out["lo"] = out["mean"] - half
+        out["hi"] = out["mean"] + half
+        return out
+    lo, hi = [], []
+    for _, group in g:
+        _, a, b = ranged_interval(group.to_numpy(float), level, method, axis=0)
+        lo.append(float(a))
+        hi.append(float(b))
+    out["lo"], out["hi"] = lo, hi
     return out
 
 
@@ -84,14 +102,17 @@ def t_interval(values, *, level: float = 0.95, axis: int = 0):
     return interval(values, level, axis=axis)
 
 
-def array_band(values, *, level=0.95):
-    """:func:`t_interval` over the seeds of a (seeds, steps) array: a band to draw.
+def array_band(values, *, level=0.95, method="t"):
+    """The mean over the seeds of a (seeds, steps) array and its interval: a band to draw.
 
     Parameters
     ----------
     values : array_like, shape (N, T)
         One row per seed.
     level : float, default 0.95
+    method : {"t", "log", "bootstrap"}, default "t"
+        The interval by the range of the values (module docstring): ``"bootstrap"``
+        for a share, ``"log"`` for a positive quantity.
 
     Returns
     -------
@@ -107,14 +128,16 @@ def array_band(values, *, level=0.95):
     v = np.asarray(values, dtype=float)
     if v.ndim != 2:
         raise ValueError(f"values must be 2-D (seeds, steps), got shape {v.shape}")
-    return t_interval(v, level=level, axis=0)
+    check_level(level)
+    return ranged_interval(v, level, band_method("", method), axis=0)
 
 
 _BAND_REQUIRED = ("strategy", "seed", "step", "agent", "informative")
 
 
-def seed_bands(df, *, value="mse", group="informative", level=0.95, strategies=None):
-    """Per-step mean over seeds of ``value`` and its t-interval.
+def seed_bands(df, *, value="mse", group="informative", level=0.95, strategies=None,
+               method=None):  # fmt: skip
+    """Per-step mean over seeds of ``value`` and its interval.
 
     Parameters
     ----------
@@ -129,10 +152,13 @@ def seed_bands(df, *, value="mse", group="informative", level=0.95, strategies=N
         the mean over the non-informative agents; ``"all"``: the mean over every
         agent; ``"each"``: every agent on its own (adds an ``agent`` column).
     level : float, default 0.95
-        Coverage of the interval ``mean ± t_{n-1} · sd / sqrt(n)``; NaN when
-        fewer than 2 seeds.
+        Coverage of the interval; NaN when fewer than 2 seeds.
     strategies : sequence of str, optional
         Keep only these strategies (default: all in ``df``).
+    method : {"t", "log", "bootstrap"}, optional
+        The interval (module docstring); default by ``value``: ``"log"`` for
+        ``"mse"`` (never below 0), ``"bootstrap"`` for ``"influence"`` (within
+        [0, 1]), ``"t"`` otherwise (:func:`band_method`).
 
     Returns
     -------
@@ -146,11 +172,15 @@ def seed_bands(df, *, value="mse", group="informative", level=0.95, strategies=N
     ...                    "mse": [1.0, 3.0, 5.0, 7.0]})
     >>> seed_bands(df)[["mean", "n"]].values.tolist()
     [[2.0, 2.0]]
-    >>> round(float(seed_bands(df, group="others")["hi"].iloc[0]), 3)
+    >>> round(float(seed_bands(df, group="others", method="t")["hi"].iloc[0]), 3)
     18.706
+    >>> bool(seed_bands(df, group="others")["lo"].iloc[0] > 0)  # log scale: positive
+    True
     """
+    method = band_method(value, method)
     if isinstance(df, Comparison):
-        return df.seed_bands(value=value, group=group, level=level, strategies=strategies)
+        return df.seed_bands(value=value, group=group, level=level, strategies=strategies,
+                             method=method)  # fmt: skip
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"df must be a pandas DataFrame or a Comparison, got {type(df).__name__}")
     missing = [c for c in (*_BAND_REQUIRED, value) if c not in df.columns]
@@ -168,7 +198,7 @@ def seed_bands(df, *, value="mse", group="informative", level=0.95, strategies=N
     keys = ["strategy", "seed", "step"] + (["agent"] if group == "each" else [])
     per_seed = df.groupby(keys, sort=True, observed=True)[value].mean()
     outer = [k for k in keys if k != "seed"]
-    out = _grouped_interval(per_seed, level, by=outer, sort=True).reset_index()
+    out = _grouped_interval(per_seed, level, by=outer, sort=True, method=method).reset_index()
     return out[[*outer, "mean", "lo", "hi", "n"]]
 
 
@@ -268,9 +298,10 @@ def summarize(df, *, tolerance: float = 0.05, consensus_tol: float = 0.01, level
 
         ``final_mse_informative``, ``_lo``, ``_hi``
             Mean over seeds of the informative agent's MSE at the last step, and
-            the t-interval of that mean, ``mean ± t_{n-1, (1+level)/2} · sd / sqrt(n)``
-            with ``sd`` the sample standard deviation (ddof=1) over the ``n``
-            seeds (NaN bounds when n = 1).
+            the log-scale t-interval of that mean, ``mean · exp(± t_{n-1, (1+level)/2}
+            · sd / (mean · sqrt(n)))`` with ``sd`` the sample standard deviation
+            (ddof=1) over the ``n`` seeds: positive, like the MSE (NaN bounds when
+            n = 1).
         ``final_mse_others``, ``_lo``, ``_hi``
             The same for the mean over the non-informative agents.
         ``steps_to_cen``
@@ -301,8 +332,8 @@ def summarize(df, *, tolerance: float = 0.05, consensus_tol: float = 0.01, level
     >>> s = summarize(df)
     >>> s.loc["cen", ["final_mse_informative", "steps_to_cen", "consensus_step"]].tolist()
     [2.0, 0.0, 0.0]
-    >>> round(float(s.loc["cen", "final_mse_informative_hi"]), 4)  # 2 + t(0.975, 1) * 1
-    14.7062
+    >>> round(float(s.loc["cen", "final_mse_informative_hi"]), 4)  # 2 exp(t(0.975, 1) / 2)
+    1148.5431
     """
     if isinstance(df, Comparison):
         return df.summarize(tolerance=tolerance, consensus_tol=consensus_tol, level=level)
@@ -313,7 +344,8 @@ def summarize(df, *, tolerance: float = 0.05, consensus_tol: float = 0.01, level
 
     fin = final_mse(df)
     for col, name in (("informative", "final_mse_informative"), ("others", "final_mse_others")):
-        ci = _grouped_interval(fin[col].dropna(), level, by=0, sort=False).reindex(order)
+        ci = _grouped_interval(fin[col].dropna(), level, by=0, sort=False, method="log")
+        ci = ci.reindex(order)
         out[name] = ci["mean"]
         out[f"{name}_lo"] = ci["lo"]
         out[f"{name}_hi"] = ci["hi"]

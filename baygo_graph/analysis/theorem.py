@@ -4,9 +4,10 @@ See :class:`baygo_graph.monitors.TheoremMonitor` for the bound and our reading o
 it. :func:`theorem_check` says, per reading, in how many (agent, step) pairs the
 measured error ``1 - mu_{i,t}(theta*)`` lies under the bound, how often the bound is
 vacuous (its right side is at least 1, which the left side never exceeds), and
-the empirical exponential rate of the error over the steps. Three outcomes per
-reading: holds, violated, vacuous (right side >= 1 or undefined); a vacuous bound
-is no counterexample.
+the empirical exponential rate of the error over the steps. A reading is judged
+where it speaks: :attr:`TheoremCheck.informative` is the share of pairs whose right
+side is below 1, and :attr:`TheoremCheck.holds_informative` the share of those
+where the bound holds (a vacuous pair always "holds": the left side is at most 1).
 
 :func:`likelihood_reading` gives the second reading of the social-learning
 literature: K(Theta) from the KL divergence between the likelihoods at theta* and
@@ -49,6 +50,13 @@ class TheoremCheck:
         ``lhs`` at the last step.
     pairs : int
         Number of (agent, step) pairs checked (those with a graph).
+
+    The shares where each reading speaks are properties: ``informative``,
+    ``informative_cumulative``, ``informative_kl`` (``1 - vacuous``: right side
+    below 1) and ``holds_informative``, ``holds_informative_cumulative``,
+    ``holds_informative_kl`` (among those pairs, the share where the bound holds:
+    ``(holds - vacuous) / (1 - vacuous)``, exact because a vacuous pair always
+    holds; NaN when no pair is informative).
     """
 
     holds: float
@@ -60,6 +68,49 @@ class TheoremCheck:
     rate: np.ndarray
     final_error: np.ndarray
     pairs: int
+
+    def where_informative(self, suffix: str = "") -> tuple[float, float]:
+        """``(informative share, holds share among the informative pairs)`` of a reading.
+
+        ``suffix``: ``""`` (literal), ``"_cumulative"`` or ``"_kl"``.
+
+        Examples
+        --------
+        >>> c = TheoremCheck(0.75, 0.5, 1.0, 1.0, 0.75, 0.5, np.zeros(1), np.zeros(1), 10)
+        >>> c.where_informative(), c.where_informative("_cumulative")[0]
+        ((0.5, 0.5), 0.0)
+        """
+        if suffix not in ("", "_cumulative", "_kl"):
+            raise ValueError(f"suffix must be '', '_cumulative' or '_kl', got {suffix!r}")
+        holds, vacuous = getattr(self, f"holds{suffix}"), getattr(self, f"vacuous{suffix}")
+        informative = 1.0 - vacuous
+        if informative <= 0:
+            return 0.0, float("nan")
+        return informative, min(1.0, max(0.0, (holds - vacuous) / informative))
+
+    @property
+    def informative(self) -> float:
+        return self.where_informative("")[0]
+
+    @property
+    def informative_cumulative(self) -> float:
+        return self.where_informative("_cumulative")[0]
+
+    @property
+    def informative_kl(self) -> float:
+        return self.where_informative("_kl")[0]
+
+    @property
+    def holds_informative(self) -> float:
+        return self.where_informative("")[1]
+
+    @property
+    def holds_informative_cumulative(self) -> float:
+        return self.where_informative("_cumulative")[1]
+
+    @property
+    def holds_informative_kl(self) -> float:
+        return self.where_informative("_kl")[1]
 
 
 def theorem_check(run) -> TheoremCheck:

@@ -16,22 +16,27 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components
 
 from ..exceptions import NotUniqueError
 from ..inputs import series_input
 from ._window_solver import (
     batch_closed_classes,
+    chain_perron,
     class_perron,
     exact_influence,
     power_influence,
     window_batches,
     window_targets,
 )
+from .windows import EdgeWindow
 
 __all__ = [
     "WindowClasses",
     "class_perron",
     "series_choices",
+    "union_window_influence",
     "window_closed_classes",
     "window_influence",
 ]
@@ -100,12 +105,14 @@ def _edge_choices(entries, t: int, m: int) -> tuple[np.ndarray, float] | None:
     has at most one off-diagonal entry and all of them weigh the same ``1 - delta``."""
     step, row, col, w = (np.asarray(a) for a in entries)
     off = row != col
-    key = step[off].astype(np.int64) * m + row[off]
     w_off = w[off]
-    if not len(key) or len(np.unique(key)) != len(key):
-        return None
-    if np.ptp(w_off) > 1e-12 or not 0.0 < w_off[0] <= 1.0:
-        return None
+    if not len(w_off) or np.ptp(w_off) > 1e-12 or not 0.0 < w_off[0] <= 1.0:
+        return None  # the cheap test first: a user series has unequal weights
+    key = step[off].astype(np.int64) * m + row[off]
+    if np.any(key[1:] <= key[:-1]):  # not sorted and distinct: sort (np.unique hashes)
+        ordered = np.sort(key)
+        if np.any(ordered[1:] == ordered[:-1]):
+            return None
     choices = np.full((t, m), -1, dtype=np.int64)
     choices.reshape(-1)[key] = col[off]
     return choices, float(1.0 - w_off[0])
@@ -254,3 +261,128 @@ def window_influence(
             for n, r in zip(hard[~ok], rate[~ok], strict=True):
                 out[b.start + n] = exact_influence(c[n], members[n], delta, method, r)
     return out
+
+
+def _closed_class(off: sp.csr_array) -> tuple[int, np.ndarray]:
+    """Number of closed classes of the pattern of ``off`` and the members (bool) of the
+    first one (strong components none of whose members hears anyone outside)."""
+    m = off.shape[0]
+    ncomp, labels = connected_components(off, directed=True, connection="strong")
+    rows = np.repeat(np.arange(m), np.diff(off.indptr))
+    cross = labels[rows] != labels[off.indices]
+    leaves = np.zeros(ncomp, dtype=bool)
+    leaves[labels[rows[cross]]] = True
+    closed = np.flatnonzero(~leaves)
+    return len(closed), labels == closed[0]
+
+
+@series_input
+def union_window_influence(
+    source,
+    *,
+    window: int,
+    ends,
+    on_nonunique: str = "nan",
+    tol: float = 1e-13,
+    max_iter: int = 300,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Union influence (left Perron vector of the window's mean W) of any weighted series.
+
+    The windows are slid in order: each window's summed weights come from the
+    previous one (the steps entering added, those leaving dropped, or built
+    afresh when that is cheaper); its closed classes are recomputed only when an
+    edge left a window that was strongly connected (added edges cannot break
+    that), and counted only when two breadth-first searches find it is not
+    strongly connected; the vector is a power iteration on the window's jump chain
+    (:func:`~baygo_graph.analysis._window_solver.chain_perron`: the window's
+    self-weights, most of the mean W of a sparse series, are left out), warm
+    started from the previous window's vector when the closed class is the same
+    (else from uniform), with the stopping rule of the choice kernels; a window
+    not converged after ``max_iter`` iterations is solved exactly
+    (:func:`class_perron`).
+
+    Parameters
+    ----------
+    source : GraphSeries or anything :func:`~baygo_graph.inputs.as_series` takes
+    window : int
+        Window length w (``1 <= w <= T``).
+    ends : array_like of int
+        Last steps of the windows, increasing, each in ``[w - 1, T)``.
+    on_nonunique : {"nan", "raise"}, default "nan"
+        A window with several closed classes gives a NaN row, or raises
+        :class:`~baygo_graph.exceptions.NotUniqueError`.
+    tol : float, default 1e-13
+        Bound on the estimated max-abs error of the iteration.
+    max_iter : int, default 300
+
+    Returns
+    -------
+    values : numpy.ndarray, shape (len(ends), M)
+        Row ``n``: the influence of the window ending at ``ends[n]`` (NaN when not unique).
+    counts : numpy.ndarray of int, shape (len(ends),)
+        Its number of closed classes (1: unique).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> a = nx.DiGraph([(0, 1), (1, 0), (1, 2)]); b = nx.DiGraph([(2, 0)]); b.add_node(1)
+    >>> vals, counts = union_window_influence([a, b, a, b], window=2, ends=[1, 2, 3])
+    >>> vals.round(4).tolist(), counts.tolist()
+    ([[0.25, 0.5, 0.25], [0.25, 0.5, 0.25], [0.25, 0.5, 0.25]], [1, 1, 1])
+    >>> union_window_influence([a, b], window=1, ends=[1])[1].tolist()   # 1 hears no one
+    [2]
+    """
+    s = source
+    if on_nonunique not in ("nan", "raise"):
+        raise ValueError(f"on_nonunique must be one of ('raise', 'nan'), got {on_nonunique!r}")
+    if isinstance(window, bool) or not isinstance(window, int | np.integer):
+        raise TypeError(f"window must be an int, got {type(window).__name__}")
+    t_all, m = s.n_steps, s.n_agents
+    if not 1 <= window <= t_all:
+        raise ValueError(f"window must be >= 1 and <= {t_all} (the steps), got {window!r}")
+    ends = np.asarray(ends, dtype=np.int64)
+    if ends.ndim != 1 or (
+        len(ends) and (ends.min() < window - 1 or ends.max() >= t_all or np.any(np.diff(ends) < 0))
+    ):
+        raise ValueError(f"ends must be increasing steps in [{window - 1}, {t_all}), got {ends!r}")
+    out = np.full((len(ends), m), np.nan)
+    counts = np.zeros(len(ends), dtype=np.int64)
+    union = EdgeWindow(s, weighted=True)
+    everyone = np.ones(m, dtype=bool)
+    members = prev = None  # the last window's closed class and vector (warm start)
+    for n, e in enumerate(ends.tolist()):
+        union.move(e - window + 1, e + 1)
+        off = union.matrix()
+        if members is everyone and union.removed == 0:
+            count = 1  # only edges added to a strongly connected window: it stays so
+        else:  # two searches answer the common case; the classes only when they fail
+            count, cls = (1, everyone) if union.strongly_connected() else _closed_class(off)
+            cls = everyone if count == 1 and cls.all() else cls
+            if count != 1 or members is None or not np.array_equal(cls, members):
+                prev = None  # the closed class changed: a cold start
+            members = cls if count == 1 else None
+        union.removed = 0
+        counts[n] = count
+        if count != 1:
+            if on_nonunique == "raise":
+                raise NotUniqueError(
+                    f"influence is not unique: the window ending at step {e} has {count} "
+                    "closed classes (strongly connected groups of agents that listen to no "
+                    "one outside), it needs exactly 1"
+                )
+            continue
+        idx = None if members is everyone else np.flatnonzero(members)
+        sub = off if idx is None else sp.csr_array(off[idx][:, idx])
+        pi = np.ones(1) if sub.shape[0] == 1 else None
+        if pi is None:
+            pi, _ = chain_perron(sub, prev, tol=tol, max_iter=max_iter)
+        if pi is None:  # slowly mixing: the exact solve of the class's mean W
+            r = np.asarray(sub.sum(axis=1)).ravel()
+            pi = class_perron(sp.csr_array(sub + sp.diags_array(window - r)) / window)
+        prev = pi
+        out[n] = 0.0
+        if idx is None:
+            out[n] = pi
+        else:
+            out[n, idx] = pi
+    return out, counts

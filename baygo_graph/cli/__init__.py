@@ -13,7 +13,7 @@ import traceback
 
 import click
 
-from .._text import console, shorten
+from .._text import console, short_line
 from ..exceptions import BayGoError
 
 __all__ = ["DEBUG_ENV", "PLUGINS_ENV", "cli", "main"]
@@ -81,8 +81,9 @@ def cli(debug, plugins):
             load_plugin(spec)
 
 
-#: Longest error line ``baygo`` prints (before "... (N more characters)").
-ERROR_CHARS = 2000
+#: Longest error line ``baygo`` prints (before "... (N more characters)"); quoted
+#: values in it are cut to 60 characters first, so what went wrong stays readable.
+ERROR_CHARS = 300
 
 
 def _debug() -> bool:
@@ -103,9 +104,10 @@ def _one_line(e: BaseException) -> str:
 
 def _bounded(text: str) -> str:
     """One printable line (a file name or metadata quoted in an error stays text) of at
-    most :data:`ERROR_CHARS` characters, then how many were cut: the last guard for
+    most :data:`ERROR_CHARS` characters, then how many were cut, long quoted values
+    shortened first (:func:`~baygo_graph._text.short_line`): the last guard for
     messages that quote a user's input."""
-    return shorten(console(text), ERROR_CHARS)
+    return short_line(console(text), ERROR_CHARS)
 
 
 def main(argv=None) -> int:

@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from .._format import synthetic_banner
-from .._text import console
+from .._text import console, shorten
 from ..defaults import BODYFAT_ENV, DEFAULT_WINDOW, resolve_window
 
 __all__ = [
@@ -32,6 +32,7 @@ __all__ = [
     "out_error",
     "output_file",
     "output_folder",
+    "refuse_inputs",
     "seed_option",
     "synthetic_banner",
 ]
@@ -89,6 +90,17 @@ _SERIES_OPTIONS = [
                  "offset alias (1D, 6h, 15min) for timestamps (required for them)."),
     click.option("--undirected", is_flag=True,
                  help="Edge lists: each row is a two-way contact (both nodes hear each other)."),
+    click.option("--columns", "columns", default=None, metavar="ROLES",
+                 help="Edge lists without a header row: the role of each column by position, "
+                 "e.g. time,source,target (SocioPatterns); - skips one [default: SNAP source,"
+                 "target,time; KONECT source,target,weight,time]."),
+    click.option("--time-format", "time_format", default=None, metavar="FORMAT",
+                 help="Edge lists: unix (unix-ms, unix-us, unix-ns) for Unix times binned by a "
+                 "duration, or a strftime format such as %d/%m/%Y for dates that are not ISO "
+                 "8601 (never guessed)."),
+    click.option("--origin", "origin", type=click.Choice(["first", "epoch"]), default=None,
+                 help="Edge lists: where bins start: the first time (its day's midnight for "
+                 "timestamps) or multiples of --bin since 1970 [default: first]."),
     click.option("--self-weight", "self_weight", default=None, metavar="RULE",
                  help="Series built from edges: the weight a node that hears others in a step "
                  "puts on itself: 'equal' (1/(d+1) for d in-neighbours, the paper's equal rule; "
@@ -99,8 +111,9 @@ _SERIES_OPTIONS = [
 
 def series_options(command):
     """Add the edge-list options (``--source``, ``--target``, ``--time-column``,
-    ``--weight-column``, ``--bin``, ``--undirected``, ``--self-weight``) to a command; pass the
-    values to :func:`load_input` as ``**options``."""
+    ``--weight-column``, ``--bin``, ``--undirected``, ``--columns``, ``--time-format``,
+    ``--origin``, ``--self-weight``) to a command; pass the values to :func:`load_input`
+    as ``**options``."""
     for option in reversed(_SERIES_OPTIONS):
         command = option(command)
     return command
@@ -116,8 +129,8 @@ def _bin_value(text):
 
 
 def load_input(path, *, source_column=None, target_column=None, time_column=None,
-               weight_column=None, time_bin=None, undirected=False,
-               self_weight=None):  # fmt: skip
+               weight_column=None, time_bin=None, undirected=False, columns=None,
+               time_format=None, origin=None, self_weight=None):  # fmt: skip
     """What a command reads (:func:`baygo_graph.inputs.load`, the one door): a
     :class:`~baygo_graph.Run` for a run folder or ``.npz``, else a
     :class:`~baygo_graph.series.GraphSeries`.
@@ -144,10 +157,13 @@ def load_input(path, *, source_column=None, target_column=None, time_column=None
         "weight": weight_column,
         "bin": _bin_value(time_bin),
         "directed": False if undirected else None,
+        "columns": columns,
+        "time_format": time_format,
+        "origin": origin,
         "self_weight": self_weight,
     }
     given = {k: v for k, v in options.items() if v is not None}
-    kind = inputs.kind_of(path)
+    kind = inputs.kind_of(path, columns=columns)
     extra = [k for k in given if k not in kind.options]
     if "self_weight" in extra:
         raise click.UsageError(
@@ -156,7 +172,7 @@ def load_input(path, *, source_column=None, target_column=None, time_column=None
         )
     if extra:
         flags = {"time": "--time-column", "weight": "--weight-column", "directed":
-                 "--undirected"}  # fmt: skip
+                 "--undirected", "time_format": "--time-format"}  # fmt: skip
         names = ", ".join(flags.get(k, f"--{k}") for k in extra)
         raise click.UsageError(f"{names}: options of edge lists, but {path} is a {kind.name}")
     try:
@@ -234,9 +250,11 @@ def os_error_text(e: OSError, path=None) -> str:
     '/x/y: permission denied'
     """
     path = Path(path if path is not None else e.filename or "")
-    if isinstance(e, FileExistsError | NotADirectoryError) and (why := _blocker(path)):
+    system = e.errno is not None and e.strerror == os.strerror(e.errno)  # not ours
+    if (system and isinstance(e, FileExistsError | NotADirectoryError)
+            and (why := _blocker(path))):  # fmt: skip
         return f"{path}: {why}"
-    if isinstance(e, FileExistsError) and path.exists() and not path.is_dir():
+    if system and isinstance(e, FileExistsError) and path.exists() and not path.is_dir():
         return f"{path}: is a file, not a folder"
     if e.strerror is None:  # raised with a message of its own
         return " ".join(str(e).split())
@@ -245,13 +263,15 @@ def os_error_text(e: OSError, path=None) -> str:
 
 
 def out_error(option: str, path, e: OSError | None = None) -> click.ClickException:
-    """``option: path: reason`` as a one-line error (``e``: the OSError met, if any)."""
-    path = Path(path)
+    """``option: path: reason`` as a one-line error (``e``: the OSError met, if any; the
+    file it names, when it names one, is the path reported: a file in the folder
+    ``path``, say)."""
+    path = Path(e.filename if e is not None and e.filename else path)
     if e is None:
         why = _blocker(path) or "cannot be written"
         return click.ClickException(f"{option}: {path}: {why}")
     text = os_error_text(e, path)
-    if isinstance(e, PermissionError):
+    if isinstance(e, PermissionError) and e.strerror == os.strerror(errno.EACCES):
         where = next((p for p in [path, *path.parents] if p.exists()), path)
         text = f"{path}: permission denied (cannot write in {where})"
     elif not text.startswith(f"{path}:"):
@@ -302,11 +322,12 @@ def ensure_writable(folder, *, option: str = "--out") -> tuple[Path, list[Path]]
     return folder, created
 
 
-def check_out_file(path, *, option: str = "--out") -> Path:
+def check_out_file(path, *, option: str = "--out", overwrite: bool = True) -> Path:
     """Check, before computing, that the file ``path`` can be written (nothing is made).
 
-    Its nearest existing parent must be a folder the process can write in, and
-    ``path`` must not be a folder; otherwise a one-line ``OPTION: PATH: reason``.
+    Its nearest existing parent must be a folder the process can write in, ``path``
+    must not be a folder nor a symbolic link, and, unless ``overwrite``, must not
+    exist; otherwise a one-line ``OPTION: PATH: reason``.
 
     Examples
     --------
@@ -326,6 +347,12 @@ def check_out_file(path, *, option: str = "--out") -> Path:
         raise click.ClickException(f"{option}: {text}: is a folder, not a file")
     if _blocker(path):
         raise out_error(option, path)
+    from ..io.atomic import check_target
+
+    try:
+        check_target(path, overwrite=overwrite)
+    except OSError as e:
+        raise out_error(option, path, e) from None
     where = next(p for p in path.parents if p.exists())
     if not os.access(where, os.W_OK | os.X_OK):
         raise out_error(option, path, PermissionError(errno.EACCES, "Permission denied"))
@@ -359,8 +386,36 @@ def note(text: str) -> None:
     click.echo(f"baygo: note: {console(text)}", err=True)
 
 
+def refuse_inputs(out, inputs, *, option: str = "--out") -> None:
+    """Refuse an output ``out`` that is one of the ``inputs`` (the same file, by
+    :func:`os.path.samefile`, whatever the spelling or a link): writing it would lose
+    the input.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> p = Path(tempfile.mkdtemp()) / "contacts.csv"; _ = p.write_text("a,b\\n")
+    >>> try:
+    ...     refuse_inputs(p.parent / "." / "contacts.csv", [p])
+    ... except click.ClickException as e:
+    ...     print(e.message.replace(str(p.parent), "D"))
+    --out: D/contacts.csv: is the input D/contacts.csv; write the output elsewhere
+    """
+    out = Path(out)
+    for source in inputs:
+        try:
+            same = os.path.samefile(out, source)
+        except (OSError, ValueError):  # one of them does not exist: not the same file
+            same = False
+        if same:
+            raise click.ClickException(
+                f"{option}: {shorten(out, 120)}: is the input {shorten(source, 120)}; "
+                "write the output elsewhere"
+            )
+
+
 @contextlib.contextmanager
-def output_file(path, *, option: str = "--out"):
+def output_file(path, *, option: str = "--out", overwrite: bool = True):
     """:func:`check_out_file`, then, as :func:`output_folder` does for a folder, remove
     the missing parent folders that writing the file made if the block fails.
 
@@ -379,7 +434,7 @@ def output_file(path, *, option: str = "--out"):
     >>> (base / "new").exists()
     False
     """
-    path = check_out_file(path, option=option)
+    path = check_out_file(path, option=option, overwrite=overwrite)
     missing = [p for p in path.parents if not p.exists()][::-1]  # outermost first
     try:
         yield path
@@ -389,9 +444,12 @@ def output_file(path, *, option: str = "--out"):
 
 
 @contextlib.contextmanager
-def output_folder(folder, *, option: str = "--out"):
-    """:func:`ensure_writable`, then remove the folders it created if the block fails
-    and left them empty.
+def output_folder(folder, *, option: str = "--out", lock: bool = True):
+    """:func:`ensure_writable`, then hold the folder for this process while the block
+    runs (:func:`~baygo_graph.io.atomic.output_lock`: a second baygo writing there is
+    refused in one line, ``OPTION: FOLDER: in use by another baygo process ...``), and
+    remove the folders it created if the block fails and left them empty. ``lock=False``
+    for a folder several processes share on purpose (a sweep's).
 
     Examples
     --------
@@ -405,9 +463,17 @@ def output_folder(folder, *, option: str = "--out"):
     >>> (base / "figs").exists()
     False
     """
+    from ..io.atomic import output_lock
+
     folder, created = ensure_writable(folder, option=option)
     try:
-        yield folder
+        with output_lock(folder) if lock else contextlib.nullcontext():
+            yield folder
+    except OSError as e:
+        _remove_created(created)
+        if e.errno == errno.EBUSY and e.filename == str(folder):
+            raise out_error(option, folder, e) from None
+        raise
     except BaseException:
         _remove_created(created)
         raise

@@ -114,8 +114,9 @@ def _text(report, label: str) -> list[str]:
             f"{_fmt(r['components']['median'], '.0f')} max {_fmt(r['components']['max'], '.0f')}"
         )
     for method, r in s["influence"].items():
+        every = f", every {r['stride']}th" if r.get("stride", 1) > 1 else ""
         head = (
-            f"influence ({method} of {w}-step sliding windows; unique in "
+            f"influence ({method} of {w}-step sliding windows{every}; unique in "
             f"{r['defined_windows']}/{r['windows']})"
         )
         key = _key(r)
@@ -164,11 +165,11 @@ def _is_single(paths: tuple[Path, ...]) -> bool:
     return known or (p / RUN_FILE).is_file() or not p.is_dir()
 
 
-def _single(run_dir: Path, window, as_json, *, focus=None, options=None) -> None:
+def _single(run_dir: Path, window, as_json, *, focus=None, options=None, stride=1) -> None:
     source = load_input(run_dir, **(options or {}))
     try:
         window = fit_window(window, source.n_steps, default=DEFAULT_WINDOW)
-        report = analysis_report(source, window=window, focus=focus)
+        report = analysis_report(source, window=window, focus=focus, stride=stride)
     except (RunFormatError, ValueError, TypeError) as e:
         raise click.ClickException(str(e)) from e
     summary = report.as_dict() | {"source": str(run_dir)}
@@ -278,18 +279,18 @@ def _write_many(out: Path, table, summary) -> list[Path]:
     import matplotlib.pyplot as plt
 
     from .. import figures as F
+    from ..io.atomic import atomic_figure, atomic_text
 
     try:
-        out.mkdir(parents=True, exist_ok=True)
         paths = [out / "table.csv", out / "summary.csv"]
-        csv_frame(table).to_csv(paths[0], index=False)
-        csv_frame(summary).to_csv(paths[1], index=False)
+        atomic_text(paths[0], csv_frame(table).to_csv(index=False), within=out)
+        atomic_text(paths[1], csv_frame(summary).to_csv(index=False), within=out)
         figs = {"analysis": F.plot_analysis_table(table)}
         strategy = table["strategy"].iloc[0]  # the first strategy of the table
         figs["smallest_b"] = F.plot_table_smallest_b(table, strategy=strategy).figure
         for name, fig in figs.items():
             paths.append(out / f"{name}.png")
-            fig.savefig(paths[-1], dpi=110, bbox_inches="tight")
+            atomic_figure(fig, paths[-1], within=out, dpi=110, bbox_inches="tight")
             plt.close(fig)
     except OSError as e:
         raise out_error("--out", out, e) from None
@@ -318,6 +319,14 @@ def _write_many(out: Path, table, summary) -> list[Path]:
     help="One series: follow this node (its influence, rank and audience) "
     "[default: the informative agent when one is marked].",
 )
+@click.option(
+    "--influence-stride",
+    "stride",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="One series: influence of every Nth sliding window only (long series).",
+)
 @series_options
 @click.option(
     "--group",
@@ -326,7 +335,7 @@ def _write_many(out: Path, table, summary) -> list[Path]:
     "(default: refuse them, naming the setups).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def analyze(paths, window, as_json, out, focus, group, **options):
+def analyze(paths, window, as_json, out, focus, group, stride, **options):
     """Connectivity and influence report for one run, or a table over many runs.
 
     One RUN (a run folder or .npz written by `baygo run --out`, a saved graph
@@ -348,8 +357,10 @@ def analyze(paths, window, as_json, out, focus, group, **options):
     if _is_single(paths):
         if out is not None:
             raise click.UsageError("--out needs several runs (or a folder of run folders)")
-        _single(paths[0], window, as_json, focus=focus, options=options)
+        _single(paths[0], window, as_json, focus=focus, options=options, stride=stride)
         return
-    if focus is not None or any(v not in (None, False) for v in options.values()):
-        raise click.UsageError("--focus and the edge-list options need a single series")
+    if focus is not None or stride != 1 or any(v not in (None, False) for v in options.values()):
+        raise click.UsageError(
+            "--focus, --influence-stride and the edge-list options need a single series"
+        )
     _many(paths, window=window, as_json=as_json, out=out, group=group)

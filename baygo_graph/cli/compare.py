@@ -140,19 +140,19 @@ def _paired_table(paired: dict, level: float) -> str:
 def _write(out, res, record, blocks, *, banner, notes, results_format) -> dict:
     """results.parquet (or results.csv, banner as a comment line), summary.md and
     summary.json in ``out``."""
+    from ..io.atomic import atomic_text
     from ..io.results import RESULTS_FILES, write_results
 
     folder = Path(out)
     try:
-        folder.mkdir(parents=True, exist_ok=True)
         paths = {k: folder / name for k, name in _FILES.items()}
         paths["results"] = folder / RESULTS_FILES[results_format]
         write_results(res, folder, results_format=results_format)
         md = ["# Strategy comparison", *([f"**{banner}**"] if banner else []), *blocks]
         md = [b for b in md if b != banner] + [notes]
-        paths["markdown"].write_text("\n\n".join(md) + "\n")
+        atomic_text(paths["markdown"], "\n\n".join(md) + "\n", within=folder)
         record["files"] = {k: str(p) for k, p in paths.items()}
-        paths["json"].write_text(json.dumps(record, indent=2) + "\n")
+        atomic_text(paths["json"], json.dumps(record, indent=2) + "\n", within=folder)
     except OSError as e:
         raise out_error("--out", out, e) from None
     return paths

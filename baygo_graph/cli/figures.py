@@ -11,9 +11,9 @@ from ._common import (
     check_out_file,
     data_option,
     emit,
-    ensure_writable,
     fit_window,
     load_input,
+    out_error,
     output_folder,
     seed_option,
     series_options,
@@ -126,6 +126,7 @@ def plot(run_dir, out, formats, window, as_json, **options):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from ..io.atomic import atomic_figure
     from ..reproduce import run_figures
 
     run = load_input(run_dir, **options)
@@ -142,7 +143,10 @@ def plot(run_dir, out, formats, window, as_json, **options):
         for name, fig in figs.items():
             for ext in formats:
                 path = folder / f"{name}.{ext}"
-                fig.savefig(path, dpi=130, bbox_inches="tight")
+                try:
+                    atomic_figure(fig, path, within=folder, dpi=130, bbox_inches="tight")
+                except OSError as e:
+                    raise out_error("--out", path, e) from None
                 written.append(str(path))
             plt.close(fig)
     banner = synthetic_banner(run.synthetic)
@@ -164,7 +168,8 @@ def plot(run_dir, out, formats, window, as_json, **options):
               show_default=True, help="What the panel beside the graph shows.")  # fmt: skip
 @click.option("--window", type=click.IntRange(min=1), default=None,
               help="Influence window sizing the nodes [default: min(10, T)].")  # fmt: skip
-def animate(run_dir, steps_text, fmt, out, fps, dpi, panel, window):
+@click.option("--force", is_flag=True, help="Replace an existing output file.")
+def animate(run_dir, steps_text, fmt, out, fps, dpi, panel, window, force):
     """Animate the communication graph of one saved run (GIF, or MP4 with ffmpeg)."""
     import matplotlib
 
@@ -190,13 +195,15 @@ def animate(run_dir, steps_text, fmt, out, fps, dpi, panel, window):
     if path.suffix.lower() != f".{fmt}":
         raise click.BadParameter(f"--out must end in .{fmt} for --format {fmt}",
                                  param_hint="--out")  # fmt: skip
-    check_out_file(path)
+    check_out_file(path, overwrite=force)
     window = fit_window(window, run.n_steps)
     anim = animate_run(run, steps=steps, panel=panel, influence=run_influence(run, window=window))
     try:
-        video.save_animation(anim, path, fps=fps, dpi=dpi)
+        video.save_animation(anim, path, fps=fps, dpi=dpi, overwrite=force)
     except RuntimeError as e:
         raise click.ClickException(str(e)) from e
+    except OSError as e:
+        raise out_error("--out", path, e) from None
     finally:
         plt.close(anim.figure)
     banner = synthetic_banner(run.synthetic)
@@ -277,30 +284,31 @@ def reproduce(seeds, steps, data, n_jobs, out, seed, agents, grid, gallery, vide
     if as_csv:
         parts += ["--csv"]
     command = " ".join(shlex.quote(str(p)) for p in parts)
-    ensure_writable(out)
-    try:
-        result = run_reproduction(
-            out,
-            seeds=seeds,
-            steps=steps,
-            data=dataset,
-            n_jobs=n_jobs,
-            rng=seed,
-            agents=agents,
-            grid=grid,
-            gallery=gallery,
-            regimes=design if regimes else None,
-            regime_seeds=regime_seeds,
-            scheduler=scheduler,
-            video=video,
-            save_runs=save_runs,
-            results_format="csv" if as_csv else "parquet",
-            progress=progress,
-            log=say,
-            command=command,
-        )
-    except (ValueError, TypeError) as e:
-        raise click.ClickException(str(e)) from e
+    # held for this process: a second reproduce into OUT is refused in one line
+    with output_folder(out):
+        try:
+            result = run_reproduction(
+                out,
+                seeds=seeds,
+                steps=steps,
+                data=dataset,
+                n_jobs=n_jobs,
+                rng=seed,
+                agents=agents,
+                grid=grid,
+                gallery=gallery,
+                regimes=design if regimes else None,
+                regime_seeds=regime_seeds,
+                scheduler=scheduler,
+                video=video,
+                save_runs=save_runs,
+                results_format="csv" if as_csv else "parquet",
+                progress=progress,
+                log=say,
+                command=command,
+            )
+        except (ValueError, TypeError) as e:
+            raise click.ClickException(str(e)) from e
     width = max(len(c.key) for c in result.claims)
     # the synthetic note was said once, before the work; the data line flags it again
     lines = [

@@ -130,7 +130,9 @@ def sweep(
 
     grid = _parse_params(params)
     names = [s.strip() for s in strategies.split(",") if s.strip()]
-    with output_folder(out):  # made for the sweep: removed again if a failure leaves it empty
+    # made for the sweep (removed again if a failure leaves it empty); not locked: concurrent
+    # sweeps share a folder on purpose, each task claimed by one (docs/formats.md)
+    with output_folder(out, lock=False):
         try:
             table = run_sweep(
                 grid,

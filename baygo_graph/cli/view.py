@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import click
@@ -11,13 +12,17 @@ from ._common import (
     check_out_file,
     fit_window,
     load_input,
+    note,
     out_error,
     output_file,
+    refuse_inputs,
     series_options,
     synthetic_banner,
 )
 
 __all__ = ["view"]
+
+LAYOUTS = ("auto", "spring", "coarse", "none")  # figures._graph.LAYOUTS (not imported: fast --help)
 
 
 @click.command()
@@ -36,10 +41,19 @@ __all__ = ["view"]
     "[default: min(10, T); a longer one is cut to T, with a note].",
 )
 @click.option(
-    "--layout-seed", type=int, default=0, show_default=True, help="Seed of the spring layout."
+    "--layout",
+    type=click.Choice(LAYOUTS),
+    default="auto",
+    show_default=True,
+    help="Node positions: spring (NetworkX; at most 5,000 nodes), coarse (spring layout of "
+    "the 400 best-linked nodes, the others beside their neighbours: linear in nodes and "
+    "edges), none (a spiral in label order); auto: spring up to 1,000 nodes, coarse up to "
+    "200,000, none above, with a note.",
 )
+@click.option("--layout-seed", type=int, default=0, show_default=True, help="Seed of the layout.")
+@click.option("--force", is_flag=True, help="Replace an existing OUT file.")
 @series_options
-def view(run_path, out, window, layout_seed, **options):
+def view(run_path, out, window, layout, layout_seed, force, **options):
     """Write an interactive viewer of RUN (a run folder or .npz from `baygo run --out`,
     a saved series .json / .graphml / .gexf, or an edge list .csv / .parquet).
 
@@ -49,22 +63,31 @@ def view(run_path, out, window, layout_seed, **options):
     strongly connected in red), node size by influence, edge width by weight,
     the informative agent as a vermillion star and the MSE curve of the agent
     clicked. Open OUT in any browser (docs/viewer.md). Missing folders of OUT are
-    created (removed again if the page cannot be written).
+    created (removed again if the page cannot be written); an existing OUT is replaced
+    only with --force, and never when it is RUN itself or a symbolic link.
     """
     from ..figures.html import to_html
 
-    out = check_out_file(out)
+    out = check_out_file(out, overwrite=force)
+    refuse_inputs(out, [run_path])
     run = load_input(run_path, **options)  # a Run, or a GraphSeries for other inputs
     window = fit_window(window, run.n_steps)
     # missing parents of --out are made, as every --out folder is, and removed again
     # if the page cannot be written
-    with output_file(out) as out:
+    with output_file(out, overwrite=force) as out:
         try:
-            path = to_html(run, out, window=window, layout_seed=layout_seed)
+            with warnings.catch_warnings(record=True) as said:
+                warnings.simplefilter("always", UserWarning)
+                path = to_html(
+                    run, out, window=window, layout=layout, layout_seed=layout_seed,
+                    overwrite=force,
+                )  # fmt: skip
         except (ValueError, TypeError) as e:
             raise click.ClickException(str(e)) from e
         except OSError as e:
             raise out_error("--out", out, e) from None
+    for w in said:
+        note(str(w.message))
     banner = synthetic_banner(run.synthetic)
     what = f"{run.strategy} run" if hasattr(run, "strategy") else "series"
     done = f"viewer of {what} {run_path} written to {path}"

@@ -101,7 +101,8 @@ class Split(SplitBase):
     def draw(self, batch: int, rng) -> tuple[np.ndarray, np.ndarray]:
         """Each agent's mini-batch, with replacement from its own samples, shape (M, batch)."""
         idx = (rng.random((self.agents, batch)) * self.counts[:, None]).astype(np.intp)
-        return np.take_along_axis(self.x, idx, 1), np.take_along_axis(self.y, idx, 1)
+        rows = np.arange(self.agents)[:, None]  # the gather of take_along_axis, less overhead
+        return self.x[rows, idx], self.y[rows, idx]
 
     def pooled(self) -> tuple[np.ndarray, np.ndarray]:
         """Every training sample once, agent by agent: ``(x, y)`` of shape (N,)."""

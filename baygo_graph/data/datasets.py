@@ -147,8 +147,17 @@ def _check_columns(frame: pd.DataFrame, columns, *, where: str) -> None:
                 f"{where} has no column {shorten(repr(col), 80)} (columns: "
                 f"{short_list(frame.columns, 10)})"
             )
-        values = pd.to_numeric(frame[col], errors="coerce")
-        bad = values.isna() & frame[col].notna()
+        column = frame[col]
+        if isinstance(column.dtype, np.dtype) and column.dtype.kind in "fiu":  # numbers already
+            numbers = column.to_numpy(dtype=float)
+            missing = np.isnan(numbers)
+            if missing.any():
+                row = int(np.flatnonzero(missing)[0])
+                raise DataError(f"{where}: column {col!r} has a missing value at row {row}")
+            _check_range(numbers, col, where=where)
+            continue
+        values = pd.to_numeric(column, errors="coerce")
+        bad = values.isna() & column.notna()
         if bad.any():
             row = int(np.flatnonzero(bad.to_numpy())[0])
             raise DataError(
@@ -158,14 +167,17 @@ def _check_columns(frame: pd.DataFrame, columns, *, where: str) -> None:
         if values.isna().any():
             row = int(np.flatnonzero(values.isna().to_numpy())[0])
             raise DataError(f"{where}: column {col!r} has a missing value at row {row}")
-        numbers = values.to_numpy(dtype=float)
-        bad = ~np.isfinite(numbers) | (np.abs(numbers) > MAX_ABS_VALUE)
-        if bad.any():
-            row = int(np.flatnonzero(bad)[0])
-            raise DataError(
-                f"{where}: column {col!r} has value {float(numbers[row])!r} at row {row}: values "
-                f"must be finite numbers of magnitude <= {MAX_ABS_VALUE:g}"
-            )
+        _check_range(values.to_numpy(dtype=float), col, where=where)
+
+
+def _check_range(numbers: np.ndarray, col, *, where: str) -> None:
+    bad = ~np.isfinite(numbers) | (np.abs(numbers) > MAX_ABS_VALUE)
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise DataError(
+            f"{where}: column {col!r} has value {float(numbers[row])!r} at row {row}: values "
+            f"must be finite numbers of magnitude <= {MAX_ABS_VALUE:g}"
+        )
 
 
 #: Samples of the default synthetic data (the real data's size).

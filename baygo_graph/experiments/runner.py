@@ -13,14 +13,17 @@ with tasks that are pure functions of their arguments (seeds from
 
 from __future__ import annotations
 
+import contextlib
 import math
 import sys
+import threading
 import warnings
 from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from .._validate import root_seed_sequence
+from ..models.rows import limit_threads
 from .locks import die_with_parent
 from .plugins import import_plugins, loaded_plugins
 
@@ -64,23 +67,13 @@ def n_workers(n_jobs, n_tasks: int) -> int:
     return max(1, min(n, n_tasks))
 
 
-def _call(fn, task, shared, blas_threads):
-    """Run one task, recording its warnings as ``(category, message)`` pairs."""
-    limiter = None
-    if blas_threads is not None:
-        try:
-            from threadpoolctl import threadpool_limits
-
-            limiter = threadpool_limits(blas_threads, user_api="blas")
-        except ImportError:  # pragma: no cover - optional
-            limiter = None
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            result = fn(task, shared)
-    finally:
-        if limiter is not None:
-            limiter.unregister()
+def _call(fn, task, shared, threads):
+    """Run one task, recording its warnings as ``(category, message)`` pairs; with
+    ``threads``, on at most that many BLAS and row-pass threads (a Dask task)."""
+    limit = contextlib.nullcontext() if threads is None else limit_threads(threads)
+    with limit, warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = fn(task, shared)
     return result, [(w.category, str(w.message)) for w in caught]
 
 
@@ -88,12 +81,22 @@ def _start_worker(plugins) -> None:
     """A loky worker's start: die with the parent; import the parent's plug-ins before
     any task (whose strategies and models may be theirs) is read."""
     die_with_parent()
+    _thread_lock_for_bars()
     import_plugins(plugins)
 
 
-def _call_batch(fn, batch, shared, blas_threads):
+def _call_batch(fn, batch, shared, threads):
     """A batch of ``(index, task)`` pairs in one worker call: ``shared`` travels once."""
-    return [(i, *_call(fn, task, shared, blas_threads)) for i, task in batch]
+    return [(i, *_call(fn, task, shared, threads)) for i, task in batch]
+
+
+def _thread_lock_for_bars() -> None:
+    """tqdm's default lock is a multiprocessing RLock, a named semaphore: a worker killed
+    on Ctrl-C leaves it to the resource tracker, which prints a "leaked semaphore"
+    warning. A worker's (hidden) bars need only a thread lock."""
+    from tqdm import tqdm
+
+    tqdm.set_lock(threading.RLock())
 
 
 def reemit_warnings(notes, n_tasks: int, *, stacklevel: int = 3) -> None:

@@ -230,13 +230,14 @@ def _make_tasks(grid, strategies, n_seeds, root, steps, fingerprint, model) -> l
     if "grid" not in grid:  # the model's own grid
         params["grid"] = [_model_grid(model)]
     names = list(params)
+    defined = {name: definition(factory) for name, factory in strategies.items()}
     tasks, seen = [], set()
     physical = {}  # (strategy, agents) -> takes a physical graph
     for combo in itertools.product(*(params[n] for n in names)):
         base = dict(zip(names, combo, strict=True))
         for strategy, factory in strategies.items():
             task = dict(base, strategy=strategy)
-            task["definition"] = definition(factory)
+            task["definition"] = defined[strategy]
             key = (strategy, base["agents"])
             if key not in physical:
                 physical[key] = _takes_physical(factory, base["agents"])
@@ -518,7 +519,10 @@ def write_table(table: pd.DataFrame, folder, *, results_format: str = "parquet")
             | source_metadata(source, synthetic)
             | {b"baygo.table": b"sweep"}  # marks the table as ours (is_our_table)
         )
-        atomic_write(path, lambda fh: pq.write_table(arrow, fh, compression="zstd"))
+        atomic_write(
+            path,
+            lambda fh: pq.write_table(arrow, fh, compression="zstd", write_page_checksum=True),
+        )
     remove_stale_results(folder, keep=path.name)
     return path
 

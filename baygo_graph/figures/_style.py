@@ -7,6 +7,7 @@ is a context manager that every plot function enters while it draws.
 from __future__ import annotations
 
 import contextlib
+import textwrap
 
 import numpy as np
 
@@ -272,6 +273,8 @@ def source_caption(target, text: str | None):
     if text is None:
         return None
     fig = target.get_figure(root=True) if hasattr(target, "get_figure") else target
+    # wrapped to the figure's width (about 16 x-small characters per inch): on the canvas
+    text = textwrap.fill(text, width=max(40, int(16 * fig.get_figwidth())))
     label = fig.supxlabel(text, x=0.005, ha="left", fontsize="x-small", color="#555555")
     label.set_gid(CAPTION_GID)
     return label

@@ -31,10 +31,12 @@ with the browser's ``DecompressionStream``). Packed arrays:
   ``(hi - lo) / 131066``).
 
 Small arrays are plain JSON: ``nodes`` (labels as text), ``layout`` (M
-``[x, y]`` in [0, 1]), ``connected`` (T booleans: the union of the sliding
-window ending at step t is strongly connected) and ``windows`` (the aligned
-windows of :func:`~baygo_graph.analysis.b_connectivity`: ``start``, ``stop``,
-``connected``, ``components``).
+``[x, y]`` in [0, 1]) and ``layout_method`` (``"spring"``, ``"coarse"`` or
+``"none"``: :func:`~baygo_graph.figures._graph.graph_layout`), ``connected`` (T
+booleans: the union of the sliding window ending at step t is strongly connected)
+and ``windows`` (the aligned windows of
+:func:`~baygo_graph.analysis.b_connectivity`: ``start``, ``stop``, ``connected``,
+``components``).
 """
 
 from __future__ import annotations
@@ -43,19 +45,28 @@ import base64
 import html
 import json
 import re
+import warnings
 import zlib
 from importlib import resources
 from pathlib import Path
 
-import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
 from .._render import self_weight_text
+from .._text import shorten
 from ..analysis import b_connectivity, influence_series, time_to_connectivity
 from ..inputs import as_series
 from ..io.atomic import atomic_text
 from ..run import Run
+from ._graph import (
+    COARSE_CORE,
+    LAYOUT_MAX_NODES,
+    LAYOUTS,
+    SPRING_MAX_NODES,
+    SPRING_NODES,
+    graph_layout,
+)
 from ._style import INFORMATIVE_COLOR, SYNTHETIC_TEXT, strategy_color, strategy_label
 
 __all__ = ["to_html"]
@@ -67,6 +78,10 @@ _AGENT_COLOR = "#0072B2"  # Okabe-Ito blue
 #: Strongest partners per node kept in the graph the layout is computed on.
 _LAYOUT_PARTNERS = 8
 _QMAX = 65535
+#: Bytes per node and step the viewer holds at once (influence float64, its logs and
+#: codes, MSE), and per node (layout, labels): the budget check before the work.
+_VIEWER_BYTES_PER_CELL = 40
+_VIEWER_BYTES_PER_NODE = 400
 # Characters that must not appear raw inside a <script> element (HTML parser) or,
 # for old engines, inside a JavaScript string (U+2028/2029).
 _SCRIPT_ESCAPES = {
@@ -151,13 +166,16 @@ def _union_weights(series) -> sp.csr_array:
     return (w + w.T).tocsr()
 
 
-def _layout(series, seed: int) -> list:
-    """Spring layout (NetworkX) of the union graph, each node's strongest partners only.
+def _layout(series, seed: int, method: str) -> tuple[list, str]:
+    """Positions (:func:`~baygo_graph.figures._graph.graph_layout`) of the union graph,
+    each node's strongest partners only, and the method used.
 
     Keeping at most :data:`_LAYOUT_PARTNERS` partners per node (by share of steps
     linked) keeps the layout readable and its cost bounded on long, dense runs.
     """
     m = series.n_agents
+    if method == "none" or (method == "auto" and m > LAYOUT_MAX_NODES):
+        return graph_layout(sp.csr_array((m, m)), method="none")[0].tolist(), "none"
     w = _union_weights(series).tocoo()
     off = w.row != w.col
     row, col, val = w.row[off], w.col[off], w.data[off]
@@ -165,16 +183,9 @@ def _layout(series, seed: int) -> list:
     row, col, val = row[order], col[order], val[order]
     rank = np.arange(len(row)) - np.searchsorted(row, row)
     keep = rank < _LAYOUT_PARTNERS
-    g = nx.Graph()
-    g.add_nodes_from(range(m))
-    g.add_weighted_edges_from(
-        zip(row[keep].tolist(), col[keep].tolist(), val[keep].tolist(), strict=True)
-    )
-    pos = nx.spring_layout(g, seed=seed, weight="weight")
-    xy = np.array([pos[i] for i in range(m)], dtype=float)
-    span = np.ptp(xy, axis=0)
-    xy = (xy - xy.min(axis=0)) / np.where(span > 0, span, 1.0)
-    return np.round(0.02 + 0.96 * xy, 4).tolist()
+    kept = sp.coo_array((val[keep], (row[keep], col[keep])), shape=(m, m)).tocsr()
+    xy, used = graph_layout(kept.maximum(kept.T), method=method, seed=seed)
+    return xy.tolist(), used
 
 
 def _connected(series, window: int) -> list:
@@ -232,9 +243,43 @@ def _mse(run: Run | None):
     return _log_quantised(mse.T)
 
 
-def _viewer_data(source, *, window: int, layout_seed: int, title: str) -> dict:
+def _layout_note(m: int, asked: str, used: str) -> str | None:
+    """What the page's layout is when it is not the spring layout asked for by default."""
+    if asked != "auto" or used == "spring":
+        return None
+    if used == "coarse":
+        spring = ("; layout='spring' places all (slower: N^2 per iteration)"
+                  if m <= SPRING_MAX_NODES else "")  # fmt: skip
+        return (
+            f"layout: {m:,} nodes are over {SPRING_NODES:,}: the spring layout places the "
+            f"{COARSE_CORE:,} best-linked nodes, the others beside their neighbours "
+            f"(layout='coarse'){spring}"
+        )
+    return (
+        f"layout: {m:,} nodes are over the layout cap of {LAYOUT_MAX_NODES:,}: nodes placed "
+        "on a spiral in label order, not by the graph (layout='none')"
+    )
+
+
+def _check_viewer_budget(series) -> None:
+    """The viewer's arrays (influence and its codes, MSE, layout, edges) fit the budget."""
+    from ..limits import check_budget
+
+    m, t = series.n_agents, series.n_steps
+    check_budget(
+        _VIEWER_BYTES_PER_CELL * m * t + _VIEWER_BYTES_PER_NODE * m,
+        what=f"the viewer of {m:,} nodes x {t:,} steps",
+    )
+
+
+def _viewer_data(source, *, window: int, layout_seed: int, layout: str, title: str) -> dict:
     run = source if isinstance(source, Run) else None
     series = as_series(source)
+    _check_viewer_budget(series)  # before anything of that size exists
+    positions, used = _layout(series, layout_seed, layout)
+    note = _layout_note(series.n_agents, layout, used)
+    if note is not None:
+        warnings.warn(note, UserWarning, stacklevel=3)
     informative = run.informative if run is not None else series.informative
     synthetic = run.synthetic if run is not None else bool(series.synthetic)
     data = {
@@ -259,7 +304,8 @@ def _viewer_data(source, *, window: int, layout_seed: int, title: str) -> dict:
             "agent": _AGENT_COLOR,
             "strategy": strategy_color(run.strategy) if run is not None else _AGENT_COLOR,
         },
-        "layout": _layout(series, layout_seed),
+        "layout": positions,
+        "layout_method": used,
         "influence": _log_quantised(
             influence_series(series, window=window, windows="sliding").values.T  # agent-major
         ),
@@ -288,7 +334,16 @@ def _script_json(obj) -> str:
     return re.sub("[<>&\u2028\u2029]", lambda m: _SCRIPT_ESCAPES[m.group(0)], text)
 
 
-def to_html(source, path, *, window: int = 10, layout_seed: int = 0, title: str | None = None):
+def to_html(
+    source,
+    path,
+    *,
+    window: int = 10,
+    layout: str = "auto",
+    layout_seed: int = 0,
+    title: str | None = None,
+    overwrite: bool = True,
+):
     """Write an interactive viewer of a graph series to one HTML file.
 
     Parameters
@@ -312,11 +367,24 @@ def to_html(source, path, *, window: int = 10, layout_seed: int = 0, title: str 
         A window longer than the series is cut to T. Where the influence is
         undefined (before step ``w - 1``, or not unique) all nodes have the
         same size and the page says why.
+    layout : {"auto", "spring", "coarse", "none"}, default "auto"
+        How node positions are computed from the union graph (each node's 8
+        strongest partners), once, so they stay fixed while the slider moves
+        (:func:`~baygo_graph.figures._graph.graph_layout`): ``"spring"``,
+        NetworkX's spring layout (cost N^2 per iteration, at most 5,000 nodes);
+        ``"coarse"``, the spring layout of the 400 best-linked nodes and every
+        other node placed beside its neighbours (cost linear in nodes and
+        edges); ``"none"``, a spiral in label order. ``"auto"``: spring up to
+        1,000 nodes, coarse up to 200,000, none above, with a ``UserWarning``
+        saying which when it is not the spring layout.
     layout_seed : int, default 0
-        Seed of the spring layout (NetworkX) of the union graph, computed once,
-        so node positions stay fixed while the slider moves.
+        Seed of the layout.
     title : str, optional
         Page title (default: strategy, agents, steps).
+    overwrite : bool, default True
+        Replace an existing file at ``path``; False refuses it
+        (:class:`FileExistsError`). A symbolic link at ``path`` is always refused
+        (:func:`~baygo_graph.io.atomic.atomic_write`).
 
     Returns
     -------
@@ -328,8 +396,12 @@ def to_html(source, path, *, window: int = 10, layout_seed: int = 0, title: str 
     TypeError
         If ``source`` is not a series input or ``window`` not an int.
     ValueError
-        If ``source`` is a centralised (``cen``) run, which has no graph, or
-        ``window < 1``.
+        If ``source`` is a centralised (``cen``) run, which has no graph,
+        ``window < 1``, or ``layout`` unknown (or ``"spring"`` for more than
+        5,000 nodes).
+    BudgetError
+        If the viewer's arrays would exceed the memory budget
+        (:mod:`baygo_graph.limits`), checked before they are made.
 
     Notes
     -----
@@ -364,14 +436,18 @@ def to_html(source, path, *, window: int = 10, layout_seed: int = 0, title: str 
     window = _check_window(window, series.n_steps)
     if isinstance(layout_seed, bool) or not isinstance(layout_seed, int | np.integer):
         raise TypeError(f"layout_seed must be an int, got {type(layout_seed).__name__}")
+    if layout not in LAYOUTS:
+        raise ValueError(f"layout must be one of {', '.join(LAYOUTS)}; got {shorten(repr(layout))}")
     if title is None:
         size = f"{series.n_agents} nodes, {series.n_steps} steps"
         if isinstance(source, Run):
             size = f"{strategy_label(source.strategy, math=False)} run: {source.n_agents} agents, "
             size += f"{source.n_steps} steps"
         title = size
-    data = _viewer_data(source, window=window, layout_seed=int(layout_seed), title=str(title))
+    data = _viewer_data(
+        source, window=window, layout_seed=int(layout_seed), layout=layout, title=str(title)
+    )
     template = resources.files(__package__).joinpath(_TEMPLATE).read_text(encoding="utf-8")
     values = {"TITLE": html.escape(str(title), quote=True), "DATA": _script_json(data)}
     page = re.sub(r"\{\{(TITLE|DATA)\}\}", lambda m: values[m.group(1)], template)
-    return atomic_text(Path(path), page)
+    return atomic_text(Path(path), page, overwrite=overwrite)

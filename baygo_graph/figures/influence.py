@@ -159,7 +159,7 @@ def plot_influence(
                 fontsize="small",
                 loc="upper left",
                 bbox_to_anchor=(1.01, 1.0),
-                title=f"shaded: {level:.0%} t-interval over {seeds} seeds",
+                title=f"shaded: {level:.0%} bootstrap interval over {seeds} seeds",
                 title_fontsize="small",
             )
         mark_synthetic(ax, is_synthetic(df, synthetic))

@@ -3,9 +3,9 @@
 Every function draws on ``ax`` (a new figure when None) and returns the Axes.
 The input is the tidy table of :func:`baygo_graph.analysis.compare` (columns
 strategy, seed, step, agent, informative, mse) or, for one run, a
-:class:`~baygo_graph.Run`. Curves are means over seeds with shaded Student-t
-intervals (see :func:`~baygo_graph.figures._bands.seed_bands`); the informative
-agent's curves are solid with a star marker, the non-informative agents' mean is
+:class:`~baygo_graph.Run`. Curves are means over seeds with shaded log-scale
+t-intervals, positive like the MSE (see :func:`~baygo_graph.figures._bands.seed_bands`);
+the informative agent's curves are solid with a star marker, the non-informative agents' mean is
 dashed.
 
 Unpaired bands of two strategies can overlap where their paired difference is
@@ -162,11 +162,12 @@ def plot_mse(
         ax.set_xlim(0, max(steps - 1, 1))
         if title:
             ax.set_title(title)
-        if legend:
+        if legend:  # below the axes: the plot keeps the figure's width
             ax.legend(
-                loc="upper left",
-                bbox_to_anchor=(1.01, 1.0),
-                title=f"shaded: {level:.0%} t-interval over {table_seeds(df)} seeds",
+                loc="upper center",
+                bbox_to_anchor=(0.5, -0.16),
+                ncol=2,
+                title=f"shaded: {level:.0%} log-scale t-interval over {table_seeds(df)} seeds",
                 fontsize="small",
                 title_fontsize="small",
             )
@@ -358,7 +359,7 @@ def plot_paired_difference(
                 "final step: mean [interval], paired t-test",
                 fontsize="x-small",
                 title_fontsize="x-small",
-                ncol=1,
+                ncol=2 if len(baselines) * len(groups) > 2 else 1,  # short: no empty band
             )
         mark_synthetic(ax, is_synthetic(df, synthetic))
         source_caption(ax, frame_caption(df, synthetic))
@@ -436,9 +437,10 @@ def plot_vs_stars(df, *, level=0.95, ax=None, synthetic=None, paired=True):
             for k, name in enumerate(strategies)
         ]
         right.legend(
-            handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small",
-            title=f"shaded: {level:.0%} t-interval\nover {table_seeds(df)} seeds\n"
-            "(★ solid: informative agent;\ndashed: others' mean)",
+            handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=3,
+            fontsize="small",
+            title=f"shaded: {level:.0%} log-scale t-interval over {table_seeds(df)} seeds\n"
+            "(★ solid: informative agent; dashed: others' mean)",
             title_fontsize="small",
         )  # fmt: skip
         if len(ax) > 2:

@@ -8,6 +8,7 @@ Inputs come from the analysis: a run's theorem records
 from __future__ import annotations
 
 import numpy as np
+from matplotlib.ticker import MaxNLocator
 
 from ._style import (
     INFORMATIVE_COLOR,
@@ -70,7 +71,7 @@ def plot_theorem(run, *, ax=None, title=None, caption=None):
     bottom = max(float(positive.min()) / 2, 1e-12) if len(positive) else 1e-3
     top = 1e2
     with figure_style():
-        ax = new_axes(ax)
+        ax = new_axes(ax, figsize=(7.4, 5.6))
         ax.axhline(1.0, color="black", linewidth=0.6, linestyle=":", zorder=1)
         for key, style, label in (
             ("theorem_log_rhs", "-", "bound (literal)"),
@@ -97,15 +98,20 @@ def plot_theorem(run, *, ax=None, title=None, caption=None):
         ax.set_xlabel("step t")
         ax.set_ylabel(r"$1 - \mu_{i,t}(\theta^*)$ and its bound")
         ax.set_title(title or "The paper's bound (median over agents)")
-        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize="small")
-        # the error sits just under 1 on a fine grid: a linear inset (upper right) shows it
-        inset = ax.inset_axes([0.5, 0.6, 0.47, 0.33])
+        # below the plot, so the plot keeps the figure's width
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, frameon=False,
+                  fontsize="small")  # fmt: skip
+        # the error sits just under 1 on a fine grid: a linear inset (upper right, where
+        # the falling bounds leave room) shows it; its label sits inside it, clear of ticks
+        inset = ax.inset_axes([0.56, 0.58, 0.41, 0.36])
         inset.fill_between(steps, others.min(axis=1), others.max(axis=1), color=_OTHERS,
                            alpha=0.25)  # fmt: skip
         inset.plot(steps, np.median(others, axis=1), color=_OTHERS, linewidth=1.5)
         inset.plot(steps, lhs[:, run.informative], color=INFORMATIVE_COLOR, linewidth=1.5)
-        inset.set_title("error alone (linear scale)", fontsize="x-small")
+        inset.text(0.97, 0.92, "error alone\n(linear scale)", transform=inset.transAxes,
+                   ha="right", va="top", fontsize="x-small")  # fmt: skip
         inset.tick_params(labelsize="x-small")
+        inset.yaxis.set_major_locator(MaxNLocator(3))
         mark_synthetic(ax, run.synthetic)
         source_caption(ax, run_caption(run) if caption is None else caption)
     return ax

@@ -216,7 +216,8 @@ def plot_listening_fraction(
     Parameters
     ----------
     fraction : array_like, shape (T,) or (N, T)
-        One run, or one row per seed (then the mean and a t-interval band).
+        One run, or one row per seed (then the mean and a percentile-bootstrap band
+        over seeds, within [0, 1]).
     level : float, default 0.95
     chance : float, optional
         A reference level drawn as a dotted line (e.g. ``1 / (M - 1)``, the
@@ -245,7 +246,7 @@ def plot_listening_fraction(
         f = f[None, :]
     if f.ndim != 2:
         raise ValueError(f"fraction must be 1-D or 2-D (seeds, steps), got shape {f.shape}")
-    mean, lo, hi = array_band(f, level=level)
+    mean, lo, hi = array_band(f, level=level, method="bootstrap")  # a share: within [0, 1]
     steps = np.arange(f.shape[1])
     with figure_style():
         ax = new_axes(ax, figsize=(7.6, 4.2))
@@ -273,7 +274,7 @@ def plot_listening_fraction(
         ax.set_ylabel("fraction of other agents listening\nto the informative agent")
         title = "Audience of the informative agent"
         if f.shape[0] > 1:
-            title += f" (shaded: {level:.0%} t-interval)"
+            title += f" (shaded: {level:.0%} bootstrap interval over seeds)"
         ax.set_title(title)
         ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
         mark_synthetic(ax, bool(synthetic))

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..io.atomic import atomic_write
+from ..io.atomic import atomic_path, atomic_write
 
 __all__ = ["VIDEO_HINT", "ffmpeg_path", "save_animation"]
 
@@ -51,7 +51,7 @@ def ffmpeg_path() -> str | None:
     return exe if exe and Path(exe).is_file() else None
 
 
-def save_animation(anim, path, *, fps=4, dpi=90):
+def save_animation(anim, path, *, fps=4, dpi=90, overwrite: bool = True):
     """Write an animation to ``path``: ``.gif`` (Pillow) or ``.mp4`` (ffmpeg).
 
     Animations from :func:`animate_run` are rendered fast (the static part of
@@ -65,6 +65,9 @@ def save_animation(anim, path, *, fps=4, dpi=90):
         The suffix picks the format.
     fps : int, default 4
     dpi : int, default 90
+    overwrite : bool, default True
+        False refuses an existing file (:class:`FileExistsError`). The file is
+        written atomically (:func:`~baygo_graph.io.atomic.atomic_path`).
 
     Returns
     -------
@@ -91,24 +94,24 @@ def save_animation(anim, path, *, fps=4, dpi=90):
     exe = ffmpeg_path() if suffix == ".mp4" else None
     if suffix == ".mp4" and exe is None:
         raise RuntimeError(VIDEO_HINT)
-    path.parent.mkdir(parents=True, exist_ok=True)
     if hasattr(anim, "iter_frames"):
         frames = anim.iter_frames(dpi=dpi)
         if suffix == ".gif":
-            _write_gif(frames, path, fps=fps)
+            _write_gif(frames, path, fps=fps, overwrite=overwrite)
         else:
-            _write_mp4(frames, path, fps=fps, exe=exe)
+            _write_mp4(frames, path, fps=fps, exe=exe, overwrite=overwrite)
         return path
-    if suffix == ".gif":
-        anim.save(path, writer=PillowWriter(fps=fps), dpi=dpi)
-    else:
-        with mpl.rc_context({"animation.ffmpeg_path": exe}):
-            writer = FFMpegWriter(fps=fps, codec="libx264", extra_args=["-pix_fmt", "yuv420p"])
-            anim.save(path, writer=writer, dpi=dpi)
+    with atomic_path(path, overwrite=overwrite, suffix=True) as tmp:
+        if suffix == ".gif":
+            anim.save(tmp, writer=PillowWriter(fps=fps), dpi=dpi)
+        else:
+            with mpl.rc_context({"animation.ffmpeg_path": exe}):
+                writer = FFMpegWriter(fps=fps, codec="libx264", extra_args=["-pix_fmt", "yuv420p"])
+                anim.save(tmp, writer=writer, dpi=dpi)
     return path
 
 
-def _write_gif(frames, path: Path, *, fps) -> None:
+def _write_gif(frames, path: Path, *, fps, overwrite: bool) -> None:
     from PIL import Image
 
     images = [Image.fromarray(f).quantize(colors=256, dither=Image.Dither.NONE) for f in frames]
@@ -125,10 +128,11 @@ def _write_gif(frames, path: Path, *, fps) -> None:
             loop=0,
             optimize=False,
         ),
+        overwrite=overwrite,
     )
 
 
-def _write_mp4(frames, path: Path, *, fps, exe: str) -> None:
+def _write_mp4(frames, path: Path, *, fps, exe: str, overwrite: bool) -> None:
     import subprocess
 
     frames = iter(frames)
@@ -136,24 +140,22 @@ def _write_mp4(frames, path: Path, *, fps, exe: str) -> None:
     if first is None:
         raise ValueError("the animation has no frames")
     h, w = first.shape[:2]
-    tmp = path.with_name(f".{path.name}.tmp.mp4")
-    cmd = [
-        exe, "-y", "-loglevel", "error",
-        "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{w}x{h}", "-r", str(fps), "-i", "-",
-        "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2",
-        "-c:v", "libx264", "-pix_fmt", "yuv420p", "-movflags", "+faststart",
-        str(tmp),
-    ]  # fmt: skip
-    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
-        proc.stdin.write(np.ascontiguousarray(first).tobytes())
-        for f in frames:
-            proc.stdin.write(np.ascontiguousarray(f).tobytes())
-        proc.stdin.close()
-    except BrokenPipeError:
-        pass
-    err = proc.stderr.read().decode(errors="replace")
-    if proc.wait() != 0:
-        tmp.unlink(missing_ok=True)
-        raise RuntimeError(f"ffmpeg failed writing {str(path)!r}: {err.strip()[:500]}")
-    tmp.replace(path)
+    with atomic_path(path, overwrite=overwrite, suffix=True) as tmp:
+        cmd = [
+            exe, "-y", "-loglevel", "error",
+            "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{w}x{h}", "-r", str(fps), "-i", "-",
+            "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2",
+            "-c:v", "libx264", "-pix_fmt", "yuv420p", "-movflags", "+faststart",
+            str(tmp),
+        ]  # fmt: skip
+        proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            proc.stdin.write(np.ascontiguousarray(first).tobytes())
+            for f in frames:
+                proc.stdin.write(np.ascontiguousarray(f).tobytes())
+            proc.stdin.close()
+        except BrokenPipeError:
+            pass
+        err = proc.stderr.read().decode(errors="replace")
+        if proc.wait() != 0:
+            raise RuntimeError(f"ffmpeg failed writing {str(path)!r}: {err.strip()[:200]}")

@@ -4,9 +4,27 @@ A crash or an interrupted sweep never leaves a half-written file behind. Files
 get the mode an ordinary ``open(path, "w")`` would give (``0o666`` less the
 umask), not ``mkstemp``'s private ``0o600``.
 
+Outputs never clobber what they should not (docs/formats.md, "Files written"):
+
+* a symbolic link at the name to write is refused, never followed and never
+  replaced (a ``summary.md -> ../notes.md`` left in an output folder cannot make
+  a command overwrite ``notes.md``); with ``within=FOLDER``, a file whose folder
+  resolves outside ``FOLDER`` (a linked sub-folder) is refused too;
+* ``overwrite=False`` refuses an existing file without a race (the temporary
+  file is hard-linked to the name, which fails if it exists);
+* any error while writing (a full disk included) leaves the old file, or none,
+  and names the file: an :class:`OSError` with the path as its ``filename``;
+* :func:`output_lock` holds a folder for one process: a second ``baygo`` writing
+  to the same folder is refused in one line (:mod:`filelock`).
+
+Every file the package writes goes through :func:`atomic_path` (figures with
+:func:`atomic_figure`, bytes with :func:`atomic_write`, text with
+:func:`atomic_text`).
+
 Temporary files carry a name only this package makes,
-``.<name>.baygo-<pid>-<random>.tmp`` (:data:`TMP_NAME`). A write killed by SIGKILL
-can leave one behind; writers remove such leftovers from their folder
+``.<name>.baygo-<pid>-<random>.tmp`` (:data:`TMP_NAME`; a format-bearing suffix
+such as ``.tmp.mp4`` may follow, for writers that pick the format by the name).
+A write killed by SIGKILL can leave one behind; writers remove such leftovers from their folder
 (:func:`clean_stale_tmp`) only when they are provably ours: the name matches
 :data:`TMP_NAME` exactly, the writing process (its pid is in the name) is gone,
 and the file was not modified for :data:`STALE_TMP_SECONDS`. Any other file,
@@ -15,6 +33,8 @@ and the file was not modified for :data:`STALE_TMP_SECONDS`. Any other file,
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 import re
 import tempfile
@@ -22,19 +42,29 @@ import time
 from pathlib import Path
 
 __all__ = [
+    "LOCK_NAME",
     "STALE_TMP_SECONDS",
     "TMP_NAME",
+    "atomic_figure",
+    "atomic_path",
     "atomic_text",
     "atomic_write",
+    "check_target",
     "clean_stale_tmp",
     "make_parent",
+    "output_lock",
     "umask_mode",
 ]
 
 #: Age (seconds) after which a leftover temporary file of a dead writer is stale.
 STALE_TMP_SECONDS = 3600.0
 #: The names of our temporary files: ``.<name>.baygo-<pid>-<8 random chars>.tmp``.
-TMP_NAME = re.compile(r"^\..+\.baygo-(?P<pid>[0-9]{1,10})-[a-z0-9_]{8}\.tmp$")
+TMP_NAME = re.compile(
+    r"^\..+\.baygo-(?P<pid>[0-9]{1,10})-[a-z0-9_]{8}\.tmp(?:\.[A-Za-z0-9]{1,8})?$"
+)
+#: The lock file :func:`output_lock` holds in an output folder while it writes there.
+LOCK_NAME = ".baygo.lock"
+_LOCKED: set[Path] = set()  # output folders this process holds (output_lock)
 
 
 def _tmp_prefix(path: Path) -> str:
@@ -94,7 +124,7 @@ def clean_stale_tmp(folder, *, older_than: float = STALE_TMP_SECONDS) -> list[Pa
     if not folder.is_dir():
         return []
     now, removed = time.time(), []
-    for tmp in folder.glob(".*.baygo-*.tmp"):
+    for tmp in folder.glob(".*.baygo-*.tmp*"):
         match = TMP_NAME.match(tmp.name)
         if match is None or _pid_alive(int(match["pid"])):
             continue
@@ -135,8 +165,136 @@ def make_parent(path) -> Path:
     return path
 
 
-def atomic_write(path, write) -> Path:
-    """Call ``write(fh)`` on a binary temporary file, then rename it to ``path``.
+def _refused(path: Path, why: str, code: int) -> OSError:
+    return OSError(code, why, str(path))
+
+
+def check_target(path, *, within=None, overwrite: bool = True) -> Path:
+    """Check that ``path`` may be written, before any work is done; returns ``Path(path)``.
+
+    Refused, each as an :class:`OSError` whose ``filename`` is ``path``: a symbolic
+    link at ``path`` (never followed, never replaced); with ``within``, a ``path``
+    whose folder resolves outside the folder ``within``; with ``overwrite=False``,
+    an existing file (:class:`FileExistsError`).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp()); (d / "link.md").symlink_to(d.parent / "victim.md")
+    >>> check_target(d / "link.md")
+    Traceback (most recent call last):
+    ...
+    OSError: [Errno 40] is a symbolic link (to .../victim.md): baygo never writes \
+through a link; remove it or write elsewhere: '.../link.md'
+    >>> check_target(d / "new.md") == d / "new.md"
+    True
+    """
+    path = Path(path)
+    if path.is_symlink():
+        to = os.readlink(path)
+        raise _refused(
+            path,
+            f"is a symbolic link (to {to[:120]}): baygo never writes through a link; "
+            "remove it or write elsewhere",
+            errno.ELOOP,
+        )
+    if within is not None:
+        root = Path(within).resolve()
+        parent = path.parent.resolve()
+        if parent != root and root not in parent.parents:
+            raise _refused(
+                path,
+                f"is outside the output folder {str(within)[:120]} (a link in its path leads "
+                f"to {str(parent)[:120]}); baygo never writes outside it",
+                errno.EXDEV,
+            )
+    if not overwrite and path.exists():
+        raise FileExistsError(errno.EEXIST, "exists (pass --force to replace it)", str(path))
+    return path
+
+
+@contextlib.contextmanager
+def atomic_path(path, *, within=None, overwrite: bool = True, suffix: bool = False):
+    """A temporary name beside ``path`` to write, renamed to ``path`` if the block ends
+    without an error (removed if it fails); the one way this package writes a file.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file to write. Refused as :func:`check_target` says (a symbolic link,
+        outside ``within``, an existing file with ``overwrite=False``); its folder
+        is made (:func:`make_parent`).
+    within : str or os.PathLike, optional
+        The output folder ``path`` must stay in.
+    overwrite : bool, default True
+        False: an existing file is refused, also when it appears while writing.
+    suffix : bool, default False
+        End the temporary name with ``path``'s suffix (``.tmp.mp4``) for writers
+        that choose the format by the name.
+
+    Raises
+    ------
+    OSError
+        Any error while writing (a full disk, a closed pipe...), with ``filename``
+        set to ``path`` when it named no file; the old file (or none) is left as
+        it was.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> p = Path(tempfile.mkdtemp()) / "a.txt"
+    >>> with atomic_path(p) as tmp:
+    ...     _ = tmp.write_text("hi")
+    >>> p.read_text(), len(list(p.parent.iterdir()))
+    ('hi', 1)
+    """
+    path = check_target(path, within=within, overwrite=overwrite)  # before any folder is made
+    make_parent(path)
+    clean_stale_tmp(path.parent)
+    end = f".tmp{path.suffix}" if suffix and path.suffix else ".tmp"
+    fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=_tmp_prefix(path), suffix=end)
+    tmp = Path(tmp_name)
+    try:
+        os.fchmod(fd, umask_mode())
+        os.close(fd)
+        yield tmp
+        with open(tmp, "rb+") as fh:  # on disk before the name points at it
+            os.fsync(fh.fileno())
+        check_target(path, within=within)  # a link made meanwhile is refused, not replaced
+        if overwrite:
+            os.replace(tmp, path)
+        else:
+            _link_new(tmp, path)
+    except OSError as e:
+        tmp.unlink(missing_ok=True)
+        if e.filename is not None:  # names its file already (ours, or one read)
+            raise
+        raise OSError(e.errno, e.strerror or str(e), str(path)) from e
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _link_new(tmp: Path, path: Path) -> None:
+    """Give ``tmp`` the name ``path`` only if no file has it (hard link, then unlink)."""
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        raise FileExistsError(
+            errno.EEXIST, "exists (pass --force to replace it)", str(path)
+        ) from None
+    except OSError as e:  # a file system without hard links: check, then rename
+        if e.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV):
+            raise
+        check_target(path, overwrite=False)
+        os.replace(tmp, path)
+        return
+    tmp.unlink()
+
+
+def atomic_write(path, write, *, within=None, overwrite: bool = True) -> Path:
+    """Call ``write(fh)`` on a binary temporary file, then rename it to ``path``
+    (:func:`atomic_path`).
 
     Creates the parent folder (:func:`make_parent`); the file's mode follows the
     umask; stale temporary files of killed writes in the folder are removed first.
@@ -148,22 +306,91 @@ def atomic_write(path, write) -> Path:
     >>> p.read_bytes(), oct(p.stat().st_mode & 0o777) == oct(umask_mode())
     (b'hi', True)
     """
-    path = make_parent(path)
-    clean_stale_tmp(path.parent)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=_tmp_prefix(path), suffix=".tmp")
-    try:
-        os.fchmod(fd, umask_mode())
-        with os.fdopen(fd, "wb") as fh:
-            write(fh)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    path = Path(path)
+    with atomic_path(path, within=within, overwrite=overwrite) as tmp, open(tmp, "wb") as fh:
+        write(fh)
     return path
 
 
-def atomic_text(path, text: str) -> Path:
-    """Write ``text`` (UTF-8) to ``path`` atomically; returns the path."""
-    return atomic_write(path, lambda fh: fh.write(text.encode("utf-8")))
+def atomic_text(path, text: str, *, within=None, overwrite: bool = True) -> Path:
+    """Write ``text`` (UTF-8) to ``path`` atomically (:func:`atomic_write`); returns the path.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> atomic_text(tempfile.mkdtemp() + "/a.md", "# hi\\n").read_text()
+    '# hi\\n'
+    """
+    return atomic_write(path, lambda fh: fh.write(text.encode("utf-8")), within=within,
+                        overwrite=overwrite)  # fmt: skip
+
+
+def atomic_figure(fig, path, *, within=None, overwrite: bool = True, **savefig) -> Path:
+    """``fig.savefig`` to ``path`` atomically (:func:`atomic_write`), the format given
+    by ``path``'s suffix; ``savefig`` keywords (``dpi``, ``bbox_inches``) passed on.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> atomic_figure(fig, tempfile.mkdtemp() + "/f.png", dpi=20).read_bytes()[:4]
+    b'\\x89PNG'
+    >>> plt.close(fig)
+    """
+    path = Path(path)
+    fmt = path.suffix.lstrip(".").lower() or None
+    return atomic_write(
+        path, lambda fh: fig.savefig(fh, format=fmt, **savefig), within=within,
+        overwrite=overwrite,
+    )  # fmt: skip
+
+
+@contextlib.contextmanager
+def output_lock(folder):
+    """Hold the output ``folder`` for this process while the block runs.
+
+    A non-blocking :class:`filelock.FileLock` on ``folder/.baygo.lock``
+    (:data:`LOCK_NAME`): the kernel drops it when the process ends however it
+    dies; the file is removed on release (while still locked). The folder must
+    exist.
+
+    Raises
+    ------
+    OSError
+        ``EBUSY``, naming ``folder``, when another process holds it.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> d = tempfile.mkdtemp()
+    >>> with output_lock(d):
+    ...     (Path(d) / LOCK_NAME).exists()
+    True
+    >>> (Path(d) / LOCK_NAME).exists()
+    False
+    """
+    from filelock import FileLock, Timeout
+
+    key = Path(folder).resolve()
+    if key in _LOCKED:  # this process holds it already (one folder given for two options)
+        yield Path(folder)
+        return
+    lock = FileLock(key / LOCK_NAME, blocking=False, thread_local=False)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise OSError(
+            errno.EBUSY,
+            f"in use by another baygo process (it holds {LOCK_NAME} there); wait for it to "
+            "finish or choose another folder",
+            str(folder),
+        ) from None
+    _LOCKED.add(key)
+    try:
+        yield Path(folder)
+    finally:
+        _LOCKED.discard(key)
+        with contextlib.suppress(OSError):  # unlink first, while the lock is still ours
+            Path(lock.lock_file).unlink()
+        lock.release(force=True)

@@ -36,18 +36,26 @@ import numpy as np
 import pandas as pd
 
 from .. import _text
-from .._validate import check_unique_names, csv_header_names, read_csv_rows
-from ..exceptions import RunFormatError
-from ..limits import check_budget
+from .._validate import check_unique_names
+from ..exceptions import BudgetError, RunFormatError
+from ..limits import EDGE_LIST_BYTES_PER_STEP, check_budget, estimate_edge_list_bytes, memory_limit
 from ..series import series_from_edges
+from .archives import (
+    BYTES_PER_ROW,
+    BYTES_PER_TEXT_CELL,
+    EDGE_FILE_SUFFIXES,
+    KINDS_TEXT,
+    edge_file_kind,
+    read_rows,
+    table_spec,
+)
 from .filekind import describe_file
+from .times import time_steps
 
 __all__ = ["EDGE_LIST_SUFFIXES", "edge_list_series", "read_edge_list"]
 
-#: File suffixes read as edge lists.
-EDGE_LIST_SUFFIXES = (".csv", ".tsv", ".parquet", ".pq")
-#: Bytes per (step, node) pair of the series (its self-loop entries).
-_BYTES_PER_SLOT = 32
+#: File-name endings read as edge lists (and KONECT's ``out.NAME`` by its name).
+EDGE_LIST_SUFFIXES = EDGE_FILE_SUFFIXES
 
 
 def _columns_text(frame) -> str:
@@ -84,120 +92,11 @@ def _column(frame, given: str | None, default: str, option: str, *, required=Tru
     )
 
 
-_SIGN = np.uint64(1 << 63)
-
-
-def _offsets(ints: np.ndarray, origin: int) -> np.ndarray:
-    """``ints - origin`` (``origin <= min(ints)``) as uint64, exact over the whole
-    int64 / uint64 range: signed values are shifted by 2^63 (order kept), so the
-    difference is taken where it cannot wrap around."""
-    if ints.dtype.kind == "u":
-        return ints - np.uint64(origin)
-    biased = ints.astype(np.int64).view(np.uint64) ^ _SIGN
-    return biased - np.uint64(origin + 2**63)
-
-
-def _bins(offsets: np.ndarray, width: int) -> np.ndarray:
-    """``offsets // width`` (uint64; a width beyond uint64 puts every row in step 0)."""
-    if width > 2**64 - 1:
-        return np.zeros(len(offsets), dtype=np.uint64)
-    return offsets // np.uint64(width)
-
-
-def _int_times(values: pd.Series, name: str) -> np.ndarray:
-    """The numeric time column as int64/uint64, refusing non-integers and values no
-    64-bit integer holds (never cast with wraparound)."""
-    kind = values.dtype.kind if isinstance(values.dtype, np.dtype) else values.to_numpy().dtype.kind
-    if kind in "iu":
-        return values.to_numpy(dtype=np.uint64 if kind == "u" else np.int64)
-    t = values.to_numpy(dtype=float)
-    bad = ~np.isfinite(t) | (t != np.round(t))
-    if bad.any():
-        raise ValueError(
-            f"time column {name!r} must hold integers or timestamps, got {float(t[bad][0])!r}"
-        )
-    out = (t < -(2.0**63)) | (t >= 2.0**63)
-    if out.any():
-        raise ValueError(
-            f"time column {name!r} holds {float(t[out][0])!r}, outside the 64-bit integer "
-            "range of times"
-        )
-    return t.astype(np.int64)
-
-
-def _steps(values: pd.Series, bin, name: str) -> np.ndarray:
-    """Step index of each row (uint64): integers shifted to 0 and divided by ``bin``,
-    or timestamps floored to bins of the offset ``bin``; exact over the whole 64-bit
-    range (no wraparound)."""
-    if values.isna().any():
-        row = int(np.flatnonzero(values.isna().to_numpy())[0])
-        raise ValueError(f"time column {name!r} is empty in row {row}")
-    if pd.api.types.is_bool_dtype(values):
-        raise ValueError(f"time column {name!r} holds booleans, not times")
+def _steps(values: pd.Series, name: str, **rules) -> np.ndarray:
+    """Step index of each row (uint64): :func:`.times.time_steps` after the cells are
+    checked to be one value each."""
     _one_value_cells(values, f"time column {name!r}")
-    if pd.api.types.is_numeric_dtype(values):
-        width = 1 if bin is None else bin
-        if isinstance(width, bool) or not isinstance(width, int | np.integer) or width < 1:
-            raise ValueError(
-                f"bin must be a positive int for the numeric time column {name!r}, got {bin!r}"
-            )
-        ints = _int_times(values, name)
-        return _bins(_offsets(ints, int(ints.min())), int(width))
-    stamps = values
-    if not pd.api.types.is_datetime64_any_dtype(values):
-        try:
-            stamps = pd.to_datetime(values, format="mixed")
-        except (ValueError, TypeError, OverflowError) as e:
-            raise ValueError(
-                f"time column {name!r} must hold integers or timestamps, got e.g. "
-                f"{values.iloc[0]!r:.80} ({str(e)[:200]})"
-            ) from None
-    if bin is None:
-        raise ValueError(
-            f"time column {name!r} holds timestamps: give the width of a step with "
-            "bin= (CLI --bin), a pandas offset alias such as '1D', '6h' or '15min'"
-        )
-    try:
-        width = pd.Timedelta(pd.tseries.frequencies.to_offset(bin))
-    except (ValueError, TypeError, OverflowError):
-        raise ValueError(
-            f"bin must be a fixed pandas offset alias such as '1D', '6h' or '15min' "
-            f"(months and years vary in length), got {bin!r}"
-        ) from None
-    if width <= pd.Timedelta(0):
-        raise ValueError(f"bin must be a positive duration, got {bin!r}")
-    index = pd.DatetimeIndex(stamps)
-    span = f"(from {index.min()} to {index.max()})"
-    td = width.to_timedelta64()  # in its own unit: no overflow for a long bin
-    width_ns = int(td.astype(np.int64)) * _unit_ns(np.datetime_data(td.dtype)[0])
-    if width_ns % _unit_ns(index.unit):  # a bin finer than the column's unit
-        try:
-            index = index.as_unit("ns")
-        except ValueError:  # OutOfBoundsDatetime
-            raise ValueError(
-                f"bin={bin!r} is finer than the {index.unit} resolution of the time column "
-                f"{name!r}, whose times {span} lie outside nanosecond timestamps (years "
-                "1678 to 2261): use a bin of whole seconds"
-            ) from None
-    w = width_ns // _unit_ns(index.unit)
-    ints = index.asi8
-    if index.tz is None:  # bins start at multiples of bin since the epoch, as floor() does
-        whole = ints // w if w < 2**63 else np.where(ints < 0, -1, 0)
-        return _offsets(whole, int(whole.min()))
-    else:  # floored on the local clock (pandas)
-        try:
-            first = index.min().floor(width)
-        except (ValueError, OverflowError):
-            raise ValueError(
-                f"bin={bin!r}: the first step of the time column {name!r} {span} would "
-                "start outside pandas' timestamps"
-            ) from None
-        origin = int(pd.DatetimeIndex([first]).as_unit(index.unit).asi8[0])
-    return _bins(_offsets(ints, origin), w)
-
-
-def _unit_ns(unit: str) -> int:
-    return int(pd.Timedelta(1, unit=unit) // pd.Timedelta(1, unit="ns"))
+    return time_steps(values, name=name, **rules)
 
 
 _CANONICAL_INT = r"0|-?[1-9][0-9]{0,17}"
@@ -270,6 +169,35 @@ def _labels(values: pd.Series, name: str) -> pd.Series:
     return values
 
 
+def _check_series_budget(
+    n_steps: int, m: int, column: str, bin, *, rows: int, text_labels: bool, directed: bool
+) -> None:
+    """BudgetError naming the time column, the steps, nodes and rows and what to do,
+    before a series of ``n_steps`` steps x ``m`` nodes is built from ``rows`` contacts
+    (the estimate: :func:`~baygo_graph.limits.estimate_edge_list_bytes`)."""
+    need = estimate_edge_list_bytes(
+        rows, nodes=m, steps=n_steps, text_labels=text_labels, directed=directed
+    )
+    budget = memory_limit()
+    if need <= budget:
+        return
+    by_steps = EDGE_LIST_BYTES_PER_STEP * n_steps
+    if need - by_steps >= budget:  # the rows alone do not fit: a wider bin cannot help
+        how = "read fewer rows (a smaller time window) or raise BAYGO_MEMORY_LIMIT"
+    elif bin is None or isinstance(bin, int | np.integer):
+        wider = int(bin or 1) * (by_steps // (budget - (need - by_steps)) + 1)  # this fits
+        how = f"pass a wider bin (bin={wider} or more; CLI --bin {wider}) or a smaller time window"
+    else:
+        how = "pass a wider bin (CLI --bin) or a smaller time window"
+    col, width = _text.shorten(repr(column), 60), _text.shorten(repr(1 if bin is None else bin), 40)
+    check_budget(
+        need,
+        what=f"a series of {n_steps} steps x {m} nodes from {rows} rows (time column {col}, "
+        f"bin {width})",
+        advice=how,
+    )
+
+
 def edge_list_series(
     frame,
     *,
@@ -279,6 +207,8 @@ def edge_list_series(
     weight: str | None = None,
     bin=None,
     directed: bool = True,
+    origin: str = "first",
+    time_format: str | None = None,
     self_weight="equal",
 ):
     """A graph series from a temporal edge list (rules: module docstring).
@@ -291,10 +221,17 @@ def edge_list_series(
         Column names (default ``"source"``, ``"target"``, ``"time"``, and
         ``"weight"`` when present; any case).
     bin : int or str, optional
-        Step width: an int for integer times (default 1), a fixed pandas offset
-        alias (``"1D"``) for timestamps (required for them).
+        Step width: an int for integer times (default 1); for timestamps (required
+        for them) a duration (``"6h"``, ``"1D"``, ``"7D"``) or a calendar period
+        (``"1W"``, ``"MS"``) (:mod:`baygo_graph.io.times`).
     directed : bool, default True
         False: each row is a two-way contact (both nodes hear each other).
+    origin : {"first", "epoch"}, default "first"
+        Where bins start: at the first time (for timestamps, local midnight of its
+        day), or at multiples of ``bin`` since the epoch.
+    time_format : str, optional
+        ``"unix"`` (``"unix-ms"``...) for Unix times, or a strftime format for text
+        times that are not ISO 8601 (``"%d/%m/%Y"``): such dates are never guessed.
     self_weight : "equal" or float, default "equal"
         The weight a node that hears others in a step (and has no self-loop row
         there) puts on itself: ``"equal"``, ``1 / (d + 1)`` for ``d`` in-neighbours
@@ -344,7 +281,9 @@ def edge_list_series(
         raise ValueError("the edge list has no rows: a series needs at least one step")
     src = _labels(frame[cols["source"]], cols["source"])
     dst = _labels(frame[cols["target"]], cols["target"])
-    steps = _steps(frame[cols["time"]], bin, cols["time"])
+    steps = _steps(
+        frame[cols["time"]], cols["time"], bin=bin, origin=origin, time_format=time_format
+    )
     both = _one_kind(pd.concat([src, dst], ignore_index=True), cols["source"], cols["target"])
     codes, uniques = pd.factorize(both, sort=False)
     labels = [v.item() if isinstance(v, np.generic) else v for v in uniques.tolist()]
@@ -362,17 +301,30 @@ def edge_list_series(
     else:
         wv = frame[wcol]
         _one_value_cells(wv, f"weight column {wcol!r}")
-        if not pd.api.types.is_numeric_dtype(wv) or pd.api.types.is_bool_dtype(wv):
-            raise ValueError(f"weight column {wcol!r} must hold numbers, got {wv.dtype}")
+        if pd.api.types.is_bool_dtype(wv):
+            raise ValueError(f"weight column {wcol!r} must hold numbers, got booleans")
+        if not pd.api.types.is_numeric_dtype(wv):
+            numbers = pd.to_numeric(wv, errors="coerce")
+            bad = (numbers.isna() & wv.notna()).to_numpy()
+            row = int(np.flatnonzero(bad)[0]) if bad.any() else 0
+            raise ValueError(
+                f"weight column {wcol!r} row {row}: {_text.shorten(repr(wv.iloc[row]), 30)} "
+                "is not a number (weights must be numbers, not text)"
+            )
         w = wv.to_numpy(dtype=float)
         if np.isnan(w).any():
             row = int(np.flatnonzero(np.isnan(w))[0])
             raise ValueError(f"weight column {wcol!r} is empty in row {row}")
+        bad = ~np.isfinite(w) | (w < 0)
+        if bad.any():  # KONECT's signed networks: -1
+            row = int(np.flatnonzero(bad)[0])
+            raise ValueError(
+                f"weight column {wcol!r} row {row}: {float(w[row])!r}: weights must be finite "
+                "and >= 0 (how much one node listens to another)"
+            )
     n_steps, m = int(steps.max()) + 1, len(labels)
-    check_budget(
-        _BYTES_PER_SLOT * n_steps * m,
-        what=f"a series of {n_steps} steps x {m} nodes (a wider bin= gives fewer steps)",
-    )
+    text = src.dtype == object or dst.dtype == object
+    _check_series_budget(n_steps, m, cols["time"], bin, rows=n, text_labels=text, directed=directed)
     steps = steps.astype(np.int64)  # < 2^63: the budget holds n_steps
     if not directed:
         two_way = j != i
@@ -383,17 +335,45 @@ def edge_list_series(
                              self_weight=self_weight)  # fmt: skip
 
 
+def _parquet_frame(path: Path) -> pd.DataFrame:
+    """A Parquet edge list as a frame, its rows counted from the metadata and checked
+    against the budget before any is decoded (repeated rows compress to nothing)."""
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise RunFormatError(
+            f"reading {path.name} needs pyarrow: pip install 'baygo-graph[parquet]'"
+        ) from None
+    meta = pq.ParquetFile(path).metadata
+    schema = meta.schema.to_arrow_schema()
+    check_unique_names(schema.names)
+    import pyarrow as pa
+
+    text = sum(not (pa.types.is_integer(t) or pa.types.is_floating(t)) for t in schema.types)
+    rows = int(meta.num_rows)  # plus Arrow's decoded columns, which tracemalloc does not see
+    check_budget(
+        rows * (BYTES_PER_ROW + 16 * len(schema.types) + BYTES_PER_TEXT_CELL * text),
+        what=f"the {rows} rows of {_text.shorten(repr(str(path)), 120)} (from its metadata)",
+    )
+    return pd.read_parquet(path)
+
+
 def read_edge_list(path, **options):
-    """Read a ``.csv`` / ``.tsv`` / ``.parquet`` edge list as a graph series.
+    """Read an edge-list file as a graph series: CSV/TSV with a header, Parquet, and
+    the archives' headerless text files (SNAP, KONECT, columns named by position),
+    plain or compressed (:mod:`baygo_graph.io.archives`).
 
     Parameters
     ----------
     path : str or os.PathLike
-        A CSV (comma-separated; ``.tsv``: tab-separated) with a header row, or a
-        Parquet file (needs pyarrow: ``pip install baygo-graph[parquet]``).
+        A ``.csv`` (comma-separated; ``.tsv``: tab-separated) with a header row, a
+        Parquet file, a SNAP ``.txt`` or KONECT ``out.NAME`` file, any of the text
+        ones also ``.gz``, ``.bz2``, ``.xz`` (``.zst`` with ``zstandard``).
     **options
         ``source``, ``target``, ``time``, ``weight``, ``bin``, ``directed``,
-        ``self_weight``: as in :func:`edge_list_series`.
+        ``origin``, ``time_format``, ``self_weight``: as in :func:`edge_list_series`;
+        ``columns``: the roles of a headerless file's columns by position
+        (``"time,source,target"``; :func:`.archives.parse_columns`).
 
     Returns
     -------
@@ -402,9 +382,11 @@ def read_edge_list(path, **options):
     Raises
     ------
     RunFormatError
-        When the file is missing or cannot be parsed.
+        When the file is missing, of no known kind, or cannot be parsed.
     ValueError
-        As :func:`edge_list_series`.
+        As :func:`edge_list_series`, naming the file.
+    BudgetError
+        When the rows or the series would exceed the memory budget, naming the file.
 
     Examples
     --------
@@ -413,53 +395,56 @@ def read_edge_list(path, **options):
     >>> _ = p.write_text("source,target,time\\nann,bob,0\\nbob,ann,1\\n")
     >>> read_edge_list(p).nodes
     ('ann', 'bob')
+    >>> snap = p.with_name("CollegeMsg.txt")
+    >>> _ = snap.write_text("# SNAP\\n1 2 1082040961\\n2 1 1082155839\\n")
+    >>> read_edge_list(snap, bin=86400).n_steps
+    2
     """
     path = Path(path)
+    shown = _text.shorten(repr(str(path)), 120)
     if not path.is_file():
-        raise RunFormatError(f"no edge list at {str(path)!r}")
-    suffix = path.suffix.lower()
-    if suffix not in EDGE_LIST_SUFFIXES:
-        kind = describe_file(path)
+        raise RunFormatError(f"no edge list at {shown}")
+    columns = options.pop("columns", None)
+    kind = edge_file_kind(path)
+    if kind is None and columns is None:
+        what = describe_file(path)
         raise RunFormatError(
-            f"an edge list must be {', '.join(EDGE_LIST_SUFFIXES)}, got {str(path)!r}"
-            + (f" ({kind})" if kind else "")
+            f"{shown}{f' is {what}, not' if what else ' is not'} an edge-list file; "
+            f"baygo reads {KINDS_TEXT}"
         )
-    check_budget(16 * path.stat().st_size, what=f"parsing {path.name}")
     try:
-        if suffix in (".parquet", ".pq"):
-            try:
-                import pyarrow  # noqa: F401
-            except ImportError:
-                raise RunFormatError(
-                    f"reading {path.name} needs pyarrow: pip install 'baygo-graph[parquet]'"
-                ) from None
-            import pyarrow.parquet as pq
-
-            check_unique_names(pq.read_schema(path).names)
-            frame = pd.read_parquet(path)
+        if kind == "parquet" and columns is None:
+            frame = _parquet_frame(path)
         else:
-            sep = "\t" if suffix == ".tsv" else ","
-            names = csv_header_names(path, sep=sep, skipinitialspace=True)  # no repeats
-            head = pd.DataFrame(columns=names)  # every column checked before the rows are read
-            for key in ("time", "weight"):
-                _column(head, options.get(key), key, key, required=key == "time")
+            spec = table_spec(path, columns=columns)
+            named = [k for k in ("source", "target", "time", "weight") if options.get(k)]
+            if spec.headerless and named:
+                raise ValueError(
+                    f"{', '.join(f'{k}=' for k in named)}: options naming header columns, but "
+                    f"{shown} has no header row: its columns are named by position "
+                    "(columns='time,source,target', CLI --columns)"
+                )
+            head = pd.DataFrame(columns=[n for n in spec.names if not n.startswith("-")])
+            for key in ("time", "weight"):  # every column checked before the rows are read
+                _column(head, options.get(key), key, key, required=key == "time" and
+                        not spec.headerless)  # fmt: skip
             text = {  # labels are read as text: "007" and "7", "1e3" and "1000" differ
                 _column(head, options.get(key), key, key) for key in ("source", "target")
             }
-            frame = read_csv_rows(  # "NA" is a label: only an empty cell is missing
-                path, sep=sep, header=0, names=names, dtype=dict.fromkeys(text, str),
-                keep_default_na=False, na_values=[""],
-            )  # fmt: skip  (cells as written: a space is part of a label, RFC 4180)
-            kind = _int_labels(pd.concat([frame[c] for c in text]))  # one kind for both
-            frame = frame.astype(dict.fromkeys(text, kind))
-    except RunFormatError:
+            frame = read_rows(spec, text=text)  # "NA" is a label: only an empty cell is missing
+            kind_ = _int_labels(pd.concat([frame[c] for c in text]))  # one kind for both
+            frame = frame.astype(dict.fromkeys(text, kind_))
+            if spec.headerless and "time" not in frame.columns:  # a static network: one step
+                frame["time"] = 0
+            options = {**spec.defaults, **options}
+    except (RunFormatError, BudgetError):
         raise
     except (ValueError, OSError, UnicodeDecodeError, pd.errors.ParserError) as e:
         raise RunFormatError(
-            f"{str(path)!r} is not a readable edge list: {_text.shorten(e, 300)}"
+            f"{shown} is not a readable edge list: {_text.shorten(e, 200)}"
         ) from None
     try:
         return edge_list_series(frame, **options)
-    except ValueError as e:  # the same error, naming the file
-        e.args = (f"{str(path)!r}: {e}",)
+    except (ValueError, BudgetError) as e:  # the same error, naming the file
+        e.args = (f"{shown}: {e}",)
         raise

@@ -173,6 +173,7 @@ def write_results_parquet(comparison, path, *, compression_level: int = 3) -> Pa
             compression_level=compression_level,
             use_dictionary=["strategy", "seed", "step", "agent", "informative", "data"],
             use_byte_stream_split=["mse", "influence"],
+            write_page_checksum=True,  # verified on read: a changed byte is refused
         ) as writer:
             for i in range(n_s):
                 for r0 in range(0, n_seeds, per):
@@ -357,7 +358,7 @@ def _open(path):
     if not path.is_file():
         raise FileNotFoundError(f"no results file at {str(path)!r}")
     try:
-        pf = pq.ParquetFile(path)
+        pf = pq.ParquetFile(path, page_checksum_verification=True)
     except (pa.ArrowException, OSError) as e:
         raise DataError(f"{str(path)!r} is not a Parquet file: {str(e).splitlines()[0]}") from None
     names = tuple(pf.schema_arrow.names)
@@ -408,7 +409,13 @@ def _arrow_errors(path):
     except FileNotFoundError:
         raise
     except (pa.ArrowException, OSError) as e:  # pyarrow's decoding errors include OSError
-        raise DataError(f"{str(path)!r} cannot be read: {str(e).splitlines()[0]}") from None
+        first = shorten(str(e).splitlines()[0] if str(e) else type(e).__name__, 120)
+        if "checksum" in first.lower():
+            raise DataError(
+                f"{shorten(repr(str(path)), 120)} is corrupt: a page's checksum does not match "
+                "its bytes (the file changed after it was written); write it again"
+            ) from None
+        raise DataError(f"{shorten(repr(str(path)), 120)} cannot be read: {first}") from None
     except (AttributeError, TypeError, IndexError, OverflowError, KeyError) as e:
         # values that contradict the layout (nulls, empty row groups, absurd metadata)
         raise DataError(

@@ -59,6 +59,7 @@ from .._text import shorten
 from ..exceptions import RunFormatError
 from ..limits import JSON_BYTES_PER_FILE_BYTE, check_budget
 from ..series import GraphSeries, series_from_edges, series_from_graphs
+from .archives import SLOT_BYTES
 from .atomic import atomic_write
 from .safexml import read_graphml_series
 
@@ -470,6 +471,10 @@ def _gexf_values(data, where: str) -> list[tuple]:
     return out
 
 
+#: Bytes of one expanded GEXF edge-step (step, row, col, weight and their sort).
+_ENTRY_BYTES = 96
+
+
 def _read_gexf(path: Path) -> GraphSeries:
     """A static or dynamic GEXF file as a series.
 
@@ -511,31 +516,42 @@ def _read_gexf(path: Path) -> GraphSeries:
         )
         bounds += [a, b]
     first, last = (min(bounds), max(bounds)) if bounds else (0, 0)
-    steps = last - first + 1
-    check_budget(32 * steps * max(len(g), 1), what=f"{steps} steps x {len(g)} nodes of {path.name}")
+    steps, two_way = last - first + 1, not g.is_directed()
+    spans = [(u, v, w, first if a is None else a, last if b is None else b)
+             for u, v, w, a, b in triples + selfs]  # fmt: skip
+    if two_way:  # {u, v}: both hear each other
+        spans += [(v, u, w, a, b) for u, v, w, a, b in spans[: len(triples)] if u != v]
+    entries = sum(b - a + 1 for *_, a, b in spans)
+    check_budget(  # counted before the spells are expanded (one spell may claim millions)
+        SLOT_BYTES * steps * max(len(g), 1) + _ENTRY_BYTES * entries,
+        what=f"{path.name}: {steps} steps x {len(g)} nodes and {entries} edge-steps (its spells)",
+    )
     nodes = [mapping[n] for n in g]
     index = {n: k for k, n in enumerate(g)}
-    two_way = not g.is_directed()
-    step, row, col, weight = [], [], [], []
-    for u, v, w, a, b in triples + selfs:
-        a, b = first if a is None else a, last if b is None else b
-        ends = [(index[v], index[u])] + ([(index[u], index[v])] if two_way and u != v else [])
-        for r, c in ends:
-            step += range(a - first, b - first + 1)
-            row += [r] * (b - a + 1)
-            col += [c] * (b - a + 1)
-            weight += [w] * (b - a + 1)
+    length = np.array([b - a + 1 for *_, a, b in spans], dtype=np.int64)
+    offset = np.repeat(np.cumsum(length) - length, length)
+    step = np.repeat(np.array([a - first for *_, a, _ in spans], dtype=np.int64), length)
+    step += np.arange(entries, dtype=np.int64) - offset
+    row = np.repeat(np.array([index[v] for _, v, *_ in spans], dtype=np.int64), length)
+    col = np.repeat(np.array([index[u] for u, *_ in spans], dtype=np.int64), length)
     flags = [k for k, n in enumerate(g) if g.nodes[n].get("informative") is True]
     try:
-        weight = np.array(weight, dtype=float)
+        weight = np.repeat(np.array([w for _, _, w, *_ in spans], dtype=float), length)
     except (TypeError, ValueError) as e:
         raise RunFormatError(f"edge weights must be numbers: {e}") from None
-    order = np.argsort(np.asarray(step, dtype=np.int64), kind="stable")
+    meta = {_local(e.tag): (e.text or "") for e in root.iter() if _local(e.tag) in _META}
+    synthetic = meta.get("creator") == "baygo-graph" and "SYNTHETIC DATA" in meta.get(
+        "description", ""
+    )  # the mark write_gexf puts on every file of synthetic data
+    order = np.argsort(step, kind="stable")
     return series_from_edges(
-        np.asarray(step, dtype=np.int64)[order], np.asarray(row, dtype=np.int64)[order],
-        np.asarray(col, dtype=np.int64)[order], weight[order], n_steps=steps, nodes=nodes,
+        step[order], row[order], col[order], weight[order], n_steps=steps, nodes=nodes,
         informative=flags[0] if len(flags) == 1 else None, stochastic=bool(selfs),
+        synthetic=synthetic,
     )  # fmt: skip
+
+
+_META = ("creator", "description")
 
 
 def _number(text: str):

@@ -116,10 +116,14 @@ def log_likelihood(
     if not np.isfinite(sigma) or sigma <= 0:
         raise ValueError(f"sigma must be a positive number, got {sigma!r}")
     check_scale("sigma", float(sigma))  # and in range: 1 / sigma**2 stays finite
+    return _scaled_product(stats, sigma, features(grid) if feats is None else feats, out)
+
+
+def _scaled_product(stats, sigma, feats, out):
+    """:func:`log_likelihood` with ``sigma`` checked already (the loop's every step)."""
     # The scale goes into the (M, 6) statistics: no extra pass over (M, K).
     dtype = stats.dtype if out is None else out.dtype
     scaled = (stats * (-0.5 / sigma**2)).astype(dtype, copy=False)
-    feats = features(grid) if feats is None else feats
     return np.matmul(scaled, feats.astype(dtype, copy=False).T, out=out)
 
 
@@ -266,7 +270,8 @@ class LinearRegression(RegressionSetup, GridModel):
 
     def log_likelihood(self, stats, *, out, state) -> np.ndarray:
         v = state.values
-        return log_likelihood(state.space, stats, v["sigma"], out=out, feats=v["features"])
+        # sigma was checked by noise() when the run started
+        return _scaled_product(stats, v["sigma"], v["features"], out)
 
     def loss_function(self, split, state):
         mse = mse_function(split.x_test, split.y_test)

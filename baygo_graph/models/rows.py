@@ -12,23 +12,46 @@ code, whatever the number of threads or the block size (tests check this).
 
 Threads: ``BAYGO_NUM_THREADS`` if set, else ``OMP_NUM_THREADS`` (joblib's loky
 workers set it to their share of the cores), else the cores this process may
-run on. Arrays under ~131,000 values take one call, no threads.
+run on; inside :func:`limit_threads` (a task of a Dask worker) at most that many.
+Arrays under ~131,000 values take one call, no threads.
+
+BLAS: :func:`blas_threads` picks the BLAS threads of a loop's matrix products by
+their size (one thread below :data:`SMALL_PRODUCT_FLOPS`: a thread team costs more
+than it saves on a product of tens of microseconds, and its waiting threads spin on
+a busy machine), and :func:`blas_limit` applies it with :mod:`threadpoolctl`.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import os
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-__all__ = ["BLOCK_BYTES", "MIN_VALUES", "exp_into", "for_rows", "num_threads"]
+__all__ = [
+    "BLOCK_BYTES",
+    "MIN_VALUES",
+    "SMALL_PRODUCT_FLOPS",
+    "blas_limit",
+    "blas_threads",
+    "exp_into",
+    "for_rows",
+    "limit_threads",
+    "num_threads",
+]
 
 #: Below this many values (rows x cols), one call on all rows: threads would not pay.
 MIN_VALUES = 1 << 17
 #: Bytes of one block of rows: fits in a core's L2 cache.
 BLOCK_BYTES = 1 << 18
+#: Floating-point operations of a product below which BLAS runs on one thread (about a
+#: millisecond on one core): the paper's KL product, 12 x 3,721 x 12, is 1.1e6.
+SMALL_PRODUCT_FLOPS = 1 << 25
 _EXECUTORS: dict = {}  # (pid, workers) -> ThreadPoolExecutor (none survive a fork)
+_LIMIT: contextvars.ContextVar = contextvars.ContextVar("baygo_threads", default=None)
+_CONTROLLER: list = []  # threadpoolctl's controller, made once (it scans the libraries)
 # exp: below "fast", numpy's vector exp takes a per-value special path (~10x slower,
 # ~100x for subnormal results); at or below "zero", exp(x) rounds to +0.0 exactly.
 _EXP_LIMITS = {np.dtype(np.float64): (-700.0, -745.2), np.dtype(np.float32): (-80.0, -104.0)}
@@ -42,14 +65,81 @@ def num_threads() -> int:
     >>> num_threads() >= 1
     True
     """
+    limit = _LIMIT.get()
     for var in ("BAYGO_NUM_THREADS", "OMP_NUM_THREADS"):
         value = os.environ.get(var, "").strip()
         if value.isdigit() and int(value) >= 1:
-            return int(value)
+            return int(value) if limit is None else min(int(value), limit)
     try:
-        return len(os.sched_getaffinity(0))
+        n = len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
+        n = os.cpu_count() or 1
+    return n if limit is None else min(n, limit)
+
+
+@contextlib.contextmanager
+def limit_threads(threads: int):
+    """At most ``threads`` threads for :func:`for_rows` and BLAS inside the block (in
+    this thread: e.g. one task of a Dask worker that runs several at once).
+
+    Examples
+    --------
+    >>> with limit_threads(1):
+    ...     num_threads()
+    1
+    """
+    threads = max(1, int(threads))
+    token = _LIMIT.set(threads)
+    try:
+        with blas_limit(threads):
+            yield
+    finally:
+        _LIMIT.reset(token)
+
+
+def blas_threads(flops: float) -> int | None:
+    """BLAS threads for products of ``flops`` floating-point operations: 1 below
+    :data:`SMALL_PRODUCT_FLOPS`, else this process's share of the cores
+    (:func:`num_threads`: a loky worker's share, a Dask task's limit).
+
+    Examples
+    --------
+    >>> blas_threads(2 * 12 * 3721 * 12)  # the paper's KL product
+    1
+    >>> blas_threads(2 * 1000 * 3721 * 1000) == num_threads()
+    True
+    """
+    return 1 if flops < SMALL_PRODUCT_FLOPS else num_threads()
+
+
+def _controller():
+    if not _CONTROLLER:
+        from threadpoolctl import ThreadpoolController
+
+        _CONTROLLER.append(ThreadpoolController())
+    return _CONTROLLER[0]
+
+
+@contextlib.contextmanager
+def blas_limit(threads: int | None):
+    """BLAS (OpenBLAS, MKL, BLIS) on at most ``threads`` threads inside the block
+    (None: unchanged), with :mod:`threadpoolctl`; the previous limits come back after.
+
+    Examples
+    --------
+    >>> with blas_limit(1):
+    ...     _ = np.ones((3, 3)) @ np.ones((3, 3))
+    """
+    if threads is None:
+        yield
+        return
+    controller = _controller()
+    current = [lib.num_threads for lib in controller.select(user_api="blas").lib_controllers]
+    if all(n <= threads for n in current):  # nothing to lower: no calls into the libraries
+        yield
+        return
+    with controller.limit(limits=threads, user_api="blas"):
+        yield
 
 
 def _executor(workers: int) -> ThreadPoolExecutor:

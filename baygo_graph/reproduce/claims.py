@@ -23,7 +23,8 @@ import numpy as np
 from .._format import format_number as _fmt
 from ..analysis.stats import final_mse, paired_difference
 from ..analysis.tables import table_steps, table_strategies
-from .consensus import TOLERANCES, consensus_claims
+from .consensus import TOLERANCES, belief_claim, consensus_claims
+from .sentences import SENTENCES, sentence_claims
 from .theorem import theorem_claims
 from .verdict import Claim
 
@@ -67,7 +68,9 @@ CONTRASTS = {
 #: The claims of the paper that :func:`evaluate_claims` tests, in order.
 CLAIM_KEYS = (
     *CONTRASTS,
+    *SENTENCES,
     *(f"consensus_{name}" for name in TOLERANCES),
+    "consensus_beliefs",
     "b_connectivity",
     "theorem_literal",
     "theorem_cumulative",
@@ -189,6 +192,7 @@ def evaluate_claims(
     *,
     smallest_b=None,
     theorem=None,
+    beliefs=None,
     level=0.95,
     margin=0.05,
     consensus_within=20,
@@ -212,6 +216,9 @@ def evaluate_claims(
     theorem : list of TheoremCheck, optional
         :func:`baygo_graph.analysis.theorem_check` of BayGo runs (one per seed);
         without it the three theorem claims are not evaluated.
+    beliefs : array_like, shape (N, T), optional
+        :func:`~baygo_graph.reproduce.consensus.belief_spread` of each BayGo seed;
+        without it the belief reading of consensus is not evaluated.
     level : float, default 0.95
         Confidence level of the "beats" intervals; the equivalence (TOST) uses
         the ``1 - 2 (1 - level)`` interval (90%).
@@ -244,7 +251,10 @@ def evaluate_claims(
     """
 
     claims = [_contrast_claim(df, key, level=level, margin=margin) for key in CONTRASTS]
+    claims += sentence_claims(df, level=level)
     claims += consensus_claims(df, within=consensus_within, slack=consensus_slack, level=level)
+    claims.append(belief_claim(beliefs, within=consensus_within, slack=consensus_slack,
+                               level=level))  # fmt: skip
     claims.append(_b_claim(df, smallest_b, min_windows))
     claims += theorem_claims(theorem)
     return claims
@@ -335,6 +345,11 @@ def _b_evidence(table, b_max):
                     f"; a tail after the last full window in {with_tail} seeds (up to "
                     f"{_fmt(np.nanmax(tails[ok]))} steps), not strongly connected in {loose}"
                 )
+        if "windows_checked" in table:  # a B that rests on a single window
+            one = int(((table.loc[table["windows"] == kind, "windows_checked"]
+                        .to_numpy(dtype=float) == 1) & ok).sum())  # fmt: skip
+            values[kind]["one_window"] = one
+            part += f"; B rests on one window in {one} of {len(b)} seeds"
         parts.append(part)
         if kind == "aligned":
             holds = bool(ok.all() and found.max() <= b_max)

@@ -1,9 +1,17 @@
-"""Consensus under BayGo at several tolerances, so no verdict rests on one threshold.
+"""Consensus under BayGo, read two ways: the agents' test MSE and their beliefs.
 
-The consensus step of a run is the first step from which the spread (max - min)
-of the agents' test MSE stays within the tolerance at every later step (never:
-infinite). Tolerances (:data:`TOLERANCES`): absolute 0.01 and 0.02 (MSE units),
-and relative 5% of the agents' mean MSE at that step.
+The consensus step of a run is the first step from which a spread stays within a
+tolerance at every later step (never: infinite). Two readings (docs/design.md,
+"Consensus"):
+
+* **MSE reading**: the spread (max - min) of the agents' test MSE, at the
+  tolerances :data:`TOLERANCES` (absolute 0.01 and 0.02 MSE units, and 5% of the
+  agents' mean MSE), so no verdict rests on one threshold. Equal MSE does not mean
+  agreement: two agents with different beliefs can predict equally badly;
+* **belief reading**: the *belief spread* (:func:`belief_spread`), the largest
+  Euclidean distance between two agents' posterior means of the parameter
+  (intercept, slope, in standardised units), at the tolerance
+  :data:`BELIEF_TOLERANCE`.
 """
 
 from __future__ import annotations
@@ -16,11 +24,48 @@ from ..analysis.stats import first_stable
 from ..analysis.tables import table_array, table_seeds, table_strategies
 from .verdict import Claim
 
-__all__ = ["TOLERANCES", "consensus_claims", "consensus_steps"]
+__all__ = [
+    "BELIEF_TOLERANCE",
+    "TOLERANCES",
+    "belief_claim",
+    "belief_spread",
+    "consensus_claims",
+    "consensus_steps",
+]
 
 #: name -> (kind, value): "abs" compares the spread with value, "rel" with
 #: value x the agents' mean MSE at the step.
 TOLERANCES = {"abs_0.01": ("abs", 0.01), "abs_0.02": ("abs", 0.02), "rel_5pct": ("rel", 0.05)}
+#: Tolerance of the belief reading, in standardised parameter units: about one grid
+#: spacing of the paper's grid (4 / 60) and one posterior sd of a coefficient given
+#: the whole data set (ours, not the paper's).
+BELIEF_TOLERANCE = 0.05
+
+
+def belief_spread(mean) -> np.ndarray:
+    """Per step, the largest Euclidean distance between two agents' posterior means.
+
+    Parameters
+    ----------
+    mean : array_like, shape (T, M, d)
+        Posterior means per step and agent (``Run.mean``).
+
+    Returns
+    -------
+    numpy.ndarray, shape (T,)
+
+    Examples
+    --------
+    >>> m = np.array([[[0.0, 0.0], [3.0, 4.0], [0.0, 1.0]]])
+    >>> belief_spread(m).tolist()
+    [5.0]
+    """
+    m = np.asarray(mean, dtype=float)
+    if m.ndim != 3:
+        raise ValueError(f"mean must have shape (T, M, d), got {m.shape}")
+    sq = (m * m).sum(axis=2)  # (T, M): |a - b|^2 = |a|^2 + |b|^2 - 2 a.b
+    d2 = sq[:, :, None] + sq[:, None, :] - 2 * np.einsum("tid,tjd->tij", m, m)
+    return np.sqrt(np.maximum(d2.max(axis=(1, 2)), 0.0))
 
 
 def _describe(kind, value) -> str:
@@ -77,8 +122,6 @@ def consensus_claims(
     holds iff the interval lies at or below the limit, does not hold iff it lies
     above, cannot tell iff it straddles the limit.
     """
-    from scipy.stats import quantile_test
-
     limit = within + slack
     claims = []
     present = strategy in table_strategies(df)
@@ -87,10 +130,10 @@ def consensus_claims(
         key = f"consensus_{name}"
         claim = f"Under BayGo all agents reach consensus within about {within} steps."
         test = (
-            f"Per seed, the consensus step is the first step from which max - min of the "
-            f"agents' test MSE stays <= {_describe(kind, value)} at every later step (never: "
-            f"infinite). Holds iff the {100 * level:.4g}% interval of the median over seeds "
-            f"(order statistics) lies at or below {limit} ({within} steps + {slack} of "
+            f"MSE reading: per seed, the consensus step is the first step from which max - "
+            f"min of the agents' test MSE stays <= {_describe(kind, value)} at every later "
+            f"step (never: infinite). Holds iff the {100 * level:.4g}% interval of the median "
+            f"over seeds (order statistics) lies at or below {limit} ({within} steps + {slack} of "
             f"slack for 'about', our reading of the paper's word); does not hold iff it "
             f"lies above; cannot tell iff it straddles {limit}."
         )
@@ -98,30 +141,83 @@ def consensus_claims(
             claims.append(Claim(key, claim, test, None, f"not run: needs {strategy!r}"))
             continue
         steps = table[name].to_numpy()
-        median = float(np.median(steps))
-        reached = float(np.isfinite(steps).mean())
-        if len(steps) >= 2:
-            ci = quantile_test(steps, q=limit, p=0.5).confidence_interval(level)
-            # too few seeds for this level: scipy gives NaN, i.e. no bound on that side
-            lo = -np.inf if np.isnan(ci.low) else float(ci.low)
-            hi = np.inf if np.isnan(ci.high) else float(ci.high)
-        else:
-            lo, hi = -np.inf, np.inf
-        holds = True if hi <= limit else (False if lo > limit else None)
-        evidence = (
-            f"tolerance {_describe(kind, value)}: median consensus step {_fmt(median)}, "
-            f"{100 * level:.4g}% [{_fmt(lo)}, {_fmt(hi)}] (limit {limit}); reached in "
-            f"{reached:.0%} of {len(steps)} seeds"
-        )
-        values = {"median_step": median, "median_lo": lo, "median_hi": hi, "reached": reached,
-                  "limit": limit, "kind": kind, "tolerance": value}  # fmt: skip
-        note = "" if holds or reached >= 0.5 else "Most seeds never reach consensus here."
-        if holds is None:
-            note = (note + " Cannot tell: the interval straddles the limit.").strip()
-        outcome = "cannot tell" if holds is None else ""
-        claims.append(Claim(key, claim, test, holds, evidence, values, note, outcome=outcome,
-                            n=len(steps)))  # fmt: skip
+        claims.append(_median_claim(key, claim, test, steps, limit=limit, level=level,
+                                    what=f"tolerance {_describe(kind, value)}",
+                                    extra={"kind": kind, "tolerance": value,
+                                           "reading": "mse"}))  # fmt: skip
     return claims
+
+
+def _median_claim(key, claim, test, steps, *, limit, level, what, extra):
+    """Three-way verdict from the order-statistics interval of the median step."""
+    from scipy.stats import quantile_test
+
+    median = float(np.median(steps))
+    reached = float(np.isfinite(steps).mean())
+    if len(steps) >= 2:
+        ci = quantile_test(steps, q=limit, p=0.5).confidence_interval(level)
+        # too few seeds for this level: scipy gives NaN, i.e. no bound on that side
+        lo = -np.inf if np.isnan(ci.low) else float(ci.low)
+        hi = np.inf if np.isnan(ci.high) else float(ci.high)
+    else:
+        lo, hi = -np.inf, np.inf
+    holds = True if hi <= limit else (False if lo > limit else None)
+    evidence = (
+        f"{what}: median consensus step {_fmt(median)}, {100 * level:.4g}% [{_fmt(lo)}, "
+        f"{_fmt(hi)}] (limit {limit}); reached in {reached:.0%} of {len(steps)} seeds"
+    )
+    values = {"median_step": median, "median_lo": lo, "median_hi": hi, "reached": reached,
+              "limit": limit} | extra  # fmt: skip
+    note = "" if holds or reached >= 0.5 else "Most seeds never reach consensus here."
+    if holds is None:
+        note = (note + " Cannot tell: the interval straddles the limit.").strip()
+    outcome = "cannot tell" if holds is None else ""
+    return Claim(key, claim, test, holds, evidence, values, note, outcome=outcome,
+                 n=len(steps))  # fmt: skip
+
+
+def belief_claim(spreads, *, within: int = 20, slack: int = 5, level: float = 0.95,
+                 tolerance: float = BELIEF_TOLERANCE):  # fmt: skip
+    """The consensus claim read from beliefs: :func:`belief_spread` per seed and step.
+
+    Parameters
+    ----------
+    spreads : array_like, shape (N, T), or None
+        The belief spread of each BayGo seed (None: "not evaluated").
+    within, slack, level
+        As :func:`consensus_claims`.
+    tolerance : float, default :data:`BELIEF_TOLERANCE`
+
+    Returns
+    -------
+    Claim
+        Key ``"consensus_beliefs"``.
+
+    Examples
+    --------
+    >>> s = np.tile(np.r_[np.ones(10), np.full(40, 0.01)], (8, 1))
+    >>> belief_claim(s).verdict, belief_claim(s).values["median_step"]
+    ('holds', 10.0)
+    """
+    limit = within + slack
+    claim = f"Under BayGo all agents reach consensus within about {within} steps."
+    test = (
+        f"Belief reading: per seed, the consensus step is the first step from which the "
+        f"belief spread (largest Euclidean distance between two agents' posterior means "
+        f"of (intercept, slope), standardised units) stays <= {tolerance:g} at every "
+        f"later step (never: infinite; the tolerance is ours). Holds iff the "
+        f"{100 * level:.4g}% interval of the median over seeds (order statistics) lies at "
+        f"or below {limit} ({within} steps + {slack} of slack for 'about'); does not hold "
+        f"iff it lies above; cannot tell iff it straddles {limit}."
+    )
+    if spreads is None:
+        return Claim("consensus_beliefs", claim, test, None, "not measured")
+    first = first_stable(np.asarray(spreads, dtype=float) <= tolerance)
+    steps = np.where(np.isnan(first), np.inf, first)
+    return _median_claim("consensus_beliefs", claim, test, steps, limit=limit, level=level,
+                         what=f"belief spread <= {tolerance:g}",
+                         extra={"kind": "belief", "tolerance": tolerance,
+                                "reading": "beliefs"})  # fmt: skip
 
 
 def _seed_labels(df, strategy) -> np.ndarray:

@@ -73,17 +73,17 @@ def make_figures(df, measures, *, synthetic, steps, agents, long=None, run0=None
 def save_figures(figs, out: Path, *, gallery: Path | None, files: dict) -> None:
     import matplotlib.pyplot as plt
 
+    from ..io.atomic import atomic_figure
+
     fig_dir = out / "figures"
-    fig_dir.mkdir(parents=True, exist_ok=True)
     for name, fig in figs.items():
         for ext in ("png", "pdf"):
             path = fig_dir / f"{name}.{ext}"
-            fig.savefig(path, dpi=130, bbox_inches="tight")
+            atomic_figure(fig, path, within=out, dpi=130, bbox_inches="tight")
             files[f"figure:{name}:{ext}"] = path
         if gallery is not None and name in GALLERY:
-            gallery.mkdir(parents=True, exist_ok=True)
             path = gallery / f"{name}.png"
-            fig.savefig(path, dpi=80, bbox_inches="tight")
+            atomic_figure(fig, path, within=gallery, dpi=80, bbox_inches="tight")
             files[f"gallery:{name}"] = path
         plt.close(fig)
 

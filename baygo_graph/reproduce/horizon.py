@@ -79,6 +79,11 @@ def long_runs(*, seeds, steps, horizons=HORIZONS, rng=0, n_jobs=None, progress=N
             "seed": r,
             **{f"holds{s}": getattr(c, f"holds{s}") for s in ("", "_cumulative", "_kl")},
             **{f"vacuous{s}": getattr(c, f"vacuous{s}") for s in ("", "_cumulative", "_kl")},
+            **{f"informative{s}": c.where_informative(s)[0] for s in ("", "_cumulative", "_kl")},
+            **{
+                f"holds_informative{s}": c.where_informative(s)[1]
+                for s in ("", "_cumulative", "_kl")
+            },  # fmt: skip
             "rate": float(np.nanmean(c.rate)),
             "final_error": float(np.mean(c.final_error)),
             "theta_star": str(runs[r].config["monitors"]["theorem"]["theta_star"]),

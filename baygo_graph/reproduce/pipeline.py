@@ -47,7 +47,7 @@ from ..models import LinearRegression
 from .claims import STRATEGIES, coverage_row, evaluate_claims
 from .drawing import animate_seed0, make_figures, save_figures, union_and_influence
 from .horizon import HORIZONS, long_runs
-from .report import claims_table, render_report, run_config, summary_markdown
+from .report import SHORT, claims_table, render_report, run_config, summary_markdown
 
 __all__ = ["Measures", "Reproduction", "reproduce"]
 
@@ -202,9 +202,13 @@ def _grid_truncation(study, res) -> str:
 
 def _measure(res, runs, *, seeds, window, checks):
     """The summary table, the measures of the BayGo graphs and the claims."""
+    from .consensus import belief_spread
+
     summary = res.summarize()
     measures = _measure_baygo(runs, seeds, window=window)
-    claims = evaluate_claims(res, smallest_b=measures.smallest_b, theorem=checks)
+    beliefs = np.stack([belief_spread(runs[("baygo", r)].mean) for r in range(seeds)])
+    claims = evaluate_claims(res, smallest_b=measures.smallest_b, theorem=checks,
+                             beliefs=beliefs)  # fmt: skip
     return summary, measures, claims
 
 
@@ -223,7 +227,9 @@ def _regime_stage(regimes, *, out, gallery, files, data, **kwargs):
     design, cells = (regimes, None) if isinstance(regimes, str) else ("cells", regimes)
     regime_map = run_regimes(design=design, cells=cells, data=data, **kwargs)
     files["regimes"] = out / "regimes.csv"
-    csv_frame(regime_map.table).to_csv(files["regimes"], index=False, float_format="%.6g")
+    atomic_text(
+        files["regimes"], csv_frame(regime_map.table).to_csv(index=False, float_format="%.6g")
+    )
     fig = plot_regimes(regime_map, synthetic=bool(data.synthetic)).figure
     save_figures({"regimes": fig}, out, gallery=gallery, files=files)
     return regime_map
@@ -258,9 +264,17 @@ def _write_reports(out: Path, *, config, summary, claims, measures, long, regime
         + "\n",
     )
     payload = {
+        "conventions": 'null: undefined (NaN); "inf" / "-inf": an infinite value (e.g. '
+        "an interval with no bound on that side). Intervals: paired differences Student-t; "
+        "MSE summaries log-scale t (never below 0); shares percentile bootstrap over seeds.",
         "config": config,
         "summary": summary.reset_index().to_dict(orient="records"),
-        "claims": [asdict(c) | {"verdict": c.verdict} for c in claims],
+        "claims": [
+            asdict(c) | {"verdict": c.verdict, "tests": SHORT.get(c.key, c.claim)} for c in claims
+        ],  # fmt: skip
+        "contradicted": [
+            c.key for c in claims if c.holds is False and c.key != "baygo_vs_cen_stratified"
+        ],  # fmt: skip
         "smallest_b": measures.smallest_b.to_dict(orient="records"),
         "horizon": long.horizon.to_dict(orient="records"),
         "theorem": long.theorem.to_dict(orient="records"),

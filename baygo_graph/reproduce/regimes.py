@@ -17,9 +17,11 @@ Two designs:
   interactions (e.g. a coarse grid only hurting at large batches).
 
 Seeds in rounds. A verdict whose interval straddles its margin is "cannot tell",
-never a coin flip: a regime where some claim is undecided is re-run with twice the
-seeds (by default 10 -> 20 -> 40 -> 80, :func:`seed_rounds`), the same paired child
-seeds plus new ones. The error control is a Bonferroni correction over the looks:
+never a coin flip: a regime where some claim is undecided gets twice the seeds (by
+default 10 -> 20 -> 40 -> 80, :func:`seed_rounds`): the runs of its earlier seeds are
+kept and only the new seeds run, so each seed runs once per regime and strategy; the
+runs of every pending regime at a look are spread over the workers together.
+The error control is a Bonferroni correction over the looks:
 with L planned looks every test runs at level ``1 - (1 - level) / L`` (e.g. 98.75%
 intervals for L = 4, and 97.5% for the TOST's two sides), so the chance that any
 look of a claim gives a false finding stays below ``1 - level`` however many looks
@@ -32,8 +34,8 @@ regime's last two looks.
 
 from __future__ import annotations
 
-import inspect
 import itertools
+import os
 import time
 
 import numpy as np
@@ -43,6 +45,7 @@ __all__ = [
     "DEFAULT",
     "FACTORS",
     "RegimeMap",
+    "escalating",
     "look_level",
     "plot_regimes",
     "regime_list",
@@ -112,7 +115,8 @@ def look_level(level: float, looks: int) -> float:
 
 
 #: How a verdict is coded in :meth:`RegimeMap.verdicts`.
-STATE = {"holds": 1.0, "does not hold": 0.0, "violated": 0.0, "vacuous": 0.5}
+STATE = {"holds": 1.0, "does not hold": 0.0, "violated where informative": 0.0,
+         "vacuous": 0.5}  # fmt: skip
 
 
 def _state(claim) -> float:
@@ -140,9 +144,11 @@ class RegimeMap:
         verdict rests on), ``look`` (1-based), ``level`` (each look's confidence
         level), ``evidence`` and the main numbers (``mean_difference``, ``lo``,
         ``hi``, ``lo_tost``, ``hi_tost``, ``margin``, ``median_step``, ``reached``,
-        ``holds_share``, ``vacuous_share``, ``rate``).
+        ``informative_share``, ``holds_where_informative``, ``holds_lo``, ``holds_hi``,
+        ``rate``).
     seconds : dict
-        Wall time per regime label and ``"total"``.
+        Per regime label, the summed run time of its runs (in the workers); under
+        ``"total"``, the wall time of the map.
     caption : str or None
         Data and seeds (:func:`baygo_graph.figures.source_text`), drawn below the heat map.
     looks : pandas.DataFrame or None
@@ -150,14 +156,23 @@ class RegimeMap:
         ``verdict``, ``state``.
     rounds : tuple of int
         The planned seeds of each look.
+    runs : pandas.DataFrame or None
+        One row per run made: ``regime``, ``strategy``, ``seed``, ``look`` (each seed
+        once per regime and strategy).
+    load : float or None
+        The machine's 1-minute load average when the map finished (other processes
+        share the cores: read the wall time with it).
     """
 
-    def __init__(self, table, seconds, caption=None, looks=None, rounds=()):
+    def __init__(self, table, seconds, caption=None, looks=None, rounds=(), runs=None,
+                 load=None):  # fmt: skip
         self.table = table
         self.seconds = seconds
         self.caption = caption
         self.looks = looks
         self.rounds = tuple(rounds)
+        self.runs = runs
+        self.load = load
 
     def verdicts(self) -> pd.DataFrame:
         """Claim x regime matrix of ``state`` (1 holds, 0 not, 0.5 cannot tell, NaN)."""
@@ -188,43 +203,92 @@ class RegimeMap:
 
 
 _NUMBERS = ("mean_difference", "lo", "hi", "lo_tost", "hi_tost", "margin", "median_step",
-            "reached", "holds_share", "vacuous_share", "rate")  # fmt: skip
+            "reached", "informative_share", "holds_where_informative", "holds_lo", "holds_hi",
+            "rate")  # fmt: skip
 
 
-def _cell_claims(cell, *, seeds, steps, rng, n_jobs, scheduler, progress, data, agents,
-                 theorem, synthetic, level=0.95):  # fmt: skip
+def _regime_task(task, shared):
+    """One (regime, strategy, seed) run: its MSE, and for BayGo what the claims need.
+
+    Runs in a worker: a BayGo run's smallest B, theorem check and belief spread are
+    measured here, so only small arrays travel back, never the run.
+    """
     from ..analysis import theorem_check
-    from ..experiments import compare
+    from ..learning import simulate
     from ..models import LinearRegression
-    from .claims import STRATEGIES, coverage_row, evaluate_claims
+    from .claims import coverage_row
+    from .consensus import belief_spread
     from .theorem import TruthMonitor
 
-    extra = {}
-    if scheduler is not None:
-        if "scheduler" not in inspect.signature(compare).parameters:
-            raise ValueError("scheduler is not supported by this version of compare()")
-        extra["scheduler"] = scheduler
-    if theorem:
-        extra["monitors"] = [TruthMonitor(synthetic=synthetic)]
-    df, runs = compare(
-        STRATEGIES, seeds=seeds, steps=steps, rng=rng, n_jobs=n_jobs, progress=progress,
-        return_runs=True, influence_window=min(10, steps), data=data, agents=agents, tidy=False,
+    cell_index, strategy, _, seed_seq = task
+    cells, steps, dataset, agents, theorem, synthetic = shared
+    cell = cells[cell_index]
+    baygo = strategy == "baygo"
+    t0 = time.perf_counter()
+    run = simulate(
+        strategy, agents=agents, steps=steps, rng=seed_seq, data=dataset, progress=False,
+        model=LinearRegression(grid=cell["grid"], sigma_scale=cell["sigma_scale"]),
         batch=cell["batch"], delta=cell["delta"],
-        model=LinearRegression(grid=cell["grid"], sigma_scale=cell["sigma_scale"]), **extra,
+        monitors=[TruthMonitor(synthetic=synthetic)] if baygo and theorem else (),
     )  # fmt: skip
-    rows = []
-    for r in range(seeds):
-        run = runs[("baygo", r)]
-        for kind in ("aligned", "sliding"):
-            rows.append({"seed": r} | coverage_row(run, kind))
-    checks = [theorem_check(runs[("baygo", r)]) for r in range(seeds)] if theorem else None
-    return evaluate_claims(df, smallest_b=pd.DataFrame(rows), theorem=checks, level=level)
+    out = {"mse": run.mse, "informative": int(run.informative)}
+    if baygo:
+        out["b"] = [coverage_row(run, kind) for kind in ("aligned", "sliding")]
+        out["check"] = theorem_check(run) if theorem else None
+        out["beliefs"] = belief_spread(run.mean)
+    out["seconds"] = time.perf_counter() - t0
+    return out
+
+
+def _claims_of(done: dict, n: int, *, steps, theorem, level, attrs):
+    """The claims of one regime from its first ``n`` seeds' runs (``done[(strategy, r)]``)."""
+    from ..analysis.comparison import Comparison
+    from .claims import STRATEGIES, evaluate_claims
+
+    mse = np.stack([np.stack([done[(s, r)]["mse"] for r in range(n)]) for s in STRATEGIES])
+    informative = np.array([[done[(s, r)]["informative"] for r in range(n)]
+                            for s in STRATEGIES], dtype=np.int64)  # fmt: skip
+    res = Comparison(strategies=STRATEGIES, mse=mse, influence=np.full(mse.shape, np.nan),
+                     informative=informative, attrs=attrs | {"seeds": n})  # fmt: skip
+    baygo = [done[("baygo", r)] for r in range(n)]
+    rows = [{"seed": r} | row for r, out in enumerate(baygo) for row in out["b"]]
+    checks = [out["check"] for out in baygo] if theorem else None
+    beliefs = np.stack([out["beliefs"] for out in baygo])
+    return evaluate_claims(res, smallest_b=pd.DataFrame(rows), theorem=checks, beliefs=beliefs,
+                           level=level)  # fmt: skip
+
+
+def _cost(cell) -> float:
+    """Relative cost of a regime's run (grid points per axis squared): big runs first."""
+    return float(cell["grid"]) ** 2
+
+
+def escalating(key: str) -> bool:
+    """Whether an undecided ``key`` adds seeds to its regime: every claim but the paper's
+    sentences (:data:`~baygo_graph.reproduce.sentences.SENTENCES`), whose step-by-step
+    and superiority tests may stay undecided at any N where the effect is nil.
+
+    Examples
+    --------
+    >>> escalating("theorem_kl"), escalating("paper_outperforms_stars")
+    (True, False)
+    """
+    from .sentences import SENTENCES
+
+    return key not in SENTENCES
 
 
 def regimes(*, design="ofat", cells=None, seeds=10, max_seeds=None, steps=60, rng=0, data=None,
             agents=12, n_jobs=None, scheduler=None, progress=None, theorem=True, level=0.95,
             log=None) -> RegimeMap:  # fmt: skip
     """Re-test the paper's claims in every regime of a design.
+
+    A regime gets more seeds while a claim of :func:`escalating` is undecided (the
+    paper's sentences are read at the regime's last look and add no seeds). Each
+    seed runs once per regime and strategy: a look extends the previous look's
+    seeds (the same paired child seeds ``SeedSequence(rng).spawn(max_seeds)[r]`` as
+    :func:`~baygo_graph.experiments.compare` gives replicate ``r``), and the runs of
+    every pending regime at a look go to the workers together (largest grids first).
 
     Parameters
     ----------
@@ -236,18 +300,19 @@ def regimes(*, design="ofat", cells=None, seeds=10, max_seeds=None, steps=60, rn
         Paired seeds per regime at the first look (the same child seeds in every
         regime).
     max_seeds : int, optional
-        The cap: a regime with an undecided claim is re-run with twice the seeds
-        up to this many (:func:`seed_rounds`); default ``8 * seeds`` (three
-        doublings: 10 -> 20 -> 40 -> 80); ``max_seeds=seeds``: one look.
+        The cap: a regime with an undecided claim gets twice the seeds (the earlier
+        ones kept, new ones added) up to this many (:func:`seed_rounds`); default
+        ``8 * seeds`` (three doublings: 10 -> 20 -> 40 -> 80); ``max_seeds=seeds``:
+        one look.
     steps : int, default 60
     rng : int, default 0
     data : optional
         As in :func:`baygo_graph.simulate` (None: ``$BAYGO_BODYFAT``, else synthetic).
     agents : int, default 12
     n_jobs : int, optional
-        Local worker processes of :func:`~baygo_graph.experiments.compare`.
+        Local worker processes (None: all cores).
     scheduler : str or distributed.Client, optional
-        A Dask scheduler, forwarded to compare.
+        A Dask scheduler for the runs.
     progress : bool, optional
     theorem : bool, default True
         Also check the bound (BayGo runs with the theorem monitor).
@@ -255,7 +320,7 @@ def regimes(*, design="ofat", cells=None, seeds=10, max_seeds=None, steps=60, rn
         Family level per claim over all looks: each look tests at
         :func:`look_level` ``(level, L)`` (Bonferroni over the L planned looks).
     log : callable, optional
-        Called with one line per regime.
+        Called with one line per look.
 
     Returns
     -------
@@ -267,47 +332,69 @@ def regimes(*, design="ofat", cells=None, seeds=10, max_seeds=None, steps=60, rn
     >>> m = regimes(cells=[DEFAULT | {"grid": 11}], seeds=2, max_seeds=4, steps=4, agents=3,
     ...             data=bg.synthetic_bodyfat(), n_jobs=1, progress=False)
     >>> m.table["regime"].unique().tolist(), len(m.table)
-    (['b1 d0.5 g11 s1'], 13)
+    (['b1 d0.5 g11 s1'], 17)
     >>> m.rounds, float(m.table["level"].iloc[0])
     ((2, 4), 0.975)
+    >>> int(m.runs.duplicated(["regime", "strategy", "seed"]).sum())  # each seed run once
+    0
     """
     from ..data import resolve_data
+    from ..experiments.runner import run_tasks, spawn_seeds
+    from .claims import STRATEGIES
 
     log = log or (lambda msg: None)
     dataset = resolve_data(data)
     cells = regime_list(design) if cells is None else [DEFAULT | dict(c) for c in cells]
     rounds = seed_rounds(seeds, 8 * seeds if max_seeds is None else max_seeds)
     each = look_level(level, len(rounds))
-    rows, look_rows, seconds = [], [], {}
+    root, children = spawn_seeds(rng, rounds[-1])
+    labels = [regime_label(c) for c in cells]
+    shared = (cells, int(steps), dataset, int(agents), bool(theorem), bool(dataset.synthetic))
+    attrs = {"synthetic": bool(dataset.synthetic), "data_source": str(dataset.source),
+             "steps": int(steps), "agents": int(agents), "strategies": list(STRATEGIES),
+             "entropy": str(root.entropy)}  # fmt: skip
+    done = {i: {} for i in range(len(cells))}
+    final = {i: {} for i in range(len(cells))}
+    last_claims, at = {}, {}
+    rows, look_rows, run_rows = [], [], []
+    seconds = dict.fromkeys(labels, 0.0)
+    pending, before = list(range(len(cells))), 0
     t0 = time.perf_counter()
-    for cell in cells:
-        label = regime_label(cell)
-        t1 = time.perf_counter()
-        final = {}
-        for look, n in enumerate(rounds, start=1):
-            claims = _cell_claims(
-                cell, seeds=n, steps=steps, rng=rng, n_jobs=n_jobs, scheduler=scheduler,
-                progress=progress, data=dataset, agents=agents, theorem=theorem,
-                synthetic=dataset.synthetic, level=each,
-            )  # fmt: skip
+    for look, n in enumerate(rounds, start=1):
+        order = sorted(pending, key=lambda i: -_cost(cells[i]))
+        tasks = [(i, s, r, children[r]) for i in order for s in STRATEGIES
+                 for r in range(before, n)]  # fmt: skip
+        results = run_tasks(_regime_task, tasks, shared=shared, n_jobs=n_jobs,
+                            scheduler=scheduler, progress=progress,
+                            desc=f"regimes, look {look}")  # fmt: skip
+        for (i, s, r, _), out in zip(tasks, results, strict=True):
+            done[i][(s, r)] = out
+            seconds[labels[i]] += out["seconds"]
+            run_rows.append({"regime": labels[i], "strategy": s, "seed": r, "look": look})
+        still = []
+        for i in pending:
+            claims = _claims_of(done[i], n, steps=steps, theorem=theorem, level=each, attrs=attrs)
             for c in claims:
-                look_rows.append({"regime": label, "claim": c.key, "look": look, "seeds": n,
+                look_rows.append({"regime": labels[i], "claim": c.key, "look": look, "seeds": n,
                                   "verdict": c.verdict, "state": _state(c)})  # fmt: skip
-                if c.key not in final and c.outcome != "cannot tell":
-                    final[c.key] = (c, look, n)  # decided (or not evaluated, or vacuous)
-            if len(final) == len(claims):
-                break
-            log(f"regime {label}: {len(claims) - len(final)} claim(s) undecided at {n} seeds")
-        for c in claims:  # undecided at the last look stay "cannot tell at N seeds"
-            final.setdefault(c.key, (c, look, n))
-        seconds[label] = time.perf_counter() - t1
-        log(f"regime {label}: {seconds[label]:.1f} s, {look} look(s)")
-        for c in claims:
-            c, at, n_at = final[c.key]
-            row = dict(cell) | {"regime": label, "claim": c.key, "verdict": c.verdict,
+                if c.key not in final[i] and c.outcome != "cannot tell":
+                    final[i][c.key] = (c, look, n)  # decided (or not evaluated, or vacuous)
+            last_claims[i], at[i] = claims, (look, n)
+            if any(escalating(c.key) and c.key not in final[i] for c in claims):
+                still.append(i)
+        log(f"look {look} ({n} seeds): {len(pending)} regime(s) run, {len(still)} with an "
+            f"undecided claim, {time.perf_counter() - t0:.1f} s so far")  # fmt: skip
+        pending, before = still, n
+        if not pending:
+            break
+    for i, cell in enumerate(cells):
+        look, n = at[i]
+        for c in last_claims[i]:  # undecided at the last look stay "cannot tell at N seeds"
+            c, at_look, n_at = final[i].get(c.key, (c, look, n))
+            row = dict(cell) | {"regime": labels[i], "claim": c.key, "verdict": c.verdict,
                                 "state": _state(c),
                                 "holds": np.nan if c.holds is None else float(c.holds),
-                                "seeds": n_at, "look": at, "level": each}  # fmt: skip
+                                "seeds": n_at, "look": at_look, "level": each}  # fmt: skip
             row |= {k: c.values.get(k, np.nan) for k in _NUMBERS}
             row["evidence"] = c.evidence
             rows.append(row)
@@ -320,7 +407,9 @@ def regimes(*, design="ofat", cells=None, seeds=10, max_seeds=None, steps=60, rn
         f"from root seed {rng}"
     )
     caption = source_text(dataset.source, synthetic=dataset.synthetic, seeds=seed_text)
-    return RegimeMap(pd.DataFrame(rows), seconds, caption, pd.DataFrame(look_rows), rounds)
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+    return RegimeMap(pd.DataFrame(rows), seconds, caption, pd.DataFrame(look_rows), rounds,
+                     runs=pd.DataFrame(run_rows), load=load)  # fmt: skip
 
 
 def plot_regimes(regime_map, *, ax=None, synthetic=False, title=None):

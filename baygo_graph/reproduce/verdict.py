@@ -1,9 +1,9 @@
 """One claim of the paper and its verdict: the record every claim test returns.
 
-A verdict is one of: "holds", "does not hold" (the theorem: "violated"),
-"cannot tell at N seeds" (the interval straddles the margin: no finding either
-way), "vacuous" (the theorem's right side says nothing) or "not evaluated" (the
-numbers needed are missing).
+A verdict is one of: "holds", "does not hold" (the theorem: "violated where
+informative"), "cannot tell at N seeds" (the interval straddles the margin: no
+finding either way), "vacuous" (the theorem's right side says nothing in (almost)
+every pair) or "not evaluated" (the numbers needed are missing).
 """
 
 from __future__ import annotations
@@ -40,7 +40,8 @@ class Claim:
     outcome : str
         ``""`` (read ``holds``), ``"cannot tell"`` (the interval straddles the
         margin), ``"violated"`` (the theorem's bound is exceeded: ``holds`` is
-        False) or ``"vacuous"`` (the theorem's right side is >= 1 or undefined).
+        False; read "violated where informative") or ``"vacuous"`` (the theorem's
+        right side is informative, < 1, in too few pairs to say anything).
     n : int or None
         Number of seeds the verdict rests on.
 
@@ -77,10 +78,12 @@ class Claim:
 
     @property
     def verdict(self) -> str:
-        """``"holds"``, ``"does not hold"``, ``"violated"``, ``"vacuous"``,
-        ``"cannot tell at N seeds"`` or ``"not evaluated"``."""
+        """``"holds"``, ``"does not hold"``, ``"violated where informative"``,
+        ``"vacuous"``, ``"cannot tell at N seeds"`` or ``"not evaluated"``."""
         if self.outcome == "cannot tell":
             return f"cannot tell at {self.n} seeds"
+        if self.outcome == "violated":
+            return "violated where informative"
         if self.outcome:
             return self.outcome
         if self.holds is None:

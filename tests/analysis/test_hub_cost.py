@@ -60,8 +60,8 @@ def test_is_b_connected_on_graphs_and_a_fixed_series():
 def test_is_b_connected_stops_at_the_first_failing_window(monkeypatch):
     windows = importlib.import_module("baygo_graph.analysis.windows")
     calls = []
-    count = windows._components
-    monkeypatch.setattr(windows, "_components", lambda *a: calls.append(1) or count(*a))
+    check = windows._strongly_connected
+    monkeypatch.setattr(windows, "_strongly_connected", lambda *a: calls.append(1) or check(*a))
     ring = nx.DiGraph([(0, 1), (1, 2), (2, 3), (3, 0)])
     both = nx.DiGraph([*ring.edges, *ring.reverse().edges])  # strongly connected too
     # every agent has an in- and an out-edge, but 2 and 3 never reach 0 and 1
@@ -82,7 +82,7 @@ def test_is_b_connected_names_a_bad_b(bad):
 @pytest.mark.parametrize("hub", [0.0, 0.3, 0.9])
 def test_report_step_fraction_equals_the_per_step_check(hub):
     run = Run.from_choices(_choices(np.random.default_rng(2), 40, 9, hub, 0.1), delta=0.5)
-    r = analysis_report(run, window=5)
+    r = analysis_report(run, window=5).as_dict()
     assert r["step_strongly_connected_fraction"] == float(strongly_connected_steps(run).mean())
 
 

@@ -54,9 +54,10 @@ def test_summarize_hand_computed():
     q = stats.t.ppf(0.975, 2)
     # informative finals 1, 2, 6: mean 3, sd sqrt(7)
     assert s.loc["a", "final_mse_informative"] == pytest.approx(3.0, abs=1e-12)
-    half = q * np.sqrt(7.0) / np.sqrt(3.0)
-    assert s.loc["a", "final_mse_informative_lo"] == pytest.approx(3.0 - half, rel=1e-12)
-    assert s.loc["a", "final_mse_informative_hi"] == pytest.approx(3.0 + half, rel=1e-12)
+    half = q * np.sqrt(7.0) / np.sqrt(3.0)  # the t half-width; the MSE's interval is log-scale
+    assert s.loc["a", "final_mse_informative_lo"] == pytest.approx(3.0 / np.exp(half / 3.0))
+    assert s.loc["a", "final_mse_informative_hi"] == pytest.approx(3.0 * np.exp(half / 3.0))
+    assert s.loc["a", "final_mse_informative_lo"] > 0 > 3.0 - half  # where t goes below 0
     # others per seed: 3, 3, 3 -> mean 3, zero width
     assert s.loc[
         "a", ["final_mse_others", "final_mse_others_lo", "final_mse_others_hi"]
@@ -65,7 +66,8 @@ def test_summarize_hand_computed():
         3.0,
         3.0,
     ]
-    lo, hi = stats.t.interval(0.95, 2, loc=3.0, scale=stats.sem([1.0, 2.0, 6.0]))
+    # log scale: the t-interval of log(mean) by the delta method, sd(log) = sem / mean
+    lo, hi = np.exp(stats.t.interval(0.95, 2, loc=np.log(3.0), scale=stats.sem([1, 2, 6]) / 3))
     assert (s.loc["a", "final_mse_informative_lo"], s.loc["a", "final_mse_informative_hi"]) == (
         pytest.approx(lo, rel=1e-12),
         pytest.approx(hi, rel=1e-12),
@@ -82,7 +84,7 @@ def test_summarize_hand_computed():
     assert wide.loc["a", "consensus_step"] == 0 and wide.loc["a", "consensus_reached"] == 1
     q50 = stats.t.ppf(0.75, 2)
     assert wide.loc["a", "final_mse_informative_hi"] == pytest.approx(
-        3.0 + q50 * np.sqrt(7.0 / 3.0), rel=1e-12
+        3.0 * np.exp(q50 * np.sqrt(7.0 / 3.0) / 3.0), rel=1e-12
     )
 
 
@@ -247,7 +249,7 @@ def test_seed_band_is_the_t_interval_of_per_seed_means(rng):
     n, t, m = 4, 3, 3
     mse = rng.gamma(2.0, size=(n, t, m))
     df = frame("a", mse, informative=1)
-    band = seed_bands(df, group="others", level=0.9)
+    band = seed_bands(df, group="others", level=0.9, method="t")
     others = mse[:, :, [0, 2]].mean(axis=2)  # (seeds, steps)
     mean, lo, hi = t_interval(others, level=0.9)
     np.testing.assert_allclose(band["mean"], mean, rtol=1e-12)
@@ -260,12 +262,41 @@ def test_seed_band_is_the_t_interval_of_per_seed_means(rng):
         array_band(others[0])
 
 
-def test_summary_interval_is_the_t_interval(rng):
+def test_summary_interval_is_the_log_scale_t_interval(rng):
     mse = rng.gamma(2.0, size=(5, 2, 3))
     s = summarize(frame("a", mse), level=0.9)
     mean, lo, hi = t_interval(mse[:, -1, 0], level=0.9)
+    lo, hi = mean * np.exp((lo - mean) / mean), mean * np.exp((hi - mean) / mean)
+    assert lo > 0
     row = s.loc["a"]
     np.testing.assert_allclose(
         [row["final_mse_informative"], row["final_mse_informative_lo"],
          row["final_mse_informative_hi"]], [mean, lo, hi], rtol=1e-12,
     )  # fmt: skip
+
+
+def test_seed_band_of_the_mse_is_log_scale_and_positive(rng):
+    mse = rng.gamma(0.5, size=(3, 4, 3))  # small, skewed: the t-band would cross 0
+    df = frame("a", mse, informative=1)
+    band = seed_bands(df, group="others", level=0.95)
+    others = mse[:, :, [0, 2]].mean(axis=2)
+    mean, lo, hi = t_interval(others, level=0.95)
+    np.testing.assert_allclose(band["lo"], mean * np.exp((lo - mean) / mean), rtol=1e-12)
+    np.testing.assert_allclose(band["hi"], mean * np.exp((hi - mean) / mean), rtol=1e-12)
+    assert (band["lo"] > 0).all()
+
+
+def test_bootstrap_band_of_a_share_stays_in_its_range(rng):
+    share = (rng.random((6, 5)) < 0.15).astype(float)  # mostly 0: a t-band leaves [0, 1]
+    share[:, 0] = 0.0
+    mean, lo, hi = array_band(share, method="bootstrap")
+    np.testing.assert_allclose(mean, share.mean(axis=0))
+    assert ((lo >= share.min(axis=0)) & (hi <= share.max(axis=0))).all()
+    assert lo[0] == hi[0] == 0.0
+    # percentile bootstrap by brute force: the same resampling counts
+    counts = np.random.default_rng(0).multinomial(6, np.full(6, 1 / 6), size=2000)
+    means = counts @ share / 6
+    np.testing.assert_allclose(lo, np.quantile(means, 0.025, axis=0))
+    np.testing.assert_allclose(hi, np.quantile(means, 0.975, axis=0))
+    _, t_lo, _ = array_band(share, method="t")
+    assert (t_lo < 0).any()

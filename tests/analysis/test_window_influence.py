@@ -254,8 +254,7 @@ def test_baygo_graphs_read_back_from_a_file_take_the_fast_path(tmp_path, suffix)
     from baygo_graph import simulate, synthetic_bodyfat
     from baygo_graph.analysis import influence_series
     from baygo_graph.analysis.window_influence import series_choices
-    from baygo_graph.export import write_series
-    from baygo_graph.export import read_series
+    from baygo_graph.export import read_series, write_series
 
     run = simulate("baygo", agents=6, steps=9, model=LinearRegression(grid=11),
                    rng=4, data=synthetic_bodyfat(),

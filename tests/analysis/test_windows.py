@@ -86,3 +86,17 @@ def test_window_union_keeps_labels_and_checks_bounds():
         window_union([g1, g2], 0, 3)
     with pytest.raises(TypeError, match="start must be an integer"):
         window_union([g1, g2], 0.0, 1)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), m=st.integers(1, 8), edges=st.integers(0, 30))
+def test_strong_connectivity_by_two_searches_equals_networkx(seed, m, edges):
+    from baygo_graph.analysis.windows import _sorted_distinct, _strongly_connected
+
+    rng = np.random.default_rng(seed)
+    src, dst = rng.integers(0, m, edges), rng.integers(0, m, edges)
+    g = nx.DiGraph()
+    g.add_nodes_from(range(m))
+    g.add_edges_from(zip(src.tolist(), dst.tolist(), strict=True))
+    key = _sorted_distinct(dst * m + src)
+    assert _strongly_connected(key, m) == nx.is_strongly_connected(g)

@@ -355,3 +355,26 @@ def test_a_huge_label_is_shortened_in_the_text_report(tmp_path):
     assert result.exit_code == 0, result.output
     assert max(len(line) for line in result.output.splitlines()) < 2000
     assert "more characters)" in result.output
+
+
+def test_influence_stride_computes_every_nth_window(tmp_path):
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    n = 240
+    src = rng.integers(0, 8, n)
+    frame = pd.DataFrame(
+        {"source": src, "target": (src + rng.integers(1, 8, n)) % 8, "time": np.arange(n) // 6}
+    )
+    path = tmp_path / "contacts.csv"
+    frame.to_csv(path, index=False)
+    full = json.loads(invoke(path, "--window", "8", "--json").output)
+    part = json.loads(invoke(path, "--window", "8", "--influence-stride", "5", "--json").output)
+    windows = 40 - 8 + 1
+    assert full["influence"]["union"]["windows"] == windows
+    assert part["influence"]["union"]["windows"] == len(range(0, windows, 5)) == 7
+    assert part["influence"]["union"]["stride"] == 5 and "stride" not in full["influence"]["union"]
+    text = invoke(path, "--window", "8", "--influence-stride", "5").output
+    assert "sliding windows, every 5th; unique in" in text
+    two = CliRunner().invoke(cli, ["analyze", str(path), str(path), "--influence-stride", "2"])
+    assert two.exit_code != 0 and "--influence-stride" in two.output

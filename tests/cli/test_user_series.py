@@ -176,6 +176,26 @@ def test_gexf_export_keeps_labels(tmp_path, kind):
     assert sorted(nx.read_graphml(back).nodes) == sorted(graphs[0].nodes)
 
 
+@pytest.mark.parametrize("suffix", [".gexf", ".json", ".graphml"])
+def test_a_written_series_file_gives_the_same_analysis(tmp_path, suffix):
+    """Each file write_series makes is read back by analyze as the same series: the
+    same nodes, B and influence as the edge list it came from (the door reads all)."""
+    rows = [(f" {a}" if k % 3 == 0 else a, b, t) for k, (a, b, t) in enumerate(edge_rows(3))]
+    path = tmp_path / "contacts.csv"
+    pd.DataFrame(rows, columns=["source", "target", "time"]).to_csv(path, index=False)
+    saved = write_series(path, tmp_path / f"s{suffix}", window=3)
+    args = ["--window", "4", "--json"]
+    direct = json.loads(run_cli(["analyze", str(path), *args]))
+    back = json.loads(run_cli(["analyze", str(saved), *args]))
+    assert back["nodes"] == direct["nodes"]
+    assert any(n.startswith(" ") and n[1:] in direct["nodes"] for n in direct["nodes"])
+    assert back["smallest_b"] == direct["smallest_b"]
+    assert back["influence"] == direct["influence"]
+    refused = CliRunner().invoke(cli, ["analyze", str(saved), "--bin", "2"])
+    assert refused.exit_code == 2
+    assert f"--bin: options of edge lists, but {saved} is a" in refused.output
+
+
 @pytest.mark.parametrize("kind", ["edges", "undirected"])
 def test_view_of_a_user_series(tmp_path, kind):
     if kind == "edges":

@@ -77,7 +77,7 @@ def test_window_longer_than_the_run_is_cut_with_a_note(saved, tmp_path, capsys):
         "baygo: note: --window 50 is longer than the run (6 steps): using 6\n"
     )
     assert data_of(out)["window"] == 6
-    assert run_main(["view", npz, "--out", out]) == 0  # default min(10, T): no note
+    assert run_main(["view", npz, "--out", out, "--force"]) == 0  # default min(10, T): no note
     assert capsys.readouterr().err == "" and data_of(out)["window"] == 6
 
 
@@ -115,7 +115,7 @@ def test_missing_folders_of_out_are_made_and_removed_on_failure(saved, tmp_path,
     assert out.is_file() and f"written to {out}" in capsys.readouterr().out
     real = html.atomic_text
 
-    def failing(path, text):
+    def failing(path, text, **options):
         real(path.parent / "partial.tmp", "")  # the folders exist when the write fails
         (path.parent / "partial.tmp").unlink()
         raise OSError(28, "No space left on device")

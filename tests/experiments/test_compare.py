@@ -105,6 +105,7 @@ def test_rows_are_the_paired_runs_of_simulate(data):
         if s == "cen":
             continue
         infl = centrality.influence_series(run, window=2, method="product", windows="sliding")
+        infl = infl.values
         np.testing.assert_array_equal(rows["influence"].to_numpy(), np.ravel(infl))
     complete = df[df.strategy == "complete"]
     assert complete.loc[complete.step == 0, "influence"].isna().all()  # t < window - 1

@@ -93,3 +93,29 @@ def test_bad_n_jobs_fails_before_any_task():
 
 def test_empty_task_list():
     assert run_tasks(noisy, [], shared=1, n_jobs=2, progress=False) == []
+
+
+def threads_here(task, shared):
+    """BLAS threads and row-pass threads where the task runs."""
+    from threadpoolctl import threadpool_info
+
+    from baygo_graph.models.rows import num_threads
+
+    blas = max(i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas")
+    return blas, num_threads()
+
+
+def test_worker_processes_times_their_threads_never_exceed_the_cores():
+    from joblib import cpu_count
+
+    cores = cpu_count()
+    out = run_tasks(threads_here, list(range(4)), n_jobs=cores, progress=False, first_here=False)
+    assert all(cores * blas <= max(cores, 1) for blas, _ in out)
+    assert all(cores * rows <= max(cores, 1) for _, rows in out)
+
+
+def test_a_dask_task_runs_on_one_blas_and_one_row_thread():
+    from baygo_graph.experiments.runner import _call
+
+    (blas, rows), notes = _call(threads_here, 0, None, 1)
+    assert (blas, rows, notes) == (1, 1, [])

@@ -35,7 +35,7 @@ def _band_y(collection, x):
     return lo, hi
 
 
-def test_lines_are_seed_means_with_t_bands(table, t_reference):
+def test_lines_are_seed_means_with_log_scale_t_bands(table, t_reference):
     before = table.copy()
     ax = plot_mse(table, strategies=["baygo", "complete"])
     assert len(ax.get_lines()) == 4
@@ -49,8 +49,11 @@ def test_lines_are_seed_means_with_t_bands(table, t_reference):
             expected = np.array([t_reference(ref.loc[t]) for t in ref.index])
             np.testing.assert_allclose(line.get_ydata(), expected[:, 0])
             lo, hi = _band_y(_by_gid(ax, f"band:{s}:{group}"), ref.index.to_numpy())
-            np.testing.assert_allclose(lo, expected[:, 1])
-            np.testing.assert_allclose(hi, expected[:, 2])
+            # an MSE: the t-interval on the log scale (delta method), never below 0
+            mean, half = expected[:, 0], expected[:, 2] - expected[:, 0]
+            np.testing.assert_allclose(lo, mean * np.exp(-half / mean))
+            np.testing.assert_allclose(hi, mean * np.exp(half / mean))
+            assert (lo > 0).all()
     assert before.equals(table)
 
 

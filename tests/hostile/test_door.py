@@ -96,7 +96,8 @@ def test_canonical_integer_ids_read_as_integers(tmp_path):
 def test_typed_integer_labels_stay_integers(tmp_path):
     frame = pd.DataFrame({"source": [3, 10], "target": [10, 3], "time": [0, 1]})
     frame.to_parquet(tmp_path / "e.parquet")
-    for source in (frame, tmp_path / "e.parquet", [nx.DiGraph([(3, 10)])]):
+    numpy = nx.DiGraph([(np.int64(3), np.int64(10))])
+    for source in (frame, tmp_path / "e.parquet", [nx.DiGraph([(3, 10)])], [numpy]):
         s = as_series(source)
         assert s.nodes == (3, 10) and all(type(n) is int for n in s.nodes)
 
@@ -251,13 +252,16 @@ def labelled_series(draw, labels=LABEL_SETS):
         for g in graphs:
             nx.set_node_attributes(g, False, "informative")
             g.nodes[nodes[0]]["informative"] = True
+    synthetic = draw(st.booleans())
+    for g in graphs:
+        g.graph["synthetic"] = synthetic
     return series_from_graphs(graphs)
 
 
 def exact(s: GraphSeries):
     w = [s.weights(t) for t in range(s.n_steps)]
     rows = [(x.indptr.tolist(), x.indices.tolist(), x.data.tolist()) for x in w]
-    return [(type(n), n) for n in s.nodes], s.n_steps, s.informative, rows
+    return [(type(n), n) for n in s.nodes], s.n_steps, s.informative, s.synthetic, rows
 
 
 @settings(max_examples=80, deadline=None)
@@ -281,7 +285,8 @@ def test_the_same_rows_give_the_same_series_as_frame_csv_and_parquet(tmp_path_fa
     labels = [x for r in rows for x in r[:2]]
     # CSV carries no types: a text label that reads as a canonical integer is an int there
     assume(not any(isinstance(x, str) and (x.lstrip("-").isdigit() or x != x) for x in labels))
-    assume(all(isinstance(x, int) or x.strip("\r\n") == x for x in labels))
+    # pandas writes a bare CR unquoted (its line end is LF): no CSV reader reads that row
+    assume(all(isinstance(x, int) or "\r" not in x for x in labels))
     frame = pd.DataFrame(rows, columns=["source", "target", "time", "weight"])
     folder = tmp_path_factory.mktemp("rows")
     frame.to_csv(folder / "e.csv", index=False)
@@ -306,7 +311,7 @@ def test_gexf_weights_come_back_per_step(tmp_path):
     back = read_series(bg.write_series(series, tmp_path / "s.gexf", window=3))
     assert exact(back) == exact(series)
     influence = bg.analysis.influence_series
-    a = influence(series, window=3, windows="sliding")
-    b = influence(back, window=3, windows="sliding")
+    a = influence(series, window=3, windows="sliding").values
+    b = influence(back, window=3, windows="sliding").values
     assert np.array_equal(a, b, equal_nan=True)
     assert math.isclose(back.weights(1)[2, 0], 0.5) and math.isclose(back.weights(0)[2, 0], 0.8)

@@ -374,3 +374,47 @@ def test_rows_of_one_run_in_another_order_are_refused_not_scrambled(rng, tmp_pat
     with pytest.raises(DataError, match="step column is not in the order baygo writes"):
         Comparison.read(tmp_path / "s.parquet")
     np.testing.assert_array_equal(Comparison.read(path).mse, one.mse)
+
+
+@pytest.mark.parametrize("column", ["mse", "influence", "seed"])
+def test_bytes_flipped_inside_a_column_are_refused_by_its_page_checksum(rng, tmp_path, column):
+    """64 bytes flipped inside a column's pages: one-line DataError, never other values."""
+    import pyarrow.parquet as pq
+
+    from baygo_graph.exceptions import DataError
+    from baygo_graph.io.results import read_result_arrays
+
+    c = _comparison(rng, s=2, n=3, t=20, m=5)
+    path = write_results_parquet(c, tmp_path / "results.parquet")
+    meta = pq.ParquetFile(path).metadata.row_group(0)
+    chunk = meta.column(COLUMNS.index(column))
+    assert chunk.total_compressed_size > 80
+    raw = bytearray(path.read_bytes())
+    end = chunk.data_page_offset + chunk.total_compressed_size
+    flip = min(64, chunk.total_compressed_size // 2)
+    for k in range(end - flip - 4, end - 4):  # inside the last page's data
+        raw[k] ^= 0xFF
+    path.write_bytes(bytes(raw))
+    for read in (load_results, read_result_arrays, Comparison.read_parquet):
+        with pytest.raises(DataError, match="is corrupt: a page's checksum does not match") as e:
+            read(path)
+        assert "\n" not in str(e.value) and len(str(e.value)) < 300 and str(path) in str(e.value)
+
+
+def test_a_sweep_table_carries_page_checksums(tmp_path):
+    import pyarrow.parquet as pq
+
+    from baygo_graph.experiments.sweep import write_table
+
+    table = pd.DataFrame({"strategy": ["a"] * 200, "mse": np.random.default_rng(0).random(200)})
+    path = write_table(table, tmp_path)
+    raw = bytearray(path.read_bytes())
+    chunk = pq.ParquetFile(path).metadata.row_group(0).column(1)
+    middle = (
+        chunk.dictionary_page_offset or chunk.data_page_offset
+    ) + chunk.total_compressed_size // 2
+    for k in range(middle, middle + 32):
+        raw[k] ^= 0xFF
+    path.write_bytes(bytes(raw))
+    with pytest.raises(OSError, match="(?i)checksum"):
+        pq.ParquetFile(path, page_checksum_verification=True).read()

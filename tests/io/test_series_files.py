@@ -126,8 +126,10 @@ def test_label_round_trip_property(tmp_path_factory, labels, steps, seed):
         back = read_series(write_series(graphs, path))
         assert snapshot(back) == snapshot(graphs)
     else:
-        with pytest.raises(ValueError, match=re.escape(repr(bad))):
+        with pytest.raises(ValueError) as info:  # the first refused in the series' order
             write_series(graphs, path)
+        assert any(repr(n) in str(info.value) for n in labels if graphml_refuses([n]) or
+                   sum(str(m) == str(n) for m in labels) > 1)  # fmt: skip
         assert sorted(p.name for p in folder.iterdir()) == ["s.json"]
 
 

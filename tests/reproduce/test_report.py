@@ -45,7 +45,8 @@ def test_format_number(value, spec, missing, text):
 def test_json_cleaning_gives_standard_json():
     payload = {"a": [np.float64(np.nan), 1.5, np.inf], 3: {"b": np.float32(0.25)}, "n": np.int64(2)}
     text = json.dumps(_format.json_clean(payload), default=_format.json_default)
-    assert json.loads(text) == {"a": [None, 1.5, None], "3": {"b": 0.25}, "n": 2}
+    # NaN (undefined) is null; an infinity is "inf", never null (which reads as missing)
+    assert json.loads(text) == {"a": [None, 1.5, "inf"], "3": {"b": 0.25}, "n": 2}
     assert "NaN" not in text and "Infinity" not in text
     assert _format.json_number(np.float64(2.0), integer=True) == 2
     assert _format.json_number(float("nan")) is None

@@ -1,0 +1,522 @@
+"""Edge-list files as the archives distribute them: the text formats, read with a bound.
+
+What is read (``docs/user_series.md``, "Archive files"):
+
+* **CSV / TSV with a header row** (``.csv``, ``.tsv``): columns found by name
+  (``source``, ``target``, ``time``, ``weight``), cells as written. Netzschleuder's
+  ``edges.csv`` writes its header as a comment, ``# source, target, time``, and its
+  rows ``0, 1, 20``: a first ``#`` line with as many fields as the next line is read
+  as the header, and the space after each comma as part of the separator.
+* **SNAP** (``.txt``, ``.dat``, ``.edges``; ``#`` comment lines): no header, fields
+  split on spaces or tabs, columns ``source target [time]``.
+* **KONECT** (``out.NAME``; ``%`` comment lines): columns
+  ``source target [weight [time]]``. Its first line ``% sym ...`` says the network
+  is undirected: read as two-way contacts unless ``directed=True`` is given;
+  ``% bip`` (two node sets numbered separately) is refused.
+* **Any other column order** (SocioPatterns' ``t i j Ci Cj``, time first): name the
+  columns by position with ``columns="time,source,target"`` (CLI ``--columns``);
+  ``-`` skips a position, positions after the last name are ignored. With
+  ``columns`` any file is read without a header row, whatever its name.
+* **Compressed**: each of these with ``.gz``, ``.bz2``, ``.xz`` or, when the
+  ``zstandard`` package is installed, ``.zst``.
+
+Headerless fields are split on runs of spaces and tabs, or on commas when the first
+data line holds a comma. Comment lines (``#``, ``%``) and blank lines are skipped at
+the top of the file; a comment line after the data began is refused (its words
+would become node labels).
+
+Reading is bounded: rows are read in chunks, and after each chunk the rows read so
+far are checked against the memory budget (:mod:`baygo_graph.limits`) before the
+next is parsed, so neither a large file nor a small compressed one that expands
+without end allocates past it. A file of an unknown kind is one line naming the
+kinds read and how to name columns.
+"""
+
+from __future__ import annotations
+
+import bz2
+import csv
+import gzip
+import importlib.util
+import io
+import lzma
+import re
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .. import _text
+from .._validate import check_unique_names
+from ..exceptions import BudgetError, RunFormatError
+from ..limits import CSV_BYTES_PER_FILE_BYTE, check_budget, memory_limit
+
+__all__ = [
+    "COMPRESSIONS",
+    "EDGE_FILE_SUFFIXES",
+    "KINDS_TEXT",
+    "ZSTD",
+    "ROLES",
+    "SLOT_BYTES",
+    "TableSpec",
+    "edge_file_kind",
+    "unknown_kind_message",
+    "parse_columns",
+    "read_rows",
+    "table_spec",
+]
+
+#: Compression suffixes and their pandas names.
+COMPRESSIONS = {".gz": "gzip", ".bz2": "bz2", ".xz": "xz", ".zst": "zstd"}
+#: Text edge lists with a header row, and SNAP-like headerless ones.
+HEADER_SUFFIXES = (".csv", ".tsv")
+HEADERLESS_SUFFIXES = (".txt", ".dat", ".edges")
+PARQUET_SUFFIXES = (".parquet", ".pq")
+#: Every file-name ending read as an edge list (KONECT's ``out.NAME`` by its name).
+EDGE_FILE_SUFFIXES = (
+    *HEADER_SUFFIXES,
+    *PARQUET_SUFFIXES,
+    *HEADERLESS_SUFFIXES,
+    *(s + c for s in (*HEADER_SUFFIXES, *HEADERLESS_SUFFIXES) for c in COMPRESSIONS),
+)
+#: The roles a column can take (``columns=``); ``-`` skips a position.
+ROLES = ("source", "target", "time", "weight")
+#: Whether ``.zst`` files can be read here (the ``zstandard`` package).
+ZSTD = importlib.util.find_spec("zstandard") is not None
+#: What this module reads, for one-line refusals.
+KINDS_TEXT = (
+    "edge lists: .csv/.tsv with a header (source,target,time), .parquet, SNAP .txt (source "
+    "target time), KONECT out.NAME (source target weight time), also .gz/.bz2/.xz"
+    + ("/.zst" if ZSTD else "")
+    + "; other column orders by position: columns='time,source,target' (CLI --columns)"
+)
+#: Rows parsed per chunk (then checked against the budget).
+CHUNK_ROWS = 1_000_000
+#: Upper bound of the memory of one edge-list row, from parsing to the series: measured
+#: (tracemalloc) 163 B for text labels of a CSV, 136 B from Parquet, 82 B for integer
+#: labels; the difference between text and integer labels is per label column.
+BYTES_PER_ROW = 96
+BYTES_PER_TEXT_CELL = 48
+_HEAD_LIMIT = 1 << 26
+#: Bytes per (step, node) slot of a series read from a file or another library: its
+#: construction (a node with no in-edge in a step gets a self-loop entry: 89 B peak,
+#: 32 B kept) and what ``baygo analyze`` allocates on it (peak RSS 140 B per slot at
+#: 2x10^6 steps x 2 nodes, 245 B at 2x10^5 with the fixed costs), measured.
+SLOT_BYTES = 192
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """How a text edge-list file is read (from its name and first lines).
+
+    Attributes
+    ----------
+    path : pathlib.Path
+    kind : str
+        ``"csv"`` (header row), ``"snap"``, ``"konect"`` or ``"columns"`` (named by
+        position).
+    names : tuple of str
+        The column names: the header's, or roles (``"source"``...) by position, a
+        skipped position as ``"-k"``.
+    sep : str
+        ``","``, ``"\\t"`` or ``"whitespace"``.
+    skip : int
+        Lines before the header or first data row (comments, blanks).
+    compression : str or None
+    defaults : dict
+        Options the file itself states (``directed=False`` for KONECT ``sym``).
+    spaced : bool
+        Cells follow ``", "`` (Netzschleuder's CSV, whose header is a ``#`` line):
+        the space after a comma is the separator's, not the label's. Elsewhere a
+        CSV cell is read as written (RFC 4180: a space is part of a label).
+    """
+
+    path: Path
+    kind: str
+    names: tuple
+    sep: str
+    skip: int
+    compression: str | None
+    defaults: dict = field(default_factory=dict)
+    spaced: bool = False
+
+    @property
+    def headerless(self) -> bool:
+        return self.kind != "csv"
+
+
+def _compression(name: str) -> str | None:
+    return next((c for s, c in COMPRESSIONS.items() if name.endswith(s)), None)
+
+
+def _base_name(path: Path) -> str:
+    """The lower-cased file name without a compression suffix."""
+    name = path.name.lower()
+    for s in COMPRESSIONS:
+        if name.endswith(s):
+            return name[: -len(s)]
+    return name
+
+
+def edge_file_kind(path) -> str | None:
+    """The kind of edge-list file ``path`` names, from its name alone.
+
+    Returns
+    -------
+    str or None
+        ``"parquet"``, ``"csv"`` (a header row), ``"snap"`` (``.txt``, ``.dat``,
+        ``.edges``), ``"konect"`` (``out.NAME``), each maybe compressed; None for
+        any other name.
+
+    Examples
+    --------
+    >>> edge_file_kind("CollegeMsg.txt.gz"), edge_file_kind("out.contact")
+    ('snap', 'konect')
+    >>> edge_file_kind("run.npz") is None
+    True
+    """
+    path = Path(path)
+    base = _base_name(path)
+    if base.endswith(PARQUET_SUFFIXES):
+        return "parquet" if base == path.name.lower() else None
+    if base.endswith(HEADER_SUFFIXES):
+        return "csv"
+    if base.endswith(HEADERLESS_SUFFIXES):
+        return "snap"
+    if base.startswith("out.") and len(base) > 4:
+        return "konect"
+    return None
+
+
+def unknown_kind_message(path) -> str | None:
+    """One line for a file that is no input of any kind read, or None when ``path`` is
+    a folder, a ``.npz`` (a run), a saved series or an edge-list file.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> p = Path(tempfile.mkdtemp()) / "CollegeMsg.bin"
+    >>> _ = p.write_text("1 2 3\\n")
+    >>> print(unknown_kind_message(p).split(";")[0].replace(str(p.parent), "D"))
+    'D/CollegeMsg.bin' is not a file baygo reads
+    """
+    path = Path(path)
+    if not path.is_file() or path.suffix.lower() in (".npz", ".json", ".graphml", ".gexf"):
+        return None
+    if edge_file_kind(path) is not None:
+        return None
+    return (
+        f"{_text.shorten(repr(str(path)), 100)} is not a file baygo reads; it reads runs "
+        f"(folders, .npz), series (.json, .graphml, .gexf) and {KINDS_TEXT}"
+    )
+
+
+def parse_columns(columns) -> tuple:
+    """The roles of a headerless file's columns by position.
+
+    Parameters
+    ----------
+    columns : str or sequence of str
+        ``"time,source,target"`` or ``["time", "source", "target"]``; ``-`` skips a
+        position. ``source`` and ``target`` are required, each role at most once.
+
+    Returns
+    -------
+    tuple of str
+        Skipped positions as ``"-k"`` (``k`` the position).
+
+    Examples
+    --------
+    >>> parse_columns("time,source,target")
+    ('time', 'source', 'target')
+    >>> parse_columns(["source", "-", "target", "time"])
+    ('source', '-1', 'target', 'time')
+    """
+    what = _text.shorten(repr(columns), 80)
+    if isinstance(columns, str):
+        items = [c.strip() for c in columns.split(",")]
+    elif isinstance(columns, list | tuple):
+        items = [str(c).strip() if isinstance(c, str) else c for c in columns]
+    else:
+        raise TypeError(f"columns must be a text like 'time,source,target' or a list, got {what}")
+    bad = [c for c in items if not (isinstance(c, str) and (c in ROLES or c == "-"))]
+    if bad:
+        raise ValueError(
+            f"columns={what}: each position is one of source, target, time, weight or - "
+            f"(skip), got {_text.shorten(repr(bad[0]), 40)}"
+        )
+    named = [c for c in items if c != "-"]
+    repeated = sorted({c for c in named if named.count(c) > 1})
+    if repeated or "source" not in named or "target" not in named:
+        why = f"names {repeated[0]} twice" if repeated else "needs source and target"
+        raise ValueError(f"columns={what} {why}: e.g. columns='time,source,target'")
+    return tuple(c if c != "-" else f"-{k}" for k, c in enumerate(items))
+
+
+class _Counted(io.RawIOBase):
+    """A (decompressed) stream that counts the bytes read through it and refuses, with a
+    BudgetError, to read past ``budget / CSV_BYTES_PER_FILE_BYTE`` of them: parsed text
+    takes up to that many bytes of memory per byte (one enormous line, a compressed
+    file of one endless row), whatever the number of rows."""
+
+    def __init__(self, raw, budget: int, name: str, limit):
+        super().__init__()
+        self.raw, self.read_bytes, self.name, self.limit = raw, 0, name, limit
+        self.cap = budget // CSV_BYTES_PER_FILE_BYTE
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        n = self.raw.readinto(buffer)
+        self.read_bytes += n or 0
+        if self.read_bytes > self.cap:
+            check_budget(
+                CSV_BYTES_PER_FILE_BYTE * self.read_bytes,
+                what=f"reading {self.name} ({self.read_bytes} bytes of text so far, up to "
+                f"{CSV_BYTES_PER_FILE_BYTE} bytes of memory each)",
+                limit=self.limit,
+            )
+        return n
+
+
+def _open(path: Path, compression: str | None):
+    """The file as a binary stream, decompressed."""
+    if compression is None:
+        return open(path, "rb")
+    if compression == "zstd":
+        try:
+            import zstandard
+        except ImportError:
+            raise RunFormatError(
+                f"reading {_text.shorten(path.name, 80)} needs the zstandard package (pip "
+                "install zstandard), or decompress it first: zstd -d FILE"
+            ) from None
+        return zstandard.open(path, "rb")
+    return {"gzip": gzip.open, "bz2": bz2.open, "xz": lzma.open}[compression](path, "rb")
+
+
+def _head_lines(path: Path, compression: str | None) -> list[str]:
+    """The comment and blank lines at the top of the (decompressed) file, then its
+    first other line (the header or first data row): at most 64 MiB read, and at most
+    what the memory budget lets text take (a compressed file of one endless line)."""
+    lines, read = [], 0
+    cap = min(_HEAD_LIMIT, memory_limit() // CSV_BYTES_PER_FILE_BYTE)
+    with (
+        _open(path, compression) as raw,
+        io.TextIOWrapper(raw, encoding="utf-8-sig", errors="replace", newline="") as fh,
+    ):
+        while read < cap:
+            line = fh.readline(cap - read)
+            if not line:
+                break
+            read += len(line)
+            lines.append(line.rstrip("\r\n"))
+            if not _is_comment(line):
+                break
+    return lines
+
+
+def _is_comment(line: str) -> bool:
+    return line.lstrip().startswith(("#", "%")) or not line.strip()
+
+
+def _split(line: str, sep: str) -> list[str]:
+    return line.split(",") if sep == "," else line.split()
+
+
+def table_spec(path, *, columns=None) -> TableSpec:
+    """How to read the text edge list at ``path`` (kind, columns, separator, comments).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+    columns : str or sequence of str, optional
+        The roles of a headerless file's columns by position (:func:`parse_columns`).
+
+    Raises
+    ------
+    RunFormatError
+        One line: a name of no known kind (naming the kinds read), a KONECT
+        bipartite network, a headerless file whose number of columns has no default
+        order (name them with ``columns``), or an unreadable (compressed) file.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> p = Path(tempfile.mkdtemp()) / "out.contact"
+    >>> _ = p.write_text("% sym unweighted\\n% 3 3 3\\n1 2 1 100\\n2 3 1 160\\n")
+    >>> spec = table_spec(p)
+    >>> spec.kind, spec.names, spec.defaults
+    ('konect', ('source', 'target', 'weight', 'time'), {'directed': False})
+    """
+    path = Path(path)
+    name = _text.shorten(repr(str(path)), 120)
+    kind = edge_file_kind(path)
+    compression = _compression(path.name.lower())
+    if columns is not None:
+        roles = parse_columns(columns)
+        kind = "columns"
+    elif kind is None or kind == "parquet":
+        raise RunFormatError(f"{name} is not an edge-list file; baygo reads {KINDS_TEXT}")
+    try:
+        lines = _head_lines(path, compression)
+    except RunFormatError:
+        raise
+    except (OSError, EOFError, lzma.LZMAError, ValueError) as e:
+        raise RunFormatError(f"{name} cannot be read: {_text.shorten(e, 120)}") from None
+    skip = next((k for k, line in enumerate(lines) if not _is_comment(line)), len(lines))
+    first = lines[skip] if skip < len(lines) else ""
+    defaults: dict = {}
+    if kind == "csv":
+        sep = "\t" if _base_name(path).endswith(".tsv") else ","
+        hashed = lines[0].lstrip()[1:].lstrip() if skip == 1 else ""
+        spaced = (
+            bool(hashed)
+            and lines[0].lstrip().startswith("#")
+            and (len(next(csv.reader([hashed], delimiter=sep))) == len(first.split(sep)) > 1)
+        )  # Netzschleuder's header "# source, target, time", then "0, 1, 20" rows
+        if spaced:
+            skip, first = 0, hashed
+        header = next(csv.reader([first], delimiter=sep, skipinitialspace=True), [])
+        try:
+            check_unique_names(header)
+        except ValueError as e:
+            raise RunFormatError(f"{name}: {e}") from None
+        return TableSpec(path, "csv", tuple(header), sep, skip, compression, spaced=spaced)
+    sep = "," if "," in first else "whitespace"
+    width = len(_split(first, sep)) if first else 0
+    if kind == "konect":
+        words = lines[0].lstrip("% ").split() if lines and lines[0].startswith("%") else []
+        if words[:1] == ["bip"]:
+            raise RunFormatError(
+                f"{name} is a KONECT bipartite network ('% bip'): its two node sets are "
+                "numbered separately (node 1 of each side differs), which one series of "
+                "nodes cannot hold"
+            )
+        if words[:1] == ["sym"]:
+            defaults["directed"] = False
+    if kind == "columns":
+        if width and width < len(roles):
+            raise RunFormatError(
+                f"{name}: columns= names {len(roles)} positions, but its first data line "
+                f"has {width} fields"
+            )
+        names = roles
+    else:
+        order = ("source", "target", "time") if kind == "snap" else (
+            "source", "target", "weight", "time")  # fmt: skip
+        if width not in range(2, len(order) + 1):
+            raise RunFormatError(
+                f"{name}: its first data line has {width} field{'s' if width != 1 else ''}; "
+                f"a {kind.upper()} file has 2 to {len(order)} ({' '.join(order)}): name "
+                "other orders by position, e.g. columns='time,source,target' (CLI --columns "
+                "time,source,target)"
+            )
+        names = order[:width]
+    return TableSpec(path, kind, tuple(names), sep, skip, compression, defaults)
+
+
+def read_rows(spec: TableSpec, *, text=(), limit=None) -> pd.DataFrame:
+    """The rows of the file ``spec`` describes, read in chunks within the memory budget.
+
+    Parameters
+    ----------
+    spec : TableSpec
+    text : iterable of str
+        Columns read as text (node labels: ``"007"`` stays ``"007"``); other columns
+        are typed by pandas. Only an empty cell is missing (``NA`` is a label).
+    limit : int or str, optional
+        The memory budget (:func:`baygo_graph.limits.memory_limit`).
+
+    Raises
+    ------
+    BudgetError
+        Before the chunk that would take the rows read past the budget is parsed.
+    RunFormatError
+        For a file that cannot be parsed (a row of another width, a comment line
+        inside the data, a corrupt compressed stream).
+    """
+    text = set(text)
+    budget = memory_limit(limit)
+    per_row = BYTES_PER_ROW + BYTES_PER_TEXT_CELL * len(text)
+    chunk = max(1, min(CHUNK_ROWS, budget // (4 * per_row)))  # a chunk fits 4 times over
+    name = _text.shorten(repr(str(spec.path)), 120)
+    options = {
+        "header": None,
+        "skiprows": spec.skip,
+        "keep_default_na": False,
+        "na_values": [""],
+        "dtype": {k: str for k, n in enumerate(spec.names) if n in text}
+        if spec.headerless
+        else dict.fromkeys(text, str),
+        "index_col": False,
+        "chunksize": chunk,
+        "encoding": "utf-8-sig",
+    }
+    if spec.headerless:
+        used = [k for k, n in enumerate(spec.names) if not n.startswith("-")]
+        options["usecols"] = used
+        options["sep"] = r"\s+" if spec.sep == "whitespace" else spec.sep
+    else:
+        options.update(sep=spec.sep, skipinitialspace=spec.spaced, names=list(spec.names))
+        options["skiprows"] = spec.skip + 1
+    chunks, rows = [], 0
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", pd.errors.ParserWarning)
+            with (
+                _open(spec.path, spec.compression) as raw,
+                pd.read_csv(
+                    io.BufferedReader(_Counted(raw, budget, name, limit)), **options
+                ) as reader,
+            ):
+                for part in reader:
+                    rows += len(part)
+                    chunks.append(part)
+                    # the rows so far and the next chunk, before that chunk is parsed
+                    check_budget(
+                        (rows + chunk) * per_row,
+                        what=f"reading {name} ({rows} rows so far, about {per_row} bytes each)",
+                        limit=limit,
+                    )
+    except (BudgetError, RunFormatError):
+        raise
+    except pd.errors.ParserWarning:
+        raise RunFormatError(
+            f"{name}: a row holds more values than the header names (its values would be "
+            "read into the wrong columns)"
+        ) from None
+    except (ValueError, OSError, EOFError, UnicodeDecodeError, lzma.LZMAError,
+            pd.errors.ParserError) as e:  # fmt: skip
+        raise RunFormatError(
+            f"{name} is not a readable edge list: {_text.shorten(' '.join(str(e).split()), 160)}"
+        ) from None
+    if not chunks:
+        frame = pd.DataFrame(columns=[n for n in spec.names if not n.startswith("-")])
+    else:
+        frame = pd.concat(chunks, ignore_index=True) if len(chunks) > 1 else chunks[0]
+    if spec.headerless:
+        frame.columns = [spec.names[k] for k in frame.columns]
+        _no_inner_comments(frame, spec, name)
+    return frame
+
+
+_COMMENT = re.compile(r"^[#%]")
+
+
+def _no_inner_comments(frame: pd.DataFrame, spec: TableSpec, name: str) -> None:
+    """Refuse a comment line after the data began: its words would be labels."""
+    first = frame.columns[0]
+    values = frame[first]
+    if values.dtype.kind != "O" and not isinstance(values.dtype, pd.StringDtype):
+        return
+    hit = values.astype(str).str.match(_COMMENT).to_numpy(dtype=bool)
+    if hit.any():
+        row = int(np.flatnonzero(hit)[0])
+        raise RunFormatError(
+            f"{name}: data row {row} starts with {_text.shorten(repr(values.iloc[row]), 40)}: "
+            "comment lines are read only before the data"
+        )

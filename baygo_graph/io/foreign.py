@@ -1,0 +1,204 @@
+"""Other libraries' temporal graphs as series: networkx-temporal and DyNetX objects.
+
+Both are read without importing the libraries (the objects carry what is needed),
+with their time axis kept and the memory budget checked before anything of the
+series' size exists (``docs/user_series.md``):
+
+* **networkx-temporal** (``TemporalGraph`` and its directed and multi kinds): one
+  snapshot per step. When every snapshot name is an integer (``slice(attr="time")``
+  on integer times) or an ISO date (``2024-05-01``: daily snapshots), the snapshots
+  sit at their times, ``step = time - first time`` (in days for dates), so the
+  steps without a snapshot (days nobody wrote) are kept as empty steps; any other
+  names (intervals of ``slice(bins=...)``, text) give one step per snapshot in
+  their order.
+* **DyNetX** (``DynGraph``, ``DynDiGraph``): each interaction's closed intervals of
+  presence as DyNetX stores them (``add_interaction(u, v, t=2, e=5)``: steps 2, 3
+  and 4; without ``e``: step ``t`` only); times shifted to start at step 0. A time
+  that is not an integer is refused in one line (never cut).
+
+Node labels come back as plain Python values (a numpy integer label as ``int``).
+"""
+
+from __future__ import annotations
+
+import re
+
+import networkx as nx
+import numpy as np
+
+from .. import _text
+from ..limits import check_budget
+from .archives import SLOT_BYTES
+
+__all__ = ["dynetx_series", "temporal_graph_series"]
+
+#: Bytes per (step, node) slot and per edge entry (:data:`.archives.SLOT_BYTES`).
+_SLOT_BYTES = SLOT_BYTES
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def _plain(label):
+    """A numpy scalar label as the Python value it holds."""
+    return label.item() if isinstance(label, np.generic) else label
+
+
+def _node_order(labels) -> tuple:
+    labels = list(dict.fromkeys(_plain(v) for v in labels))
+    try:
+        return tuple(sorted(labels))
+    except TypeError:
+        return tuple(labels)
+
+
+def _positions(names, n: int, what: str) -> tuple[np.ndarray, str]:
+    """The step of each of ``n`` snapshots from their names, and the rule used."""
+    names = [str(v) for v in (names or [])]
+    if len(names) == n and n and all(re.fullmatch(r"[+-]?\d+", v) for v in names):
+        times = [int(v) for v in names]
+        rule = "integer times"
+    elif len(names) == n and n and all(_DATE.match(v) for v in names):
+        import datetime
+
+        try:
+            times = [datetime.date.fromisoformat(v).toordinal() for v in names]
+        except ValueError:
+            return np.arange(n), "snapshot order"
+        rule = "days"
+    else:
+        return np.arange(n), "snapshot order"
+    first = min(times)
+    steps = np.array([t - first for t in times], dtype=object)
+    if len(set(times)) != n:  # two snapshots of one time: keep their order instead
+        return np.arange(n), "snapshot order"
+    return steps, rule
+
+
+def _check(steps: int, nodes: int, entries: int, what: str) -> None:
+    check_budget(
+        _SLOT_BYTES * (steps * nodes + entries),
+        what=f"{what}: a series of {steps} steps x {nodes} nodes ({entries} edge-steps)",
+        advice="make fewer, wider snapshots (times divided by a bin)",
+    )
+
+
+def temporal_graph_series(obj, *, self_weight="equal"):
+    """A networkx-temporal ``TemporalGraph`` as a series, its empty steps kept.
+
+    Parameters
+    ----------
+    obj : networkx_temporal.TemporalGraph
+        Any of its kinds (directed, multi); sliced into snapshots.
+    self_weight : "equal", float or None, default "equal"
+        The self-weight rule (:func:`baygo_graph.series.series_from_edges`).
+
+    Returns
+    -------
+    EdgeListSeries
+
+    Examples
+    --------
+    >>> import networkx_temporal as tx
+    >>> tg = tx.TemporalDiGraph()
+    >>> for u, v, t in [(1, 2, 0), (2, 1, 3)]:
+    ...     tg.add_edge(u, v, time=t)
+    >>> s = temporal_graph_series(tg.slice(attr="time"))
+    >>> s.n_steps, s.nodes            # times 1 and 2 had no snapshot: empty steps
+    (4, (1, 2))
+    """
+    from ..series import series_from_edges
+
+    graphs = list(obj.to_snapshots()) if hasattr(obj, "to_snapshots") else list(obj)
+    if not graphs:
+        raise ValueError("the temporal graph has no snapshots: a series needs at least one step")
+    for t, g in enumerate(graphs):
+        if not isinstance(g, nx.Graph):
+            raise TypeError(f"snapshot {t} is a {type(g).__name__}, not a networkx graph")
+    names = getattr(obj, "index", None)  # the snapshot names (formerly `names`)
+    where, rule = _positions(names, len(graphs), "snapshot")
+    n_steps = int(max(where)) + 1
+    nodes = _node_order(v for g in graphs for v in g)
+    if not nodes:
+        raise ValueError("the temporal graph has no nodes: a series needs at least one node")
+    entries = sum(g.number_of_edges() * (1 if g.is_directed() else 2) for g in graphs)
+    _check(n_steps, len(nodes), entries, f"the networkx-temporal graph ({rule})")
+    index = {v: k for k, v in enumerate(nodes)}
+    step, row, col, weight = [], [], [], []
+    for at, g in zip(where, graphs, strict=True):
+        for u, v, w in g.edges(data="weight", default=1.0):
+            pairs = [(v, u)] if g.is_directed() else [(v, u), (u, v)] if u != v else [(v, u)]
+            for r, c in pairs:
+                step.append(int(at))
+                row.append(index[_plain(r)])
+                col.append(index[_plain(c)])
+                weight.append(w)
+    try:
+        w = np.array(weight, dtype=float)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"edge weights must be numbers: {_text.shorten(e, 120)}") from None
+    flags = list(dict.fromkeys(_plain(v) for g in graphs for v, f in g.nodes(data="informative")
+                               if f is True))  # fmt: skip
+    return series_from_edges(
+        step, row, col, w, n_steps=n_steps, nodes=nodes,
+        informative=index[flags[0]] if len(flags) == 1 else None, self_weight=self_weight,
+    )  # fmt: skip
+
+
+def _integer_time(t, u, v):
+    if isinstance(t, bool) or not isinstance(t, int | float | np.integer | np.floating):
+        bad = True
+    else:
+        bad = not float(t).is_integer()
+    if bad:
+        raise ValueError(
+            f"DyNetX interaction {_text.shorten(repr((_plain(u), _plain(v))), 60)} has time "
+            f"{_text.shorten(repr(t), 40)}: times must be integer steps (baygo never truncates "
+            "a time); give the interactions as an edge list (pandas.DataFrame) with bin="
+        )
+    return int(t)
+
+
+def dynetx_series(obj, *, self_weight="equal"):
+    """A DyNetX ``DynGraph`` / ``DynDiGraph`` as a series: each interaction at the
+    steps of its intervals (module docstring), times shifted to start at 0.
+
+    ``self_weight`` is the self-weight rule
+    (:func:`baygo_graph.series.series_from_edges`; default ``"equal"``).
+
+    Examples
+    --------
+    >>> import dynetx as dn
+    >>> g = dn.DynDiGraph()
+    >>> g.add_interaction("a", "b", t=0)
+    >>> g.add_interaction("a", "b", t=5)          # again at 5: not at 1..4
+    >>> s = dynetx_series(g)
+    >>> s.n_steps, [len(s.window_edges(t, t + 1)[0]) for t in (0, 1, 5)]
+    (6, [1, 0, 1])
+    """
+    from ..series import series_from_edges
+
+    adjacency = obj._succ if obj.is_directed() else obj._adj  # u -> v: v hears u
+    spans = []
+    for u, targets in adjacency.items():
+        for v, data in targets.items():
+            for a, b in data.get("t", []):
+                spans.append((u, v, _integer_time(a, u, v), _integer_time(b, u, v)))
+    nodes = _node_order(obj.nodes())
+    if not nodes:
+        raise ValueError("the DyNetX graph has no nodes: a series needs at least one node")
+    if not spans:
+        raise ValueError("the DyNetX graph has no interactions: a series needs at least one step")
+    first = min(a for *_, a, _b in spans)
+    n_steps = max(b for *_, b in spans) - first + 1
+    length = np.array([b - a + 1 for *_, a, b in spans], dtype=object)
+    entries = int(length.sum())
+    _check(n_steps, len(nodes), entries, "the DyNetX graph")
+    length = length.astype(np.int64)
+    index = {v: k for k, v in enumerate(nodes)}
+    start = np.array([a - first for *_, a, _b in spans], dtype=np.int64)
+    offset = np.repeat(np.cumsum(length) - length, length)
+    step = np.repeat(start, length) + (np.arange(entries) - offset)
+    col = np.repeat(np.array([index[_plain(u)] for u, *_ in spans], dtype=np.int64), length)
+    row = np.repeat(np.array([index[_plain(v)] for _, v, *_ in spans], dtype=np.int64), length)
+    return series_from_edges(
+        step, row, col, np.ones(entries), n_steps=n_steps, nodes=nodes, self_weight=self_weight
+    )

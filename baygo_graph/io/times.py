@@ -1,0 +1,330 @@
+"""Times of an edge list, read by a stated rule and never guessed (``docs/formats.md``).
+
+A time column becomes one step index per row: ``step = (time - origin) // bin``.
+
+* **Integers** (or text cells that are all integers) are counted as written: ``bin``
+  an int (default 1). They are Unix times only when said so, with
+  ``time_format="unix"`` (seconds; ``"unix-ms"``, ``"unix-us"``, ``"unix-ns"``),
+  which lets a duration ``bin`` such as ``"1D"`` bin them (UTC clock).
+* **Timestamps**: a datetime column, or text in ISO 8601 (``2024-05-01``,
+  ``2024-05-01 08:00``, ``2024-05-01T08:00:00+02:00``). Any other text (``12/01/2024``:
+  1 December or 12 January?) is refused in one line unless ``time_format`` gives its
+  strftime format (``"%d/%m/%Y"``). They need ``bin``: a fixed duration (``"15min"``,
+  ``"6h"``, ``"1D"``, ``"7D"``) or a calendar period (``"1W"``: weeks Monday to
+  Sunday; ``"W-WED"``: weeks ending on Wednesday; ``"MS"``/``"ME"``: calendar months;
+  ``"YS"``/``"YE"``: years; a leading number takes several, ``"2W"``).
+* **Clock**: bins follow the local clock the times are written in. A time-zone-aware
+  column (``Europe/Paris``) and text with a UTC offset (``+02:00``) are binned on
+  their wall-clock time, so ``1D`` bins run from local midnight to local midnight
+  across a daylight-saving change (a 23- or 25-hour day is one step); naive times
+  are taken as written.
+* **Origin** (``origin=``): ``"first"`` (default) starts step 0 at the first time
+  (integers), or lays the bins from local midnight of the first time's day
+  (durations), step 0 being the bin that holds the first time; ``"epoch"``
+  starts the bins at multiples of ``bin`` since 0 (integers) or 1970-01-01 00:00
+  (durations), and step 0 is the bin of the first time. Calendar periods start on
+  their calendar boundary either way. ``"first"`` is the default because a weekly
+  ``"7D"`` bin then starts on the first day of the data, not on the Thursday
+  1970-01-01 fell on; for bins that divide a day (``"6h"``, ``"1D"``) both agree.
+
+Every refusal is one line naming the column and, for a bad cell, its row.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .. import _text
+
+__all__ = ["ORIGINS", "UNIX_FORMATS", "time_steps"]
+
+#: The values of ``origin=``.
+ORIGINS = ("first", "epoch")
+#: ``time_format`` values for Unix times: the unit of one count.
+UNIX_FORMATS = {"unix": "s", "unix-ms": "ms", "unix-us": "us", "unix-ns": "ns"}
+_SIGN = np.uint64(1 << 63)
+_DAY_NS = 86_400 * 10**9
+_INTEGER = r"[+-]?[0-9]+"
+#: A trailing UTC offset after a clock time: ``08:00+02:00``, ``08:00:00.5Z``.
+_OFFSET = r"^(.*\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?)\s*(?:Z|[+-]\d{2}(?::?\d{2})?)$"
+
+
+def _cell(value) -> str:
+    return _text.shorten(repr(value), 30)
+
+
+def _offsets(ints: np.ndarray, origin: int) -> np.ndarray:
+    """``ints - origin`` (``origin <= min(ints)``) as uint64, exact over the whole
+    int64 / uint64 range: signed values are shifted by 2^63 (order kept), so the
+    difference is taken where it cannot wrap around."""
+    if ints.dtype.kind == "u":
+        return ints - np.uint64(origin)
+    biased = ints.astype(np.int64).view(np.uint64) ^ _SIGN
+    return biased - np.uint64(origin + 2**63)
+
+
+def _bins(offsets: np.ndarray, width: int) -> np.ndarray:
+    """``offsets // width`` (uint64; a width beyond uint64 puts every row in step 0)."""
+    if width > 2**64 - 1:
+        return np.zeros(len(offsets), dtype=np.uint64)
+    return offsets // np.uint64(width)
+
+
+def _first_bad(bad: np.ndarray) -> int:
+    return int(np.flatnonzero(bad)[0])
+
+
+def _int_times(values: pd.Series, name: str) -> np.ndarray:
+    """A numeric or all-integer text column as int64/uint64, refusing non-integers and
+    values no 64-bit integer holds (never cast with wraparound)."""
+    if values.dtype.kind == "O" or isinstance(values.dtype, pd.StringDtype):
+        text = values.astype(str).str.strip()
+        bad = ~text.str.fullmatch(_INTEGER).to_numpy(dtype=bool)
+        if bad.any():
+            row = _first_bad(bad)
+            raise ValueError(
+                f"time column {name!r} row {row}: {_cell(values.iloc[row])} is not an "
+                f"integer time (the column's first time, {_cell(values.iloc[0])}, is one)"
+            )
+        try:
+            ints = [int(v) for v in text]  # exact, any size
+            return np.array(ints, dtype=np.int64 if min(ints) < 0 else np.uint64)
+        except OverflowError:
+            big = next(i for i, v in enumerate(ints) if not -(2**63) <= v < 2**64)
+            raise ValueError(
+                f"time column {name!r} row {big}: {_cell(values.iloc[big])} is outside the "
+                "64-bit integer range of times"
+            ) from None
+    kind = values.dtype.kind if isinstance(values.dtype, np.dtype) else values.to_numpy().dtype.kind
+    if kind in "iu":
+        return values.to_numpy(dtype=np.uint64 if kind == "u" else np.int64)
+    t = values.to_numpy(dtype=float)
+    bad = ~np.isfinite(t) | (t != np.round(t))
+    if bad.any():
+        row = _first_bad(bad)
+        raise ValueError(
+            f"time column {name!r} row {row}: {float(t[row])!r} is not an integer time "
+            "(fractional times are never cut: scale them to integers, or write timestamps)"
+        )
+    out = (t < -(2.0**63)) | (t >= 2.0**63)
+    if out.any():
+        row = _first_bad(out)
+        raise ValueError(
+            f"time column {name!r} row {row}: {float(t[row])!r} is outside the 64-bit "
+            "integer range of times"
+        )
+    return t.astype(np.int64)
+
+
+def _is_integer_text(value) -> bool:
+    return isinstance(value, str) and pd.Series([value]).str.strip().str.fullmatch(_INTEGER)[0]
+
+
+def _parse_text(values: pd.Series, name: str, time_format: str | None) -> pd.DatetimeIndex:
+    """Text timestamps on their written (wall) clock: ISO 8601, or ``time_format``."""
+    text = values.astype(str).str.strip()
+    if time_format is None:
+        local = text.str.extract(_OFFSET, expand=False)  # wall clock: the offset dropped
+        text = local.where(local.notna(), text)
+        stamps = pd.to_datetime(text, format="ISO8601", errors="coerce")
+        hint = (
+            "not ISO 8601 (2024-05-01 08:00); other forms are never guessed (12/01/2024: "
+            "December or January?): give time_format='%d/%m/%Y' (CLI --time-format)"
+        )
+    else:
+        stamps = pd.to_datetime(text, format=time_format, errors="coerce")
+        hint = f"not a time of time_format={_cell(time_format)}"
+    bad = stamps.isna().to_numpy()
+    if bad.any():
+        row = _first_bad(bad)
+        raise ValueError(f"time column {name!r} row {row}: {_cell(values.iloc[row])} is {hint}")
+    index = pd.DatetimeIndex(stamps)
+    return index.tz_localize(None) if index.tz is not None else index
+
+
+def _calendar(bin) -> tuple[str, int] | None:
+    """``(period frequency, n)`` for a calendar bin (weeks, months, years), else None."""
+    try:
+        offset = pd.tseries.frequencies.to_offset(bin)
+    except (ValueError, TypeError, OverflowError):
+        return None
+    kind = type(offset).__name__
+    if offset.n <= 0 and kind in ("Week", "MonthBegin", "MonthEnd", "YearBegin", "YearEnd"):
+        raise ValueError(f"bin must be a positive number of periods, got {_bin_text(bin)}")
+    if kind == "Week" and offset.weekday is not None:
+        days = ("MON", "TUE", "WED", "THU", "FRI", "SAT", "SUN")
+        return f"W-{days[offset.weekday]}", offset.n
+    if kind in ("MonthBegin", "MonthEnd"):
+        return "M", offset.n
+    if kind in ("YearBegin", "YearEnd") and offset.month in (1, 12):
+        return "Y", offset.n
+    return None
+
+
+def _bin_text(bin) -> str:
+    return _text.shorten(repr(bin), 40)
+
+
+def _duration_ns(bin) -> int:
+    """A fixed duration in nanoseconds (Python int), or ValueError."""
+    why = (
+        f"bin must be a duration ('15min', '6h', '1D', '7D') or a calendar period ('1W', "
+        f"'W-WED', 'MS', 'YS'), got {_bin_text(bin)}"
+    )
+    try:
+        width = pd.Timedelta(pd.tseries.frequencies.to_offset(bin))
+    except (ValueError, TypeError, OverflowError):
+        raise ValueError(why) from None
+    if width <= pd.Timedelta(0):
+        raise ValueError(f"bin must be a positive duration, got {_bin_text(bin)}")
+    td = width.to_timedelta64()  # in its own unit: no overflow for a long bin
+    return int(td.astype(np.int64)) * _unit_ns(np.datetime_data(td.dtype)[0])
+
+
+def _unit_ns(unit: str) -> int:
+    return int(pd.Timedelta(1, unit=unit) // pd.Timedelta(1, unit="ns"))
+
+
+def _stamp_steps(index: pd.DatetimeIndex, bin, origin: str, name: str) -> np.ndarray:
+    """Steps of wall-clock timestamps (tz-naive) for a duration or calendar ``bin``."""
+    if bin is None:
+        raise ValueError(
+            f"time column {name!r} holds timestamps: give the width of a step with bin= "
+            "(CLI --bin), e.g. '15min', '6h', '1D', '7D' or '1W'"
+        )
+    calendar = _calendar(bin)
+    if calendar is not None:
+        freq, n = calendar
+        ordinals = index.to_period(freq).asi8
+        whole = np.floor_divide(ordinals - ordinals.min(), n) if origin == "first" else (
+            np.floor_divide(ordinals, n))  # fmt: skip
+        return _offsets(whole, int(whole.min()))
+    width_ns = _duration_ns(bin)
+    span = f"(from {index.min()} to {index.max()})"
+    if width_ns % _unit_ns(index.unit):  # a bin finer than the column's unit
+        try:
+            index = index.as_unit("ns")
+        except ValueError:  # OutOfBoundsDatetime
+            raise ValueError(
+                f"bin={_bin_text(bin)} is finer than the {index.unit} resolution of the time "
+                f"column {name!r}, whose times {span} lie outside nanosecond timestamps "
+                "(years 1678 to 2261): use a bin of whole seconds"
+            ) from None
+    unit = _unit_ns(index.unit)
+    w = width_ns // unit
+    ints = index.asi8
+    if origin == "first":  # local midnight of the first day
+        day = _DAY_NS // unit if _DAY_NS % unit == 0 else 1
+        midnight = (int(ints.min()) // day) * day
+        start = midnight + (int(ints.min()) - midnight) // w * w  # the first time's bin
+        return _bins(_offsets(ints, start), w)
+    whole = ints // w if w < 2**63 else np.where(ints < 0, -1, 0)
+    return _offsets(whole, int(whole.min()))
+
+
+def time_steps(
+    values: pd.Series, *, bin=None, origin: str = "first", time_format=None, name="time"
+) -> np.ndarray:
+    """The step index (uint64, first step 0) of each time (rules: module docstring).
+
+    Parameters
+    ----------
+    values : pandas.Series
+        The time column: integers, datetimes or text.
+    bin : int or str, optional
+        An int for integer times (default 1); a duration or calendar period for
+        timestamps (required for them).
+    origin : {"first", "epoch"}, default "first"
+        Where bins start: at the first time (its day's midnight for timestamps) or at
+        multiples of ``bin`` since the epoch.
+    time_format : str, optional
+        ``"unix"`` / ``"unix-ms"`` / ``"unix-us"`` / ``"unix-ns"`` for Unix times, or
+        a strftime format (``"%d/%m/%Y %H:%M"``) for text times that are not ISO 8601.
+    name : str
+        The column's name, for messages.
+
+    Returns
+    -------
+    numpy.ndarray of uint64
+        Exact over the whole 64-bit range of times (no wraparound).
+
+    Raises
+    ------
+    ValueError
+        One line naming the column (and the row of a bad cell).
+
+    Examples
+    --------
+    >>> time_steps(pd.Series([5, 7, 12]), bin=2).tolist()
+    [0, 1, 3]
+    >>> time_steps(pd.Series(["2024-03-30 10:00", "2024-04-01 00:30"]), bin="1D").tolist()
+    [0, 2]
+    >>> paris = pd.Series(pd.to_datetime(["2024-03-30 10:00", "2024-04-01 00:30"]))
+    >>> time_steps(paris.dt.tz_localize("Europe/Paris"), bin="1D").tolist()  # local days
+    [0, 2]
+    >>> time_steps(pd.Series(["01/12/2024", "03/12/2024"]), bin="1D",
+    ...            time_format="%d/%m/%Y").tolist()
+    [0, 2]
+    >>> time_steps(pd.Series([0, 86_400 * 7]), bin="1W", time_format="unix").tolist()
+    [0, 1]
+    """
+    if origin not in ORIGINS:
+        raise ValueError(
+            f"origin must be 'first' or 'epoch', got {_text.shorten(repr(origin), 40)}"
+        )
+    if time_format is not None and not isinstance(time_format, str):
+        raise TypeError(f"time_format must be a str, got {type(time_format).__name__}")
+    missing = values.isna().to_numpy()
+    if missing.any():
+        row = _first_bad(missing)
+        raise ValueError(f"time column {name!r} row {row}: the time is missing")
+    if pd.api.types.is_bool_dtype(values):
+        raise ValueError(f"time column {name!r} holds booleans, not times")
+    unix = UNIX_FORMATS.get(time_format) if time_format is not None else None
+    if time_format is not None and unix is None and "%" not in time_format:
+        raise ValueError(
+            f"time_format must be 'unix', 'unix-ms', 'unix-us', 'unix-ns' or a strftime "
+            f"format such as '%d/%m/%Y', got {_text.shorten(repr(time_format), 40)}"
+        )
+    if pd.api.types.is_datetime64_any_dtype(values):
+        index = pd.DatetimeIndex(values)
+        if index.tz is not None:  # the wall clock of its zone
+            index = index.tz_localize(None)
+        return _stamp_steps(index, bin, origin, name)
+    numeric = pd.api.types.is_numeric_dtype(values)
+    first = values.iloc[0] if len(values) else None
+    if unix is not None or (time_format is None and (numeric or _is_integer_text(first))):
+        ints = _int_times(values, name)
+        if unix is not None and isinstance(bin, str):
+            try:
+                index = pd.DatetimeIndex(pd.to_datetime(ints, unit=unix))
+            except (ValueError, OverflowError):
+                raise ValueError(
+                    f"time column {name!r}: Unix times from {int(ints.min())} to "
+                    f"{int(ints.max())} ({unix}) lie outside the timestamps pandas holds"
+                ) from None
+            return _stamp_steps(index, bin, origin, name)
+        width = 1 if bin is None else bin
+        if isinstance(width, bool) or not isinstance(width, int | np.integer) or width < 1:
+            how = (
+                "; a duration needs Unix times: time_format='unix' (CLI --time-format unix)"
+                if isinstance(bin, str)
+                else ""
+            )
+            raise ValueError(
+                f"bin must be a positive int for the integer time column {name!r}, got "
+                f"{_bin_text(bin)}{how}"
+            )
+        width = int(width)
+        if origin == "first":
+            return _bins(_offsets(ints, int(ints.min())), width)
+        whole = ints // np.array(width, dtype=ints.dtype) if width < 2**63 else (
+            np.where(ints < 0, -1, 0))  # fmt: skip
+        return _offsets(whole, int(whole.min()))
+    if numeric:
+        raise ValueError(
+            f"time column {name!r} holds numbers: time_format={_cell(time_format)} reads "
+            "text; for numbers use 'unix' (or none: integers as written)"
+        )
+    return _stamp_steps(_parse_text(values, name, time_format), bin, origin, name)

@@ -1,0 +1,253 @@
+"""Paper-size runs on an idle and on a busy machine, and ``baygo reproduce`` against a
+baseline checkout: ratios measured side by side in one run.
+
+The busy machine is made here, so that the figure is reproducible: one background
+process that spins on one core (a Python ``while True`` loop in a subprocess), started
+and stopped around the "busy" measurements.
+
+1. **Run vs limit** (one BLAS thread): a paper-size BayGo run (12 agents, grid 61 x 61,
+   60 steps, the real data when ``--data`` or ``$BAYGO_BODYFAT`` names it) against its
+   limit, 60 x (one ``exp`` pass over 12 x 3,721 values + the 12 x 3,721 x 12 KL
+   product), timed alternately. Target: <= 2x.
+2. **Busy vs idle**: the same run with the package's BLAS threads (the loop picks them
+   by the size of its products) and with BLAS's default threads (what the loop did
+   before), each idle and with the spinning process, in alternating rounds. Target:
+   busy <= 1.5x idle.
+3. **reproduce vs a baseline** (``--baseline REV``: a git revision, checked out in a
+   temporary worktree): ``baygo reproduce --data DATA`` with default settings, this
+   checkout and the baseline alternately, with the spinning process. Target: <= 0.4x.
+
+Run ``python benchmarks/bench_busy.py [--rounds N] [--baseline REV] [--data PATH]``
+(``--quick``: parts 1 and 2 only, few repetitions).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _common import fmt_time, load_average, machine_lines, table  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+AGENTS, GRID, STEPS = 12, 61, 60
+SPIN = "while True:\n    pass\n"
+
+
+@contextlib.contextmanager
+def busy(processes: int = 1):
+    """``processes`` background processes, each spinning on one core, while inside."""
+    procs = [subprocess.Popen([sys.executable, "-c", SPIN]) for _ in range(processes)]
+    try:
+        time.sleep(0.2)  # let them start spinning
+        yield
+    finally:
+        for p in procs:
+            p.kill()
+            p.wait()
+
+
+def _data(path):
+    from baygo_graph.data import resolve_data
+
+    return resolve_data(path)  # None: $BAYGO_BODYFAT, else the synthetic stand-in
+
+
+def paper_run(data, *, default_blas: bool = False):
+    """One paper-size BayGo run (a function of no arguments); ``default_blas``: BLAS
+    keeps its own threads in the loop (the loop before it picked them by size)."""
+    import baygo_graph.learning as learning
+    from baygo_graph import simulate
+
+    def run():
+        saved = learning.blas_threads
+        if default_blas:
+            learning.blas_threads = lambda flops: None
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                simulate("baygo", agents=AGENTS, steps=STEPS, rng=0, data=data, progress=False)
+        finally:
+            learning.blas_threads = saved
+
+    return run
+
+
+def limit_work():
+    """60 x (one exp pass over 12 x 3,721 values + the 12 x 3,721 x 12 product)."""
+    rng = np.random.default_rng(0)
+    logp = rng.standard_normal((AGENTS, GRID * GRID)) - 5.0
+    prob = np.exp(logp)
+    out = np.empty_like(logp)
+
+    def work():
+        for _ in range(STEPS):
+            prob @ logp.T
+            np.exp(logp, out=out)
+
+    return work
+
+
+def _timed(fn) -> float:
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
+
+
+def run_vs_limit(data, *, reps: int) -> dict:
+    """Part 1: the run and its limit, alternately, on one BLAS thread."""
+    from threadpoolctl import threadpool_limits
+
+    run, limit = paper_run(data), limit_work()
+    runs, limits = [], []
+    with threadpool_limits(1, user_api="blas"):
+        run(), limit()
+        for _ in range(reps):
+            runs.append(_timed(run))
+            limits.append(_timed(limit))
+    return {"run": runs, "limit": limits}
+
+
+def busy_vs_idle(data, *, rounds: int, reps: int) -> dict:
+    """Part 2: {(blas, load): times}; rounds alternate idle and busy, both BLAS rules."""
+    runs = {"package": paper_run(data), "BLAS default": paper_run(data, default_blas=True)}
+    for fn in runs.values():
+        fn()
+    out = {(name, load): [] for name in runs for load in ("idle", "busy")}
+    for _ in range(rounds):
+        for load in ("idle", "busy"):
+            with busy() if load == "busy" else contextlib.nullcontext():
+                for name, fn in runs.items():
+                    out[name, load] += [_timed(fn) for _ in range(reps)]
+    return out
+
+
+def _reproduce(root: Path, data: str, out: Path) -> float:
+    """Seconds of ``baygo reproduce --data DATA --out OUT`` with the package at ``root``."""
+    env = {**os.environ, "PYTHONPATH": str(root), "MPLBACKEND": "Agg"}
+    code = "import sys; from baygo_graph.cli import main; sys.exit(main(sys.argv[1:]))"
+    args = [sys.executable, "-c", code, "reproduce", "--data", data, "--out", str(out)]
+    t0 = time.perf_counter()
+    done = subprocess.run(args, env=env, capture_output=True, text=True)
+    seconds = time.perf_counter() - t0
+    if done.returncode:
+        raise RuntimeError(f"reproduce at {root} failed:\n{done.stderr[-2000:]}")
+    return seconds
+
+
+def reproduce_ab(baseline: str, data: str, *, rounds: int) -> dict:
+    """Part 3: this checkout and ``baseline`` alternately, each with one spinning process."""
+    tmp = Path(tempfile.mkdtemp(prefix="bench-busy-"))
+    base = tmp / "baseline"
+    subprocess.run(
+        ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(base), baseline],
+        check=True,
+        capture_output=True,
+    )
+    times = {"this checkout": [], f"baseline {baseline}": []}
+    try:
+        for r in range(rounds):
+            order = [("this checkout", ROOT), (f"baseline {baseline}", base)]
+            for name, root in order if r % 2 == 0 else order[::-1]:
+                with busy():
+                    times[name].append(_reproduce(root, data, tmp / f"out-{r}-{len(name)}"))
+    finally:
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)])
+        shutil.rmtree(tmp, ignore_errors=True)
+    return times
+
+
+def _med(xs) -> float:
+    return float(np.median(xs))
+
+
+def main(argv=None) -> str:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=3, help="alternating rounds (default 3)")
+    ap.add_argument("--reps", type=int, default=5, help="runs per round (default 5)")
+    ap.add_argument("--baseline", default=None, help="git revision for part 3 (reproduce)")
+    ap.add_argument("--data", default=None, help="bodyfat CSV (default $BAYGO_BODYFAT)")
+    ap.add_argument("--quick", action="store_true", help="parts 1-2, few repetitions")
+    args = ap.parse_args(argv)
+    if args.quick:
+        args.rounds, args.reps, args.baseline = 1, 2, None
+    data = _data(args.data)
+    lines = [*machine_lines(), f"load average before: {load_average()}", f"data: {data.source}"]
+
+    one = run_vs_limit(data, reps=args.reps * args.rounds)
+    ratio = np.array(one["run"]) / np.array(one["limit"])
+    lines.append(
+        table(
+            ["", "run (median)", "limit (median)", "ratio median", "ratio min", "target"],
+            [
+                [
+                    f"paper run ({AGENTS} agents, {GRID}x{GRID}, {STEPS} steps), 1 BLAS thread",
+                    fmt_time(_med(one["run"])),
+                    fmt_time(_med(one["limit"])),
+                    f"{np.median(ratio):.2f}x",
+                    f"{ratio.min():.2f}x",
+                    "<= 2x",
+                ]
+            ],  # fmt: skip
+            title="1. run vs its limit (timed alternately)",
+        )
+    )
+    two = busy_vs_idle(data, rounds=args.rounds, reps=args.reps)
+    rows = []
+    for name in ("package", "BLAS default"):
+        idle, hot = _med(two[name, "idle"]), _med(two[name, "busy"])
+        rows.append([name, fmt_time(idle), fmt_time(hot), f"{hot / idle:.2f}x", "<= 1.5x"])
+    lines.append(
+        table(
+            ["BLAS threads", "idle (median)", "1 busy process (median)", "busy / idle", "target"],
+            rows,
+            title="2. paper run, idle vs one spinning background process (alternating rounds)",
+        )
+    )
+    if args.baseline:
+        path = args.data or os.environ.get("BAYGO_BODYFAT")
+        if not path:
+            raise SystemExit("part 3 needs --data or $BAYGO_BODYFAT (the real data)")
+        three = reproduce_ab(args.baseline, str(Path(path).resolve()), rounds=args.rounds)
+        (this, base) = three.values()
+        lines.append(
+            table(
+                ["", "this checkout", f"baseline {args.baseline}", "ratio", "target"],
+                [
+                    [
+                        "reproduce, default settings, 1 busy process (median s)",
+                        f"{_med(this):.1f}",
+                        f"{_med(base):.1f}",
+                        f"{_med(this) / _med(base):.2f}x",
+                        "<= 0.4x",
+                    ],
+                    [
+                        "  each round (s)",
+                        " ".join(f"{x:.1f}" for x in this),
+                        " ".join(f"{x:.1f}" for x in base),
+                        "",
+                        "",
+                    ],
+                ],  # fmt: skip
+                title="3. baygo reproduce on the real data, alternating with the baseline",
+            )
+        )
+    lines.append(f"load average after: {load_average()}")
+    text = "\n".join(lines)
+    print(text)
+    return text
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,113 @@
+"""Other libraries' series (io/foreign.py) and GEXF read without a graph per step."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import hypothesis.strategies as st
+import networkx as nx
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+
+from baygo_graph.inputs import as_series, read_series
+from baygo_graph.series import series_from_graphs
+
+dn = pytest.importorskip("dynetx")
+tx = pytest.importorskip("networkx_temporal")
+
+
+def _college_like(seed=0, days=30, n=120):
+    """Messages on ``days`` days, some days without any (CollegeMsg-like)."""
+    rng = np.random.default_rng(seed)
+    start = dt.datetime(2004, 4, 15)
+    quiet = {3, 4, 17}
+    rows = []
+    for _ in range(n):
+        day = int(rng.integers(0, days))
+        if day in quiet:
+            continue
+        u, v = (int(x) for x in rng.choice(np.arange(1, 15), 2, replace=False))
+        rows.append((u, v, start + dt.timedelta(days=day, hours=int(rng.integers(0, 24)))))
+    rows.append((1, 2, start))
+    rows.append((2, 1, start + dt.timedelta(days=days - 1)))
+    return rows
+
+
+def test_networkx_temporal_keeps_empty_days_and_plain_labels():
+    rows = _college_like()
+    tg = tx.TemporalMultiDiGraph()
+    for u, v, t in rows:
+        tg.add_edge(np.int64(u), np.int64(v), time=t.strftime("%Y-%m-%d %H:%M"))
+    daily = tg.slice(attr="time", applymap=lambda x: x[:10])
+    assert len(daily) == 27  # 30 days, 3 without a snapshot
+    s = as_series(daily)
+    assert s.n_steps == 30  # the quiet days are empty steps
+    assert all(type(v) is int for v in s.nodes)
+    frame = pd.DataFrame(rows, columns=["source", "target", "time"])
+    ref = as_series(frame, bin="1D")
+    assert s.nodes == ref.nodes and s.n_steps == ref.n_steps
+    np.testing.assert_array_equal(s.weight_stack(), ref.weight_stack())
+
+
+def test_networkx_temporal_integer_times_and_intervals():
+    tg = tx.TemporalDiGraph()
+    for u, v, t in [("a", "b", 0), ("b", "a", 3), ("a", "c", 4)]:
+        tg.add_edge(u, v, time=t)
+    assert as_series(tg.slice(attr="time")).n_steps == 5
+    assert as_series(tg.slice(attr="time", bins=2)).n_steps == 2  # snapshot order
+
+
+def test_dynetx_intervals_as_stored_and_fractions_refused():
+    g = dn.DynDiGraph()
+    g.add_interaction("a", "b", t=0)
+    g.add_interaction("a", "b", t=5)
+    g.add_interaction("b", "c", t=2, e=4)
+    s = as_series(g)
+    on = [[len(s.window_edges(t, t + 1)[0]) for t in range(s.n_steps)]]
+    assert s.n_steps == 6 and on == [[1, 0, 1, 1, 0, 1]]
+    u = dn.DynGraph()
+    u.add_interaction(np.int64(1), np.int64(2), t=7)
+    s = as_series(u)
+    assert s.nodes == (1, 2) and type(s.nodes[0]) is int and s.n_steps == 1
+    assert s.weights(0).toarray().tolist() == [[0.5, 0.5], [0.5, 0.5]]  # the equal rule
+    assert as_series(u, self_weight=0).weights(0).toarray().tolist() == [[0.0, 1.0], [1.0, 0.0]]
+    f = dn.DynGraph()
+    f.add_interaction(0, 1, t=0.4)
+    with pytest.raises(
+        ValueError, match="time 0.4: times must be integer steps .baygo never truncates"
+    ):
+        as_series(f)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    edges=st.lists(
+        st.tuples(st.integers(0, 4), st.integers(0, 4), st.integers(0, 6), st.integers(0, 3),
+                  st.sampled_from([1.0, 0.5, 2.0])),
+        min_size=1, max_size=8,
+    ),
+    directed=st.booleans(),
+)  # fmt: skip
+def test_gexf_series_equals_the_graphs_it_reads(tmp_path_factory, edges, directed):
+    g = nx.DiGraph() if directed else nx.Graph()
+    for u, v, a, d, w in edges:
+        g.add_edge(f"n{u}", f"n{v}", start=a, end=a + d, weight=w)
+    p = tmp_path_factory.mktemp("gexf") / "s.gexf"
+    nx.write_gexf(g, p)
+    first = min(d["start"] for *_, d in g.edges(data=True))
+    last = max(d["end"] for *_, d in g.edges(data=True))
+    steps = [nx.DiGraph() for _ in range(last - first + 1)]  # brute force: spell by spell
+    for h in steps:
+        h.add_nodes_from(g)
+    for u, v, d in g.edges(data=True):
+        for t in range(d["start"], d["end"] + 1):
+            steps[t - first].add_edge(u, v, weight=d["weight"])
+            if not directed:
+                steps[t - first].add_edge(v, u, weight=d["weight"])
+    expected = series_from_graphs(steps)
+    for got in (read_series(p), as_series(p)):  # nodes in the file's order
+        assert sorted(got.nodes) == list(expected.nodes) and got.n_steps == expected.n_steps
+        at = [got.nodes.index(v) for v in expected.nodes]
+        np.testing.assert_allclose(got.weight_stack()[:, at][:, :, at], expected.weight_stack())
