@@ -147,8 +147,12 @@ def markdown_table(frame, *, index=True, digits=4, pad=False) -> str:
     return "\n".join(lines)
 
 
-def synthetic_banner(synthetic: bool) -> str:
+def synthetic_banner(synthetic: bool, *, saved: bool = False) -> str:
     """The line every output carries when the data were synthetic ("" otherwise).
+
+    ``saved``: the output reads something already made (a saved run, series or
+    table) whose data were synthetic; the line then says so instead of asking for
+    a data file this command does not take.
 
     Examples
     --------
@@ -156,9 +160,16 @@ def synthetic_banner(synthetic: bool) -> str:
     ''
     >>> synthetic_banner(True).split(":")[0]
     'NOTE'
+    >>> "made from the synthetic" in synthetic_banner(True, saved=True)
+    True
     """
     if not synthetic:
         return ""
+    if saved:
+        return (
+            "NOTE: SYNTHETIC DATA (this was made from the synthetic stand-in for the bodyfat "
+            f"data): re-make it with --data PATH (or ${BODYFAT_ENV} set) to use real data."
+        )
     return (
         f"NOTE: SYNTHETIC DATA (no data file given: no --data, no ${BODYFAT_ENV}): pass "
         f"--data PATH (or, for the bodyfat data, set {BODYFAT_ENV}) to use real data."

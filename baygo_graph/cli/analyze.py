@@ -70,7 +70,7 @@ def _text(report, label: str) -> list[str]:
     """The report's lines (one per field: :func:`emit` keeps each on one line), rendered
     from the :class:`~baygo_graph.analysis.AnalysisReport` (its ``as_dict()`` is the JSON)."""
     s = report.as_dict()
-    lines = [banner for banner in [synthetic_banner(s["synthetic"])] if banner]
+    lines = [banner for banner in [synthetic_banner(s["synthetic"], saved=True)] if banner]
     inf_agent = s["informative"]
     if "focus" in s:
         focus = _name(s["focus"])
@@ -199,7 +199,7 @@ def _many_text(table, summary) -> str:
     for c in ("median", "q25", "q75"):
         summ[c] = summ[c].map(lambda x: format_number(float(x), ".3g", missing="-"))
     synthetic = bool(table["synthetic"].all()) if len(table) else False
-    lines = [b for b in [synthetic_banner(synthetic)] if b]
+    lines = [b for b in [synthetic_banner(synthetic, saved=True)] if b]
     skipped = table.attrs.get("skipped", [])
     head = f"{len(table)} runs, data {', '.join(sorted(set(table['data'])))}"
     if skipped:

@@ -149,7 +149,7 @@ def plot(run_dir, out, formats, window, as_json, **options):
                     raise out_error("--out", path, e) from None
                 written.append(str(path))
             plt.close(fig)
-    banner = synthetic_banner(run.synthetic)
+    banner = synthetic_banner(run.synthetic, saved=True)
     text = ([banner] if banner else []) + [f"wrote {p}" for p in written]
     emit({"synthetic": run.synthetic, "files": written}, as_json=as_json, text=text)
 
@@ -206,7 +206,7 @@ def animate(run_dir, steps_text, fmt, out, fps, dpi, panel, window, force):
         raise out_error("--out", path, e) from None
     finally:
         plt.close(anim.figure)
-    banner = synthetic_banner(run.synthetic)
+    banner = synthetic_banner(run.synthetic, saved=True)
     click.echo("\n".join(([banner] if banner else []) +
                          [f"wrote {path} ({len(steps)} frames)"]))  # fmt: skip
 

@@ -88,7 +88,7 @@ def view(run_path, out, window, layout, layout_seed, force, **options):
             raise out_error("--out", out, e) from None
     for w in said:
         note(str(w.message))
-    banner = synthetic_banner(run.synthetic)
+    banner = synthetic_banner(run.synthetic, saved=True)
     what = f"{run.strategy} run" if hasattr(run, "strategy") else "series"
     done = f"viewer of {what} {run_path} written to {path}"
     click.echo("\n".join([banner, console(done)] if banner else [console(done)]))

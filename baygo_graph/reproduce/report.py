@@ -128,19 +128,25 @@ def claim_line(c) -> dict:
             "N": "" if c.n is None else c.n, "effect [interval]": _effect(c)}  # fmt: skip
 
 
-def _contradictions(claims) -> list:
-    """The opening sentences: where the data contradict the paper, where they cannot tell."""
+def _contradictions(claims, *, synthetic: bool = False) -> list:
+    """The opening sentences: where the data contradict the paper, where they cannot tell
+    (on synthetic data: where they would, were the data real)."""
     against = [c for c in claims if c.holds is False and c.key != "baygo_vs_cen_stratified"]
     open_ = [c for c in claims if c.outcome == "cannot tell"]
     lines = []
+    where = (
+        "**Where these synthetic data would contradict the paper, were they real:**"
+        if synthetic
+        else "**Where the data contradict the paper:**"
+    )
     if against:
         lines.append(
-            "**Where the data contradict the paper:** "
+            f"{where} "
             + "; ".join(f"{SHORT.get(c.key, c.key)} ({c.verdict})" for c in against)
             + "."
         )
     else:
-        lines.append("**Where the data contradict the paper:** nowhere decided.")
+        lines.append(f"{where} nowhere decided.")
     if open_:
         lines.append(
             "**Cannot tell yet:** " + "; ".join(SHORT.get(c.key, c.key) for c in open_) + "."
@@ -156,7 +162,7 @@ def summary_section(claims, *, synthetic) -> list:
     lines = ["## Summary", ""]
     if synthetic:
         lines += ["(synthetic data: these verdicts say nothing about the paper)", ""]
-    lines += [*_contradictions(claims), ""]
+    lines += [*_contradictions(claims, synthetic=synthetic), ""]
     lines += [markdown_table(frame), ""]
     lines += [
         "d: BayGo - baseline, final-step test MSE (non-informative agents' mean), paired "
