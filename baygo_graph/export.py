@@ -97,5 +97,5 @@ def write_series(source, path, *, window: int = 10) -> Path:
         write = write_json if suffix == ".json" else write_graphml
         return write(series, path, attrs=attrs)
     window = min(window, series.n_steps)
-    influence = influence_series(series, window=window, windows="sliding")
+    influence = influence_series(series, window=window, windows="sliding").values
     return write_gexf(series, path, influence=influence, run=run)

@@ -34,7 +34,7 @@ import networkx as nx
 from ._text import short_list, shorten
 from .io import archives, edgelist, foreign, series_files
 from .run import Run
-from .series import GraphSeries, series_from_graphs
+from .series import SELF_WEIGHT, GraphSeries, series_from_graphs
 
 __all__ = [
     "KINDS",
@@ -50,9 +50,12 @@ __all__ = [
 #: The options of edge-list kinds (``docs/user_series.md``; the time rules:
 #: :mod:`baygo_graph.io.times`; ``columns``: a headerless file's columns by position).
 EDGE_LIST_OPTIONS = frozenset(
-    {"source", "target", "time", "weight", "bin", "directed", "origin", "time_format"}
-)
+    {"source", "target", "time", "weight", "bin", "directed", "origin", "time_format",
+     "self_weight"}
+)  # fmt: skip
 EDGE_FILE_OPTIONS = EDGE_LIST_OPTIONS | {"columns"}
+#: The option of every kind built from edges or graphs: the self-weight rule.
+GRAPH_OPTIONS = frozenset({"self_weight"})
 
 
 @dataclass(frozen=True)
@@ -212,7 +215,8 @@ def _check_options(given: dict, kind: InputKind, what: str) -> None:
     if not extra:
         return
     names = ", ".join(f"{k}={shorten(repr(v), 40)}" for k, v in extra.items())
-    if kind.options:
+    graph_kind = kind.options <= GRAPH_OPTIONS  # built from graphs: only a self-weight
+    if kind.options and not (graph_kind and set(extra) <= EDGE_LIST_OPTIONS):
         raise ValueError(f"{names}: not an option of {what} (a {kind.name}), which takes "
                          f"{short_list(sorted(kind.options), 10)}")  # fmt: skip
     noun = "edge-list options" if set(extra) <= EDGE_LIST_OPTIONS else "options"
@@ -287,6 +291,7 @@ def as_series(
     weight: str | None = None,
     bin=None,
     directed: bool | None = None,
+    self_weight=None,
     **options,
 ) -> GraphSeries:
     """Turn anything that holds a temporal network into a :class:`GraphSeries`.
@@ -328,6 +333,16 @@ def as_series(
         offset alias such as ``"1D"``, ``"6h"`` or ``"15min"``.
     directed : bool, optional
         Edge lists only: False reads each row as a two-way contact (default True).
+    self_weight : "equal" or float, optional
+        Series built from edges or graphs (edge lists, networkx graphs,
+        networkx-temporal and DyNetX objects): the weight a node that hears
+        others in a step, and has no self-loop there, puts on its own belief
+        (:func:`~baygo_graph.series.series_from_edges`). Default ``"equal"``
+        (:data:`~baygo_graph.series.SELF_WEIGHT`): ``1 / (d + 1)`` for a node that
+        hears ``d`` others, the paper's equal rule over the closed
+        in-neighbourhood; a number ``s`` in ``[0, 1]`` puts ``s`` on itself (0:
+        none). A run, a series and a saved series file keep their own weights
+        (the option is refused for them).
     **options
         Edge lists: ``origin`` (``"first"`` or ``"epoch"``: where bins start),
         ``time_format`` (``"unix"``, or a strftime format for dates that are not
@@ -341,9 +356,11 @@ def as_series(
     GraphSeries
         Node ``k`` of its arrays is ``series.nodes[k]``: labels are kept. Row
         ``i`` of ``W_t`` is node ``i``'s in-edge weights (self-loop included)
-        divided by their sum; a node with no positive in-edge weight in a step
-        gets ``w_ii = 1`` (it keeps its own belief). A node attribute
-        ``informative=True`` on exactly one node marks the informative agent.
+        divided by their sum, then the self-weight rule; a node with no positive
+        in-edge weight in a step gets ``w_ii = 1`` (it keeps its own belief).
+        ``series.self_weight`` names the rule (None: weights as stored). A node
+        attribute ``informative=True`` on exactly one node marks the informative
+        agent.
 
     Raises
     ------
@@ -359,16 +376,18 @@ def as_series(
     --------
     >>> g = nx.DiGraph([("b", "a"), ("a", "b")]); g.add_node("c")
     >>> s = as_series([g, g])
-    >>> s.n_steps, s.n_agents, s.nodes
-    (2, 3, ('a', 'b', 'c'))
-    >>> s.weights(0).toarray().tolist()
+    >>> s.n_steps, s.n_agents, s.nodes, s.self_weight
+    (2, 3, ('a', 'b', 'c'), 'equal')
+    >>> s.weights(0).toarray().tolist()                  # a and b hear one other: 1/2
+    [[0.5, 0.5, 0.0], [0.5, 0.5, 0.0], [0.0, 0.0, 1.0]]
+    >>> as_series([g], self_weight=0).weights(0).toarray().tolist()
     [[0.0, 1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
-    >>> u = as_series([nx.Graph([("x", "y")])])          # undirected: both ways
+    >>> u = as_series([nx.Graph([("x", "y")])], self_weight=0.25)   # undirected: both ways
     >>> u.weights(0).toarray().tolist()
-    [[0.0, 1.0], [1.0, 0.0]]
+    [[0.25, 0.75], [0.75, 0.25]]
     """
     named = {"source": source, "target": target, "time": time, "weight": weight}
-    named |= {"bin": bin, "directed": directed}
+    named |= {"bin": bin, "directed": directed, "self_weight": self_weight}
     given = {k: v for k, v in (named | options).items() if v is not None}
     out = _dispatch(graphs, given)
     return _run_series(out) if _is_run(out) else out
@@ -442,6 +461,11 @@ def series_input(func):
 # -- other libraries' objects -------------------------------------------------------
 
 
+def _graphs(obj, *, self_weight=SELF_WEIGHT) -> GraphSeries:
+    """A sequence of networkx graphs, one per step, with the self-weight rule."""
+    return series_from_graphs(list(obj), self_weight=self_weight)
+
+
 def _module_is(name: str) -> Callable[[object], bool]:
     return lambda obj: type(obj).__module__.split(".")[0] == name
 
@@ -488,6 +512,9 @@ register_kind(
     "networkx-temporal graph",
     foreign.temporal_graph_series,
     accepts=_module_is("networkx_temporal"),
+    options=GRAPH_OPTIONS,
 )
-register_kind("DyNetX graph", foreign.dynetx_series, accepts=_module_is("dynetx"))
-register_kind("networkx graphs", series_from_graphs, accepts=_graph_sequence)
+register_kind(
+    "DyNetX graph", foreign.dynetx_series, accepts=_module_is("dynetx"), options=GRAPH_OPTIONS
+)
+register_kind("networkx graphs", _graphs, accepts=_graph_sequence, options=GRAPH_OPTIONS)

@@ -8,8 +8,8 @@ agent pools with; the run record keeps what each step measured.
 
 from __future__ import annotations
 
+import functools
 import sys
-import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -30,12 +30,62 @@ from .models.rows import blas_limit, blas_threads
 from .run import Run
 from .strategies import DEFAULT_STRATEGY, capabilities, resolve_strategy
 
-__all__ = ["draw_batches", "pool", "simulate", "split_legacy"]
+__all__ = ["RENAMED_KEYWORDS", "draw_batches", "pool", "refuse_renamed", "simulate"]
 
 # config["split"]["counts"] lists every agent's count up to this many agents.
 _COUNTS_LISTED = 10_000
 
 
+#: Keywords :func:`simulate` took before model and strategy objects carried them, and
+#: their spelling now: passing one is a TypeError that names it.
+RENAMED_KEYWORDS = {
+    **{
+        name: f"model=LinearRegression({name}=...) (the model object carries it)"
+        for name in (
+            "grid",
+            "bounds",
+            "sigma",
+            "prior_var",
+            "test_fraction",
+            "informative_range",
+            "other_range",
+            "dtype",
+        )
+    },
+    "physical": "strategy=BayGo(physical=...) (or strategy.with_physical(...))",
+    "weights": "strategy=FixedGraph(graph, weights=...) (or star(M, center=..., weights=...))",
+}
+
+
+def refuse_renamed(keywords, where: str) -> None:
+    """A TypeError naming the new spelling of the first renamed keyword in ``keywords``.
+
+    Examples
+    --------
+    >>> refuse_renamed({"agents": 4}, "simulate")
+    >>> refuse_renamed({"grid": 21}, "simulate")
+    Traceback (most recent call last):
+    ...
+    TypeError: simulate() no longer takes grid=: pass model=LinearRegression(grid=...) (the model object carries it)
+    """  # noqa: E501
+    old = sorted(set(keywords) & set(RENAMED_KEYWORDS))
+    if old:
+        raise TypeError(f"{where}() no longer takes {old[0]}=: pass {RENAMED_KEYWORDS[old[0]]}")
+
+
+def _renamed_refused(func):
+    """Refuse the keywords of :data:`RENAMED_KEYWORDS` with their new spelling, before
+    Python's own "unexpected keyword" error; the signature stays the function's."""
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        refuse_renamed(kwargs, func.__name__)
+        return func(*args, **kwargs)
+
+    return wrapper
+
+
+@_renamed_refused
 def simulate(
     strategy=DEFAULT_STRATEGY,
     *,
@@ -50,7 +100,6 @@ def simulate(
     keep_posteriors=(),
     monitors=(),
     progress: bool | None = None,
-    **legacy,
 ) -> Run:
     """Run the learning loop of one strategy.
 
@@ -104,14 +153,6 @@ def simulate(
         ``run.records`` and ``run.config["monitors"]``. See :mod:`baygo_graph.monitors`.
     progress : bool, optional
         Show a progress bar; default: when stderr is a terminal.
-    **legacy
-        Deprecated keywords of earlier versions, still honoured with a
-        DeprecationWarning: the model options ``grid``, ``bounds``, ``sigma``,
-        ``prior_var``, ``test_fraction``, ``informative_range``, ``other_range``,
-        ``dtype`` (set on a copy of the model) and the strategy options
-        ``physical`` (through ``strategy.with_physical``, for a strategy whose
-        ``capabilities.physical`` is true) and ``weights`` (the weight rule of a
-        fixed graph made from a name or a graph).
 
     Returns
     -------
@@ -120,7 +161,9 @@ def simulate(
     Raises
     ------
     ValueError, TypeError
-        A bad option, naming it and its value.
+        A bad option, naming it and its value; a keyword of earlier versions
+        (``grid=``, ``physical=``, ... :data:`RENAMED_KEYWORDS`) names its spelling
+        now.
     BudgetError
         When agents x steps x grid points would need more memory than the budget
         (:mod:`baygo_graph.limits`, ``BAYGO_MEMORY_LIMIT``); checked before the
@@ -151,14 +194,13 @@ def simulate(
         informative=informative,
         monitors=monitors,
     )
-    model_options, strategy_options = split_legacy(legacy, stacklevel=3)
     keep = _kept_steps(keep_posteriors, steps)
-    model = resolve_model(model, **model_options)
+    model = resolve_model(model)
     dtype = np.dtype(getattr(model, "dtype", "float64"))
     if dtype not in (np.float64, np.float32):
         raise ValueError(f"dtype must be 'float64' or 'float32', got {dtype!r}")
     seed, rng = seed_record(rng)
-    strat = resolve_strategy(strategy, agents=agents, informative=informative, **strategy_options)
+    strat = resolve_strategy(strategy, agents=agents, informative=informative)
     _check_memory(model, strat, agents=agents, steps=steps, batch=batch, dtype=dtype, keep=keep)
     dataset = model.resolve_data(data)
     split = model.split(dataset, agents=agents, informative=informative, rng=rng)
@@ -174,7 +216,7 @@ def simulate(
     loop = _Loop(plan, model, split, batch=batch, steps=steps, keep=keep, monitors=monitors)
     rec = loop.run(rng, dtype=dtype, progress=show and strat.name)
     model.finish(rec.state)
-    weights = strategy_options.get("weights", getattr(strat, "weights", None))
+    weights = getattr(strat, "weights", None)
     config = _config(strat, model, plan, rec, dataset, split, agents=agents, steps=steps,
                      seed=seed, delta=delta, batch=batch, informative=informative,
                      weights=weights, dtype=dtype)  # fmt: skip
@@ -190,49 +232,6 @@ def simulate(
         records=rec.records | plan.records(),
         config=config,
     )
-
-
-#: Keywords :func:`simulate` took before model and strategy objects carried them.
-LEGACY_MODEL_OPTIONS = (
-    "grid",
-    "bounds",
-    "sigma",
-    "prior_var",
-    "test_fraction",
-    "informative_range",
-    "other_range",
-    "dtype",
-)
-LEGACY_STRATEGY_OPTIONS = ("physical", "weights")
-
-
-def split_legacy(legacy: dict, *, stacklevel: int = 2) -> tuple[dict, dict]:
-    """Old :func:`simulate` keywords as (model options, strategy options), with a warning.
-
-    Examples
-    --------
-    >>> import warnings
-    >>> with warnings.catch_warnings():
-    ...     warnings.simplefilter("ignore")
-    ...     split_legacy({"grid": 21, "physical": "regular-2"})
-    ({'grid': 21}, {'physical': 'regular-2'})
-    """
-    unknown = sorted(set(legacy) - {*LEGACY_MODEL_OPTIONS, *LEGACY_STRATEGY_OPTIONS})
-    if unknown:
-        raise TypeError(f"simulate() got an unexpected keyword argument {unknown[0]!r}")
-    model_options = {k: v for k, v in legacy.items() if k in LEGACY_MODEL_OPTIONS}
-    strategy_options = {k: v for k, v in legacy.items() if k in LEGACY_STRATEGY_OPTIONS}
-    if strategy_options.get("physical") is None:
-        strategy_options.pop("physical", None)
-    if legacy:
-        warnings.warn(
-            f"simulate keywords {', '.join(sorted(legacy))} are deprecated: set model options "
-            "on the model object (model=LinearRegression(grid=...)) and strategy options on "
-            "the strategy object (BayGo(physical=...), FixedGraph(graph, weights=...))",
-            DeprecationWarning,
-            stacklevel=stacklevel,
-        )
-    return model_options, strategy_options
 
 
 def _config(strat, model, plan, rec, dataset, split, *, agents, steps, seed, delta, batch,

@@ -36,10 +36,12 @@ from .series_backings import (
 )
 
 __all__ = [
+    "SELF_WEIGHT",
     "ChoiceSeries",
     "EdgeListSeries",
     "FixedSeries",
     "GraphSeries",
+    "check_self_weight",
     "node_order",
     "row_shares",
     "series_from_arrays",
@@ -140,7 +142,31 @@ def _node_order(graphs: list) -> tuple:
         return tuple(union)
 
 
-def series_from_graphs(graphs, *, stochastic: bool = False) -> EdgeListSeries:
+#: The self-weight rule of a series built from edges or graphs, by default: the
+#: paper's equal rule over the closed in-neighbourhood (docs/design.md).
+SELF_WEIGHT = "equal"
+
+
+def check_self_weight(rule):
+    """A self-weight rule checked: ``"equal"`` or a float in ``[0, 1]``.
+
+    Examples
+    --------
+    >>> check_self_weight("equal"), check_self_weight("0.5"), check_self_weight(0)
+    ('equal', 0.5, 0.0)
+    """
+    if isinstance(rule, str) and rule.strip().lower() == "equal":
+        return "equal"
+    try:
+        value = float(rule)
+    except (TypeError, ValueError):
+        value = None
+    if isinstance(rule, bool) or value is None or not 0.0 <= value <= 1.0:
+        raise ValueError(f"self_weight must be 'equal' or a number in [0, 1], got {rule!r}")
+    return value
+
+
+def series_from_graphs(graphs, *, stochastic: bool = False, self_weight=None) -> EdgeListSeries:
     """A series from one NetworkX graph per step.
 
     Parameters
@@ -158,6 +184,10 @@ def series_from_graphs(graphs, *, stochastic: bool = False) -> EdgeListSeries:
         The weights are a series' rows as written by this package: a row already
         summing to 1 (within 1e-12) is kept bit for bit (see
         :func:`series_from_edges`).
+    self_weight : "equal", float or None, default None
+        The self-weight rule of :func:`series_from_edges` (None: the graphs'
+        weights as given; the door, :func:`baygo_graph.inputs.as_series`, passes
+        :data:`SELF_WEIGHT` for graphs a user hands it).
 
     Returns
     -------
@@ -171,6 +201,8 @@ def series_from_graphs(graphs, *, stochastic: bool = False) -> EdgeListSeries:
     (2, ('a', 'b', 'c'))
     >>> s.weights(0).toarray().tolist()
     [[0.0, 1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
+    >>> series_from_graphs([g], self_weight="equal").weights(0).toarray().tolist()
+    [[0.5, 0.5, 0.0], [0.5, 0.5, 0.0], [0.0, 0.0, 1.0]]
     """
     graphs = list(graphs)
     nodes = _node_order(graphs)  # numpy scalars as plain Python values (same hash)
@@ -193,13 +225,13 @@ def series_from_graphs(graphs, *, stochastic: bool = False) -> EdgeListSeries:
     synthetic = all(g.graph.get("synthetic") is True for g in graphs)
     return series_from_edges(
         step, row, col, w, n_steps=len(graphs), nodes=nodes, informative=informative,
-        synthetic=synthetic, stochastic=stochastic,
+        synthetic=synthetic, stochastic=stochastic, self_weight=self_weight,
     )  # fmt: skip
 
 
 def series_from_edges(
     step, row, col, weight, *, n_steps: int, nodes, informative=None, synthetic=False,
-    stochastic: bool = False,
+    stochastic: bool = False, self_weight=None,
 ) -> EdgeListSeries:  # fmt: skip
     """A row-normalised :class:`EdgeListSeries` from raw weighted edges.
 
@@ -220,13 +252,24 @@ def series_from_edges(
         wrote): a row summing to 1 within 1e-12 is kept bit for bit instead of
         being divided by its sum again (which can move a weight by one rounding
         unit); other rows are divided as usual.
+    self_weight : "equal", float or None, default None
+        The self-weight rule (docs/design.md): the weight a node that hears
+        others in a step puts on its own belief when the edges give it no
+        self-loop there (a self-loop given, even of weight 0, is kept as given).
+        With the node's ``d`` in-neighbours' weights normalised to sum 1, the
+        rule puts ``s`` on the node and scales the others by ``1 - s`` (their
+        proportions kept): ``"equal"``, ``s = 1 / (d + 1)`` - on unweighted edges
+        every member of the closed in-neighbourhood weighs ``1 / (d + 1)``, the
+        paper's equal rule; a number in ``[0, 1]``, that ``s``; None, no rule
+        (weights as given: ``w_ii = 0``).
 
     Returns
     -------
     EdgeListSeries
-        Rows divided by their sums; a row with no positive weight gets ``w_ii = 1``
-        (not stored: the series holds one entry per positive weight, never one per
-        step and node).
+        Rows divided by their sums, then the self-weight rule; a row with no
+        positive weight gets ``w_ii = 1`` (not stored: the series holds one entry
+        per positive weight, never one per step and node). ``self_weight``
+        records the rule.
 
     Examples
     --------
@@ -234,6 +277,13 @@ def series_from_edges(
     ...                       n_steps=1, nodes=("a", "b"))
     >>> s.weights(0).toarray().tolist()
     [[0.0, 1.0], [1.0, 0.0]]
+    >>> e = ([0, 0, 0], [0, 0, 1], [1, 2, 0], [1.0, 3.0, 1.0])    # a hears b and c 1:3
+    >>> series_from_edges(*e, n_steps=1, nodes="abc", self_weight="equal"
+    ...                   ).weights(0).toarray().round(4).tolist()
+    [[0.3333, 0.1667, 0.5], [0.5, 0.5, 0.0], [0.0, 0.0, 1.0]]
+    >>> series_from_edges(*e, n_steps=1, nodes="abc", self_weight=0.2
+    ...                   ).weights(0).toarray().round(4).tolist()
+    [[0.2, 0.2, 0.6], [0.8, 0.2, 0.0], [0.0, 0.0, 1.0]]
     """
     nodes = tuple(nodes)
     m = len(nodes)
@@ -261,6 +311,9 @@ def series_from_edges(
         total = np.bincount(rid, weights=w, minlength=n_rows)
         shares = np.where(np.abs(total - 1.0)[rid] <= 1e-12, w, shares)
     w = shares
+    rule = None if self_weight is None else check_self_weight(self_weight)
+    if rule is not None:
+        step, row, col, w = _self_weighted(step, row, col, w, rows, rid, rule)
     pos = w > 0
     entries = tuple(a[pos] for a in (step, row, col, w))
     return EdgeListSeries(
@@ -270,4 +323,30 @@ def series_from_edges(
         informative=informative,
         synthetic=bool(synthetic),
         entries=entries,
+        self_weight=rule,
     )
+
+
+def _self_weighted(step, row, col, w, first, rid, rule):
+    """Row-normalised entries with the self-weight ``rule`` put where a row hears
+    someone and has no self-loop entry (of any weight): the others scaled by ``1 - s``.
+
+    ``first`` marks each row's first entry and ``rid`` gives every entry its row
+    (entries sorted by step, row, col): nothing of size steps x nodes is formed."""
+    n_rows = len(first) and int(rid[-1]) + 1
+    off = row != col
+    d = np.bincount(rid[off & (w > 0)], minlength=n_rows)
+    own = np.bincount(rid[~off], minlength=n_rows) > 0
+    target = (d > 0) & ~own
+    share = 1.0 / (d + 1.0) if rule == "equal" else np.full(n_rows, float(rule))
+    share = np.where(target, share, 0.0)
+    w = np.where(off & target[rid], w * (1.0 - share[rid]), w)
+    add = np.flatnonzero(share > 0)
+    at = np.flatnonzero(first)[add]  # the first entry of each such row: its step and node
+    node = row[at]
+    step = np.concatenate([step, step[at]])
+    row = np.concatenate([row, node])
+    col = np.concatenate([col, node])
+    w = np.concatenate([w, share[add]])
+    order = np.lexsort((col, row, step))
+    return step[order], row[order], col[order], w[order]

@@ -367,7 +367,9 @@ class EdgeListSeries(GraphSeries):
     Rows are normalised (row-stochastic) and sorted by step. A row with no entry at
     a step is ``w_ii = 1`` there (a node nobody reaches keeps its own belief), left
     implicit: the entries grow with the edges, not with steps x nodes (files of an
-    earlier version, which stored those entries, read the same).
+    earlier version, which stored those entries, read the same). ``self_weight``
+    names the self-weight rule applied when the series was built from edges
+    (:func:`~baygo_graph.series.series_from_edges`; None: weights as stored).
 
     Examples
     --------
@@ -378,6 +380,7 @@ class EdgeListSeries(GraphSeries):
     """
 
     entries: tuple | None = field(default=None, repr=False)
+    self_weight: object = None
 
     def step_edges(self, start: int = 0, stop: int | None = None):
         start, stop = self._bounds(start, stop)

@@ -14,7 +14,8 @@ import warnings
 
 import numpy as np
 
-from baygo_graph.strategies import physical_graph
+from baygo_graph.models import LinearRegression
+from baygo_graph.strategies import BayGo, physical_graph
 
 __all__ = [
     "best_time",
@@ -117,21 +118,20 @@ def step_time(
     data = bench_data(agents) if data is None else data
     kw = {
         "agents": agents,
-        "grid": grid,
+        "model": LinearRegression(grid=grid, dtype=dtype),
         "rng": 0,
         "data": data,
-        "physical": physical,
         "progress": False,
     }
-    kw["dtype"] = dtype
+    baygo = BayGo(physical=physical)
     short = long = other = np.inf
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for _ in range(repeat):
             t0 = time.perf_counter()
-            simulate("baygo", steps=1, **kw)
+            simulate(baygo, steps=1, **kw)
             t1 = time.perf_counter()
-            simulate("baygo", steps=1 + steps, **kw)
+            simulate(baygo, steps=1 + steps, **kw)
             t2 = time.perf_counter()
             short, long = min(short, t1 - t0), min(long, t2 - t1)
             if alongside is not None:

@@ -26,6 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import load_average, machine_lines, table  # noqa: E402
 
+from baygo_graph.models import LinearRegression
+
 LIMIT_GIB = 4.0
 STRATEGIES = ("baygo", "complete", "posm", "negm", "nocol", "cen")
 
@@ -51,7 +53,14 @@ def child(mode: str, steps: int, agents: int, seeds: int, grid: int) -> None:
     if mode.startswith("arrays-"):  # the analysis alone, on per-run arrays of the full size
         return _arrays_child(mode.split("-", 1)[1], steps, agents, seeds)
     data = bench_data(agents)
-    kw = {"seeds": seeds, "steps": steps, "agents": agents, "grid": grid, "data": data, "n_jobs": 1}
+    kw = {
+        "seeds": seeds,
+        "steps": steps,
+        "agents": agents,
+        "model": LinearRegression(grid=grid),
+        "data": data,
+        "n_jobs": 1,
+    }
     t0 = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

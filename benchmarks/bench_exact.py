@@ -25,6 +25,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import bench_data, fmt_time, load_average, machine_lines, table  # noqa: E402
 from bench_memory import peak_rss  # noqa: E402
 
+from baygo_graph.models import LinearRegression  # noqa: E402
+from baygo_graph.strategies import BayGo  # noqa: E402
+
 LIMIT_S = 60.0
 LIMIT_GIB = 8.0
 GRAPH = "regular-10"
@@ -79,13 +82,12 @@ def child(agents: int, steps: int) -> None:
     base = peak_rss()
     t0 = time.perf_counter()
     run = simulate(
-        "baygo",
+        BayGo(physical=GRAPH),
         model="exact",
         agents=agents,
         steps=steps,
         rng=0,
         data=data,
-        physical=GRAPH,
         progress=False,
     )
     seconds = time.perf_counter() - t0
@@ -133,9 +135,9 @@ def grid_vs_exact(agents: int) -> tuple[float, float]:
         warnings.simplefilter("ignore")
         for _ in range(2):
             t0 = time.perf_counter()
-            simulate("baygo", steps=1, grid=61, **kw)
+            simulate("baygo", steps=1, model=LinearRegression(grid=61), **kw)
             t1 = time.perf_counter()
-            simulate("baygo", steps=4, grid=61, **kw)
+            simulate("baygo", steps=4, model=LinearRegression(grid=61), **kw)
             best = min(best, (time.perf_counter() - t1) - (t1 - t0))
     spent = profile(agents, 30)
     return max(best, 0.0) / 3, sum(spent[p] for p in PHASES) / 30

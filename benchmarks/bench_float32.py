@@ -19,6 +19,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import bench_data, fmt_time, load_average, machine_lines, step_time, table  # noqa: E402
 
+from baygo_graph.models import LinearRegression
+
 
 def accuracy(agents, grid, steps, seeds) -> dict:
     from baygo_graph import simulate
@@ -34,10 +36,9 @@ def accuracy(agents, grid, steps, seeds) -> dict:
                     "baygo",
                     agents=agents,
                     steps=steps,
-                    grid=grid,
+                    model=LinearRegression(grid=grid, dtype=dtype),
                     rng=seed,
                     data=data,
-                    dtype=dtype,
                     progress=False,
                 )
         a, b = runs["float64"], runs["float32"]

@@ -2,7 +2,7 @@
 
 Everything is timed side by side in one process:
 
-* ``influence_series(run, window=10)`` (product and union, sliding windows) on a
+* ``influence_series(run, window=10).values`` (product and union, sliding windows) on a
   BayGo-like series - every agent listens to a uniformly random other agent
   each step (T x M, default 10,000 x 1,000) - against
   ``smallest_b(run, windows="sliding")`` on the same series;
@@ -55,6 +55,7 @@ from baygo_graph.analysis import (
 )
 from baygo_graph.analysis.window_influence import union_window_influence
 from baygo_graph.inputs import as_series
+from baygo_graph.models import LinearRegression  # noqa: E402
 
 WINDOW = 10
 
@@ -113,9 +114,10 @@ def compare(run, label, prefix, n_eig, lines):
     T, m = run.n_steps, run.n_agents
     b, t_b = timed(smallest_b, run, windows="sliding")
     _say(lines, f"### {label}: T={T:,}, M={m:,}, window {WINDOW}, sliding windows")
-    _say(lines, f"smallest_b(sliding) = {b} in {t_b:.2f} s")
+    _say(lines, f"smallest_b(sliding) = {b.B} in {t_b:.2f} s")
     for method in ("product", "union"):
         new, t_new = timed(influence_series, run, window=WINDOW, method=method, windows="sliding")
+        new = new.values
         defined = (~np.isnan(new[WINDOW - 1 :]).any(axis=1)).mean()
         line = (
             f"{method:8s} new {t_new:7.2f} s ({t_new / (T - WINDOW + 1) * 1e3:.3f} ms/window, "
@@ -155,9 +157,11 @@ def report_parts(run, lines):
         "strongly_connected_steps": lambda: strongly_connected_steps(run),
         "b_connectivity aligned": lambda: b_connectivity(run, WINDOW, windows="aligned"),
         "b_connectivity sliding": lambda: b_connectivity(run, WINDOW, windows="sliding"),
-        "influence_series product": lambda: influence_series(run, window=WINDOW, windows="sliding"),
-        "influence_series union": lambda: influence_series(
-            run, window=WINDOW, method="union", windows="sliding"
+        "influence_series product": lambda: (
+            influence_series(run, window=WINDOW, windows="sliding").values
+        ),
+        "influence_series union": lambda: (
+            influence_series(run, window=WINDOW, method="union", windows="sliding").values
         ),
     }
     times = {name: timed(fn)[1] for name, fn in parts.items()}
@@ -169,7 +173,7 @@ def report_parts(run, lines):
     )
     for name, t in times.items():
         _say(lines, f"  {name:26s} {t:7.2f} s ({t / t_rep:.0%})")
-    _say(lines, f"  (report: smallest sliding B {rep['smallest_b']['sliding']})")
+    _say(lines, f"  (report: smallest sliding B {rep.smallest_b['sliding'].B})")
 
 
 def _alternate(fns: dict, rounds: int) -> dict:
@@ -195,15 +199,13 @@ def _reference(series, frame, bounds, solve):
 
 
 def _b(result):
-    """B from smallest_b's answer (an int or None, or a result object with a ``b``)."""
-    if result is None or isinstance(result, int | np.integer):
-        return None if result is None else int(result)
-    b = getattr(result, "b", None)
-    return None if b is None else int(b)
+    """B from smallest_b's answer (a BCoverage; None when no B)."""
+    return None if result.B is None else int(result.B)
 
 
-def _rows(values, ends):
-    return values[np.asarray(ends)]
+def _rows(result, ends):
+    """Rows ``ends`` of an influence_series result."""
+    return result.values[np.asarray(ends)]
 
 
 def user_section(lines, *, events, steps, agents, wide, sample, rounds, seed, wide_sample=8,
@@ -212,10 +214,12 @@ def user_section(lines, *, events, steps, agents, wide, sample, rounds, seed, wi
     and at ``wide`` nodes aligned and sliding vs a SciPy power iteration."""
     for kind in kinds:
         frame = user_frame(kind, events, steps, agents, seed=seed)
-        s, t_load = timed(as_series, frame)
+        # self_weight=0: the edges' weights alone, as the SciPy references sum them
+        s, t_load = timed(as_series, frame, self_weight=0)
         b, t_b = timed(smallest_b, s, windows="sliding")
         b = _b(b)
         rows, t_u = timed(influence_series, s, window=b, method="union", windows="sliding")
+        rows = rows.values
         _say(lines, f"### user series, {kind} (synthetic): {events:,} events, T={steps:,}, "
                     f"M={agents:,} (loaded in {t_load:.1f} s), load average {load()}")  # fmt: skip
         ends = np.arange(b - 1, steps)
@@ -249,7 +253,7 @@ def user_section(lines, *, events, steps, agents, wide, sample, rounds, seed, wi
         if not wide:
             continue
         frame = user_frame(kind, events, steps, wide, seed=seed)
-        s = as_series(frame)
+        s = as_series(frame, self_weight=0)
         a = _b(smallest_b(s, windows="aligned")) or steps // 5  # 5 windows when no B
         for windows, w_ends in (
             ("aligned", np.arange(a - 1, steps, a)),
@@ -328,7 +332,13 @@ def main(argv=None) -> str:
     compare(run, "random choices", args.prefix, 3, lines)
     data = synthetic_bodyfat(n=max(252, 20 * args.sim_agents), rng=args.seed)
     sim, t_sim = timed(
-        simulate, "baygo", agents=args.sim_agents, steps=args.sim_steps, grid=31, rng=0, data=data
+        simulate,
+        "baygo",
+        agents=args.sim_agents,
+        steps=args.sim_steps,
+        model=LinearRegression(grid=31),
+        rng=0,
+        data=data,
     )
     _say(lines, f"(simulate: {t_sim:.1f} s)")
     compare(sim, "simulate('baygo') choices", args.prefix, args.prefix, lines)

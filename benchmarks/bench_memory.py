@@ -20,6 +20,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import load_average, machine_lines, table  # noqa: E402
 
+from baygo_graph.models import LinearRegression  # noqa: E402
+from baygo_graph.strategies import BayGo  # noqa: E402
+
 # bytes kept per agent per step: mse, entropy (8 + 8), mean (16), choices (4)
 PER_STEP_BYTES = 36
 LIMIT_GIB = 4.0
@@ -56,13 +59,12 @@ def child(agents: int, grid: int, steps: int, graph: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         run = simulate(
-            "baygo",
+            BayGo(physical=phys),
             agents=agents,
             steps=steps,
-            grid=grid,
+            model=LinearRegression(grid=grid),
             rng=0,
             data=data,
-            physical=phys,
             progress=False,
         )
     seconds = time.perf_counter() - t0

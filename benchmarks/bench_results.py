@@ -36,6 +36,7 @@ from baygo_graph.io.results import (  # noqa: E402
     load_results,
     write_results_parquet,
 )
+from baygo_graph.models import LinearRegression
 
 
 def _timed(fn, *args, **kwargs):
@@ -58,8 +59,8 @@ def main(argv=None) -> str:
     parts = ["\n".join(machine_lines()) + f"\nload average at start: {load_average()}"]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        c = compare(seeds=args.seeds, steps=args.steps, agents=args.agents, grid=args.grid,
-                    rng=1, progress=False, tidy=False,
+        c = compare(seeds=args.seeds, steps=args.steps, agents=args.agents,
+                    model=LinearRegression(grid=args.grid), rng=1, progress=False, tidy=False,
                     data=synthetic_bodyfat(max(600, 25 * args.agents), rng=1))  # fmt: skip
     rows_n = c.mse.size
     folder = Path(tempfile.mkdtemp())

@@ -47,6 +47,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import bench_data, load_average, machine_lines, table  # noqa: E402
 
+from baygo_graph.models import LinearRegression
+
 CHROMIUM = os.environ.get("BAYGO_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("BAYGO_CHROMEDRIVER", "/usr/bin/chromedriver")
 
@@ -110,7 +112,7 @@ def _simulated(agents: int, steps: int, saved: Path):
         warnings.simplefilter("ignore")
         t0 = time.perf_counter()
         data = bench_data(agents)
-        kw = {"grid": 21, "rng": 0, "data": data, "progress": False}
+        kw = {"model": LinearRegression(grid=21), "rng": 0, "data": data, "progress": False}
         run = simulate("baygo", agents=agents, steps=steps, **kw)
     elapsed = time.perf_counter() - t0
     run.save(saved)

@@ -25,7 +25,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import bench_data, fmt_time, load_average, machine_lines, step_time, table  # noqa: E402
 
+from baygo_graph.models import LinearRegression  # noqa: E402
+
 TIE_RTOL = 1e-12
+
+
+def package_options(kw: dict):
+    """The naive reference's keywords (``grid``, ``physical``) as the package takes them:
+    ``(strategy, options)`` for ``simulate(strategy, **options)``."""
+    from baygo_graph.strategies import BayGo
+
+    options = {k: v for k, v in kw.items() if k not in ("grid", "physical")}
+    options["model"] = LinearRegression(grid=kw["grid"])
+    return BayGo(physical=kw.get("physical")), options
 
 
 def naive_simulate(*, agents, steps, rng, data, grid=61, delta=0.5, batch=1, physical=None):
@@ -96,7 +108,14 @@ def check(quick: bool = True) -> str:
     lines = []
     cases = [
         {"agents": 12, "steps": 30, "grid": 21, "rng": 0},
-        {"agents": 12, "steps": 30, "grid": 31, "rng": 1, "delta": 0.3, "batch": 2},
+        {
+            "agents": 12,
+            "steps": 30,
+            "grid": 31,
+            "rng": 1,
+            "delta": 0.3,
+            "batch": 2,
+        },
         {
             "agents": 30,
             "steps": 20,
@@ -109,7 +128,8 @@ def check(quick: bool = True) -> str:
         data = bench_data(kw["agents"])
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            run = simulate("baygo", data=data, progress=False, **kw)
+            strategy, options = package_options(kw)
+            run = simulate(strategy, data=data, progress=False, **options)
         ch, mse = naive_simulate(data=data, **kw)
         same = np.array_equal(ch, run.choices)
         err = float(np.abs(mse - run.mse).max())

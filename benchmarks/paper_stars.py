@@ -30,6 +30,7 @@ from scipy import stats
 from scipy.special import logsumexp
 
 from baygo_graph.data import BODYFAT_ENV, paper_split
+from baygo_graph.models import LinearRegression
 
 
 def star_weights(agents: int, center: int) -> np.ndarray:
@@ -83,9 +84,12 @@ def independent_gap(data, *, seeds=20, steps=60, rng=0, agents=12, grid=61):
 def package_gap(data, *, seeds=20, steps=60, rng=0, agents=12, grid=61, weights="equal"):
     """The same gap from :func:`baygo_graph.experiments.compare`."""
     from baygo_graph.experiments import compare
+    from baygo_graph.strategies import resolve_strategy
 
-    df = compare(["posm", "negm"], seeds=seeds, steps=steps, rng=rng, data=data, grid=grid,
-                 agents=agents, weights=weights, n_jobs=1, progress=False)  # fmt: skip
+    stars = {s: resolve_strategy(s, agents=agents, weights=weights) for s in ("posm", "negm")}
+    df = compare(stars, seeds=seeds, steps=steps, rng=rng, data=data,
+                 model=LinearRegression(grid=grid), agents=agents, n_jobs=1,
+                 progress=False)  # fmt: skip
     last = df[df["step"] == df["step"].max()]
     per = last.groupby(["strategy", "seed"])["mse"].mean().unstack("strategy")
     return (per["negm"] - per["posm"]).to_numpy()

@@ -45,6 +45,7 @@ LAYERS = {
     "experiments": 11,
     "export": 12,
     "figures": 13,
+    "_render": 13,  # the tellers' words: figures, reproduce and cli render with it
     "reproduce": 14,
     "cli": 15,
 }

@@ -29,8 +29,21 @@ def bench(request):
     "kwargs",
     [
         {"agents": 6, "steps": 12, "grid": 11, "rng": 0},
-        {"agents": 10, "steps": 8, "grid": 9, "rng": 1, "delta": 0.3, "batch": 2},
-        {"agents": 10, "steps": 8, "grid": 9, "rng": 2, "physical": nx.cycle_graph(10)},
+        {
+            "agents": 10,
+            "steps": 8,
+            "grid": 9,
+            "rng": 1,
+            "delta": 0.3,
+            "batch": 2,
+        },
+        {
+            "agents": 10,
+            "steps": 8,
+            "grid": 9,
+            "rng": 2,
+            "physical": nx.cycle_graph(10),
+        },
     ],
 )
 @pytest.mark.filterwarnings("ignore::baygo_graph.GridResolutionWarning")
@@ -38,7 +51,8 @@ def test_naive_reference_makes_the_same_run(bench, kwargs):
     naive = bench("naive")
     data = bg.synthetic_bodyfat()
     choices, mse = naive.naive_simulate(data=data, **kwargs)
-    run = bg.simulate("baygo", data=data, **kwargs)
+    strategy, options = naive.package_options(kwargs)
+    run = bg.simulate(strategy, data=data, **options)
     np.testing.assert_array_equal(choices, run.choices)
     np.testing.assert_allclose(mse, run.mse, rtol=1e-9, atol=1e-12)
 

@@ -30,6 +30,8 @@ import numpy as np
 import pytest
 
 import baygo_graph as bg
+from baygo_graph.models import LinearRegression
+from baygo_graph.strategies import resolve_strategy
 
 DATA = bg.synthetic_bodyfat(rng=7)
 
@@ -260,10 +262,15 @@ def _run(case):
         if case == "graph-edge":
             nx.set_edge_attributes(g, {e: float(sum(e)) for e in g.edges}, "weight")
         strategy = g
+    # the model and the strategy carry their options (dtype; physical graph, weight rule)
+    model = LinearRegression(grid=21, **{k: kwargs.pop(k) for k in ("dtype",) if k in kwargs})
+    options = {k: kwargs.pop(k) for k in ("physical", "weights") if k in kwargs}
+    if options:
+        strategy = resolve_strategy(strategy, agents=6, **options)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", bg.GridResolutionWarning)
         return bg.simulate(
-            strategy, agents=6, steps=12, grid=21, batch=2, rng=1234, data=DATA, **kwargs
+            strategy, agents=6, steps=12, model=model, batch=2, rng=1234, data=DATA, **kwargs
         )
 
 

@@ -10,14 +10,23 @@ import numpy as np
 import pytest
 
 import baygo_graph as bg
+from baygo_graph.models import LinearRegression
 from baygo_graph.run import RUN_FILE
+from baygo_graph.strategies import BayGo
 
 DATA = bg.synthetic_bodyfat()
 
 
 @pytest.fixture(scope="module")
 def runs():
-    kw = {"agents": 5, "steps": 12, "grid": 15, "rng": 4, "data": DATA, "keep_posteriors": [0, -1]}
+    kw = {
+        "agents": 5,
+        "steps": 12,
+        "model": LinearRegression(grid=15),
+        "rng": 4,
+        "data": DATA,
+        "keep_posteriors": [0, -1],
+    }
     return {s: bg.simulate(s, **kw) for s in ("baygo", "negm", "nocol", "cen")}
 
 
@@ -157,7 +166,7 @@ def test_monitor_records_round_trip(tmp_path):
         "baygo",
         agents=3,
         steps=4,
-        grid=11,
+        model=LinearRegression(grid=11),
         rng=0,
         data=bg.synthetic_bodyfat(),
         monitors=[TheoremMonitor()],
@@ -169,9 +178,9 @@ def test_monitor_records_round_trip(tmp_path):
 
 @pytest.mark.parametrize("strategy", ["baygo", "complete", "cen", "gossip"])
 def test_a_shorter_run_is_the_head_of_a_longer_one(strategy):
-    kw = {"agents": 5, "grid": 21, "rng": 3, "data": bg.synthetic_bodyfat()}
+    kw = {"agents": 5, "model": LinearRegression(grid=21), "rng": 3, "data": bg.synthetic_bodyfat()}
     if strategy == "gossip":
-        kw["physical"], strategy = "gossip", "baygo"
+        strategy = BayGo(physical="gossip")
     long, short = bg.simulate(strategy, steps=20, **kw), bg.simulate(strategy, steps=12, **kw)
     head = long.head(12)
     assert head == short

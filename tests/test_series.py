@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from baygo_graph import Run, simulate, synthetic_bodyfat
 from baygo_graph.inputs import as_series
+from baygo_graph.models import LinearRegression
 from baygo_graph.series import ChoiceSeries, EdgeListSeries, FixedSeries
 from baygo_graph.strategies import complete, star
 
@@ -80,7 +81,9 @@ def data():
     [("baygo", ChoiceSeries), ("complete", FixedSeries), ("posm", FixedSeries)],
 )
 def test_simulated_runs(data, name, backing):
-    run = simulate(name, agents=4, steps=5, grid=9, rng=2, data=data, delta=0.3)
+    run = simulate(
+        name, agents=4, steps=5, model=LinearRegression(grid=9), rng=2, data=data, delta=0.3
+    )
     s = as_series(run)
     assert s is run.series and isinstance(s, backing)
     graphs = list(run.graphs())
@@ -94,7 +97,7 @@ def test_simulated_runs(data, name, backing):
 
 
 def test_centralised_run_has_no_series(data):
-    run = simulate("cen", agents=3, steps=2, grid=9, rng=0, data=data)
+    run = simulate("cen", agents=3, steps=2, model=LinearRegression(grid=9), rng=0, data=data)
     assert run.series is None
     with pytest.raises(ValueError, match="centralised"):
         as_series(run)
@@ -164,7 +167,7 @@ def test_graph_sequences(t, m, labels_kind, seed):
     }[labels_kind]
     graphs = random_graphs(rng, t, labels)
     before = [copy.deepcopy((list(g.nodes(data=True)), list(g.edges(data=True)))) for g in graphs]
-    s = as_series(graphs)
+    s = as_series(graphs, self_weight=0)  # the graphs' own weights: no self-weight added
     assert isinstance(s, EdgeListSeries)
     try:
         nodes = sorted(labels)
@@ -179,9 +182,11 @@ def test_unweighted_edges_weigh_one_and_informative_flag():
     g = nx.DiGraph([("a", "b"), ("c", "b")])
     g.add_edge("a", "b", weight=3.0)
     g.nodes["c"]["informative"] = True
-    s = as_series([g])
+    s = as_series([g], self_weight=0)
     assert s.nodes == ("a", "b", "c") and s.informative == 2
     np.testing.assert_allclose(s.weights(0).toarray()[1], [0.75, 0.0, 0.25])
+    # the default equal rule: b hears 2 others, keeps 1/3 and shares 2/3 as 3:1
+    np.testing.assert_allclose(as_series([g]).weights(0).toarray()[1], [0.5, 1 / 3, 1 / 6])
 
 
 def test_bad_graph_sequences():
@@ -194,7 +199,7 @@ def test_bad_graph_sequences():
 
 
 def test_node_sets_are_united_and_missing_nodes_isolated():
-    s = as_series([nx.DiGraph([(0, 1)]), nx.DiGraph([(0, 2)])])
+    s = as_series([nx.DiGraph([(0, 1)]), nx.DiGraph([(0, 2)])], self_weight=0)
     assert s.nodes == (0, 1, 2)
     np.testing.assert_array_equal(
         s.weight_stack(),
@@ -205,15 +210,16 @@ def test_node_sets_are_united_and_missing_nodes_isolated():
 def test_undirected_graph_is_both_directions_with_its_weight():
     u = nx.Graph()
     u.add_weighted_edges_from([("a", "b", 2.0), ("b", "c", 1.0)])
-    d = as_series([u]).weight_stack()[0]
-    ref = as_series([u.to_directed()]).weight_stack()[0]
+    d = as_series([u], self_weight=0).weight_stack()[0]
+    ref = as_series([u.to_directed()], self_weight=0).weight_stack()[0]
     np.testing.assert_array_equal(d, ref)
     np.testing.assert_allclose(d[1], [2 / 3, 0.0, 1 / 3])  # b hears a (2) and c (1)
 
 
 def test_multigraph_parallel_edges_add_up():
     g = nx.MultiDiGraph([("a", "b"), ("a", "b"), ("c", "b")])
-    np.testing.assert_allclose(as_series([g]).weights(0).toarray()[1], [2 / 3, 0, 1 / 3])
+    w = as_series([g], self_weight=0).weights(0).toarray()
+    np.testing.assert_allclose(w[1], [2 / 3, 0, 1 / 3])
 
 
 def test_series_graph_round_trip_keeps_labels():
@@ -261,7 +267,8 @@ def test_dynetx_interactions_hold_until_removed():
     assert live == [[("a", "b")], [], [("a", "c"), ("b", "a")], [("a", "c")]]
     u = dn.DynGraph()
     u.add_interaction(1, 2, t=5)
-    assert as_series(u).weights(0).toarray().tolist() == [[0.0, 1.0], [1.0, 0.0]]
+    assert as_series(u, self_weight=0).weights(0).toarray().tolist() == [[0.0, 1.0], [1.0, 0.0]]
+    assert as_series(u).weights(0).toarray().tolist() == [[0.5, 0.5], [0.5, 0.5]]
 
 
 @pytest.mark.parametrize(

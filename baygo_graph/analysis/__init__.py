@@ -1,3 +1,4 @@
+# ruff: noqa: F405 (the names below come from the star imports)
 """Analysis of graph series and comparison tables: pure functions returning data.
 
 Connectivity, influence and topology take a :class:`~baygo_graph.Run` or a
@@ -12,46 +13,68 @@ layer order (see the architecture section of ``docs/extending.md``).
 
 from .bcheck import is_b_connected  # noqa: F401 (listed in __all__ below)
 from .centrality import *  # noqa: F403
-from .centrality import __all__ as _centrality_all
 from .comparison import Comparison  # noqa: F401 (listed in __all__ below)
 from .connectivity import *  # noqa: F403
-from .connectivity import __all__ as _connectivity_all
 from .horizon import *  # noqa: F403
-from .horizon import __all__ as _horizon_all
 from .perron import *  # noqa: F403
-from .perron import __all__ as _perron_all
 from .report import *  # noqa: F403
-from .report import __all__ as _report_all
 from .stats import *  # noqa: F403
-from .stats import __all__ as _stats_all
 from .tables import *  # noqa: F403
-from .tables import __all__ as _tables_all
 from .theorem import *  # noqa: F403
-from .theorem import __all__ as _theorem_all
 from .topology import *  # noqa: F403
-from .topology import __all__ as _topology_all
 from .weights import *  # noqa: F403
-from .weights import __all__ as _weights_all
 from .window_influence import *  # noqa: F403
-from .window_influence import __all__ as _window_influence_all
 from .windows import *  # noqa: F403
-from .windows import __all__ as _windows_all
 
-__all__ = sorted(
-    {
-        *_centrality_all,
-        *_connectivity_all,
-        *_report_all,
-        *_stats_all,
-        *_tables_all,
-        *_horizon_all,
-        *_theorem_all,
-        *_topology_all,
-        *_perron_all,
-        *_weights_all,
-        *_windows_all,
-        *_window_influence_all,
-        "Comparison",
-        "is_b_connected",
-    }
-)
+#: What a user calls: the analysis functions and their result objects. The kernels
+#: (perron_vector, window_influence, n_strong_components, table helpers, ...) stay
+#: importable from this package and from their modules, but are not listed here.
+__all__ = [
+    # connectivity
+    "BConnectivity",
+    "BCoverage",
+    "b_connectivity",
+    "b_coverage",
+    "is_b_connected",
+    "smallest_b",
+    "strongly_connected_steps",
+    "time_to_connectivity",
+    "window_union",
+    # influence
+    "ClassInfluence",
+    "InfluenceSeries",
+    "NonUniqueWindows",
+    "class_influence",
+    "closed_classes",
+    "damped_influence",
+    "influence",
+    "influence_rank",
+    "influence_series",
+    "listening_graph",
+    "nonunique_windows",
+    "reference_influence",
+    "weight_matrix",
+    "window_matrix",
+    # topology
+    "chosen_counts",
+    "degree_distribution",
+    "degrees",
+    "listen_counts",
+    "listener_fraction",
+    # one series, many runs
+    "AnalysisReport",
+    "analysis_report",
+    "analysis_table",
+    "horizon_table",
+    "summarize_analysis",
+    # comparison tables and the theorem
+    "Comparison",
+    "array_band",
+    "final_mse",
+    "paired_difference",
+    "seed_bands",
+    "summarize",
+    "t_interval",
+    "TheoremCheck",
+    "theorem_check",
+]

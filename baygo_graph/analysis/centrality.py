@@ -43,6 +43,7 @@ from .windows import INCOMPLETE, WINDOWS
 
 __all__ = [
     "DAMPING",
+    "InfluenceSeries",
     "NonUniqueWindows",
     "class_influence",
     "closed_classes",
@@ -63,8 +64,93 @@ def _to_weights(graph_or_weights, nodelist) -> sp.csr_array:
     return weight_matrix(graph_or_weights, nodelist=nodelist)
 
 
-def _perron(w: sp.csr_array, on_nonunique: str) -> np.ndarray:
-    return perron_vector(w, on_nonunique=on_nonunique)
+@dataclass(frozen=True, eq=False)
+class InfluenceSeries:
+    """Influence over the windows of a series (result of :func:`influence_series`).
+
+    Rows follow the steps (row ``t``: the window that ends at step ``t``) so they
+    line up with ``run.mse``; columns follow ``nodes``.
+
+    Attributes
+    ----------
+    values : numpy.ndarray, shape (T, M)
+        Row ``t``: the influence of the window ending at ``t`` (sums to 1); NaN
+        where ``defined`` is False.
+    n_classes : numpy.ndarray of int, shape (T,)
+        The reason code of each row: the number of closed classes of the matrix of
+        the window ending at ``t`` (1: a unique influence; ``k > 1``: ``k`` groups
+        that listen to no one outside, no single influence exists); 0 where no
+        window ends at ``t`` (rows before the first full window, aligned rows
+        between window ends, windows left out by ``stride``).
+    window : int
+    method : {"product", "union"}
+    windows : {"aligned", "sliding"}
+    incomplete : {"drop", "keep"}
+    nodes : tuple
+        The node labels of the columns (``series.nodes``).
+    self_weight : str, float or None
+        The self-weight rule of the series' weights (``series.self_weight``;
+        None: weights as stored, e.g. a run's).
+
+    Notes
+    -----
+    Until 0.3 the result also acts as the ``(T, M)`` array that
+    :func:`influence_series` returned before (``numpy.asarray(result)``,
+    ``result[t]``), with a FutureWarning: read :attr:`values`.
+
+    Examples
+    --------
+    >>> a = nx.DiGraph([(0, 1), (1, 0), (2, 3), (3, 2)])     # two pairs
+    >>> r = influence_series([a, nx.complete_graph(4, nx.DiGraph)], window=1, windows="aligned")
+    >>> r.n_classes.tolist(), r.defined.tolist(), r.values[1].round(3).tolist()
+    ([2, 1], [False, True], [0.25, 0.25, 0.25, 0.25])
+    """
+
+    values: np.ndarray = field(repr=False)
+    n_classes: np.ndarray = field(repr=False)
+    window: int
+    method: str
+    windows: str
+    incomplete: str
+    nodes: tuple = field(repr=False)
+    self_weight: object = None
+
+    @property
+    def defined(self) -> np.ndarray:
+        """Rows with a unique influence: ``n_classes == 1``."""
+        return self.n_classes == 1
+
+    @property
+    def ends(self) -> np.ndarray:
+        """Steps at which a window ends (``n_classes > 0``)."""
+        return np.flatnonzero(self.n_classes > 0)
+
+    @property
+    def undefined(self) -> np.ndarray:
+        """Steps whose window has several closed classes (``n_classes > 1``)."""
+        return np.flatnonzero(self.n_classes > 1)
+
+    @property
+    def shape(self) -> tuple:
+        """``values.shape``: (T, M)."""
+        return self.values.shape
+
+    def __array__(self, dtype=None, copy=None):
+        _array_warning()
+        return self.values if dtype is None else self.values.astype(dtype)
+
+    def __getitem__(self, key):
+        _array_warning()
+        return self.values[key]
+
+
+def _array_warning() -> None:
+    warnings.warn(
+        "influence_series returns an InfluenceSeries (values, n_classes, defined); using it "
+        "as an array stops working in 0.3: read .values",
+        FutureWarning,
+        stacklevel=3,
+    )
 
 
 @series_input
@@ -77,13 +163,13 @@ def influence_series(
     incomplete: str = "drop",
     on_nonunique: str = "nan",
     stride: int = 1,
-) -> np.ndarray:
+) -> InfluenceSeries:
     """Influence of every agent over time, from windows of ``window`` steps.
 
     Parameters
     ----------
     source : Run, GraphSeries or sequence of networkx.DiGraph
-        See :func:`~baygo_graph.analysis.as_series` (a centralised run has no
+        See :func:`~baygo_graph.inputs.as_series` (a centralised run has no
         graph: ValueError).
     window : int, default 10
         Window length w, ``1 <= w <= T``. ``window=1`` gives the per-step
@@ -97,11 +183,12 @@ def influence_series(
         Aligned windows ``[nw, (n+1)w)`` or every window ``[s, s+w)`` of ``w``
         consecutive steps (see :mod:`baygo_graph.analysis.windows`). Each
         window's influence is the row of its last step, ``stop - 1``; every
-        other row is NaN, so the shape stays (T, M) and rows line up with
-        ``run.mse``. Sliding fills every row ``t >= w - 1`` with the window
-        ``[t-w+1, t+1)``; aligned the rows ``(n+1)w - 1`` (the same values as
-        sliding there). Not passing ``windows`` means ``"sliding"`` with a
-        FutureWarning: the default becomes ``"aligned"``, as in
+        other row has no window (``n_classes`` 0, values NaN), so the shape stays
+        (T, M) and rows line up with ``run.mse``. Sliding fills every row
+        ``t >= w - 1`` with the window ``[t-w+1, t+1)``; aligned the rows
+        ``(n+1)w - 1`` (the same values as sliding there). Not passing
+        ``windows`` means ``"sliding"`` with a FutureWarning: the default
+        becomes ``"aligned"``, as in
         :func:`~baygo_graph.analysis.b_connectivity`, in 0.3.
     incomplete : {"drop", "keep"}, default "drop"
         Leave out the windows that reach outside steps ``0 .. T-1``, or keep
@@ -109,21 +196,23 @@ def influence_series(
         ``t < w - 1`` hold the window ``[0, t+1)`` and aligned row ``T - 1``
         the tail ``[nw, T)`` when ``w`` does not divide ``T``.
     on_nonunique : {"nan", "raise"}, default "nan"
-        A window whose matrix has several closed classes gives a NaN row, or
-        raises :class:`~baygo_graph.exceptions.NotUniqueError`.
+        A window whose matrix has several closed classes gives an undefined row
+        (its number of classes in ``n_classes``), or raises
+        :class:`~baygo_graph.exceptions.NotUniqueError`.
     stride : int, default 1
         Compute every ``stride``-th window only (the first, the ``stride + 1``-th,
-        ...; rows of the others are NaN): a sample of the windows of a long
-        series. Windows cut by ``incomplete="keep"`` are all computed.
+        ...; the others are left out like rows without a window: NaN, ``n_classes``
+        0, not in ``ends``): a sample of the windows of a long series. Windows cut
+        by ``incomplete="keep"`` are all computed.
 
     Returns
     -------
-    numpy.ndarray, shape (T, M)
-        Rows sum to 1 where defined; NaN for rows not ending a window (with
-        ``incomplete="drop"``, every ``t < w - 1``), and where the influence is
-        not unique. For a fixed strategy
-        every defined row is ``influence(W)`` (``influence(W^w)`` for the
-        product, the same when W is aperiodic, e.g. ``delta > 0``).
+    InfluenceSeries
+        ``values`` (T, M): rows sum to 1 where ``defined``; ``n_classes`` (T,):
+        why a row is undefined (0: no window ends there; k > 1: k closed
+        classes). For a fixed strategy every defined row is ``influence(W)``
+        (``influence(W^w)`` for the product, the same when W is aperiodic, e.g.
+        ``delta > 0``).
 
     Notes
     -----
@@ -142,21 +231,26 @@ def influence_series(
     Examples
     --------
     >>> from baygo_graph import simulate, synthetic_bodyfat
-    >>> run = simulate("posm", agents=3, steps=4, grid=9, rng=0, data=synthetic_bodyfat())
-    >>> influence_series(run, window=2, windows="sliding").round(3).tolist()
+    >>> from baygo_graph.models import LinearRegression
+    >>> run = simulate("posm", agents=3, steps=4, model=LinearRegression(grid=9), rng=0,
+    ...                data=synthetic_bodyfat())
+    >>> r = influence_series(run, window=2, windows="sliding")
+    >>> r.values.round(3).tolist()
     [[nan, nan, nan], [0.429, 0.286, 0.286], [0.429, 0.286, 0.286], [0.429, 0.286, 0.286]]
+    >>> r.n_classes.tolist()
+    [0, 1, 1, 1]
     >>> a = nx.DiGraph([(1, 0), (0, 1)]); a.add_node(2)     # 0 and 1 talk
     >>> b = nx.DiGraph([(1, 2), (2, 1)]); b.add_node(0)     # 1 and 2 talk
-    >>> influence_series([a, b, a, b], window=2, method="union", windows="aligned").round(3)
+    >>> influence_series([a, b, a, b], window=2, method="union", windows="aligned").values.round(3)
     array([[  nan,   nan,   nan],
            [0.333, 0.333, 0.333],
            [  nan,   nan,   nan],
            [0.333, 0.333, 0.333]])
-    >>> influence_series([a, b, a, b], window=1, windows="aligned")[0].tolist()   # 2 alone
-    [nan, nan, nan]
-    >>> rows = influence_series([a, b, a, b, a], window=2, method="union", windows="sliding",
-    ...                         stride=2)
-    >>> (~np.isnan(rows[:, 0])).nonzero()[0].tolist()     # windows ending at 1 and 3
+    >>> influence_series([a, b, a, b], window=1, windows="aligned").n_classes.tolist()  # 2 alone
+    [2, 2, 2, 2]
+    >>> r = influence_series([a, b, a, b, a], window=2, method="union", windows="sliding",
+    ...                      stride=2)
+    >>> r.ends.tolist()     # windows ending at 1 and 3
     [1, 3]
     """
     s = source
@@ -175,55 +269,88 @@ def influence_series(
         used=held,
     )
     out = np.full((T, m), np.nan)
+    counts = np.zeros(T, dtype=np.int64)
     ends = np.arange(w - 1, T)
     if windows == "aligned":
         ends = ends[(ends + 1) % w == 0]
     ends = ends[::stride]
     if incomplete == "keep":
-        _fill_incomplete(s, out, w, windows=windows, method=method, on_nonunique=on_nonunique)
-    if len(ends) == 0:
-        return out
+        _fill_incomplete(s, out, counts, w, windows=windows, method=method,
+                         on_nonunique=on_nonunique)  # fmt: skip
+    if len(ends):
+        _fill_windows(s, out, counts, ends, w, method=method, on_nonunique=on_nonunique)
+    return InfluenceSeries(
+        values=out,
+        n_classes=counts,
+        window=w,
+        method=method,
+        windows=windows,
+        incomplete=incomplete,
+        nodes=tuple(s.nodes),
+        self_weight=getattr(s, "self_weight", None),
+    )
+
+
+def _fill_windows(s, out, counts, ends, w, *, method, on_nonunique) -> None:
+    """Rows ``ends`` of ``out`` (influence) and ``counts`` (closed classes)."""
+    T, m = s.n_steps, s.n_agents
     if s.fixed is not None:
         mat = s.fixed
         if method == "product":
             for _ in range(w - 1):
                 mat = sp.csr_array(s.fixed @ mat)
-        out[ends] = _perron(_to_weights(mat, None), on_nonunique)
-        return out
+        out[ends], counts[ends] = _solve(_to_weights(mat, None), on_nonunique)
+        return
     form = series_choices(s)
     if form is not None:  # one in-neighbour per agent and step: the fast kernels
         choices, delta = form
         out[ends] = window_influence(
             choices, delta=delta, window=w, ends=ends, method=method, on_nonunique=on_nonunique
         )
-        return out
+        counts[ends] = 1
+        bad = ends[np.isnan(out[ends]).any(axis=1)]
+        if len(bad):  # the reason: count the closed classes of those windows only
+            counts[bad] = window_closed_classes(
+                choices, delta=delta, window=w, ends=bad, method=method
+            ).counts
+        return
     if method == "union":  # any other series: window sums slid, warm-started solves
-        out[ends] = union_window_influence(s, window=w, ends=ends, on_nonunique=on_nonunique)[0]
-        return out
+        out[ends], counts[ends] = union_window_influence(
+            s, window=w, ends=ends, on_nonunique=on_nonunique
+        )
+        return
     if T * m * m <= _STACK_MAX:
         stack = s.weight_stack()
         acc = stack.copy()
         for k in range(1, w):  # acc[t] = W_t ... W_{t-k}
             acc[k:] = np.matmul(acc[k:], stack[: T - k])
         for t in ends:
-            out[t] = _perron(_to_weights(_renorm(acc[t]), None), on_nonunique)
-        return out
+            out[t], counts[t] = _solve(_to_weights(_renorm(acc[t]), None), on_nonunique)
+        return
     for t in ends:
         mat = window_matrix(s, int(t) - w + 1, int(t) + 1, method=method)
-        out[t] = _perron(_to_weights(_renorm(mat), None), on_nonunique)
-    return out
+        out[t], counts[t] = _solve(_to_weights(_renorm(mat), None), on_nonunique)
+
+
+def _solve(w: sp.csr_array, on_nonunique: str) -> tuple[np.ndarray, int]:
+    """The influence of W (NaN when not unique) and its number of closed classes."""
+    n = len(_closed(w)[1])
+    if n != 1 and on_nonunique == "nan":
+        return np.full(w.shape[0], np.nan), n
+    return perron_vector(w, on_nonunique=on_nonunique), n
 
 
 @dataclass(frozen=True, eq=False)
 class NonUniqueWindows:
-    """Why some windows have no influence, and the alternative (:func:`nonunique_windows`).
+    """The windows without an influence and the alternative (:func:`nonunique_windows`).
 
     Attributes
     ----------
     ends : numpy.ndarray of int, shape (N,)
         Last step of each window whose matrix has several closed classes.
     n_classes : numpy.ndarray of int, shape (N,)
-        Its number of closed classes (groups that listen to no one outside).
+        Its number of closed classes (groups that listen to no one outside): the
+        reason code the tellers word (:func:`baygo_graph._render.undefined_text`).
     damped : numpy.ndarray, shape (K, M)
         :func:`damped_influence` of the matrices of the windows ``damped_ends``.
     damped_ends : numpy.ndarray of int, shape (K,)
@@ -238,49 +365,38 @@ class NonUniqueWindows:
     damped_ends: np.ndarray = field(repr=False)
     damping: float = DAMPING
 
-    def reason(self) -> str:
-        """One sentence: how many windows, and their numbers of closed classes."""
-        if len(self.ends) == 0:
-            return "every window has exactly one closed class"
-        values, counts = np.unique(self.n_classes, return_counts=True)
-        parts = ", ".join(
-            f"{c} window{'s' if c > 1 else ''} with {v}"
-            for v, c in zip(values.tolist(), counts.tolist(), strict=True)
-        )
-        return (
-            f"{len(self.ends)} window matrices have more than one closed class ({parts}): "
-            "groups that listen to no one outside reach separate consensuses, so no single "
-            "influence vector exists"
-        )
-
 
 @series_input
 def nonunique_windows(
     source,
     *,
-    window: int,
+    window: int | None = None,
     method: str = "product",
     ends=None,
     damping: float = DAMPING,
     max_windows: int = 100,
+    influence: InfluenceSeries | None = None,
 ) -> NonUniqueWindows:
-    """The windows whose influence is undefined (several closed classes), with the reason
-    and :func:`damped_influence` as the alternative.
+    """The windows whose influence is undefined (several closed classes), with
+    :func:`damped_influence` as the alternative.
 
     Parameters
     ----------
     source : Run, GraphSeries or anything :func:`~baygo_graph.inputs.as_series` takes
-    window : int
-        Window length w.
+    window : int, optional
+        Window length w (default: ``influence.window``; needed without ``influence``).
     method : {"product", "union"}, default "product"
-        As in :func:`influence_series`.
+        As in :func:`influence_series` (``influence.method`` when given).
     ends : array_like of int, optional
         Last steps of the windows to check (default every ``e >= w - 1``: the
-        sliding windows).
+        sliding windows; with ``influence``: its window ends).
     damping : float, default 0.85
     max_windows : int, default 100
         At most this many undefined windows (evenly spaced) get a damped vector
         (power iteration on the window's step matrices, never their product).
+    influence : InfluenceSeries, optional
+        :func:`influence_series` of ``source`` when the caller has it: its
+        ``n_classes`` say which windows are undefined, and nothing is recounted.
 
     Returns
     -------
@@ -292,24 +408,20 @@ def nonunique_windows(
     >>> r = nonunique_windows([a, a], window=1)
     >>> r.ends.tolist(), r.n_classes.tolist(), r.damped.round(2).tolist()[0]
     ([0, 1], [2, 2], [0.25, 0.25, 0.25, 0.25])
-    >>> r.reason()[:48]
-    '2 window matrices have more than one closed clas'
     """
     s = source
-    check_choice("method", method, METHODS)
-    w = check_int("window", window, minimum=1, maximum=s.n_steps)
-    ends = np.arange(w - 1, s.n_steps) if ends is None else np.asarray(ends, dtype=np.int64)
-    form = series_choices(s) if s.fixed is None else None
-    if form is not None:
-        choices, delta = form
-        counts = window_closed_classes(
-            choices, delta=delta, window=w, ends=ends, method=method
-        ).counts
-        mats = None
+    if influence is None:
+        if window is None:
+            raise TypeError("nonunique_windows needs window= (or influence=)")
+        w = check_int("window", window, minimum=1, maximum=s.n_steps)
+        check_choice("method", method, METHODS)
+        ends = np.arange(w - 1, s.n_steps) if ends is None else np.asarray(ends, dtype=np.int64)
+        counts = _count_classes(s, ends, w, method)
     else:
-        mats = {int(e): _window_weights(s, int(e), w, method) for e in ends}
-        counts = np.array([len(_closed(mats[int(e)])[1]) for e in ends], dtype=np.int64)
-    bad = counts != 1
+        w, method = influence.window, influence.method
+        ends = influence.ends if ends is None else np.asarray(ends, dtype=np.int64)
+        counts = influence.n_classes[ends]
+    bad = counts > 1
     bad_ends = ends[bad]
     pick = bad_ends
     if len(bad_ends) > max_windows:
@@ -317,7 +429,7 @@ def nonunique_windows(
     damped = np.zeros((len(pick), s.n_agents))
     cache: dict = {}
     for k, e in enumerate(pick.tolist()):
-        steps = range(e - w + 1, e + 1)
+        steps = range(max(e - w + 1, 0), e + 1)  # a kept window may be cut at the start
         factors = [  # W_t transposed, as CSR: pi W_t = W_t^T pi, a fast matvec
             cache[t] if t in cache else cache.setdefault(t, sp.csr_array(s.weights(t).T))
             for t in steps
@@ -327,6 +439,19 @@ def nonunique_windows(
             del cache[t]
     return NonUniqueWindows(
         ends=bad_ends, n_classes=counts[bad], damped=damped, damped_ends=pick, damping=damping
+    )
+
+
+def _count_classes(s, ends, w: int, method: str) -> np.ndarray:
+    """Closed classes of the window matrices ending at ``ends``."""
+    form = series_choices(s) if s.fixed is None else None
+    if form is not None:
+        choices, delta = form
+        return window_closed_classes(
+            choices, delta=delta, window=w, ends=ends, method=method
+        ).counts
+    return np.array(
+        [len(_closed(_window_weights(s, int(e), w, method))[1]) for e in ends], dtype=np.int64
     )
 
 
@@ -379,7 +504,7 @@ def _windows_default(windows):
     return windows
 
 
-def _fill_incomplete(s, out, w, *, windows, method, on_nonunique) -> None:
+def _fill_incomplete(s, out, counts, w, *, windows, method, on_nonunique) -> None:
     """Rows of the windows cut at the ends of the series (``incomplete="keep"``)."""
     t_all = s.n_steps
     if windows == "sliding":
@@ -389,7 +514,7 @@ def _fill_incomplete(s, out, w, *, windows, method, on_nonunique) -> None:
         cut = [(tail, t_all)] if tail < t_all else []
     for start, stop in cut:
         mat = window_matrix(s, start, stop, method=method)
-        out[stop - 1] = _perron(_to_weights(_renorm(mat), None), on_nonunique)
+        out[stop - 1], counts[stop - 1] = _solve(_to_weights(_renorm(mat), None), on_nonunique)
 
 
 def _renorm(mat):

@@ -26,6 +26,7 @@ window ``[s, s+B)`` is strongly connected iff ``time_to_connectivity[s] <= B``.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 
 import networkx as nx  # noqa: F401  (used by the doctests)
@@ -98,12 +99,16 @@ class BConnectivity:
 
 @dataclass(frozen=True)
 class BCoverage:
-    """A smallest B with what it covers: a finite run checks only its full windows.
+    """A window length B with what it covers: a finite run checks only its full windows.
+
+    The one answer of :func:`smallest_b` (and :func:`b_coverage`): every teller (the
+    CLI, its JSON, the reproduce tables and report, the figures) renders these fields,
+    never a plain B for steps it did not check.
 
     Attributes
     ----------
     B : int or None
-        The smallest B (None: no B up to ``max_b`` works).
+        The window length (None: no B up to ``max_b`` works).
     windows : {"aligned", "sliding"}
     incomplete : {"drop", "keep"}
     steps : int
@@ -112,17 +117,30 @@ class BCoverage:
         Number of windows checked at this B (0 when there is no B).
     steps_covered : int
         Steps that lie in a checked window: aligned ``[0, k*B)``, ``k = T // B``
-        (all T with ``incomplete="keep"``); sliding: all T.
-    tail_length : int
-        Steps after the covered ones, never checked as part of a full window
-        (aligned: ``T mod B``; sliding and kept windows: 0; no B: T).
+        (all T with ``incomplete="keep"``); sliding: all T; no B: 0.
+    tail_length : int or None
+        Aligned windows with a B: the steps after the covered ones, in no checked
+        window (``T mod B``; 0 with ``incomplete="keep"``). None where a tail
+        does not exist: sliding windows (every step is in a checked window) and
+        no B (nothing is covered, so nothing is left over).
     tail_connected : bool or None
-        Whether the union of the tail's steps is strongly connected (None: no tail).
+        Whether the union of the tail's steps is strongly connected (None: no tail,
+        ``tail_length`` None or 0).
+    max_b : int
+        Largest B tried (T unless :func:`smallest_b` was given ``max_b``).
+    union_connected : bool
+        Whether the union of all T steps is strongly connected. When it is not,
+        no B can work: the reason of a missing B (when it is, B exists for
+        sliding windows up to T, and a missing B means ``max_b`` was too small or,
+        for aligned windows, the blocks never line up).
 
     Examples
     --------
-    >>> BCoverage(31, "aligned", "drop", 60, 1, 31, 29, False).text
-    'B-connected over [0, 31) with B = 31 (1 aligned window), tail of 29 steps not connected'
+    >>> c = BCoverage(31, "aligned", "drop", 60, 1, 31, 29, False, 60, True)
+    >>> c.B, c.tail_length, c.tail_connected, c.has_tail
+    (31, 29, False, True)
+    >>> c.as_dict()["steps_covered"]
+    31
     """
 
     B: int | None
@@ -131,35 +149,18 @@ class BCoverage:
     steps: int
     windows_checked: int
     steps_covered: int
-    tail_length: int
+    tail_length: int | None
     tail_connected: bool | None
+    max_b: int = 0
+    union_connected: bool | None = None
 
     @property
-    def text(self) -> str:
-        """The reading to print: never a plain B for steps it did not check."""
-        if self.B is None:
-            whole = (
-                ""
-                if self.tail_connected is None
-                else (
-                    ", the union of all steps is "
-                    + ("strongly connected" if self.tail_connected else "not strongly connected")
-                )
-            )
-            return f"no B works over the {self.steps} steps ({self.windows} windows){whole}"
-        n = self.windows_checked
-        head = (
-            f"B-connected over [0, {self.steps_covered}) with B = {self.B} ({n} "
-            f"{self.windows} window{'s' if n != 1 else ''})"
-        )
-        if not self.tail_length:
-            return head
-        state = "strongly connected" if self.tail_connected else "not connected"
-        unit = "step" if self.tail_length == 1 else "steps"
-        return f"{head}, tail of {self.tail_length} {unit} {state}"
+    def has_tail(self) -> bool:
+        """True when some steps after the covered ones are in no checked window."""
+        return bool(self.tail_length)
 
     def as_dict(self) -> dict:
-        """The fields and ``text``, JSON-ready."""
+        """The fields, JSON-ready (no prose: the tellers word them)."""
         return {
             "B": self.B,
             "windows": self.windows,
@@ -169,21 +170,30 @@ class BCoverage:
             "steps_covered": self.steps_covered,
             "tail_length": self.tail_length,
             "tail_connected": self.tail_connected,
-            "text": self.text,
+            "max_b": self.max_b,
+            "union_connected": self.union_connected,
         }
 
 
+def _union_connected(s) -> bool:
+    return bool(n_strong_components(*s.window_edges(0, s.n_steps), s.n_agents) == 1)
+
+
 @series_input
-def b_coverage(graphs, B, *, windows: str = "aligned", incomplete: str = "drop") -> BCoverage:
+def b_coverage(
+    graphs, B, *, windows: str = "aligned", incomplete: str = "drop", max_b: int | None = None
+) -> BCoverage:
     """What a window length B covers on a finite series, and its tail.
 
     Parameters
     ----------
     graphs : Run, GraphSeries or sequence of networkx.DiGraph
     B : int or None
-        Window length (None: no B; the tail is then the whole series).
+        Window length (None: no B; then nothing is covered and there is no tail).
     windows, incomplete
         As in :func:`b_connectivity`.
+    max_b : int, optional
+        Largest B that was tried (recorded in the result; default T).
 
     Returns
     -------
@@ -193,23 +203,29 @@ def b_coverage(graphs, B, *, windows: str = "aligned", incomplete: str = "drop")
     --------
     >>> a, b = nx.DiGraph([(0, 1), (1, 2)]), nx.DiGraph([(2, 0)])
     >>> b.add_node(1)
-    >>> b_coverage([a, b, a, b, a], 2).text
-    'B-connected over [0, 4) with B = 2 (2 aligned windows), tail of 1 step not connected'
+    >>> c = b_coverage([a, b, a, b, a], 2)
+    >>> c.windows_checked, c.steps_covered, c.tail_length, c.tail_connected
+    (2, 4, 1, False)
+    >>> b_coverage([a, b, a, b, a], 2, windows="sliding").tail_length is None
+    True
     """
     s = graphs
     check_window_options(windows, incomplete)
     T, m = s.n_steps, s.n_agents
+    top = T if max_b is None else min(check_int("max_b", max_b, minimum=1), T)
+    whole = _union_connected(s)
     if B is None:
-        tail_ok = bool(n_strong_components(*s.window_edges(0, T), m) == 1) if T else None
-        return BCoverage(None, windows, incomplete, T, 0, 0, T, tail_ok)
+        return BCoverage(None, windows, incomplete, T, 0, 0, None, None, top, whole)
     B = check_int("B", B, minimum=1, maximum=T)
     start, _ = window_bounds(T, B, windows=windows, incomplete=incomplete)
-    if windows == "sliding" or incomplete == "keep":
-        return BCoverage(B, windows, incomplete, T, len(start), T, 0, None)
+    if windows == "sliding":
+        return BCoverage(B, windows, incomplete, T, len(start), T, None, None, top, whole)
+    if incomplete == "keep":
+        return BCoverage(B, windows, incomplete, T, len(start), T, 0, None, top, whole)
     covered = (T // B) * B
     tail = T - covered
     tail_ok = bool(n_strong_components(*s.window_edges(covered, T), m) == 1) if tail else None
-    return BCoverage(B, windows, incomplete, T, len(start), covered, tail, tail_ok)
+    return BCoverage(B, windows, incomplete, T, len(start), covered, tail, tail_ok, top, whole)
 
 
 @series_input
@@ -366,15 +382,16 @@ def smallest_b(
     incomplete: str = "drop",
     max_b: int | None = None,
     ttc=None,
-    coverage: bool = False,
-):
-    """The smallest B for which the series is B-strongly-connected.
+    coverage=None,
+) -> BCoverage:
+    """The smallest B for which the series is B-strongly-connected, with what it covers.
 
     A finite run checks only its full windows: with aligned windows the last
-    ``T mod B`` steps (the tail) are in no checked window. Ask for
-    ``coverage=True`` to get the B with what it covers (:class:`BCoverage`:
-    windows checked, steps covered, tail length and whether the tail's union is
-    strongly connected) and print :attr:`BCoverage.text`, never a plain B.
+    ``T mod B`` steps (the tail) are in no checked window. The answer is a
+    :class:`BCoverage`: B (None when no ``B <= max_b`` works), windows checked,
+    steps covered, the tail's length and whether its union is strongly
+    connected (no tail for sliding windows or without a B), and whether the
+    union of all steps is strongly connected (when not, no B can exist).
 
     Parameters
     ----------
@@ -392,13 +409,12 @@ def smallest_b(
     ttc : numpy.ndarray of int, shape (T,), optional
         ``time_to_connectivity(graphs)`` when the caller has it already: skips
         that pass (the whole cost of this function).
-    coverage : bool, default False
-        Return a :class:`BCoverage` instead of the bare B.
+    coverage : bool, optional
+        Deprecated, no effect (FutureWarning): the coverage is always returned.
 
     Returns
     -------
-    int or None, or BCoverage
-        None when no ``B <= max_b`` works (e.g. an agent nobody ever listens to).
+    BCoverage
 
     Notes
     -----
@@ -412,17 +428,28 @@ def smallest_b(
     >>> a, b = nx.DiGraph([(0, 1), (1, 2)]), nx.DiGraph([(2, 0)])
     >>> b.add_node(1)
     >>> series = [a, b, b, a]
-    >>> smallest_b(series, windows="aligned"), smallest_b(series, windows="sliding")
+    >>> smallest_b(series, windows="aligned").B, smallest_b(series, windows="sliding").B
     (2, 3)
-    >>> smallest_b([a, a, a]) is None
-    True
-    >>> smallest_b([a, b, a, b, a], coverage=True).text
-    'B-connected over [0, 4) with B = 2 (2 aligned windows), tail of 1 step not connected'
+    >>> none = smallest_b([a, a, a])
+    >>> none.B, none.tail_length, none.union_connected
+    (None, None, False)
+    >>> c = smallest_b([a, b, a, b, a])
+    >>> c.B, c.steps_covered, c.tail_length, c.tail_connected
+    (2, 4, 1, False)
     """
+    if coverage is not None:
+        warnings.warn(
+            "smallest_b: coverage= has no effect and will be removed in 0.3; smallest_b "
+            "always returns a BCoverage (read .B for the window length)",
+            FutureWarning,
+            stacklevel=2,
+        )
     s = graphs
-    if coverage:
-        b = smallest_b(s, windows=windows, incomplete=incomplete, max_b=max_b, ttc=ttc)
-        return b_coverage(s, b, windows=windows, incomplete=incomplete)
+    b = _smallest_b(s, windows=windows, incomplete=incomplete, max_b=max_b, ttc=ttc)
+    return b_coverage(s, b, windows=windows, incomplete=incomplete, max_b=max_b)
+
+
+def _smallest_b(s, *, windows, incomplete, max_b, ttc) -> int | None:
     check_window_options(windows, incomplete)
     if max_b is not None:
         max_b = check_int("max_b", max_b, minimum=1)

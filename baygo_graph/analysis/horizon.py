@@ -52,7 +52,8 @@ def horizon_table(runs, horizons, *, window: int = 10) -> pd.DataFrame:
     Examples
     --------
     >>> import baygo_graph as bg
-    >>> runs = [bg.simulate("baygo", agents=5, steps=40, grid=21, rng=s,
+    >>> from baygo_graph.models import LinearRegression
+    >>> runs = [bg.simulate("baygo", agents=5, steps=40, model=LinearRegression(grid=21), rng=s,
     ...                     data=bg.synthetic_bodyfat()) for s in range(2)]
     >>> t = horizon_table(runs, [20, 40], window=5)
     >>> t.shape, t["steps"].tolist()
@@ -67,20 +68,20 @@ def horizon_table(runs, horizons, *, window: int = 10) -> pd.DataFrame:
                 f"horizons must be <= the runs' length, got {max(horizons)} for run {k} "
                 f"of {run.n_steps} steps"
             )
-        infl = influence_series(run, window=window, windows="sliding")
+        infl = influence_series(run, window=window, windows="sliding").values
         for steps in horizons:
             head = run.head(steps)
             share = infl[:steps, run.informative]
             ranks = influence_rank(infl[:steps], run.informative)
-            aligned = smallest_b(head, windows="aligned", coverage=True)
+            aligned = smallest_b(head, windows="aligned")
             rows.append(
                 {
                     "run": k,
                     "seed": _seed_label(run.config.get("seed")),
                     "steps": steps,
                     "b_aligned": _b(aligned.B),
-                    "b_sliding": _b(smallest_b(head, windows="sliding")),
-                    "b_aligned_tail": aligned.tail_length if aligned.B is not None else np.nan,
+                    "b_sliding": _b(smallest_b(head, windows="sliding").B),
+                    "b_aligned_tail": _b(aligned.tail_length),
                     "b_aligned_tail_connected": np.nan
                     if aligned.B is None or aligned.tail_connected is None
                     else float(aligned.tail_connected),

@@ -210,8 +210,13 @@ def damped_influence(graph_or_weights, *, nodelist=None, damping: float = DAMPIN
 
     The left Perron vector of ``damping * W + (1 - damping) / M`` (every agent
     also listens to everyone with a small total weight ``1 - damping``): unique
-    for any W, and equal to :func:`networkx.pagerank` on the graph with an edge
-    ``i -> j`` of weight ``w_ij`` (listener to source). It is **not** the
+    for any W, and equal to ``networkx.pagerank(G, alpha=damping)`` on the
+    listening graph ``G`` of W (:func:`~baygo_graph.analysis.listening_graph`:
+    an edge ``i -> j`` of weight ``w_ij``, listener to source, for every nonzero
+    entry, **self-loops included**). A node that listens to no one has
+    ``w_ii = 1``: its self-loop keeps its mass (it is not a dangling node, whose
+    mass PageRank would spread over everyone), so on the bare reversed digraph
+    without that self-loop PageRank gives another vector. It is **not** the
     influence of the pooling model (which is undefined when W has several
     closed classes): it is the documented stand-in for ranking agents then
     (``docs/user_series.md``). Solved exactly: ``pi^T (I - damping W) =
@@ -236,6 +241,11 @@ def damped_influence(graph_or_weights, *, nodelist=None, damping: float = DAMPIN
     >>> g = nx.DiGraph([(0, 1), (1, 0), (0, 2)])       # 1 and 2 listen to 0
     >>> pr = nx.pagerank(nx.DiGraph([(1, 0), (0, 1), (2, 0)]), alpha=0.85)
     >>> np.allclose(damped_influence(g), [pr[0], pr[1], pr[2]])
+    True
+    >>> from baygo_graph.analysis import listening_graph
+    >>> h = nx.DiGraph([(3, 0), (3, 1), (0, 2)])       # 3 listens to no one
+    >>> pr = nx.pagerank(listening_graph(h), alpha=0.85)
+    >>> np.allclose(damped_influence(h), [pr[k] for k in range(4)])
     True
     """
     if not 0.0 <= float(damping) < 1.0:

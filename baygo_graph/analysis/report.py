@@ -1,6 +1,9 @@
-"""A one-call report of a graph series: what ``baygo analyze`` prints."""
+"""A one-call report of a graph series: the object ``baygo analyze`` renders."""
 
 from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -8,6 +11,8 @@ from .._format import json_number
 from .._text import short_repr
 from ..inputs import series_input
 from .centrality import (
+    InfluenceSeries,
+    NonUniqueWindows,
     influence_rank,
     influence_series,
     nonunique_windows,
@@ -22,10 +27,22 @@ from .table import ANALYSIS_MEASURES, analysis_table, summarize_analysis
 from .topology import chosen_counts, listener_fraction
 
 # The across-run table (table.py) is exported with the single-run report.
-__all__ = ["ANALYSIS_MEASURES", "analysis_report", "analysis_table", "summarize_analysis"]
+__all__ = [
+    "ANALYSIS_MEASURES",
+    "AnalysisReport",
+    "analysis_report",
+    "analysis_table",
+    "summarize_analysis",
+]
 
 #: Default window length (steps), cut to T for shorter series.
 DEFAULT_WINDOW = 10
+
+#: How many nodes the report lists by influence (the rest are counted).
+TOP_NODES = 5
+
+#: Influence at or below this counts as none (a node outside every closed class).
+_ZERO = 1e-12
 
 
 def _stats(values) -> dict:
@@ -42,27 +59,207 @@ def _stats(values) -> dict:
     }
 
 
-#: How many nodes the report lists by influence (the rest are counted).
-TOP_NODES = 5
-
-
 def _label(node):
     return node if isinstance(node, int | str) else str(node)
 
 
 def _top(nodes, values, k: int = TOP_NODES) -> list:
-    """``[[label, value], ...]`` of the ``k`` largest values (ties by node order)."""
+    """``[[label, value], ...]`` of the ``k`` largest positive values (ties by node
+    order): a node with no influence is never listed as influential."""
     v = np.asarray(values, dtype=float)
     order = np.argsort(-v, kind="stable")[:k]
-    return [[_label(nodes[i]), float(v[i])] for i in order.tolist()]
+    return [[_label(nodes[i]), float(v[i])] for i in order.tolist() if v[i] > _ZERO]
+
+
+@dataclass(frozen=True, eq=False)
+class AnalysisReport:
+    """Connectivity, influence and audience of one graph series (:func:`analysis_report`).
+
+    Every teller renders this object: ``baygo analyze`` prints it (text through
+    :mod:`baygo_graph._render`; ``--json`` is :meth:`as_dict`).
+
+    Attributes
+    ----------
+    steps, agents : int
+    nodes : tuple
+        Node labels (array order).
+    informative : int or None
+        Index of the informative agent marked in the series.
+    synthetic : bool
+    window : int
+        Window length of the per-window summary and the influence.
+    stride : int
+        The influence was computed on every ``stride``-th sliding window only.
+    self_weight : str, float or None
+        The series' self-weight rule (None: weights as stored, e.g. a run's).
+    delta : float or None
+        A run's pooling self-weight (a choice series), else None.
+    smallest_b : dict
+        ``{"aligned": BCoverage, "sliding": BCoverage}``.
+    ttc : numpy.ndarray of int, shape (T,)
+        :func:`~baygo_graph.analysis.time_to_connectivity`.
+    windows : dict
+        ``{"aligned": BConnectivity, "sliding": BConnectivity}`` at ``window``.
+    influence : dict
+        ``{"product": InfluenceSeries, "union": InfluenceSeries}`` (sliding windows).
+    undefined : dict
+        Per method, :class:`~baygo_graph.analysis.NonUniqueWindows` of the windows
+        without a unique influence (taken from ``influence``, nothing recounted),
+        or None when every window has one.
+    followed : int or None
+        Index of the node followed: ``focus`` when given, else the informative agent.
+    focus : node label or None
+        The ``focus`` node asked for (None: the informative agent, if any, is followed).
+    listening : numpy.ndarray or None, shape (T,)
+        Fraction of the other nodes listening to the followed node at each step.
+    chosen_share : float or None
+        The followed node's share of all choices.
+    references : dict or None
+        :func:`~baygo_graph.analysis.reference_influence` of the informative agent.
+    """
+
+    steps: int
+    agents: int
+    nodes: tuple = field(repr=False)
+    informative: int | None
+    synthetic: bool
+    window: int
+    stride: int
+    self_weight: object
+    delta: float | None
+    smallest_b: dict = field(repr=False)
+    ttc: np.ndarray = field(repr=False)
+    windows: dict = field(repr=False)
+    influence: dict = field(repr=False)
+    undefined: dict = field(repr=False)
+    followed: int | None = None
+    focus: object = None
+    listening: np.ndarray | None = field(default=None, repr=False)
+    chosen_share: float | None = None
+    references: dict | None = field(default=None, repr=False)
+
+    @property
+    def followed_key(self) -> str:
+        """``"focus"`` or ``"informative"``: the JSON key of the followed node."""
+        return "focus" if self.focus is not None else "informative"
+
+    def mean_influence(self, method: str) -> np.ndarray | None:
+        """Mean influence over the windows with a unique one (None: no such window)."""
+        r = self.influence[method]
+        return r.values[r.defined].mean(axis=0) if r.defined.any() else None
+
+    def as_dict(self) -> dict:
+        """The report as JSON-ready data (what ``baygo analyze --json`` prints): the
+        fields above, no prose; undefined values carry their reason codes."""
+        nodes, key, agent = self.nodes, self.followed_key, self.followed
+        ttc = self.ttc
+        out = {
+            "steps": self.steps,
+            "agents": self.agents,
+            "nodes": [_label(n) for n in nodes],
+            "informative": self.informative,
+            "synthetic": self.synthetic,
+            "window": self.window,
+            "self_weight": self.self_weight,
+            "delta": self.delta,
+            "smallest_b": {k: c.B for k, c in self.smallest_b.items()},
+            "smallest_b_coverage": {k: c.as_dict() for k, c in self.smallest_b.items()},
+            # step t alone is strongly connected iff its time to connectivity is 1
+            "step_strongly_connected_fraction": float((ttc == 1).mean()),
+            "time_to_connectivity": {
+                "reached_fraction": float((ttc > 0).mean()),
+                **{k: v for k, v in _stats(np.where(ttc > 0, ttc, np.nan)).items() if k != "n"},
+            },
+            "windows": {},
+            "influence": {},
+        }
+        for kind, r in self.windows.items():
+            out["windows"][kind] = {
+                "n_windows": r.n_windows,
+                "strongly_connected": int(r.strongly_connected.sum()),
+                "first_failure": r.first_failure,
+                "first_failure_steps": None
+                if r.first_failure is None
+                else [int(r.start[r.first_failure]), int(r.stop[r.first_failure]) - 1],
+                "holds": r.holds,
+                "components": {k: v for k, v in _stats(r.n_components).items() if k != "n"},
+            }
+        if self.focus is not None:
+            out["focus"] = _label(self.focus)
+        for method, r in self.influence.items():
+            ends = r.ends
+            entry = {"defined_windows": int(r.defined.sum()), "windows": len(ends)}
+            if self.stride > 1:
+                entry["stride"] = self.stride
+            mean_vec = self.mean_influence(method)
+            if mean_vec is not None:
+                positive = mean_vec > _ZERO
+                entry["mean"] = [json_number(v) for v in mean_vec]
+                entry["top"] = _top(nodes, mean_vec)
+                entry["top_agent"] = entry["top"][0][0]
+                # nodes outside every closed class get 0: say how many hold it all
+                entry["positive_nodes"] = int(positive.sum())
+            else:
+                entry |= {"mean": None, "top_agent": None, "top": [], "positive_nodes": 0}
+            gaps = self.undefined.get(method)
+            if gaps is not None and len(gaps.ends):
+                values, counts = np.unique(gaps.n_classes, return_counts=True)
+                damped = gaps.damped.mean(axis=0)
+                entry["undefined"] = {
+                    "windows": len(gaps.ends),
+                    "closed_classes": {
+                        str(v): int(c)
+                        for v, c in zip(values.tolist(), counts.tolist(), strict=True)
+                    },
+                    "alternative": {
+                        "name": "damped influence (PageRank-style)",
+                        "damping": gaps.damping,
+                        "windows": len(gaps.damped_ends),
+                        "top": _top(nodes, damped),
+                    },
+                }
+                if agent is not None:
+                    entry["undefined"]["alternative"][key] = float(damped[agent])
+            if agent is not None:
+                rank = influence_rank(r.values, agent)
+                entry[key] = _stats(r.values[:, agent])
+                entry[key]["last"] = json_number(r.values[-1, agent])
+                entry[f"{key}_rank"] = _stats(rank)
+            out["influence"][method] = entry
+        if agent is not None and self.listening is not None:
+            frac = self.listening
+            out[f"listening_to_{key}"] = {
+                "mean": float(frac.mean()),
+                "first": float(frac[0]),
+                "last": float(frac[-1]),
+                "max": float(frac.max()),
+                "chosen_share": self.chosen_share,
+            }
+        if self.references is not None:
+            out["references"] = self.references
+        return out
+
+    def __getitem__(self, key):
+        warnings.warn(
+            "analysis_report returns an AnalysisReport; indexing it as a dict stops working "
+            "in 0.3: use report.as_dict()[...] or its attributes",
+            FutureWarning,
+            stacklevel=2,
+        )
+        return self.as_dict()[key]
+
+    def __contains__(self, key) -> bool:
+        return key in self.as_dict()
 
 
 @series_input
-def analysis_report(source, *, window: int | None = None, focus=None, stride: int = 1) -> dict:
-    """Connectivity, influence and audience of a graph series, as a JSON-serialisable dict.
+def analysis_report(
+    source, *, window: int | None = None, focus=None, stride: int = 1
+) -> AnalysisReport:
+    """Connectivity, influence and audience of a graph series, as one result object.
 
     What ``baygo analyze`` prints. Nodes are named by their labels
-    (``series.nodes``); no value is left undefined without a reason.
+    (``series.nodes``); no value is left undefined without a reason code.
 
     Parameters
     ----------
@@ -71,30 +268,33 @@ def analysis_report(source, *, window: int | None = None, focus=None, stride: in
         Window length for the per-window summary and the influence series
         (default ``min(10, T)``).
     focus : node label, optional
-        Follow this node (its influence, rank and audience) under the key
-        ``"focus"``. Default: the informative agent when the series marks one
-        (keys ``"informative"``...), else no node is followed.
+        Follow this node (its influence, rank and audience). Default: the
+        informative agent when the series marks one, else no node is followed.
     stride : int, default 1
         Influence of every ``stride``-th sliding window only (the counts of
-        windows are then of those computed; ``"stride"`` in each method's entry).
+        windows are then of those computed; ``"stride"`` in each method's JSON
+        entry when above 1).
 
-    Notes
-    -----
-    Per influence method, ``"undefined"`` gives the number of windows without a
-    unique influence, its reason (the counts of closed classes) and the
-    alternative: the mean :func:`~baygo_graph.analysis.damped_influence`
-    (PageRank-style, damping 0.85) of those windows, its top nodes.
+    Returns
+    -------
+    AnalysisReport
+        ``as_dict()`` is the JSON. Per influence method, ``"undefined"`` gives the
+        number of windows without a unique influence, their counts of closed
+        classes and the alternative: the mean
+        :func:`~baygo_graph.analysis.damped_influence` (PageRank-style, damping
+        0.85) of those windows, its top nodes. Rankings (``"top"``) list only
+        nodes with positive influence; ``"positive_nodes"`` counts them.
 
     Examples
     --------
     >>> import networkx as nx
     >>> ring = nx.DiGraph([(0, 1), (1, 2), (2, 0)])
-    >>> s = analysis_report([ring] * 4, window=2)
-    >>> s["smallest_b"], s["windows"]["aligned"]["strongly_connected"]
-    ({'aligned': 1, 'sliding': 1}, 2)
+    >>> r = analysis_report([ring] * 4, window=2)
+    >>> r.smallest_b["aligned"].B, r.windows["aligned"].strongly_connected.sum()
+    (1, np.int64(2))
     >>> pairs = nx.DiGraph([("a", "b"), ("b", "a"), ("c", "d"), ("d", "c")])
-    >>> r = analysis_report([pairs] * 3, window=1)["influence"]["union"]
-    >>> r["defined_windows"], r["undefined"]["windows"], r["undefined"]["closed_classes"]
+    >>> u = analysis_report([pairs] * 3, window=1).as_dict()["influence"]["union"]
+    >>> u["defined_windows"], u["undefined"]["windows"], u["undefined"]["closed_classes"]
     (0, 3, {'2': 3})
     """
     s = source
@@ -103,38 +303,8 @@ def analysis_report(source, *, window: int | None = None, focus=None, stride: in
     if not 1 <= window <= T:
         raise ValueError(f"window must be in [1, {T}] (the number of steps), got {window}")
     ttc = time_to_connectivity(s)  # computed once: smallest B of both kinds reuse it
-    coverage = {k: smallest_b(s, windows=k, ttc=ttc, coverage=True) for k in ("aligned", "sliding")}
-    out = {
-        "steps": T,
-        "agents": m,
-        "nodes": [_label(n) for n in s.nodes],
-        "informative": s.informative,
-        "synthetic": s.synthetic,
-        "window": window,
-        "smallest_b": {k: c.B for k, c in coverage.items()},
-        # what each B checked: windows, steps, the tail
-        "smallest_b_coverage": {k: c.as_dict() for k, c in coverage.items()},
-        # step t alone is strongly connected iff its time to connectivity is 1
-        "step_strongly_connected_fraction": float((ttc == 1).mean()),
-        "time_to_connectivity": {
-            "reached_fraction": float((ttc > 0).mean()),
-            **{k: v for k, v in _stats(np.where(ttc > 0, ttc, np.nan)).items() if k != "n"},
-        },
-        "windows": {},
-        "influence": {},
-    }
-    for kind in ("aligned", "sliding"):
-        r = b_connectivity(s, window, windows=kind)
-        out["windows"][kind] = {
-            "n_windows": r.n_windows,
-            "strongly_connected": int(r.strongly_connected.sum()),
-            "first_failure": r.first_failure,
-            "first_failure_steps": None
-            if r.first_failure is None
-            else [int(r.start[r.first_failure]), int(r.stop[r.first_failure]) - 1],
-            "holds": r.holds,
-            "components": {k: v for k, v in _stats(r.n_components).items() if k != "n"},
-        }
+    cover = {k: smallest_b(s, windows=k, ttc=ttc) for k in ("aligned", "sliding")}
+    windows = {k: b_connectivity(s, window, windows=k) for k in ("aligned", "sliding")}
     nodes = s.nodes
     if focus is not None:
         index = {v: k for k, v in enumerate(nodes)}
@@ -143,66 +313,42 @@ def analysis_report(source, *, window: int | None = None, focus=None, stride: in
             if len(near) != 1:
                 raise ValueError(f"focus={short_repr(focus)} is not a node of the series")
             focus = near[0]
-        agent, key = index[focus], "focus"
-        out["focus"] = _label(focus)
+        agent = index[focus]
     else:
-        agent, key = s.informative, "informative"
-    out["informative"] = s.informative
+        agent = s.informative
+    influence: dict[str, InfluenceSeries] = {}
+    undefined: dict[str, NonUniqueWindows | None] = {}
     for method in ("product", "union"):
-        inf = influence_series(s, window=window, method=method, windows="sliding", stride=stride)
-        computed = np.arange(window - 1, T)[::stride]
-        defined = np.zeros(T, dtype=bool)
-        defined[computed] = ~np.isnan(inf[computed]).any(axis=1)
-        n_win = len(computed)
-        entry = {"defined_windows": int(defined.sum()), "windows": n_win}
-        if stride > 1:
-            entry["stride"] = stride
-        if defined.any():
-            mean_vec = inf[defined].mean(axis=0)
-            entry["mean"] = [json_number(v) for v in mean_vec]
-            entry["top_agent"] = _label(nodes[int(np.argmax(mean_vec))])
-            entry["top"] = _top(nodes, mean_vec)
-        else:
-            entry["mean"] = None
-            entry["top_agent"] = None
-            entry["top"] = []
-        if entry["defined_windows"] < n_win:
-            gaps = nonunique_windows(s, window=window, method=method, ends=computed)
-            values, counts = np.unique(gaps.n_classes, return_counts=True)
-            damped = gaps.damped.mean(axis=0)
-            entry["undefined"] = {
-                "windows": len(gaps.ends),
-                "reason": gaps.reason(),
-                "closed_classes": {
-                    str(v): int(c) for v, c in zip(values.tolist(), counts.tolist(), strict=True)
-                },
-                "alternative": {
-                    "name": "damped influence (PageRank-style)",
-                    "damping": gaps.damping,
-                    "windows": len(gaps.damped_ends),
-                    "top": _top(nodes, damped),
-                },
-            }
-            if agent is not None:
-                entry["undefined"]["alternative"][key] = float(damped[agent])
-        if agent is not None:
-            rank = influence_rank(inf, agent)
-            entry[key] = _stats(inf[:, agent])
-            entry[key]["last"] = json_number(inf[-1, agent])
-            entry[f"{key}_rank"] = _stats(rank)
-        out["influence"][method] = entry
+        r = influence_series(s, window=window, method=method, windows="sliding", stride=stride)
+        influence[method] = r
+        undefined[method] = nonunique_windows(s, influence=r) if len(r.undefined) else None
+    listening = chosen_share = references = None
     if agent is not None:
-        frac = listener_fraction(s, agent=agent)
+        listening = np.asarray(listener_fraction(s, agent=agent), dtype=float)
         counts = chosen_counts(s)
-        out[f"listening_to_{key}"] = {
-            "mean": float(frac.mean()),
-            "first": float(frac[0]),
-            "last": float(frac[-1]),
-            "max": float(frac.max()),
-            "chosen_share": float(counts[agent] / max(counts.sum(), 1)),
-        }
+        chosen_share = float(counts[agent] / max(counts.sum(), 1))
         delta = 0.5 if s.delta is None else s.delta
-        if key == "informative" and m >= 2 and delta < 1.0:
+        if focus is None and m >= 2 and delta < 1.0:
             # delta = 1: nobody listens, no reference is unique
-            out["references"] = reference_influence(m, informative=agent, delta=delta)
-    return out
+            references = reference_influence(m, informative=agent, delta=delta)
+    return AnalysisReport(
+        steps=T,
+        agents=m,
+        nodes=tuple(nodes),
+        informative=s.informative,
+        synthetic=s.synthetic,
+        window=window,
+        stride=stride,
+        self_weight=getattr(s, "self_weight", None),
+        delta=s.delta,
+        smallest_b=cover,
+        ttc=ttc,
+        windows=windows,
+        influence=influence,
+        undefined=undefined,
+        followed=agent,
+        focus=focus,
+        listening=listening,
+        chosen_share=chosen_share,
+        references=references,
+    )

@@ -81,12 +81,14 @@ def analysis_table(runs, *, window: int = 10, mixed: str = "refuse") -> pd.DataF
     Examples
     --------
     >>> import baygo_graph as bg
-    >>> runs = [bg.simulate("baygo", agents=4, steps=12, grid=11, rng=s,
+    >>> from baygo_graph.models import LinearRegression
+    >>> runs = [bg.simulate("baygo", agents=4, steps=12, model=LinearRegression(grid=11), rng=s,
     ...                     data=bg.synthetic_bodyfat()) for s in range(3)]
     >>> t = analysis_table(runs, window=4)
     >>> t.shape, t["run"].tolist(), bool(t["synthetic"].all())
     ((3, 13), ['0', '1', '2'], True)
-    >>> cen = bg.simulate("cen", agents=4, steps=12, grid=21, rng=0, data=bg.synthetic_bodyfat())
+    >>> cen = bg.simulate("cen", agents=4, steps=12, model=LinearRegression(grid=21),
+    ...                   rng=0, data=bg.synthetic_bodyfat())
     >>> analysis_table({"c": cen, "b": runs[0]}, window=4).attrs["skipped"][0]["run"]
     'c'
     """

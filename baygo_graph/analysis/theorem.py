@@ -132,8 +132,9 @@ def theorem_check(run) -> TheoremCheck:
     Examples
     --------
     >>> import baygo_graph as bg
+    >>> from baygo_graph.models import LinearRegression
     >>> from baygo_graph.monitors import TheoremMonitor
-    >>> run = bg.simulate("baygo", agents=4, steps=20, grid=21, rng=0,
+    >>> run = bg.simulate("baygo", agents=4, steps=20, model=LinearRegression(grid=21), rng=0,
     ...                   data=bg.synthetic_bodyfat(), monitors=[TheoremMonitor()])
     >>> c = theorem_check(run)
     >>> c.pairs, 0 <= c.holds <= 1, c.rate.shape

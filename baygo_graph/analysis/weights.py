@@ -20,7 +20,7 @@ from .._validate import check_choice, check_int, check_real_array
 from ..inputs import series_input
 from ..series import node_order, row_shares
 
-__all__ = ["METHODS", "node_order", "weight_matrix", "window_matrix"]
+__all__ = ["METHODS", "listening_graph", "node_order", "weight_matrix", "window_matrix"]
 
 #: Values of the ``method=`` argument of :func:`window_matrix` (the first is the default).
 METHODS = ("product", "union")
@@ -116,6 +116,46 @@ def weight_matrix(graph_or_weights, *, nodelist=None) -> sp.csr_array:
     return w
 
 
+def listening_graph(graph_or_weights, *, nodelist=None) -> nx.DiGraph:
+    """The listening graph of W: an edge ``i -> j`` of weight ``w_ij`` for every
+    nonzero entry, self-loops included; the graph PageRank runs on.
+
+    The reverse of our convention's digraph (edge ``(j, i)``: ``i`` receives from
+    ``j``), plus what :func:`weight_matrix` adds: the self-loop ``w_ii = 1`` of a
+    node that hears no one, so that no node is dangling.
+    :func:`~baygo_graph.analysis.damped_influence` equals
+    ``networkx.pagerank(listening_graph(g), alpha=damping)``.
+
+    Parameters
+    ----------
+    graph_or_weights, nodelist
+        As in :func:`weight_matrix`; the nodes are the graph's labels (positions
+        ``0 .. M-1`` for a matrix).
+
+    Returns
+    -------
+    networkx.DiGraph
+
+    Examples
+    --------
+    >>> g = nx.DiGraph([("b", "a")]); g.add_node("c")     # a hears b; b and c hear no one
+    >>> sorted(listening_graph(g).edges(data="weight"))
+    [('a', 'b', 1.0), ('b', 'b', 1.0), ('c', 'c', 1.0)]
+    """
+    w = sp.coo_array(weight_matrix(graph_or_weights, nodelist=nodelist))
+    if isinstance(graph_or_weights, nx.Graph):
+        labels = node_order(graph_or_weights, nodelist)
+    else:
+        labels = list(range(w.shape[0]))
+    out = nx.DiGraph()
+    out.add_nodes_from(labels)
+    out.add_weighted_edges_from(
+        (labels[i], labels[j], float(x))
+        for i, j, x in zip(w.row.tolist(), w.col.tolist(), w.data.tolist(), strict=True)
+    )
+    return out
+
+
 @series_input
 def window_matrix(source, start: int, stop: int, *, method: str = "product") -> sp.csr_array:
     """The weight matrix the window ``[start, stop)`` (steps ``start .. stop-1``) acts with.
@@ -142,9 +182,11 @@ def window_matrix(source, start: int, stop: int, *, method: str = "product") -> 
     --------
     >>> a = nx.DiGraph([(1, 0)]); a.add_node(2)      # 0 listens to 1
     >>> b = nx.DiGraph([(2, 1)]); b.add_node(0)      # 1 listens to 2
-    >>> window_matrix([a, b], 0, 2).toarray().tolist()  # W_1 W_0: 0 ends with 1's belief
+    >>> from baygo_graph.inputs import as_series
+    >>> s = as_series([a, b], self_weight=0)         # the edges alone: no self-weight
+    >>> window_matrix(s, 0, 2).toarray().tolist()  # W_1 W_0: 0 ends with 1's belief
     [[0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [0.0, 0.0, 1.0]]
-    >>> window_matrix([a, b], 0, 2, method="union").toarray().tolist()
+    >>> window_matrix(s, 0, 2, method="union").toarray().tolist()
     [[0.5, 0.5, 0.0], [0.0, 0.5, 0.5], [0.0, 0.0, 1.0]]
     """
     s = source

@@ -202,7 +202,7 @@ class EdgeWindow:
     >>> w = EdgeWindow(as_series([path, ring, path, path]))
     >>> [w.move(a, a + 2).n_components() for a in range(3)]
     [1, 1, 3]
-    >>> u = EdgeWindow(as_series([path, ring, path]), weighted=True).move(0, 2)
+    >>> u = EdgeWindow(as_series([path, ring, path], self_weight=0), weighted=True).move(0, 2)
     >>> u.matrix().toarray().tolist()     # row i: what i heard from j over the window
     [[0.0, 0.0, 1.0], [2.0, 0.0, 0.0], [0.0, 2.0, 0.0]]
     """
@@ -392,8 +392,8 @@ def window_union(graphs, start: int, stop: int) -> nx.DiGraph:
     >>> u = window_union([g1, g2], 0, 2)
     >>> sorted(u.edges()), nx.is_strongly_connected(u)
     ([(0, 0), (0, 1), (1, 1), (1, 2), (2, 0), (2, 2)], True)
-    >>> u.edges[0, 1]["count"], u.edges[0, 1]["weight"]
-    (1, 1.0)
+    >>> u.edges[0, 1]["count"], u.edges[0, 1]["weight"]   # 1 hears 0 and itself (equal rule)
+    (1, 0.5)
     """
     s = graphs
     start = check_int("start", start)

@@ -101,13 +101,19 @@ _SERIES_OPTIONS = [
     click.option("--origin", "origin", type=click.Choice(["first", "epoch"]), default=None,
                  help="Edge lists: where bins start: the first time (its day's midnight for "
                  "timestamps) or multiples of --bin since 1970 [default: first]."),
+    click.option("--self-weight", "self_weight", default=None, metavar="RULE",
+                 help="Series built from edges: the weight a node that hears others in a step "
+                 "puts on itself: 'equal' (1/(d+1) for d in-neighbours, the paper's equal rule; "
+                 "the default for edge lists) or a number in [0, 1] (0: none). A saved series "
+                 "keeps its stored weights; a run keeps its strategy's."),
 ]  # fmt: skip
 
 
 def series_options(command):
     """Add the edge-list options (``--source``, ``--target``, ``--time-column``,
-    ``--weight-column``, ``--bin``, ``--undirected``) to a command; pass the
-    values to :func:`load_input` as ``**options``."""
+    ``--weight-column``, ``--bin``, ``--undirected``, ``--columns``, ``--time-format``,
+    ``--origin``, ``--self-weight``) to a command; pass the values to :func:`load_input`
+    as ``**options``."""
     for option in reversed(_SERIES_OPTIONS):
         command = option(command)
     return command
@@ -124,7 +130,7 @@ def _bin_value(text):
 
 def load_input(path, *, source_column=None, target_column=None, time_column=None,
                weight_column=None, time_bin=None, undirected=False, columns=None,
-               time_format=None, origin=None):  # fmt: skip
+               time_format=None, origin=None, self_weight=None):  # fmt: skip
     """What a command reads (:func:`baygo_graph.inputs.load`, the one door): a
     :class:`~baygo_graph.Run` for a run folder or ``.npz``, else a
     :class:`~baygo_graph.series.GraphSeries`.
@@ -154,10 +160,16 @@ def load_input(path, *, source_column=None, target_column=None, time_column=None
         "columns": columns,
         "time_format": time_format,
         "origin": origin,
+        "self_weight": self_weight,
     }
     given = {k: v for k, v in options.items() if v is not None}
     kind = inputs.kind_of(path, columns=columns)
     extra = [k for k in given if k not in kind.options]
+    if "self_weight" in extra:
+        raise click.UsageError(
+            f"--self-weight applies to series built from edges; {path} is a {kind.name}, "
+            "which keeps its own weights"
+        )
     if extra:
         flags = {"time": "--time-column", "weight": "--weight-column", "directed":
                  "--undirected", "time_format": "--time-format"}  # fmt: skip

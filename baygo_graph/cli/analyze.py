@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from .._format import format_number
+from .._render import b_text, held_by_text, self_weight_text, undefined_text
 from .._text import console, csv_frame, short_list, shorten
 from ..analysis import ANALYSIS_MEASURES, analysis_report
 from ..analysis.report import DEFAULT_WINDOW
@@ -45,24 +46,30 @@ def _top_text(top: list, spec=".3f") -> str:
     return ", ".join(f"{_name(node)} {_fmt(v, spec)}" for node, v in top)
 
 
-def _undefined_text(u: dict, followed: str | None) -> str:
+def _undefined_text(u: dict, gaps, followed: str | None) -> str:
     alt = u["alternative"]
     extra = f"; {followed} {_fmt(alt[followed_key])}" if (followed_key := _key(alt)) else ""
     return (
-        f"  undefined in {u['windows']} windows: {u['reason']}. Alternative "
+        f"  undefined in {u['windows']} windows: {undefined_text(gaps.n_classes)}. Alternative "
         f"({alt['name']}, damping {alt['damping']}, mean over {alt['windows']} of these "
         f"windows): top {_top_text(alt['top'])}{extra}"
     )
+
+
+def _held_by(r: dict, agents: int) -> str:
+    """Why the ranking lists fewer nodes than there are (the rest have no influence)."""
+    text = held_by_text(r["positive_nodes"], agents)
+    return f" ({text})" if text else ""
 
 
 def _key(d: dict) -> str | None:
     return next((k for k in ("focus", "informative") if k in d), None)
 
 
-def _text(summary: dict, label: str) -> list[str]:
-    """The report's lines (one per field: :func:`emit` keeps each on one line)."""
-    s = summary
-    b = s["smallest_b"]
+def _text(report, label: str) -> list[str]:
+    """The report's lines (one per field: :func:`emit` keeps each on one line), rendered
+    from the :class:`~baygo_graph.analysis.AnalysisReport` (its ``as_dict()`` is the JSON)."""
+    s = report.as_dict()
     lines = [banner for banner in [synthetic_banner(s["synthetic"], saved=True)] if banner]
     inf_agent = s["informative"]
     if "focus" in s:
@@ -73,20 +80,15 @@ def _text(summary: dict, label: str) -> list[str]:
         followed = "the informative agent"
     else:
         who, followed = "no informative agent marked (--focus NODE follows one)", None
-    lines.append(f"{label}: {s['steps']} steps, {s['agents']} nodes, {who}")
-    cov = s.get("smallest_b_coverage")
-    if cov:  # B with what it covers, never a plain B for steps it did not check
-        lines.append(
-            f"smallest B (B-strong connectivity): aligned: {cov['aligned']['text']}; "
-            f"sliding: {cov['sliding']['text']}"
-        )
-    else:
-        lines.append(
-            "smallest B (B-strong connectivity): aligned "
-            f"{b['aligned'] if b['aligned'] is not None else 'none'}, sliding "
-            f"{b['sliding'] if b['sliding'] is not None else 'none'}"
-            + ("  (no window length up to T works)" if b["sliding"] is None else "")
-        )
+    lines.append(
+        f"{label}: {s['steps']} steps, {s['agents']} nodes, {who}; "
+        f"{self_weight_text(report.self_weight, report.delta)}"
+    )
+    # B with what it covers, never a plain B for steps it did not check
+    lines.append(
+        f"smallest B (B-strong connectivity): aligned: {b_text(report.smallest_b['aligned'])}; "
+        f"sliding: {b_text(report.smallest_b['sliding'])}"
+    )
     ttc = s["time_to_connectivity"]
     reach = (
         f"median {_fmt(ttc['median'], '.0f')}, max {_fmt(ttc['max'], '.0f')} steps "
@@ -131,9 +133,10 @@ def _text(summary: dict, label: str) -> list[str]:
         else:
             lines.append(
                 f"{head}: most influential on average over those windows: {_top_text(r['top'])}"
+                + _held_by(r, s["agents"])
             )
         if "undefined" in r:
-            lines.append(_undefined_text(r["undefined"], followed))
+            lines.append(_undefined_text(r["undefined"], report.undefined[method], followed))
     listen = next((k for k in ("listening_to_focus", "listening_to_informative") if k in s), None)
     if listen is not None:
         f = s[listen]
@@ -166,15 +169,15 @@ def _single(run_dir: Path, window, as_json, *, focus=None, options=None, stride=
     source = load_input(run_dir, **(options or {}))
     try:
         window = fit_window(window, source.n_steps, default=DEFAULT_WINDOW)
-        summary = analysis_report(source, window=window, focus=focus, stride=stride)
+        report = analysis_report(source, window=window, focus=focus, stride=stride)
     except (RunFormatError, ValueError, TypeError) as e:
         raise click.ClickException(str(e)) from e
-    summary["source"] = str(run_dir)
+    summary = report.as_dict() | {"source": str(run_dir)}
     label = str(run_dir)
     if hasattr(source, "strategy"):
         summary |= {"strategy": source.strategy, "data": source.data_source}
         label = f"{source.strategy} run {run_dir} (data {source.data_source})"
-    emit(summary, as_json=as_json, text=_text(summary, label))
+    emit(summary, as_json=as_json, text=_text(report, label))
 
 
 def _many_text(table, summary) -> str:

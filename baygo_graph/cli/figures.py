@@ -49,14 +49,16 @@ def _series_figures(series, *, window=10) -> dict:
 
     from .. import analysis
     from .. import figures as F
+    from .._render import self_weight_text
 
     t, syn = series.n_steps, series.synthetic
     window = max(1, min(window, t))
-    infl = analysis.influence_series(series, window=window, windows="sliding")
+    infl = analysis.influence_series(series, window=window, windows="sliding").values
     last = None if np.isnan(infl[t - 1]).any() else infl[t - 1]
+    rule = self_weight_text(getattr(series, "self_weight", None), series.delta)
     figs = {
         "graph_last_step": F.draw_graph(
-            series.graph(t - 1), influence=last, synthetic=syn, title=f"step {t - 1}"
+            series.graph(t - 1), influence=last, synthetic=syn, title=f"step {t - 1} ({rule})"
         ).figure
     }
     start = max(0, t - window)
@@ -64,7 +66,7 @@ def _series_figures(series, *, window=10) -> dict:
     pi = analysis.influence(union, on_nonunique="nan")
     figs["graph_union"] = F.draw_graph(
         union, influence=None if np.isnan(pi).any() else pi, synthetic=syn,
-        title=f"union of steps {start}..{t - 1}"
+        title=f"union of steps {start}..{t - 1} ({rule})"
         + (" (influence undefined: several closed classes)" if np.isnan(pi).any() else ""),
     ).figure  # fmt: skip
     figs["window_connectivity"] = F.plot_window_connectivity(

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..analysis.comparison import Comparison
 from ..defaults import DEFAULT_WINDOW, PAPER
-from ..learning import simulate, split_legacy
+from ..learning import refuse_renamed, simulate
 from ..models import resolve_model
 from ..strategies import (
     PAPER_STRATEGIES,
@@ -74,13 +74,12 @@ def _resolve_strategies(strategies) -> dict:
 def _one_run(task, shared):
     """One (strategy, seed) task: the run's loss and influence arrays (T, M)."""
     label, strategy, seed_seq = task
-    steps, dataset, window, kwargs, keep, strategy_options = shared
+    steps, dataset, window, kwargs, keep = shared
     if not isinstance(strategy, str) and not _is_strategy(strategy) and callable(strategy):
         strategy = build_strategy(
             strategy,
             agents=kwargs.get("agents", PAPER.agents),
             informative=kwargs.get("informative", 0),
-            **strategy_options,
         )
     run = simulate(strategy, steps=steps, rng=seed_seq, data=dataset, progress=False, **kwargs)
     if run.series is None or window > run.n_steps:  # no graph, or no complete window
@@ -88,10 +87,7 @@ def _one_run(task, shared):
     else:
         from ..analysis.centrality import influence_series
 
-        infl = np.asarray(
-            influence_series(run, window=window, method="product", windows="sliding"),
-            dtype=float,
-        )
+        infl = influence_series(run, window=window, method="product", windows="sliding").values
         if infl.shape != run.mse.shape:
             raise RuntimeError(
                 f"influence_series returned shape {infl.shape} for a run of shape {run.mse.shape}"
@@ -243,18 +239,13 @@ def compare(
     for name, value in (("seeds", seeds), ("steps", steps), ("influence_window", influence_window)):
         if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
             raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
-    allowed = set(inspect.signature(simulate).parameters) - _OWN - {"legacy"}
-    kwargs = {k: v for k, v in simulate_kwargs.items() if k in allowed}
-    legacy = {k: v for k, v in simulate_kwargs.items() if k not in allowed}
-    if "legacy" in simulate_kwargs or set(simulate_kwargs) & _OWN:
-        bad = sorted(set(simulate_kwargs) & (_OWN | {"legacy"}))[0]
-        raise TypeError(f"compare() got an unexpected keyword argument {bad!r}")
-    try:
-        model_options, strategy_options = split_legacy(legacy, stacklevel=3)
-    except TypeError as e:
-        bad = str(e).rsplit(" ", 1)[-1]
-        raise TypeError(f"compare() got an unexpected keyword argument {bad}") from None
-    model = kwargs["model"] = resolve_model(kwargs.get("model"), **model_options)
+    refuse_renamed(simulate_kwargs, "compare")
+    allowed = set(inspect.signature(simulate).parameters) - _OWN
+    unknown = sorted(set(simulate_kwargs) - allowed)
+    if unknown:
+        raise TypeError(f"compare() got an unexpected keyword argument {unknown[0]!r}")
+    kwargs = dict(simulate_kwargs)
+    model = kwargs["model"] = resolve_model(kwargs.get("model"))
     labels = {
         label: (
             s
@@ -263,7 +254,6 @@ def compare(
                 s,
                 agents=kwargs.get("agents", PAPER.agents),
                 informative=kwargs.get("informative", 0),
-                **strategy_options,
             )
         )
         for label, s in labels.items()
@@ -272,7 +262,7 @@ def compare(
     dataset = model.resolve_data(kwargs.pop("data", None))
     tasks = [(label, strat, children[r]) for label, strat in labels.items() for r in range(seeds)]
     keep = _kept_labels(return_runs, labels)
-    shared = (int(steps), dataset, int(influence_window), kwargs, keep, strategy_options)
+    shared = (int(steps), dataset, int(influence_window), kwargs, keep)
     collect = _Collect(len(labels), int(seeds))
     collect.index = {id(t): divmod(i, int(seeds)) for i, t in enumerate(tasks)}
     # The first task runs here: bad arguments fail before any worker starts.

@@ -93,7 +93,9 @@ def animate_run(
     Examples
     --------
     >>> from baygo_graph import simulate, synthetic_bodyfat
-    >>> run = simulate("baygo", agents=4, steps=6, grid=21, rng=0, data=synthetic_bodyfat())
+    >>> from baygo_graph.models import LinearRegression
+    >>> run = simulate("baygo", agents=4, steps=6, model=LinearRegression(grid=21),
+    ...                rng=0, data=synthetic_bodyfat())
     >>> anim = animate_run(run, steps=range(2, 5))
     >>> list(anim.new_saved_frame_seq())
     [2, 3, 4]

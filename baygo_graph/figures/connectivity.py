@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._render import b_counts
 from ._style import (
     INFORMATIVE_COLOR,
     figure_style,
@@ -105,10 +106,12 @@ def plot_smallest_b(table, *, steps=None, limit=None, ax=None, synthetic=False, 
     table : pandas.DataFrame
         One row per seed and window kind: columns ``seed``, ``windows``
         (``"aligned"`` or ``"sliding"``) and ``smallest_b`` (NaN: no B works),
-        values of :func:`baygo_graph.analysis.smallest_b`. With the coverage
-        columns ``tail_length`` and ``tail_connected`` (from
-        ``smallest_b(..., coverage=True)``) each legend entry also counts the seeds
-        whose B leaves a tail, and those whose tail is not strongly connected.
+        rows of :func:`baygo_graph._render.b_row` of
+        :func:`baygo_graph.analysis.smallest_b`. With the coverage columns
+        ``tail_length`` and ``tail_connected`` each legend entry also counts the
+        seeds whose B leaves a tail, and those whose tail is not strongly connected
+        (:func:`baygo_graph._render.b_counts`, the report's counts; seeds without a
+        B and sliding windows have no tail).
     steps : int, optional
         Run length T: the x axis ends there and seeds without any B are drawn
         as crosses just beyond it.
@@ -164,12 +167,12 @@ def plot_smallest_b(table, *, steps=None, limit=None, ax=None, synthetic=False, 
             rank = np.arange(len(found)) - np.repeat(first, np.diff(np.append(first, len(found))))
             color = _KIND_COLORS.get(kind, "#7F7F7F")
             label = f"{kind} ({ok.sum()}/{len(b)} seeds)"
-            if "tail_connected" in table.columns:  # what each B leaves unchecked
-                rows = table[table["windows"] == kind]
-                tails = int((rows["tail_length"].to_numpy(dtype=float) > 0).sum())
-                loose = int((rows["tail_connected"].to_numpy(dtype=float) == 0).sum())
-                if tails:
-                    label += f"; tail after [0, k*B) in {tails}, not connected in {loose}"
+            counts = b_counts(table[table["windows"] == kind])  # as the report's B table
+            if counts.get("with_tail"):  # what each B leaves unchecked (no B: no tail)
+                label += (
+                    f"; tail after [0, k*B) in {counts['with_tail']}, not connected in "
+                    f"{counts['tail_not_connected']}"
+                )
             ax.scatter(
                 found, y0 + step * rank, s=28, color=color, edgecolors="black",
                 linewidths=0.4, zorder=3, label=label, gid=f"b:{kind}",

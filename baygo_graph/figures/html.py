@@ -53,6 +53,7 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
+from .._render import self_weight_text
 from .._text import shorten
 from ..analysis import b_connectivity, influence_series, time_to_connectivity
 from ..inputs import as_series
@@ -292,6 +293,8 @@ def _viewer_data(source, *, window: int, layout_seed: int, layout: str, title: s
         "nodes": [str(v) for v in series.nodes],
         "informative": None if informative is None else int(informative),
         "delta": None if series.delta is None else float(series.delta),
+        # the weight rule the influence rests on, worded once (baygo_graph._render)
+        "weights": self_weight_text(getattr(series, "self_weight", None), series.delta),
         "window": window,
         "synthetic": synthetic,
         "synthetic_text": SYNTHETIC_TEXT,
@@ -304,7 +307,7 @@ def _viewer_data(source, *, window: int, layout_seed: int, layout: str, title: s
         "layout": positions,
         "layout_method": used,
         "influence": _log_quantised(
-            influence_series(series, window=window, windows="sliding").T  # agent-major
+            influence_series(series, window=window, windows="sliding").values.T  # agent-major
         ),
         "mse": _mse(run),
         "connected": _connected(series, window),
@@ -413,7 +416,9 @@ def to_html(
     >>> import tempfile
     >>> import networkx as nx
     >>> from baygo_graph import simulate, synthetic_bodyfat
-    >>> run = simulate("baygo", agents=4, steps=5, grid=9, rng=0, data=synthetic_bodyfat())
+    >>> from baygo_graph.models import LinearRegression
+    >>> run = simulate("baygo", agents=4, steps=5, model=LinearRegression(grid=9),
+    ...                rng=0, data=synthetic_bodyfat())
     >>> p = to_html(run, tempfile.mkdtemp() + "/run.html", window=3)
     >>> text = p.read_text()
     >>> text.startswith("<!DOCTYPE html>"), "https://" in text

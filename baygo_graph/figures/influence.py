@@ -189,9 +189,10 @@ def plot_influence_series(
 
     Parameters
     ----------
-    series : array_like, shape (T, M)
-        Influence per step or per window (NaN where undefined), e.g. from
-        :func:`~baygo_graph.analysis.centrality.influence_series`.
+    series : InfluenceSeries or array_like, shape (T, M)
+        Influence per step or per window (NaN where undefined): the result of
+        :func:`~baygo_graph.analysis.centrality.influence_series` (its node
+        labels and self-weight rule are then shown), or its ``values``.
     informative : int or None, default 0
         Array index of the informative agent; None for a series without one.
     references : mapping or result object, optional
@@ -219,6 +220,14 @@ def plot_influence_series(
     >>> ax.get_lines()[-1].get_marker(), ax.get_lines()[-1].get_ydata().tolist()
     ('*', [0.5, 0.6])
     """
+    rule = None
+    if hasattr(series, "n_classes"):  # an InfluenceSeries: its labels and weight rule
+        labels = list(series.nodes) if labels is None else labels
+        if series.self_weight is not None:
+            from .._render import self_weight_text
+
+            rule = self_weight_text(series.self_weight)
+        series = series.values
     s = np.asarray(series, dtype=float)
     if s.ndim != 2:
         raise ValueError(f"series must be 2-D (steps, agents), got shape {s.shape}")
@@ -262,7 +271,8 @@ def plot_influence_series(
         ax.set_ylim(bottom=0)
         ax.set_xlabel(STEP_LABEL)
         ax.set_ylabel(INFLUENCE_LABEL)
-        ax.set_title(title or "Influence along one run", fontsize="medium")
+        title = title or "Influence along one run"
+        ax.set_title(title if rule is None else f"{title}\n{rule}", fontsize="medium")
         ax.legend(
             fontsize="small",
             loc="upper left",

@@ -477,7 +477,9 @@ def plot_agents_mse(data, *, strategy="baygo", seed=None, ax=None, synthetic=Non
     Examples
     --------
     >>> from baygo_graph import simulate, synthetic_bodyfat
-    >>> run = simulate("baygo", agents=3, steps=4, grid=21, rng=0, data=synthetic_bodyfat())
+    >>> from baygo_graph.models import LinearRegression
+    >>> run = simulate("baygo", agents=3, steps=4, model=LinearRegression(grid=21),
+    ...                rng=0, data=synthetic_bodyfat())
     >>> ax = plot_agents_mse(run)
     >>> len(ax.get_lines()), ax.get_lines()[0].get_marker()
     (3, '*')

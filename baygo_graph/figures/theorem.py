@@ -49,8 +49,9 @@ def plot_theorem(run, *, ax=None, title=None, caption=None):
     Examples
     --------
     >>> import baygo_graph as bg
+    >>> from baygo_graph.models import LinearRegression
     >>> from baygo_graph.monitors import TheoremMonitor
-    >>> run = bg.simulate("baygo", agents=4, steps=10, grid=21, rng=0,
+    >>> run = bg.simulate("baygo", agents=4, steps=10, model=LinearRegression(grid=21), rng=0,
     ...                   data=bg.synthetic_bodyfat(), monitors=[TheoremMonitor()])
     >>> len(plot_theorem(run).get_lines())  # 2 errors, 3 bounds, the line at 1
     6

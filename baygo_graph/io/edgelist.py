@@ -216,6 +216,7 @@ def edge_list_series(
     directed: bool = True,
     origin: str = "first",
     time_format: str | None = None,
+    self_weight="equal",
 ):
     """A graph series from a temporal edge list (rules: module docstring).
 
@@ -238,11 +239,17 @@ def edge_list_series(
     time_format : str, optional
         ``"unix"`` (``"unix-ms"``...) for Unix times, or a strftime format for text
         times that are not ISO 8601 (``"%d/%m/%Y"``): such dates are never guessed.
+    self_weight : "equal" or float, default "equal"
+        The weight a node that hears others in a step (and has no self-loop row
+        there) puts on itself: ``"equal"``, ``1 / (d + 1)`` for ``d`` in-neighbours
+        (the paper's equal rule), or a number in ``[0, 1]``; see
+        :func:`baygo_graph.series.series_from_edges`.
 
     Returns
     -------
     EdgeListSeries
-        ``nodes`` holds the labels; ``n_steps`` = last step + 1.
+        ``nodes`` holds the labels; ``n_steps`` = last step + 1;
+        ``self_weight`` names the rule.
 
     Raises
     ------
@@ -259,7 +266,9 @@ def edge_list_series(
     >>> s = edge_list_series(df)
     >>> s.nodes, s.n_steps
     (('ann', 'bob', 'cat'), 3)
-    >>> s.weights(2).toarray().tolist()          # time 7: cat hears bob
+    >>> s.weights(2).toarray().tolist()          # time 7: cat hears bob (and itself)
+    [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.5, 0.5]]
+    >>> edge_list_series(df, self_weight=0).weights(2).toarray().tolist()
     [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 1.0, 0.0]]
     >>> days = pd.DataFrame({"from": ["a", "b"], "to": ["b", "a"],
     ...                      "when": ["2024-01-01 09:00", "2024-01-03 18:00"]})
@@ -337,7 +346,8 @@ def edge_list_series(
         steps = np.concatenate([steps, steps[two_way]])
         i, j = np.concatenate([i, j[two_way]]), np.concatenate([j, i[two_way]])
         w = np.concatenate([w, w[two_way]])
-    return series_from_edges(steps, i, j, w, n_steps=n_steps, nodes=[labels[k] for k in order])
+    return series_from_edges(steps, i, j, w, n_steps=n_steps, nodes=[labels[k] for k in order],
+                             self_weight=self_weight)  # fmt: skip
 
 
 def _parquet_frame(path: Path) -> pd.DataFrame:
@@ -376,8 +386,8 @@ def read_edge_list(path, **options):
         ones also ``.gz``, ``.bz2``, ``.xz`` (``.zst`` with ``zstandard``).
     **options
         ``source``, ``target``, ``time``, ``weight``, ``bin``, ``directed``,
-        ``origin``, ``time_format``: as in :func:`edge_list_series`; ``columns``:
-        the roles of a headerless file's columns by position
+        ``origin``, ``time_format``, ``self_weight``: as in :func:`edge_list_series`;
+        ``columns``: the roles of a headerless file's columns by position
         (``"time,source,target"``; :func:`.archives.parse_columns`).
 
     Returns

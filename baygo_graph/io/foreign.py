@@ -81,13 +81,15 @@ def _check(steps: int, nodes: int, entries: int, what: str) -> None:
     )
 
 
-def temporal_graph_series(obj):
+def temporal_graph_series(obj, *, self_weight="equal"):
     """A networkx-temporal ``TemporalGraph`` as a series, its empty steps kept.
 
     Parameters
     ----------
     obj : networkx_temporal.TemporalGraph
         Any of its kinds (directed, multi); sliced into snapshots.
+    self_weight : "equal", float or None, default "equal"
+        The self-weight rule (:func:`baygo_graph.series.series_from_edges`).
 
     Returns
     -------
@@ -137,7 +139,7 @@ def temporal_graph_series(obj):
                                if f is True))  # fmt: skip
     return series_from_edges(
         step, row, col, w, n_steps=n_steps, nodes=nodes,
-        informative=index[flags[0]] if len(flags) == 1 else None,
+        informative=index[flags[0]] if len(flags) == 1 else None, self_weight=self_weight,
     )  # fmt: skip
 
 
@@ -155,9 +157,12 @@ def _integer_time(t, u, v):
     return int(t)
 
 
-def dynetx_series(obj):
+def dynetx_series(obj, *, self_weight="equal"):
     """A DyNetX ``DynGraph`` / ``DynDiGraph`` as a series: each interaction at the
     steps of its intervals (module docstring), times shifted to start at 0.
+
+    ``self_weight`` is the self-weight rule
+    (:func:`baygo_graph.series.series_from_edges`; default ``"equal"``).
 
     Examples
     --------
@@ -194,4 +199,6 @@ def dynetx_series(obj):
     step = np.repeat(start, length) + (np.arange(entries) - offset)
     col = np.repeat(np.array([index[_plain(u)] for u, *_ in spans], dtype=np.int64), length)
     row = np.repeat(np.array([index[_plain(v)] for _, v, *_ in spans], dtype=np.int64), length)
-    return series_from_edges(step, row, col, np.ones(entries), n_steps=n_steps, nodes=nodes)
+    return series_from_edges(
+        step, row, col, np.ones(entries), n_steps=n_steps, nodes=nodes, self_weight=self_weight
+    )

@@ -61,8 +61,9 @@ class ExactGaussian(RegressionSetup):
     Examples
     --------
     >>> import baygo_graph as bg
-    >>> run = bg.simulate("baygo", model="exact", agents=1000, steps=3, rng=0,
-    ...                   physical="regular-4", data=bg.synthetic_bodyfat())
+    >>> from baygo_graph.strategies import BayGo
+    >>> run = bg.simulate(BayGo(physical="regular-4"), model="exact", agents=1000, steps=3,
+    ...                   rng=0, data=bg.synthetic_bodyfat())
     >>> run.mse.shape, run.config["model"], run.config["grid"]
     ((3, 1000), 'exact', None)
     """

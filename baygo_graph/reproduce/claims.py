@@ -261,24 +261,17 @@ def evaluate_claims(
 
 
 def coverage_row(run, windows: str) -> dict:
-    """One row of the smallest-B table: B and what it covers (``analysis.smallest_b``).
+    """One row of the smallest-B table (``smallest_b.csv``, ``summary.json``):
+    :func:`baygo_graph._render.b_row` of ``analysis.smallest_b(run, windows=windows)``.
 
     Keys ``windows``, ``smallest_b`` (NaN: no B), ``windows_checked``,
-    ``steps_covered``, ``tail_length``, ``tail_connected`` (NaN: no tail) and
-    ``reading`` (:attr:`~baygo_graph.analysis.BCoverage.text`).
+    ``steps_covered``, ``tail_length`` and ``tail_connected`` (NaN: no tail, as
+    for sliding windows and seeds without a B) and ``reading``.
     """
+    from .._render import b_row
     from ..analysis import smallest_b
 
-    cov = smallest_b(run, windows=windows, coverage=True)
-    return {
-        "windows": windows,
-        "smallest_b": np.nan if cov.B is None else cov.B,
-        "windows_checked": cov.windows_checked,
-        "steps_covered": cov.steps_covered,
-        "tail_length": cov.tail_length,
-        "tail_connected": np.nan if cov.tail_connected is None else float(cov.tail_connected),
-        "reading": cov.text,
-    }
+    return b_row(smallest_b(run, windows=windows))
 
 
 def _b_claim(df, smallest_b, min_windows):
@@ -338,12 +331,13 @@ def _b_evidence(table, b_max):
         )
         part = f"{kind}: smallest B {rng_txt}; no B in {(~ok).sum()}/{len(b)} seeds"
         if "tail_connected" in table:
+            from .._render import b_counts  # the counts of the report's B table
+
             rows = table[table["windows"] == kind]
-            tails = rows["tail_length"].to_numpy(dtype=float)
-            # tails of the seeds that have a B only: a seed without one has no tail
-            loose = int(((rows["tail_connected"].to_numpy(dtype=float) == 0) & ok).sum())
-            with_tail = int(((tails > 0) & ok).sum())
-            top = float(np.nanmax(tails)) if len(tails) else 0.0
+            tails = rows["tail_length"].to_numpy(dtype=float)  # NaN: no tail (no B, sliding)
+            counts = b_counts(rows)
+            loose, with_tail = counts["tail_not_connected"], counts["with_tail"]
+            top = float(np.nanmax(tails)) if np.isfinite(tails).any() else 0.0
             values[kind] |= {"with_tail": with_tail, "tail_not_connected": loose,
                              "max_tail": top}  # fmt: skip
             if with_tail:

@@ -110,9 +110,7 @@ def run_influence(run, *, window=10):
     from ..analysis import influence_series
 
     window = min(int(window), run.n_steps)
-    return np.asarray(
-        influence_series(run, window=window, method="product", windows="sliding"), dtype=float
-    )
+    return influence_series(run, window=window, method="product", windows="sliding").values
 
 
 def run_figures(run, *, window=10) -> dict:

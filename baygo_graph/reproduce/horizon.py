@@ -54,8 +54,10 @@ def long_runs(*, seeds, steps, horizons=HORIZONS, rng=0, n_jobs=None, progress=N
     Examples
     --------
     >>> import baygo_graph as bg
-    >>> lr = long_runs(seeds=2, steps=6, horizons=(6, 12), agents=4, grid=11, n_jobs=1,
-    ...                progress=False, window=3, data=bg.synthetic_bodyfat(), synthetic=True)
+    >>> from baygo_graph.models import LinearRegression
+    >>> lr = long_runs(seeds=2, steps=6, horizons=(6, 12), agents=4, n_jobs=1,
+    ...                model=LinearRegression(grid=11), progress=False, window=3,
+    ...                data=bg.synthetic_bodyfat(), synthetic=True)
     >>> len(lr.runs), lr.runs[0].n_steps, lr.horizon["steps"].tolist()
     (2, 12, [6, 12, 6, 12])
     """

@@ -43,6 +43,7 @@ from ..data import resolve_data
 from ..io.atomic import atomic_text
 from ..io.results import check_results_format, write_results
 from ..io.runs import save_runs as write_runs
+from ..models import LinearRegression
 from .claims import STRATEGIES, coverage_row, evaluate_claims
 from .drawing import animate_seed0, make_figures, save_figures, union_and_influence
 from .horizon import HORIZONS, long_runs
@@ -405,7 +406,7 @@ def reproduce(
     dataset = resolve_data(data)
     study = {"seeds": seeds, "steps": steps, "rng": rng, "n_jobs": n_jobs, "progress": progress,
              "influence_window": influence_window, "data": dataset, "agents": agents,
-             "grid": grid}  # fmt: skip
+             "model": LinearRegression(grid=grid)}  # fmt: skip
     res, runs, long = _simulate(study, horizons=horizons, save_runs=save_runs, out=out,
                                 files=files, notes=notes, timings=timings, log=log)  # fmt: skip
     synthetic = bool(res.attrs.get("synthetic", False))

@@ -506,7 +506,9 @@ def render_report(
         "k = T // B; the last T mod B steps (the tail) are in no checked window. The tail "
         "columns count the seeds whose B leaves one, and those whose tail's union is not "
         "strongly connected (such a seed reads 'B-connected over [0, k*B), tail of L "
-        "steps not connected', never plain B; per seed in `smallest_b.csv`). "
+        "steps not connected', never plain B; per seed in `smallest_b.csv`). Sliding "
+        "windows check every step, so they leave no tail; a seed without a B has none "
+        "either (its reading says why there is no B). "
         "`B on one window`: seeds whose B rests on a single window (B > T / 2 aligned, "
         "B = T sliding): seen once, not repeatedly.",
         "",
@@ -524,32 +526,28 @@ def render_report(
 def _smallest_b_table(b):
     """Per window kind: seeds, seeds without a B, min / median / max of the smallest B,
     and (when the table has coverage columns) the seeds whose B leaves a tail and
-    those whose tail is not strongly connected."""
-    out = (
-        b.groupby("windows")["smallest_b"]
-        .agg(
-            seeds="size",
-            no_B=lambda s: int(s.isna().sum()),
-            min="min",
-            median="median",
-            max="max",
-        )
-        .reindex(["aligned", "sliding"])
-        .dropna(how="all")
-    )
-    if "tail_connected" in b:
-        has_b = b[b["smallest_b"].notna()]  # a seed without a B has no tail to count
-        g = has_b.groupby("windows")
-        tails = pd.DataFrame(
-            {
-                "with a tail": g["tail_length"].apply(lambda s: int((s > 0).sum())),
-                "tail not connected": g["tail_connected"].apply(lambda s: int((s == 0).sum())),
-            }
-        )
-        out = out.join(tails).fillna({"with a tail": 0, "tail not connected": 0})
-    if "windows_checked" in b:  # a B resting on a single window is a weak finding
-        one = b[b["smallest_b"].notna()].groupby("windows")["windows_checked"]
-        out["B on one window"] = one.apply(lambda s: int((s == 1).sum())).reindex(out.index)
+    those whose tail is not strongly connected: :func:`baygo_graph._render.b_counts`,
+    the counts the smallest-B figure's legend prints; and (when the table has
+    ``windows_checked``) the seeds whose B rests on a single window."""
+    from .._render import b_counts
+
+    rows = {}
+    for kind in ("aligned", "sliding"):
+        part = b[b["windows"] == kind]
+        if part.empty:
+            continue
+        c = b_counts(part)
+        found = part["smallest_b"].dropna()
+        row = {"seeds": c["seeds"], "no_B": c["no_B"]}
+        row |= {"min": found.min(), "median": found.median(), "max": found.max()}
+        if "with_tail" in c:
+            row |= {"with a tail": c["with_tail"], "tail not connected": c["tail_not_connected"]}
+        if "windows_checked" in part:  # a B resting on a single window is a weak finding
+            one = part["smallest_b"].notna() & (part["windows_checked"] == 1)
+            row["B on one window"] = int(one.sum())
+        rows[kind] = row
+    out = pd.DataFrame.from_dict(rows, orient="index")
+    out.index.name = "windows"
     return out
 
 

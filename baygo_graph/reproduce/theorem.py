@@ -80,7 +80,8 @@ class TruthMonitor(TheoremMonitor):
     Examples
     --------
     >>> import baygo_graph as bg
-    >>> run = bg.simulate("baygo", agents=4, steps=3, grid=11, rng=0,
+    >>> from baygo_graph.models import LinearRegression
+    >>> run = bg.simulate("baygo", agents=4, steps=3, model=LinearRegression(grid=11), rng=0,
     ...                   data=bg.synthetic_bodyfat(), monitors=[TruthMonitor(synthetic=True)])
     >>> run.records["theorem_lhs"].shape
     (3, 4)

@@ -105,7 +105,7 @@ class Capabilities:
         graph, e.g. ``"cen"``; influence and connectivity are then undefined).
     physical : bool, default False
         It takes a physical graph (who may talk to whom) through
-        ``strategy.with_physical(physical)``: ``simulate(physical=...)``,
+        ``strategy.with_physical(physical)``: ``BayGo(physical=...)``,
         ``baygo run --physical`` and a sweep's ``"physical"`` parameter reach it.
     pairwise : bool, default False
         Each step it scores all M x M agent pairs (BayGo on the complete physical

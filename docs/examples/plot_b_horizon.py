@@ -23,6 +23,6 @@ plot_horizon(table, synthetic=True)
 # %%
 # One run, its smallest B under both window conventions, and per-window
 # connectivity for windows of 10 steps.
-print("aligned:", smallest_b(runs[0], windows="aligned"))
-print("sliding:", smallest_b(runs[0], windows="sliding"))
+print("aligned:", smallest_b(runs[0], windows="aligned").B)
+print("sliding:", smallest_b(runs[0], windows="sliding").B)
 plot_window_connectivity(b_connectivity(runs[0], 10, windows="aligned"), synthetic=True)

@@ -15,5 +15,5 @@ from baygo_graph.figures import plot_influence_series
 from baygo_graph.models import LinearRegression
 
 run = bg.simulate("baygo", agents=8, steps=40, model=LinearRegression(grid=31), rng=0)
-series = influence_series(run, window=10, windows="sliding")
+series = influence_series(run, window=10, windows="sliding").values
 plot_influence_series(series, references=reference_influence(8), synthetic=True)

@@ -30,8 +30,8 @@ for _ in range(days):
             g.add_edge(j, i, weight=1.0)
     graphs.append(g)
 
-print("smallest B, aligned windows:", smallest_b(graphs, windows="aligned"))
-series = influence_series(graphs, window=7, method="union", windows="sliding")
+print("smallest B, aligned windows:", smallest_b(graphs, windows="aligned").B)
+series = influence_series(graphs, window=7, method="union", windows="sliding").values
 plot_influence_series(
     series, informative=0, title="Influence over 7-day windows", caption="made-up contacts"
 )

@@ -18,6 +18,7 @@ from baygo_graph.analysis import (
     reference_influence,
     window_matrix,
 )
+from baygo_graph.models import LinearRegression
 from baygo_graph.strategies import complete, star
 
 
@@ -59,7 +60,7 @@ def test_influence_series_matches_direct_computation(rng, method):
     t, m, w = 20, 5, 4
     run = Run.from_choices(random_choices(rng, t, m), delta=0.5)
     ws = [run.weights(k).toarray() for k in range(t)]
-    got = influence_series(run, window=w, windows="sliding", method=method)
+    got = influence_series(run, window=w, windows="sliding", method=method).values
     assert got.shape == (t, m)
     assert np.isnan(got[: w - 1]).all()
     for end in range(w - 1, t):
@@ -74,7 +75,7 @@ def test_influence_series_matches_direct_computation(rng, method):
             assert np.isnan(got[end]).all()
     # graphs in, same numbers out; sparse path (no dense stack) too
     np.testing.assert_allclose(
-        influence_series(list(run.graphs()), window=w, windows="sliding", method=method),
+        influence_series(list(run.graphs()), window=w, windows="sliding", method=method).values,
         got,
         atol=1e-12,
     )
@@ -83,13 +84,13 @@ def test_influence_series_matches_direct_computation(rng, method):
 def test_sparse_and_dense_paths_agree(rng, monkeypatch):
     run = Run.from_choices(random_choices(rng, 15, 6))
     graphs = list(run.graphs())  # graph input: the generic path, not the choice kernels
-    dense = influence_series(graphs, window=3, windows="sliding")
+    dense = influence_series(graphs, window=3, windows="sliding").values
     np.testing.assert_allclose(
-        influence_series(run, window=3, windows="sliding"), dense, atol=1e-12
+        influence_series(run, window=3, windows="sliding").values, dense, atol=1e-12
     )
     monkeypatch.setattr(centrality, "_STACK_MAX", 0)
     np.testing.assert_allclose(
-        influence_series(graphs, window=3, windows="sliding"), dense, atol=1e-12
+        influence_series(graphs, window=3, windows="sliding").values, dense, atol=1e-12
     )
 
 
@@ -99,7 +100,7 @@ def test_product_influence_is_the_long_run_share(rng):
     p = window_matrix(run, 0, 8).toarray()
     if len(closed_classes(p)) != 1:
         pytest.skip("window without a unique influence for this seed")
-    pi = influence_series(run, window=8, windows="sliding")[7]
+    pi = influence_series(run, window=8, windows="sliding").values[7]
     ws = [run.weights(k).toarray() for k in range(8)]
     x0 = rng.normal(size=5)
     x = x0.copy()
@@ -111,8 +112,8 @@ def test_product_influence_is_the_long_run_share(rng):
 
 def test_aligned_layout(rng):
     run = Run.from_choices(random_choices(rng, 11, 4))
-    sliding = influence_series(run, window=3, windows="sliding")
-    aligned = influence_series(run, window=3, windows="aligned")
+    sliding = influence_series(run, window=3, windows="sliding").values
+    aligned = influence_series(run, window=3, windows="aligned").values
     rows = [2, 5, 8]  # ends of [0,3), [3,6), [6,9); [9,11) incomplete
     np.testing.assert_array_equal(aligned[rows], sliding[rows])
     others = np.setdiff1d(np.arange(11), rows)
@@ -122,14 +123,14 @@ def test_aligned_layout(rng):
 def test_fixed_strategies_every_row_is_influence_of_w():
     data = synthetic_bodyfat(rng=0)
     for name in ("posm", "negm", "complete"):
-        run = simulate(name, agents=5, steps=7, grid=9, rng=0, data=data)
+        run = simulate(name, agents=5, steps=7, model=LinearRegression(grid=9), rng=0, data=data)
         pi = influence(run.weights(0))
         for method in ("product", "union"):
-            got = influence_series(run, window=3, windows="sliding", method=method)
+            got = influence_series(run, window=3, windows="sliding", method=method).values
             np.testing.assert_allclose(got[2:], np.tile(pi, (5, 1)), atol=1e-12)
             assert np.isnan(got[:2]).all()
-    nocol = simulate("nocol", agents=3, steps=4, grid=9, rng=0, data=data)
-    assert np.isnan(influence_series(nocol, window=2, windows="sliding")).all()
+    nocol = simulate("nocol", agents=3, steps=4, model=LinearRegression(grid=9), rng=0, data=data)
+    assert np.isnan(influence_series(nocol, window=2, windows="sliding").values).all()
     with pytest.raises(NotUniqueError):
         influence_series(nocol, window=2, windows="sliding", on_nonunique="raise")
 
@@ -138,11 +139,11 @@ def test_per_step_influence_where_unique():
     # step 0: 0<->1 is the one closed class, 2 listens to 1 -> unique (1/2, 1/2, 0)
     # step 1: 0 -> 2, 1 -> 2, 2 -> 0: closed class {0, 2}
     run = Run.from_choices([[1, 0, 1], [2, 2, 0]])
-    per_step = influence_series(run, window=1, windows="sliding")
+    per_step = influence_series(run, window=1, windows="sliding").values
     np.testing.assert_allclose(per_step[0], [0.5, 0.5, 0.0])
     np.testing.assert_allclose(per_step[1], [0.5, 0.0, 0.5])
     run2 = Run.from_choices([[1, 0, 3, 2]])
-    assert np.isnan(influence_series(run2, window=1, windows="sliding")).all()
+    assert np.isnan(influence_series(run2, window=1, windows="sliding").values).all()
 
 
 def test_influence_rank():
@@ -161,10 +162,11 @@ def test_series_input_and_options_checked():
         influence_series([digraph(2, [(0, 1), (1, 0)])], window=1, windows="sliding", method="mean")
     data = synthetic_bodyfat(rng=0)
     with pytest.raises(ValueError, match="centralised"):
-        influence_series(simulate("cen", agents=2, steps=2, grid=9, rng=0, data=data),
+        influence_series(simulate("cen", agents=2, steps=2, model=LinearRegression(grid=9),
+                         rng=0, data=data),
                          windows="sliding")  # fmt: skip
     s = as_series([digraph(2, [(0, 1), (1, 0)])])
-    assert influence_series(s, window=1, windows="sliding").tolist() == [[0.5, 0.5]]
+    assert influence_series(s, window=1, windows="sliding").values.tolist() == [[0.5, 0.5]]
 
 
 # -- window vocabulary -------------------------------------------------------------
@@ -173,8 +175,8 @@ def test_series_input_and_options_checked():
 def test_windows_default_warns_and_stays_sliding(rng):
     run = Run.from_choices(random_choices(rng, 6, 3))
     with pytest.warns(FutureWarning, match="windows="):
-        got = influence_series(run, window=2)
-    np.testing.assert_array_equal(got, influence_series(run, window=2, windows="sliding"))
+        got = influence_series(run, window=2).values
+    np.testing.assert_array_equal(got, influence_series(run, window=2, windows="sliding").values)
 
 
 @pytest.mark.parametrize("method", ["product", "union"])
@@ -182,8 +184,10 @@ def test_incomplete_keep_fills_the_cut_windows(rng, method):
     t, m, w = 11, 4, 3
     run = Run.from_choices(random_choices(rng, t, m), delta=0.4)
     for windows in ("aligned", "sliding"):
-        drop = influence_series(run, window=w, windows=windows, method=method)
-        keep = influence_series(run, window=w, windows=windows, incomplete="keep", method=method)
+        drop = influence_series(run, window=w, windows=windows, method=method).values
+        keep = influence_series(
+            run, window=w, windows=windows, incomplete="keep", method=method
+        ).values
         cut = [(0, 1), (0, 2)] if windows == "sliding" else [(9, 11)]
         rows = [stop - 1 for _, stop in cut]
         other = np.setdiff1d(np.arange(t), rows)
@@ -199,12 +203,19 @@ def test_incomplete_keep_fills_the_cut_windows(rng, method):
 
 
 def test_incomplete_keep_on_a_fixed_graph():
-    run = simulate("posm", agents=4, steps=7, grid=9, rng=0, data=synthetic_bodyfat(rng=0))
+    run = simulate(
+        "posm",
+        agents=4,
+        steps=7,
+        model=LinearRegression(grid=9),
+        rng=0,
+        data=synthetic_bodyfat(rng=0),
+    )
     pi = influence(run.series.weights(0))
-    keep = influence_series(run, window=3, windows="aligned", incomplete="keep")
+    keep = influence_series(run, window=3, windows="aligned", incomplete="keep").values
     np.testing.assert_allclose(keep[[2, 5, 6]], np.tile(pi, (3, 1)), atol=1e-12)
     assert np.isnan(keep[[0, 1, 3, 4]]).all()
-    sliding = influence_series(run, window=3, windows="sliding", incomplete="keep")
+    sliding = influence_series(run, window=3, windows="sliding", incomplete="keep").values
     np.testing.assert_allclose(sliding, np.tile(pi, (7, 1)), atol=1e-12)
 
 

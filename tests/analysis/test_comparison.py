@@ -11,11 +11,12 @@ import pytest
 import baygo_graph as bg
 from baygo_graph.analysis import Comparison, final_mse, paired_difference, seed_bands, summarize
 from baygo_graph.experiments import compare
+from baygo_graph.models import LinearRegression
 
 DATA = bg.synthetic_bodyfat(rng=11)
 SIX = ("baygo", "complete", "posm", "negm", "nocol", "cen")
-STUDY = {"seeds": 3, "steps": 8, "agents": 5, "grid": 11, "data": DATA, "n_jobs": 1,
-         "progress": False, "influence_window": 3}  # fmt: skip
+STUDY = {"seeds": 3, "steps": 8, "agents": 5, "model": LinearRegression(grid=11), "data": DATA,
+         "n_jobs": 1, "progress": False, "influence_window": 3}  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -61,7 +62,7 @@ def test_runs_are_the_same_in_worker_processes(study):
             seeds=3,
             steps=8,
             agents=5,
-            grid=11,
+            model=LinearRegression(grid=11),
             data=DATA,
             n_jobs=2,
             progress=False,

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from shared import digraph, ref_windows
 
 from baygo_graph import Run, simulate, synthetic_bodyfat
+from baygo_graph._render import b_text
 from baygo_graph.analysis import (
     as_series,
     b_connectivity,
@@ -21,6 +22,7 @@ from baygo_graph.analysis import (
     time_to_connectivity,
     window_union,
 )
+from baygo_graph.models import LinearRegression
 
 # -- helpers ---------------------------------------------------------------------
 
@@ -103,7 +105,7 @@ def test_b_connectivity_matches_networkx(graphs, windows, incomplete):
 @settings(max_examples=60, deadline=None)
 @given(graph_series(), st.sampled_from(["aligned", "sliding"]), st.sampled_from(["drop", "keep"]))
 def test_smallest_b_matches_networkx(graphs, windows, incomplete):
-    assert smallest_b(graphs, windows=windows, incomplete=incomplete) == ref_smallest_b(
+    assert smallest_b(graphs, windows=windows, incomplete=incomplete).B == ref_smallest_b(
         graphs, windows, incomplete
     )
 
@@ -118,7 +120,7 @@ def test_smallest_b_matches_networkx(graphs, windows, incomplete):
 def test_smallest_b_from_precomputed_ttc(graphs, windows, incomplete, max_b):
     ttc = time_to_connectivity(graphs)
     kw = {"windows": windows, "incomplete": incomplete, "max_b": max_b}
-    assert smallest_b(graphs, ttc=ttc, **kw) == smallest_b(graphs, **kw)
+    assert smallest_b(graphs, ttc=ttc, **kw).B == smallest_b(graphs, **kw).B
     with pytest.raises(ValueError, match="ttc must be an int array"):
         smallest_b(graphs, ttc=ttc[:-1], **kw)
 
@@ -150,16 +152,16 @@ def test_aligned_non_monotone_example():
     assert holds[:6] == [False, False, True, False, True, True]
     r = b_connectivity(graphs, 4)
     assert r.first_failure == 1 and r.n_components.tolist() == [1, 2, 1]
-    assert smallest_b(graphs, windows="aligned") == 3 == ref_smallest_b(graphs, "aligned", "drop")
-    assert smallest_b(graphs, windows="sliding") == ref_smallest_b(graphs, "sliding", "drop")
-    assert smallest_b(graphs, windows="sliding") > 3
+    assert smallest_b(graphs, windows="aligned").B == 3 == ref_smallest_b(graphs, "aligned", "drop")
+    assert smallest_b(graphs, windows="sliding").B == ref_smallest_b(graphs, "sliding", "drop")
+    assert smallest_b(graphs, windows="sliding").B > 3
 
 
 def test_no_b_works_when_an_agent_is_never_listened_to():
     ring = [(0, 1), (1, 2), (2, 0)]
     graphs = [digraph(4, ring + [(0, 3)])] * 5  # nobody listens to agent 3
-    assert smallest_b(graphs, windows="aligned") is None
-    assert smallest_b(graphs, windows="sliding") is None
+    assert smallest_b(graphs, windows="aligned").B is None
+    assert smallest_b(graphs, windows="sliding").B is None
     assert time_to_connectivity(graphs).tolist() == [-1] * 5
     assert not b_connectivity(graphs, 5).holds
     assert b_connectivity(graphs, 5).n_components.tolist() == [2]
@@ -180,14 +182,14 @@ def test_incomplete_window_option():
     assert b_connectivity(graphs, 2, incomplete="drop").holds
     keep = b_connectivity(graphs, 2, incomplete="keep")
     assert keep.stop.tolist() == [2, 3] and keep.first_failure == 1 and not keep.holds
-    assert smallest_b(graphs, incomplete="keep") == 3
-    assert smallest_b(graphs, windows="sliding", incomplete="keep") is None
+    assert smallest_b(graphs, incomplete="keep").B == 3
+    assert smallest_b(graphs, windows="sliding", incomplete="keep").B is None
 
 
 def test_max_b_limits_the_search():
     graphs = non_monotone_series()
-    assert smallest_b(graphs, max_b=2) is None
-    assert smallest_b(graphs, max_b=3) == 3
+    assert smallest_b(graphs, max_b=2).B is None
+    assert smallest_b(graphs, max_b=3).B == 3
     full = time_to_connectivity(graphs)
     capped = time_to_connectivity(graphs, max_length=3)
     assert capped.tolist() == np.where(full <= 3, full, -1).tolist()
@@ -202,8 +204,8 @@ def test_run_and_its_graphs_agree(rng):
     run = Run.from_choices(ch)
     graphs = list(run.graphs())
     for windows in ("aligned", "sliding"):
-        assert smallest_b(run, windows=windows) == smallest_b(graphs, windows=windows)
-        assert smallest_b(run, windows=windows) == ref_smallest_b(graphs, windows, "drop")
+        assert smallest_b(run, windows=windows).B == smallest_b(graphs, windows=windows).B
+        assert smallest_b(run, windows=windows).B == ref_smallest_b(graphs, windows, "drop")
         r1, r2 = b_connectivity(run, 5, windows=windows), b_connectivity(graphs, 5, windows=windows)
         assert r1.n_components.tolist() == r2.n_components.tolist()
     assert time_to_connectivity(run).tolist() == ref_time_to_connectivity(graphs)
@@ -211,17 +213,17 @@ def test_run_and_its_graphs_agree(rng):
 
 def test_simulated_run_and_fixed_runs():
     data = synthetic_bodyfat(rng=1)
-    run = simulate("baygo", agents=5, steps=25, grid=11, rng=3, data=data)
+    run = simulate("baygo", agents=5, steps=25, model=LinearRegression(grid=11), rng=3, data=data)
     graphs = list(run.graphs())
-    assert smallest_b(run, windows="sliding") == ref_smallest_b(graphs, "sliding", "drop")
+    assert smallest_b(run, windows="sliding").B == ref_smallest_b(graphs, "sliding", "drop")
     for name, expected in [("complete", 1), ("posm", 1), ("nocol", None)]:
-        fixed = simulate(name, agents=4, steps=6, grid=9, rng=0, data=data)
-        assert smallest_b(fixed) == expected
-        assert smallest_b(fixed, windows="sliding") == expected
+        fixed = simulate(name, agents=4, steps=6, model=LinearRegression(grid=9), rng=0, data=data)
+        assert smallest_b(fixed).B == expected
+        assert smallest_b(fixed, windows="sliding").B == expected
         r = b_connectivity(fixed, 2, windows="sliding")
         assert r.n_windows == 5 and r.holds == (expected == 1)
         assert time_to_connectivity(fixed).tolist() == [1 if expected else -1] * 6
-    cen = simulate("cen", agents=3, steps=2, grid=9, rng=0, data=data)
+    cen = simulate("cen", agents=3, steps=2, model=LinearRegression(grid=9), rng=0, data=data)
     with pytest.raises(ValueError, match="centralised"):
         smallest_b(cen)
 
@@ -233,13 +235,15 @@ def test_nodes_mapped_in_sorted_order_and_inputs_not_mutated():
     g2.add_node("c")
     graphs = [g1, g2]
     before = [(sorted(g.nodes(data=True)), sorted(g.edges(data=True))) for g in graphs]
-    s = as_series(graphs)
+    s = as_series(graphs, self_weight=0)
     assert s.nodes == ("a", "b", "c")
     assert s.weights(0).toarray().tolist() == [[0, 1, 0], [0, 0, 1], [1, 0, 0]]
-    assert smallest_b(graphs) == 2  # g1 is a ring, g2 alone is not
+    half = as_series(graphs).weights(0).toarray().tolist()  # default: the equal rule
+    assert half == [[0.5, 0.5, 0], [0, 0.5, 0.5], [0.5, 0, 0.5]]
+    assert smallest_b(graphs).B == 2  # g1 is a ring, g2 alone is not
     u = window_union(graphs, 0, 2)
     assert set(u.nodes) == {"a", "b", "c"}
-    assert u.edges["a", "b"]["count"] == 1 and u.edges["b", "a"]["weight"] == 1.0
+    assert u.edges["a", "b"]["count"] == 1 and u.edges["b", "a"]["weight"] == 0.5  # equal rule
     after = [(sorted(g.nodes(data=True)), sorted(g.edges(data=True))) for g in graphs]
     assert before == after
 
@@ -297,43 +301,58 @@ def test_long_series_smallest_b_is_tight(rng):
     ch = rng.integers(0, m - 1, size=(t, m))
     run = Run.from_choices(ch + (ch >= np.arange(m)))
     L = time_to_connectivity(run)
-    b = smallest_b(run, windows="sliding")
+    b = smallest_b(run, windows="sliding").B
     assert b is not None
     assert L[: t - b + 1].min() > 0 and L[: t - b + 1].max() <= b
     assert b_connectivity(run, b, windows="sliding").holds
     assert not b_connectivity(run, b - 1, windows="sliding").holds
-    ba = smallest_b(run, windows="aligned")
+    ba = smallest_b(run, windows="aligned").B
     assert b_connectivity(run, ba).holds
     assert all(not b_connectivity(run, k).holds for k in range(1, ba))
 
 
 # -- coverage: what a smallest B checked, and its tail -------------------------------
 def ref_coverage(graphs, windows, incomplete):
-    """Brute force: B, windows checked, steps covered, tail and its connectivity."""
+    """Brute force: B, windows checked, steps covered, tail and its connectivity, and
+    whether the union of all steps is strongly connected. No B, or sliding windows:
+    no tail at all (None); aligned windows kept at the end: a tail of 0."""
     t = len(graphs)
+    whole = nx.is_strongly_connected(ref_union(graphs, 0, t))
     b = ref_smallest_b(graphs, windows, incomplete)
     if b is None:
-        return None, 0, 0, t, nx.is_strongly_connected(ref_union(graphs, 0, t))
+        return None, 0, 0, None, None, whole
     wins = ref_windows(t, b, windows, incomplete)
     covered = sorted({k for s, e in wins for k in range(s, e)})
     assert covered == list(range(len(covered)))  # windows cover a prefix
+    if windows == "sliding":
+        return b, len(wins), len(covered), None, None, whole
     tail = t - len(covered)
     tail_ok = nx.is_strongly_connected(ref_union(graphs, len(covered), t)) if tail else None
-    return b, len(wins), len(covered), tail, tail_ok
+    return b, len(wins), len(covered), tail, tail_ok, whole
 
 
 @settings(max_examples=60, deadline=None)
 @given(graph_series(), st.sampled_from(["aligned", "sliding"]), st.sampled_from(["drop", "keep"]))
 def test_coverage_matches_networkx(graphs, windows, incomplete):
-    got = smallest_b(graphs, windows=windows, incomplete=incomplete, coverage=True)
+    got = smallest_b(graphs, windows=windows, incomplete=incomplete)
     want = ref_coverage(graphs, windows, incomplete)
     assert (got.B, got.windows_checked, got.steps_covered, got.tail_length,
-            got.tail_connected) == want  # fmt: skip
-    assert got.steps == len(graphs)
+            got.tail_connected, got.union_connected) == want  # fmt: skip
+    assert got.steps == len(graphs) and got.max_b == len(graphs)
+    text = b_text(got)
     if got.B is not None and got.tail_length:
-        assert f"over [0, {got.steps_covered})" in got.text
+        assert f"over [0, {got.steps_covered})" in text
         unit = "step" if got.tail_length == 1 else "steps"
-        assert f"tail of {got.tail_length} {unit} " in got.text
+        assert f"tail of {got.tail_length} {unit} " in text
+    else:
+        assert "tail" not in text
+
+
+def test_coverage_keyword_is_a_future_warning_no_op():
+    graphs = [digraph(3, [(0, 1), (1, 2), (2, 0)])] * 3
+    with pytest.warns(FutureWarning, match="coverage= has no effect"):
+        old = smallest_b(graphs, coverage=True)
+    assert old == smallest_b(graphs)
 
 
 def test_a_tail_that_is_not_connected_is_reported_with_its_tail():
@@ -343,11 +362,11 @@ def test_a_tail_that_is_not_connected_is_reported_with_its_tail():
     ring_a, ring_b = digraph(m, [(0, 1), (1, 2)]), digraph(m, [(2, 0)])
     broken = digraph(m, [(0, 1), (1, 0)])
     graphs = [ring_a, ring_b] * 4 + [broken]
-    cov = smallest_b(graphs, coverage=True)
-    assert smallest_b(graphs) == cov.B == 2
+    cov = smallest_b(graphs)
+    assert smallest_b(graphs).B == cov.B == 2
     assert (cov.windows_checked, cov.steps_covered, cov.tail_length) == (4, 8, 1)
     assert cov.tail_connected is False
-    assert cov.text == (
+    assert b_text(cov) == (
         "B-connected over [0, 8) with B = 2 (4 aligned windows), tail of 1 step not connected"
     )
     assert cov.as_dict()["tail_connected"] is False and cov.as_dict()["B"] == 2
@@ -355,14 +374,17 @@ def test_a_tail_that_is_not_connected_is_reported_with_its_tail():
     ok = b_coverage(graphs[:8] + [ring_a, ring_b, ring_a], 2)
     assert ok.tail_length == 1 and ok.tail_connected is False
     ok = b_coverage(graphs[:8] + [digraph(m, [(0, 1), (1, 2), (2, 0)])], 2)
-    assert ok.tail_connected is True and ok.text.endswith("tail of 1 step strongly connected")
-    assert b_coverage(graphs[:8], 2).text == (
+    assert ok.tail_connected is True and b_text(ok).endswith("tail of 1 step strongly connected")
+    assert b_text(b_coverage(graphs[:8], 2)) == (
         "B-connected over [0, 8) with B = 2 (4 aligned windows)"
     )
-    # sliding windows cover every step
-    sl = smallest_b(graphs, windows="sliding", coverage=True)
-    assert sl.steps_covered == len(graphs) and sl.tail_length == 0
-    # no B: the whole series is the unchecked part
-    none = smallest_b([broken] * 3, coverage=True)
-    assert none.B is None and none.tail_length == 3 and none.tail_connected is False
-    assert none.text.startswith("no B works over the 3 steps")
+    # sliding windows cover every step: no tail at all
+    sl = smallest_b(graphs, windows="sliding")
+    assert sl.steps_covered == len(graphs) and sl.tail_length is None and not sl.has_tail
+    # no B: nothing covered, no tail; the reason is the union of all steps
+    none = smallest_b([broken] * 3)
+    assert none.B is None and none.tail_length is None and none.tail_connected is None
+    assert none.union_connected is False
+    assert b_text(none) == (
+        "no B up to 3 works (aligned windows): the union of all 3 steps is not strongly connected"
+    )

@@ -8,12 +8,13 @@ import pytest
 import baygo_graph as bg
 from baygo_graph.analysis import smallest_b
 from baygo_graph.analysis.horizon import horizon_table
+from baygo_graph.models import LinearRegression
 
 DATA = bg.synthetic_bodyfat()
 
 
 def test_each_horizon_equals_a_run_of_that_length():
-    kw = {"agents": 6, "grid": 21, "data": DATA}
+    kw = {"agents": 6, "model": LinearRegression(grid=21), "data": DATA}
     runs = [bg.simulate("baygo", steps=60, rng=s, **kw) for s in range(3)]
     table = horizon_table(runs, [15, 30, 60], window=5)
     for s in range(3):
@@ -21,7 +22,7 @@ def test_each_horizon_equals_a_run_of_that_length():
             row = table[(table["run"] == s) & (table["steps"] == steps)].iloc[0]
             short = bg.simulate("baygo", steps=steps, rng=s, **kw)
             for windows in ("aligned", "sliding"):
-                b = smallest_b(short, windows=windows)
+                b = smallest_b(short, windows=windows).B
                 got = row[f"b_{windows}"]
                 assert (np.isnan(got) and b is None) or got == b
             # brute force: share of the 5 other agents choosing agent 0, per step
@@ -31,7 +32,10 @@ def test_each_horizon_equals_a_run_of_that_length():
 
 
 def test_smallest_b_cannot_shrink_with_the_horizon_when_sliding():
-    runs = [bg.simulate("baygo", agents=8, steps=80, grid=21, rng=s, data=DATA) for s in range(3)]
+    runs = [
+        bg.simulate("baygo", agents=8, steps=80, model=LinearRegression(grid=21), rng=s, data=DATA)
+        for s in range(3)
+    ]
     t = horizon_table(runs, [20, 40, 80], window=5)
     for _, g in t.groupby("run"):
         b = g.sort_values("steps")["b_sliding"].fillna(np.inf).to_numpy()

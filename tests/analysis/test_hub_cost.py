@@ -82,7 +82,7 @@ def test_is_b_connected_names_a_bad_b(bad):
 @pytest.mark.parametrize("hub", [0.0, 0.3, 0.9])
 def test_report_step_fraction_equals_the_per_step_check(hub):
     run = Run.from_choices(_choices(np.random.default_rng(2), 40, 9, hub, 0.1), delta=0.5)
-    r = analysis_report(run, window=5)
+    r = analysis_report(run, window=5).as_dict()
     assert r["step_strongly_connected_fraction"] == float(strongly_connected_steps(run).mean())
 
 

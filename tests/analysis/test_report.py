@@ -6,20 +6,35 @@ import numpy as np
 import pytest
 
 from baygo_graph import Run
-from baygo_graph.analysis import analysis_report, reference_influence, smallest_b
+from baygo_graph.analysis import (
+    analysis_report,
+    influence_series,
+    reference_influence,
+    smallest_b,
+)
 
 
 def test_report_numbers_come_from_the_analysis_functions():
     run = Run.from_choices([[1, 0, 0], [2, 0, 1], [1, 2, 0], [2, 0, 1]], delta=0.5)
-    rep = analysis_report(run, window=2)
-    assert rep["smallest_b"]["sliding"] == smallest_b(run, windows="sliding")
+    report = analysis_report(run, window=2)
+    rep = report.as_dict()
+    assert rep["smallest_b"]["sliding"] == smallest_b(run, windows="sliding").B
+    assert report.smallest_b["aligned"] == smallest_b(run, windows="aligned")
     ref = reference_influence(3, informative=0, delta=0.5)
     assert rep["references"] == ref
+    # the influence is the influence_series result, and the JSON carries no prose
+    r = report.influence["product"]
+    np.testing.assert_array_equal(
+        r.values, influence_series(run, window=2, windows="sliding").values
+    )
+    assert "text" not in rep["smallest_b_coverage"]["aligned"] and rep["self_weight"] is None
+    with pytest.warns(FutureWarning, match="as_dict"):
+        assert report["steps"] == 4
 
 
 def test_delta_one_has_no_reference_and_no_error():
     run = Run.from_choices(np.array([[1, 0, 0], [2, 0, 1]]), delta=1.0)
-    rep = analysis_report(run, window=2)
+    rep = analysis_report(run, window=2).as_dict()
     assert "references" not in rep and rep["listening_to_informative"]["mean"] == 0.0
     with pytest.raises(Exception, match="not unique"):
         reference_influence(3, informative=0, delta=1.0, weights="delta")

@@ -9,6 +9,7 @@ import pytest
 
 import baygo_graph as bg
 from baygo_graph.analysis import theorem_check
+from baygo_graph.models import LinearRegression
 from baygo_graph.monitors import TheoremMonitor, true_cell
 
 DATA = bg.synthetic_bodyfat()
@@ -30,7 +31,15 @@ class Capture:
 @pytest.mark.parametrize("strategy", ["baygo", "complete", "negm"])
 def test_monitor_matches_a_loop_over_agents_cells_and_neighbours(strategy):
     cap, mon = Capture(), TheoremMonitor()
-    run = bg.simulate(strategy, agents=4, steps=6, grid=9, rng=2, data=DATA, monitors=[cap, mon])
+    run = bg.simulate(
+        strategy,
+        agents=4,
+        steps=6,
+        model=LinearRegression(grid=9),
+        rng=2,
+        data=DATA,
+        monitors=[cap, mon],
+    )
     k_star, _ = true_cell(cap.grid, cap.split)
     kk = cap.grid.size
     kappa_sum = np.zeros(4)
@@ -78,11 +87,17 @@ def test_check_counts_and_recovers_an_exponential_rate():
 
 
 def test_check_needs_records_and_a_graph():
-    run = bg.simulate("nocol", agents=3, steps=2, grid=5, rng=0, data=DATA)
+    run = bg.simulate("nocol", agents=3, steps=2, model=LinearRegression(grid=5), rng=0, data=DATA)
     with pytest.raises(ValueError, match="no theorem records"):
         theorem_check(run)
     cen = bg.simulate(
-        "cen", agents=3, steps=2, grid=5, rng=0, data=DATA, monitors=[TheoremMonitor()]
+        "cen",
+        agents=3,
+        steps=2,
+        model=LinearRegression(grid=5),
+        rng=0,
+        data=DATA,
+        monitors=[TheoremMonitor()],
     )
     with pytest.raises(ValueError, match="has no graph"):
         theorem_check(cen)

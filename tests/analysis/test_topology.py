@@ -16,6 +16,7 @@ from baygo_graph.analysis import (
     listen_counts,
     listener_fraction,
 )
+from baygo_graph.models import LinearRegression
 
 
 def ref_listen_counts(graphs, nodes):
@@ -77,14 +78,14 @@ def test_listen_counts_window_and_row_convention():
 
 def test_fixed_runs():
     data = synthetic_bodyfat(rng=0)
-    run = simulate("posm", agents=4, steps=5, grid=9, rng=0, data=data)
+    run = simulate("posm", agents=4, steps=5, model=LinearRegression(grid=9), rng=0, data=data)
     c = listen_counts(run)
     assert c.tolist() == [[0, 5, 5, 5], [5, 0, 0, 0], [5, 0, 0, 0], [5, 0, 0, 0]]
     np.testing.assert_array_equal(chosen_counts(run), run.chosen_counts())
     np.testing.assert_array_equal(listener_fraction(run), np.ones(5))
     assert degrees(run).tolist() == [[3, 1, 1, 1]] * 5
     assert degree_distribution(run, direction="out").tolist() == [0, 15, 0, 5]
-    negm = simulate("negm", agents=4, steps=2, grid=9, rng=0, data=data)
+    negm = simulate("negm", agents=4, steps=2, model=LinearRegression(grid=9), rng=0, data=data)
     np.testing.assert_allclose(listener_fraction(negm), [1 / 3, 1 / 3])
     np.testing.assert_allclose(listener_fraction(negm, agent=1), [1.0, 1.0])
 

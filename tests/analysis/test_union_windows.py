@@ -98,7 +98,7 @@ def test_long_hub_and_random_series_equal_the_cold_solve(hub):
 
     s = random_series(np.random.default_rng(7), 230, 60, 12, hub_share=hub)
     w = 30
-    rows = influence_series(s, window=w, method="union", windows="sliding")
+    rows = influence_series(s, window=w, method="union", windows="sliding").values
     for e in range(w - 1, s.n_steps):
         cold = influence(window_matrix(s, e - w + 1, e + 1, method="union"), on_nonunique="nan")
         np.testing.assert_array_equal(np.isnan(rows[e]), np.isnan(cold))
@@ -109,14 +109,16 @@ def test_long_hub_and_random_series_equal_the_cold_solve(hub):
 def test_influence_series_union_matches_the_reference_and_strides():
     s = random_series(np.random.default_rng(3), 25, 6, 4, hub_share=0.3)
     w = 5
-    full = influence_series(s, window=w, method="union", windows="sliding")
+    full = influence_series(s, window=w, method="union", windows="sliding").values
     ref, _ = dense_reference(s, w, np.arange(w - 1, 25))
     np.testing.assert_allclose(full[w - 1 :], ref, atol=1e-10, rtol=0)
     part = influence_series(s, window=w, method="union", windows="sliding", stride=3)
+    assert part.ends.tolist() == np.arange(w - 1, 25)[::3].tolist()
+    part = part.values
     kept = np.arange(w - 1, 25)[::3]
     np.testing.assert_allclose(part[kept], full[kept], atol=1e-10, rtol=0)  # other warm starts
     assert np.isnan(np.delete(part, kept, axis=0)).all()
-    aligned = influence_series(s, window=w, method="union", windows="aligned", stride=2)
+    aligned = influence_series(s, window=w, method="union", windows="aligned", stride=2).values
     np.testing.assert_allclose(aligned[[4, 14, 24]], full[[4, 14, 24]], atol=1e-10, rtol=0)
     assert np.isnan(aligned[[9, 19]]).all()
     with pytest.raises(ValueError, match="stride"):
@@ -188,4 +190,5 @@ def test_influence_rows_are_checked_against_the_budget(monkeypatch):
     with pytest.raises(BudgetError, match="influence of 20 steps x 6 nodes"):
         influence_series(s, window=4, method="union", windows="sliding")
     monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "1MiB")
-    assert np.isfinite(influence_series(s, window=20, method="union", windows="aligned")[-1]).all()
+    last = influence_series(s, window=20, method="union", windows="aligned").values[-1]
+    assert np.isfinite(last).all()

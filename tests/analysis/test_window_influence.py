@@ -17,6 +17,7 @@ from baygo_graph.analysis.window_influence import (
     window_closed_classes,
     window_influence,
 )
+from baygo_graph.models import LinearRegression
 
 
 # -- dense references --------------------------------------------------------------
@@ -87,12 +88,12 @@ def cases(draw):
 def test_matches_dense_eig_and_generic_path(case, method, windows):
     ch, delta, w = case
     run = Run.from_choices(ch, delta=delta)
-    got = influence_series(run, window=w, method=method, windows=windows)
+    got = influence_series(run, window=w, method=method, windows=windows).values
     ref = reference_series(ch, delta, w, method, windows)
     np.testing.assert_array_equal(np.isnan(got), np.isnan(ref))
     np.testing.assert_allclose(got, ref, atol=1e-10, equal_nan=True)
     # the generic implementation (graphs in: the window matrices are formed)
-    generic = influence_series(list(run.graphs()), window=w, method=method, windows=windows)
+    generic = influence_series(list(run.graphs()), window=w, method=method, windows=windows).values
     np.testing.assert_allclose(got, generic, atol=1e-10, equal_nan=True)
     defined = ~np.isnan(got).any(axis=1)
     np.testing.assert_allclose(got[defined].sum(axis=1), 1.0, atol=1e-12)
@@ -177,16 +178,25 @@ def test_slowly_mixing_class_matches_dense(rng):
 def test_larger_random_series_matches_generic(rng):
     run = Run.from_choices(random_choices(rng, 14, 150), delta=0.5)
     for method in ("product", "union"):
-        got = influence_series(run, window=5, windows="sliding", method=method)
-        generic = influence_series(list(run.graphs()), window=5, windows="sliding", method=method)
+        got = influence_series(run, window=5, windows="sliding", method=method).values
+        generic = influence_series(
+            list(run.graphs()), window=5, windows="sliding", method=method
+        ).values
         assert not np.isnan(got[4:]).all()
         np.testing.assert_allclose(got, generic, atol=1e-10, equal_nan=True)
 
 
 def test_simulated_run_matches_dense():
-    run = simulate("baygo", agents=8, steps=25, grid=9, rng=3, data=synthetic_bodyfat(rng=0))
+    run = simulate(
+        "baygo",
+        agents=8,
+        steps=25,
+        model=LinearRegression(grid=9),
+        rng=3,
+        data=synthetic_bodyfat(rng=0),
+    )
     for method in ("product", "union"):
-        got = influence_series(run, window=4, windows="sliding", method=method)
+        got = influence_series(run, window=4, windows="sliding", method=method).values
         ref = reference_series(run.choices, run.delta, 4, method)
         np.testing.assert_allclose(got, ref, atol=1e-10, equal_nan=True)
 
@@ -205,7 +215,12 @@ def test_series_choices_forms(rng):
         np.testing.assert_array_equal(got, ch)
         assert delta == pytest.approx(0.25, abs=1e-12)
     data = synthetic_bodyfat(rng=0)
-    assert series_choices(simulate("posm", agents=3, steps=2, grid=9, rng=0, data=data)) is None
+    assert (
+        series_choices(
+            simulate("posm", agents=3, steps=2, model=LinearRegression(grid=9), rng=0, data=data)
+        )
+        is None
+    )
 
 
 @pytest.mark.parametrize("k", [1, 2, 5, 30])
@@ -241,15 +256,16 @@ def test_baygo_graphs_read_back_from_a_file_take_the_fast_path(tmp_path, suffix)
     from baygo_graph.analysis.window_influence import series_choices
     from baygo_graph.export import read_series, write_series
 
-    run = simulate("baygo", agents=6, steps=9, grid=11, rng=4, data=synthetic_bodyfat(),
+    run = simulate("baygo", agents=6, steps=9, model=LinearRegression(grid=11),
+                   rng=4, data=synthetic_bodyfat(),
                    delta=0.35)  # fmt: skip
     path = write_series(run, tmp_path / f"s{suffix}")
     graphs = read_series(path)
     ch, delta = series_choices(graphs)
     np.testing.assert_array_equal(ch, run.choices)
     assert delta == pytest.approx(0.35, abs=1e-12)
-    want = influence_series(run, window=3, method="product", windows="sliding")
-    got = influence_series(graphs, window=3, method="product", windows="sliding")
+    want = influence_series(run, window=3, method="product", windows="sliding").values
+    got = influence_series(graphs, window=3, method="product", windows="sliding").values
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-12, equal_nan=True)
 
 
@@ -291,6 +307,6 @@ def test_a_slowly_converging_sparse_class_falls_back_to_the_dense_solve():
     ch = np.tile((np.arange(m) + 1) % m, (t, 1))
     ch[::2, 0] = -1
     run = Run.from_choices(ch, delta=0.01)
-    got = influence_series(run, window=3, method="union", windows="sliding")
+    got = influence_series(run, window=3, method="union", windows="sliding").values
     want = reference_series(ch, 0.01, 3, "union")
     np.testing.assert_allclose(got, want, atol=1e-10, equal_nan=True)

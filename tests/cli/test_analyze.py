@@ -9,13 +9,22 @@ import pytest
 from click.testing import CliRunner
 
 from baygo_graph import Run, simulate, synthetic_bodyfat, write_series
+from baygo_graph._render import b_text
 from baygo_graph.analysis import influence_series, listener_fraction, smallest_b
 from baygo_graph.cli import cli, main
+from baygo_graph.models import LinearRegression
 
 
 @pytest.fixture(scope="module")
 def saved_run(tmp_path_factory):
-    run = simulate("baygo", agents=5, steps=24, grid=11, rng=2, data=synthetic_bodyfat(rng=0))
+    run = simulate(
+        "baygo",
+        agents=5,
+        steps=24,
+        model=LinearRegression(grid=11),
+        rng=2,
+        data=synthetic_bodyfat(rng=0),
+    )
     folder = tmp_path_factory.mktemp("run")
     run.save(folder)
     return folder, Run.load(folder)
@@ -40,12 +49,12 @@ def test_json_report_matches_api(saved_run):
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
     assert report["smallest_b"] == {
-        "aligned": smallest_b(run, windows="aligned"),
-        "sliding": smallest_b(run, windows="sliding"),
+        "aligned": smallest_b(run, windows="aligned").B,
+        "sliding": smallest_b(run, windows="sliding").B,
     }
     assert report["steps"] == 24 and report["agents"] == 5 and report["window"] == 6
     assert report["synthetic"] is True and report["strategy"] == "baygo"
-    inf = influence_series(run, window=6, method="union", windows="sliding")[:, 0]
+    inf = influence_series(run, window=6, method="union", windows="sliding").values[:, 0]
     assert report["influence"]["union"]["informative"]["mean"] == pytest.approx(np.nanmean(inf))
     assert report["listening_to_informative"]["mean"] == pytest.approx(
         listener_fraction(run).mean()
@@ -61,8 +70,8 @@ def test_text_report_carries_synthetic_banner(saved_run):
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0].startswith("NOTE: SYNTHETIC DATA")
-    b = smallest_b(run, windows="aligned", coverage=True)
-    assert f"smallest B (B-strong connectivity): aligned: {b.text};" in result.output
+    b = smallest_b(run, windows="aligned")
+    assert f"smallest B (B-strong connectivity): aligned: {b_text(b)};" in result.output
     assert "windows of 10" in result.output  # default window min(10, T)
     # the paper's equal-weight star on 5 agents: M / (3M - 2) = 5 / 13
     assert "reference influence of the informative agent: PosM 0.385" in result.output
@@ -75,7 +84,7 @@ def test_series_files(saved_run, tmp_path, suffix):
     result = invoke(path, "--json", "--window", 4)
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
-    assert report["smallest_b"]["sliding"] == smallest_b(run, windows="sliding")
+    assert report["smallest_b"]["sliding"] == smallest_b(run, windows="sliding").B
     assert report["informative"] == 0  # node attribute survives the file
     assert report["synthetic"] is run.synthetic  # every step graph carries the mark
     direct = json.loads(invoke(folder, "--json", "--window", 4).output)
@@ -86,7 +95,14 @@ def test_series_files(saved_run, tmp_path, suffix):
 
 
 def test_fixed_run_report(tmp_path):
-    run = simulate("posm", agents=4, steps=8, grid=9, rng=0, data=synthetic_bodyfat(rng=0))
+    run = simulate(
+        "posm",
+        agents=4,
+        steps=8,
+        model=LinearRegression(grid=9),
+        rng=0,
+        data=synthetic_bodyfat(rng=0),
+    )
     run.save(tmp_path)
     report = json.loads(invoke(tmp_path, "--json").output)
     assert report["smallest_b"] == {"aligned": 1, "sliding": 1}
@@ -117,7 +133,14 @@ def test_bad_input_one_line_error(tmp_path, capsys, make, message):
 
 
 def test_cen_run_has_no_graph(tmp_path, capsys):
-    run = simulate("cen", agents=3, steps=3, grid=9, rng=0, data=synthetic_bodyfat(rng=0))
+    run = simulate(
+        "cen",
+        agents=3,
+        steps=3,
+        model=LinearRegression(grid=9),
+        rng=0,
+        data=synthetic_bodyfat(rng=0),
+    )
     run.save(tmp_path)
     assert run_main(["analyze", str(tmp_path)]) == 1
     assert "no communication graph" in capsys.readouterr().err
@@ -141,7 +164,9 @@ def twenty_runs(tmp_path_factory):
 
     data = synthetic_bodyfat(rng=0)
     runs = {
-        (s, seed): simulate(s, agents=4, steps=16, grid=11, rng=seed, data=data)
+        (s, seed): simulate(
+            s, agents=4, steps=16, model=LinearRegression(grid=11), rng=seed, data=data
+        )
         for s, n in (("baygo", 16), ("posm", 4))
         for seed in range(n)
     }
@@ -161,12 +186,12 @@ def test_many_runs_table_and_figures(twenty_runs, tmp_path):
     for (strategy, seed), run in runs.items():
         row = rows[f"{strategy}-seed{seed}"]
         for kind in ("aligned", "sliding"):
-            assert row[f"b_{kind}"] == smallest_b(run, windows=kind)
+            assert row[f"b_{kind}"] == smallest_b(run, windows=kind).B
         assert row["listening_share"] == pytest.approx(listener_fraction(run).mean())
-        inf = influence_series(run, window=4, windows="sliding")[:, run.informative]
+        inf = influence_series(run, window=4, windows="sliding").values[:, run.informative]
         assert row["influence"] == pytest.approx(np.nanmean(inf))
         assert row["seed"] == seed and row["strategy"] == strategy
-    baygo_b = [smallest_b(r, windows="aligned") for (s, _), r in runs.items() if s == "baygo"]
+    baygo_b = [smallest_b(r, windows="aligned").B for (s, _), r in runs.items() if s == "baygo"]
     finite = [b for b in baygo_b if b is not None]
     summary = {(r["strategy"], r["measure"]): r for r in record["summary"]}
     assert summary["baygo", "b_aligned"]["median"] == pytest.approx(np.median(finite))
@@ -185,7 +210,7 @@ def test_many_runs_text_table(twenty_runs):
     result = invoke(*run_dirs)
     assert result.exit_code == 0, result.output
     assert "3 runs" in result.output and "SYNTHETIC" in result.output
-    b = smallest_b(runs["baygo", 0], windows="sliding")
+    b = smallest_b(runs["baygo", 0], windows="sliding").B
     line = next(x for x in result.output.splitlines() if "baygo-seed0 " in x)
     assert f"| {b if b is not None else 'none'} " in line.replace(".0 ", " ")
 
@@ -207,7 +232,14 @@ def test_many_runs_window_longer_than_some_runs(saved_run, tmp_path, capsys):
     from baygo_graph.analysis import analysis_table
 
     folder, long = saved_run
-    short = simulate("baygo", agents=5, steps=6, grid=11, rng=3, data=synthetic_bodyfat(rng=0))
+    short = simulate(
+        "baygo",
+        agents=5,
+        steps=6,
+        model=LinearRegression(grid=11),
+        rng=3,
+        data=synthetic_bodyfat(rng=0),
+    )
     short.save(tmp_path / "short")
     argv = ["analyze", str(folder), str(tmp_path / "short"), "--window", "10", "--json"]
     assert run_main(argv) == 1  # T = 24 and T = 6: refused, naming both setups
@@ -231,7 +263,8 @@ def test_many_runs_list_cen_as_skipped(tmp_path, capsys):
     from baygo_graph.io.runs import save_runs
 
     data = synthetic_bodyfat(rng=0)
-    runs = {(s, k): simulate(s, agents=4, steps=8, grid=21, rng=k, data=data)
+    runs = {(s, k): simulate(s, agents=4, steps=8, model=LinearRegression(grid=21),
+            rng=k, data=data)
             for s in ("baygo", "cen") for k in range(2)}  # fmt: skip
     save_runs(runs, tmp_path / "runs")
     assert run_main(["analyze", str(tmp_path / "runs")]) == 0
@@ -248,7 +281,8 @@ def test_ties_are_marked(tmp_path, capsys):
     from baygo_graph.io.runs import save_runs
 
     data = synthetic_bodyfat(rng=0)
-    runs = {("complete", k): simulate("complete", agents=4, steps=6, grid=11, rng=k, data=data)
+    runs = {("complete", k): simulate("complete", agents=4, steps=6, rng=k, data=data,
+                                      model=LinearRegression(grid=11))
             for k in range(2)}  # fmt: skip
     save_runs(runs, tmp_path / "runs")
     assert run_main(["analyze", str(tmp_path / "runs"), "--window", "3"]) == 0
@@ -270,7 +304,14 @@ def _hostile_run(folder, *, strategy, source):
     """A saved run whose strategy name and data source hold newlines and tabs."""
     import dataclasses
 
-    run = simulate("baygo", agents=4, steps=6, grid=11, rng=0, data=synthetic_bodyfat(rng=0))
+    run = simulate(
+        "baygo",
+        agents=4,
+        steps=6,
+        model=LinearRegression(grid=11),
+        rng=0,
+        data=synthetic_bodyfat(rng=0),
+    )
     config = run.config | {"data": run.config["data"] | {"source": source}}
     dataclasses.replace(run, strategy=strategy, config=config).save(folder)
     return folder

@@ -12,6 +12,7 @@ from baygo_graph.analysis import summarize
 from baygo_graph.cli import main
 from baygo_graph.experiments import compare
 from baygo_graph.io.results import load_results
+from baygo_graph.models import LinearRegression
 
 SMALL = ["compare", "--seeds", "2", "--steps", "4", "--agents", "3", "--grid", "11"]
 SMALL += ["--jobs", "1", "--window", "2", "--no-progress"]
@@ -59,7 +60,7 @@ def test_writes_files_and_prints_the_table(tmp_path, capsys, no_env):
         seeds=2,
         steps=4,
         agents=3,
-        grid=11,
+        model=LinearRegression(grid=11),
         rng=4,
         n_jobs=1,
         progress=False,
@@ -128,7 +129,8 @@ def test_out_writes_parquet_by_default_exactly(tmp_path, capsys, no_env):
     assert not (tmp_path / "results.csv").exists()
     path = tmp_path / "results.parquet"
     assert f"written: {path}" in out
-    api = compare(["baygo", "nocol"], seeds=2, steps=4, agents=3, grid=11, rng=4, n_jobs=1,
+    api = compare(["baygo", "nocol"], seeds=2, steps=4, agents=3, model=LinearRegression(grid=11),
+                  rng=4, n_jobs=1,
                   progress=False, influence_window=2)  # fmt: skip
     df = pd.read_parquet(path)  # plain pandas
     assert df.columns.tolist() == [*api.columns, "data", "synthetic"]
@@ -198,7 +200,8 @@ def test_window_longer_than_the_runs_is_cut_with_a_note(window, used, note, caps
     assert record["influence_window"] == used
     expected = "baygo: note: --window 9 is longer than the runs (4 steps): using 4\n"
     assert err == (expected if note else "")
-    api = compare(["baygo", "nocol"], seeds=2, steps=4, agents=3, grid=11, rng=0, n_jobs=1,
+    api = compare(["baygo", "nocol"], seeds=2, steps=4, agents=3, model=LinearRegression(grid=11),
+                  rng=0, n_jobs=1,
                   progress=False, influence_window=4)  # fmt: skip
     share = summarize(api).loc["baygo", "influence_informative"]
     assert np.isfinite(share)  # a whole-run window: an influence, not an empty column
@@ -213,8 +216,9 @@ def test_save_runs_keeps_every_run(tmp_path, capsys, no_env):
     assert code == 0 and f"runs saved: 4 folders in {tmp_path}" in out
     names = sorted(p.name for p in tmp_path.iterdir())
     assert names == ["baygo-seed0", "baygo-seed1", "cen-seed0", "cen-seed1"]
-    df, runs = compare(["baygo", "cen"], seeds=2, steps=4, agents=3, grid=11, rng=3,
-                       n_jobs=1, progress=False, return_runs=True)  # fmt: skip
+    df, runs = compare(["baygo", "cen"], seeds=2, steps=4, agents=3, rng=3,
+                       model=LinearRegression(grid=11), n_jobs=1, progress=False,
+                       return_runs=True)  # fmt: skip
     for (strategy, seed), run in runs.items():
         assert Run.load(tmp_path / f"{strategy}-seed{seed}") == run
 

@@ -12,6 +12,7 @@ from baygo_graph import simulate, synthetic_bodyfat
 from baygo_graph.cli import main
 from baygo_graph.cli.figures import parse_steps
 from baygo_graph.figures import video as animation_module
+from baygo_graph.models import LinearRegression
 from baygo_graph.reproduce import CLAIM_KEYS, FIGURES
 
 
@@ -24,7 +25,9 @@ def call(args, capsys):
 @pytest.fixture(scope="module")
 def run_dir(tmp_path_factory):
     path = tmp_path_factory.mktemp("run")
-    simulate("baygo", agents=4, steps=8, grid=21, rng=2, data=synthetic_bodyfat()).save(path)
+    simulate(
+        "baygo", agents=4, steps=8, model=LinearRegression(grid=21), rng=2, data=synthetic_bodyfat()
+    ).save(path)
     return path
 
 
@@ -79,7 +82,9 @@ def test_bad_arguments_exit_non_zero_with_one_line(run_dir, args, message, capsy
 
 
 def test_animate_refuses_the_centralised_learner(tmp_path, capsys):
-    simulate("cen", agents=3, steps=2, grid=11, rng=0, data=synthetic_bodyfat()).save(tmp_path)
+    simulate(
+        "cen", agents=3, steps=2, model=LinearRegression(grid=11), rng=0, data=synthetic_bodyfat()
+    ).save(tmp_path)
     code, _, err = call(["animate", tmp_path], capsys)
     assert code != 0 and "no graph to animate" in err
 

@@ -9,7 +9,8 @@ import pytest
 
 import baygo_graph as bg
 from baygo_graph.cli import main
-from baygo_graph.strategies import physical_at
+from baygo_graph.models import LinearRegression
+from baygo_graph.strategies import BayGo, physical_at
 
 
 def call(args, capsys):
@@ -71,7 +72,9 @@ def test_physical_graph_restricts_whom_agents_hear(tmp_path, capsys):
     assert set(zip(src.tolist(), dst.tolist(), strict=True)) <= hears
     assert run.config["physical"] == 30  # directed listening pairs
     # the same seed and name through the Python API give the same run
-    same = bg.simulate("baygo", agents=10, steps=8, grid=11, rng=2, physical="regular-3")
+    same = bg.simulate(
+        BayGo(physical="regular-3"), agents=10, steps=8, model=LinearRegression(grid=11), rng=2
+    )
     assert set(physical_at(same, 0).edges) == hears
 
 

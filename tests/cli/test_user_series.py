@@ -111,7 +111,7 @@ def test_edge_list_csv_through_analyze(tmp_path, seed):
 def test_undirected_snapshots_through_analyze_and_json(tmp_path):
     snaps = undirected_snapshots(3)
     directed = [g.to_directed() for g in snaps]
-    report = analysis_report(snaps, window=3)
+    report = analysis_report(snaps, window=3).as_dict()
     assert report["smallest_b"] == {
         "aligned": brute_smallest_b(directed, "aligned"),
         "sliding": brute_smallest_b(directed, "sliding"),
@@ -228,3 +228,77 @@ def test_plot_of_an_edge_list_draws_labels(tmp_path):
     )
     result = CliRunner().invoke(cli, ["animate", str(path)])
     assert result.exit_code != 0 and "is a graph series, not a run" in result.output
+
+
+def dense_union_influence(rows, rule, window):
+    """Dense numpy reference: W_t of an unweighted edge list under a self-weight rule
+    (repeated contacts add weight), the union (mean) matrix of every sliding window,
+    its left Perron vector where eigenvalue 1 is simple (one closed class)."""
+    nodes = sorted({v for s, d, _ in rows for v in (s, d)})
+    ix = {v: k for k, v in enumerate(nodes)}
+    t0 = min(t for *_, t in rows)
+    steps, m = max(t for *_, t in rows) - t0 + 1, len(nodes)
+    w = np.zeros((steps, m, m))
+    for s, d, t in rows:
+        w[t - t0, ix[d], ix[s]] += 1.0
+    for t in range(steps):
+        for i in range(m):
+            d = np.count_nonzero(w[t, i])
+            if d == 0:
+                w[t, i, i] = 1.0
+                continue
+            share = 1.0 / (d + 1) if rule == "equal" else float(rule)
+            w[t, i] *= (1.0 - share) / w[t, i].sum()
+            w[t, i, i] = share
+    means, defined = np.zeros(m), 0
+    for end in range(window - 1, steps):
+        u = w[end - window + 1 : end + 1].mean(axis=0)
+        vals, vecs = np.linalg.eig(u.T)
+        ones = np.flatnonzero(np.abs(vals - 1.0) < 1e-9)
+        if len(ones) == 1:
+            pi = np.real(vecs[:, ones[0]])
+            means += pi / pi.sum()
+            defined += 1
+    return means / max(defined, 1), defined
+
+
+def test_analyze_names_the_self_weight_rule_and_the_option_changes_influence(tmp_path):
+    rows = edge_rows(4)
+    path = tmp_path / "contacts.csv"
+    pd.DataFrame(rows, columns=["source", "target", "time"]).to_csv(path, index=False)
+    got = {}
+    for rule, args in (
+        ("equal", []),
+        (0.5, ["--self-weight", "0.5"]),
+        (0.0, ["--self-weight", "0"]),
+    ):
+        report = json.loads(run_cli(["analyze", str(path), "--window", "4", "--json", *args]))
+        assert report["self_weight"] == rule
+        text = run_cli(["analyze", str(path), "--window", "4", *args])
+        assert f"self-weight: {rule if rule == 'equal' else format(rule, 'g')} (" in text
+        union = report["influence"]["union"]
+        want, defined = dense_union_influence(rows, rule, 4)
+        assert union["defined_windows"] == defined > 0
+        np.testing.assert_allclose(union["mean"], want, atol=1e-8)
+        got[rule] = np.array(union["mean"])
+    # the rule changes the influence (the paper's equal rule against 1/2 and none)
+    assert np.abs(got["equal"] - got[0.5]).max() > 1e-3
+    assert np.abs(got["equal"] - got[0.0]).max() > 1e-3
+    bad = CliRunner().invoke(cli, ["analyze", str(path), "--self-weight", "2"])
+    assert bad.exit_code != 0 and "self_weight must be 'equal' or a number in [0, 1]" in bad.output
+
+
+def test_a_ranking_lists_only_nodes_with_influence_and_says_why(tmp_path):
+    # victor speaks to everyone and hears no one: his closed class takes all the influence
+    names = ["aaron", "alice", "bea", "victor"]
+    rows = [("victor", x, t) for t in range(6) for x in names[:3]]
+    rows += [("aaron", "alice", t) for t in range(6)]
+    path = tmp_path / "broadcast.csv"
+    pd.DataFrame(rows, columns=["source", "target", "time"]).to_csv(path, index=False)
+    report = json.loads(run_cli(["analyze", str(path), "--window", "3", "--json"]))
+    for method in ("product", "union"):
+        r = report["influence"][method]
+        assert r["top"] == [["victor", 1.0]] and r["positive_nodes"] == 1
+    text = run_cli(["analyze", str(path), "--window", "3"])
+    assert "victor 1.000 (1 node holds all the influence" in text
+    assert "aaron 0.000" not in text and "alice 0.000" not in text

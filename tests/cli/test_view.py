@@ -12,11 +12,14 @@ import pytest
 
 from baygo_graph import simulate, synthetic_bodyfat
 from baygo_graph.cli import main
+from baygo_graph.models import LinearRegression
 
 
 @pytest.fixture(scope="module")
 def saved(tmp_path_factory):
-    run = simulate("baygo", agents=4, steps=6, grid=11, rng=1, data=synthetic_bodyfat())
+    run = simulate(
+        "baygo", agents=4, steps=6, model=LinearRegression(grid=11), rng=1, data=synthetic_bodyfat()
+    )
     folder = tmp_path_factory.mktemp("run")
     return run, run.save(folder)
 
@@ -48,7 +51,9 @@ def test_view_writes_the_page(saved, tmp_path, capsys, use_folder):
 
 
 def test_view_errors_are_one_line(saved, tmp_path, capsys):
-    cen = simulate("cen", agents=3, steps=3, grid=9, rng=0, data=synthetic_bodyfat())
+    cen = simulate(
+        "cen", agents=3, steps=3, model=LinearRegression(grid=9), rng=0, data=synthetic_bodyfat()
+    )
     cen.save(tmp_path / "cen")
     cases = [
         (["view", tmp_path / "missing", "--out", tmp_path / "a.html"], "no saved run"),
@@ -88,7 +93,9 @@ def test_out_under_a_file_or_on_a_folder(saved, tmp_path, capsys):
 
 def test_out_ending_in_a_slash_is_a_folder_not_a_file(tmp_path, capsys):
 
-    run = simulate("baygo", agents=3, steps=3, grid=9, rng=0, data=synthetic_bodyfat())
+    run = simulate(
+        "baygo", agents=3, steps=3, model=LinearRegression(grid=9), rng=0, data=synthetic_bodyfat()
+    )
     run_dir = str(run.save(tmp_path / "r").parent)
     (tmp_path / "F").write_text("keep")
     for out in (f"{tmp_path}/F/", f"{tmp_path}/newdir/"):

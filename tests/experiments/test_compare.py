@@ -10,8 +10,9 @@ import pytest
 import baygo_graph as bg
 from baygo_graph.analysis import centrality, final_mse, summarize
 from baygo_graph.experiments import COLUMNS, compare
+from baygo_graph.models import LinearRegression
 
-SMALL = {"agents": 3, "grid": 11, "progress": False}
+SMALL = {"agents": 3, "model": LinearRegression(grid=11), "progress": False}
 
 
 @pytest.fixture(scope="module")
@@ -85,7 +86,14 @@ def test_rows_are_the_paired_runs_of_simulate(data):
     assert set(runs) == {(s, r) for s in ("baygo", "complete", "cen") for r in range(seeds)}
     children = np.random.SeedSequence(11).spawn(seeds)
     for r in range(seeds):
-        expected = bg.simulate("baygo", agents=3, steps=steps, grid=11, data=data, rng=children[r])
+        expected = bg.simulate(
+            "baygo",
+            agents=3,
+            steps=steps,
+            model=LinearRegression(grid=11),
+            data=data,
+            rng=children[r],
+        )
         assert runs[("baygo", r)] == expected
         # every strategy of replicate r used the same child seed, hence the same split
         configs = [runs[(s, r)].config for s in ("baygo", "complete", "cen")]
@@ -97,6 +105,7 @@ def test_rows_are_the_paired_runs_of_simulate(data):
         if s == "cen":
             continue
         infl = centrality.influence_series(run, window=2, method="product", windows="sliding")
+        infl = infl.values
         np.testing.assert_array_equal(rows["influence"].to_numpy(), np.ravel(infl))
     complete = df[df.strategy == "complete"]
     assert complete.loc[complete.step == 0, "influence"].isna().all()  # t < window - 1
@@ -147,7 +156,16 @@ def test_mapping_of_labels_to_strategies(data):
 
 def test_run_warnings_are_reemitted_once(data):
     with pytest.warns(bg.GridResolutionWarning, match=r"warning\(s\) in 2 runs") as record:
-        compare(["cen"], seeds=2, steps=30, agents=3, grid=3, data=data, n_jobs=1, progress=False)
+        compare(
+            ["cen"],
+            seeds=2,
+            steps=30,
+            agents=3,
+            model=LinearRegression(grid=3),
+            data=data,
+            n_jobs=1,
+            progress=False,
+        )
     assert sum(issubclass(w.category, bg.GridResolutionWarning) for w in record) == 1
 
 

@@ -14,10 +14,11 @@ from baygo_graph import synthetic_bodyfat
 from baygo_graph.exceptions import PluginError
 from baygo_graph.experiments import compare, definition, load_plugin, loaded_plugins, sweep
 from baygo_graph.experiments.plugins import import_plugins
+from baygo_graph.models import LinearRegression
 from baygo_graph.strategies import strategy_factory
 
 DATA = synthetic_bodyfat(rng=2)
-SMALL = {"agents": 4, "grid": 11, "data": DATA, "progress": False}
+SMALL = {"agents": 4, "model": LinearRegression(grid=11), "data": DATA, "progress": False}
 
 #: A plug-in strategy: an agent listens to the neighbour it chose at step 0, forever.
 STUBBORN = textwrap.dedent(

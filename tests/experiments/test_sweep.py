@@ -12,6 +12,7 @@ import pytest
 
 from baygo_graph import simulate, synthetic_bodyfat
 from baygo_graph.experiments import PARAMETERS, sweep, task_id
+from baygo_graph.models import LinearRegression
 
 # the module, not the function of the same name that experiments re-exports
 sweep_mod = importlib.import_module("baygo_graph.experiments.sweep")
@@ -44,7 +45,9 @@ def test_table_has_one_row_per_task_with_the_runs_values(reference):
     # each row is the run simulate() gives with the seed's SeedSequence child
     child = np.random.SeedSequence(0).spawn(2)[1]
     row = reference.query("strategy == 'baygo' and delta == 0.7 and agents == 5 and seed == 1")
-    run = simulate("baygo", agents=5, steps=4, grid=11, delta=0.7, rng=child, data=DATA)
+    run = simulate(
+        "baygo", agents=5, steps=4, model=LinearRegression(grid=11), delta=0.7, rng=child, data=DATA
+    )
     assert row["final_mse_informative"].item() == run.mse[-1, 0]
     assert row["final_mse_others_mean"].item() == pytest.approx(run.mse[-1, 1:].mean(), abs=0)
 

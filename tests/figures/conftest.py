@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from baygo_graph import simulate, synthetic_bodyfat
+from baygo_graph.models import LinearRegression
 
 STRATEGIES = ("baygo", "complete", "posm", "negm", "nocol", "cen")
 
@@ -46,7 +47,9 @@ def t_reference():
 
 @pytest.fixture(scope="module")
 def baygo_run():
-    return simulate("baygo", agents=5, steps=8, grid=21, rng=3, data=synthetic_bodyfat())
+    return simulate(
+        "baygo", agents=5, steps=8, model=LinearRegression(grid=21), rng=3, data=synthetic_bodyfat()
+    )
 
 
 def t_band(values, level=0.95):

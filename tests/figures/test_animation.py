@@ -9,6 +9,7 @@ from PIL import Image
 
 from baygo_graph import simulate, synthetic_bodyfat
 from baygo_graph.figures import animate_run, save_animation
+from baygo_graph.models import LinearRegression
 
 
 def test_one_gif_frame_per_requested_step(baygo_run, tmp_path):
@@ -66,7 +67,9 @@ def test_influence_panel_and_node_sizes(baygo_run):
 
 
 def test_bad_inputs_are_refused(baygo_run, tmp_path):
-    cen = simulate("cen", agents=3, steps=2, grid=11, rng=0, data=synthetic_bodyfat())
+    cen = simulate(
+        "cen", agents=3, steps=2, model=LinearRegression(grid=11), rng=0, data=synthetic_bodyfat()
+    )
     with pytest.raises(ValueError, match="cen"):
         animate_run(cen)
     with pytest.raises(ValueError, match="steps"):

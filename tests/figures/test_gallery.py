@@ -28,6 +28,7 @@ from baygo_graph.analysis import (
 )
 from baygo_graph.experiments import compare
 from baygo_graph.figures import CAPTION_GID, SYNTHETIC_GID
+from baygo_graph.models import LinearRegression
 
 
 def captions(fig) -> list:
@@ -100,7 +101,8 @@ def gallery():
     """Every figure kind of the gallery, from small runs of synthetic data."""
     data = synthetic_bodyfat(rng=0)
     df, runs = compare(["baygo", "complete", "posm", "negm", "nocol", "cen"], seeds=3,
-                       steps=20, agents=6, grid=21, data=data, n_jobs=1, progress=False, rng=0,
+                       steps=20, agents=6, model=LinearRegression(grid=21),
+                       data=data, n_jobs=1, progress=False, rng=0,
                        return_runs=True)  # fmt: skip
     run = runs["baygo", 0]
     cap = F.run_caption(run)
@@ -121,7 +123,7 @@ def gallery():
         "mse_one_run": F.plot_agents_mse(run).figure,
         "influence": F.plot_influence(df, references=refs).figure,
         "influence_one_run": F.plot_influence_series(
-            influence_series(run, window=5, windows="sliding"), references=refs, caption=cap
+            influence_series(run, window=5, windows="sliding").values, references=refs, caption=cap
         ).figure,
         "listening_fraction": F.plot_listening_fraction(
             listener_fraction(run)[None, :], chance=0.2, caption=cap

@@ -25,6 +25,7 @@ from baygo_graph import Run, simulate, synthetic_bodyfat
 from baygo_graph.analysis import influence_series
 from baygo_graph.figures import to_html
 from baygo_graph.figures.html import _log_quantised
+from baygo_graph.models import LinearRegression
 
 # Debian's packages (apt-get install chromium chromium-driver); overridable for other systems.
 CHROMIUM = os.environ.get("BAYGO_CHROMIUM", "/usr/bin/chromium")
@@ -35,7 +36,9 @@ HOSTILE = "</script><script>alert(1)</script><!-- \u2028 & \"'"
 
 @pytest.fixture(scope="module")
 def run():
-    return simulate("baygo", agents=5, steps=8, grid=11, rng=0, data=synthetic_bodyfat())
+    return simulate(
+        "baygo", agents=5, steps=8, model=LinearRegression(grid=11), rng=0, data=synthetic_bodyfat()
+    )
 
 
 @pytest.fixture(scope="module")
@@ -133,7 +136,7 @@ def test_embedded_data_matches_run(run, page):
     choices = unpacked(doc["choices"]).reshape(8, 5).astype(int) - 1
     np.testing.assert_array_equal(choices, run.choices)
     np.testing.assert_allclose(dequantised(doc["mse"]).reshape(5, 8).T, run.mse, rtol=2e-4)
-    ref = influence_series(run, window=3, windows="sliding")
+    ref = influence_series(run, window=3, windows="sliding").values
     got = dequantised(doc["influence"]).reshape(5, 8).T
     np.testing.assert_allclose(got, ref, rtol=5e-3, atol=1e-9)
     assert np.isnan(got[:2]).all() and not np.isnan(got[2:]).any()
@@ -166,7 +169,9 @@ def test_log_quantisation_error_is_bounded():
 
 
 def test_fixed_run_embeds_its_edges_once(tmp_path):
-    run = simulate("posm", agents=4, steps=5, grid=9, rng=1, data=synthetic_bodyfat())
+    run = simulate(
+        "posm", agents=4, steps=5, model=LinearRegression(grid=9), rng=1, data=synthetic_bodyfat()
+    )
     doc = embedded(to_html(run, tmp_path / "posm.html"))
     assert doc["kind"] == "edges" and doc["fixed"] and doc["window"] == 5  # window cut to T
     ptr, src, dst = (unpacked(doc[k]).astype(int) for k in ("ptr", "src", "dst"))
@@ -234,7 +239,9 @@ def test_hostile_strings_cannot_break_out(run, tmp_path):
 
 
 def test_bad_arguments(run, tmp_path):
-    cen = simulate("cen", agents=3, steps=3, grid=9, rng=0, data=synthetic_bodyfat())
+    cen = simulate(
+        "cen", agents=3, steps=3, model=LinearRegression(grid=9), rng=0, data=synthetic_bodyfat()
+    )
     with pytest.raises(ValueError, match="centralised"):
         to_html(cen, tmp_path / "cen.html")
     with pytest.raises(ValueError, match="window"):
@@ -481,7 +488,9 @@ def test_browser_hostile_strings_stay_text(driver, run, tmp_path):
 def test_browser_fixed_graph_is_the_same_each_step(driver, tmp_path):
     from selenium.webdriver.common.keys import Keys
 
-    run = simulate("posm", agents=5, steps=6, grid=9, rng=0, data=synthetic_bodyfat())
+    run = simulate(
+        "posm", agents=5, steps=6, model=LinearRegression(grid=9), rng=0, data=synthetic_bodyfat()
+    )
     open_page(driver, to_html(run, tmp_path / "posm.html", window=2))
     first = drawn_edges(driver)
     assert first == edge_set(run.graph(0)) and len(first) == 8  # a star: 4 pairs, both ways

@@ -45,7 +45,7 @@ def test_influence_needs_the_column_and_says_when_undefined(table):
 
 
 def test_influence_series_of_a_run(baygo_run):
-    series = influence_series(baygo_run, window=3, windows="sliding")
+    series = influence_series(baygo_run, window=3, windows="sliding").values
     ax = plot_influence_series(series, informative=0, references={"complete": 0.2})
     lines = {ln.get_gid(): ln for ln in ax.get_lines()}
     np.testing.assert_array_equal(lines["agent:0"].get_ydata(), series[:, 0])

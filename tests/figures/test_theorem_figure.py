@@ -7,13 +7,14 @@ import pytest
 
 import baygo_graph as bg
 from baygo_graph.figures import plot_theorem
+from baygo_graph.models import LinearRegression
 from baygo_graph.monitors import TheoremMonitor
 
 pytestmark = pytest.mark.filterwarnings("ignore::baygo_graph.exceptions.GridResolutionWarning")
 
 
 def test_errors_are_on_top_and_inside_the_view():
-    run = bg.simulate("baygo", agents=4, steps=12, grid=21, rng=0,
+    run = bg.simulate("baygo", agents=4, steps=12, model=LinearRegression(grid=21), rng=0,
                       data=bg.synthetic_bodyfat(), monitors=[TheoremMonitor()])  # fmt: skip
     ax = plot_theorem(run)
     lines = {ln.get_label(): ln for ln in ax.get_lines()}

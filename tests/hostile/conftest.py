@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import baygo_graph as bg
+from baygo_graph.models import LinearRegression
 
 #: What readers may raise on a hostile file: documented errors only.
 DOCUMENTED = (bg.RunFormatError, bg.exceptions.BudgetError)
@@ -20,7 +21,7 @@ def saved_runs(tmp_path_factory) -> dict:
     """One small saved run per kind: name -> (Run, bytes of its .npz)."""
     folder = tmp_path_factory.mktemp("runs")
     data = bg.synthetic_bodyfat()
-    kw = {"agents": 4, "steps": 3, "grid": 9, "rng": 0, "data": data}
+    kw = {"agents": 4, "steps": 3, "model": LinearRegression(grid=9), "rng": 0, "data": data}
     runs = {
         "dynamic": bg.simulate("baygo", keep_posteriors=[0, 2], **kw),
         "fixed": bg.simulate("complete", **kw),

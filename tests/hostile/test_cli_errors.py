@@ -13,6 +13,7 @@ import pytest
 import baygo_graph as bg
 from baygo_graph.cli import main
 from baygo_graph.cli._common import ensure_writable, output_folder
+from baygo_graph.models import LinearRegression
 
 # The child runs every case through baygo's entry point (one import for all cases)
 # and reports exit code and stderr; an exception escaping main() is caught there
@@ -39,7 +40,14 @@ print(json.dumps(out))
 @pytest.fixture(scope="module")
 def bad_inputs(tmp_path_factory, kit):
     d = tmp_path_factory.mktemp("bad")
-    run = bg.simulate("baygo", agents=4, steps=3, grid=9, rng=0, data=bg.synthetic_bodyfat())
+    run = bg.simulate(
+        "baygo",
+        agents=4,
+        steps=3,
+        model=LinearRegression(grid=9),
+        rng=0,
+        data=bg.synthetic_bodyfat(),
+    )
     good = run.save(d / "good")
     (d / "garbage.npz").write_bytes(b"PK\x03\x04 not really")
     (d / "half.npz").write_bytes(good.read_bytes()[:300])
@@ -145,7 +153,14 @@ def _parent_is_a_file_cases(d, run_dir):
 def test_parent_is_a_file_is_said_so(tmp_path, capsys, monkeypatch):
     monkeypatch.delenv("BAYGO_BODYFAT", raising=False)
     (tmp_path / "f").write_text("x")
-    run = bg.simulate("baygo", agents=3, steps=2, grid=9, rng=0, data=bg.synthetic_bodyfat())
+    run = bg.simulate(
+        "baygo",
+        agents=3,
+        steps=2,
+        model=LinearRegression(grid=9),
+        rng=0,
+        data=bg.synthetic_bodyfat(),
+    )
     run_dir = str(run.save(tmp_path / "r").parent)
     for argv, option in _parent_is_a_file_cases(tmp_path, run_dir):
         assert main(argv) == 1, argv
@@ -158,7 +173,14 @@ def test_parent_is_a_file_is_said_so(tmp_path, capsys, monkeypatch):
 
 
 def test_permission_denied_names_the_folder(tmp_path, capsys, monkeypatch):
-    run = bg.simulate("baygo", agents=3, steps=2, grid=9, rng=0, data=bg.synthetic_bodyfat())
+    run = bg.simulate(
+        "baygo",
+        agents=3,
+        steps=2,
+        model=LinearRegression(grid=9),
+        rng=0,
+        data=bg.synthetic_bodyfat(),
+    )
     run_dir = run.save(tmp_path / "r").parent
     out = tmp_path / "ro"
     out.mkdir()
@@ -202,7 +224,9 @@ def test_system_errors_are_one_line_without_errno(tmp_path, capsys, monkeypatch)
 
 
 def test_failed_plot_leaves_no_empty_folder(tmp_path, monkeypatch):
-    run = bg.simulate("cen", agents=3, steps=2, grid=9, rng=0, data=bg.synthetic_bodyfat())
+    run = bg.simulate(
+        "cen", agents=3, steps=2, model=LinearRegression(grid=9), rng=0, data=bg.synthetic_bodyfat()
+    )
     run.save(tmp_path / "r")
     import baygo_graph.reproduce as rep
 

@@ -33,6 +33,7 @@ from hypothesis import strategies as st
 
 import baygo_graph as bg
 from baygo_graph.exceptions import BayGoError, BudgetError, DataError, RunFormatError
+from baygo_graph.models import LinearRegression
 
 DOCUMENTED = (RunFormatError, BudgetError, DataError)
 _LONG = os.environ.get("BAYGO_FUZZ", "") == "long"
@@ -219,7 +220,14 @@ def test_fuzzed_json_series(series_files, tmp_path, data):
 def gexf_file(tmp_path_factory):
     from baygo_graph.io.gexf import write_gexf
 
-    run = bg.simulate("baygo", agents=4, steps=3, grid=9, rng=0, data=bg.synthetic_bodyfat())
+    run = bg.simulate(
+        "baygo",
+        agents=4,
+        steps=3,
+        model=LinearRegression(grid=9),
+        rng=0,
+        data=bg.synthetic_bodyfat(),
+    )
     return write_gexf(run.series, tmp_path_factory.mktemp("gexf") / "g.gexf", run=run).read_bytes()
 
 
@@ -283,6 +291,7 @@ CHILD = textwrap.dedent(
     import json, os, resource, sys
     import numpy as np, networkx, defusedxml, pandas
     import baygo_graph as bg
+    from baygo_graph.models import LinearRegression
     from baygo_graph.reproduce import run_figures  # imports done before the limit
 
     def vm_size():
@@ -300,8 +309,8 @@ CHILD = textwrap.dedent(
             elif reader == "series":
                 bg.read_series(path)
             else:
-                bg.simulate("nocol", agents=2000, steps=1, grid=5, rng=0,
-                            data=bg.load_bodyfat(path))
+                bg.simulate("nocol", agents=2000, steps=1, model=LinearRegression(grid=5),
+                            rng=0, data=bg.load_bodyfat(path))
             out[name] = "read"
         except MemoryError as e:
             kind = type(e).__name__

@@ -28,6 +28,7 @@ from baygo_graph.limits import (
     memory_limit,
     parse_bytes,
 )
+from baygo_graph.models import LinearRegression  # noqa: E402
 
 CAP = 2**30
 CHILD = """
@@ -148,7 +149,8 @@ def test_graphml_steps_bomb(tmp_path, kit):
 )
 def test_simulate_checks_the_budget_first(kw, match):
     with pytest.raises(bg.exceptions.BudgetError, match=match):
-        bg.simulate("baygo", data=bg.synthetic_bodyfat(), **kw)
+        model = LinearRegression(**{k: kw.pop(k) for k in ("grid",) if k in kw})
+        bg.simulate("baygo", data=bg.synthetic_bodyfat(), model=model, **kw)
 
 
 def test_budget_env_and_keyword(monkeypatch):
@@ -167,7 +169,7 @@ def test_budget_env_and_keyword(monkeypatch):
 
 def test_run_estimate_bounds_the_measured_allocations():
     tracemalloc = pytest.importorskip("tracemalloc")
-    kw = {"agents": 40, "steps": 30, "grid": 41}
+    kw = {"agents": 40, "steps": 30, "model": LinearRegression(grid=41)}
     data = bg.synthetic_bodyfat()
     bg.simulate("baygo", rng=0, data=data, **kw)  # warm caches and imports
     tracemalloc.start()

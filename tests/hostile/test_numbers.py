@@ -8,9 +8,10 @@ import pandas as pd
 import pytest
 
 import baygo_graph as bg
+from baygo_graph.models import LinearRegression
 from baygo_graph.strategies import FixedGraph
 
-KW = {"agents": 3, "steps": 2, "grid": 9, "rng": 0}
+KW = {"agents": 3, "steps": 2, "model": LinearRegression(grid=9), "rng": 0}
 
 
 @pytest.fixture(scope="module")
@@ -52,7 +53,11 @@ def test_finite_edge_weights_match_the_dense_rule():
 )
 def test_simulate_refuses_non_finite_options(option, value, match, data):
     with pytest.raises((ValueError, TypeError), match=match):
-        bg.simulate("baygo", data=data, **KW, **{option: value})
+        if option == "delta":
+            bg.simulate("baygo", data=data, **KW, delta=value)
+        else:  # a model option: the model object carries it
+            model = LinearRegression(grid=9, **{option: value})
+            bg.simulate("baygo", data=data, **(KW | {"model": model}))
 
 
 @pytest.mark.parametrize("value", [np.nan, np.inf, -np.inf, 1e300, -1e13])
@@ -81,7 +86,10 @@ def test_huge_finite_weights_give_the_shares_of_their_ratios():
         g.add_edge(1, 2, weight=1.0)
     np.testing.assert_allclose(influence(big), [0.25, 0.5, 0.25])
     np.testing.assert_allclose(influence(big), influence(ones))
-    np.testing.assert_allclose(as_series([big]).weights(0).toarray()[1], [0.5, 0.0, 0.5])
+    np.testing.assert_allclose(
+        as_series([big], self_weight=0).weights(0).toarray()[1], [0.5, 0, 0.5]
+    )
+    np.testing.assert_allclose(as_series([big]).weights(0).toarray()[1], [1 / 3] * 3)  # equal
     w = FixedGraph(big, weights="edge").matrix(3, delta=0.5).toarray()
     np.testing.assert_allclose(w.sum(axis=1), 1.0)
     np.testing.assert_allclose(w[1], [0.5, 0.0, 0.5], atol=1e-300)

@@ -109,8 +109,11 @@ def test_view_refuses_its_own_input_and_asks_for_force(edges, tmp_path, capsys):
 
 def test_animate_asks_for_force(tmp_path, capsys):
     from baygo_graph import simulate, synthetic_bodyfat
+    from baygo_graph.models import LinearRegression
 
-    run = simulate("baygo", agents=3, steps=3, grid=9, rng=0, data=synthetic_bodyfat())
+    run = simulate(
+        "baygo", agents=3, steps=3, model=LinearRegression(grid=9), rng=0, data=synthetic_bodyfat()
+    )
     folder = run.save(tmp_path / "run").parent
     gif = tmp_path / "a.gif"
     gif.write_bytes(b"mine")

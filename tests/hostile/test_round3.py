@@ -22,10 +22,11 @@ from baygo_graph import _text
 from baygo_graph._format import markdown_table
 from baygo_graph.exceptions import BudgetError, NonFiniteError, RunFormatError
 from baygo_graph.io.runs import save_runs
+from baygo_graph.models import LinearRegression
 from baygo_graph.strategies import FixedGraph
 
 matplotlib.use("Agg")
-KW = {"agents": 4, "steps": 3, "grid": 9, "rng": 0}
+KW = {"agents": 4, "steps": 3, "model": LinearRegression(grid=9), "rng": 0}
 
 
 @pytest.fixture(scope="module")
@@ -67,14 +68,19 @@ def test_split_arrays_count_against_the_budget(tmp_path, monkeypatch):
     monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "64MiB")
     data = bg.load_bodyfat(path)
     with pytest.raises(BudgetError, match=r"data split \(padded arrays of 2000 agents x \d+"):
-        bg.simulate("nocol", agents=2000, steps=1, grid=5, rng=0, data=data)
+        bg.simulate("nocol", agents=2000, steps=1, model=LinearRegression(grid=5), rng=0, data=data)
     code, _, err = _cli("run", "--strategy", "nocol", "--agents", 2000, "--steps", 1, "--grid",
                         5, "--data", path, env={"BAYGO_MEMORY_LIMIT": "64MiB"})  # fmt: skip
     _one_line_error(code, err)
     assert "padded arrays" in err
     # the same data with few agents fits, and the run's check counts its split too
     monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "1GiB")
-    assert bg.simulate("nocol", agents=3, steps=1, grid=5, rng=0, data=data).n_agents == 3
+    assert (
+        bg.simulate(
+            "nocol", agents=3, steps=1, model=LinearRegression(grid=5), rng=0, data=data
+        ).n_agents
+        == 3
+    )
 
 
 # -- path escape and re-runs --------------------------------------------------------
@@ -187,7 +193,8 @@ def test_gexf_with_control_characters_is_well_formed(tmp_path):
 )
 def test_scales_out_of_range_are_refused(option, match, data):
     with pytest.raises(ValueError, match=match):
-        bg.simulate("baygo", data=data, **KW, **option)
+        model = LinearRegression(grid=9, **option)
+        bg.simulate("baygo", data=data, **(KW | {"model": model}))
 
 
 def test_cli_scales_are_one_line_errors(tmp_path):

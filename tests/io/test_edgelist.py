@@ -54,7 +54,7 @@ rows_strategy = st.lists(
 @given(rows_strategy, st.booleans())
 def test_random_edge_lists_match_networkx(rows, directed):
     frame = pd.DataFrame(rows, columns=["source", "target", "time", "weight"])
-    s = edge_list_series(frame, directed=directed)
+    s = edge_list_series(frame, directed=directed, self_weight=0)  # the rows' weights only
     nodes, ref = reference_stack(rows, directed=directed)
     assert s.nodes == nodes and s.n_steps == ref.shape[0]
     np.testing.assert_allclose(s.weight_stack(), ref, atol=1e-12)
@@ -63,7 +63,7 @@ def test_random_edge_lists_match_networkx(rows, directed):
 def test_csv_header_is_recognised_and_labels_kept(tmp_path):
     p = tmp_path / "contacts.csv"
     p.write_text("Source, Target, Time\nann,bob,10\nbob,cat,12\n")
-    s = as_series(p)
+    s = as_series(p, self_weight=0)
     assert s.nodes == ("ann", "bob", "cat") and s.n_steps == 3
     assert s.weights(1).toarray().tolist() == np.eye(3).tolist()  # time 11: no contact
     g = s.graph(2)
@@ -72,7 +72,7 @@ def test_csv_header_is_recognised_and_labels_kept(tmp_path):
 
 def test_other_column_names_and_bins(tmp_path):
     frame = pd.DataFrame({"from": [1, 2, 3], "to": [2, 3, 1], "t": [0, 5, 9], "w": [1, 2, 3]})
-    s = as_series(frame, source="from", target="to", time="t", weight="w", bin=5)
+    s = as_series(frame, source="from", target="to", time="t", weight="w", bin=5, self_weight=0)
     assert s.nodes == (1, 2, 3) and s.n_steps == 2  # times 0 | 5, 9
     np.testing.assert_allclose(s.weights(1).toarray(), [[0, 0, 1], [0, 1, 0], [0, 1, 0]])
     with pytest.raises(ValueError, match="no 'source' column"):
@@ -144,7 +144,7 @@ def test_csv_labels_are_text_unless_every_label_is_a_plain_integer(tmp_path):
     # "007" and "7", "1e3" and "1000" are different nodes: never merged by number parsing
     p = tmp_path / "labels.csv"
     p.write_text("source,target,time\n007,7,0\n7,007,1\n1e3,1000,1\n")
-    s = as_series(p)
+    s = as_series(p, self_weight=0)
     assert s.nodes == ("007", "1000", "1e3", "7")
     assert s.weights(0).toarray()[s.nodes.index("7"), s.nodes.index("007")] == 1.0
     # one column of plain integers and one with a padded label: both stay text
@@ -189,7 +189,7 @@ def test_extreme_times_and_bins(tmp_path):
         edge_list_series(_rows([low, high], np.int64))  # bin 1: refused by the budget
     p = tmp_path / "far.csv"
     p.write_text(f"source,target,time\na,b,{-(2**63)}\nb,a,{2**63 - 1}\n")
-    s = read_edge_list(p, bin=2**63)
+    s = read_edge_list(p, bin=2**63, self_weight=0)
     assert s.n_steps == 2 and s.weights(1).toarray()[0, 1] == 1.0
 
 

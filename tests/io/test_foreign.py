@@ -71,7 +71,8 @@ def test_dynetx_intervals_as_stored_and_fractions_refused():
     u.add_interaction(np.int64(1), np.int64(2), t=7)
     s = as_series(u)
     assert s.nodes == (1, 2) and type(s.nodes[0]) is int and s.n_steps == 1
-    assert s.weights(0).toarray().tolist() == [[0.0, 1.0], [1.0, 0.0]]
+    assert s.weights(0).toarray().tolist() == [[0.5, 0.5], [0.5, 0.5]]  # the equal rule
+    assert as_series(u, self_weight=0).weights(0).toarray().tolist() == [[0.0, 1.0], [1.0, 0.0]]
     f = dn.DynGraph()
     f.add_interaction(0, 1, t=0.4)
     with pytest.raises(

@@ -17,6 +17,7 @@ from baygo_graph import Run, simulate, synthetic_bodyfat
 from baygo_graph.analysis import influence_series
 from baygo_graph.export import write_series
 from baygo_graph.io.gexf import edge_spells, write_gexf
+from baygo_graph.models import LinearRegression
 
 
 def step_edges_from_spells(g: nx.DiGraph, t: int) -> dict:
@@ -56,14 +57,21 @@ def check_round_trip(run: Run, path: Path, window: int) -> nx.DiGraph:
     for _, _, d in g.edges(data=True):  # spells are compact: disjoint, not touching
         spells = sorted(d["spells"])
         assert all(b1 + 1 < a2 for (_, b1), (a2, _) in zip(spells[:-1], spells[1:], strict=True))
-    ref = influence_series(run, window=min(window, run.n_steps), windows="sliding")
+    ref = influence_series(run, window=min(window, run.n_steps), windows="sliding").values
     np.testing.assert_allclose(influence_from_gexf(g, run.n_steps), ref, rtol=1e-5, atol=1e-12)
     return g
 
 
 @pytest.mark.parametrize("strategy", ["baygo", "complete", "posm", "nocol"])
 def test_simulated_runs_round_trip(strategy, tmp_path):
-    run = simulate(strategy, agents=5, steps=8, grid=11, rng=0, data=synthetic_bodyfat())
+    run = simulate(
+        strategy,
+        agents=5,
+        steps=8,
+        model=LinearRegression(grid=11),
+        rng=0,
+        data=synthetic_bodyfat(),
+    )
     g = check_round_trip(run, tmp_path / "run.gexf", window=3)
     if run.kind == "fixed":
         assert all(d["spells"] == [(0, 7)] for *_, d in g.edges(data=True))
@@ -96,12 +104,16 @@ def test_spells_reproduce_random_choices(choices, window):
 
 
 def test_escaping_and_errors(tmp_path):
-    run = simulate("baygo", agents=3, steps=4, grid=9, rng=0, data=synthetic_bodyfat())
+    run = simulate(
+        "baygo", agents=3, steps=4, model=LinearRegression(grid=9), rng=0, data=synthetic_bodyfat()
+    )
     hostile = dataclasses.replace(run, strategy='</description><x a="&">')
     path = write_gexf(hostile.series, tmp_path / "h.gexf", run=hostile)
     assert nx.read_gexf(path, node_type=int).number_of_nodes() == 3
     assert "SYNTHETIC DATA" in path.read_text() and '<x a="&">' not in path.read_text()
-    cen = simulate("cen", agents=3, steps=3, grid=9, rng=0, data=synthetic_bodyfat())
+    cen = simulate(
+        "cen", agents=3, steps=3, model=LinearRegression(grid=9), rng=0, data=synthetic_bodyfat()
+    )
     with pytest.raises(ValueError, match="centralised"):
         write_series(cen, tmp_path / "cen.gexf")
     with pytest.raises(ValueError, match="window"):

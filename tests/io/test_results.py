@@ -18,6 +18,7 @@ from baygo_graph.io.results import (  # noqa: E402
     write_results,
     write_results_parquet,
 )
+from baygo_graph.models import LinearRegression  # noqa: E402
 
 
 def _comparison(rng, s=3, n=2, t=7, m=5):
@@ -100,7 +101,8 @@ def test_a_real_comparison_takes_under_10_bytes_per_row(tmp_path):
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        c = compare(seeds=1, steps=60, agents=30, grid=15, rng=1, n_jobs=1, progress=False,
+        c = compare(seeds=1, steps=60, agents=30, model=LinearRegression(grid=15),
+                    rng=1, n_jobs=1, progress=False,
                     tidy=False, data=synthetic_bodyfat(1500, rng=1))  # fmt: skip
     path = write_results_parquet(c, tmp_path / "r.parquet")
     assert path.stat().st_size / c.mse.size < 10

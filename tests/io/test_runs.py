@@ -7,6 +7,7 @@ import pytest
 from baygo_graph import Run, simulate, synthetic_bodyfat
 from baygo_graph.exceptions import RunFormatError
 from baygo_graph.io.runs import find_runs, save_runs
+from baygo_graph.models import LinearRegression
 from baygo_graph.run import load_runs
 
 
@@ -14,7 +15,9 @@ from baygo_graph.run import load_runs
 def runs():
     data = synthetic_bodyfat(rng=1)
     return {
-        (s, seed): simulate(s, agents=3, steps=4, grid=9, rng=seed, data=data)
+        (s, seed): simulate(
+            s, agents=3, steps=4, model=LinearRegression(grid=9), rng=seed, data=data
+        )
         for s in ("baygo", "nocol")
         for seed in (0, 11)
     }
@@ -76,7 +79,9 @@ def test_one_seed_naming_and_natural_order(tmp_path, runs):
 
 def test_mixed_setups_are_refused_or_kept(tmp_path, runs):
     save_runs({("baygo", 0): runs["baygo", 0]}, tmp_path)
-    longer = simulate("baygo", agents=3, steps=6, grid=9, rng=0, data=synthetic_bodyfat())
+    longer = simulate(
+        "baygo", agents=3, steps=6, model=LinearRegression(grid=9), rng=0, data=synthetic_bodyfat()
+    )
     save_runs({("baygo", 1): longer}, tmp_path)
     with pytest.raises(ValueError, match=r"differ in steps \(1 run of T=4, M=3, .*T=6"):
         load_runs(tmp_path)

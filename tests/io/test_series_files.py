@@ -17,6 +17,7 @@ from baygo_graph.exceptions import RunFormatError
 from baygo_graph.export import write_series as write_export
 from baygo_graph.io import series_files
 from baygo_graph.io.filekind import describe_file, not_a_run_message
+from baygo_graph.models import LinearRegression
 from baygo_graph.series import GraphSeries
 
 
@@ -73,7 +74,9 @@ def test_round_trip_labels_and_graph_attributes(tmp_path, suffix, kind):
 
 @pytest.mark.parametrize("suffix", [".graphml", ".json"])
 def test_run_series_round_trip(tmp_path, suffix):
-    run = simulate("baygo", agents=5, steps=6, grid=11, rng=3, data=synthetic_bodyfat())
+    run = simulate(
+        "baygo", agents=5, steps=6, model=LinearRegression(grid=11), rng=3, data=synthetic_bodyfat()
+    )
     path = write_series(run, tmp_path / f"r{suffix}")
     assert snapshot(read_series(path)) == snapshot(run.series)
     assert read_graphs(path)[4].graph == {"step": 4, "strategy": "baygo", "synthetic": True}
@@ -354,7 +357,9 @@ def test_json_reader_checks(tmp_path, doc, match):
 
 def test_json_reader_matches_node_link_graph(tmp_path):
     """The bulk reader gives what networkx.node_link_graph gives, on a written run."""
-    run = simulate("baygo", agents=6, steps=5, grid=9, rng=1, data=synthetic_bodyfat())
+    run = simulate(
+        "baygo", agents=6, steps=5, model=LinearRegression(grid=9), rng=1, data=synthetic_bodyfat()
+    )
     path = write_series(run, tmp_path / "r.json")
     ref = [nx.node_link_graph(d, edges="edges") for d in json.loads(path.read_text())["graphs"]]
     assert snapshot(read_graphs(path)) == snapshot(ref)
@@ -407,7 +412,9 @@ def test_read_series_reads_runs_and_names_what_a_wrong_file_is(tmp_path):
 
 
 def test_gexf_export_reads_back_step_by_step(tmp_path):
-    run = simulate("baygo", agents=4, steps=6, grid=9, rng=1, data=synthetic_bodyfat())
+    run = simulate(
+        "baygo", agents=4, steps=6, model=LinearRegression(grid=9), rng=1, data=synthetic_bodyfat()
+    )
     back = read_series(write_export(run, tmp_path / "r.gexf", window=2))
     assert snapshot(back) == snapshot(run.series)  # every step's W, exactly
     assert back.informative == run.informative
@@ -434,7 +441,9 @@ def test_undirected_static_gexf_is_one_two_way_step(tmp_path):
 def test_suffixes_are_read_in_any_case(tmp_path, suffix):
     from baygo_graph.export import write_series
 
-    run = simulate("baygo", agents=3, steps=4, grid=9, rng=0, data=synthetic_bodyfat())
+    run = simulate(
+        "baygo", agents=3, steps=4, model=LinearRegression(grid=9), rng=0, data=synthetic_bodyfat()
+    )
     graphs = read_graphs(write_series(run, tmp_path / f"s{suffix}"))
     assert [sorted(g.edges) for g in graphs] == [sorted(g.edges) for g in run.graphs()]
 

@@ -13,12 +13,19 @@ from hypothesis import strategies as st
 
 import baygo_graph as bg
 from baygo_graph.experiments import compare
+from baygo_graph.models import LinearRegression, rows
 from baygo_graph.models import grid as grid_module
-from baygo_graph.models import rows
 
 DATA = bg.synthetic_bodyfat(600, rng=3)
 # A run whose posteriors concentrate: most log-weights end far below the threshold.
-RUN = {"agents": 23, "steps": 30, "grid": 21, "batch": 20, "rng": 99, "progress": False}
+RUN = {
+    "agents": 23,
+    "steps": 30,
+    "model": LinearRegression(grid=21),
+    "batch": 20,
+    "rng": 99,
+    "progress": False,
+}
 
 
 def _normalised(w):
@@ -114,11 +121,13 @@ def test_a_flushing_run_is_bit_identical_across_blocks_threads_and_processes(mon
     monkeypatch.setenv("BAYGO_NUM_THREADS", "2")
     for got, ref in zip(_run(), reference, strict=True):
         np.testing.assert_array_equal(got, ref)
+    plain = {k: v for k, v in RUN.items() if k != "model"}
     code = (
         "import sys, warnings, numpy as np, baygo_graph as bg\n"
+        "from baygo_graph.models import LinearRegression\n"
         "warnings.simplefilter('ignore')\n"
         "r = bg.simulate('baygo', data=bg.synthetic_bodyfat(600, rng=3), "
-        f"**{RUN!r})\n"
+        f"model=LinearRegression(grid=21), **{plain!r})\n"
         "sys.stdout.write(''.join(a.tobytes().hex() for a in "
         "(r.mse, r.entropy, r.mean, r.choices)))\n"
     )
@@ -132,7 +141,7 @@ def test_compare_gives_the_same_bits_with_one_or_two_jobs():
     kw = {
         "seeds": 2,
         "steps": 25,
-        "grid": 21,
+        "model": LinearRegression(grid=21),
         "batch": 20,
         "agents": 12,
         "rng": 5,

@@ -13,13 +13,14 @@ from baygo_graph.data.splits import shared_split
 from baygo_graph.learning import draw_batches
 from baygo_graph.models import (
     ExactGaussian,
+    LinearRegression,
     batch_statistics,
     exact_metrics,
     exact_pool,
     exact_prior,
     exact_update,
 )
-from baygo_graph.strategies import physical_at
+from baygo_graph.strategies import BayGo, physical_at, resolve_strategy
 
 
 def simulate_exact(strategy="baygo", *, model=None, **kwargs):
@@ -29,7 +30,7 @@ def simulate_exact(strategy="baygo", *, model=None, **kwargs):
 
 DATA = synthetic_bodyfat()
 # Grid of the existing closed-form test (tests/test_learning.py) and its tolerance.
-GRID = {"grid": 161, "bounds": (-3.0, 3.0)}
+GRID = {"model": LinearRegression(grid=161, bounds=(-3.0, 3.0))}
 ATOL = 2e-3
 CELL = (6.0 / 160) ** 2
 
@@ -146,7 +147,7 @@ def test_cen_stratified_is_one_learner_with_every_batch():
 
 def test_physical_names_and_large_runs_follow_the_physical_graph():
     run = simulate_exact(
-        "baygo", agents=60_000, steps=2, rng=0, data=DATA, physical="regular-6", delta=0.4
+        BayGo(physical="regular-6"), agents=60_000, steps=2, rng=0, data=DATA, delta=0.4
     )
     src, dst = run.records["physical_src"], run.records["physical_dst"]
     listen = sp.csr_array((np.ones(len(src), bool), (dst, src)), shape=(60_000, 60_000))
@@ -155,15 +156,16 @@ def test_physical_names_and_large_runs_follow_the_physical_graph():
     rows = np.arange(60_000)
     assert listen[rows, run.choices[1]].all()
     assert np.isfinite(run.mse).all() and np.isfinite(run.entropy).all()
-    small = simulate_exact("baygo", agents=10, steps=3, rng=0, data=DATA, physical="regular-3")
-    graph = bg.simulate("baygo", agents=10, steps=3, rng=0, data=DATA, physical="regular-3")
+    small = simulate_exact(BayGo(physical="regular-3"), agents=10, steps=3, rng=0, data=DATA)
+    graph = bg.simulate(BayGo(physical="regular-3"), agents=10, steps=3, rng=0, data=DATA)
     assert small.config["physical"] == graph.config["physical"] == 30
     # the same named graph for both models on one seed
     assert set(physical_at(small, 0).edges) == set(physical_at(graph, 0).edges)
 
 
 def test_same_seed_same_run_and_save_load(tmp_path):
-    kw = {"agents": 30, "steps": 6, "rng": 9, "data": DATA, "physical": "fast-regular-4"}
+    kw = {"agents": 30, "steps": 6, "rng": 9, "data": DATA}
+    kw["strategy"] = BayGo(physical="fast-regular-4")
     a, b = simulate_exact(**kw), simulate_exact(**kw)
     assert a == b
     assert bg.Run.load(a.save(tmp_path / "r")) == a
@@ -191,5 +193,10 @@ def test_same_seed_same_run_and_save_load(tmp_path):
 def test_bad_arguments_are_named(kwargs, match):
     kwargs = {"strategy": "baygo", "data": DATA, "steps": 2, **kwargs}
     sigma = kwargs.pop("sigma", None)
+    physical = kwargs.pop("physical", None)
     with pytest.raises(ValueError, match=match):
-        simulate_exact(kwargs.pop("strategy"), model=ExactGaussian(sigma=sigma), **kwargs)
+        strategy = kwargs.pop("strategy")
+        if physical is not None:  # the strategy carries its physical graph
+            agents = kwargs.get("agents", 12)
+            strategy = resolve_strategy(strategy, agents=agents, physical=physical)
+        simulate_exact(strategy, model=ExactGaussian(sigma=sigma), **kwargs)

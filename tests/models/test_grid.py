@@ -11,9 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import baygo_graph as bg
+from baygo_graph.models import LinearRegression, rows
 from baygo_graph.models import grid as grid_module
-from baygo_graph.models import rows
 from baygo_graph.models.kl import dense_argmin, kl_matrix
+from baygo_graph.strategies import BayGo
 
 DATA = bg.synthetic_bodyfat(600, rng=3)
 
@@ -75,13 +76,24 @@ def test_num_threads_reads_the_environment(monkeypatch):
 
 
 def _arrays(strategy, **kw):
+    model = LinearRegression(grid=11, **{k: kw.pop(k) for k in ("dtype",) if k in kw})
+    if "physical" in kw:
+        strategy = BayGo(physical=kw.pop("physical"))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", bg.GridResolutionWarning)
         run = bg.simulate(
-            strategy, agents=23, steps=6, grid=11, batch=2, rng=99, data=DATA, progress=False, **kw
+            strategy,
+            agents=23,
+            steps=6,
+            model=model,
+            batch=2,
+            rng=99,
+            data=DATA,
+            progress=False,
+            **kw,
         )
     out = [run.mse, run.entropy, run.mean]
-    if strategy == "baygo":
+    if run.choices is not None:
         out.append(run.choices)
     return out
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from baygo_graph import simulate, synthetic_bodyfat
+from baygo_graph.models import LinearRegression
 from baygo_graph.reproduce import run_figures
 
 
@@ -19,7 +20,14 @@ from baygo_graph.reproduce import run_figures
     ],
 )  # fmt: skip
 def test_single_run_figures(strategy, expected):
-    run = simulate(strategy, agents=4, steps=6, grid=21, rng=1, data=synthetic_bodyfat())
+    run = simulate(
+        strategy,
+        agents=4,
+        steps=6,
+        model=LinearRegression(grid=21),
+        rng=1,
+        data=synthetic_bodyfat(),
+    )
     figs = run_figures(run, window=3)
     assert set(figs) == expected
     for fig in figs.values():

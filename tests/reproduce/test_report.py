@@ -77,8 +77,9 @@ def test_summary_and_claims_tables():
 
 
 def test_tails_are_counted_only_for_seeds_that_have_a_b():
-    # seed 0: B = 7 with a tail of 3 steps, not connected; seed 1: no B (its "tail" is
-    # the whole run); seed 2: B = 5, no tail. One unconnected tail, in one seed.
+    # seed 0: B = 7 with a tail of 3 steps, not connected; seed 1: no B (no tail at all;
+    # tables of earlier versions gave it the whole run as "tail": never counted); seed 2:
+    # B = 5, no tail. One unconnected tail, in one seed. Sliding windows: no tail.
     from baygo_graph.reproduce.claims import _b_evidence
     from baygo_graph.reproduce.report import _smallest_b_table
 
@@ -86,9 +87,9 @@ def test_tails_are_counted_only_for_seeds_that_have_a_b():
         ("aligned", 7.0, 3, 0.0),
         ("aligned", np.nan, 24, 0.0),
         ("aligned", 5.0, 0, np.nan),
-        ("sliding", 6.0, 0, np.nan),
-        ("sliding", np.nan, 24, 0.0),
-        ("sliding", 4.0, 0, np.nan),
+        ("sliding", 6.0, np.nan, np.nan),
+        ("sliding", np.nan, np.nan, np.nan),
+        ("sliding", 4.0, np.nan, np.nan),
     ]
     b = pd.DataFrame(rows, columns=["windows", "smallest_b", "tail_length", "tail_connected"])
     table = _smallest_b_table(b)

@@ -7,6 +7,7 @@ import pytest
 
 import baygo_graph as bg
 from baygo_graph.data import paper_split
+from baygo_graph.models import LinearRegression
 from baygo_graph.reproduce import TruthMonitor, standardised_line
 from baygo_graph.reproduce.theorem import SYNTHETIC_LINE
 
@@ -32,7 +33,8 @@ def test_synthetic_line_is_the_generators():
 
 @pytest.mark.parametrize("synthetic", [True, False])
 def test_truth_monitor_sets_theta_star_from_the_split(synthetic):
-    run = bg.simulate("baygo", agents=4, steps=3, grid=11, rng=0, data=bg.synthetic_bodyfat(),
+    run = bg.simulate("baygo", agents=4, steps=3, model=LinearRegression(grid=11),
+                      rng=0, data=bg.synthetic_bodyfat(),
                       monitors=[TruthMonitor(synthetic=synthetic)])  # fmt: skip
     theta = run.config["monitors"]["theorem"]["theta_star"]
     mean, std = run.config["split"]["mean"], run.config["split"]["std"]

@@ -6,6 +6,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
+from baygo_graph.models import LinearRegression
 from baygo_graph.series import ChoiceSeries
 from baygo_graph.strategies import (
     BayGo,
@@ -63,7 +64,9 @@ def test_a_user_strategy_plugs_into_the_loop():
 
     assert isinstance(RoundRobin(), Strategy)
     data = bg.synthetic_bodyfat()
-    run = bg.simulate(RoundRobin(), agents=5, steps=6, grid=11, rng=0, data=data)
+    run = bg.simulate(
+        RoundRobin(), agents=5, steps=6, model=LinearRegression(grid=11), rng=0, data=data
+    )
     assert run.strategy == "round-robin"
     expected = (np.arange(5)[None, :] + 1 + np.arange(6)[:, None] % 4) % 5
     np.testing.assert_array_equal(run.choices, expected)
@@ -71,4 +74,4 @@ def test_a_user_strategy_plugs_into_the_loop():
     assert np.allclose(w.sum(axis=1), 1) and np.allclose(np.diag(w), 0.5)
     from baygo_graph.analysis import smallest_b
 
-    assert smallest_b(run, windows="sliding") is not None
+    assert smallest_b(run, windows="sliding").B is not None

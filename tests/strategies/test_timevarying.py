@@ -12,7 +12,9 @@ from hypothesis import strategies as st
 
 import baygo_graph as bg
 from baygo_graph.analysis import b_connectivity
+from baygo_graph.models import LinearRegression
 from baygo_graph.strategies import (
+    BayGo,
     Gossip,
     LinkFailures,
     OnePeerExponential,
@@ -27,11 +29,10 @@ def run(physical, *, agents=6, steps=8, rng=0, **kw):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", bg.GridResolutionWarning)
         return bg.simulate(
-            "baygo",
-            physical=physical,
+            BayGo(physical=physical),
             agents=agents,
             steps=steps,
-            grid=11,
+            model=LinearRegression(grid=11),
             rng=rng,
             data=DATA,
             **kw,

@@ -1,0 +1,121 @@
+"""Every teller of a smallest B renders the same result object and tells the same B,
+tail and reason per seed: ``smallest_b.csv``, ``summary.json``, report.md's B table,
+the smallest-B figure's legend and ``baygo analyze`` (text and JSON)."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from shared import digraph
+
+from baygo_graph._format import json_clean, json_default
+from baygo_graph._render import b_counts, b_text
+from baygo_graph._text import csv_frame
+from baygo_graph.analysis import analysis_report, smallest_b
+from baygo_graph.cli.analyze import _text
+from baygo_graph.figures import plot_smallest_b
+from baygo_graph.reproduce.claims import coverage_row
+from baygo_graph.reproduce.report import _smallest_b_table
+
+M = 3
+RING = digraph(M, [(0, 1), (1, 2), (2, 0)])
+HALF_A, HALF_B = digraph(M, [(0, 1), (1, 2)]), digraph(M, [(2, 0)])
+BROKEN = digraph(M, [(0, 1), (1, 0)])  # agent 2 hears no one and no one hears it
+#: Three seeds of 9 steps: aligned B = 2 with a tail not connected; no B at all; B = 1
+#: with no tail. Sliding windows never leave a tail.
+SEEDS = {
+    0: [HALF_A, HALF_B] * 4 + [BROKEN],
+    1: [BROKEN] * 9,
+    2: [RING] * 9,
+}
+KINDS = ("aligned", "sliding")
+
+
+def _none(x) -> bool:
+    return x is None or (isinstance(x, float) and np.isnan(x))
+
+
+def test_every_teller_tells_the_same_b_tail_and_reason(tmp_path):
+    covs = {(s, k): smallest_b(g, windows=k) for s, g in SEEDS.items() for k in KINDS}
+    # the result objects themselves: the three cases are what they claim to be
+    assert covs[0, "aligned"].B == 2 and covs[0, "aligned"].tail_length == 1
+    assert covs[0, "aligned"].tail_connected is False
+    assert covs[1, "aligned"].B is None and covs[1, "aligned"].tail_length is None
+    assert covs[2, "aligned"].B == 1 and covs[2, "aligned"].tail_length == 0
+    assert all(covs[s, "sliding"].tail_length is None for s in SEEDS)
+
+    # the reproduction's table: smallest_b.csv and summary.json are written from it
+    table = pd.DataFrame(
+        [{"seed": s} | coverage_row(g, k) for s, g in SEEDS.items() for k in KINDS]
+    )
+    csv = pd.read_csv(io.StringIO(csv_frame(table).to_csv(index=False, float_format="%.6g")))
+    records = json.loads(json.dumps(json_clean(table.to_dict(orient="records")),
+                                    default=json_default))  # fmt: skip
+    # baygo analyze of each seed (text and JSON render one AnalysisReport)
+    reports = {s: analysis_report(g, window=2) for s, g in SEEDS.items()}
+    texts = {s: "\n".join(_text(r, f"seed {s}")) for s, r in reports.items()}
+    dicts = {
+        s: json.loads(json.dumps(r.as_dict(), default=json_default)) for s, r in reports.items()
+    }
+
+    for n, (s, k) in enumerate((s, k) for s in SEEDS for k in KINDS):
+        cov, reading = covs[s, k], b_text(covs[s, k])
+        row, rec = csv.iloc[n], records[n]
+        assert (row["seed"], row["windows"]) == (s, k) == (rec["seed"], rec["windows"])
+        want_b, want_tail = cov.B, cov.tail_length
+        # B: the same number, or "none" everywhere
+        assert _none(row["smallest_b"]) == _none(rec["smallest_b"]) == (want_b is None)
+        if want_b is not None:
+            assert row["smallest_b"] == rec["smallest_b"] == want_b
+        # tail: the same length, or no tail at all (no B; sliding windows)
+        assert _none(row["tail_length"]) == _none(rec["tail_length"]) == (want_tail is None)
+        if want_tail is not None:
+            assert row["tail_length"] == rec["tail_length"] == want_tail
+        assert _none(row["tail_connected"]) == (cov.tail_connected is None)
+        # the reason (reading): the same words in the CSV, the JSON and the CLI text
+        assert row["reading"] == rec["reading"] == reading
+        assert f"{k}: {reading}" in texts[s]
+        if want_b is None or k == "sliding" or not want_tail:
+            assert "tail" not in reading
+        js = dicts[s]["smallest_b_coverage"][k]
+        assert (js["B"], js["tail_length"], js["tail_connected"]) == (
+            want_b,
+            want_tail,
+            cov.tail_connected,
+        )
+        assert dicts[s]["smallest_b"][k] == want_b
+
+    # report.md's B table and the figure's legend count the same seeds
+    rep = _smallest_b_table(table)
+    ax = plot_smallest_b(table, steps=9)
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    plt.close(ax.figure)
+    for k in KINDS:
+        rows = table[table["windows"] == k]
+        counts = b_counts(rows)
+        want = {
+            "seeds": len(SEEDS),
+            "no_B": sum(covs[s, k].B is None for s in SEEDS),
+            "with_tail": sum(bool(covs[s, k].tail_length) for s in SEEDS),
+            "tail_not_connected": sum(covs[s, k].tail_connected is False for s in SEEDS),
+        }
+        assert counts == want
+        assert rep.loc[k, "seeds"] == want["seeds"] and rep.loc[k, "no_B"] == want["no_B"]
+        assert rep.loc[k, "with a tail"] == want["with_tail"]
+        assert rep.loc[k, "tail not connected"] == want["tail_not_connected"]
+        label = next(t for t in legend if t.startswith(f"{k} ("))
+        assert label.startswith(f"{k} ({len(SEEDS) - want['no_B']}/{len(SEEDS)} seeds)")
+        if want["with_tail"]:
+            assert (
+                f"tail after [0, k*B) in {want['with_tail']}, not connected in "
+                f"{want['tail_not_connected']}"
+            ) in label
+        else:
+            assert "tail" not in label  # sliding windows: no tail is ever told
+        assert f"{k}: no B ({want['no_B']} seeds)" in legend
+    # the case the issue found: aligned, one tail not connected, the no-B seed not counted
+    assert (rep.loc["aligned", "with a tail"], rep.loc["sliding", "with a tail"]) == (1, 0)
