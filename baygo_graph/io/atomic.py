@@ -174,10 +174,10 @@ def check_target(path, *, within=None, overwrite: bool = True) -> Path:
 
     Refused, each as an :class:`OSError` whose ``filename`` is ``path``: a symbolic
     link at ``path`` (never followed, never replaced); anything at ``path`` that is
-    not a regular file (a folder, a device such as ``/dev/null``, a FIFO: never
-    replaced, even with ``overwrite``); with ``within``, a ``path``
-    whose folder resolves outside the folder ``within``; with ``overwrite=False``,
-    an existing file (:class:`FileExistsError`).
+    not a regular file nor a folder (a device such as ``/dev/null``, a FIFO: never
+    replaced, even with ``overwrite``; a folder is refused when the file is
+    written); with ``within``, a ``path`` whose folder resolves outside the folder
+    ``within``; with ``overwrite=False``, an existing file (:class:`FileExistsError`).
 
     Examples
     --------
@@ -210,10 +210,12 @@ through a link; remove it or write elsewhere: '.../link.md'
                 f"to {str(parent)[:120]}); baygo never writes outside it",
                 errno.EXDEV,
             )
-    if path.exists() and not path.is_file():  # a folder, FIFO, device or socket
-        kind = "a folder" if path.is_dir() else "not a regular file (a device, FIFO or socket)"
+    if path.exists() and not path.is_file() and not path.is_dir():  # FIFO, device, socket
         raise _refused(
-            path, f"is {kind}: baygo replaces only regular files; write elsewhere", errno.EEXIST
+            path,
+            "is not a regular file (a device, FIFO or socket): baygo replaces only regular "
+            "files; write elsewhere",
+            errno.EEXIST,
         )
     if not overwrite and path.exists():
         raise FileExistsError(errno.EEXIST, "exists (pass --force to replace it)", str(path))
