@@ -26,9 +26,11 @@ unlinked once it gets the lock and retries on a fresh one (filelock >= 4.3 check
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import sys
 import threading
+import time
 from pathlib import Path
 
 from filelock import FileLock, Timeout
@@ -37,6 +39,7 @@ __all__ = ["claim", "die_with_parent", "held", "release"]
 
 _HELD: dict[Path, FileLock] = {}
 _GUARD = threading.Lock()
+_WATCHING = False  # die_with_parent's thread started in this process
 
 
 def _key(path) -> Path:
@@ -88,16 +91,32 @@ def release(path) -> None:
 
 
 def die_with_parent() -> None:
-    """Linux: have the kernel kill this process when its parent dies (even by SIGKILL).
+    """End this process when its parent dies (even by SIGKILL); call it in a worker.
 
-    Called at the start of each task in a local sweep worker, so no worker - nor the
-    resource tracker the workers keep alive - outlives the sweep. Elsewhere a no-op.
+    Two guards, so no worker - nor the resource tracker the workers keep alive -
+    outlives the sweep: on Linux the kernel's ``PR_SET_PDEATHSIG`` (which fires on
+    the death of the parent *thread* that started the worker), and everywhere a
+    daemon thread that ends the process within a second of its parent's death
+    (its parent process id changes). Called once per worker, at its start.
 
     Examples
     --------
     >>> die_with_parent()  # doctest: +SKIP
     """
-    if sys.platform != "linux":  # pragma: no cover - other systems: loky's own checks
+    global _WATCHING
+    with _GUARD:
+        if _WATCHING:
+            return
+        _WATCHING = True
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)  # the parent is gone: no one reads what this worker would send
+
+    threading.Thread(target=watch, name="baygo-die-with-parent", daemon=True).start()
+    if sys.platform != "linux":  # pragma: no cover - other systems: the thread alone
         return
     import ctypes
 
