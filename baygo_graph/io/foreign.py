@@ -32,8 +32,6 @@ from .archives import SLOT_BYTES
 
 __all__ = ["dynetx_series", "temporal_graph_series"]
 
-#: Bytes per (step, node) slot and per edge entry (:data:`.archives.SLOT_BYTES`).
-_SLOT_BYTES = SLOT_BYTES
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
@@ -75,7 +73,7 @@ def _positions(names, n: int, what: str) -> tuple[np.ndarray, str]:
 
 def _check(steps: int, nodes: int, entries: int, what: str) -> None:
     check_budget(
-        _SLOT_BYTES * (steps * nodes + entries),
+        SLOT_BYTES * (steps * nodes + entries),  # per (step, node) slot and edge entry
         what=f"{what}: a series of {steps} steps x {nodes} nodes ({entries} edge-steps)",
         advice="make fewer, wider snapshots (times divided by a bin)",
     )
