@@ -9,8 +9,9 @@ from pathlib import Path
 import click
 import numpy as np
 
+from .._text import shorten
 from ..defaults import PAPER
-from ..io import RUN_FILE
+from ..io.npz import run_path
 from ..learning import simulate
 from ..models import DEFAULT_MODEL, MODEL_NAMES, resolve_model
 from ..strategies import DEFAULT_STRATEGY, PHYSICAL_PRESETS, STRATEGY_NAMES, resolve_strategy
@@ -19,6 +20,8 @@ from ._common import (
     default_data,
     emit,
     loss_label,
+    out_error,
+    output_file,
     output_folder,
     samples_option,
     seed_option,
@@ -71,8 +74,13 @@ __all__ = ["parse_options", "run"]
     help="An option of the model (repeatable), VALUE read as JSON when it parses: "
     "--model-option bounds=[-3,3].",
 )
-@click.option("--out", type=click.Path(file_okay=False), default=None, help="Folder for run.npz.")
-@click.option("--force", is_flag=True, help="Replace a run already saved in --out.")
+@click.option(
+    "--out",
+    type=click.Path(),
+    default=None,
+    help="Where to save the run: a folder (it gets run.npz) or a file ending in .npz.",
+)
+@click.option("--force", is_flag=True, help="Replace a run already saved at --out.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a tty).")
 def run(out, force, as_json, samples, **options):
@@ -82,17 +90,50 @@ def run(out, force, as_json, samples, **options):
     elif samples is not None:
         raise click.UsageError(f"--samples sizes the bodyfat data; --model {options['model']} "
                                "has data of its own")  # fmt: skip
-    if out is not None and (Path(out) / RUN_FILE).exists() and not force:
-        raise click.ClickException(f"a run is already saved in {out!r}: pass --force to replace it")
-    with output_folder(out) if out is not None else contextlib.nullcontext():
+    with _output(out, force=force):
         result = _simulate(**options)
         summary = result.summary()
         if out is not None:
-            summary["file"] = str(result.save(Path(out), overwrite=force))
+            summary["file"] = str(_save(result, out, force=force))
     _print(
         result, summary, strategy=options["strategy"], seed=options["seed"], out=out,
         as_json=as_json,
     )  # fmt: skip
+
+
+def _saved_at(out) -> Path:
+    """The run file ``--out`` names: ``OUT`` itself when it ends in ``.npz``, else
+    ``OUT/run.npz``."""
+    return run_path(out)
+
+
+def _exists_error(path) -> click.ClickException:
+    return click.ClickException(
+        f"--out: {shorten(str(path), 120)}: a run is already saved there (pass --force to "
+        "replace it)"
+    )
+
+
+def _output(out, *, force: bool):
+    """The checks and the lock of ``--out`` before the work: a folder (run.npz inside) or
+    a ``.npz`` file; an existing run file needs ``--force``."""
+    if out is None:
+        return contextlib.nullcontext()
+    target = _saved_at(out)
+    if target.is_file() and not force:
+        raise _exists_error(target)
+    if Path(out).suffix == ".npz":  # a named file, as `baygo view --out page.html`
+        return output_file(target, overwrite=force)
+    return output_folder(out)
+
+
+def _save(result, out, *, force: bool) -> Path:
+    try:
+        return result.save(Path(out), overwrite=force)
+    except FileExistsError as e:  # appeared while the run was computed
+        raise _exists_error(_saved_at(out)) from e
+    except OSError as e:
+        raise out_error("--out", out, e) from None
 
 
 def _simulate(

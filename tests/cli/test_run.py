@@ -103,6 +103,26 @@ def test_out_holding_a_run_needs_force(tmp_path, capsys):
     assert (tmp_path / "run.npz").read_bytes() != before
 
 
+def test_out_may_name_a_npz_file_and_the_errors_speak_cli(tmp_path, capsys):
+    target = tmp_path / "x.npz"
+    args = ["run", "--agents", "3", "--steps", "2", "--grid", "5", "--out", str(target)]
+    code, out, err = call(args, capsys)
+    assert code == 0, err
+    assert target.is_file() and f"run written to {target}" in out
+    assert bg.Run.load(target).n_steps == 2
+    before = target.read_bytes()
+    code, _, err = call([*args, "--seed", "1"], capsys)
+    assert code == 1 and err.count("\n") == 1
+    assert f"--out: {target}: a run is already saved there (pass --force" in err
+    assert "overwrite=True" not in err  # a Python keyword means nothing on the command line
+    assert target.read_bytes() == before
+    assert call([*args, "--seed", "1", "--force"], capsys)[0] == 0
+    assert bg.Run.load(target).config["seed"] == 1
+    (tmp_path / "d.npz").mkdir()  # a folder named like a file is not a run file
+    code, _, err = call([*args[:-1], str(tmp_path / "d.npz")], capsys)
+    assert code == 1 and "is a folder, not a file" in err
+
+
 def test_the_exact_model_runs_from_the_command_line(capsys):
     code, out, err = call(
         ["run", "--model", "exact", "--agents", "4", "--steps", "2", "--json"], capsys
