@@ -365,27 +365,38 @@ class _Loop:
         monitors, agents = self.monitors, split.agents
         rec = None
         bar = tqdm(range(self.steps), desc=progress or "", disable=not progress, leave=False)
-        for t in bar:
-            with held_float_warnings() as held:  # a NaN step: NonFiniteError alone
+        outside = np.geterr()  # numpy's settings for what runs between the steps
+        # one hold for the whole loop, released step by step: a NaN step raises
+        # NonFiniteError alone, a finite one gets its warnings back (held_float_warnings)
+        with held_float_warnings() as held:
+            for t in bar:
                 model.update(state, plan.statistics(split, self.batch, rng, model.statistics))
                 local = model.posterior_local(state) if monitors else None
                 plan.pool(t, model, state, rng)
                 m = model.measure(state, t, agents)
-            if rec is None:
-                rec = self._record(m)
-            rec.loss[t], rec.entropy[t], rec.mean[t] = m.loss, m.entropy, m.mean
-            check_finite_step(t, entropy=m.entropy, mean=m.mean)  # never a NaN run, exit 0
-            held.release(step=t)
-            for k, v in m.extra.items():
-                rec.records.setdefault(k, np.empty((self.steps, agents)))[t] = v
-            if t in self.keep:
-                post = model.posterior(state)
-                rec.kept[t] = np.broadcast_to(post, (agents, post.shape[1])).copy()
-            if monitors:
-                post, w_t = model.posterior(state), plan.weights(t)
-                for mon in monitors:
-                    mon.observe(t, local=local, posterior=post, weights=w_t)
+                if rec is None:
+                    rec = self._record(m)
+                rec.loss[t], rec.entropy[t], rec.mean[t] = m.loss, m.entropy, m.mean
+                if not (np.isfinite(m.entropy).all() and np.isfinite(m.mean).all()):
+                    check_finite_step(t, entropy=m.entropy, mean=m.mean)  # never a NaN run
+                held.release(step=t)
+                for k, v in m.extra.items():
+                    rec.records.setdefault(k, np.empty((self.steps, agents)))[t] = v
+                if t in self.keep or monitors:
+                    with np.errstate(**outside):  # as outside the loop: not held
+                        self._observe(t, model, plan, state, rec, local)
         return rec
+
+    def _observe(self, t, model, plan, state, rec, local) -> None:
+        """Keep step ``t``'s posteriors if asked, and show them to the monitors."""
+        agents = self.split.agents
+        if t in self.keep:
+            post = model.posterior(state)
+            rec.kept[t] = np.broadcast_to(post, (agents, post.shape[1])).copy()
+        if self.monitors:
+            post, w_t = model.posterior(state), plan.weights(t)
+            for mon in self.monitors:
+                mon.observe(t, local=local, posterior=post, weights=w_t)
 
     def _record(self, m) -> _Record:
         t, agents = self.steps, self.split.agents

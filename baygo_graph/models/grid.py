@@ -21,7 +21,7 @@ import scipy.sparse as sp
 from ..data import resolve_data
 from ..exceptions import GridResolutionWarning
 from .kl import kl_choices
-from .rows import for_rows
+from .rows import MIN_VALUES, for_rows
 
 __all__ = [
     "Grid",
@@ -184,8 +184,10 @@ def pool_into(out, logp, choices, delta, *, after=None):
     scaled own rows. ``after(lo, hi)``, if given, runs on each block right
     after it is pooled (while it is in cache).
     """
-    src = np.where(choices >= 0, choices, np.arange(len(choices)))
     rows, cols = out.shape
+    src = choices
+    if rows and np.minimum.reduce(choices) < 0:  # -1: the agent keeps its own row
+        src = np.where(choices >= 0, choices, np.arange(len(choices)))
 
     def gather(lo, hi):
         block = out[lo:hi]
@@ -410,22 +412,31 @@ class GridModel:
     def measure(self, state: GridState, t: int, agents: int) -> Measures:
         """Loss, entropy and mean of every agent's posterior ``expo / z``."""
         expo, logp = state.expo, state.logp
-        mom = (expo @ state.moments).astype(np.float64)
+        mom = np.matmul(expo, state.moments)
+        if mom.dtype != np.float64:
+            mom = mom.astype(np.float64)
         z = mom[:, 0]
         mean = mom[:, 1:] / z[:, None]
         logz = state.logz = np.log(z)
-        dots = np.empty(len(z), dtype=np.result_type(expo, logp))
-        for_rows(
-            lambda lo, hi: np.einsum("mk,mk->m", expo[lo:hi], logp[lo:hi], out=dots[lo:hi]),
-            *expo.shape,
-            itemsize=expo.itemsize,
-        )
+        rows, cols = expo.shape
+        if rows * cols < MIN_VALUES:  # one call: what for_rows would do, without it
+            dots = np.einsum("mk,mk->m", expo, logp)
+        else:
+            dots = np.empty(rows, dtype=np.result_type(expo, logp))
+            for_rows(
+                lambda lo, hi: np.einsum("mk,mk->m", expo[lo:hi], logp[lo:hi], out=dots[lo:hi]),
+                rows,
+                cols,
+                itemsize=expo.itemsize,
+            )
         entropy = logz - dots / z
         loss, extra = state.loss(mean)
-        peak = 1.0 / z
-        if state.collapsed is None and peak.max() > _COLLAPSE:
-            state.collapsed = (t, int(peak.argmax()), float(peak.max()))
-        if len(z) != agents:  # one learner stands for every agent
+        if state.collapsed is None:
+            # the largest peak mass, 1 / min(z): one small reduction per step
+            if 1.0 / np.minimum.reduce(z) > _COLLAPSE:
+                peak = 1.0 / z
+                state.collapsed = (t, int(peak.argmax()), float(peak.max()))
+        if rows != agents:  # one learner stands for every agent
             mean, entropy, loss = (
                 np.broadcast_to(a[:1], (agents, *a.shape[1:])) for a in (mean, entropy, loss)
             )

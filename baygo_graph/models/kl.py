@@ -104,6 +104,8 @@ def dense_argmin(scores, rng, *, mask_diagonal=False, row_scale=None, col_shift=
         out[lo:hi] = np.argmax(tie, axis=1)  # first tie: rank 0
 
     for_rows(block, m, n, itemsize=scores.itemsize)
+    if m and np.maximum.reduce(n_ties) == 1 and np.isfinite(rowmin).all():
+        return out  # one best neighbour each (the usual case): no draw, no -1
     ok = np.isfinite(rowmin)
     multi = np.flatnonzero(ok & (n_ties > 1))
     if len(multi):
@@ -117,23 +119,41 @@ def dense_argmin(scores, rng, *, mask_diagonal=False, row_scale=None, col_shift=
 def _row_bounds(s, lo, mask_diagonal):
     """Row minima of a block of scores and the tie bound ``min + 1e-12 max(scale, 1)``."""
     if mask_diagonal:
-        rows = np.arange(len(s))
-        diag = (rows, rows + lo)
-        s[diag] = -np.inf
-        rowmax = s.max(axis=1)
-        s[diag] = np.inf
-        rowmin = s.min(axis=1)
-        with np.errstate(invalid="ignore"):
+        n = s.shape[1]
+        if s.flags.c_contiguous:  # the block's diagonal (r, lo + r) as a strided view
+            diag = s.reshape(-1)[lo : lo + len(s) * (n + 1) : n + 1]
+        else:
+            rows = np.arange(len(s))
+            diag = _Cells(s, (rows, rows + lo))
+        diag[...] = -np.inf
+        rowmax = np.maximum.reduce(s, axis=1)
+        diag[...] = np.inf
+        rowmin = np.minimum.reduce(s, axis=1)
+        if np.isfinite(rowmin).all() and np.isfinite(rowmax).all():  # the usual case
             scale = np.maximum(np.abs(rowmin), np.abs(rowmax))
-        odd = np.flatnonzero(~(np.isfinite(rowmin) & np.isfinite(rowmax)))
-        if len(odd):  # a non-finite score off the diagonal: the general formula
-            sub = s[odd]
-            scale[odd] = np.abs(sub, where=np.isfinite(sub), out=np.zeros_like(sub)).max(axis=1)
+        else:
+            with np.errstate(invalid="ignore"):
+                scale = np.maximum(np.abs(rowmin), np.abs(rowmax))
+            odd = np.flatnonzero(~(np.isfinite(rowmin) & np.isfinite(rowmax)))
+            if len(odd):  # a non-finite score off the diagonal: the general formula
+                sub = s[odd]
+                scale[odd] = np.abs(sub, where=np.isfinite(sub), out=np.zeros_like(sub)).max(axis=1)
     else:
         rowmin = s.min(axis=1)
         finite = np.isfinite(s)
         scale = np.abs(s, where=finite, out=np.zeros_like(s)).max(axis=1)
     return rowmin, rowmin + _TIE_RTOL * np.maximum(scale, 1.0)
+
+
+class _Cells:
+    """``cells[...] = value`` sets the cells ``index`` of ``array`` (a non-contiguous block's
+    diagonal)."""
+
+    def __init__(self, array, index):
+        self.array, self.index = array, index
+
+    def __setitem__(self, key, value):
+        self.array[self.index] = value
 
 
 def _edge_cross(prob, logp, listen) -> np.ndarray:

@@ -112,6 +112,8 @@ class ChoicePlan(Plan):
         self.process = process
         self.edges = []  # a time-varying graph's (src, dst) per step
         self.choices = np.empty((steps, agents), dtype=np.int32)
+        self._seen = self.choices.view()  # what choose() may read: read only
+        self._seen.flags.writeable = False
 
     def pool(self, t, model, state, rng) -> bool:
         """Choose (through the strategy), record and pool with the chosen neighbours."""
@@ -119,10 +121,8 @@ class ChoicePlan(Plan):
         if self.process is not None:
             listen = self.process.at(t)
             self.edges.append(edge_arrays(listen))
-        view = self.choices.view()
-        view.flags.writeable = False
         self.choices[t] = self.strategy.choose(
-            t, model=model, state=state, listen=listen, rng=rng, choices=view
+            t, model=model, state=state, listen=listen, rng=rng, choices=self._seen
         )
         model.pool_choices(state, self.choices[t], self.delta)
         return True
