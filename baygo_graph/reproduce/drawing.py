@@ -178,12 +178,15 @@ def animate_seed0(df, show, anim_dir: Path, *, video: bool, files: dict, notes: 
         frames = np.unique(np.linspace(0, show.n_steps - 1, ANIMATION_FRAMES).round().astype(int))
         notes.append(f"the animation shows {len(frames)} evenly spaced steps of {show.n_steps}")
     anim = animate_run(show, influence=infl, steps=frames)
-    files["animation:gif"] = save_animation(anim, anim_dir / "baygo_seed0.gif")
+    paths = {"gif": anim_dir / "baygo_seed0.gif"}
     if video:
         if ffmpeg_path() is None:
             from ..figures.video import VIDEO_HINT
 
             notes.append(f"no MP4 written: {VIDEO_HINT}")
         else:
-            files["animation:mp4"] = save_animation(anim, anim_dir / "baygo_seed0.mp4")
+            paths["mp4"] = anim_dir / "baygo_seed0.mp4"
+    # every frame rendered once, written to both files
+    for kind, path in zip(paths, save_animation(anim, list(paths.values())), strict=True):
+        files[f"animation:{kind}"] = path
     plt.close(anim.figure)
