@@ -222,7 +222,10 @@ def draw_edges(ax, pos, w, *, scale=None, color=EDGE_COLOR, zorder=2, min_weight
             zorder=zorder,
             gid=f"edge:{j}->{i}",
         )
-        ax.add_patch(p)
+        # add_artist, not add_patch: the graph's limits are set from the node positions
+        # (draw_nodes), and add_patch's data-limit update splits every curved arrow's
+        # Bezier path again (most of an animation frame's cost)
+        ax.add_artist(p)
         patches.append(p)
     return patches
 

@@ -3,18 +3,22 @@
 MP4 needs an ffmpeg writer: ``ffmpeg`` on PATH or the optional extra
 ``pip install baygo-graph[video]`` (imageio-ffmpeg). Animations that can render
 their own frames (``iter_frames``, as :class:`~baygo_graph.figures.animation.RunAnimation`
-does) are written frame by frame; any other matplotlib animation goes through
-``anim.save``.
+does) are written frame by frame, each frame rendered once however many files it goes
+to (``save_animation(anim, ["a.gif", "a.mp4"])``); any other matplotlib animation goes
+through ``anim.save``. GIF frames are quantised to 256 colours with Pillow's fast
+octree (MP4 keeps the rendered RGB, converted to yuv420p).
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import shutil
 from pathlib import Path
 
 import numpy as np
 
-from ..io.atomic import atomic_path, atomic_write
+from ..io.atomic import atomic_path
 
 __all__ = ["VIDEO_HINT", "ffmpeg_path", "save_animation"]
 
@@ -52,27 +56,31 @@ def ffmpeg_path() -> str | None:
 
 
 def save_animation(anim, path, *, fps=4, dpi=90, overwrite: bool = True):
-    """Write an animation to ``path``: ``.gif`` (Pillow) or ``.mp4`` (ffmpeg).
+    """Write an animation to ``path``: ``.gif`` (Pillow) or ``.mp4`` (ffmpeg); or to
+    several files at once, rendering each frame once.
 
     Animations from :func:`animate_run` are rendered fast (the static part of
-    the figure drawn once); any other matplotlib animation goes through
-    ``anim.save``.
+    the figure drawn once) and, given several paths (a GIF and an MP4), every
+    frame is rendered once and written to each file; any other matplotlib
+    animation goes through ``anim.save``, once per file.
 
     Parameters
     ----------
     anim : matplotlib.animation.Animation
-    path : str or os.PathLike
-        The suffix picks the format.
+    path : str, os.PathLike or sequence of them
+        The suffix picks the format (``.gif`` or ``.mp4``).
     fps : int, default 4
     dpi : int, default 90
     overwrite : bool, default True
-        False refuses an existing file (:class:`FileExistsError`). The file is
-        written atomically (:func:`~baygo_graph.io.atomic.atomic_path`).
+        False refuses an existing file (:class:`FileExistsError`), before any
+        frame is drawn. Every file is written atomically
+        (:func:`~baygo_graph.io.atomic.atomic_path`): on an error none is left
+        half-written.
 
     Returns
     -------
-    pathlib.Path
-        The file written.
+    pathlib.Path or list of pathlib.Path
+        The file written (a list, in order, when ``path`` is a sequence).
 
     Raises
     ------
@@ -80,82 +88,137 @@ def save_animation(anim, path, *, fps=4, dpi=90, overwrite: bool = True):
         For ``.mp4`` when no ffmpeg writer is available (the message says how to
         get one), or when ffmpeg fails.
     ValueError
-        For another suffix.
+        For another suffix, or an empty sequence of paths.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from baygo_graph import simulate, synthetic_bodyfat
+    >>> from baygo_graph.figures import animate_run
+    >>> from baygo_graph.models import LinearRegression
+    >>> run = simulate("baygo", agents=4, steps=3, model=LinearRegression(grid=11),
+    ...                rng=0, data=synthetic_bodyfat())
+    >>> anim = animate_run(run)
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> written = save_animation(anim, [folder / "a.gif"], dpi=30)  # a list: also "a.mp4"
+    >>> [p.name for p in written]
+    ['a.gif']
     """
     import matplotlib as mpl
     from matplotlib.animation import FFMpegWriter, PillowWriter
 
-    path = Path(path)
-    suffix = path.suffix.lower()
-    if suffix not in (".gif", ".mp4"):
-        raise ValueError(f"path must end in .gif or .mp4, got {str(path)!r}")
+    single = isinstance(path, str | os.PathLike)
+    paths = [Path(path)] if single else [Path(p) for p in path]
+    if not paths:
+        raise ValueError("path must name at least one file, got an empty sequence")
+    for p in paths:
+        if p.suffix.lower() not in (".gif", ".mp4"):
+            raise ValueError(f"path must end in .gif or .mp4, got {str(p)!r}")
     if isinstance(fps, bool) or not isinstance(fps, int | float) or fps <= 0:
         raise ValueError(f"fps must be a positive number, got {fps!r}")
-    exe = ffmpeg_path() if suffix == ".mp4" else None
-    if suffix == ".mp4" and exe is None:
+    mp4 = any(p.suffix.lower() == ".mp4" for p in paths)
+    exe = ffmpeg_path() if mp4 else None
+    if mp4 and exe is None:
         raise RuntimeError(VIDEO_HINT)
     if hasattr(anim, "iter_frames"):
-        frames = anim.iter_frames(dpi=dpi)
-        if suffix == ".gif":
-            _write_gif(frames, path, fps=fps, overwrite=overwrite)
-        else:
-            _write_mp4(frames, path, fps=fps, exe=exe, overwrite=overwrite)
-        return path
-    with atomic_path(path, overwrite=overwrite, suffix=True) as tmp:
-        if suffix == ".gif":
-            anim.save(tmp, writer=PillowWriter(fps=fps), dpi=dpi)
-        else:
-            with mpl.rc_context({"animation.ffmpeg_path": exe}):
-                writer = FFMpegWriter(fps=fps, codec="libx264", extra_args=["-pix_fmt", "yuv420p"])
-                anim.save(tmp, writer=writer, dpi=dpi)
-    return path
+        with contextlib.ExitStack() as stack:
+            sinks = [
+                (_GifSink if p.suffix.lower() == ".gif" else _Mp4Sink)(
+                    p, fps=fps, exe=exe, overwrite=overwrite, stack=stack
+                )
+                for p in paths
+            ]
+            count = 0
+            for frame in anim.iter_frames(dpi=dpi):
+                for sink in sinks:
+                    sink.add(frame)
+                count += 1
+            if not count:
+                raise ValueError("the animation has no frames")
+            for sink in sinks:
+                sink.close()
+        return paths[0] if single else paths
+    for p in paths:  # a plain matplotlib animation: no frame iterator to share
+        with atomic_path(p, overwrite=overwrite, suffix=True) as tmp:
+            if p.suffix.lower() == ".gif":
+                anim.save(tmp, writer=PillowWriter(fps=fps), dpi=dpi)
+            else:
+                with mpl.rc_context({"animation.ffmpeg_path": exe}):
+                    writer = FFMpegWriter(
+                        fps=fps, codec="libx264", extra_args=["-pix_fmt", "yuv420p"]
+                    )
+                    anim.save(tmp, writer=writer, dpi=dpi)
+    return paths[0] if single else paths
 
 
-def _write_gif(frames, path: Path, *, fps, overwrite: bool) -> None:
-    from PIL import Image
+class _GifSink:
+    """Frames quantised to 256 colours as they come; one GIF written at ``close``.
 
-    images = [Image.fromarray(f).quantize(colors=256, dither=Image.Dither.NONE) for f in frames]
-    if not images:
-        raise ValueError("the animation has no frames")
-    atomic_write(  # a temporary name only this package makes (io.atomic), never ".x.tmp"
-        path,
-        lambda fh: images[0].save(
-            fh,
-            format="GIF",
-            save_all=True,
-            append_images=images[1:],
-            duration=int(round(1000 / fps)),
-            loop=0,
-            optimize=False,
-        ),
-        overwrite=overwrite,
-    )
+    Pillow's fast octree quantiser: about 6x faster per frame than its median cut,
+    every pixel within 14 of its RGB value on the reproduction's frames (median
+    cut: most pixels closer, some up to 51 off).
+    """
+
+    def __init__(self, path, *, fps, exe, overwrite, stack):
+        self.tmp = stack.enter_context(atomic_path(path, overwrite=overwrite, suffix=True))
+        self.fps, self.images = fps, []
+
+    def add(self, frame) -> None:
+        from PIL import Image
+
+        self.images.append(
+            Image.fromarray(frame).quantize(
+                colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+            )
+        )
+
+    def close(self) -> None:
+        first, *rest = self.images
+        first.save(self.tmp, format="GIF", save_all=True, append_images=rest,
+                   duration=int(round(1000 / self.fps)), loop=0, optimize=False)  # fmt: skip
 
 
-def _write_mp4(frames, path: Path, *, fps, exe: str, overwrite: bool) -> None:
-    import subprocess
+class _Mp4Sink:
+    """Frames piped to an ffmpeg process (H.264, yuv420p) as they come."""
 
-    frames = iter(frames)
-    first = next(frames, None)
-    if first is None:
-        raise ValueError("the animation has no frames")
-    h, w = first.shape[:2]
-    with atomic_path(path, overwrite=overwrite, suffix=True) as tmp:
-        cmd = [
-            exe, "-y", "-loglevel", "error",
-            "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{w}x{h}", "-r", str(fps), "-i", "-",
-            "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2",
-            "-c:v", "libx264", "-pix_fmt", "yuv420p", "-movflags", "+faststart",
-            str(tmp),
-        ]  # fmt: skip
-        proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stderr=subprocess.PIPE)
+    def __init__(self, path, *, fps, exe, overwrite, stack):
+        self.path, self.fps, self.exe, self.proc, self.broken = path, fps, exe, None, False
+        self.tmp = stack.enter_context(atomic_path(path, overwrite=overwrite, suffix=True))
+        stack.callback(self._end)
+
+    def add(self, frame) -> None:
+        import subprocess
+
+        if self.proc is None:
+            h, w = frame.shape[:2]
+            cmd = [
+                self.exe, "-y", "-loglevel", "error",
+                "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{w}x{h}", "-r", str(self.fps),
+                "-i", "-", "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2",
+                "-c:v", "libx264", "-pix_fmt", "yuv420p", "-movflags", "+faststart",
+                str(self.tmp),
+            ]  # fmt: skip
+            self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stderr=subprocess.PIPE)
+        if self.broken:
+            return
         try:
-            proc.stdin.write(np.ascontiguousarray(first).tobytes())
-            for f in frames:
-                proc.stdin.write(np.ascontiguousarray(f).tobytes())
-            proc.stdin.close()
+            self.proc.stdin.write(np.ascontiguousarray(frame).tobytes())
+        except BrokenPipeError:  # ffmpeg ended: its message is read at close
+            self.broken = True
+
+    def close(self) -> None:
+        try:
+            self.proc.stdin.close()
         except BrokenPipeError:
             pass
-        err = proc.stderr.read().decode(errors="replace")
-        if proc.wait() != 0:
-            raise RuntimeError(f"ffmpeg failed writing {str(path)!r}: {err.strip()[:200]}")
+        err = self.proc.stderr.read().decode(errors="replace")
+        if self.proc.wait() != 0:
+            raise RuntimeError(f"ffmpeg failed writing {str(self.path)!r}: {err.strip()[:200]}")
+
+    def _end(self) -> None:
+        """On any exit: no ffmpeg process outlives the call."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        if self.proc is not None:
+            self.proc.stderr.close()

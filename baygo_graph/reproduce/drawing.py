@@ -71,21 +71,46 @@ def make_figures(df, measures, *, synthetic, steps, agents, long=None, run0=None
 
 
 def save_figures(figs, out: Path, *, gallery: Path | None, files: dict) -> None:
+    """Write each figure as PNG and PDF (and the gallery's PNG), laid out once.
+
+    Each figure's layout (constrained layout) and its tight bounding box are computed
+    once, at the PNG's resolution, and every file is cut to that box: ``savefig``
+    with ``bbox_inches="tight"`` would lay out and measure the figure again for each
+    file (two of the three draws a file took).
+    """
     import matplotlib.pyplot as plt
 
     from ..io.atomic import atomic_figure
 
     fig_dir = out / "figures"
     for name, fig in figs.items():
+        box = _settled_box(fig, dpi=130)
         for ext in ("png", "pdf"):
             path = fig_dir / f"{name}.{ext}"
-            atomic_figure(fig, path, within=out, dpi=130, bbox_inches="tight")
+            atomic_figure(fig, path, within=out, dpi=130, bbox_inches=box)
             files[f"figure:{name}:{ext}"] = path
         if gallery is not None and name in GALLERY:
             path = gallery / f"{name}.png"
-            atomic_figure(fig, path, within=gallery, dpi=80, bbox_inches="tight")
+            atomic_figure(fig, path, within=gallery, dpi=80, bbox_inches=box)
             files[f"gallery:{name}"] = path
         plt.close(fig)
+
+
+def _settled_box(fig, *, dpi):
+    """Lay ``fig`` out once at ``dpi`` and fix that layout; its tight bounding box
+    (inches, padded by ``savefig.pad_inches``): what ``bbox_inches="tight"`` computes."""
+    import matplotlib as mpl
+
+    old = fig.dpi
+    fig.set_dpi(dpi)
+    try:
+        fig.draw_without_rendering()  # runs the layout engine
+        fig.set_layout_engine("none")
+        box = fig.get_tightbbox(fig._get_renderer())
+    finally:
+        fig.set_dpi(old)
+    pad = mpl.rcParams["savefig.pad_inches"]
+    return box.padded(pad, pad)
 
 
 def union_and_influence(run, start, stop):
@@ -178,12 +203,15 @@ def animate_seed0(df, show, anim_dir: Path, *, video: bool, files: dict, notes: 
         frames = np.unique(np.linspace(0, show.n_steps - 1, ANIMATION_FRAMES).round().astype(int))
         notes.append(f"the animation shows {len(frames)} evenly spaced steps of {show.n_steps}")
     anim = animate_run(show, influence=infl, steps=frames)
-    files["animation:gif"] = save_animation(anim, anim_dir / "baygo_seed0.gif")
+    paths = {"gif": anim_dir / "baygo_seed0.gif"}
     if video:
         if ffmpeg_path() is None:
             from ..figures.video import VIDEO_HINT
 
             notes.append(f"no MP4 written: {VIDEO_HINT}")
         else:
-            files["animation:mp4"] = save_animation(anim, anim_dir / "baygo_seed0.mp4")
+            paths["mp4"] = anim_dir / "baygo_seed0.mp4"
+    # every frame rendered once, written to both files
+    for kind, path in zip(paths, save_animation(anim, list(paths.values())), strict=True):
+        files[f"animation:{kind}"] = path
     plt.close(anim.figure)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
+import numpy as np
 import pytest
 from matplotlib.animation import FuncAnimation
 from PIL import Image
@@ -45,3 +46,44 @@ def test_any_matplotlib_animation_goes_through_save(tmp_path):
     with Image.open(path) as im:
         assert im.n_frames == 3
     plt.close(fig)
+
+
+def test_several_files_from_one_rendering(baygo_run, tmp_path, monkeypatch):
+    anim = animate_run(baygo_run, steps=range(4))
+    calls = []
+    render = type(anim).iter_frames
+
+    def counted(self, **kw):
+        calls.append(kw)
+        return render(self, **kw)
+
+    monkeypatch.setattr(type(anim), "iter_frames", counted)
+    want = [tmp_path / "a.gif"]
+    if video_module.ffmpeg_path() is not None:
+        want.append(tmp_path / "a.mp4")
+    written = save_animation(anim, want, dpi=40)
+    assert written == want and len(calls) == 1
+    with Image.open(want[0]) as im:
+        assert im.n_frames == 4
+        assert im.size == next(iter(render(anim, dpi=40))).shape[1::-1]
+    if len(want) == 2:
+        assert want[1].read_bytes()[4:8] == b"ftyp"
+    # the GIF's colours stay close to the rendered frames (256-colour octree)
+    with Image.open(want[0]) as im:
+        im.seek(2)
+        got = np.asarray(im.convert("RGB"), dtype=int)
+    frame = list(render(anim, dpi=40))[2].astype(int)
+    assert np.abs(got - frame).max() <= 32 and np.abs(got - frame).mean() < 3
+
+
+def test_several_files_refused_before_any_frame(baygo_run, tmp_path):
+    anim = animate_run(baygo_run, steps=range(2))
+    (tmp_path / "b.gif").write_bytes(b"old")
+    with pytest.raises(FileExistsError):
+        save_animation(anim, [tmp_path / "a.gif", tmp_path / "b.gif"], overwrite=False)
+    assert not (tmp_path / "a.gif").exists() and (tmp_path / "b.gif").read_bytes() == b"old"
+    with pytest.raises(ValueError, match="at least one file"):
+        save_animation(anim, [])
+    with pytest.raises(ValueError, match=r"\.gif or \.mp4"):
+        save_animation(anim, [tmp_path / "c.gif", tmp_path / "c.png"])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["b.gif"]
