@@ -246,3 +246,19 @@ def test_simulate_has_at_most_12_named_parameters():
     params = inspect.signature(bg.simulate).parameters.values()
     named = [p for p in params if p.kind is not inspect.Parameter.VAR_KEYWORD]
     assert len(named) <= 12, [p.name for p in named]
+
+
+def test_import_leaves_slow_modules_for_later():
+    """``import baygo_graph`` (every CLI start, every worker) does not import
+    scipy.stats (~0.8 s, its distributions' docstrings) nor matplotlib: the functions
+    that need them import them."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, baygo_graph, baygo_graph.experiments, baygo_graph.analysis; "
+        "print(sorted(m for m in ('scipy.stats', 'matplotlib') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)  # fmt: skip
+    assert out.stdout.strip() == "[]"

@@ -21,7 +21,6 @@ import warnings
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 __all__ = [
     "METHODS",
@@ -184,6 +183,8 @@ def half_width(sd, n, level: float) -> np.ndarray:
     n = np.asarray(n, dtype=float)
     sd = np.asarray(sd, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
+        from scipy import stats  # here, not at import (~0.8 s)
+
         q = stats.t.ppf(0.5 + level / 2, np.where(n > 1, n - 1, np.nan))
         return q * sd / np.sqrt(n)
 

@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from .._validate import check_int
 from ..defaults import REFERENCE_LABEL
@@ -383,6 +382,8 @@ class Comparison:
                 raise ValueError(f"{name} {label!r} is not in df (has {sorted(self.strategies)})")
         fin = self.final_mse()
         diff = fin.xs(strategy, level="strategy") - fin.xs(baseline, level="strategy")
+        from scipy import stats  # here, not at import: scipy.stats takes ~0.8 s to import
+
         rows = {
             name: paired(diff[col].dropna().to_numpy(), level, stats.ttest_1samp)
             for col, name in (

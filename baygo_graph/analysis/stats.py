@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from ..defaults import REFERENCE_LABEL
 from ._reduce import (
@@ -419,6 +418,8 @@ def paired_difference(df, strategy: str, baseline: str, *, level: float = 0.95):
     diff = (fin.xs(strategy, level="strategy") - fin.xs(baseline, level="strategy")).dropna(
         how="all"
     )
+    from scipy import stats  # here, not at import: scipy.stats takes ~0.8 s to import
+
     rows = {
         name: paired(diff[col].dropna().to_numpy(), level, stats.ttest_1samp)
         for col, name in (("informative", "final_mse_informative"), ("others", "final_mse_others"))
