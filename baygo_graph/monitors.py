@@ -19,6 +19,8 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from .models.rows import exp_into
+
 __all__ = ["TheoremMonitor", "true_cell"]
 
 
@@ -119,10 +121,12 @@ class TheoremMonitor:
         self.lhs[t] = -np.expm1(posterior[:, self.cell])
         if weights is None:  # a centralised learner: no graph, no bound
             return
-        off = _off_diagonal(weights)
         # sum_j w_ij (log p_i(k) - log p_j(k)) = r_i log p_i(k) - (W_off log p)_i(k)
-        diff = off.sum(axis=1)[:, None] * local - off @ local
-        terms = np.exp(local) * diff
+        r, product = _off_diagonal_terms(weights, local)
+        diff = np.multiply(r[:, None], local)
+        diff -= product
+        terms = exp_into(local, np.empty_like(local))  # np.exp, bit for bit, faster
+        terms *= diff
         self.kl[t] = terms.sum(axis=1)
         terms[:, self.cell] = np.inf
         self.kappa[t] = terms.min(axis=1)
@@ -146,6 +150,52 @@ class TheoremMonitor:
         return records, {"theorem": config}
 
 
+def _off_diagonal_terms(weights, x) -> tuple[np.ndarray, np.ndarray]:
+    """Row sums ``r`` of ``W_off = W - diag(W)`` and the product ``W_off @ x``, the
+    numbers scipy gives for :func:`_off_diagonal` (``.sum(axis=1)``, ``@``).
+
+    When every row has exactly one off-diagonal entry (BayGo: one chosen neighbour
+    per agent), the product is one gather and one scale, ``0 + w_ij x_j`` as
+    scipy's sparse product sums it, with no sparse matrix built; otherwise
+    scipy's product on :func:`_off_diagonal`.
+
+    Examples
+    --------
+    >>> w = sp.csr_array([[0.5, 0.5, 0.0], [0.0, 1.0, 0.0], [0.25, 0.0, 0.75]])
+    >>> r, p = _off_diagonal_terms(w, np.eye(3))
+    >>> r.tolist(), p.tolist()
+    ([0.5, 0.0, 0.25], [[0.0, 0.5, 0.0], [0.0, 0.0, 0.0], [0.25, 0.0, 0.0]])
+    >>> r, p = _off_diagonal_terms(sp.csr_array([[0.5, 0.5], [0.3, 0.7]]), np.eye(2))
+    >>> r.tolist(), p.tolist()
+    ([0.5, 0.3], [[0.0, 0.5], [0.3, 0.0]])
+    """
+    w, rows, keep = _canonical_parts(weights)
+    m = w.shape[0]
+    if np.count_nonzero(keep) == m and np.array_equal(rows[keep], np.arange(m)):
+        data = w.data[keep]
+        product = x[w.indices[keep]]
+        product *= data.reshape((m,) + (1,) * (x.ndim - 1))
+        product += 0.0  # scipy's sum starts at 0: -0.0 becomes 0.0
+        return data, product
+    off = _off_diagonal(weights)
+    return np.asarray(off.sum(axis=1), dtype=float), off @ x
+
+
+def _canonical_parts(weights):
+    """``W`` in scipy's canonical CSR (float, sorted, no repeats), the row of each
+    stored entry and the mask of the off-diagonal non-zero ones."""
+    if type(weights) is sp.csr_array and weights.dtype == np.float64:
+        w = weights
+    else:
+        w = sp.csr_array(weights, dtype=float)
+    if not w.has_canonical_format:
+        w = w.copy()
+        w.sum_duplicates()  # sorted, no repeats: scipy's canonical form
+    rows = np.repeat(np.arange(w.shape[0]), np.diff(w.indptr))
+    keep = (w.indices != rows) & (w.data != 0)  # a zero result is not stored
+    return w, rows, keep
+
+
 def _off_diagonal(weights) -> sp.csr_array:
     """``W - diag(W)`` without its zeros, as scipy's subtraction makes it (canonical CSR:
     the same entries in the same order), from the arrays of ``W`` in one pass: the
@@ -157,11 +207,8 @@ def _off_diagonal(weights) -> sp.csr_array:
     >>> _off_diagonal(w).toarray().tolist()
     [[0.0, 0.5, 0.0], [0.0, 0.0, 0.0], [0.25, 0.0, 0.0]]
     """
-    w = sp.csr_array(weights, dtype=float)
-    w.sum_duplicates()  # sorted, no repeats: scipy's canonical form
+    w, rows, keep = _canonical_parts(weights)
     m = w.shape[0]
-    rows = np.repeat(np.arange(m), np.diff(w.indptr))
-    keep = (w.indices != rows) & (w.data != 0)  # a zero result is not stored
     indptr = np.zeros(m + 1, dtype=w.indptr.dtype)
     np.cumsum(np.bincount(rows[keep], minlength=m), out=indptr[1:])
     return sp.csr_array((w.data[keep], w.indices[keep], indptr), shape=w.shape)
