@@ -5,16 +5,18 @@ when only the verdict for one B is wanted, :func:`is_b_connected` walks the
 windows in order and stops at the first whose union is not strongly connected
 (a window where some agent has no in- or no out-edge fails without the
 strong-component search). The windows are those of
-:mod:`baygo_graph.analysis.windows`, with the same options.
+:mod:`baygo_graph.analysis.windows`, with the same options, answered by the same
+:class:`~baygo_graph.analysis.windows.ReachWindow` as
+:func:`~baygo_graph.analysis.b_connectivity` (sliding windows: condensed halves,
+no edge taken out).
 """
 
 from __future__ import annotations
 
-import numpy as np
-
 from .._validate import check_int
 from ..inputs import series_input
-from .windows import EdgeWindow, check_window_options, n_strong_components, window_bounds
+from .connectivity import _Heard
+from .windows import ReachWindow, check_window_options, n_strong_components, window_bounds
 
 __all__ = ["is_b_connected"]
 
@@ -53,20 +55,13 @@ def is_b_connected(graphs, B: int, *, windows: str = "aligned", incomplete: str 
     s = graphs
     check_window_options(windows, incomplete)
     B = check_int("B", B, minimum=1, maximum=s.n_steps)
-    m = s.n_agents
     if s.fixed is not None:
-        return n_strong_components(*s.window_edges(0, 1), m) == 1
+        return n_strong_components(*s.window_edges(0, 1), s.n_agents) == 1
+    if s.n_agents == 1:
+        return True
     start, stop = window_bounds(s.n_steps, B, windows=windows, incomplete=incomplete)
-    union = EdgeWindow(s)
+    heard, union = _Heard(s), ReachWindow(s)
     for a, b in zip(start.tolist(), stop.tolist(), strict=True):
-        src, dst = s.window_edges(a, b)
-        if m > 1:
-            if len(src) < m:  # fewer edges than agents: some agent has no out-edge
-                return False
-            if np.bincount(src, minlength=m).min() == 0:
-                return False
-            if np.bincount(dst, minlength=m).min() == 0:
-                return False
-        if not union.connected(a, b):
+        if not heard.everyone(a, b) or union.move(a, b).n_components() != 1:
             return False
     return True

@@ -13,15 +13,23 @@ node is strongly connected.
 
 How it is computed
 ------------------
-Window unions are built straight from the per-step edge arrays of the series
-(``series.window_edges``) and checked with
-``scipy.sparse.csgraph.connected_components(connection="strong")``; a series
-with one W for every step (``series.fixed``) is checked once.
+A window's strong components are those of its *condensation*
+(:class:`~baygo_graph.analysis.windows.Reach`: each node's strong component and
+the distinct edges between components), and the condensation of a union is
+condensed from those of its parts. So overlapping windows
+(:class:`~baygo_graph.analysis.windows.ReachWindow`: sliding windows, the two
+pointers below) are answered without taking edges out: the window is a
+condensed suffix, a condensed prefix and a few raw steps, one
+``scipy.sparse.csgraph.connected_components(connection="strong")`` call on
+O(M + edges read) entries; a window seen once (aligned windows, the tail, the
+union of all steps) is condensed from its raw edges in one call. A series with
+one W for every step (``series.fixed``) is checked once.
 :func:`time_to_connectivity` runs two pointers over the steps (``O(T)`` window
-checks), skipping the component search whenever some agent has no in- or
+questions), skipping the component search whenever some agent has no in- or
 out-edge in the window (kept as per-agent edge counts, updated step by step).
-:func:`smallest_b` derives both window kinds from it: an aligned or sliding
-window ``[s, s+B)`` is strongly connected iff ``time_to_connectivity[s] <= B``.
+:func:`smallest_b` derives both window kinds, the tail and whether the whole
+union is strongly connected from it: window ``[s, s+B)`` is strongly connected
+iff ``1 <= time_to_connectivity[s] <= B``.
 """
 
 from __future__ import annotations
@@ -36,10 +44,11 @@ from .._validate import check_int
 from ..inputs import as_series, series_input
 from ..series import GraphSeries
 from .windows import (
-    EdgeWindow,
+    ReachWindow,
     check_window_options,
     n_strong_components,
     window_bounds,
+    window_components,
     window_union,
 )
 
@@ -175,8 +184,46 @@ class BCoverage:
         }
 
 
-def _union_connected(s) -> bool:
-    return bool(n_strong_components(*s.window_edges(0, s.n_steps), s.n_agents) == 1)
+class _Heard:
+    """Per-agent in- and out-edge counts of a window of steps moving forward: every
+    agent hearing someone and being heard is necessary for strong connectivity, and
+    costs O(M) to check (a window that does not overlap the last is counted afresh)."""
+
+    def __init__(self, s):
+        self._ptr, self._src, self._dst = s.edges
+        self._m = s.n_agents
+        self.lo = self.hi = 0
+        self.out = np.zeros(self._m, dtype=np.int64)
+        self.into = np.zeros(self._m, dtype=np.int64)
+
+    def _count(self, a: int, b: int):
+        i, j = self._ptr[a], self._ptr[b]
+        m = self._m
+        return np.bincount(self._src[i:j], minlength=m), np.bincount(self._dst[i:j], minlength=m)
+
+    def everyone(self, lo: int, hi: int) -> bool:
+        """Whether every agent has an in- and an out-edge in ``[lo, hi)``."""
+        if lo >= self.hi or (hi - self.hi) + (lo - self.lo) > hi - lo:
+            self.out, self.into = self._count(lo, hi)
+        else:
+            if hi > self.hi:
+                out, into = self._count(self.hi, hi)
+                self.out += out
+                self.into += into
+            if lo > self.lo:
+                out, into = self._count(self.lo, lo)
+                self.out -= out
+                self.into -= into
+        self.lo, self.hi = lo, hi
+        return bool(self.out.all() and self.into.all())
+
+
+def _union_connected(s, L=None) -> bool:
+    """Whether the union of all steps is strongly connected (from ``L``, the time to
+    connectivity of every start, when it says so)."""
+    if L is not None and L[0] >= 1:
+        return True
+    return window_components(s, 0, s.n_steps) == 1
 
 
 @series_input
@@ -209,11 +256,19 @@ def b_coverage(
     >>> b_coverage([a, b, a, b, a], 2, windows="sliding").tail_length is None
     True
     """
-    s = graphs
     check_window_options(windows, incomplete)
-    T, m = s.n_steps, s.n_agents
+    return _coverage(graphs, B, windows=windows, incomplete=incomplete, max_b=max_b)
+
+
+def _coverage(s, B, *, windows, incomplete, max_b, L=None) -> BCoverage:
+    """:func:`b_coverage`; with ``L`` (the time to connectivity, capped at ``max_b``) the
+    tail and the whole union are read from it instead of condensed."""
+    T = s.n_steps
     top = T if max_b is None else min(check_int("max_b", max_b, minimum=1), T)
-    whole = _union_connected(s)
+    if L is not None and top == T:  # L[0] >= 1 iff some window from 0 is connected
+        whole = bool(L[0] >= 1)
+    else:
+        whole = _union_connected(s, L)
     if B is None:
         return BCoverage(None, windows, incomplete, T, 0, 0, None, None, top, whole)
     B = check_int("B", B, minimum=1, maximum=T)
@@ -224,7 +279,12 @@ def b_coverage(
         return BCoverage(B, windows, incomplete, T, len(start), T, 0, None, top, whole)
     covered = (T // B) * B
     tail = T - covered
-    tail_ok = bool(n_strong_components(*s.window_edges(covered, T), m) == 1) if tail else None
+    if not tail:
+        tail_ok = None
+    elif L is not None:  # the tail [covered, T) is shorter than B <= max_b: L holds it
+        tail_ok = bool(1 <= L[covered] <= tail)
+    else:
+        tail_ok = window_components(s, covered, T) == 1
     return BCoverage(B, windows, incomplete, T, len(start), covered, tail, tail_ok, top, whole)
 
 
@@ -269,9 +329,9 @@ def b_connectivity(graphs, B: int, *, windows: str = "aligned", incomplete: str 
         n = n_strong_components(*s.window_edges(0, 1), s.n_agents)
         ncomp = np.full(len(start), n, dtype=np.int64)
     else:
-        union = EdgeWindow(s)
+        union = ReachWindow(s)
         bounds = zip(start.tolist(), stop.tolist(), strict=True)
-        ncomp = np.array([union.count(a, b) for a, b in bounds], dtype=np.int64)
+        ncomp = np.array([union.move(a, b).n_components() for a, b in bounds], dtype=np.int64)
     ok = ncomp == 1
     bad = np.flatnonzero(~ok)
     return BConnectivity(
@@ -325,9 +385,11 @@ def time_to_connectivity(graphs, *, max_length: int | None = None) -> np.ndarray
 
     Notes
     -----
-    Two pointers over the steps with per-agent in/out edge counts of the
-    current window: at most ``2T`` window checks, and the strong-component
-    search runs only when every agent has an in- and an out-edge.
+    Two pointers over the steps (the end of the shortest window never moves
+    back as its start moves on): at most ``2T`` window questions, each answered
+    by a :class:`~baygo_graph.analysis.windows.ReachWindow` (condensed prefix
+    and suffix, no edge taken out), and only when every agent has an in- and an
+    out-edge in the window (per-agent counts, updated step by step).
 
     Examples
     --------
@@ -349,28 +411,19 @@ def time_to_connectivity(graphs, *, max_length: int | None = None) -> np.ndarray
     if m == 1:
         out[:] = 1
         return out
-    ptr, src, dst = s.edges
-    outdeg = np.zeros(m, dtype=np.int64)
-    indeg = np.zeros(m, dtype=np.int64)
-    union = EdgeWindow(s)  # its distinct edges, moved only when checked
+    heard, union = _Heard(s), ReachWindow(s)  # both moved only when asked
     e = 0  # window is [start, e)
     for start in range(T):
-        if e < start:
-            e = start
+        e = max(e, start)
         while True:
-            if e > start and outdeg.all() and indeg.all() and union.connected(start, e):
+            if e > start and heard.everyone(start, e) and union.move(start, e).n_components() == 1:
                 out[start] = e - start
                 break
             if e == T or e - start >= cap:
                 break
-            outdeg += np.bincount(src[ptr[e] : ptr[e + 1]], minlength=m)
-            indeg += np.bincount(dst[ptr[e] : ptr[e + 1]], minlength=m)
             e += 1
         if out[start] == -1 and e == T:
             break  # no window from here on reaches strong connectivity
-        if e > start:
-            outdeg -= np.bincount(src[ptr[start] : ptr[start + 1]], minlength=m)
-            indeg -= np.bincount(dst[ptr[start] : ptr[start + 1]], minlength=m)
     return out
 
 
@@ -445,11 +498,12 @@ def smallest_b(
             stacklevel=2,
         )
     s = graphs
-    b = _smallest_b(s, windows=windows, incomplete=incomplete, max_b=max_b, ttc=ttc)
-    return b_coverage(s, b, windows=windows, incomplete=incomplete, max_b=max_b)
+    b, L = _smallest_b(s, windows=windows, incomplete=incomplete, max_b=max_b, ttc=ttc)
+    return _coverage(s, b, windows=windows, incomplete=incomplete, max_b=max_b, L=L)
 
 
-def _smallest_b(s, *, windows, incomplete, max_b, ttc) -> int | None:
+def _smallest_b(s, *, windows, incomplete, max_b, ttc) -> tuple[int | None, np.ndarray]:
+    """The smallest B and the time to connectivity it was read from (capped at max_b)."""
     check_window_options(windows, incomplete)
     if max_b is not None:
         max_b = check_int("max_b", max_b, minimum=1)
@@ -473,7 +527,7 @@ def _smallest_b(s, *, windows, incomplete, max_b, ttc) -> int | None:
             suffix_ok = np.append(np.logical_and.accumulate(~never[::-1])[::-1], True)
             ok &= suffix_ok[T - bs + 1]
         hit = np.flatnonzero(ok)
-        return int(bs[hit[0]]) if len(hit) else None
+        return (int(bs[hit[0]]) if len(hit) else None), L
     for B in range(1, top + 1):
         starts = np.arange(0, T - B + 1, B)
         l_full = L[starts]
@@ -482,5 +536,5 @@ def _smallest_b(s, *, windows, incomplete, max_b, ttc) -> int | None:
         tail = (T // B) * B
         if incomplete == "keep" and tail < T and never[tail]:
             continue
-        return B
-    return None
+        return B, L
+    return None, L

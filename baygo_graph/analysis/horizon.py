@@ -4,7 +4,9 @@ The smallest B of B-strong connectivity is measured on a finite run, and it grow
 with the run's length (longer runs hold rarer bad stretches). :func:`horizon_table`
 measures it, and the informative agent's hub measures, on the first T steps of each
 run for several T: a T-step run is the head of a longer run on the same seed
-(:meth:`baygo_graph.Run.head`), so one long run per seed serves every horizon.
+(:meth:`baygo_graph.Run.head`), so one long run per seed serves every horizon: its
+time to connectivity, computed once, gives every head's (a window of the head is a
+window of the run), hence both smallest B of every horizon.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import pandas as pd
 
 from .._validate import check_int
 from .centrality import influence_rank, influence_series
-from .connectivity import smallest_b
+from .connectivity import smallest_b, time_to_connectivity
 from .topology import listener_fraction
 
 __all__ = ["horizon_table"]
@@ -69,23 +71,26 @@ def horizon_table(runs, horizons, *, window: int = 10) -> pd.DataFrame:
                 f"of {run.n_steps} steps"
             )
         infl = influence_series(run, window=window, windows="sliding").values
+        ttc = time_to_connectivity(run)
+        listening = listener_fraction(run)
         for steps in horizons:
             head = run.head(steps)
             share = infl[:steps, run.informative]
             ranks = influence_rank(infl[:steps], run.informative)
-            aligned = smallest_b(head, windows="aligned")
+            head_ttc = _head_ttc(ttc, steps)
+            aligned = smallest_b(head, windows="aligned", ttc=head_ttc)
             rows.append(
                 {
                     "run": k,
                     "seed": _seed_label(run.config.get("seed")),
                     "steps": steps,
                     "b_aligned": _b(aligned.B),
-                    "b_sliding": _b(smallest_b(head, windows="sliding").B),
+                    "b_sliding": _b(smallest_b(head, windows="sliding", ttc=head_ttc).B),
                     "b_aligned_tail": _b(aligned.tail_length),
                     "b_aligned_tail_connected": np.nan
                     if aligned.B is None or aligned.tail_connected is None
                     else float(aligned.tail_connected),
-                    "listening_share": float(np.mean(listener_fraction(head))),
+                    "listening_share": float(np.mean(listening[:steps])),
                     "influence": float(np.nanmean(share)) if np.isfinite(share).any() else np.nan,
                     "influence_rank": float(np.nanmean(ranks))
                     if np.isfinite(ranks).any()
@@ -94,6 +99,14 @@ def horizon_table(runs, horizons, *, window: int = 10) -> pd.DataFrame:
                 }
             )
     return pd.DataFrame(rows)
+
+
+def _head_ttc(ttc: np.ndarray, steps: int) -> np.ndarray:
+    """The time to connectivity of a series' first ``steps`` steps, from the whole
+    series' ``ttc``: the shortest connected window from ``s`` is the same when it ends
+    within the head, and no window of the head from ``s`` is connected otherwise."""
+    head = ttc[:steps]
+    return np.where((head >= 1) & (np.arange(steps) + head <= steps), head, -1)
 
 
 def _seed_label(seed):

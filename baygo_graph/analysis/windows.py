@@ -38,8 +38,11 @@ Examples
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import networkx as nx
 import numpy as np
+import pandas as pd
 import scipy.sparse as sp
 from scipy.sparse.csgraph import breadth_first_order, connected_components
 
@@ -50,9 +53,13 @@ __all__ = [
     "INCOMPLETE",
     "WINDOWS",
     "EdgeWindow",
+    "Reach",
+    "ReachWindow",
     "check_window_options",
+    "condense",
     "n_strong_components",
     "window_bounds",
+    "window_components",
     "window_union",
 ]
 
@@ -100,29 +107,282 @@ def window_bounds(n_steps: int, length: int, *, windows: str = "aligned", incomp
 def n_strong_components(src: np.ndarray, dst: np.ndarray, m: int) -> int:
     """Number of strongly connected components of the digraph ``src -> dst`` on ``m`` nodes.
 
-    Builds the canonical CSR of the *reversed* graph (same components) from
-    the distinct keys ``dst * m + src`` (sorted and de-duplicated, or, when
-    there are at least M^2 / 16 raw edges, marked in one M x M mask, which
-    costs the same whatever the repeats): csgraph's strong components
-    must not see duplicate entries (scipy 1.17 loops forever on a CSR with a
-    repeated entry, cf. scipy/scipy#4409), and this is cheaper than scipy's
-    COO -> CSR conversion.
+    Repeated edges are allowed (:func:`condense` removes them).
 
     Examples
     --------
     >>> n_strong_components(np.array([0, 1]), np.array([1, 0]), 3)
     2
     """
-    if m == 1:
-        return 1
-    key = dst * m + src
-    if m * m <= 16 * len(key):  # many repeats (e.g. a hub over a long window): one M x M mask
-        seen = np.zeros(m * m, dtype=bool)
-        seen[key] = True
-        key = np.flatnonzero(seen)
+    return condense(m, raw=[(src, dst)], keep=False).n
+
+
+# -- reachability summaries: window unions without deletions ---------------------------
+_NO_EDGES = np.zeros(0, dtype=np.int32)
+
+#: Entries a :func:`condense` call is worth (its fixed cost, ~50 microseconds of numpy
+#: and scipy calls, in edges read). :class:`ReachWindow` condenses a piece of a window
+#: only when the raw edges it spares exceed the piece's own cost plus this: a window of
+#: a few thousand edges is answered from its raw edges in one call.
+CONDENSE_OVERHEAD = 2**14
+
+
+@dataclass(frozen=True, eq=False)
+class Reach:
+    """Who reaches whom in a union of steps: its condensation.
+
+    The strong components of a union of step graphs depend only on who reaches whom
+    in each part, and a part's condensation keeps exactly that: the strong component
+    (class) of every node and the distinct edges between classes. So a union is
+    condensed from the condensations of its parts (:func:`condense`), whatever their
+    raw edges, and a union of windows never needs an edge taken out
+    (:class:`ReachWindow`).
+
+    Attributes
+    ----------
+    n : int
+        Number of classes (strong components; all M nodes count).
+    labels : numpy.ndarray of int32, shape (M,), or None
+        Class of each node, ``0 .. n-1``; None when every node is its own class
+        (``n == M``, class ``k`` is node ``k``).
+    src, dst : numpy.ndarray of int32
+        The distinct edges ``src -> dst`` between classes (the condensation's acyclic
+        graph); empty when :func:`condense` was asked not to keep them.
+
+    Examples
+    --------
+    >>> r = condense(4, raw=[(np.array([0, 1, 2]), np.array([1, 0, 3]))])
+    >>> r.n, r.labels.tolist(), r.src.tolist(), r.dst.tolist()
+    (3, [0, 0, 2, 1], [2], [1])
+    """
+
+    n: int
+    labels: np.ndarray | None = field(default=None, repr=False)
+    src: np.ndarray = field(default_factory=lambda: _NO_EDGES, repr=False)
+    dst: np.ndarray = field(default_factory=lambda: _NO_EDGES, repr=False)
+
+    def cost(self, m: int) -> int:
+        """Entries a :func:`condense` call reads for this piece: M labels and its edges."""
+        return (0 if self.labels is None else m) + len(self.src)
+
+
+def condense(m: int, parts=(), raw=(), *, keep: bool = True) -> Reach:
+    """The :class:`Reach` of the union of ``parts`` (Reach) and ``raw`` edge lists on ``m`` nodes.
+
+    One ``scipy.sparse.csgraph.connected_components(connection="strong")`` call on
+    the quotient by the classes of one part (the labelled one with fewest): every
+    other labelled part adds its classes as extra nodes, each tied both ways to
+    the classes of its members (so each of its classes stays strongly connected),
+    and its edges between classes; raw edges ``(src, dst)`` (node positions,
+    repeats allowed) go through the quotient. Strong components of the union are
+    those of that graph: each part's classes are strongly connected in the union,
+    and its edges between classes reach what its raw edges reached. Cost: the
+    edges read, plus O(M) per labelled part beyond the first. Repeated edges are
+    removed first, by hashing (csgraph must not see repeats: scipy 1.17 loops
+    forever on a CSR with a repeated entry). A part with one class makes the
+    union strongly connected at once.
+
+    Parameters
+    ----------
+    m : int
+        Number of nodes M.
+    parts : sequence of Reach or None
+        Condensed pieces (None: nothing).
+    raw : sequence of (src, dst) int arrays
+        Edges ``src[e] -> dst[e]``.
+    keep : bool, default True
+        Keep the edges between classes (False: only ``n`` and ``labels``, for a
+        one-off question).
+
+    Returns
+    -------
+    Reach
+
+    Examples
+    --------
+    >>> a = condense(3, raw=[(np.array([0, 1]), np.array([1, 2]))])   # 0 -> 1 -> 2
+    >>> b = condense(3, raw=[(np.array([2]), np.array([0]))])         # 2 -> 0
+    >>> a.n, b.n, condense(3, [a, b]).n
+    (3, 3, 1)
+    """
+    parts = [p for p in parts if p is not None]
+    if m == 1 or any(p.n == 1 for p in parts):
+        return Reach(1, None if m == 1 else np.zeros(m, dtype=np.int32))
+    labelled = [p for p in parts if p.labels is not None]
+    flat = [(p.src, p.dst) for p in parts if p.labels is None] + [tuple(r) for r in raw]
+    base = min(labelled, key=lambda p: p.n) if labelled else None
+    lab = None if base is None else base.labels
+    rows, cols = ([], []) if base is None else ([base.src], [base.dst])
+    for src, dst in flat:
+        rows.append(src if lab is None else lab[src])
+        cols.append(dst if lab is None else lab[dst])
+    nodes = m if base is None else base.n  # the quotient's nodes, then the glued classes
+    for p in labelled:
+        if p is not base:
+            glued = p.labels + np.int32(nodes)
+            rows += [lab, glued, p.src + np.int32(nodes)]
+            cols += [glued, lab, p.dst + np.int32(nodes)]
+            nodes += p.n
+    r = np.concatenate(rows) if rows else _NO_EDGES
+    c = np.concatenate(cols) if cols else _NO_EDGES
+    loop = r == c
+    if loop.any():
+        r, c = r[~loop], c[~loop]
+    if not len(r):  # no edge between classes: the classes as they are
+        return Reach(m) if base is None else Reach(base.n, lab)
+    r, c = _distinct(r, c, nodes)
+    order = np.argsort(r, kind="stable")
+    indptr = np.zeros(nodes + 1, dtype=np.int32 if len(r) < 2**31 else np.int64)
+    np.cumsum(np.bincount(r, minlength=nodes), out=indptr[1:])
+    g = sp.csr_array((np.ones(len(r), dtype=bool), c[order], indptr), shape=(nodes, nodes))
+    n, comp = connected_components(g, directed=True, connection="strong")
+    if n == 1:
+        return Reach(1, np.zeros(m, dtype=np.int32))
+    if base is None and n == m:  # every node its own class: the classes are the nodes
+        labels, comp = None, None
     else:
-        key = _sorted_distinct(key)
-    return _components(key, m)
+        labels = comp[:m] if base is None else comp[lab]
+    if not keep:
+        return Reach(int(n), labels)
+    if comp is not None:  # the distinct edges between the new classes
+        r, c = comp[r], comp[c]
+        out = r != c
+        r, c = _distinct(r[out], c[out], n)
+    return Reach(int(n), labels, r, c)
+
+
+def _distinct(r: np.ndarray, c: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct pairs ``(r, c)`` (values below ``n``), as int32, in first-seen order.
+
+    A hash table (``pandas.unique``) instead of a sort: csgraph must not see a
+    repeated edge, and scipy's COO -> CSR removes repeats by sorting every row
+    (a class that holds most nodes has a row of ~M entries: ~6x slower)."""
+    key = pd.unique(r.astype(np.int64) * n + c)
+    row = key // n
+    return row.astype(np.int32), (key - row * n).astype(np.int32)
+
+
+def window_components(series, start: int, stop: int) -> int:
+    """Strong components of the union of steps ``[start, stop)`` of a series (all M nodes).
+
+    Examples
+    --------
+    >>> from baygo_graph.inputs import as_series
+    >>> path, back = nx.DiGraph([(0, 1), (1, 2)]), nx.DiGraph([(2, 0)])
+    >>> back.add_node(1)
+    >>> s = as_series([path, back])
+    >>> window_components(s, 0, 1), window_components(s, 0, 2)
+    (3, 1)
+    """
+    return condense(series.n_agents, raw=[series.window_edges(start, stop)], keep=False).n
+
+
+class ReachWindow:
+    """Strong components of the union of a window of steps ``[lo, hi)`` moving forward.
+
+    A union cannot take an edge out, so the window is held as two halves that
+    never need to (the two-stacks sliding-window aggregation, on condensations,
+    :class:`Reach`): a front ``[lo, mid)`` whose suffixes ``[j, mid)`` are
+    condensed at checkpoints ``j``, and a back ``[mid, hi)`` condensed as it
+    grows. :meth:`reach` condenses the nearest front checkpoint, the back and the
+    raw steps left between them, in one :func:`condense` call. When ``lo`` passes
+    ``mid``, the front is rebuilt over ``[lo, hi)`` (a step enters a front once:
+    O(T) condensations over a pass). A piece is condensed only when the raw
+    edges it spares exceed its own cost plus :data:`CONDENSE_OVERHEAD` (so a small
+    window, a few agents over a few steps, is answered straight from its raw
+    edges, the cheaper way there), the back only once its raw steps are read a
+    second time (windows that do not overlap, e.g. aligned ones, are each read
+    once, in one call), and a connected suffix ends the front (every longer one is
+    connected too). A window that does not overlap the last one starts afresh.
+
+    Parameters
+    ----------
+    series : GraphSeries
+    overhead : int, optional
+        :data:`CONDENSE_OVERHEAD` unless given; a negative value condenses every
+        step into the pieces (tests).
+
+    Examples
+    --------
+    >>> from baygo_graph.inputs import as_series
+    >>> ring, path = nx.DiGraph([(0, 1), (1, 2), (2, 0)]), nx.DiGraph([(0, 1), (1, 2)])
+    >>> w = ReachWindow(as_series([path, ring, path, path]))
+    >>> [w.move(a, a + 2).n_components() for a in range(3)]
+    [1, 1, 3]
+    """
+
+    def __init__(self, series, *, overhead: int | None = None):
+        self._m = series.n_agents
+        self._ptr, self._src, self._dst = series.edges
+        self._overhead = CONDENSE_OVERHEAD if overhead is None else int(overhead)
+        self.lo = self.hi = 0
+        self._reset(0)
+
+    def _reset(self, at: int) -> None:
+        self._mid = self._k = at
+        self._front = [(at, None)]  # (j, Reach of [j, mid)), j decreasing
+        self._back = None  # Reach of [mid, k); the steps [k, hi) are raw
+        self._read = -1  # k when the raw back was last read (read twice: condense it)
+
+    def _raw(self, a: int, b: int):
+        i, j = self._ptr[a], self._ptr[b]
+        return self._src[i:j], self._dst[i:j]
+
+    def _limit(self, piece) -> int:
+        return self._overhead + (0 if piece is None else piece.cost(self._m))
+
+    def move(self, lo: int, hi: int) -> ReachWindow:
+        """Make the window ``[lo, hi)`` (``lo`` and ``hi`` never decrease); returns ``self``."""
+        if lo < self.lo or hi < self.hi or hi < lo:
+            raise ValueError(f"windows move forward only: [{self.lo}, {self.hi}) -> [{lo}, {hi})")
+        if lo >= self.hi:
+            self._reset(lo)
+        self.lo, self.hi = lo, hi
+        return self
+
+    def _flip(self) -> None:
+        """The front becomes ``[lo, hi)``, condensed at checkpoints from ``hi`` down."""
+        lo, hi, ptr = self.lo, self.hi, self._ptr
+        front, j, cur = [(hi, None)], hi, None
+        while j > lo:
+            if self._overhead < 0:
+                i = j - 1
+            else:  # the last step i whose raw edges [i, j) outgrow the checkpoint's worth
+                i = int(np.searchsorted(ptr, ptr[j] - self._limit(cur), side="left")) - 1
+                if i < lo:
+                    break
+            cur = condense(self._m, [cur], [self._raw(i, j)])
+            front.append((i, cur))
+            j = i
+            if cur.n == 1:
+                break
+        self._front, self._mid, self._back, self._k = front, hi, None, hi
+
+    def reach(self) -> Reach:
+        """The :class:`Reach` of the window's union (edges between classes not kept)."""
+        if self.lo > self._mid:
+            self._flip()
+        k, hi = self._k, self.hi
+        if hi > k and (
+            self._overhead < 0
+            or (self._read == k and self._ptr[hi] - self._ptr[k] > self._limit(self._back))
+        ):
+            self._back = condense(self._m, [self._back], [self._raw(k, hi)])
+            self._k = k = hi
+        self._read = k
+        front = self._front
+        while front[-1][0] < self.lo:
+            front.pop()
+        j, part = front[-1]
+        parts = [p for p in (part, self._back) if p is not None]
+        raw = [self._raw(a, b) for a, b in ((self.lo, j), (k, hi)) if b > a]
+        if len(parts) == 1 and not raw:
+            return parts[0]
+        return condense(self._m, parts, raw, keep=False)
+
+    def n_components(self) -> int:
+        """Strong components of the window's union (all M nodes)."""
+        return self.reach().n
 
 
 def _sorted_distinct(key: np.ndarray) -> np.ndarray:
@@ -147,14 +407,6 @@ def _key_graph(key: np.ndarray, m: int, data=None) -> sp.csr_array:
     return sp.csr_array((data, (key - rows * m).astype(itype), indptr), shape=(m, m))
 
 
-def _components(key: np.ndarray, m: int) -> int:
-    """Strong components of the graph of the sorted distinct keys ``dst * m + src``."""
-    if m == 1:
-        return 1
-    g = _key_graph(key, m)
-    return int(connected_components(g, directed=True, connection="strong", return_labels=False))
-
-
 def _strongly_connected(key: np.ndarray, m: int) -> bool:
     """Whether the graph of the sorted distinct keys ``dst * m + src`` is strongly connected:
     every agent reaches agent 0 and is reached from it (two breadth-first searches, about
@@ -170,20 +422,17 @@ def _strongly_connected(key: np.ndarray, m: int) -> bool:
     return len(breadth_first_order(back, 0, directed=True, return_predecessors=False)) == m
 
 
-#: Windows longer than this many steps are counted by :class:`EdgeWindow` (their steps
-#: repeat edges: a hub's, or a fixed core's); shorter ones by sorting their raw edges,
-#: which is cheaper when few edges repeat (random choices: 1.4x faster at 8 steps).
-SLIDE_AFTER = 16
-
-
 class EdgeWindow:
     """The distinct edges of a window of consecutive steps, kept as the window slides.
 
     :meth:`move` to ``[start, stop)`` adds the steps entering and drops the
-    steps leaving (one sorted merge each, a count per distinct edge), so a
-    strong-component count (:meth:`n_components`) costs the window's *distinct*
-    edges, not its raw ones: a hub's windows repeat the same edges in most steps
-    (about 9x at 90% hub share). A move that changes more steps than the new
+    steps leaving (one sorted merge each, a count per distinct edge), so the
+    window's matrix and its strong connectivity (:meth:`strongly_connected`) cost
+    the window's *distinct* edges, not its raw ones: a hub's windows repeat the
+    same edges in most steps (about 9x at 90% hub share). The union influence
+    slides it (it needs the summed weights); the connectivity questions of
+    :mod:`baygo_graph.analysis.connectivity` use :class:`ReachWindow`, which needs
+    no deletions. A move that changes more steps than the new
     window holds (e.g. to a window that does not overlap the last one) builds
     the window afresh from its raw edges (one sort). Windows must move forward
     (``start`` and ``stop`` never decrease).
@@ -200,8 +449,8 @@ class EdgeWindow:
     >>> from baygo_graph.inputs import as_series
     >>> ring, path = nx.DiGraph([(0, 1), (1, 2), (2, 0)]), nx.DiGraph([(0, 1), (1, 2)])
     >>> w = EdgeWindow(as_series([path, ring, path, path]))
-    >>> [w.move(a, a + 2).n_components() for a in range(3)]
-    [1, 1, 3]
+    >>> [w.move(a, a + 2).strongly_connected() for a in range(3)]
+    [True, True, False]
     >>> u = EdgeWindow(as_series([path, ring, path], self_weight=0), weighted=True).move(0, 2)
     >>> u.matrix().toarray().tolist()     # row i: what i heard from j over the window
     [[0.0, 0.0, 1.0], [2.0, 0.0, 0.0], [0.0, 2.0, 0.0]]
@@ -317,10 +566,6 @@ class EdgeWindow:
         self.start, self.stop = start, stop
         return self
 
-    def n_components(self) -> int:
-        """Strongly connected components of the window's union (all M agents)."""
-        return _components(self._key, self._m)
-
     def strongly_connected(self) -> bool:
         """Whether the window's union is strongly connected (all M agents)."""
         return _strongly_connected(self._key, self._m)
@@ -331,23 +576,6 @@ class EdgeWindow:
         if self._sum is None:
             raise ValueError("matrix() needs an EdgeWindow built with weighted=True")
         return _key_graph(self._key, self._m, self._sum.copy())
-
-    def count(self, start: int, stop: int) -> int:
-        """Strong components of ``[start, stop)``: slid to when longer than
-        :data:`SLIDE_AFTER` steps, else from the raw edges (the window stays put)."""
-        if stop - start > SLIDE_AFTER:
-            return self.move(start, stop).n_components()
-        a, b = self._ptr[start], self._ptr[stop]
-        return n_strong_components(self._src[a:b], self._dst[a:b], self._m)
-
-    def connected(self, start: int, stop: int) -> bool:
-        """Whether ``[start, stop)`` has a strongly connected union (as :meth:`count`,
-        without counting the components)."""
-        if stop - start > SLIDE_AFTER:
-            return self.move(start, stop).strongly_connected()
-        a, b = self._ptr[start], self._ptr[stop]
-        key = _sorted_distinct(self._dst[a:b] * self._m + self._src[a:b])
-        return _strongly_connected(key, self._m)
 
 
 def _run_starts(key: np.ndarray, other: np.ndarray | None = None) -> np.ndarray:

@@ -388,3 +388,36 @@ def test_a_tail_that_is_not_connected_is_reported_with_its_tail():
     assert b_text(none) == (
         "no B up to 3 works (aligned windows): the union of all 3 steps is not strongly connected"
     )
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    graph_series(max_steps=12),
+    st.sampled_from([-1, 0, 2]),
+    st.sampled_from(["drop", "keep"]),
+    st.integers(1, 12) | st.none(),
+)
+def test_every_answer_with_condensed_pieces_matches_networkx(graphs, overhead, incomplete, top):
+    """The window questions answered from condensed pieces (every step condensed: -1; or
+    as soon as a piece spares any edge) give the brute-force answers, max_b included."""
+    from baygo_graph.analysis import is_b_connected
+    from baygo_graph.analysis import windows as win
+
+    t = len(graphs)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(win, "CONDENSE_OVERHEAD", overhead)
+        assert time_to_connectivity(graphs).tolist() == ref_time_to_connectivity(graphs)
+        for windows in ("aligned", "sliding"):
+            got = smallest_b(graphs, windows=windows, incomplete=incomplete, max_b=top)
+            want = ref_coverage(graphs, windows, incomplete)
+            if top is not None and want[0] is not None and want[0] > top:
+                want = (None, 0, 0, None, None, want[-1])
+            assert (got.B, got.windows_checked, got.steps_covered, got.tail_length,
+                    got.tail_connected, got.union_connected) == want  # fmt: skip
+            assert got == b_coverage(graphs, got.B, windows=windows, incomplete=incomplete,
+                                     max_b=top)  # fmt: skip
+            for b in range(1, t + 1):
+                ok, ncomp, _ = ref_b_connectivity(graphs, b, windows, incomplete)
+                r = b_connectivity(graphs, b, windows=windows, incomplete=incomplete)
+                assert r.n_components.tolist() == ncomp
+                assert is_b_connected(graphs, b, windows=windows, incomplete=incomplete) == all(ok)

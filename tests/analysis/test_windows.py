@@ -100,3 +100,140 @@ def test_strong_connectivity_by_two_searches_equals_networkx(seed, m, edges):
     g.add_edges_from(zip(src.tolist(), dst.tolist(), strict=True))
     key = _sorted_distinct(dst * m + src)
     assert _strongly_connected(key, m) == nx.is_strongly_connected(g)
+
+
+# -- condensations and the window that needs no deletions ------------------------------
+@st.composite
+def step_edges(draw, max_steps=9, max_nodes=6):
+    """(m, steps): each step's raw edges (src, dst), repeats and self-loops included; a
+    random, a hub (node 0 on most edges) or a sparse series (many empty steps)."""
+    m = draw(st.integers(1, max_nodes))
+    t = draw(st.integers(1, max_steps))
+    kind = draw(st.sampled_from(["random", "hub", "sparse"]))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    steps = []
+    for _ in range(t):
+        n = int(rng.integers(0, 2 * m + 1)) if kind != "sparse" else int(rng.integers(0, 3))
+        src, dst = rng.integers(0, m, n), rng.integers(0, m, n)
+        if kind == "hub":
+            hub = rng.random(n) < 0.7
+            src[hub & (rng.random(n) < 0.5)] = 0
+            dst[hub & ~(src == 0)] = 0
+        steps.append((src, dst))
+    return m, steps
+
+
+def _graph(m, pieces):
+    g = nx.DiGraph()
+    g.add_nodes_from(range(m))
+    for src, dst in pieces:
+        g.add_edges_from(zip(src.tolist(), dst.tolist(), strict=True))
+    return g
+
+
+def _assert_condensation(r, g):
+    """``r`` (a Reach) has the strong components of ``g`` and its condensation's edges."""
+    m = g.number_of_nodes()
+    labels = np.arange(m) if r.labels is None else r.labels
+    comps = list(nx.strongly_connected_components(g))
+    assert r.n == len(comps)
+    assert {frozenset(np.flatnonzero(labels == c).tolist()) for c in range(r.n)} == {
+        frozenset(c) for c in comps
+    }
+    cg = nx.condensation(g, comps)
+    cid = {int(labels[u]): cg.graph["mapping"][u] for u in range(m)}
+    got = {(cid[int(a)], cid[int(b)]) for a, b in zip(r.src, r.dst, strict=True)}
+    assert len(got) == len(r.src)  # distinct
+    assert got == set(cg.edges())
+
+
+@settings(max_examples=120, deadline=None)
+@given(step_edges(), st.data())
+def test_condense_of_condensed_pieces_is_the_condensation_of_the_union(case, data):
+    from baygo_graph.analysis.windows import condense
+
+    m, steps = case
+    # each step raw or condensed, then pieces merged in a random order, some with raw edges
+    pieces = []
+    for e in steps:
+        if data.draw(st.booleans()):
+            pieces.append((None, [e]))
+        else:
+            p = condense(m, raw=[e])
+            _assert_condensation(p, _graph(m, [e]))
+            pieces.append((p, []))
+    while len(pieces) > 1:
+        i = data.draw(st.integers(0, len(pieces) - 2))
+        (a, ra), (b, rb) = pieces[i], pieces.pop(i + 1)
+        merged = condense(m, [a, b], ra + rb)
+        pieces[i] = (merged, [])
+    r, raw = pieces[0]
+    if r is None:
+        r = condense(m, raw=raw)
+    _assert_condensation(r, _graph(m, steps))
+    once = condense(m, raw=steps, keep=False)
+    assert once.n == r.n and len(once.src) == 0
+    labels = np.arange(m) if once.labels is None else once.labels
+    other = np.arange(m) if r.labels is None else r.labels
+    pairs = set(zip(labels.tolist(), other.tolist(), strict=True))
+    assert len(pairs) == r.n  # the same partition
+
+
+@settings(max_examples=100, deadline=None)
+@given(step_edges(max_steps=14), st.sampled_from([-1, 0, 3, None]), st.data())
+def test_reach_window_counts_components_like_networkx(case, overhead, data):
+    from baygo_graph.analysis.windows import ReachWindow
+    from baygo_graph.inputs import as_series
+
+    m, steps = case
+    t = len(steps)
+    series = as_series([_graph(m, [e]) for e in steps])
+    win = ReachWindow(series, overhead=overhead)
+    lo = hi = 0
+    for _ in range(data.draw(st.integers(1, 12))):  # forward moves: sliding, jumping, growing
+        lo = data.draw(st.integers(lo, t - 1))
+        hi = data.draw(st.integers(max(hi, lo + 1), t))
+        ref = nx.number_strongly_connected_components(_graph(m, steps[lo:hi]))
+        assert win.move(lo, hi).n_components() == ref
+
+
+def test_reach_window_condenses_only_what_pays(monkeypatch):
+    """Few agents and short windows: every question is one call on the raw edges; with
+    no overhead the pieces are condensed and reused (fewer raw edges read a question)."""
+    from baygo_graph.analysis import windows
+    from baygo_graph.inputs import as_series
+
+    rng = np.random.default_rng(0)
+    m, t = 6, 40
+    graphs = [_graph(m, [(rng.integers(0, m, 4), rng.integers(0, m, 4))]) for _ in range(t)]
+    series = as_series(graphs)
+    read = []
+    real = windows.condense
+
+    def spy(m, parts=(), raw=(), **kw):
+        read.append(sum(len(s) for s, _ in raw))
+        return real(m, parts, raw, **kw)
+
+    monkeypatch.setattr(windows, "condense", spy)
+    for overhead, calls in ((None, t - 9), (0, None)):
+        read.clear()
+        win = windows.ReachWindow(series, overhead=overhead)
+        got = [win.move(s, s + 10).n_components() for s in range(t - 9)]
+        ref = [nx.number_strongly_connected_components(nx.compose_all(graphs[s : s + 10]))
+               for s in range(t - 9)]  # fmt: skip
+        assert got == ref
+        if calls is not None:
+            assert len(read) == calls and max(read) <= 40  # the raw window, once a question
+        else:
+            assert len(read) > t - 9 and np.mean(read) < 40
+
+
+def test_windows_move_forward_only():
+    from baygo_graph.analysis.windows import EdgeWindow, ReachWindow
+    from baygo_graph.inputs import as_series
+
+    s = as_series([nx.DiGraph([(0, 1), (1, 2), (2, 0)])] * 4)
+    for win in (EdgeWindow(s), ReachWindow(s)):
+        win.move(1, 3)
+        with pytest.raises(ValueError, match=r"forward only: \[1, 3\) -> \[0, 3\)"):
+            win.move(0, 3)
