@@ -19,19 +19,30 @@ Parquet) in a fresh subprocess: ``as_series`` + smallest sliding B + ``is_b_conn
 at that B, timed, with the peak resident memory (``ru_maxrss``) against the budget's
 estimate; then union influence at that size (aligned windows of length B, and sliding
 windows with ``--stride``), timed, with the peak again. Targets: the first three in
-<= 5 minutes and <= 4 GiB. Run::
+<= 5 minutes and <= 4 GiB.
+
+With ``--horizon``, instead: ``analysis.horizon_table`` at the size ``baygo reproduce``
+runs it (20 BayGo runs of 12 agents x 300 steps, horizons 30, 60, 120, 300, influence
+window 10; the real data with ``--data`` or ``$BAYGO_BODYFAT``, else the synthetic
+stand-in), this checkout against ``--baseline REV`` (a git revision, exported to a
+temporary folder), alternately in fresh subprocesses, with the two tables compared.
+Run::
 
     python benchmarks/bench_connectivity.py            # T=10,000, M=1,000 (minutes: NetworkX)
     python benchmarks/bench_connectivity.py --quick    # T=1,000, M=200
-    python benchmarks/bench_connectivity.py --archive  # 10^7 events (~10 minutes, ~3 GiB)
+    python benchmarks/bench_connectivity.py --archive  # 10^7 events (~5 minutes, ~3.5 GiB)
+    python benchmarks/bench_connectivity.py --horizon --baseline 04cb005  # ~1 minute
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
+import os
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from collections import OrderedDict
@@ -167,6 +178,82 @@ def archive(events: int, nodes: int, steps: int, stride: int, path: str | None) 
         proc.wait()
 
 
+_HORIZON = """
+import json, sys, time
+import numpy as np
+from baygo_graph import Run
+from baygo_graph.analysis import horizon_table
+
+arrays = np.load(sys.argv[1])
+runs = [Run.from_choices(c, delta=float(arrays["delta"]), informative=int(arrays["informative"]))
+        for c in arrays["choices"]]
+horizons = [int(h) for h in sys.argv[2].split(",")]
+t = time.perf_counter()
+table = horizon_table(runs, horizons, window=int(sys.argv[3]))
+seconds = time.perf_counter() - t
+table.to_pickle(sys.argv[4])
+print(json.dumps({"seconds": seconds, "package": __import__("baygo_graph").__file__}))
+"""
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _export(rev: str, into: Path) -> Path:
+    """The package at git revision ``rev``, exported (``git archive``) into ``into``."""
+    blob = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "baygo_graph"],
+                          check=True, capture_output=True).stdout  # fmt: skip
+    with tarfile.open(fileobj=io.BytesIO(blob)) as tar:
+        tar.extractall(into, filter="data")
+    return into
+
+
+def horizon(baseline: str, *, runs: int, steps: int, agents: int, rounds: int, data) -> None:
+    """horizon_table at reproduce size: this checkout vs ``baseline``, alternately."""
+    import pandas as pd
+
+    import baygo_graph as bg
+    from baygo_graph.data import resolve_data
+
+    ds = resolve_data(data)
+    horizons = ",".join(str(h) for h in (30, 60, 120, 300) if h <= steps)
+    window = 10
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        t0 = time.perf_counter()
+        made = [bg.simulate("baygo", agents=agents, steps=steps, rng=r, data=ds)
+                for r in range(runs)]  # fmt: skip
+        print(f"{runs} BayGo runs of {agents} agents x {steps} steps on {ds.source} "
+              f"({'synthetic' if ds.synthetic else 'real'} data) in "
+              f"{time.perf_counter() - t0:.1f} s; horizons {horizons}, influence window "
+              f"{window}", flush=True)  # fmt: skip
+        file = tmp / "runs.npz"
+        np.savez(file, choices=np.stack([r.choices for r in made]), delta=made[0].delta,
+                 informative=made[0].informative)  # fmt: skip
+        roots = {"this checkout": ROOT, f"baseline {baseline}": _export(baseline, tmp / "base")}
+        times = {k: [] for k in roots}
+        for r in range(rounds):
+            order = list(roots.items())
+            for name, root in order if r % 2 == 0 else order[::-1]:
+                out = tmp / f"{len(name)}.pkl"
+                env = os.environ | {"PYTHONPATH": str(root)}
+                done = subprocess.run(
+                    [sys.executable, "-c", _HORIZON, str(file), horizons, str(window), str(out)],
+                    env=env, capture_output=True, text=True, check=True, cwd=tmp,
+                )  # fmt: skip
+                got = json.loads(done.stdout.splitlines()[-1])
+                assert got["package"].startswith(str(root)), (got["package"], root)
+                times[name].append(got["seconds"])
+        tables = [pd.read_pickle(tmp / f"{len(name)}.pkl") for name in roots]
+        pd.testing.assert_frame_equal(tables[0], tables[1], check_exact=True)
+        (new, old) = (float(np.median(v)) for v in times.values())
+        for name, v in times.items():
+            print(f"horizon_table {name:30s} median {np.median(v):7.2f} s over {rounds} "
+                  f"({', '.join(f'{x:.2f}' for x in v)})")  # fmt: skip
+        print(f"ratio this checkout / baseline: {new / old:.3f} ({old / new:.1f}x faster); "
+              f"tables identical ({len(tables[0])} rows); load average "
+              f"{os.getloadavg()[0]:.1f}")  # fmt: skip
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--steps", type=int, default=10_000)
@@ -179,7 +266,16 @@ def main(argv=None) -> None:
     parser.add_argument("--archive-steps", type=int, default=1_000)
     parser.add_argument("--stride", type=int, default=50, help="sliding influence: every Nth")
     parser.add_argument("--path", help="reuse (or write) the archive's Parquet file here")
+    parser.add_argument("--horizon", action="store_true", help="horizon_table vs --baseline")
+    parser.add_argument("--baseline", default="main", help="git revision for --horizon")
+    parser.add_argument("--rounds", type=int, default=5, help="--horizon: alternating rounds")
+    parser.add_argument("--data", default=None, help="bodyfat CSV (default $BAYGO_BODYFAT)")
     args = parser.parse_args(argv)
+    if args.horizon:
+        size = (4, 120, 12, 2) if args.quick else (20, 300, 12, args.rounds)
+        horizon(args.baseline, runs=size[0], steps=size[1], agents=size[2], rounds=size[3],
+                data=args.data)  # fmt: skip
+        return
     if args.archive:
         if args.quick:
             args.events, args.nodes, args.archive_steps = 200_000, 2_000, 200

@@ -234,7 +234,7 @@ def condense(m: int, parts=(), raw=(), *, keep: bool = True) -> Reach:
     order = np.argsort(r, kind="stable")
     indptr = np.zeros(nodes + 1, dtype=np.int32 if len(r) < 2**31 else np.int64)
     np.cumsum(np.bincount(r, minlength=nodes), out=indptr[1:])
-    g = sp.csr_array((np.ones(len(r), dtype=bool), c[order], indptr), shape=(nodes, nodes))
+    g = sp.csr_array((np.ones(len(r)), c[order], indptr), shape=(nodes, nodes))  # csgraph's dtype
     n, comp = connected_components(g, directed=True, connection="strong")
     if n == 1:
         return Reach(1, np.zeros(m, dtype=np.int32))
@@ -257,7 +257,8 @@ def _distinct(r: np.ndarray, c: np.ndarray, n: int) -> tuple[np.ndarray, np.ndar
     A hash table (``pandas.unique``) instead of a sort: csgraph must not see a
     repeated edge, and scipy's COO -> CSR removes repeats by sorting every row
     (a class that holds most nodes has a row of ~M entries: ~6x slower)."""
-    key = pd.unique(r.astype(np.int64) * n + c)
+    key = r.astype(np.int64) * n + c
+    key = pd.unique(key) if len(key) > 4096 else np.unique(key)  # a sort is cheaper when short
     row = key // n
     return row.astype(np.int32), (key - row * n).astype(np.int32)
 
