@@ -408,7 +408,9 @@ def class_perron(sub, *, gap: float | None = None) -> np.ndarray:
     """Stationary vector of an irreducible row-stochastic matrix, by an exact solve.
 
     Solves ``pi^T (I - S) = 0`` with ``sum(pi) = 1`` (one equation replaced by
-    the normalisation): dense LAPACK up to 1000 states, SuperLU above. Given
+    the normalisation): dense LAPACK up to 1000 states; above, SuperLU on the
+    other ``k - 1`` equations with ``pi[-1] = 1`` (no dense row: the LU keeps the
+    matrix's sparsity). Given
     ``gap`` (an estimate of ``1 - |lambda_2|``), a sparse ``sub`` of more than
     200 states and at most 5% nonzeros (e.g. a union of choice maps) is first
     tried by Arnoldi on ``(I + S) / 2``, kept when residual / gap <= 1e-12.
@@ -443,10 +445,12 @@ def class_perron(sub, *, gap: float | None = None) -> np.ndarray:
         a = np.eye(k) - dense.T
         a[-1, :] = 1.0
         pi = np.linalg.solve(a, rhs)
-    else:
-        a = sp.lil_array(sp.eye_array(k) - sp.csr_array(sub).T)
-        a[k - 1, :] = np.ones(k)
-        pi = spla.spsolve(sp.csc_array(a), rhs)
+    else:  # fix pi[-1] = 1 and solve the other k - 1 equations: no dense row, so
+        # SuperLU keeps the matrix's sparsity (a row of ones filled in a ring's LU
+        # densely: a 40,000-state ring took > 3 GB and crashed SuperLU)
+        a = sp.csc_array(sp.eye_array(k) - sp.csr_array(sub).T)
+        head = spla.spsolve(sp.csc_array(a[:-1, :-1]), -a[:-1, [k - 1]].toarray().ravel())
+        pi = np.append(np.atleast_1d(head), 1.0)
     pi = np.clip(np.where(np.abs(pi) < 1e-15, 0.0, pi), 0.0, None)
     return pi / pi.sum()
 
