@@ -346,7 +346,8 @@ def test_class_perron_ring_in_bounded_memory():
         "resource.setrlimit(resource.RLIMIT_AS, (2 * 1024**3, 2 * 1024**3))\n"
         "k = 20000\n"
         "i = np.arange(k)\n"
-        "a = sp.csr_array((np.full(2 * k, 0.5), (np.r_[i, i], np.r_[i, (i + 1) % k])), shape=(k, k))\n"
+        "ij = (np.r_[i, i], np.r_[i, (i + 1) % k])\n"
+        "a = sp.csr_array((np.full(2 * k, 0.5), ij), shape=(k, k))\n"
         "print(abs(class_perron(a) - 1 / k).max())\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
