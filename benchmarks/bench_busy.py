@@ -8,7 +8,10 @@ and stopped around the "busy" measurements.
 1. **Run vs limit** (one BLAS thread): a paper-size BayGo run (12 agents, grid 61 x 61,
    60 steps, the real data when ``--data`` or ``$BAYGO_BODYFAT`` names it) against its
    limit, 60 x (one ``exp`` pass over 12 x 3,721 values + the 12 x 3,721 x 12 KL
-   product), timed alternately. Target: <= 2x.
+   product), timed alternately, in wall-clock and in CPU time of the thread (the CPU
+   ratio is the one a shared machine disturbs least). Target: <= 2x. With
+   ``--baseline REV``, the same run of this checkout and of the baseline, in
+   alternating child processes (also with ``--quick``).
 2. **Busy vs idle**: the same run with the package's BLAS threads (the loop picks them
    by the size of its products) and with BLAS's default threads (what the loop did
    before), each idle and with the spinning process, in alternating rounds. Target:
@@ -18,13 +21,14 @@ and stopped around the "busy" measurements.
    checkout and the baseline alternately, with the spinning process. Target: <= 0.4x.
 
 Run ``python benchmarks/bench_busy.py [--rounds N] [--baseline REV] [--data PATH]``
-(``--quick``: parts 1 and 2 only, few repetitions).
+(``--quick``: parts 1 and 2 only, few repetitions; a baseline then only in part 1).
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import shutil
 import subprocess
@@ -105,18 +109,85 @@ def _timed(fn) -> float:
     return time.perf_counter() - t0
 
 
+def _clocked(fn) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of this thread) of ``fn()``."""
+    w0, c0 = time.perf_counter(), time.thread_time()
+    fn()
+    return time.perf_counter() - w0, time.thread_time() - c0
+
+
 def run_vs_limit(data, *, reps: int) -> dict:
-    """Part 1: the run and its limit, alternately, on one BLAS thread."""
+    """Part 1: the run and its limit, alternately, on one BLAS thread; wall and CPU times."""
     from threadpoolctl import threadpool_limits
 
     run, limit = paper_run(data), limit_work()
-    runs, limits = [], []
+    out = {"run": [], "limit": [], "run_cpu": [], "limit_cpu": []}
     with threadpool_limits(1, user_api="blas"):
         run(), limit()
         for _ in range(reps):
-            runs.append(_timed(run))
-            limits.append(_timed(limit))
-    return {"run": runs, "limit": limits}
+            for name, fn in (("run", run), ("limit", limit)):
+                wall, cpu = _clocked(fn)
+                out[name].append(wall)
+                out[f"{name}_cpu"].append(cpu)
+    return out
+
+
+_CHILD = """
+import json, sys
+sys.path.insert(1, sys.argv[1])
+import bench_busy
+data = bench_busy._data(sys.argv[2] or None)
+print(json.dumps(bench_busy.run_vs_limit(data, reps=int(sys.argv[3]))))
+"""
+
+
+def _child_run_vs_limit(root: Path, data: str | None, reps: int) -> dict:
+    """Part 1 in a child process that imports the package at ``root``."""
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    args = [
+        sys.executable,
+        "-c",
+        _CHILD,
+        str(Path(__file__).resolve().parent),
+        data or "",
+        str(reps),
+    ]
+    done = subprocess.run(args, env=env, capture_output=True, text=True, check=False)
+    if done.returncode:
+        raise RuntimeError(f"the paper run at {root} failed:\n{done.stderr[-2000:]}")
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+@contextlib.contextmanager
+def baseline_tree(baseline: str):
+    """A temporary git worktree of ``baseline`` (removed after the block)."""
+    tmp = Path(tempfile.mkdtemp(prefix="bench-busy-"))
+    base = tmp / "baseline"
+    subprocess.run(
+        ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(base), baseline],
+        check=True,
+        capture_output=True,
+    )
+    try:
+        yield base, tmp
+    finally:
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)])
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def run_ab(baseline: str, data: str | None, *, rounds: int, reps: int) -> dict:
+    """Part 1 of this checkout and of ``baseline`` in alternating child processes:
+    {name: {"run", "limit", "run_cpu", "limit_cpu"}}, every round's times appended."""
+    names = {"this checkout": ROOT, f"baseline {baseline}": None}
+    times = {name: {} for name in names}
+    with baseline_tree(baseline) as (base, _):
+        names[f"baseline {baseline}"] = base
+        order = list(names.items())
+        for r in range(rounds):
+            for name, root in order if r % 2 == 0 else order[::-1]:
+                for key, values in _child_run_vs_limit(root, data, reps).items():
+                    times[name].setdefault(key, []).extend(values)
+    return times
 
 
 def busy_vs_idle(data, *, rounds: int, reps: int) -> dict:
@@ -148,28 +219,34 @@ def _reproduce(root: Path, data: str, out: Path) -> float:
 
 def reproduce_ab(baseline: str, data: str, *, rounds: int) -> dict:
     """Part 3: this checkout and ``baseline`` alternately, each with one spinning process."""
-    tmp = Path(tempfile.mkdtemp(prefix="bench-busy-"))
-    base = tmp / "baseline"
-    subprocess.run(
-        ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(base), baseline],
-        check=True,
-        capture_output=True,
-    )
     times = {"this checkout": [], f"baseline {baseline}": []}
-    try:
+    with baseline_tree(baseline) as (base, tmp):
         for r in range(rounds):
             order = [("this checkout", ROOT), (f"baseline {baseline}", base)]
             for name, root in order if r % 2 == 0 else order[::-1]:
                 with busy():
                     times[name].append(_reproduce(root, data, tmp / f"out-{r}-{len(name)}"))
-    finally:
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)])
-        shutil.rmtree(tmp, ignore_errors=True)
     return times
 
 
 def _med(xs) -> float:
     return float(np.median(xs))
+
+
+def _ratio_row(what: str, times: dict, clock: str) -> list:
+    """A row of part 1: medians of the run and the limit and of their per-pair ratio."""
+    key = "" if clock == "wall" else "_cpu"
+    run, limit = np.array(times[f"run{key}"]), np.array(times[f"limit{key}"])
+    ratio = run / limit
+    return [
+        what,
+        clock,
+        fmt_time(_med(run)),
+        fmt_time(_med(limit)),
+        f"{np.median(ratio):.2f}x",
+        f"{ratio.min():.2f}x",
+        "<= 2x",
+    ]
 
 
 def main(argv=None) -> str:
@@ -181,28 +258,40 @@ def main(argv=None) -> str:
     ap.add_argument("--quick", action="store_true", help="parts 1-2, few repetitions")
     args = ap.parse_args(argv)
     if args.quick:
-        args.rounds, args.reps, args.baseline = 1, 2, None
+        args.rounds, args.reps = 1, 2
     data = _data(args.data)
     lines = [*machine_lines(), f"load average before: {load_average()}", f"data: {data.source}"]
 
     one = run_vs_limit(data, reps=args.reps * args.rounds)
-    ratio = np.array(one["run"]) / np.array(one["limit"])
+    what = f"paper run ({AGENTS} agents, {GRID}x{GRID}, {STEPS} steps), 1 BLAS thread"
     lines.append(
         table(
-            ["", "run (median)", "limit (median)", "ratio median", "ratio min", "target"],
-            [
-                [
-                    f"paper run ({AGENTS} agents, {GRID}x{GRID}, {STEPS} steps), 1 BLAS thread",
-                    fmt_time(_med(one["run"])),
-                    fmt_time(_med(one["limit"])),
-                    f"{np.median(ratio):.2f}x",
-                    f"{ratio.min():.2f}x",
-                    "<= 2x",
-                ]
-            ],  # fmt: skip
+            ["", "clock", "run (median)", "limit (median)", "ratio median", "ratio min", "target"],
+            [_ratio_row(what, one, clock) for clock in ("wall", "CPU")],
             title="1. run vs its limit (timed alternately)",
         )
     )
+    if args.baseline:
+        ab = run_ab(args.baseline, args.data, rounds=max(2, args.rounds), reps=args.reps)
+        rows = [_ratio_row(name, t, clock) for name, t in ab.items() for clock in ("wall", "CPU")]
+        (this, base) = ab.values()
+        speed = _med(base["run_cpu"]) / _med(this["run_cpu"])
+        rows.append([f"baseline / this checkout, CPU time of the run: {speed:.2f}x", *[""] * 6])
+        lines.append(
+            table(
+                [
+                    "",
+                    "clock",
+                    "run (median)",
+                    "limit (median)",
+                    "ratio median",
+                    "ratio min",
+                    "target",
+                ],  # fmt: skip
+                rows,
+                title=f"1b. this checkout vs {args.baseline} (alternating child processes)",
+            )
+        )
     two = busy_vs_idle(data, rounds=args.rounds, reps=args.reps)
     rows = []
     for name in ("package", "BLAS default"):
@@ -215,7 +304,7 @@ def main(argv=None) -> str:
             title="2. paper run, idle vs one spinning background process (alternating rounds)",
         )
     )
-    if args.baseline:
+    if args.baseline and not args.quick:
         path = args.data or os.environ.get("BAYGO_BODYFAT")
         if not path:
             raise SystemExit("part 3 needs --data or $BAYGO_BODYFAT (the real data)")

@@ -489,3 +489,25 @@ def test_small_products_run_on_one_blas_thread_and_the_limit_is_undone():
     np.testing.assert_array_equal(run.choices, same.choices)
     assert 2 * 12 * 12 * 3721 < SMALL_PRODUCT_FLOPS
     assert blas_threads(SMALL_PRODUCT_FLOPS) >= 1 and blas_threads(SMALL_PRODUCT_FLOPS - 1) == 1
+
+
+class _DividingMonitor:
+    """A monitor whose every look divides by zero."""
+
+    def start(self, **kwargs):
+        pass
+
+    def observe(self, t, *, local, posterior, weights):
+        np.log(np.zeros(1))
+
+    def finish(self):
+        return {}, {}
+
+
+def test_a_step_holds_its_float_warnings_but_monitors_warn_as_outside_the_loop(recwarn):
+    """The loop holds numpy's warnings of its steps (released with the step's number once
+    its values are finite); what a monitor does between the steps warns as numpy does."""
+    bg.simulate("nocol", agents=3, steps=2, model=LinearRegression(grid=5), rng=0,
+                data=synthetic_bodyfat(), monitors=[_DividingMonitor()])  # fmt: skip
+    texts = {str(w.message) for w in recwarn if issubclass(w.category, RuntimeWarning)}
+    assert texts == {"divide by zero encountered in log"}  # numpy's own, not "at step t"

@@ -20,8 +20,9 @@ import scipy.sparse as sp
 
 from ..data import resolve_data
 from ..exceptions import GridResolutionWarning
+from . import rows as _rows
 from .kl import kl_choices
-from .rows import MIN_VALUES, for_rows
+from .rows import for_rows
 
 __all__ = [
     "Grid",
@@ -225,7 +226,8 @@ class GridState:
     spare: np.ndarray
     collapsed: tuple | None = None
     logz: np.ndarray | None = None
-    #: Row sums of ``expo`` (the normalisers), kept up to date by :meth:`refresh`.
+    #: Row sums of ``expo`` (the normalisers) after the local update (:meth:`refresh`);
+    #: pooling does not recompute them (:meth:`GridModel.measure` sums the pooled ones).
     z: np.ndarray | None = None
     #: The run's grid (made by the model's ``make_grid``).
     space: Grid | None = None
@@ -236,31 +238,37 @@ class GridState:
     #: ``f(mean) -> (loss, extra)`` on the run's test set.
     loss: object = None
 
-    def refresh(self, add: np.ndarray | None = None) -> None:
+    def refresh(self, add: np.ndarray | None = None, *, sums: bool = True) -> None:
         """Add ``add`` (if given) to ``logp``, shift it to row maximum 0, recompute
-        ``expo`` and its row sums :attr:`z`: one fused pass per block of rows, on
-        both cores (:func:`~baygo_graph.models.rows.for_rows`)."""
+        ``expo`` and (``sums``) its row sums :attr:`z`: one fused pass per block of
+        rows, on both cores (:func:`~baygo_graph.models.rows.for_rows`)."""
         if self.z is None or self.z.shape != self.logp.shape[:1]:
             self.z = np.empty(self.logp.shape[0], dtype=self.logp.dtype)
         for_rows(
-            lambda lo, hi: self.refresh_rows(lo, hi, add),
+            lambda lo, hi: self.refresh_rows(lo, hi, add, sums=sums),
             *self.logp.shape,
             itemsize=self.logp.itemsize,
         )
 
-    def refresh_rows(self, lo: int, hi: int, add=None) -> None:
+    def refresh_rows(self, lo: int, hi: int, add=None, *, sums: bool = True) -> None:
         """:meth:`refresh` of rows ``lo:hi`` only (:attr:`z` must exist)."""
         logp = self.logp[lo:hi]
         if add is not None:
             logp += add[lo:hi]
         logp -= logp.max(axis=1, keepdims=True)
         _safe_exp(logp, self.expo[lo:hi])
-        np.sum(self.expo[lo:hi], axis=1, out=self.z[lo:hi])
+        if sums:
+            np.sum(self.expo[lo:hi], axis=1, out=self.z[lo:hi])
+
+    def pooled_rows(self, lo: int, hi: int) -> None:
+        """:meth:`refresh_rows` after pooling: no row sums (:meth:`GridModel.measure`
+        computes the pooled normalisers with the moments)."""
+        self.refresh_rows(lo, hi, sums=False)
 
     def swap(self) -> None:
-        """Make the pooled buffer the posterior, then :meth:`refresh`."""
+        """Make the pooled buffer the posterior, then :meth:`refresh` it (no row sums)."""
         self.logp, self.spare = self.spare, self.logp
-        self.refresh()
+        self.refresh(sums=False)
 
     def log_normalised(self) -> np.ndarray:
         """Normalised log-posteriors (a new array)."""
@@ -399,7 +407,7 @@ class GridModel:
         if state.z is None:
             state.z = np.empty(state.logp.shape[0], dtype=state.logp.dtype)
         state.logp, state.spare = state.spare, state.logp
-        pool_into(state.logp, state.spare, choices, delta, after=state.refresh_rows)
+        pool_into(state.logp, state.spare, choices, delta, after=state.pooled_rows)
 
     def pool_weights(self, state: GridState, w) -> None:
         """Geometric pooling with a weight matrix (sparse or dense)."""
@@ -419,7 +427,7 @@ class GridModel:
         mean = mom[:, 1:] / z[:, None]
         logz = state.logz = np.log(z)
         rows, cols = expo.shape
-        if rows * cols < MIN_VALUES:  # one call: what for_rows would do, without it
+        if rows * cols < _rows.MIN_VALUES:  # one call: what for_rows would do, without it
             dots = np.einsum("mk,mk->m", expo, logp)
         else:
             dots = np.empty(rows, dtype=np.result_type(expo, logp))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import rows as _rows
 from .rows import for_rows
 
 __all__ = ["dense_argmin", "kl_choices", "kl_matrix", "segment_argmin"]
@@ -87,23 +88,23 @@ def dense_argmin(scores, rng, *, mask_diagonal=False, row_scale=None, col_shift=
     ``scores[i, j] / row_scale[i] - col_shift[j]``.
     """
     m, n = scores.shape
-    rowmin = np.empty(m, dtype=scores.dtype)
-    bound = np.empty(m, dtype=scores.dtype)
-    n_ties = np.empty(m, dtype=np.int64)
-    out = np.empty(m, dtype=np.int64)
+    if m * n < _rows.MIN_VALUES:  # one block (what for_rows would do), no buffers to fill
+        rowmin, bound, n_ties, out = _block_argmin(
+            scores, 0, mask_diagonal, row_scale, col_shift
+        )
+    else:
+        rowmin = np.empty(m, dtype=scores.dtype)
+        bound = np.empty(m, dtype=scores.dtype)
+        n_ties = np.empty(m, dtype=np.int64)
+        out = np.empty(m, dtype=np.int64)
 
-    def block(lo, hi):
-        s = scores[lo:hi]
-        if row_scale is not None:
-            s /= row_scale[lo:hi, None]
-            s -= col_shift[None, :]
-        bmin, bound[lo:hi] = _row_bounds(s, lo, mask_diagonal)
-        rowmin[lo:hi] = bmin
-        tie = s <= bound[lo:hi, None]
-        n_ties[lo:hi] = np.count_nonzero(tie, axis=1)
-        out[lo:hi] = np.argmax(tie, axis=1)  # first tie: rank 0
+        def block(lo, hi):
+            scale = None if row_scale is None else row_scale[lo:hi]
+            rowmin[lo:hi], bound[lo:hi], n_ties[lo:hi], out[lo:hi] = _block_argmin(
+                scores[lo:hi], lo, mask_diagonal, scale, col_shift
+            )
 
-    for_rows(block, m, n, itemsize=scores.itemsize)
+        for_rows(block, m, n, itemsize=scores.itemsize)
     if m and np.maximum.reduce(n_ties) == 1 and np.isfinite(rowmin).all():
         return out  # one best neighbour each (the usual case): no draw, no -1
     ok = np.isfinite(rowmin)
@@ -114,6 +115,17 @@ def dense_argmin(scores, rng, *, mask_diagonal=False, row_scale=None, col_shift=
         out[multi] = np.argmax(np.cumsum(tie, axis=1) > pick[:, None], axis=1)
     out[~ok] = -1
     return out
+
+
+def _block_argmin(s, lo, mask_diagonal, row_scale, col_shift):
+    """One block of rows of :func:`dense_argmin` (rows ``lo:lo + len(s)``; the
+    corrections are applied to ``s`` in place): ``(rowmin, bound, n_ties, first tie)``."""
+    if row_scale is not None:
+        s /= row_scale[:, None]
+        s -= col_shift
+    rowmin, bound = _row_bounds(s, lo, mask_diagonal)
+    tie = s <= bound[:, None]
+    return rowmin, bound, np.count_nonzero(tie, axis=1), np.argmax(tie, axis=1)
 
 
 def _row_bounds(s, lo, mask_diagonal):

@@ -176,6 +176,46 @@ def test_dense_argmin_breaks_ties_with_the_same_draws_in_blocks(monkeypatch):
     assert len(set(blocked.tolist())) > 1
 
 
+@pytest.mark.parametrize("blocks", ["tiny", "one"])
+def test_dense_argmin_of_a_non_contiguous_matrix_equals_a_contiguous_one(rng, blocks, monkeypatch):
+    """The diagonal of a C-contiguous block is set through a strided view; any other layout
+    takes the index arrays: the same choices and the same corrected scores."""
+    if blocks == "tiny":
+        monkeypatch.setattr(rows, "MIN_VALUES", 0)
+        monkeypatch.setattr(rows, "BLOCK_BYTES", 2 * 8 * 11)
+        monkeypatch.setenv("BAYGO_NUM_THREADS", "2")
+    m = 11
+    scores = rng.normal(size=(m, m))
+    scores[:, 3] = scores[:, 5]  # ties for some rows: drawn the same way in both layouts
+    z, shift = rng.uniform(0.5, 2.0, m), rng.normal(size=m)
+    c_order, f_order = scores.copy(), np.asfortranarray(scores)
+    kw = {"mask_diagonal": True, "row_scale": z, "col_shift": shift}
+    got = dense_argmin(f_order, np.random.default_rng(1), **kw)
+    ref = dense_argmin(c_order, np.random.default_rng(1), **kw)
+    np.testing.assert_array_equal(got, ref)
+    np.testing.assert_array_equal(f_order, c_order)  # corrected in place alike
+    brute = scores / z[:, None] - shift[None, :]
+    np.fill_diagonal(brute, np.inf)
+    best = brute.min(axis=1) + 1e-12 * np.abs(np.where(np.isinf(brute), 0, brute)).max(axis=1)
+    assert np.all(brute[np.arange(m), got] <= best)
+
+
+def test_pooling_leaves_the_local_normalisers_and_measure_sums_the_pooled_ones():
+    """Pooling does not sum the pooled rows (measure does): z stays the local update's."""
+    model = LinearRegression(grid=11)
+    split = model.split(DATA, agents=5, informative=0, rng=0)
+    state = model.start(split, learners=5, dtype=np.dtype("float64"))
+    rng = np.random.default_rng(0)
+    model.update(state, model.statistics(*split.draw(1, rng)))
+    local_z = state.expo.sum(axis=1)
+    np.testing.assert_array_equal(state.z, local_z)
+    model.pool_choices(state, np.array([1, 2, 3, 4, 0]), 0.5)
+    np.testing.assert_array_equal(state.z, local_z)
+    m = model.measure(state, 0, 5)
+    pooled = np.exp(state.logp)
+    np.testing.assert_allclose(m.mean, (pooled @ state.space.theta) / pooled.sum(1)[:, None])
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     low=st.sampled_from([-5.0, -90.0, -120.0, -760.0, -3000.0]),
