@@ -49,7 +49,10 @@ def long_runs(*, seeds, steps, horizons=HORIZONS, rng=0, n_jobs=None, progress=N
     """BayGo over ``seeds`` seeds for ``max(horizons, steps)`` steps, checked and measured.
 
     Seeds are those of :func:`baygo_graph.experiments.compare` with the same ``rng``
-    (paired with the reproduction's other runs); ``simulate_kwargs`` go to compare.
+    (paired with the reproduction's other runs); ``simulate_kwargs`` go to
+    :func:`~baygo_graph.simulate`. Each seed is one task on the workers: its run, its
+    theorem check and its rows of the horizon table are made there (only the run and
+    the small results travel back).
 
     Examples
     --------
@@ -61,19 +64,23 @@ def long_runs(*, seeds, steps, horizons=HORIZONS, rng=0, n_jobs=None, progress=N
     >>> len(lr.runs), lr.runs[0].n_steps, lr.horizon["steps"].tolist()
     (2, 12, [6, 12, 6, 12])
     """
-    from ..analysis import horizon_table, theorem_check
-    from ..experiments import compare
+    from ..experiments.runner import run_tasks, spawn_seeds
+    from ..models import resolve_model
 
     horizons = sorted({int(h) for h in horizons})
     length = max([*horizons, int(steps)])
-    _, runs = compare(
-        ["baygo"], seeds=seeds, steps=length, rng=rng, n_jobs=n_jobs, progress=progress,
-        return_runs=True, influence_window=min(window, length), tidy=False,
-        monitors=[TruthMonitor(synthetic=synthetic)], **simulate_kwargs,
-    )  # fmt: skip
-    runs = [runs[("baygo", r)] for r in range(seeds)]
-    checks = [theorem_check(run.head(steps)) for run in runs]
-    horizon = horizon_table(runs, horizons, window=min(window, min(horizons)))
+    kwargs = dict(simulate_kwargs)
+    model = kwargs["model"] = resolve_model(kwargs.get("model"))
+    kwargs["data"] = model.resolve_data(kwargs.get("data"))
+    _, children = spawn_seeds(rng, int(seeds))
+    shared = (length, int(steps), horizons, min(window, min(horizons)), bool(synthetic), kwargs)
+    # no first task here: the claims' runs have already checked these arguments
+    done = run_tasks(_long_run, children, shared=shared, n_jobs=n_jobs, progress=progress,
+                     desc="long BayGo runs", first_here=False)  # fmt: skip
+    runs = [run for run, _, _ in done]
+    checks = [check for _, check, _ in done]
+    horizon = pd.concat([rows.assign(run=r) for r, (_, _, rows) in enumerate(done)],
+                        ignore_index=True)  # fmt: skip
     rows = [
         {
             "seed": r,
@@ -91,6 +98,18 @@ def long_runs(*, seeds, steps, horizons=HORIZONS, rng=0, n_jobs=None, progress=N
         for r, c in enumerate(checks)
     ]
     return LongRuns(runs, checks, horizon, pd.DataFrame(rows))
+
+
+def _long_run(seed, shared):
+    """One seed's long BayGo run (theorem monitor), its theorem check on the first
+    ``steps`` steps and its rows of the horizon table (``run`` = 0)."""
+    from ..analysis import horizon_table, theorem_check
+    from ..learning import simulate
+
+    length, steps, horizons, window, synthetic, kwargs = shared
+    run = simulate("baygo", steps=length, rng=seed, progress=False,
+                   monitors=[TruthMonitor(synthetic=synthetic)], **kwargs)  # fmt: skip
+    return run, theorem_check(run.head(steps)), horizon_table([run], horizons, window=window)
 
 
 def horizon_summary(table) -> pd.DataFrame:

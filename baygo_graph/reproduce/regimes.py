@@ -364,16 +364,28 @@ def regimes(*, design="ofat", cells=None, seeds=10, max_seeds=None, steps=60, rn
         order = sorted(pending, key=lambda i: -_cost(cells[i]))
         tasks = [(i, s, r, children[r]) for i in order for s in STRATEGIES
                  for r in range(before, n)]  # fmt: skip
+        left = {i: len(STRATEGIES) * (n - before) for i in pending}
+        judged = {}
+
+        def arrived(task, out, n=n, left=left, judged=judged):
+            """Keep a run; judge its regime as soon as the regime's runs of this look are
+            in, while the workers run the other regimes' (the next look waits for all)."""
+            i, s, r, _ = task
+            done[i][(s, r)] = out
+            left[i] -= 1
+            if not left[i]:
+                judged[i] = _claims_of(done[i], n, steps=steps, theorem=theorem, level=each,
+                                       attrs=attrs)  # fmt: skip
+
         results = run_tasks(_regime_task, tasks, shared=shared, n_jobs=n_jobs,
-                            scheduler=scheduler, progress=progress,
+                            scheduler=scheduler, progress=progress, on_result=arrived,
                             desc=f"regimes, look {look}")  # fmt: skip
         for (i, s, r, _), out in zip(tasks, results, strict=True):
-            done[i][(s, r)] = out
             seconds[labels[i]] += out["seconds"]
             run_rows.append({"regime": labels[i], "strategy": s, "seed": r, "look": look})
         still = []
         for i in pending:
-            claims = _claims_of(done[i], n, steps=steps, theorem=theorem, level=each, attrs=attrs)
+            claims = judged[i]
             for c in claims:
                 look_rows.append({"regime": labels[i], "claim": c.key, "look": look, "seeds": n,
                                   "verdict": c.verdict, "state": _state(c)})  # fmt: skip

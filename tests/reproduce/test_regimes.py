@@ -150,3 +150,15 @@ def test_each_seed_runs_once_per_regime_and_strategy(monkeypatch):
     for label, n in finals.items():
         seeds = m.runs[(m.runs["regime"] == label) & (m.runs["strategy"] == "baygo")]["seed"]
         assert sorted(seeds) == list(range(n))
+
+
+def test_map_is_the_same_on_workers_as_in_process():
+    """Each regime is judged as soon as its runs of a look are in (while the workers
+    run the others'): the map does not depend on the order the runs finish in."""
+    cells = [DEFAULT_REGIME | {"grid": 9}, DEFAULT_REGIME | {"grid": 11, "delta": 0.3}]
+    kw = {"cells": cells, "seeds": 2, "max_seeds": 4, "steps": 5, "agents": 3,
+          "progress": False, "data": bg.synthetic_bodyfat()}  # fmt: skip
+    one, two = regimes(n_jobs=1, **kw), regimes(n_jobs=2, **kw)
+    pd.testing.assert_frame_equal(one.table, two.table)
+    pd.testing.assert_frame_equal(one.looks, two.looks)
+    pd.testing.assert_frame_equal(one.runs, two.runs)
