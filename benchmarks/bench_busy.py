@@ -210,7 +210,9 @@ def _reproduce(root: Path, data: str, out: Path) -> float:
     code = "import sys; from baygo_graph.cli import main; sys.exit(main(sys.argv[1:]))"
     args = [sys.executable, "-c", code, "reproduce", "--data", data, "--out", str(out)]
     t0 = time.perf_counter()
-    done = subprocess.run(args, env=env, capture_output=True, text=True)
+    # cwd = the tree: ``python -c`` puts the working directory first on sys.path, ahead of
+    # PYTHONPATH (run from a checkout, both sides imported that checkout's package)
+    done = subprocess.run(args, env=env, cwd=root, capture_output=True, text=True)
     seconds = time.perf_counter() - t0
     if done.returncode:
         raise RuntimeError(f"reproduce at {root} failed:\n{done.stderr[-2000:]}")
