@@ -59,14 +59,17 @@ CSV_BYTES_PER_COLUMN = 2048
 #: Peak bytes of reading an edge list into a series, per row (pandas' frame, the
 #: factorised labels, the step and key arrays, the sort of np.unique, the normalised
 #: entries), per node and per step: measured peaks (psutil/ru_maxrss above the size
-#: before the call, ``benchmarks/bench_edgelist.py --memory``) were 222-241 B per row
-#: with integer labels and 378 B with text labels (10^6 rows, CSV and Parquet);
-#: these bounds leave a margin. A small file still takes ~20 MiB (pyarrow's memory
-#: pool, the allocator's arenas): the fixed term. The analyses that follow (window
-#: unions, their strong components and influence) hold at most about 130 B per row.
+#: before the call, ``benchmarks/bench_edgelist.py --memory``) were 330-355 B per row
+#: with integer labels and up to 460 B with text labels (10^6 rows, CSV and Parquet;
+#: 333 B at 10^7 rows on 10^5 nodes), since the self-weight rule stores a self-loop
+#: entry for every node and step where the node hears someone (about 1.8 entries a
+#: contact); these bounds leave a margin. A small file still takes ~20 MiB (pyarrow's
+#: memory pool, the allocator's arenas): the fixed term. The connectivity questions
+#: that follow add nothing measurable above the load's peak at 10^7 rows; the union
+#: influence holds at most about 130 B per row more.
 EDGE_LIST_BYTES_FIXED = 24 * 2**20
-EDGE_LIST_BYTES_PER_ROW = 320
-EDGE_LIST_TEXT_BYTES_PER_ROW = 480
+EDGE_LIST_BYTES_PER_ROW = 400
+EDGE_LIST_TEXT_BYTES_PER_ROW = 560
 EDGE_LIST_BYTES_PER_NODE = 512
 EDGE_LIST_BYTES_PER_STEP = 64
 
@@ -334,7 +337,7 @@ def estimate_edge_list_bytes(rows: int, *, nodes: int, steps: int, text_labels: 
     Examples
     --------
     >>> format_bytes(estimate_edge_list_bytes(10**7, nodes=10**5, steps=10**3))
-    '3.1 GiB'
+    '3.8 GiB'
     >>> estimate_edge_list_bytes(2, nodes=2, steps=10**7) > 2**29   # steps cost too
     True
     """

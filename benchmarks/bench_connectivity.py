@@ -19,7 +19,10 @@ Parquet) in a fresh subprocess: ``as_series`` + smallest sliding B + ``is_b_conn
 at that B, timed, with the peak resident memory (``ru_maxrss``) against the budget's
 estimate; then union influence at that size (aligned windows of length B, and sliding
 windows with ``--stride``), timed, with the peak again. Targets: the first three in
-<= 5 minutes and <= 4 GiB.
+<= 5 minutes and <= 4 GiB. With ``--baseline REV`` the load and connectivity phases of
+that git revision follow in their own subprocess, and the ratio is printed (the
+revision before window condensations took ~20 minutes at 10^7 events: try
+``--events 1000000 --nodes 10000``).
 
 With ``--horizon``, instead: ``analysis.horizon_table`` at the size ``baygo reproduce``
 runs it (20 BayGo runs of 12 agents x 300 steps, horizons 30, 60, 120, 300, influence
@@ -141,7 +144,7 @@ t3 = time.perf_counter()
 say(phase="is_b_connected", seconds=t3 - t2, peak=peak(), holds=ok,
     total=t3 - t0, load=os.getloadavg()[0])
 w = b or s.n_steps
-for windows, step in (("aligned", 1), ("sliding", stride)):
+for windows, step in (("aligned", 1), ("sliding", stride)) if stride else ():
     t = time.perf_counter()
     rows = influence_series(s, window=w, method="union", windows=windows, stride=step)
     done = rows.defined.sum()
@@ -150,32 +153,50 @@ for windows, step in (("aligned", 1), ("sliding", stride)):
 """
 
 
-def archive(events: int, nodes: int, steps: int, stride: int, path: str | None) -> None:
-    """The archive-scale run of the module docstring, in a fresh subprocess."""
+def archive(events: int, nodes: int, steps: int, stride: int, path: str | None,
+            baseline: str | None = None) -> None:  # fmt: skip
+    """The archive-scale run of the module docstring, in a fresh subprocess; with
+    ``baseline`` (a git revision), then its load and connectivity phases too."""
     from _user_series import user_frame
 
     with tempfile.TemporaryDirectory() as tmp:
-        file = Path(path) if path else Path(tmp) / "hub.parquet"
+        tmp = Path(tmp)
+        file = Path(path) if path else tmp / "hub.parquet"
         if not file.exists():
             user_frame("hub", events, steps, nodes).to_parquet(file)
         size = file.stat().st_size / 2**20
         print(f"archive-scale series (synthetic 30% hub): {events:,} events, M={nodes:,}, "
               f"T={steps:,}, {size:.0f} MiB Parquet", flush=True)  # fmt: skip
-        proc = subprocess.Popen(
-            [sys.executable, "-c", _ARCHIVE, str(file), str(stride), str(events)],
-            stdout=subprocess.PIPE, text=True,
-        )  # fmt: skip
-        for line in proc.stdout:
-            r = json.loads(line)
-            extra = {k: v for k, v in r.items() if k not in ("phase", "seconds", "peak", "cpu")}
-            print(f"{r['phase']:50s} {r['seconds']:8.1f} s (CPU so far {r['cpu']:.0f} s)  peak RSS "
-                  f"{r['peak'] / 2**30:.2f} GiB   {extra}", flush=True)  # fmt: skip
-            if r["phase"] == "is_b_connected":
-                print(f"load + smallest sliding B + is_b_connected: {r['total']:.1f} s wall, "
-                      f"{r['cpu']:.0f} s CPU "
-                      f"(target <= 300 s), peak {r['peak'] / 2**30:.2f} GiB (target <= 4 GiB), "
-                      f"load average {r['load']:.1f}", flush=True)  # fmt: skip
-        proc.wait()
+        roots = [("this checkout", ROOT, stride)]
+        if baseline:
+            roots.append((f"baseline {baseline}", _export(baseline, tmp / "base"), 0))
+        totals, answers = {}, {}
+        for name, root, every in roots:
+            print(f"-- {name}", flush=True)
+            proc = subprocess.Popen(
+                [sys.executable, "-c", _ARCHIVE, str(file), str(every), str(events)],
+                stdout=subprocess.PIPE, text=True, cwd=tmp,
+                env=os.environ | {"PYTHONPATH": str(root)},
+            )  # fmt: skip
+            for line in proc.stdout:
+                r = json.loads(line)
+                extra = {k: v for k, v in r.items() if k not in ("phase", "seconds", "peak", "cpu")}
+                print(f"{r['phase']:50s} {r['seconds']:8.1f} s (CPU so far {r['cpu']:.0f} s)  "
+                      f"peak RSS {r['peak'] / 2**30:.2f} GiB   {extra}", flush=True)  # fmt: skip
+                answers.setdefault(name, []).append(r.get("b", r.get("holds")))
+                if r["phase"] == "is_b_connected":
+                    totals[name] = (r["total"], r["cpu"])
+                    print(f"load + smallest sliding B + is_b_connected: {r['total']:.1f} s wall, "
+                          f"{r['cpu']:.0f} s CPU "
+                          f"(target <= 300 s), peak {r['peak'] / 2**30:.2f} GiB (target <= 4 "
+                          f"GiB), load average {r['load']:.1f}", flush=True)  # fmt: skip
+            proc.wait()
+        if len(totals) == 2:
+            (new, new_cpu), (old, old_cpu) = totals.values()
+            print(f"ratio this checkout / baseline (load + smallest sliding B + is_b_connected): "
+                  f"{new / old:.3f} wall, {new_cpu / old_cpu:.3f} CPU; same B and verdict: "
+                  f"{[a[:3] for a in answers.values()][0] == [a[:3] for a in answers.values()][1]}"
+                  )  # fmt: skip
 
 
 _HORIZON = """
@@ -267,19 +288,30 @@ def main(argv=None) -> None:
     parser.add_argument("--stride", type=int, default=50, help="sliding influence: every Nth")
     parser.add_argument("--path", help="reuse (or write) the archive's Parquet file here")
     parser.add_argument("--horizon", action="store_true", help="horizon_table vs --baseline")
-    parser.add_argument("--baseline", default="main", help="git revision for --horizon")
+    parser.add_argument(
+        "--baseline",
+        default=None,
+        help="git revision: --horizon against it (default main); --archive adds its phases",
+    )
     parser.add_argument("--rounds", type=int, default=5, help="--horizon: alternating rounds")
     parser.add_argument("--data", default=None, help="bodyfat CSV (default $BAYGO_BODYFAT)")
     args = parser.parse_args(argv)
     if args.horizon:
-        size = (4, 120, 12, 2) if args.quick else (20, 300, 12, args.rounds)
-        horizon(args.baseline, runs=size[0], steps=size[1], agents=size[2], rounds=size[3],
+        runs, steps, rounds = (4, 120, 2) if args.quick else (20, 300, args.rounds)
+        horizon(args.baseline or "main", runs=runs, steps=steps, agents=12, rounds=rounds,
                 data=args.data)  # fmt: skip
         return
     if args.archive:
         if args.quick:
             args.events, args.nodes, args.archive_steps = 200_000, 2_000, 200
-        archive(args.events, args.nodes, args.archive_steps, args.stride, args.path)
+        archive(
+            args.events,
+            args.nodes,
+            args.archive_steps,
+            args.stride,
+            args.path,
+            baseline=args.baseline,
+        )
         return
     if args.quick:
         args.steps, args.agents = 1_000, 200
