@@ -21,7 +21,10 @@ of :data:`GROUP_ROWS`). Columns and types:
 
 The file's key-value metadata says it again: ``data_source``, ``synthetic``
 (``"true"``/``"false"``), ``note`` (the synthetic-data note, empty for real
-data) and ``baygo.results`` (JSON: the shape and the comparison's ``attrs``).
+data), ``baygo.results`` (JSON: the shape and the comparison's ``attrs``) and
+``baygo.digest``, a SHA-256 of the columns' types and the other metadata, verified on
+read like the pages' checksums (a changed byte in the footer is refused, never read as
+another data source or flag).
 About 5 bytes per row (the CSV of ``Comparison.write_csv`` takes 35-80, with 6
 significant digits). :func:`load_results` reads some columns or strategies only
 (and an older ``results.csv`` too), with the data source and the synthetic flag
@@ -38,7 +41,7 @@ from pathlib import Path
 import numpy as np
 
 from .._format import synthetic_banner
-from .._text import csv_uncell, shorten
+from .._text import csv_uncell, short_list, shorten
 from ..exceptions import DataError
 from ..limits import check_budget
 from .atomic import atomic_write
@@ -81,7 +84,7 @@ def _int_type(pa, largest: int):
 
 
 def _schema(pa, n_seeds: int, n_agents: int, meta: dict, source: str, synthetic: bool):
-    return pa.schema(
+    schema = pa.schema(
         [
             ("strategy", pa.dictionary(pa.int16(), pa.string())),
             ("seed", _int_type(pa, n_seeds - 1)),
@@ -99,6 +102,55 @@ def _schema(pa, n_seeds: int, n_agents: int, meta: dict, source: str, synthetic:
             **source_metadata(source, synthetic, note=synthetic_banner(synthetic)),
         },
     )
+    return schema.with_metadata(
+        schema.metadata | {_DIGEST: _digest(schema.remove_metadata(), schema.metadata)}
+    )
+
+
+#: The key-value metadata key of the digest of a results file's footer (:func:`_digest`).
+_DIGEST = b"baygo.digest"
+
+
+def _digest(schema, metadata) -> bytes:
+    """SHA-256 (hex) of what a reader takes from a results file's footer, beyond the pages
+    (which carry their own checksums): the columns' names, types and nullability and the
+    key-value metadata (but the digest itself and the Arrow schema that repeats it). A
+    changed byte there changes what is read (a type, the data source, the synthetic
+    flag, the shape) without failing any page checksum; the row groups' sizes are
+    checked against the shape when read (:func:`read_result_arrays`), and a file
+    rewritten by another tool with other row groups is still read by value
+    (:func:`load_results`)."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for field in schema:
+        h.update(f"{field.name}\0{field.type}\0{field.nullable}\0".encode())
+    for key, value in sorted((metadata or {}).items()):
+        if key not in (_DIGEST, b"ARROW:schema"):
+            h.update(b"%d:%s%d:%s" % (len(key), key, len(value), value))
+    return h.hexdigest().encode()
+
+
+def _check_digest(path, pf) -> None:
+    """Refuse a results file whose footer does not match the digest written with it.
+
+    Both places pyarrow keeps the key-value metadata (the footer's list and the Arrow
+    schema stored in it) are checked. A file of an earlier version (no digest, and a
+    ``baygo.results`` that does not announce one) is read as before.
+    """
+    raw = dict(pf.metadata.metadata or {})
+    views = [raw, dict(pf.schema_arrow.metadata or {})]
+    stored = {view.get(_DIGEST) for view in views}
+    announced = any(b'"digest": "sha256"' in view.get(_META, b"") for view in views)
+    if stored == {None} and not announced:
+        return  # written before the digest existed
+    fields = pf.schema_arrow.remove_metadata()
+    if len(stored) != 1 or any(_digest(fields, view) not in stored for view in views):
+        raise DataError(
+            f"{shorten(repr(str(path)), 120)} is corrupt: its footer (column types or "
+            "metadata) does not match the digest written with it (the file changed "
+            "after it was written); write it again"
+        )
 
 
 def source_metadata(source: str, synthetic: bool, **attrs) -> dict:
@@ -154,7 +206,8 @@ def write_results_parquet(comparison, path, *, compression_level: int = 3) -> Pa
     source = str(comparison.attrs.get("data_source", "unknown"))
     synthetic = bool(comparison.attrs.get("synthetic", False))
     per = max(1, min(n_seeds, GROUP_ROWS // (t * m)))  # seeds of one strategy per group
-    meta = {"shape": [n_s, n_seeds, t, m], "seeds_per_group": per, "attrs": attrs}
+    meta = {"shape": [n_s, n_seeds, t, m], "seeds_per_group": per, "attrs": attrs,
+            "digest": "sha256"}  # fmt: skip
     schema = _schema(pa, n_seeds, m, meta, source, synthetic)
     dictionary = pa.array(labels, type=pa.string())
     step = np.tile(np.repeat(np.arange(t, dtype=np.int32), m), per)
@@ -363,7 +416,8 @@ def _open(path):
         raise DataError(f"{str(path)!r} is not a Parquet file: {str(e).splitlines()[0]}") from None
     names = tuple(pf.schema_arrow.names)
     if names not in (COLUMNS, _REQUIRED):
-        raise ValueError(f"{str(path)!r} is not a results file: columns {names}, need {COLUMNS}")
+        raise ValueError(f"{shorten(repr(str(path)), 120)} is not a results file: "
+                         f"{_columns_wrong(names)}")  # fmt: skip
     for field in pf.schema_arrow:
         want = _TYPES[field.name]
         if not want(pa.types, field.type):
@@ -371,7 +425,23 @@ def _open(path):
                 f"{str(path)!r} is not a results file: column {field.name!r} holds "
                 f"{field.type}, need {_TYPE_NAMES[field.name]}"
             )
+    _check_digest(path, pf)  # after the columns: a rewritten file is named as such
     return pf
+
+
+def _columns_wrong(names) -> str:
+    """What is wrong with a table's columns, in a few words (not both lists in full).
+
+    Examples
+    --------
+    >>> _columns_wrong(("strategy", "sued", "step"))
+    "no column 'seed', 'agent', 'informative', 'mse', 'influence'; other column 'sued'"
+    """
+    missing = [c for c in _REQUIRED if c not in names]
+    other = [c for c in names if c not in COLUMNS]
+    parts = [f"no column {short_list(missing, 6, quote=True)}"] if missing else []
+    parts += [f"other column {short_list(other, 3, quote=True, limit=40)}"] if other else []
+    return "; ".join(parts) or f"columns in another order, need {', '.join(COLUMNS)}"
 
 
 def _text_dictionary(types, t) -> bool:
@@ -416,8 +486,9 @@ def _arrow_errors(path):
                 "its bytes (the file changed after it was written); write it again"
             ) from None
         raise DataError(f"{shorten(repr(str(path)), 120)} cannot be read: {first}") from None
-    except (AttributeError, TypeError, IndexError, OverflowError, KeyError) as e:
-        # values that contradict the layout (nulls, empty row groups, absurd metadata)
+    except (AttributeError, TypeError, IndexError, OverflowError, KeyError, UnicodeError) as e:
+        # values that contradict the layout (nulls, empty row groups, absurd metadata,
+        # names that are not UTF-8)
         raise DataError(
             f"{str(path)!r} is not a readable results file: {type(e).__name__}: "
             f"{shorten(str(e).splitlines()[0] if str(e) else '', 200)}"

@@ -11,7 +11,7 @@ import pytest
 pa = pytest.importorskip("pyarrow")
 
 from baygo_graph.analysis import Comparison  # noqa: E402
-from baygo_graph.exceptions import BudgetError  # noqa: E402
+from baygo_graph.exceptions import BudgetError, DataError  # noqa: E402
 from baygo_graph.io.results import (  # noqa: E402
     COLUMNS,
     load_results,
@@ -148,6 +148,7 @@ def test_a_file_without_the_source_columns_is_still_read(rng, tmp_path):
     table = pq.read_table(new).drop_columns(["data", "synthetic"])
     meta = json.loads(table.schema.metadata[b"baygo.results"])
     del meta["seeds_per_group"]  # the first version's metadata: one run per row group
+    del meta["digest"]  # ... and no digest of the footer
     table = table.replace_schema_metadata({b"baygo.results": json.dumps(meta).encode()})
     old = tmp_path / "old.parquet"
     pq.write_table(table, old, row_group_size=3 * 4)
@@ -325,6 +326,10 @@ def test_a_rewritten_or_damaged_results_file_is_refused_or_read_by_value(rng, tm
     shape["shape"] = [shape["shape"][0], shape["shape"][1], -3, shape["shape"][3]]
     meta[b"baygo.results"] = json.dumps(shape).encode()
     pq.write_table(pq.read_table(path).replace_schema_metadata(meta), tmp_path / "neg.parquet")
+    with pytest.raises(DataError, match="is corrupt: its footer"):  # the digest tells
+        Comparison.read(tmp_path / "neg.parquet")
+    meta = _without_digest(meta)  # a file of an earlier version that lies
+    pq.write_table(pq.read_table(path).replace_schema_metadata(meta), tmp_path / "neg.parquet")
     with pytest.raises(DataError, match="must be positive"):
         Comparison.read(tmp_path / "neg.parquet")
     # a file of another name is read by its content, and columns must be a list
@@ -340,6 +345,13 @@ def test_a_rewritten_or_damaged_results_file_is_refused_or_read_by_value(rng, tm
         load_results(tmp_path / "strmse.parquet")
 
 
+def _without_digest(meta: dict) -> dict:
+    """Key-value metadata as files written before the footer's digest carry it."""
+    meta = {k: v for k, v in meta.items() if k != b"baygo.digest"}
+    meta[b"baygo.results"] = meta[b"baygo.results"].replace(b', "digest": "sha256"', b"")
+    return meta
+
+
 def test_the_synthetic_flag_leans_to_true(rng, tmp_path):
     import pyarrow.parquet as pq
 
@@ -347,6 +359,10 @@ def test_the_synthetic_flag_leans_to_true(rng, tmp_path):
     path = write_results_parquet(c, tmp_path / "results.parquet")
     meta = dict(pq.read_schema(path).metadata)
     meta[b"synthetic"] = b"false"  # the metadata lies, the column says True
+    pq.write_table(pq.read_table(path).replace_schema_metadata(meta), tmp_path / "lie.parquet")
+    with pytest.raises(DataError, match="is corrupt: its footer"):  # the digest tells
+        load_results(tmp_path / "lie.parquet", columns=["mse"])
+    meta = _without_digest(meta)  # a file of an earlier version that lies
     pq.write_table(pq.read_table(path).replace_schema_metadata(meta), tmp_path / "lie.parquet")
     assert load_results(tmp_path / "lie.parquet", columns=["mse"]).attrs["synthetic"] is True
 
