@@ -41,6 +41,7 @@ import importlib.util
 import io
 import lzma
 import re
+import unicodedata
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -323,8 +324,25 @@ def _is_comment(line: str) -> bool:
     return line.lstrip().startswith(("#", "%")) or not line.strip()
 
 
+#: The whitespace that separates headerless fields: spaces and tabs (what pandas splits
+#: on); any other (a no-break space, a vertical tab) is part of a field.
+_FIELD_GAP = re.compile(r"[ \t]+")
+
+
 def _split(line: str, sep: str) -> list[str]:
-    return line.split(",") if sep == "," else line.split()
+    if sep == ",":
+        return line.split(",")
+    line = line.strip(" \t")
+    return _FIELD_GAP.split(line) if line else []
+
+
+def _other_space(line: str) -> str:
+    """A note naming the first whitespace character of ``line`` that is no field gap."""
+    odd = next((c for c in line if c.isspace() and c not in " \t\r\n"), None)
+    return "" if odd is None else (
+        f" (fields are split on spaces and tabs: its U+{ord(odd):04X} "
+        f"{unicodedata.name(odd, 'control character').lower()} is part of a field)"
+    )  # fmt: skip
 
 
 def table_spec(path, *, columns=None) -> TableSpec:
@@ -402,7 +420,7 @@ def table_spec(path, *, columns=None) -> TableSpec:
         if width and width < len(roles):
             raise RunFormatError(
                 f"{name}: columns= names {len(roles)} positions, but its first data line "
-                f"has {width} fields"
+                f"has {width} field{'s' if width != 1 else ''}{_other_space(first)}"
             )
         names = roles
     else:
@@ -410,10 +428,10 @@ def table_spec(path, *, columns=None) -> TableSpec:
             "source", "target", "weight", "time")  # fmt: skip
         if width not in range(2, len(order) + 1):
             raise RunFormatError(
-                f"{name}: its first data line has {width} field{'s' if width != 1 else ''}; "
-                f"a {kind.upper()} file has 2 to {len(order)} ({' '.join(order)}): name "
-                "other orders by position, e.g. columns='time,source,target' (CLI --columns "
-                "time,source,target)"
+                f"{name}: its first data line has {width} field{'s' if width != 1 else ''}"
+                f"{_other_space(first)}; a {kind.upper()} file has 2 to {len(order)} "
+                f"({' '.join(order)}): name other orders by position "
+                "(columns='time,source,target', CLI --columns time,source,target)"
             )
         names = order[:width]
     return TableSpec(path, kind, tuple(names), sep, skip, compression, defaults)
@@ -458,7 +476,10 @@ def read_rows(spec: TableSpec, *, text=(), limit=None) -> pd.DataFrame:
     }
     if spec.headerless:
         used = [k for k, n in enumerate(spec.names) if not n.startswith("-")]
-        options["usecols"] = used
+        if spec.kind == "columns":  # positions after the last name are ignored
+            options["usecols"] = used
+        else:  # every position named: a row of more fields is an error, never cut
+            options["names"] = list(range(len(spec.names)))
         options["sep"] = r"\s+" if spec.sep == "whitespace" else spec.sep
     else:
         options.update(sep=spec.sep, skipinitialspace=spec.spaced, names=list(spec.names))
@@ -491,6 +512,20 @@ def read_rows(spec: TableSpec, *, text=(), limit=None) -> pd.DataFrame:
         ) from None
     except (ValueError, OSError, EOFError, UnicodeDecodeError, lzma.LZMAError,
             pd.errors.ParserError) as e:  # fmt: skip
+        wide = _WIDER.search(str(e)) if spec.headerless else None
+        if wide:  # a row of more fields than the first: name the line, never cut it
+            expected, line, saw = map(int, wide.groups())
+            text = _line_at(spec, line)
+            if _COMMENT.match(text.lstrip()):
+                raise RunFormatError(
+                    f"{name}: line {line} starts with {_text.shorten(repr(text), 40)}: comment "
+                    "lines are read only before the data"
+                ) from None
+            raise RunFormatError(
+                f"{name}: line {line} has {saw} fields, the first data line {expected}"
+                f"{_other_space(text)}: every row has the fields of the first (to ignore "
+                "positions after some, name the columns: columns='source,target,time')"
+            ) from None
         raise RunFormatError(
             f"{name} is not a readable edge list: {_text.shorten(' '.join(str(e).split()), 160)}"
         ) from None
@@ -505,6 +540,20 @@ def read_rows(spec: TableSpec, *, text=(), limit=None) -> pd.DataFrame:
 
 
 _COMMENT = re.compile(r"^[#%]")
+#: pandas' message for a row of more fields than the first.
+_WIDER = re.compile(r"Expected (\d+) fields in line (\d+), saw (\d+)")
+
+
+def _line_at(spec: TableSpec, number: int) -> str:
+    """Line ``number`` (from 1) of the (decompressed) file, at most 200 characters of it."""
+    with (
+        _open(spec.path, spec.compression) as raw,
+        io.TextIOWrapper(raw, encoding="utf-8-sig", errors="replace", newline="") as fh,
+    ):
+        for k, line in enumerate(fh, 1):
+            if k == number:
+                return line.rstrip("\r\n")[:200]
+    return ""
 
 
 def _no_inner_comments(frame: pd.DataFrame, spec: TableSpec, name: str) -> None:
