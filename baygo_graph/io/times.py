@@ -167,7 +167,9 @@ def _text_ints(values: pd.Series) -> np.ndarray | None:
     import pyarrow.compute as pc
 
     arr = pa.array(values.to_numpy(dtype=object), type=pa.string())
-    if not pc.all(pc.match_substring_regex(arr, r"^[ \t\n\r\f\v]*[+-]?[0-9]{1,18}[ \t\n\r\f\v]*$")).as_py():
+    if not pc.all(
+        pc.match_substring_regex(arr, r"^[ \t\n\r\f\v]*[+-]?[0-9]{1,18}[ \t\n\r\f\v]*$")
+    ).as_py():
         return None
     arr = pc.utf8_ltrim(pc.utf8_trim(arr, _BLANK), "+")
     return pc.cast(arr, pa.int64()).to_numpy(zero_copy_only=False)

@@ -29,7 +29,11 @@ def _steps(series) -> list[int]:
 
 
 def test_decimal_and_exponent_text_is_read_exactly(tmp_path):
-    s = _csv(tmp_path, "a.csv", "source,target,time\na,b,1700000000123456789.0\nb,a,1700000000123456790\n")
+    s = _csv(
+        tmp_path,
+        "a.csv",
+        "source,target,time\na,b,1700000000123456789.0\nb,a,1700000000123456790\n",
+    )
     assert s.n_steps == 2  # through a float both were 1700000000123456768: one step
     s = _csv(tmp_path, "b.csv", "source,target,time\na,b,1e3\nb,a,1002\n")
     assert s.n_steps == 3 and _steps(s) == [0, 2]
@@ -125,10 +129,14 @@ def _brute_calendar(days: pd.Series, n: int, unit: str, origin: str) -> list[int
     origin=st.sampled_from(["first", "epoch"]),
 )
 def test_calendar_bins_of_several_periods_follow_the_stated_anchor(offsets, start, n, unit, origin):
-    days = pd.Series(pd.Timestamp("1970-01-01") + pd.to_timedelta([start + o for o in offsets], "D"))
+    days = pd.Series(
+        pd.Timestamp("1970-01-01") + pd.to_timedelta([start + o for o in offsets], "D")
+    )
     hours = days + pd.to_timedelta([o % 24 for o in offsets], "h")  # times within the day
     got = time_steps(hours, bin=f"{n}{unit}", origin=origin).tolist()
-    assert got == _brute_calendar(days, n, "M" if unit.endswith("E") or unit == "MS" else unit, origin)
+    assert got == _brute_calendar(
+        days, n, "M" if unit.endswith("E") or unit == "MS" else unit, origin
+    )
 
 
 @pytest.mark.parametrize(("origin", "expected"), [("first", [0, 0]), ("epoch", [0, 0])])
