@@ -145,3 +145,171 @@ def test_two_week_bins_hold_the_first_fortnight_of_the_anchor(origin, expected):
     numbers the week of 1970-01-01 as 1, which split them)."""
     days = pd.Series(pd.to_datetime(["1970-01-04 00:00", "1970-01-05 01:00"]))
     assert time_steps(days, bin="2W", origin=origin).tolist() == expected
+
+
+# -- parallel edges: one rule in every format (they add, as edge-list rows do) --------
+
+
+def _json_doc(rows, directed: bool) -> str:
+    import json
+
+    nodes = [{"id": n} for n in sorted({x for u, v, _ in rows for x in (u, v)})]
+    edges = [{"source": u, "target": v, "weight": w} for u, v, w in rows]
+    step = {"directed": directed, "multigraph": True, "nodes": nodes, "edges": edges}
+    return json.dumps({"format": "baygo-graph-series", "graphs": [step]})
+
+
+def _graphml_doc(rows, directed: bool) -> str:
+    nodes = sorted({x for u, v, _ in rows for x in (u, v)})
+    return (
+        '<graphml xmlns="http://graphml.graphdrawing.org/xmlns">'
+        '<key id="w" for="edge" attr.name="weight" attr.type="double"/>'
+        '<key id="s" for="edge" attr.name="step" attr.type="long"/>'
+        f'<graph edgedefault="{"directed" if directed else "undirected"}">'
+        + "".join(f'<node id="{n}"/>' for n in nodes)
+        + "".join(
+            f'<edge source="{u}" target="{v}"><data key="s">0</data><data key="w">{w}</data></edge>'
+            for u, v, w in rows
+        )
+        + "</graph></graphml>"
+    )
+
+
+def _gexf_doc(rows, directed: bool) -> str:
+    nodes = sorted({x for u, v, _ in rows for x in (u, v)})
+    kind = "directed" if directed else "undirected"
+    return (
+        '<gexf xmlns="http://www.gexf.net/1.2draft" version="1.2">'
+        f'<graph defaultedgetype="{kind}"><nodes>'
+        + "".join(f'<node id="{n}"/>' for n in nodes)
+        + "</nodes><edges>"
+        + "".join(
+            f'<edge id="{k}" source="{u}" target="{v}" weight="{w}"/>'
+            for k, (u, v, w) in enumerate(rows)
+        )
+        + "</edges></graph></gexf>"
+    )
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    rows=st.lists(
+        st.tuples(st.sampled_from("abc"), st.sampled_from("abc"), st.sampled_from([0.5, 1, 2, 3])),
+        min_size=1,
+        max_size=8,
+    ),
+    directed=st.booleans(),
+)
+def test_parallel_edges_add_in_every_format(tmp_path_factory, rows, directed):
+    folder = tmp_path_factory.mktemp("par")
+    csv = folder / "e.csv"
+    csv.write_text("source,target,time,weight\n" + "".join(f"{u},{v},0,{w}\n" for u, v, w in rows))
+    ref = as_series(csv, directed=directed, self_weight=0).weights(0).toarray()
+    for suffix, doc in ((".json", _json_doc), (".graphml", _graphml_doc), (".gexf", _gexf_doc)):
+        p = folder / f"s{suffix}"
+        p.write_text(doc(rows, directed))
+        got = as_series(p)
+        assert got.nodes == tuple(sorted({x for u, v, _ in rows for x in (u, v)}))
+        np.testing.assert_allclose(got.weights(0).toarray(), ref, rtol=1e-12, err_msg=suffix)
+
+
+def test_a_json_series_with_a_byte_order_mark_reads(tmp_path):
+    p = tmp_path / "bom.json"
+    p.write_text(_json_doc([("a", "b", 1)], True), encoding="utf-8-sig")
+    assert as_series(p).nodes == ("a", "b")
+
+
+# -- GEXF: dynamic weights (Gephi's attvalues), open spells, exclusive bounds ---------
+
+GEPHI = """<?xml version="1.0" encoding="UTF-8"?>
+<gexf xmlns="http://gexf.net/1.3" version="1.3">
+  <graph mode="dynamic" defaultedgetype="directed" timeformat="integer">
+    <attributes class="node" mode="static">
+      <attribute id="0" title="informative" type="boolean"/>
+    </attributes>
+    <nodes>
+      <node id="1" label="ana"><attvalues><attvalue for="0" value="true"/></attvalues></node>
+      <node id="2" label="ben"/>
+      <node id="3" label="cy"/>
+    </nodes>
+    <edges>
+      <edge id="0" source="1" target="2" weight="1.0">
+        <attvalues>
+          <attvalue for="weight" value="5.0" start="0" end="1"/>
+          <attvalue for="weight" value="3.0" start="2" endopen="3"/>
+        </attvalues>
+        <spells><spell start="0" end="4"/></spells>
+      </edge>
+      <edge id="1" source="3" target="2"><spells><spell start="0"/></spells></edge>
+      <edge id="2" source="2" target="3" start="4"/>
+    </edges>
+  </graph>
+</gexf>
+"""
+
+
+def _row(series, t, node=1):
+    return series.weights(t).toarray()[node].tolist()
+
+
+def test_gephi_dynamic_weights_are_honoured(tmp_path):
+    p = tmp_path / "gephi.gexf"
+    p.write_text(GEPHI)
+    s = as_series(p)
+    assert s.nodes == (1, 2, 3) and s.n_steps == 5 and s.informative == 0
+    # ben hears ana (5, 5, 3, then the static 1) and cy (1: no weight) at every step
+    assert [_row(s, t) for t in range(5)] == [
+        [5 / 6, 0.0, 1 / 6], [5 / 6, 0.0, 1 / 6], [0.75, 0.0, 0.25], [0.5, 0.0, 0.5],
+        [0.5, 0.0, 0.5],
+    ]  # fmt: skip
+    # cy hears ben only from step 4 (start only: to the file's last step)
+    assert [_row(s, t, 2)[1] for t in range(5)] == [0, 0, 0, 0, 1.0]
+
+
+def test_declared_dynamic_weight_attribute_is_a_weight(tmp_path):
+    text = GEPHI.replace(
+        "</attributes>",
+        '</attributes><attributes class="edge" mode="dynamic">'
+        '<attribute id="w" title="weight" type="double"/></attributes>',
+    ).replace('for="weight"', 'for="w"')
+    p = tmp_path / "declared.gexf"
+    p.write_text(text)
+    assert _row(as_series(p), 0) == [5 / 6, 0.0, 1 / 6]
+
+
+@pytest.mark.parametrize(
+    ("edit", "match"),
+    [
+        (('start="2" endopen="3"', 'start="1" end="3"'), "two weights are given for step 1"),
+        (('value="5.0"', 'value="-5"'), "weight '-5' is not a finite number >= 0"),
+        (('<spell start="0"/>', '<spell start="0.5"/>'), "time '0.5' is not an integer step"),
+        (('<spell start="0"/>', '<spell startopen="2" endopen="3"/>'), "it holds no step"),
+    ],
+    ids=["overlapping weights", "negative", "fractional time", "empty open spell"],
+)
+def test_gexf_refusals_are_one_line(tmp_path, edit, match):
+    p = tmp_path / "bad.gexf"
+    p.write_text(GEPHI.replace(*edit))
+    with pytest.raises(RunFormatError, match=match) as e:
+        as_series(p)
+    assert "\n" not in str(e.value) and len(str(e.value).replace(str(tmp_path), "D")) <= 300
+
+
+def test_our_gexf_round_trips_dynamic_weights(tmp_path):
+    import baygo_graph as bg
+
+    frame = pd.DataFrame(
+        {"source": ["a", "a", "c", "a", "c"], "target": ["b", "b", "b", "b", "b"],
+         "time": [0, 0, 0, 1, 3], "weight": [1.0, 2.0, 1.0, 5.0, 0.5]}
+    )  # fmt: skip
+    s = as_series(frame)
+    back = as_series(bg.write_series(s, tmp_path / "s.gexf"))
+    for t in range(s.n_steps):
+        assert (back.weights(t) != s.weights(t)).nnz == 0
+    p = tmp_path / "gephi.gexf"
+    p.write_text(GEPHI)
+    g = as_series(p)
+    again = as_series(bg.write_series(g, tmp_path / "again.gexf"))
+    assert again.nodes == g.nodes and again.informative == g.informative
+    for t in range(g.n_steps):
+        assert (again.weights(t) != g.weights(t)).nnz == 0
