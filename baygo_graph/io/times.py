@@ -50,7 +50,11 @@ _SIGN = np.uint64(1 << 63)
 _DAY_NS = 86_400 * 10**9
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 #: A trailing UTC offset after a clock time: ``08:00+02:00``, ``08:00:00.5Z``.
-_OFFSET = r"^(.*\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?)\s*(?:Z|[+-]\d{2}(?::?\d{2})?)$"
+_OFFSET = r"^(.*\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?)\s*(Z|[+-]\d{2}(?::?\d{2})?)$"
+#: Reduced-precision ISO dates: a year, a year and month (their own precision).
+_REDUCED = {"a year": r"\d{4}", "a year and month": r"\d{4}-\d{2}"}
+#: Words pandas reads as the machine's clock: never a time of a file.
+_CLOCK_WORDS = ("now", "today")
 
 
 def _cell(value) -> str:
@@ -184,11 +188,46 @@ def _is_number(value) -> bool:
     return isinstance(value, str) and _NUMBER.fullmatch(value.strip(_BLANK)) is not None
 
 
+def _check_offsets(offset: pd.Series, values: pd.Series, name: str) -> None:
+    """Refuse a UTC offset no clock has (beyond +-14:00, or minutes past 59)."""
+    given = offset.notna() & (offset != "Z")
+    if not given.any():
+        return
+    digits = offset[given].str.replace(":", "", regex=False)
+    hours = digits.str[1:3].astype(int)
+    minutes = digits.str[3:5].replace("", "0").astype(int)
+    bad = ((hours * 60 + minutes > 14 * 60) | (minutes > 59)).to_numpy()
+    if bad.any():
+        row = int(np.flatnonzero(given.to_numpy())[_first_bad(bad)])
+        raise ValueError(
+            f"time column {name!r} row {row}: {_cell(values.iloc[row])} has the UTC offset "
+            f"{offset.iloc[row]}, which no clock has (offsets run from -14:00 to +14:00)"
+        )
+
+
+def _one_precision(text: pd.Series, values: pd.Series, name: str) -> None:
+    """Refuse a column mixing reduced-precision dates (``2025``, ``2024-05``) with others:
+    ISO 8601 reads ``2025`` as 1 January 2025, which a damaged cell should not become."""
+    for what, pattern in _REDUCED.items():
+        short = text.str.fullmatch(pattern).to_numpy(dtype=bool)
+        if short.any() and not short.all():
+            row = _first_bad(short != short[0])
+            first = "" if short[0] else "not "
+            raise ValueError(
+                f"time column {name!r} row {row}: {_cell(values.iloc[row])} mixes precisions: "
+                f"the column's first time, {_cell(values.iloc[0])}, is {first}{what}; write "
+                "every time to one precision"
+            )
+
+
 def _parse_text(values: pd.Series, name: str, time_format: str | None) -> pd.DatetimeIndex:
     """Text timestamps on their written (wall) clock: ISO 8601, or ``time_format``."""
     text = values.astype(str).str.strip()
     if time_format is None:
-        local = text.str.extract(_OFFSET, expand=False)  # wall clock: the offset dropped
+        parts = text.str.extract(_OFFSET, expand=True)  # wall clock: the offset dropped
+        local, offset = parts[0], parts[1]
+        _check_offsets(offset, values, name)
+        _one_precision(text, values, name)
         text = local.where(local.notna(), text)
         stamps = pd.to_datetime(text, format="ISO8601", errors="coerce")
         hint = (
@@ -198,7 +237,8 @@ def _parse_text(values: pd.Series, name: str, time_format: str | None) -> pd.Dat
     else:
         stamps = pd.to_datetime(text, format=time_format, errors="coerce")
         hint = f"not a time of time_format={_cell(time_format)}"
-    bad = stamps.isna().to_numpy()
+    clock = text.str.lower().isin(_CLOCK_WORDS).to_numpy()  # pandas reads them as today
+    bad = stamps.isna().to_numpy() | clock
     if bad.any():
         row = _first_bad(bad)
         raise ValueError(f"time column {name!r} row {row}: {_cell(values.iloc[row])} is {hint}")
@@ -220,8 +260,11 @@ def _calendar(bin) -> tuple[str, int] | None:
         return f"W-{days[offset.weekday]}", offset.n
     if kind in ("MonthBegin", "MonthEnd"):
         return "M", offset.n
-    if kind in ("YearBegin", "YearEnd") and offset.month in (1, 12):
-        return "Y", offset.n
+    if kind in ("YearBegin", "YearEnd"):  # years ending in a month (YS-DEC: ending Nov.)
+        months = ("DEC", "JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT",
+                  "NOV")  # fmt: skip
+        end = offset.month if kind == "YearEnd" else offset.month - 1
+        return f"Y-{months[end % 12]}", offset.n
     return None
 
 

@@ -313,3 +313,64 @@ def test_our_gexf_round_trips_dynamic_weights(tmp_path):
     assert again.nodes == g.nodes and again.informative == g.informative
     for t in range(g.n_steps):
         assert (again.weights(t) != g.weights(t)).nnz == 0
+
+
+# -- the hostile round's time findings (H1-H4 of hostile5) ----------------------------
+
+
+def test_a_negative_time_beside_one_past_int64_is_one_line(tmp_path):
+    """H1: a StopIteration traceback before."""
+    with pytest.raises(ValueError, match="row 1: '9223372036854775808' is outside the 64-bit"):
+        _csv(tmp_path, "h1.csv", "source,target,time\na,b,-1\nb,a,9223372036854775808\n")
+    with pytest.raises(ValueError, match="row 1: '9223372036854775808' is outside the 64-bit"):
+        _csv(tmp_path, "h1.txt", "1 2 -1\n2 1 9223372036854775808\n")
+
+
+@pytest.mark.parametrize("word", ["now", "today", "NOW", " Today "])
+@pytest.mark.parametrize("time_format", [None, "%Y-%m-%d"])
+def test_the_clock_words_are_no_times(word, time_format):
+    """H2: pandas read them as the machine's clock (a result that changed every hour)."""
+    frame = pd.DataFrame({"source": ["a", "b"], "target": ["b", "a"], "time": ["2024-05-01", word]})
+    with pytest.raises(ValueError, match="time column 'time' row 1: "):
+        as_series(frame, bin="1h", time_format=time_format)
+
+
+@pytest.mark.parametrize(
+    "cells",
+    [["2024-05-01 08:00", "2025", "2024-05-03"], ["2024-05-01", "2024-06"], ["2024-05", "2024"]],
+)
+def test_reduced_precision_dates_are_not_mixed_with_others(cells):
+    """H3: '2025' among dates was 1 January 2025 (243 empty days added)."""
+    n = len(cells)
+    frame = pd.DataFrame({"source": ["a"] * n, "target": ["b"] * n, "time": cells})
+    with pytest.raises(ValueError, match="mixes precisions"):
+        as_series(frame, bin="1D")
+
+
+def test_one_reduced_precision_throughout_is_read():
+    months = pd.DataFrame({"source": ["a", "b", "a"], "target": ["b", "a", "b"],
+                           "time": ["2024-05", "2024-07", "2024-06"]})  # fmt: skip
+    assert as_series(months, bin="MS").n_steps == 3
+
+
+@pytest.mark.parametrize("offset", ["+99:99", "+14:30", "-15:00", "+0160"])
+def test_an_offset_no_clock_has_is_refused(offset):
+    times = [f"2024-05-01T23:30:00{offset}", "2024-05-02T08:00"]
+    frame = pd.DataFrame({"source": ["a", "b"], "target": ["b", "a"], "time": times})
+    with pytest.raises(ValueError, match=f"row 0: .* has the UTC offset \\{offset}"):
+        as_series(frame, bin="1D")
+
+
+@pytest.mark.parametrize("bin_", ["YS-DEC", "YE-JAN", "YS-JUL", "YE-JUN", "YS", "YE", "2YS-APR"])
+@pytest.mark.parametrize("origin", ["first", "epoch"])
+def test_anchored_years_are_pandas_years(bin_, origin):
+    """H4: YS-DEC and YE-JAN were binned as January-December years."""
+    days = pd.Series(pd.to_datetime(["2023-07-09", "2024-01-05", "2024-03-01", "2024-11-30",
+                                     "2024-12-01", "2024-12-20", "2025-06-30"]))  # fmt: skip
+    offset = pd.tseries.frequencies.to_offset(bin_)
+    end = offset.month if type(offset).__name__ == "YearEnd" else (offset.month - 2) % 12 + 1
+    freq = f"Y-{pd.Timestamp(2000, end, 1).strftime('%b').upper()}"
+    ordinals = pd.PeriodIndex(days, freq=freq).asi8
+    anchor = ordinals.min() if origin == "first" else pd.Period("1970-01-01", freq).ordinal
+    whole = (ordinals - anchor) // offset.n
+    assert time_steps(days, bin=bin_, origin=origin).tolist() == (whole - whole.min()).tolist()
