@@ -40,6 +40,7 @@ import gzip
 import importlib.util
 import io
 import lzma
+import os
 import re
 import unicodedata
 import warnings
@@ -52,7 +53,7 @@ import pandas as pd
 from .. import _text
 from .._validate import check_unique_names
 from ..exceptions import BudgetError, RunFormatError
-from ..limits import CSV_BYTES_PER_FILE_BYTE, check_budget, memory_limit
+from ..limits import CSV_BYTES_PER_FILE_BYTE, LIMIT_ENV, format_bytes, memory_limit
 
 __all__ = [
     "COMPRESSIONS",
@@ -256,16 +257,34 @@ def parse_columns(columns) -> tuple:
     return tuple(c if c != "-" else f"-{k}" for k, c in enumerate(items))
 
 
+def _check_partial(need: int, so_far: str, *, limit, compressed: str = "") -> None:
+    """BudgetError, before reading on, when what a partial read already needs exceeds the
+    budget. The line says the file's total is unknown (it holds more), so no limit it
+    names can be promised to read it: raising the limit only moves the refusal on."""
+    budget = memory_limit(limit)
+    if need <= budget:
+        return
+    env = os.environ.get(LIMIT_ENV)
+    source = "the limit given" if limit is not None else (
+        f"{LIMIT_ENV}={_text.shorten(env, 20)}" if env else "the default")  # fmt: skip
+    raise BudgetError(
+        f"{so_far} need ~{format_bytes(need)}, over the budget of {format_bytes(budget)} "
+        f"({source}); the file may hold more{compressed}: read a part of it (a smaller time "
+        f"window) or raise {LIMIT_ENV} above what all its rows need"
+    )
+
+
 class _Counted(io.RawIOBase):
     """A (decompressed) stream that counts the bytes read through it and refuses, with a
     BudgetError, to read past ``budget / CSV_BYTES_PER_FILE_BYTE`` of them: parsed text
     takes up to that many bytes of memory per byte (one enormous line, a compressed
     file of one endless row), whatever the number of rows."""
 
-    def __init__(self, raw, budget: int, name: str, limit):
+    def __init__(self, raw, budget: int, name: str, limit, compressed: str = ""):
         super().__init__()
         self.raw, self.read_bytes, self.name, self.limit = raw, 0, name, limit
         self.cap = budget // CSV_BYTES_PER_FILE_BYTE
+        self.compressed = compressed
 
     def readable(self) -> bool:
         return True
@@ -274,11 +293,12 @@ class _Counted(io.RawIOBase):
         n = self.raw.readinto(buffer)
         self.read_bytes += n or 0
         if self.read_bytes > self.cap:
-            check_budget(
+            _check_partial(
                 CSV_BYTES_PER_FILE_BYTE * self.read_bytes,
-                what=f"reading {self.name} ({self.read_bytes} bytes of text so far, up to "
-                f"{CSV_BYTES_PER_FILE_BYTE} bytes of memory each)",
+                f"reading {self.name}: {self.read_bytes} bytes of text so far (up to "
+                f"{CSV_BYTES_PER_FILE_BYTE} B of memory each)",
                 limit=self.limit,
+                compressed=self.compressed,
             )
         return n
 
@@ -476,32 +496,41 @@ def read_rows(spec: TableSpec, *, text=(), limit=None) -> pd.DataFrame:
     }
     if spec.headerless:
         used = [k for k, n in enumerate(spec.names) if not n.startswith("-")]
-        if spec.kind == "columns":  # positions after the last name are ignored
-            options["usecols"] = used
+        if spec.kind == "columns":  # positions after the last name are ignored; the
+            options["usecols"] = sorted({0, *used})  # first is read for comment lines
+            options["dtype"] = options["dtype"] | {0: options["dtype"].get(0, str)}
         else:  # every position named: a row of more fields is an error, never cut
             options["names"] = list(range(len(spec.names)))
         options["sep"] = r"\s+" if spec.sep == "whitespace" else spec.sep
+        options["skipinitialspace"] = spec.sep == ","  # "1, 2": spaces separate fields
     else:
         options.update(sep=spec.sep, skipinitialspace=spec.spaced, names=list(spec.names))
         options["skiprows"] = spec.skip + 1
     chunks, rows = [], 0
+    packed = (
+        f" ({spec.compression}, {format_bytes(spec.path.stat().st_size)} on disk)"
+        if spec.compression
+        else ""
+    )
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", pd.errors.ParserWarning)
             with (
                 _open(spec.path, spec.compression) as raw,
                 pd.read_csv(
-                    io.BufferedReader(_Counted(raw, budget, name, limit)), **options
+                    io.BufferedReader(_Counted(raw, budget, name, limit, packed)), **options
                 ) as reader,
             ):
                 for part in reader:
                     rows += len(part)
                     chunks.append(part)
                     # the rows so far and the next chunk, before that chunk is parsed
-                    check_budget(
+                    _check_partial(
                         (rows + chunk) * per_row,
-                        what=f"reading {name} ({rows} rows so far, about {per_row} bytes each)",
+                        f"reading {name}: {rows} rows so far and a chunk of {chunk} "
+                        f"(~{per_row} B each)",
                         limit=limit,
+                        compressed=packed,
                     )
     except (BudgetError, RunFormatError):
         raise
@@ -534,8 +563,14 @@ def read_rows(spec: TableSpec, *, text=(), limit=None) -> pd.DataFrame:
     else:
         frame = pd.concat(chunks, ignore_index=True) if len(chunks) > 1 else chunks[0]
     if spec.headerless:
+        _no_inner_comments(frame, spec, name)  # on the file's first field, kept or not
+        if spec.names[0].startswith("-"):
+            frame = frame.drop(columns=[0])
         frame.columns = [spec.names[k] for k in frame.columns]
-        _no_inner_comments(frame, spec, name)
+        if spec.sep == ",":  # spaces and tabs around a field are never part of it
+            for c in frame.columns:
+                if frame[c].dtype == object or isinstance(frame[c].dtype, pd.StringDtype):
+                    frame[c] = frame[c].str.strip(" \t")
     return frame
 
 

@@ -374,3 +374,42 @@ def test_anchored_years_are_pandas_years(bin_, origin):
     anchor = ordinals.min() if origin == "first" else pd.Period("1970-01-01", freq).ordinal
     whole = (ordinals - anchor) // offset.n
     assert time_steps(days, bin=bin_, origin=origin).tolist() == (whole - whole.min()).tolist()
+
+
+# -- archive files (H5, H7, H8 of hostile5) -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "columns", ["-,source,target", "-,source,target,-,-", "time,source,target"]
+)
+def test_a_comment_line_inside_the_data_is_refused_whatever_columns_are_kept(tmp_path, columns):
+    """H5: with the first column skipped, two words of a comment became an edge."""
+    p = tmp_path / "tij.dat"
+    p.write_text("10\t1\t2\tA\tB\n20\t2\t3\tA\tB\n# comment here now\n30\t3\t1\tA\tB\n")
+    with pytest.raises(RunFormatError, match="data row 2 starts with '#': comment lines"):
+        as_series(p, columns=columns)
+
+
+def test_the_space_after_a_comma_of_a_headerless_file_separates_fields(tmp_path):
+    """H7: '1, 2' read ' 2' (a second node 2)."""
+    s = _csv(tmp_path, "cs.txt", "1, 2, 100\n2, 3, 200\n3 ,1\t, 300\n")
+    assert s.nodes == (1, 2, 3) and s.n_steps == 201
+    s = _csv(tmp_path, "cs.dat", "100, a, b\n101,b ,a\n", columns="time,source,target")
+    assert s.nodes == ("a", "b")
+
+
+@pytest.mark.parametrize("endless", [False, True], ids=["many rows", "one endless line"])
+def test_a_compressed_bomb_is_refused_without_a_limit_that_cannot_work(tmp_path, monkeypatch,
+                                                                         endless):  # fmt: skip
+    """H8: the line advised a limit that only moved the refusal on, retry after retry."""
+    import gzip
+
+    p = tmp_path / "bomb.txt.gz"
+    with gzip.open(p, "wb") as fh:
+        fh.write(b"1 2 " + b"3" * 4_000_000 + b"\n" if endless else b"1 2 3\n" * 2_000_000)
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "20MB")
+    with pytest.raises(MemoryError) as e:
+        as_series(p)
+    msg = str(e.value)
+    assert "bomb.txt.gz" in msg and "may hold more (gzip," in msg and "to run it" not in msg
+    assert len(msg.replace(str(tmp_path), "D")) <= 300
