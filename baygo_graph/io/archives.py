@@ -40,7 +40,9 @@ import gzip
 import importlib.util
 import io
 import lzma
+import os
 import re
+import unicodedata
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,7 +53,7 @@ import pandas as pd
 from .. import _text
 from .._validate import check_unique_names
 from ..exceptions import BudgetError, RunFormatError
-from ..limits import CSV_BYTES_PER_FILE_BYTE, check_budget, memory_limit
+from ..limits import CSV_BYTES_PER_FILE_BYTE, LIMIT_ENV, format_bytes, memory_limit
 
 __all__ = [
     "COMPRESSIONS",
@@ -255,16 +257,34 @@ def parse_columns(columns) -> tuple:
     return tuple(c if c != "-" else f"-{k}" for k, c in enumerate(items))
 
 
+def _check_partial(need: int, so_far: str, *, limit, compressed: str = "") -> None:
+    """BudgetError, before reading on, when what a partial read already needs exceeds the
+    budget. The line says the file's total is unknown (it holds more), so no limit it
+    names can be promised to read it: raising the limit only moves the refusal on."""
+    budget = memory_limit(limit)
+    if need <= budget:
+        return
+    env = os.environ.get(LIMIT_ENV)
+    source = "the limit given" if limit is not None else (
+        f"{LIMIT_ENV}={_text.shorten(env, 20)}" if env else "the default")  # fmt: skip
+    raise BudgetError(
+        f"{so_far} need ~{format_bytes(need)}, over the budget of {format_bytes(budget)} "
+        f"({source}); the file may hold more{compressed}: read a part of it (a smaller time "
+        f"window) or raise {LIMIT_ENV} above what all its rows need"
+    )
+
+
 class _Counted(io.RawIOBase):
     """A (decompressed) stream that counts the bytes read through it and refuses, with a
     BudgetError, to read past ``budget / CSV_BYTES_PER_FILE_BYTE`` of them: parsed text
     takes up to that many bytes of memory per byte (one enormous line, a compressed
     file of one endless row), whatever the number of rows."""
 
-    def __init__(self, raw, budget: int, name: str, limit):
+    def __init__(self, raw, budget: int, name: str, limit, compressed: str = ""):
         super().__init__()
         self.raw, self.read_bytes, self.name, self.limit = raw, 0, name, limit
         self.cap = budget // CSV_BYTES_PER_FILE_BYTE
+        self.compressed = compressed
 
     def readable(self) -> bool:
         return True
@@ -273,11 +293,12 @@ class _Counted(io.RawIOBase):
         n = self.raw.readinto(buffer)
         self.read_bytes += n or 0
         if self.read_bytes > self.cap:
-            check_budget(
+            _check_partial(
                 CSV_BYTES_PER_FILE_BYTE * self.read_bytes,
-                what=f"reading {self.name} ({self.read_bytes} bytes of text so far, up to "
-                f"{CSV_BYTES_PER_FILE_BYTE} bytes of memory each)",
+                f"reading {self.name}: {self.read_bytes} bytes of text so far (up to "
+                f"{CSV_BYTES_PER_FILE_BYTE} B of memory each)",
                 limit=self.limit,
+                compressed=self.compressed,
             )
         return n
 
@@ -323,8 +344,25 @@ def _is_comment(line: str) -> bool:
     return line.lstrip().startswith(("#", "%")) or not line.strip()
 
 
+#: The whitespace that separates headerless fields: spaces and tabs (what pandas splits
+#: on); any other (a no-break space, a vertical tab) is part of a field.
+_FIELD_GAP = re.compile(r"[ \t]+")
+
+
 def _split(line: str, sep: str) -> list[str]:
-    return line.split(",") if sep == "," else line.split()
+    if sep == ",":
+        return line.split(",")
+    line = line.strip(" \t")
+    return _FIELD_GAP.split(line) if line else []
+
+
+def _other_space(line: str) -> str:
+    """A note naming the first whitespace character of ``line`` that is no field gap."""
+    odd = next((c for c in line if c.isspace() and c not in " \t\r\n"), None)
+    return "" if odd is None else (
+        f" (fields are split on spaces and tabs: its U+{ord(odd):04X} "
+        f"{unicodedata.name(odd, 'control character').lower()} is part of a field)"
+    )  # fmt: skip
 
 
 def table_spec(path, *, columns=None) -> TableSpec:
@@ -402,7 +440,7 @@ def table_spec(path, *, columns=None) -> TableSpec:
         if width and width < len(roles):
             raise RunFormatError(
                 f"{name}: columns= names {len(roles)} positions, but its first data line "
-                f"has {width} fields"
+                f"has {width} field{'s' if width != 1 else ''}{_other_space(first)}"
             )
         names = roles
     else:
@@ -410,10 +448,10 @@ def table_spec(path, *, columns=None) -> TableSpec:
             "source", "target", "weight", "time")  # fmt: skip
         if width not in range(2, len(order) + 1):
             raise RunFormatError(
-                f"{name}: its first data line has {width} field{'s' if width != 1 else ''}; "
-                f"a {kind.upper()} file has 2 to {len(order)} ({' '.join(order)}): name "
-                "other orders by position, e.g. columns='time,source,target' (CLI --columns "
-                "time,source,target)"
+                f"{name}: its first data line has {width} field{'s' if width != 1 else ''}"
+                f"{_other_space(first)}; a {kind.upper()} file has 2 to {len(order)} "
+                f"({' '.join(order)}): name other orders by position "
+                "(columns='time,source,target', CLI --columns time,source,target)"
             )
         names = order[:width]
     return TableSpec(path, kind, tuple(names), sep, skip, compression, defaults)
@@ -458,29 +496,41 @@ def read_rows(spec: TableSpec, *, text=(), limit=None) -> pd.DataFrame:
     }
     if spec.headerless:
         used = [k for k, n in enumerate(spec.names) if not n.startswith("-")]
-        options["usecols"] = used
+        if spec.kind == "columns":  # positions after the last name are ignored; the
+            options["usecols"] = sorted({0, *used})  # first is read for comment lines
+            options["dtype"] = options["dtype"] | {0: options["dtype"].get(0, str)}
+        else:  # every position named: a row of more fields is an error, never cut
+            options["names"] = list(range(len(spec.names)))
         options["sep"] = r"\s+" if spec.sep == "whitespace" else spec.sep
+        options["skipinitialspace"] = spec.sep == ","  # "1, 2": spaces separate fields
     else:
         options.update(sep=spec.sep, skipinitialspace=spec.spaced, names=list(spec.names))
         options["skiprows"] = spec.skip + 1
     chunks, rows = [], 0
+    packed = (
+        f" ({spec.compression}, {format_bytes(spec.path.stat().st_size)} on disk)"
+        if spec.compression
+        else ""
+    )
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", pd.errors.ParserWarning)
             with (
                 _open(spec.path, spec.compression) as raw,
                 pd.read_csv(
-                    io.BufferedReader(_Counted(raw, budget, name, limit)), **options
+                    io.BufferedReader(_Counted(raw, budget, name, limit, packed)), **options
                 ) as reader,
             ):
                 for part in reader:
                     rows += len(part)
                     chunks.append(part)
                     # the rows so far and the next chunk, before that chunk is parsed
-                    check_budget(
+                    _check_partial(
                         (rows + chunk) * per_row,
-                        what=f"reading {name} ({rows} rows so far, about {per_row} bytes each)",
+                        f"reading {name}: {rows} rows so far and a chunk of {chunk} "
+                        f"(~{per_row} B each)",
                         limit=limit,
+                        compressed=packed,
                     )
     except (BudgetError, RunFormatError):
         raise
@@ -491,6 +541,20 @@ def read_rows(spec: TableSpec, *, text=(), limit=None) -> pd.DataFrame:
         ) from None
     except (ValueError, OSError, EOFError, UnicodeDecodeError, lzma.LZMAError,
             pd.errors.ParserError) as e:  # fmt: skip
+        wide = _WIDER.search(str(e)) if spec.headerless else None
+        if wide:  # a row of more fields than the first: name the line, never cut it
+            expected, line, saw = map(int, wide.groups())
+            text = _line_at(spec, line)
+            if _COMMENT.match(text.lstrip()):
+                raise RunFormatError(
+                    f"{name}: line {line} starts with {_text.shorten(repr(text), 40)}: comment "
+                    "lines are read only before the data"
+                ) from None
+            raise RunFormatError(
+                f"{name}: line {line} has {saw} fields, the first data line {expected}"
+                f"{_other_space(text)}: every row has the fields of the first (to ignore "
+                "positions after some, name the columns: columns='source,target,time')"
+            ) from None
         raise RunFormatError(
             f"{name} is not a readable edge list: {_text.shorten(' '.join(str(e).split()), 160)}"
         ) from None
@@ -499,12 +563,32 @@ def read_rows(spec: TableSpec, *, text=(), limit=None) -> pd.DataFrame:
     else:
         frame = pd.concat(chunks, ignore_index=True) if len(chunks) > 1 else chunks[0]
     if spec.headerless:
+        _no_inner_comments(frame, spec, name)  # on the file's first field, kept or not
+        if spec.names[0].startswith("-"):
+            frame = frame.drop(columns=[0])
         frame.columns = [spec.names[k] for k in frame.columns]
-        _no_inner_comments(frame, spec, name)
+        if spec.sep == ",":  # spaces and tabs around a field are never part of it
+            for c in frame.columns:
+                if frame[c].dtype == object or isinstance(frame[c].dtype, pd.StringDtype):
+                    frame[c] = frame[c].str.strip(" \t")
     return frame
 
 
 _COMMENT = re.compile(r"^[#%]")
+#: pandas' message for a row of more fields than the first.
+_WIDER = re.compile(r"Expected (\d+) fields in line (\d+), saw (\d+)")
+
+
+def _line_at(spec: TableSpec, number: int) -> str:
+    """Line ``number`` (from 1) of the (decompressed) file, at most 200 characters of it."""
+    with (
+        _open(spec.path, spec.compression) as raw,
+        io.TextIOWrapper(raw, encoding="utf-8-sig", errors="replace", newline="") as fh,
+    ):
+        for k, line in enumerate(fh, 1):
+            if k == number:
+                return line.rstrip("\r\n")[:200]
+    return ""
 
 
 def _no_inner_comments(frame: pd.DataFrame, spec: TableSpec, name: str) -> None:

@@ -446,7 +446,9 @@ def read_edge_list(path, **options):
             text = {  # labels are read as text: "007" and "7", "1e3" and "1000" differ
                 _column(head, options.get(key), key, key) for key in ("source", "target")
             }
-            frame = read_rows(spec, text=text)  # "NA" is a label: only an empty cell is missing
+            when = _column(head, options.get("time"), "time", "time", required=False)
+            # "NA" is a label: only an empty cell is missing; times as text, read exactly
+            frame = read_rows(spec, text=text | ({when} if when is not None else set()))
             kind_ = _int_labels(pd.concat([frame[c] for c in text]))  # one kind for both
             frame = frame.astype(dict.fromkeys(text, kind_))
             if spec.headerless and "time" not in frame.columns:  # a static network: one step

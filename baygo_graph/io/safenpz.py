@@ -31,6 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import _text
 from ..exceptions import RunFormatError
 from ..limits import check_budget, memory_limit
 
@@ -133,7 +134,14 @@ def read_npz(path, *, expected: dict, prefixes=None, budget=None) -> dict:
         raise RunFormatError(f"{where} is not a readable .npz (zip) file: {e}") from e
     out, total = {}, 0
     with zf:
-        names = set(zf.namelist())
+        listed = zf.namelist()
+        names = set(listed)
+        if len(names) != len(listed):  # zipfile would read the last copy, unsaid
+            twice = next(n for n in listed if listed.count(n) > 1)
+            raise RunFormatError(
+                f"{where}: member {_text.short_repr(twice, 60)} appears {listed.count(twice)} "
+                "times in the zip: which copy is the run's is not said (refused)"
+            )
         wanted = dict(expected)
         for prefix, spec in (prefixes or {}).items():
             wanted |= {
@@ -219,13 +227,18 @@ def _fail(msg):
     raise RunFormatError(msg)
 
 
-def _check_float(name, a, shape, *, allow_nan=True, allow_inf=False):
+def _check_float(name, a, shape):
+    """The member's shape, and finite values: a run's metrics are never NaN or infinite
+    (:class:`~baygo_graph.exceptions.NonFiniteError` stops a run that goes so)."""
     if a.shape != shape:
         _fail(f"{name} has shape {a.shape}, expected {shape}")
-    if not allow_inf:
-        bad = np.isinf(a) if allow_nan else ~np.isfinite(a)
-        if bad.any():
-            _fail(f"{name} has non-finite values")
+    bad = ~np.isfinite(a)
+    if bad.any():
+        at = tuple(int(i) for i in np.argwhere(bad)[0])
+        _fail(
+            f"member {name!r} holds {float(a[at])!r} at step {at[0]}, agent {at[1]} (a run's "
+            "metrics are finite: a run that goes non-finite is stopped, never saved)"
+        )
 
 
 def _check_meta(meta, m):

@@ -272,6 +272,7 @@ def _series(root, budget, node_type=int) -> tuple[list[nx.DiGraph], dict]:
     out = [nx.DiGraph() for _ in range(steps)]
     for g in out:
         g.add_nodes_from(nodes.items())
-    for step, u, v, w in edges:
-        out[step].add_edge(u, v, weight=w)
+    for step, u, v, w in edges:  # parallel edges of a step add (as edge-list rows do)
+        g = out[step]
+        g.add_edge(u, v, weight=w + g[u][v]["weight"] if g.has_edge(u, v) else w)
     return out, data

@@ -27,8 +27,10 @@ or a carriage return in a string value).
 An undirected edge ``{u, v}`` (GraphML ``edgedefault="undirected"`` or an edge's
 ``directed="false"``; a JSON document with ``"directed": false``) becomes the two
 edges ``u -> v`` and ``v -> u`` with its attributes: both agents hear each other
-(what ``Graph.to_directed()`` gives). Parallel edges of a step (multigraphs) keep
-the last one's attributes.
+(what ``Graph.to_directed()`` gives). Every edge element is one contact, as a row
+of an edge list is: parallel edges of a step (a multigraph's, or one pair listed
+twice, in either order when undirected) add their weights, in every format (JSON,
+GraphML, GEXF, edge lists); their other attributes are the last one's.
 
 GraphML is read through :mod:`.safexml` (defusedxml; range and memory checks). A
 GraphML or GEXF file made elsewhere (no ``node_labels``) reads back with int labels
@@ -57,11 +59,11 @@ import numpy as np
 
 from .._text import shorten
 from ..exceptions import RunFormatError
-from ..limits import JSON_BYTES_PER_FILE_BYTE, check_budget
+from ..limits import JSON_BYTES_PER_FILE_BYTE, check_budget, estimate_edge_list_bytes
 from ..series import GraphSeries, series_from_edges, series_from_graphs
-from .archives import SLOT_BYTES
 from .atomic import atomic_write
 from .safexml import read_graphml_series
+from .times import _exact as _exact_time
 
 __all__ = [
     "SERIES_FORMAT",
@@ -366,9 +368,24 @@ def _json_step(doc, t: int) -> nx.DiGraph:
     pairs = [(d.pop("source"), d.pop("target"), d) for d in edges]
     _check_ids([u for u, _, _ in pairs], f"{where}: edge source")
     _check_ids([v for _, v, _ in pairs], f"{where}: edge target")
-    # undirected: both ways, in the file's order (the last {u, v} wins both ways)
-    both = (e for u, v, d in pairs for e in ((u, v, d), (v, u, d)))
-    g.add_edges_from(pairs if directed else both)
+    weights = [d["weight"] for _, _, d in pairs if "weight" in d]
+    if not set(map(type, weights)) <= {int, float} or not all(
+        math.isfinite(w) and w >= 0 for w in weights
+    ):
+        bad = next(w for w in weights if type(w) not in (int, float) or not 0 <= w < math.inf)
+        raise RunFormatError(f"{where}: edge weight must be finite and >= 0, got {bad!r:.60}")
+    # undirected: both ways (a self-loop once); every edge is one contact: parallel
+    # edges of the step add their weights, as rows of an edge list do
+    both = (e for u, v, d in pairs for e in ((u, v, d), (v, u, d))[: 1 + (u != v)])
+    adj = g.adj
+    for u, v, d in pairs if directed else both:
+        if u in adj and v in adj[u]:
+            have = adj[u][v]
+            w = have.get("weight", 1) + d.get("weight", 1)
+            have.update(d)
+            have["weight"] = w
+        else:
+            g.add_edge(u, v, **d)
     if len(g) != len(ids):
         declared = set(ids)
         k, (u, v, _) = next((k, e) for k, e in enumerate(pairs) if not {e[0], e[1]} <= declared)
@@ -376,19 +393,13 @@ def _json_step(doc, t: int) -> nx.DiGraph:
         raise RunFormatError(
             f"{where}: edge {k} joins the undeclared node {shorten(repr(bad), 60)}"
         )
-    weights = [d["weight"] for _, _, d in pairs if "weight" in d]
-    if not set(map(type, weights)) <= {int, float} or not all(
-        math.isfinite(w) and w >= 0 for w in weights
-    ):
-        bad = next(w for w in weights if type(w) not in (int, float) or not 0 <= w < math.inf)
-        raise RunFormatError(f"{where}: edge weight must be finite and >= 0, got {bad!r:.60}")
     return g
 
 
 def _read_json(path: Path) -> tuple[list[nx.DiGraph], bool]:
     """The file's step graphs and whether it marks its weights ``row_stochastic``."""
     check_budget(JSON_BYTES_PER_FILE_BYTE * path.stat().st_size, what=f"parsing {path.name}")
-    doc = json.loads(path.read_text())
+    doc = json.loads(path.read_text(encoding="utf-8-sig"))  # a byte-order mark is no error
     if not isinstance(doc, dict) or doc.get("format") != SERIES_FORMAT:
         raise RunFormatError(f"{str(path)!r} is not a baygo graph series")
     out = []
@@ -402,56 +413,237 @@ def _read_json(path: Path) -> tuple[list[nx.DiGraph], bool]:
     return out, doc.get("row_stochastic") is True
 
 
-def _gexf_times(data: dict, where: str) -> list[tuple]:
-    """The closed ``(start, end)`` intervals of a GEXF element (None: unbounded)."""
-    if "spells" in data:
-        spells = data["spells"]
-    elif "start" in data or "end" in data:
-        spells = [(data.get("start"), data.get("end"))]
-    else:
-        return [(None, None)]
-    out = []
-    for a, b in spells:
-        for v in (a, b):
-            if v is not None and (
-                isinstance(v, bool) or not isinstance(v, int | float) or not float(v).is_integer()
-            ):
-                raise RunFormatError(
-                    f"{where}: time {v!r} is not an integer step; baygo reads GEXF files "
-                    "with timeformat integer (or whole-number doubles) only"
-                )
-        a, b = (None if a is None else int(a)), (None if b is None else int(b))
-        if a is not None and b is not None and a > b:
-            raise RunFormatError(f"{where}: its spell starts at step {a} after it ends ({b})")
-        out.append((a, b))
+#: GEXF's boolean texts (what NetworkX's reader accepts).
+_GEXF_BOOL = {"true": True, "false": False, "1": True, "0": False}
+#: The titles of an edge attribute that is the edge's weight: GEXF's own ``weight``
+#: (Gephi's dynamic weights: ``<attvalue for="weight" start= end=>``) and the
+#: ``step_weight`` that :func:`baygo_graph.io.gexf.write_gexf` writes.
+_WEIGHT_TITLES = ("weight", "step_weight")
+
+
+def _gexf_time(text: str, where: str) -> int:
+    """A GEXF time as an exact integer step (``3``, ``3.0``, ``1e3``), else one line."""
+    value = _exact_time(text)
+    if isinstance(value, str) or not -(2**63) <= value < 2**63:
+        raise RunFormatError(
+            f"{where}: time {shorten(repr(text), 40)} is not an integer step; baygo reads "
+            "GEXF files with integer times (timeformat integer or long, or whole doubles)"
+        )
+    return value
+
+
+def _interval(el, where: str, *, attrs=("start", "end")) -> tuple:
+    """The closed steps ``(first, last)`` of an element's ``start``/``end`` (or the
+    exclusive ``startopen``/``endopen``); None where it names no bound."""
+    a, b = (el.get(k) for k in attrs)
+    a_open, b_open = el.get("startopen"), el.get("endopen")
+    if (a is not None and a_open is not None) or (b is not None and b_open is not None):
+        raise RunFormatError(f"{where}: both start and startopen (or end and endopen) given")
+    first = _gexf_time(a, where) if a is not None else (
+        _gexf_time(a_open, where) + 1 if a_open is not None else None)  # fmt: skip
+    last = _gexf_time(b, where) if b is not None else (
+        _gexf_time(b_open, where) - 1 if b_open is not None else None)  # fmt: skip
+    if first is not None and last is not None and first > last:
+        raise RunFormatError(
+            f"{where}: its interval starts at step {first} after it ends ({last}): it holds no step"
+        )
+    return first, last
+
+
+def _children(el, tag: str) -> list:
+    return [c for c in el if _local(c.tag) == tag]
+
+
+def _spells(el, where: str) -> list[tuple]:
+    """An edge's intervals of presence: its ``<spell>`` (GEXF 1.1: ``<slice>``)
+    elements, else its own ``start``/``end`` (none: every step)."""
+    spells = [s for box in _children(el, "spells") + _children(el, "slices")
+              for s in box if _local(s.tag) in ("spell", "slice")]  # fmt: skip
+    if not spells:
+        return [_interval(el, where)]
+    return [_interval(s, f"{where} spell {k}") for k, s in enumerate(spells)]
+
+
+def _attributes(graph) -> dict:
+    """``{(class, id): title}`` of the graph's ``<attribute>`` declarations."""
+    out = {}
+    for box in _children(graph, "attributes"):
+        for a in _children(box, "attribute"):
+            out[(box.get("class"), a.get("id"))] = a.get("title")
     return out
 
 
-def _check_gexf_nodes(root) -> None:
-    """Every ``<node>`` has an ``id``, every ``<edge>`` a ``source`` and ``target``
-    among them: GEXF requires edges between declared nodes (NetworkX's reader would
-    add an undeclared one silently, or fail on a missing id with "None cannot be a
-    node")."""
-    ids = set()
-    for k, node in enumerate(e for e in root.iter() if _local(e.tag) == "node"):
-        if node.get("id") is None:
+def _attvalues(el, ids: set, where: str) -> list[tuple]:
+    """``(value text, first, last)`` of an element's attvalues for one of ``ids``."""
+    return [
+        (a.get("value"), *_interval(a, f"{where} attvalue {k}"))
+        for box in _children(el, "attvalues")
+        for k, a in enumerate(_children(box, "attvalue"))
+        if a.get("for") in ids
+    ]
+
+
+def _weight(text, where: str) -> float:
+    try:
+        w = float(text)
+    except (TypeError, ValueError):
+        w = math.nan
+    if not math.isfinite(w) or w < 0:
+        raise RunFormatError(
+            f"{where}: weight {shorten(repr(text), 40)} is not a finite number >= 0"
+        )
+    return w
+
+
+def _runs(values: list[tuple], first: int, last: int, where: str) -> list[tuple]:
+    """Timed values ``(w, a, b)`` with open ends closed at the file's first/last step,
+    sorted; two that share a step are refused (which would hold?)."""
+    runs = sorted((w, first if a is None else a, last if b is None else b) for w, a, b in values)
+    runs.sort(key=lambda r: r[1])
+    for (_, _, b), (_, a2, _) in zip(runs, runs[1:], strict=False):
+        if a2 <= b:
+            raise RunFormatError(f"{where}: two weights are given for step {a2}")
+    return runs
+
+
+def _pieces(a: int, b: int, runs: list[tuple], static: float) -> list[tuple]:
+    """Steps ``a..b`` cut into ``(weight, first, last)``: each timed weight where it
+    holds, ``static`` in between."""
+    out, t = [], a
+    for w, s, e in runs:
+        if e < t:
+            continue
+        if s > b:
+            break
+        if s > t:
+            out.append((static, t, s - 1))
+        out.append((w, max(s, t), min(e, b)))
+        t = min(e, b) + 1
+        if t > b:
+            break
+    if t <= b:
+        out.append((static, t, b))
+    return out
+
+
+def _gexf_nodes(graph, titles: dict) -> tuple[list, list, list]:
+    """Node ids (file order, unique), the informative ones and the timed self-weights."""
+    informative = {i for (c, i), t in titles.items() if c == "node" and t == "informative"}
+    selfs = {i for (c, i), t in titles.items() if c == "node" and t == "self_weight"}
+    ids, seen, flags, loops = [], set(), [], []
+    boxes = _children(graph, "nodes")
+    for k, node in enumerate(n for box in boxes for n in box.iter() if _local(n.tag) == "node"):
+        i = node.get("id")
+        if i is None:
             raise RunFormatError(f"node {k} (<node> element) has no id")
-        if node.get("id") in ids:
+        if i in seen:
             raise RunFormatError(
-                f"node {k} repeats the id {shorten(repr(node.get('id')), 60)}: two nodes "
-                "cannot share one"
+                f"node {k} repeats the id {shorten(repr(i), 60)}: two nodes cannot share one"
             )
-        ids.add(node.get("id"))
-    for k, edge in enumerate(e for e in root.iter() if _local(e.tag) == "edge"):
-        for end in ("source", "target"):
-            value = edge.get(end)
+        seen.add(i)
+        ids.append(i)
+        where = f"node {shorten(repr(i), 40)}"
+        marks = _attvalues(node, informative, where)
+        if any(_GEXF_BOOL.get(str(v).strip().lower()) for v, *_ in marks):
+            flags.append(i)
+        loops += [(i, _weight(v, where), a, b) for v, a, b in _attvalues(node, selfs, where)]
+    return ids, flags, loops
+
+
+def _read_gexf(path: Path) -> GraphSeries:
+    """A static or dynamic GEXF file as a series (rules: ``docs/formats.md``, "GEXF").
+
+    The XML is parsed with defusedxml (DTDs and entities refused) and read here:
+    times are integer steps, intervals closed (``startopen``/``endopen``
+    exclusive); a spell or value with no start (end) holds from the file's first
+    (to its last) step: the graph's ``start``/``end`` when given, else the
+    smallest (largest) time the file names. An edge holds at the steps of its
+    spells (none: every step); its weight at a step is the ``weight`` attvalue
+    (Gephi's dynamic weight) or ``step_weight`` attvalue (ours) whose interval
+    holds the step, else its ``weight`` attribute, else 1. Undirected and mutual
+    edges hold both ways; parallel edges add. A node's ``self_weight`` attvalues
+    give its self-loop; ``informative`` is kept. Node ids read back as ints when
+    every id is an integer written the canonical way, as text otherwise.
+    """
+    import defusedxml.ElementTree as DET
+
+    check_budget(16 * path.stat().st_size, what=f"parsing {path.name}")
+    root = DET.parse(path).getroot()  # refuses DTDs, entity expansion, external references
+    graph = next(iter(_children(root, "graph")), None)
+    if _local(root.tag) != "gexf" or graph is None:
+        raise RunFormatError("not GEXF (no <gexf><graph>)")
+    default = graph.get("defaultedgetype", "undirected")  # GEXF's default
+    if default not in ("directed", "undirected", "mutual"):
+        raise RunFormatError(
+            f"<graph> defaultedgetype must be directed, undirected or mutual, got "
+            f"{shorten(repr(default), 40)}"
+        )
+    titles = _attributes(graph)
+    weight_ids = {i for (c, i), t in titles.items() if c == "edge" and t in _WEIGHT_TITLES}
+    if ("edge", "weight") not in titles:
+        weight_ids.add("weight")  # Gephi's undeclared dynamic weight
+    ids, flags, loops = _gexf_nodes(graph, titles)
+    known = set(ids)
+    edges = []  # (u, v, two-way, static weight, presence intervals, timed weights)
+    elements = [e for box in _children(graph, "edges") for e in _children(box, "edge")]
+    for k, e in enumerate(elements):
+        ends = [e.get("source"), e.get("target")]
+        for end, value in zip(("source", "target"), ends, strict=True):
             if value is None:
                 raise RunFormatError(f"edge {k} (<edge> element) has no {end}")
-            if value not in ids:
+            if value not in known:
                 raise RunFormatError(
                     f"edge {k} ({end} {shorten(repr(value), 60)}) joins a node not declared "
                     "in <nodes>: GEXF requires declared nodes"
                 )
+        where = f"edge {k} ({shorten(ends[0], 30)} -> {shorten(ends[1], 30)})"
+        kind = e.get("type", default)
+        static = _weight(e.get("weight", "1"), where)
+        timed = [(_weight(v, where), a, b) for v, a, b in _attvalues(e, weight_ids, where)]
+        static = next((w for w, a, b in timed if a is None and b is None), static)
+        timed = [t for t in timed if t[1:] != (None, None)]
+        edges.append((*ends, kind != "directed", static, _spells(e, where), timed, where))
+    bounds = [t for *_, spells, timed, _ in edges for _, *ab in [(0, *s) for s in spells] + timed
+              for t in ab if t is not None]  # fmt: skip
+    bounds += [t for *_, a, b in loops for t in (a, b) if t is not None]
+    bounds += [t for t in _interval(graph, "<graph>") if t is not None]
+    first, last = (min(bounds), max(bounds)) if bounds else (0, 0)
+    spans = []  # (u, v, weight, first, last)
+    for u, v, two_way, static, spells, timed, where in edges:
+        runs = _runs(timed, first, last, where)
+        for a, b in spells:
+            a, b = (first if a is None else a), (last if b is None else b)
+            pieces = _pieces(a, b, runs, static) if a <= b else []
+            spans += [(u, v, w, s, t) for w, s, t in pieces]
+            if two_way and u != v:
+                spans += [(v, u, w, s, t) for w, s, t in pieces]
+    selfs = [(n, n, w, first if a is None else a, last if b is None else b) for n, w, a, b in loops]
+    spans += [x for x in selfs if x[3] <= x[4]]
+    steps = last - first + 1
+    entries = sum(b - a + 1 for *_, a, b in spans)
+    check_budget(  # counted before the spells are expanded (one spell may claim millions)
+        estimate_edge_list_bytes(entries, nodes=len(ids), steps=steps),
+        what=f"{path.name}: {steps} steps x {len(ids)} nodes and {entries} edge-steps (its spells)",
+    )
+    mapping = _int_ids(ids)
+    index = {n: k for k, n in enumerate(ids)}
+    length = np.array([b - a + 1 for *_, a, b in spans], dtype=np.int64)
+    offset = np.repeat(np.cumsum(length) - length, length)
+    step = np.repeat(np.array([a - first for *_, a, _ in spans], dtype=np.int64), length)
+    step += np.arange(entries, dtype=np.int64) - offset
+    row = np.repeat(np.array([index[v] for _, v, *_ in spans], dtype=np.int64), length)
+    col = np.repeat(np.array([index[u] for u, *_ in spans], dtype=np.int64), length)
+    weight = np.repeat(np.array([w for _, _, w, *_ in spans], dtype=float), length)
+    meta = {_local(e.tag): (e.text or "") for e in root.iter() if _local(e.tag) in _META}
+    synthetic = meta.get("creator") == "baygo-graph" and "SYNTHETIC DATA" in meta.get(
+        "description", ""
+    )  # the mark write_gexf puts on every file of synthetic data
+    order = np.argsort(step, kind="stable")
+    return series_from_edges(
+        step[order], row[order], col[order], weight[order], n_steps=steps,
+        nodes=[mapping[n] for n in ids], informative=index[flags[0]] if len(flags) == 1 else None,
+        stochastic=bool(selfs), synthetic=synthetic,
+    )  # fmt: skip
 
 
 def _local(tag) -> str:
@@ -459,106 +651,7 @@ def _local(tag) -> str:
     return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
 
 
-def _gexf_values(data, where: str) -> list[tuple]:
-    """A dynamic attribute's ``(value, start, end)`` runs, with integer steps."""
-    out = []
-    for item in data if isinstance(data, list) else []:
-        if not isinstance(item, tuple) or len(item) != 3:
-            raise RunFormatError(f"{where}: a dynamic value is not (value, start, end)")
-        value, a, b = item
-        ((a, b),) = _gexf_times({"start": a, "end": b}, where)
-        out.append((value, a, b))
-    return out
-
-
-#: Bytes of one expanded GEXF edge-step (step, row, col, weight and their sort).
-_ENTRY_BYTES = 96
-
-
-def _read_gexf(path: Path) -> GraphSeries:
-    """A static or dynamic GEXF file as a series.
-
-    The XML is first parsed with defusedxml (DTDs and entities refused), then
-    read by NetworkX's GEXF reader. Times are integer steps (closed intervals);
-    the graph's ``start``/``end`` (when given) and the spells span the steps; an
-    edge without spells holds at every step. An edge's dynamic attribute
-    ``step_weight`` (written by :func:`baygo_graph.io.gexf.write_gexf`) gives its
-    weight per step, else its ``weight``; a node's dynamic attribute
-    ``self_weight`` its self-loop. Node ids read back as ints when every id is an
-    integer written the canonical way, as text otherwise; the node attribute
-    ``informative`` is kept.
-    """
-    import defusedxml.ElementTree as DET
-
-    check_budget(16 * path.stat().st_size, what=f"parsing {path.name}")
-    root = DET.parse(path).getroot()  # refuses DTDs, entity expansion, external references
-    _check_gexf_nodes(root)
-    span = next((e for e in root.iter() if _local(e.tag) == "graph"), None)
-    g = nx.read_gexf(path)
-    mapping = _int_ids(list(g))
-    triples = []  # (u, v, weight, first step, last step); None: unbounded
-    for u, v, d in g.edges(data=True):
-        where = f"edge {u}->{v}"
-        steps = _gexf_values(d.get("step_weight"), where)
-        if steps:
-            triples += [(u, v, w, a, b) for w, a, b in steps]
-        else:
-            triples += [(u, v, d.get("weight", 1.0), a, b) for a, b in _gexf_times(d, where)]
-    selfs = [
-        (n, n, w, a, b)
-        for n, d in g.nodes(data=True)
-        for w, a, b in _gexf_values(d.get("self_weight"), f"node {n}")
-    ]
-    bounds = [t for *_, a, b in triples + selfs for t in (a, b) if t is not None]
-    if span is not None and span.get("start") is not None and span.get("end") is not None:
-        ((a, b),) = _gexf_times(
-            {"start": _number(span.get("start")), "end": _number(span.get("end"))}, "graph"
-        )
-        bounds += [a, b]
-    first, last = (min(bounds), max(bounds)) if bounds else (0, 0)
-    steps, two_way = last - first + 1, not g.is_directed()
-    spans = [(u, v, w, first if a is None else a, last if b is None else b)
-             for u, v, w, a, b in triples + selfs]  # fmt: skip
-    if two_way:  # {u, v}: both hear each other
-        spans += [(v, u, w, a, b) for u, v, w, a, b in spans[: len(triples)] if u != v]
-    entries = sum(b - a + 1 for *_, a, b in spans)
-    check_budget(  # counted before the spells are expanded (one spell may claim millions)
-        SLOT_BYTES * steps * max(len(g), 1) + _ENTRY_BYTES * entries,
-        what=f"{path.name}: {steps} steps x {len(g)} nodes and {entries} edge-steps (its spells)",
-    )
-    nodes = [mapping[n] for n in g]
-    index = {n: k for k, n in enumerate(g)}
-    length = np.array([b - a + 1 for *_, a, b in spans], dtype=np.int64)
-    offset = np.repeat(np.cumsum(length) - length, length)
-    step = np.repeat(np.array([a - first for *_, a, _ in spans], dtype=np.int64), length)
-    step += np.arange(entries, dtype=np.int64) - offset
-    row = np.repeat(np.array([index[v] for _, v, *_ in spans], dtype=np.int64), length)
-    col = np.repeat(np.array([index[u] for u, *_ in spans], dtype=np.int64), length)
-    flags = [k for k, n in enumerate(g) if g.nodes[n].get("informative") is True]
-    try:
-        weight = np.repeat(np.array([w for _, _, w, *_ in spans], dtype=float), length)
-    except (TypeError, ValueError) as e:
-        raise RunFormatError(f"edge weights must be numbers: {e}") from None
-    meta = {_local(e.tag): (e.text or "") for e in root.iter() if _local(e.tag) in _META}
-    synthetic = meta.get("creator") == "baygo-graph" and "SYNTHETIC DATA" in meta.get(
-        "description", ""
-    )  # the mark write_gexf puts on every file of synthetic data
-    order = np.argsort(step, kind="stable")
-    return series_from_edges(
-        step[order], row[order], col[order], weight[order], n_steps=steps, nodes=nodes,
-        informative=flags[0] if len(flags) == 1 else None, stochastic=bool(selfs),
-        synthetic=synthetic,
-    )  # fmt: skip
-
-
 _META = ("creator", "description")
-
-
-def _number(text: str):
-    try:
-        return int(text)
-    except ValueError:
-        return float(text)
 
 
 @contextlib.contextmanager

@@ -32,6 +32,9 @@ Every refusal is one line naming the column and, for a bad cell, its row.
 
 from __future__ import annotations
 
+import re
+from decimal import Decimal
+
 import numpy as np
 import pandas as pd
 
@@ -45,9 +48,13 @@ ORIGINS = ("first", "epoch")
 UNIX_FORMATS = {"unix": "s", "unix-ms": "ms", "unix-us": "us", "unix-ns": "ns"}
 _SIGN = np.uint64(1 << 63)
 _DAY_NS = 86_400 * 10**9
-_INTEGER = r"[+-]?[0-9]+"
+_INTEGER = re.compile(r"[+-]?[0-9]+")
 #: A trailing UTC offset after a clock time: ``08:00+02:00``, ``08:00:00.5Z``.
-_OFFSET = r"^(.*\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?)\s*(?:Z|[+-]\d{2}(?::?\d{2})?)$"
+_OFFSET = r"^(.*\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?)\s*(Z|[+-]\d{2}(?::?\d{2})?)$"
+#: Reduced-precision ISO dates: a year, a year and month (their own precision).
+_REDUCED = {"a year": r"\d{4}", "a year and month": r"\d{4}-\d{2}"}
+#: Words pandas reads as the machine's clock: never a time of a file.
+_CLOCK_WORDS = ("now", "today")
 
 
 def _cell(value) -> str:
@@ -75,57 +82,152 @@ def _first_bad(bad: np.ndarray) -> int:
     return int(np.flatnonzero(bad)[0])
 
 
-def _int_times(values: pd.Series, name: str) -> np.ndarray:
-    """A numeric or all-integer text column as int64/uint64, refusing non-integers and
-    values no 64-bit integer holds (never cast with wraparound)."""
-    if values.dtype.kind == "O" or isinstance(values.dtype, pd.StringDtype):
-        text = values.astype(str).str.strip()
-        bad = ~text.str.fullmatch(_INTEGER).to_numpy(dtype=bool)
-        if bad.any():
-            row = _first_bad(bad)
-            raise ValueError(
-                f"time column {name!r} row {row}: {_cell(values.iloc[row])} is not an "
-                f"integer time (the column's first time, {_cell(values.iloc[0])}, is one)"
-            )
-        try:
-            ints = [int(v) for v in text]  # exact, any size
-            return np.array(ints, dtype=np.int64 if min(ints) < 0 else np.uint64)
-        except OverflowError:
-            big = next(i for i, v in enumerate(ints) if not -(2**63) <= v < 2**64)
-            raise ValueError(
-                f"time column {name!r} row {big}: {_cell(values.iloc[big])} is outside the "
-                "64-bit integer range of times"
-            ) from None
+#: ASCII whitespace around a number (the fast path and the exact one strip the same).
+_BLANK = " \t\n\r\f\v"
+#: A number written in decimal, with an optional fraction and exponent (ASCII only).
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_INT64 = (-(2**63), 2**63 - 1)
+_WHOLE_HINT = (
+    "is not an integer time: times are never rounded; give whole numbers in a finer unit "
+    "(e.g. milliseconds, time_format='unix-ms'), or timestamps with a bin (CLI --bin 1h)"
+)
+
+
+def _exact(value):
+    """The exact integer a time cell holds, or the reason it holds none (a str): an int,
+    a whole float, or text of an integer or a decimal number (``1e3``, ``3.0``) that is
+    whole, read exactly (never through a float)."""
+    if isinstance(value, bool | np.bool_):
+        return "is a boolean, not a time"
+    if isinstance(value, int | np.integer):
+        return int(value)
+    if isinstance(value, float | np.floating):
+        if not np.isfinite(value) or value != np.round(value):
+            return _WHOLE_HINT
+        return int(value)
+    if not isinstance(value, str):
+        return f"is a {type(value).__name__}, not a number"
+    text = value.strip(_BLANK)
+    if _INTEGER.fullmatch(text):
+        return int(text)
+    if not _NUMBER.fullmatch(text):
+        return "is not a number"
+    number = Decimal(text)
+    if number.adjusted() > 19:  # ten digits past int64: never expanded (1e999999999)
+        return "is outside the 64-bit integer range of times"
+    if number != number.to_integral_value():
+        return _WHOLE_HINT
+    return int(number)
+
+
+def _refuse(name: str, row: int, cell, why: str):
+    cell = cell.item() if isinstance(cell, np.generic) else cell
+    raise ValueError(f"time column {name!r} row {row}: {_cell(cell)} {why}")
+
+
+def _int_times(values: pd.Series, name: str, why: str = "") -> np.ndarray:
+    """The column's integer times (int64), read exactly: typed integers as they are,
+    whole floats, and text of whole numbers (never through a float); anything else,
+    and values outside int64, refused in one line naming the column and the row
+    (``why``: what made the column one of numbers, said after "is not a number")."""
     kind = values.dtype.kind if isinstance(values.dtype, np.dtype) else values.to_numpy().dtype.kind
     if kind in "iu":
-        return values.to_numpy(dtype=np.uint64 if kind == "u" else np.int64)
-    t = values.to_numpy(dtype=float)
-    bad = ~np.isfinite(t) | (t != np.round(t))
+        ints = values.to_numpy()
+        if kind == "u" and len(ints) and ints.max() > _INT64[1]:
+            row = int(np.argmax(ints > _INT64[1]))
+            _refuse(name, row, values.iloc[row], "is outside the 64-bit integer range of times")
+        return ints.astype(np.int64)
+    if kind == "f":
+        t = values.to_numpy(dtype=float)
+        bad = ~np.isfinite(t) | (t != np.round(t))
+        if bad.any():
+            row = _first_bad(bad)
+            _refuse(name, row, float(t[row]), _WHOLE_HINT)
+        out = (t < -(2.0**63)) | (t >= 2.0**63)
+        if out.any():
+            row = _first_bad(out)
+            _refuse(name, row, float(t[row]), "is outside the 64-bit integer range of times")
+        return t.astype(np.int64)
+    fast = _text_ints(values)
+    if fast is not None:
+        return fast
+    ints = np.empty(len(values), dtype=np.int64)
+    for row, cell in enumerate(values.tolist()):  # exact, one cell at a time
+        v = _exact(cell)
+        if isinstance(v, str):
+            _refuse(name, row, cell, v + (why if v == "is not a number" else ""))
+        if not _INT64[0] <= v <= _INT64[1]:
+            _refuse(name, row, cell, "is outside the 64-bit integer range of times")
+        ints[row] = v
+    return ints
+
+
+def _text_ints(values: pd.Series) -> np.ndarray | None:
+    """A text column of plain integers (at most 18 digits) as int64, vectorised
+    (pyarrow); None when some cell needs the exact reading of :func:`_exact`."""
+    if pd.api.types.infer_dtype(values, skipna=False) != "string":
+        return None
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    arr = pa.array(values.to_numpy(dtype=object), type=pa.string())
+    if not pc.all(
+        pc.match_substring_regex(arr, r"^[ \t\n\r\f\v]*[+-]?[0-9]{1,18}[ \t\n\r\f\v]*$")
+    ).as_py():
+        return None
+    arr = pc.utf8_ltrim(pc.utf8_trim(arr, _BLANK), "+")
+    return pc.cast(arr, pa.int64()).to_numpy(zero_copy_only=False)
+
+
+def _is_number(value) -> bool:
+    """Whether a time cell is a number (so its column is read as numbers)."""
+    if isinstance(value, bool | np.bool_):
+        return False
+    if isinstance(value, int | float | np.integer | np.floating):
+        return True
+    return isinstance(value, str) and _NUMBER.fullmatch(value.strip(_BLANK)) is not None
+
+
+def _check_offsets(offset: pd.Series, values: pd.Series, name: str) -> None:
+    """Refuse a UTC offset no clock has (beyond +-14:00, or minutes past 59)."""
+    given = offset.notna() & (offset != "Z")
+    if not given.any():
+        return
+    digits = offset[given].str.replace(":", "", regex=False)
+    hours = digits.str[1:3].astype(int)
+    minutes = digits.str[3:5].replace("", "0").astype(int)
+    bad = ((hours * 60 + minutes > 14 * 60) | (minutes > 59)).to_numpy()
     if bad.any():
-        row = _first_bad(bad)
+        row = int(np.flatnonzero(given.to_numpy())[_first_bad(bad)])
         raise ValueError(
-            f"time column {name!r} row {row}: {float(t[row])!r} is not an integer time "
-            "(fractional times are never cut: scale them to integers, or write timestamps)"
+            f"time column {name!r} row {row}: {_cell(values.iloc[row])} has the UTC offset "
+            f"{offset.iloc[row]}, which no clock has (offsets run from -14:00 to +14:00)"
         )
-    out = (t < -(2.0**63)) | (t >= 2.0**63)
-    if out.any():
-        row = _first_bad(out)
-        raise ValueError(
-            f"time column {name!r} row {row}: {float(t[row])!r} is outside the 64-bit "
-            "integer range of times"
-        )
-    return t.astype(np.int64)
 
 
-def _is_integer_text(value) -> bool:
-    return isinstance(value, str) and pd.Series([value]).str.strip().str.fullmatch(_INTEGER)[0]
+def _one_precision(text: pd.Series, values: pd.Series, name: str) -> None:
+    """Refuse a column mixing reduced-precision dates (``2025``, ``2024-05``) with others:
+    ISO 8601 reads ``2025`` as 1 January 2025, which a damaged cell should not become."""
+    for what, pattern in _REDUCED.items():
+        short = text.str.fullmatch(pattern).to_numpy(dtype=bool)
+        if short.any() and not short.all():
+            row = _first_bad(short != short[0])
+            first = "" if short[0] else "not "
+            raise ValueError(
+                f"time column {name!r} row {row}: {_cell(values.iloc[row])} mixes precisions: "
+                f"the column's first time, {_cell(values.iloc[0])}, is {first}{what}; write "
+                "every time to one precision"
+            )
 
 
 def _parse_text(values: pd.Series, name: str, time_format: str | None) -> pd.DatetimeIndex:
     """Text timestamps on their written (wall) clock: ISO 8601, or ``time_format``."""
     text = values.astype(str).str.strip()
     if time_format is None:
-        local = text.str.extract(_OFFSET, expand=False)  # wall clock: the offset dropped
+        parts = text.str.extract(_OFFSET, expand=True)  # wall clock: the offset dropped
+        local, offset = parts[0], parts[1]
+        _check_offsets(offset, values, name)
+        _one_precision(text, values, name)
         text = local.where(local.notna(), text)
         stamps = pd.to_datetime(text, format="ISO8601", errors="coerce")
         hint = (
@@ -135,7 +237,8 @@ def _parse_text(values: pd.Series, name: str, time_format: str | None) -> pd.Dat
     else:
         stamps = pd.to_datetime(text, format=time_format, errors="coerce")
         hint = f"not a time of time_format={_cell(time_format)}"
-    bad = stamps.isna().to_numpy()
+    clock = text.str.lower().isin(_CLOCK_WORDS).to_numpy()  # pandas reads them as today
+    bad = stamps.isna().to_numpy() | clock
     if bad.any():
         row = _first_bad(bad)
         raise ValueError(f"time column {name!r} row {row}: {_cell(values.iloc[row])} is {hint}")
@@ -157,8 +260,11 @@ def _calendar(bin) -> tuple[str, int] | None:
         return f"W-{days[offset.weekday]}", offset.n
     if kind in ("MonthBegin", "MonthEnd"):
         return "M", offset.n
-    if kind in ("YearBegin", "YearEnd") and offset.month in (1, 12):
-        return "Y", offset.n
+    if kind in ("YearBegin", "YearEnd"):  # years ending in a month (YS-DEC: ending Nov.)
+        months = ("DEC", "JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT",
+                  "NOV")  # fmt: skip
+        end = offset.month if kind == "YearEnd" else offset.month - 1
+        return f"Y-{months[end % 12]}", offset.n
     return None
 
 
@@ -197,8 +303,10 @@ def _stamp_steps(index: pd.DatetimeIndex, bin, origin: str, name: str) -> np.nda
     if calendar is not None:
         freq, n = calendar
         ordinals = index.to_period(freq).asi8
-        whole = np.floor_divide(ordinals - ordinals.min(), n) if origin == "first" else (
-            np.floor_divide(ordinals, n))  # fmt: skip
+        # groups of n periods from the first time's period, or from 1970-01-01's (pandas
+        # numbers weeks from another week: its ordinal of 1970-01-01 is 1 for W-SUN)
+        anchor = ordinals.min() if origin == "first" else pd.Period("1970-01-01", freq).ordinal
+        whole = np.floor_divide(ordinals - anchor, n)
         return _offsets(whole, int(whole.min()))
     width_ns = _duration_ns(bin)
     span = f"(from {index.min()} to {index.max()})"
@@ -294,8 +402,10 @@ def time_steps(
         return _stamp_steps(index, bin, origin, name)
     numeric = pd.api.types.is_numeric_dtype(values)
     first = values.iloc[0] if len(values) else None
-    if unix is not None or (time_format is None and (numeric or _is_integer_text(first))):
-        ints = _int_times(values, name)
+    if unix is not None or (time_format is None and (numeric or _is_number(first))):
+        why = (f" (time_format={_cell(time_format)} reads numbers)" if unix is not None else
+               f" (the column holds numbers: its first time, {_cell(first)}, is one)")  # fmt: skip
+        ints = _int_times(values, name, why)
         if unix is not None and isinstance(bin, str):
             try:
                 index = pd.DatetimeIndex(pd.to_datetime(ints, unit=unix))

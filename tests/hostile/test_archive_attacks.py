@@ -69,7 +69,8 @@ def _capped(case: str, arg="") -> dict:
 def _refused(result: dict, *words) -> str:
     assert result["error"] == "BudgetError", result
     text = result["message"]
-    assert "\n" not in text and "BAYGO_MEMORY_LIMIT" in text and "needs about" in text
+    assert "\n" not in text and "BAYGO_MEMORY_LIMIT" in text
+    assert "needs about" in text or " need ~" in text  # a partial read: "... so far need ~"
     assert result["grown_mib"] < 200
     for word in words:
         assert word in text, (word, text)

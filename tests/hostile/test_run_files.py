@@ -63,7 +63,10 @@ def _meta(kit, blob) -> dict:
         ),
         ("dynamic", lambda r: {"choices": r.choices.astype(float)}, "expected kind 'i'"),
         ("dynamic", lambda r: {"mse": r.mse[0]}, "expected 2 dimensions"),
-        ("dynamic", lambda r: {"mse": np.full_like(r.mse, np.inf)}, "mse has non-finite"),
+        ("dynamic", lambda r: {"mse": np.full_like(r.mse, np.inf)}, "member 'mse' holds inf"),
+        ("dynamic", lambda r: {"mse": r.mse * np.nan}, "'mse' holds nan at step 0, agent 0"),
+        ("cen", lambda r: {"entropy": r.entropy * np.nan}, "member 'entropy' holds nan"),
+        ("fixed", lambda r: {"mean": r.mean * np.nan}, "member 'mean' holds nan"),
         ("dynamic", lambda r: {"entropy": r.entropy[:, :2]}, "entropy has shape"),
         ("dynamic", lambda r: {"mean": None}, "no 'mean'"),
         ("dynamic", lambda r: {"posterior_steps": np.array([0, 7])}, "posterior_steps"),
@@ -194,3 +197,21 @@ def test_shape_edits(saved_runs, kit, tmp_path, kind, data, shape):
     path = tmp_path / "e.npz"
     path.write_bytes(kit.make_zip(items))
     _load_or_documented(path, kit)
+
+
+def test_a_zip_member_given_twice_is_refused(saved_runs, kit, tmp_path):
+    """zipfile reads the last copy of a name: a second 'mse.npy' replaced the run's."""
+    import warnings
+    import zipfile
+
+    run, blob = saved_runs["dynamic"]
+    path = tmp_path / "twice.npz"
+    path.write_bytes(blob)
+    with warnings.catch_warnings(), zipfile.ZipFile(path, "a") as zf:
+        warnings.simplefilter("ignore")  # zipfile warns of the duplicate name
+        zf.writestr("mse.npy", kit.npy(run.mse * 0 + 7))
+    with pytest.raises(bg.RunFormatError) as e:
+        bg.Run.load(path)
+    assert str(e.value).endswith("member 'mse.npy' appears 2 times in the zip: which copy is "
+                                 "the run's is not said (refused)")  # fmt: skip
+    assert "twice.npz" in str(e.value)
