@@ -89,9 +89,7 @@ def dense_argmin(scores, rng, *, mask_diagonal=False, row_scale=None, col_shift=
     """
     m, n = scores.shape
     if m * n < _rows.MIN_VALUES:  # one block (what for_rows would do), no buffers to fill
-        rowmin, bound, n_ties, out = _block_argmin(
-            scores, 0, mask_diagonal, row_scale, col_shift
-        )
+        rowmin, bound, n_ties, out = _block_argmin(scores, 0, mask_diagonal, row_scale, col_shift)
     else:
         rowmin = np.empty(m, dtype=scores.dtype)
         bound = np.empty(m, dtype=scores.dtype)
