@@ -26,6 +26,7 @@ __all__ = [
     "emit",
     "ensure_writable",
     "fit_window",
+    "force_option",
     "loss_label",
     "note",
     "os_error_text",
@@ -45,6 +46,12 @@ data_option = click.option(
     help=f"bodyfat CSV (default: ${BODYFAT_ENV}, else synthetic data, labelled so).",
 )
 seed_option = click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+force_option = click.option(
+    "--force",
+    is_flag=True,
+    help="Also replace files of the same names that baygo did not write in the output "
+    "folder (without it, only files baygo wrote there, unchanged since, are replaced).",
+)
 samples_option = click.option(
     "--samples",
     type=click.IntRange(min=10),
@@ -444,12 +451,19 @@ def output_file(path, *, option: str = "--out", overwrite: bool = True):
 
 
 @contextlib.contextmanager
-def output_folder(folder, *, option: str = "--out", lock: bool = True):
-    """:func:`ensure_writable`, then hold the folder for this process while the block
+def output_folder(folder, *, option: str = "--out", lock: bool = True, force: bool = False,
+                  names=()):  # fmt: skip
+    """The one way a command writes into a folder.
+
+    :func:`ensure_writable`, then hold the folder for this process while the block
     runs (:func:`~baygo_graph.io.atomic.output_lock`: a second baygo writing there is
-    refused in one line, ``OPTION: FOLDER: in use by another baygo process ...``), and
-    remove the folders it created if the block fails and left them empty. ``lock=False``
-    for a folder several processes share on purpose (a sweep's).
+    refused in one line, ``OPTION: FOLDER: in use by another baygo process ...``), keep
+    its record of the files baygo wrote (:func:`~baygo_graph.io.atomic.output_record`:
+    an existing file is replaced only when baygo wrote it there, else only with
+    ``force``, ``--force``), refuse at once any of the files ``names`` (relative to
+    the folder) that could not be replaced, and remove the folders it created if the
+    block fails and left them empty. ``lock=False`` for a folder several processes
+    share on purpose (a sweep's).
 
     Examples
     --------
@@ -463,11 +477,19 @@ def output_folder(folder, *, option: str = "--out", lock: bool = True):
     >>> (base / "figs").exists()
     False
     """
-    from ..io.atomic import output_lock
+    from ..io.atomic import check_replace, output_lock, output_record
 
     folder, created = ensure_writable(folder, option=option)
     try:
-        with output_lock(folder) if lock else contextlib.nullcontext():
+        with (
+            output_lock(folder) if lock else contextlib.nullcontext(),
+            output_record(folder, force=force),
+        ):
+            for name in names:  # before the work, not after it
+                try:
+                    check_replace(folder / name)
+                except OSError as e:
+                    raise out_error(option, folder / name, e) from None
             yield folder
     except OSError as e:
         _remove_created(created)

@@ -19,6 +19,7 @@ from ..io.series_files import SERIES_SUFFIXES
 from ._common import (
     emit,
     fit_window,
+    force_option,
     load_input,
     note,
     out_error,
@@ -235,12 +236,18 @@ def _many_text(table, summary) -> str:
     return "\n\n".join(lines)
 
 
-def _many(paths, *, window: int | None, as_json: bool, out, group: bool = False) -> None:
+#: The files ``baygo analyze RUN... --out DIR`` writes.
+MANY_FILES = ("table.csv", "summary.csv", "analysis.png", "smallest_b.png")
+
+
+def _many(paths, *, window: int | None, as_json: bool, out, group: bool = False,
+          force: bool = False) -> None:  # fmt: skip
     from ..analysis import analysis_table, summarize_analysis
     from ..run import load_runs
 
     mixed = "group" if group else "refuse"
-    with output_folder(out) if out is not None else contextlib.nullcontext():
+    folder = output_folder(out, force=force, names=MANY_FILES) if out is not None else None
+    with folder or contextlib.nullcontext():
         try:
             runs = load_runs(paths, mixed=mixed)
             lengths = [r.n_steps for r in runs.values() if r.series is not None]
@@ -282,7 +289,7 @@ def _write_many(out: Path, table, summary) -> list[Path]:
     from ..io.atomic import atomic_figure, atomic_text
 
     try:
-        paths = [out / "table.csv", out / "summary.csv"]
+        paths = [out / MANY_FILES[0], out / MANY_FILES[1]]
         atomic_text(paths[0], csv_frame(table).to_csv(index=False), within=out)
         atomic_text(paths[1], csv_frame(summary).to_csv(index=False), within=out)
         figs = {"analysis": F.plot_analysis_table(table)}
@@ -334,8 +341,9 @@ def _write_many(out: Path, table, summary) -> list[Path]:
     help="Several runs of different steps, agents or data: summarise each setup apart "
     "(default: refuse them, naming the setups).",
 )
+@force_option
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def analyze(paths, window, as_json, out, focus, group, stride, **options):
+def analyze(paths, window, as_json, out, focus, group, stride, force, **options):
     """Connectivity and influence report for one run, or a table over many runs.
 
     One RUN (a run folder or .npz written by `baygo run --out`, a saved graph
@@ -363,4 +371,4 @@ def analyze(paths, window, as_json, out, focus, group, stride, **options):
         raise click.UsageError(
             "--focus, --influence-stride and the edge-list options need a single series"
         )
-    _many(paths, window=window, as_json=as_json, out=out, group=group)
+    _many(paths, window=window, as_json=as_json, out=out, group=group, force=force)

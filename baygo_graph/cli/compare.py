@@ -41,6 +41,7 @@ from ._common import (
     default_data,
     emit,
     fit_window,
+    force_option,
     loss_label,
     out_error,
     output_folder,
@@ -52,6 +53,7 @@ from ._common import (
 __all__ = ["compare"]
 
 _FILES = {"results": "results.parquet", "markdown": "summary.md", "json": "summary.json"}
+_RESULTS = {"parquet": "results.parquet", "csv": "results.csv"}
 
 
 def _parse_strategies(ctx, param, value: str) -> list[str]:
@@ -258,6 +260,7 @@ def _save_runs(runs, folder) -> str:
     default=None,
     help="Folder for every run (one folder <strategy>-seed<NN> each; read by baygo analyze).",
 )
+@force_option
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a tty).")
 def compare(
@@ -279,6 +282,7 @@ def compare(
     out,
     as_csv,
     save_runs_dir,
+    force,
     as_json,
     progress,
 ):
@@ -294,7 +298,10 @@ def compare(
                 f"--save-runs {console(save_runs_dir)!r} is not empty: an analysis of it would "
                 "mix earlier runs with these; choose an empty or new folder"
             )
-    with _folders(out, save_runs_dir):  # checked before the work, removed if it fails
+    results = _RESULTS["csv" if as_csv else "parquet"]
+    # checked before the work (a file baygo did not write there needs --force), removed if
+    # the work fails
+    with _folders(out, save_runs_dir, force=force, names=[results, *list(_FILES.values())[1:]]):
         start = time.perf_counter()
         res, df, runs, summary, paired = _compute(
             strategies, seeds=seeds, steps=steps, agents=agents, data=data, jobs=jobs,
@@ -334,12 +341,13 @@ def compare(
 
 
 @contextlib.contextmanager
-def _folders(out, save_runs_dir):
+def _folders(out, save_runs_dir, *, force: bool, names):
     """``--out`` and ``--save-runs`` made and checked now; removed if left empty by a failure."""
     with contextlib.ExitStack() as stack:
-        for option, folder in (("--out", out), ("--save-runs", save_runs_dir)):
-            if folder is not None:
-                stack.enter_context(output_folder(folder, option=option))
+        if out is not None:
+            stack.enter_context(output_folder(out, force=force, names=names))
+        if save_runs_dir is not None:
+            stack.enter_context(output_folder(save_runs_dir, option="--save-runs", force=force))
         yield
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import shlex
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from ._common import (
     data_option,
     emit,
     fit_window,
+    force_option,
     load_input,
     out_error,
     output_folder,
@@ -21,6 +23,10 @@ from ._common import (
 )
 
 __all__ = ["animate", "parse_steps", "plot", "reproduce"]
+
+#: Files of the top level of ``baygo reproduce --out`` besides the results table.
+REPRODUCE_FILES = ("report.md", "summary.md", "summary.json", "smallest_b.csv", "horizon.csv",
+                   "theorem.csv")  # fmt: skip
 
 
 def _union_graph(series, start: int, stop: int):
@@ -115,9 +121,10 @@ def parse_steps(text: str | None, n_steps: int) -> range:
               default=("png",), show_default=True, help="Repeat for several formats.")  # fmt: skip
 @click.option("--window", type=click.IntRange(min=1), default=None,
               help="Steps per window (influence, union graph) [default: min(10, T)].")  # fmt: skip
+@force_option
 @click.option("--json", "as_json", is_flag=True, help="Print the files written as JSON.")
 @series_options
-def plot(run_dir, out, formats, window, as_json, **options):
+def plot(run_dir, out, formats, window, force, as_json, **options):
     """Draw the figures of one saved run (RUN_DIR holds run.npz), or of a series
     (.json / .graphml / .gexf, or an edge list .csv / .parquet): its last step, the
     union of the last window, the per-window connectivity (node labels kept)."""
@@ -126,7 +133,7 @@ def plot(run_dir, out, formats, window, as_json, **options):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from ..io.atomic import atomic_figure
+    from ..io.atomic import atomic_figure, check_replace
     from ..reproduce import run_figures
 
     run = load_input(run_dir, **options)
@@ -135,11 +142,17 @@ def plot(run_dir, out, formats, window, as_json, **options):
     folder = Path(out) if out is not None else Path(run_dir if Path(run_dir).is_dir() else
                                                     Path(run_dir).parent) / "figures"  # fmt: skip
     written = []
-    with output_folder(folder) as folder:
+    with output_folder(folder, force=force) as folder:
         try:
             figs = figures_of(run, window=fit_window(window, run.n_steps))
         except (ValueError, TypeError) as e:
             raise click.ClickException(str(e)) from e
+        for path in (folder / f"{name}.{ext}" for name in figs for ext in formats):
+            try:  # every figure checked before the first is written
+                check_replace(path)
+            except OSError as e:
+                plt.close("all")
+                raise out_error("--out", path, e) from None
         for name, fig in figs.items():
             for ext in formats:
                 path = folder / f"{name}.{ext}"
@@ -247,9 +260,11 @@ def animate(run_dir, steps_text, fmt, out, fps, dpi, panel, window, force):
 @click.option("--csv", "as_csv", is_flag=True,
               help="Write the per-step results as results.csv (6 significant digits, "
               "10-20x larger) instead of results.parquet.")  # fmt: skip
+@force_option
 @click.option("--json", "as_json", is_flag=True, help="Print claims and files as JSON.")
 def reproduce(seeds, steps, data, n_jobs, out, seed, agents, grid, gallery, video, progress,
-              regimes, design, regime_seeds, scheduler, save_runs, as_csv, as_json):  # fmt: skip
+              regimes, design, regime_seeds, scheduler, save_runs, as_csv, force,
+              as_json):  # fmt: skip
     """Run the paper experiment: all strategies over many seeds -> figures, report.
 
     Writes OUT/report.md (figures, numbers and which of the paper's claims hold),
@@ -284,8 +299,15 @@ def reproduce(seeds, steps, data, n_jobs, out, seed, agents, grid, gallery, vide
     if as_csv:
         parts += ["--csv"]
     command = " ".join(shlex.quote(str(p)) for p in parts)
-    # held for this process: a second reproduce into OUT is refused in one line
-    with output_folder(out):
+    # held for this process: a second reproduce into OUT is refused in one line; the files
+    # of its top level checked now (a file baygo did not write there needs --force)
+    results_name = "results.csv" if as_csv else "results.parquet"
+    with (
+        output_folder(out, force=force, names=(results_name, *REPRODUCE_FILES)),
+        output_folder(gallery, option="--gallery", force=force)
+        if gallery is not None
+        else contextlib.nullcontext(),
+    ):
         try:
             result = run_reproduction(
                 out,

@@ -11,6 +11,7 @@ from ..strategies import DEFAULT_STRATEGY, STRATEGY_NAMES
 from ._common import (
     data_option,
     emit,
+    force_option,
     loss_label,
     os_error_text,
     output_folder,
@@ -103,6 +104,7 @@ def _parse_params(values) -> dict:
     metavar="ADDRESS",
     help="Dask scheduler address (needs the 'dask' extra); default: local cores.",
 )
+@force_option
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a tty).")
 def sweep(
@@ -117,6 +119,7 @@ def sweep(
     as_csv,
     jobs,
     scheduler,
+    force,
     as_json,
     progress,
 ):
@@ -132,7 +135,8 @@ def sweep(
     names = [s.strip() for s in strategies.split(",") if s.strip()]
     # made for the sweep (removed again if a failure leaves it empty); not locked: concurrent
     # sweeps share a folder on purpose, each task claimed by one (docs/formats.md)
-    with output_folder(out, lock=False):
+    results_name = "results.csv" if as_csv else "results.parquet"
+    with output_folder(out, lock=False, force=force, names=[results_name]):
         try:
             table = run_sweep(
                 grid,

@@ -541,7 +541,8 @@ def _run_all(tasks, task_dir: Path, shared, n_jobs, scheduler, progress) -> dict
     done = _read_done(task_dir, {t["id"] for t in tasks})
 
     def keep(task, row):  # as each task finishes: its file, atomically, then the claim
-        atomic_text(task_dir / f"{row['id']}.json", json.dumps(row))
+        # named by the task's digest: the sweep's own bookkeeping, not in the folder's record
+        atomic_text(task_dir / f"{row['id']}.json", json.dumps(row), record=False)
         release(task_dir / f"{row['id']}.claim")
         done[row["id"]] = row
 

@@ -15,7 +15,13 @@ Outputs never clobber what they should not (docs/formats.md, "Files written"):
 * any error while writing (a full disk included) leaves the old file, or none,
   and names the file: an :class:`OSError` with the path as its ``filename``;
 * :func:`output_lock` holds a folder for one process: a second ``baygo`` writing
-  to the same folder is refused in one line (:mod:`filelock`).
+  to the same folder is refused in one line (:mod:`filelock`);
+* in an output folder of a command (:func:`output_record`), an existing file is
+  replaced only when baygo wrote it there and it is unchanged since: every file
+  written there is listed, with its SHA-256, in the folder's record
+  (:data:`RECORD_NAME`), and any other file of the same name is refused
+  (:class:`FileExistsError` saying ``--force``) unless the command was given
+  ``--force`` (:func:`check_replace`).
 
 Every file the package writes goes through :func:`atomic_path` (figures with
 :func:`atomic_figure`, bytes with :func:`atomic_write`, text with
@@ -35,6 +41,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import json
 import os
 import re
 import tempfile
@@ -43,17 +50,21 @@ from pathlib import Path
 
 __all__ = [
     "LOCK_NAME",
+    "RECORD_NAME",
     "STALE_TMP_SECONDS",
     "TMP_NAME",
     "atomic_figure",
     "atomic_path",
     "atomic_text",
     "atomic_write",
+    "check_replace",
     "check_target",
     "clean_stale_tmp",
     "make_parent",
     "output_lock",
+    "output_record",
     "umask_mode",
+    "written_here",
 ]
 
 #: Age (seconds) after which a leftover temporary file of a dead writer is stale.
@@ -65,6 +76,10 @@ TMP_NAME = re.compile(
 #: The lock file :func:`output_lock` holds in an output folder while it writes there.
 LOCK_NAME = ".baygo.lock"
 _LOCKED: set[Path] = set()  # output folders this process holds (output_lock)
+#: The record of the files baygo wrote in an output folder: JSON ``{"files": {relative
+#: path: SHA-256}}`` (:func:`output_record`).
+RECORD_NAME = ".baygo-files.json"
+_RECORDED: dict[Path, bool] = {}  # output folders with a record (resolved) -> --force given
 
 
 def _tmp_prefix(path: Path) -> str:
@@ -223,7 +238,8 @@ through a link; remove it or write elsewhere: '.../link.md'
 
 
 @contextlib.contextmanager
-def atomic_path(path, *, within=None, overwrite: bool = True, suffix: bool = False):
+def atomic_path(path, *, within=None, overwrite: bool = True, suffix: bool = False,
+                record: bool = True):  # fmt: skip
     """A temporary name beside ``path`` to write, renamed to ``path`` if the block ends
     without an error (removed if it fails); the one way this package writes a file.
 
@@ -240,6 +256,11 @@ def atomic_path(path, *, within=None, overwrite: bool = True, suffix: bool = Fal
     suffix : bool, default False
         End the temporary name with ``path``'s suffix (``.tmp.mp4``) for writers
         that choose the format by the name.
+    record : bool, default True
+        In an output folder of a command (:func:`output_record`): replace only a file
+        baygo wrote there (:func:`check_replace`) and list the new one in the folder's
+        record. False for a writer's own bookkeeping named by a digest (a sweep's task
+        files), which is neither checked nor listed.
 
     Raises
     ------
@@ -258,6 +279,9 @@ def atomic_path(path, *, within=None, overwrite: bool = True, suffix: bool = Fal
     ('hi', 1)
     """
     path = check_target(path, within=within, overwrite=overwrite)  # before any folder is made
+    root = _record_root(path) if record else None
+    if root is not None and overwrite:
+        check_replace(path)
     make_parent(path)
     clean_stale_tmp(path.parent)
     end = f".tmp{path.suffix}" if suffix and path.suffix else ".tmp"
@@ -270,10 +294,16 @@ def atomic_path(path, *, within=None, overwrite: bool = True, suffix: bool = Fal
         with open(tmp, "rb+") as fh:  # on disk before the name points at it
             os.fsync(fh.fileno())
         check_target(path, within=within)  # a link made meanwhile is refused, not replaced
-        if overwrite:
-            os.replace(tmp, path)
-        else:
-            _link_new(tmp, path)
+        with _record_lock(root):
+            digest = None if root is None else _sha256(tmp)
+            if root is not None and overwrite:
+                check_replace(path, new=digest)  # a file put there meanwhile is kept too
+            if overwrite:
+                os.replace(tmp, path)
+            else:
+                _link_new(tmp, path)
+            if root is not None:
+                _update_record(root, {_key(root, path): digest})
     except OSError as e:
         tmp.unlink(missing_ok=True)
         if e.filename is not None:  # names its file already (ours, or one read)
@@ -301,7 +331,8 @@ def _link_new(tmp: Path, path: Path) -> None:
     tmp.unlink()
 
 
-def atomic_write(path, write, *, within=None, overwrite: bool = True) -> Path:
+def atomic_write(path, write, *, within=None, overwrite: bool = True, record: bool = True
+                 ) -> Path:  # fmt: skip
     """Call ``write(fh)`` on a binary temporary file, then rename it to ``path``
     (:func:`atomic_path`).
 
@@ -316,12 +347,16 @@ def atomic_write(path, write, *, within=None, overwrite: bool = True) -> Path:
     (b'hi', True)
     """
     path = Path(path)
-    with atomic_path(path, within=within, overwrite=overwrite) as tmp, open(tmp, "wb") as fh:
+    with (
+        atomic_path(path, within=within, overwrite=overwrite, record=record) as tmp,
+        open(tmp, "wb") as fh,
+    ):
         write(fh)
     return path
 
 
-def atomic_text(path, text: str, *, within=None, overwrite: bool = True) -> Path:
+def atomic_text(path, text: str, *, within=None, overwrite: bool = True, record: bool = True
+                ) -> Path:  # fmt: skip
     """Write ``text`` (UTF-8) to ``path`` atomically (:func:`atomic_write`); returns the path.
 
     Examples
@@ -331,7 +366,7 @@ def atomic_text(path, text: str, *, within=None, overwrite: bool = True) -> Path
     '# hi\\n'
     """
     return atomic_write(path, lambda fh: fh.write(text.encode("utf-8")), within=within,
-                        overwrite=overwrite)  # fmt: skip
+                        overwrite=overwrite, record=record)  # fmt: skip
 
 
 def atomic_figure(fig, path, *, within=None, overwrite: bool = True, **savefig) -> Path:
@@ -403,3 +438,162 @@ def output_lock(folder):
         with contextlib.suppress(OSError):  # unlink first, while the lock is still ours
             Path(lock.lock_file).unlink()
         lock.release(force=True)
+
+
+def _sha256(path) -> str:
+    import hashlib
+
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while chunk := fh.read(1 << 20):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _record_root(path) -> Path | None:
+    """The nearest output folder with a record (:func:`output_record`) holding ``path``."""
+    if not _RECORDED:
+        return None
+    parent = Path(path).parent.resolve()
+    return next((p for p in [parent, *parent.parents] if p in _RECORDED), None)
+
+
+def _key(root: Path, path) -> str:
+    return (Path(path).parent.resolve() / Path(path).name).relative_to(root).as_posix()
+
+
+def _read_record(root: Path) -> dict:
+    """The files listed in ``root``'s record; an unreadable record lists none (so nothing
+    is replaced without ``--force``: the safe side)."""
+    record = root / RECORD_NAME
+    try:
+        if record.is_symlink() or not record.is_file():
+            return {}
+        files = json.loads(record.read_text(encoding="utf-8")).get("files", {})
+        return {k: v for k, v in files.items() if isinstance(k, str) and isinstance(v, str)}
+    except (OSError, ValueError, AttributeError):
+        return {}
+
+
+def _update_record(root: Path, changes: dict) -> None:
+    """Add (digest) or drop (None) files in ``root``'s record, and forget files gone."""
+    files = _read_record(root) | changes
+    files = {k: v for k, v in files.items() if v is not None and (root / k).is_file()}
+    target = check_target(root / RECORD_NAME)  # never through a link
+    text = json.dumps({"files": dict(sorted(files.items()))}, indent=1) + "\n"
+    fd, tmp = tempfile.mkstemp(dir=root, prefix=_tmp_prefix(target), suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.chmod(tmp, umask_mode())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+@contextlib.contextmanager
+def _record_lock(root: Path | None):
+    """Hold ``root`` while its record is read and written: already held by this process
+    (:func:`output_lock`), or, in a folder shared on purpose (a sweep's), briefly."""
+    if root is None or root in _LOCKED:
+        yield
+        return
+    from filelock import FileLock
+
+    with FileLock(root / LOCK_NAME, timeout=60, thread_local=False):
+        yield
+
+
+def written_here(path) -> bool | None:
+    """Whether baygo wrote ``path`` in its output folder and it is unchanged since (its
+    SHA-256 is the one in the folder's record); None outside an output folder with a
+    record (:func:`output_record`).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> with output_record(d):
+    ...     _ = atomic_text(d / "summary.md", "# ours")
+    ...     (d / "notes.md").write_text("mine") and None
+    ...     written_here(d / "summary.md"), written_here(d / "notes.md")
+    (True, False)
+    """
+    root = _record_root(path)
+    if root is None:
+        return None
+    want = _read_record(root).get(_key(root, path))
+    try:
+        return want is not None and Path(path).is_file() and _sha256(path) == want
+    except OSError:
+        return False
+
+
+def check_replace(path, *, new: str | None = None) -> Path:
+    """The one rule for replacing a file in an output folder: refuse an existing ``path``
+    that baygo did not write there (or that changed since), unless the command was given
+    ``--force``; returns ``Path(path)``. What :func:`check_target` refuses (a symbolic
+    link, a device) is refused first, with or without ``--force``.
+
+    Outside an output folder with a record (:func:`output_record`), or for a file that
+    does not exist, nothing is checked. A file whose content is ``new`` (its SHA-256)
+    already is replaced (nothing is lost).
+
+    Raises
+    ------
+    FileExistsError
+        Naming ``path``: "exists and baygo did not write it here (pass --force to replace
+        it)", or "changed since baygo wrote it (...)".
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp()); _ = (d / "table.csv").write_text("my own table")
+    >>> with output_record(d):
+    ...     check_replace(d / "table.csv")
+    Traceback (most recent call last):
+    ...
+    FileExistsError: [Errno 17] exists and baygo did not write it here (pass --force to \
+replace it): '.../table.csv'
+    """
+    path = check_target(path)  # a link, a device: refused as such, even with --force
+    root = _record_root(path)
+    if root is None or _RECORDED[root] or not path.exists():
+        return path
+    if written_here(path) or (new is not None and path.is_file() and _sha256(path) == new):
+        return path
+    listed = _key(root, path) in _read_record(root)
+    why = "changed since baygo wrote it" if listed else "exists and baygo did not write it here"
+    raise FileExistsError(errno.EEXIST, f"{why} (pass --force to replace it)", str(path))
+
+
+@contextlib.contextmanager
+def output_record(folder, *, force: bool = False):
+    """Keep the record of the files written in the output ``folder`` while the block
+    runs: each file written there (or in its sub-folders) through :func:`atomic_path`
+    is listed in ``folder/.baygo-files.json`` (:data:`RECORD_NAME`) with its SHA-256,
+    and an existing file is replaced only when so listed and unchanged, or with
+    ``force`` (:func:`check_replace`). Used by every command that writes a folder
+    (``baygo_graph.cli._common.output_folder``).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> with output_record(d):
+    ...     _ = atomic_text(d / "a.md", "one")
+    >>> with output_record(d):  # a later command replaces what baygo wrote
+    ...     atomic_text(d / "a.md", "two").read_text()
+    'two'
+    """
+    key = Path(folder).resolve()
+    before = _RECORDED.get(key)
+    _RECORDED[key] = bool(force) or bool(before)
+    try:
+        yield Path(folder)
+    finally:
+        if before is None:
+            _RECORDED.pop(key, None)
+        else:
+            _RECORDED[key] = before

@@ -44,7 +44,7 @@ from .._format import synthetic_banner
 from .._text import csv_uncell, short_list, shorten
 from ..exceptions import DataError
 from ..limits import check_budget
-from .atomic import atomic_write
+from .atomic import atomic_write, written_here
 
 __all__ = [
     "COLUMNS",
@@ -362,13 +362,18 @@ def remove_stale_results(folder, *, keep: str) -> list[Path]:
     """Remove the other format's results table from ``folder`` when baygo wrote it.
 
     An earlier run's table in the other format would disagree with the new one; a
-    file of the same name that baygo did not write (:func:`is_our_table`) is left
-    alone. Returns the files removed.
+    file of the same name that baygo did not write is left alone: in a command's
+    output folder, one its record does not list unchanged
+    (:func:`~baygo_graph.io.atomic.written_here`), elsewhere one that is not a
+    baygo table (:func:`is_our_table`). Returns the files removed.
     """
     removed = []
     for name in RESULTS_FILES.values():
         other = Path(folder) / name
-        if name != keep and other.is_file() and not other.is_symlink() and is_our_table(other):
+        if name == keep or not other.is_file() or other.is_symlink():
+            continue
+        ours = written_here(other)  # in a command's output folder: its record decides
+        if ours or (ours is None and is_our_table(other)):
             other.unlink()
             removed.append(other)
     return removed

@@ -214,8 +214,8 @@ def test_save_runs_keeps_every_run(tmp_path, capsys, no_env):
     args = [*SMALL, "--strategies", "baygo,cen", "--seed", "3", "--save-runs", str(tmp_path)]
     code, out, _ = call(args, capsys)
     assert code == 0 and f"runs saved: 4 folders in {tmp_path}" in out
-    names = sorted(p.name for p in tmp_path.iterdir())
-    assert names == ["baygo-seed0", "baygo-seed1", "cen-seed0", "cen-seed1"]
+    names = sorted(p.name for p in tmp_path.iterdir())  # and the record of the files written
+    assert names == [".baygo-files.json", "baygo-seed0", "baygo-seed1", "cen-seed0", "cen-seed1"]
     df, runs = compare(["baygo", "cen"], seeds=2, steps=4, agents=3, rng=3,
                        model=LinearRegression(grid=11), n_jobs=1, progress=False,
                        return_runs=True)  # fmt: skip

@@ -1,0 +1,124 @@
+"""A user's own file in an output folder, under a name a command writes: every command
+that writes a folder refuses it in one line naming it and saying --force, replaces it
+with --force, and replaces without --force only what baygo wrote there (one rule:
+``baygo_graph.io.atomic.check_replace``)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from baygo_graph.cli import main
+from baygo_graph.io.atomic import RECORD_NAME
+
+EDGES = "source,target,time\nann,bob,0\nbob,cy,0\ncy,ann,1\nann,cy,2\nbob,ann,2\n"
+SMALL = ["--agents", 3, "--grid", 9]
+
+
+def run_main(argv) -> int:
+    try:
+        return main([str(a) for a in argv])
+    except SystemExit as e:
+        return e.code
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """Two saved runs (for `analyze RUN RUN --out`)."""
+    folder = tmp_path_factory.mktemp("runs")
+    for seed in (0, 1):
+        argv = ["run", "--steps", 4, *SMALL, "--seed", seed, "--out", folder / f"b{seed}"]
+        assert run_main(argv) == 0
+    return folder
+
+
+def _commands(tmp_path, runs):
+    """(argv writing into ``out``, a file name it writes there) per command."""
+    edges = tmp_path / "contacts.csv"
+    edges.write_text(EDGES)
+    compare = ["compare", "--seeds", 2, "--steps", 3, *SMALL, "--jobs", 1,
+               "--strategies", "baygo,complete"]  # fmt: skip
+    return {
+        "compare": ([*compare, "--out"], "summary.md"),
+        "compare-csv": ([*compare, "--csv", "--out"], "results.csv"),
+        "analyze": (["analyze", runs / "b0", runs / "b1", "--window", 2, "--out"], "table.csv"),
+        "plot": (["plot", edges, "--window", 2, "--out"], "graph_union.png"),
+        "sweep": (
+            ["sweep", "--param", "delta=0.5", "--seeds", 1, "--steps", 2, "--jobs", 1, "--out"],
+            "results.parquet",
+        ),  # fmt: skip
+        "run": (["run", "--steps", 2, *SMALL, "--out"], "run.npz"),
+    }
+
+
+@pytest.mark.parametrize("command", ["compare", "compare-csv", "analyze", "plot", "sweep", "run"])
+def test_a_users_file_is_refused_then_replaced_with_force(tmp_path, runs, capsys, command):
+    argv, name = _commands(tmp_path, runs)[command]
+    out = tmp_path / "out"
+    out.mkdir()
+    mine = out / name
+    mine.write_bytes(b"my own file, not baygo's")
+    assert run_main([*argv, out]) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and err.startswith("baygo: error: "), err
+    assert str(mine) in err and "--force" in err and len(err) <= 320
+    assert mine.read_bytes() == b"my own file, not baygo's"  # untouched
+    assert run_main([*argv, out, "--force"]) == 0, capsys.readouterr().err
+    assert mine.read_bytes() != b"my own file, not baygo's"
+    record = json.loads((out / RECORD_NAME).read_text())["files"]
+    assert name in record
+
+
+@pytest.mark.parametrize("command", ["compare", "analyze", "plot"])
+def test_baygo_replaces_its_own_files_but_not_once_edited(tmp_path, runs, capsys, command):
+    argv, name = _commands(tmp_path, runs)[command]
+    out = tmp_path / "out"
+    assert run_main([*argv, out]) == 0
+    first = (out / name).read_bytes()
+    assert run_main([*argv, out]) == 0  # its own file: no --force needed
+    assert (out / name).exists()
+    (out / name).write_bytes(first + b"\nmy comment")  # the user edits it: theirs now
+    capsys.readouterr()
+    assert run_main([*argv, out]) == 1
+    err = capsys.readouterr().err
+    assert "changed since baygo wrote it (pass --force" in err and str(out / name) in err
+    assert (out / name).read_bytes().endswith(b"my comment")
+
+
+def test_a_users_file_of_another_name_is_never_touched(tmp_path, runs, capsys):
+    argv, _ = _commands(tmp_path, runs)["compare-csv"]
+    out = tmp_path / "out"
+    out.mkdir()
+    # a results.parquet baygo did not write: --csv would remove "our" other-format table
+    (out / "results.parquet").write_bytes(b"PAR1 the user's own")
+    assert run_main([*argv, out]) == 0
+    assert (out / "results.parquet").read_bytes() == b"PAR1 the user's own"
+
+
+def test_a_damaged_record_makes_nothing_replaceable(tmp_path, runs, capsys):
+    argv, name = _commands(tmp_path, runs)["compare"]
+    out = tmp_path / "out"
+    assert run_main([*argv, out]) == 0
+    (out / RECORD_NAME).write_text("{not json")
+    assert run_main([*argv, out]) == 1  # the safe side: asks for --force
+    assert "--force" in capsys.readouterr().err
+    assert run_main([*argv, out, "--force"]) == 0
+    assert name in json.loads((out / RECORD_NAME).read_text())["files"]
+
+
+def test_reproduce_checks_its_files_before_the_work(tmp_path, capsys, monkeypatch):
+    import baygo_graph.reproduce as reproduce
+
+    def never(*args, **kwargs):
+        raise AssertionError("the experiment ran before the output folder was checked")
+
+    monkeypatch.setattr(reproduce, "reproduce", never)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "report.md").write_text("my report")
+    argv = ["reproduce", "--seeds", 2, "--steps", 3, "--agents", 3, "--grid", 5, "--out", out]
+    assert run_main(argv) == 1
+    err = capsys.readouterr().err
+    assert str(out / "report.md") in err and "--force" in err
+    assert (out / "report.md").read_text() == "my report"
