@@ -395,8 +395,8 @@ def note(text: str) -> None:
 
 def refuse_inputs(out, inputs, *, option: str = "--out") -> None:
     """Refuse an output ``out`` that is one of the ``inputs`` (the same file, by
-    :func:`os.path.samefile`, whatever the spelling or a link): writing it would lose
-    the input.
+    :func:`os.path.samefile`, whatever the spelling or a link), or the file read for one
+    (the ``run.npz`` of a run folder given): writing it would lose the input.
 
     Examples
     --------
@@ -408,17 +408,22 @@ def refuse_inputs(out, inputs, *, option: str = "--out") -> None:
     ...     print(e.message.replace(str(p.parent), "D"))
     --out: D/contacts.csv: is the input D/contacts.csv; write the output elsewhere
     """
+    from ..io.npz import RUN_FILE
+
     out = Path(out)
     for source in inputs:
-        try:
-            same = os.path.samefile(out, source)
-        except (OSError, ValueError):  # one of them does not exist: not the same file
-            same = False
-        if same:
-            raise click.ClickException(
-                f"{option}: {shorten(out, 120)}: is the input {shorten(source, 120)}; "
-                "write the output elsewhere"
-            )
+        read = [Path(source), Path(source) / RUN_FILE]  # a run folder: the file read
+        for path in read:
+            try:
+                same = os.path.samefile(out, path)
+            except (OSError, ValueError):  # one of them does not exist: not the same file
+                same = False
+            if same:
+                what = "" if path == Path(source) else f" (its {RUN_FILE})"
+                raise click.ClickException(
+                    f"{option}: {shorten(out, 120)}: is the input {shorten(source, 120)}"
+                    f"{what}; write the output elsewhere"
+                )
 
 
 @contextlib.contextmanager

@@ -122,3 +122,19 @@ def test_reproduce_checks_its_files_before_the_work(tmp_path, capsys, monkeypatc
     err = capsys.readouterr().err
     assert str(out / "report.md") in err and "--force" in err
     assert (out / "report.md").read_text() == "my report"
+
+
+def test_the_run_file_of_a_run_folder_given_is_an_input(runs, tmp_path, capsys):
+    import shutil
+
+    folder = tmp_path / "r0"
+    shutil.copytree(runs / "b0", folder)
+    before = (folder / "run.npz").read_bytes()
+    for given in (folder, tmp_path / "link"):
+        if given != folder:
+            given.symlink_to(folder)
+        assert run_main(["view", given, "--out", folder / "run.npz", "--force"]) == 1
+        err = capsys.readouterr().err
+        assert len(err.strip().splitlines()) == 1, err
+        assert f"is the input {given} (its run.npz)" in err
+        assert (folder / "run.npz").read_bytes() == before
