@@ -10,6 +10,7 @@ import importlib
 import os
 import sys
 import traceback
+import warnings
 
 import click
 
@@ -110,6 +111,23 @@ def _bounded(text: str) -> str:
     return short_line(console(text), ERROR_CHARS)
 
 
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_show_python_warning = warnings.showwarning
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """A warning of the package as one line, ``baygo: note: ...`` on stderr (not Python's
+    ``file:line: Category: ...`` block with a line of our source); others as Python
+    shows them."""
+    ours = category.__module__.startswith("baygo_graph") or os.path.abspath(
+        str(filename)).startswith(_PACKAGE + os.sep)  # fmt: skip
+    if not ours:
+        _show_python_warning(message, category, filename, lineno, file, line)
+        return
+    text = " ".join(str(message).split()) or category.__name__
+    click.echo(f"baygo: note: {_bounded(text)}", err=True)
+
+
 def main(argv=None) -> int:
     """Entry point of the ``baygo`` script; returns the exit code.
 
@@ -119,7 +137,9 @@ def main(argv=None) -> int:
     """
     debug_before = os.environ.get(DEBUG_ENV)
     try:
-        code = cli.main(args=argv, prog_name="baygo", standalone_mode=False)
+        with warnings.catch_warnings():
+            warnings.showwarning = _show_warning
+            code = cli.main(args=argv, prog_name="baygo", standalone_mode=False)
     except click.ClickException as e:
         if _debug():
             traceback.print_exception(e, file=sys.stderr)
@@ -132,6 +152,16 @@ def main(argv=None) -> int:
         if _debug():
             traceback.print_exc(file=sys.stderr)
         click.echo(f"baygo: error: {_one_line(e)}", err=True)
+        code = 1
+    except Exception as e:  # a plug-in's code raised: one line naming it (else a bug of ours)
+        from ..experiments.plugins import blame
+
+        named = blame(e)
+        if named is None:
+            raise
+        if _debug():
+            traceback.print_exc(file=sys.stderr)
+        click.echo(f"baygo: error: {_one_line(named)}", err=True)
         code = 1
     finally:
         if debug_before is None:

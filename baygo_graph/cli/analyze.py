@@ -371,4 +371,27 @@ def analyze(paths, window, as_json, out, focus, group, stride, force, **options)
         raise click.UsageError(
             "--focus, --influence-stride and the edge-list options need a single series"
         )
+    _check_many(paths)
     _many(paths, window=window, as_json=as_json, out=out, group=group, force=force)
+
+
+def _check_many(paths) -> None:
+    """Several inputs make a table over saved runs: say which input is not one, and what
+    it is, rather than "no saved run at" a file that is an edge list."""
+    from .. import inputs
+
+    for path in paths:
+        if not path.exists():
+            raise click.ClickException(f"{shorten(str(path), 120)}: no such file or folder")
+        if path.is_dir() or path.suffix.lower() == ".npz":
+            continue
+        try:
+            name = inputs.kind_of(path).name
+            kind = f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
+        except (ValueError, TypeError, OSError):
+            kind = "not a saved run"
+        raise click.UsageError(
+            f"{len(paths)} inputs given: several inputs make a table over saved runs (run "
+            f"folders or .npz files), but {shorten(str(path), 120)} is {kind}; analyze one "
+            "series at a time"
+        )

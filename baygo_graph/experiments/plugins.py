@@ -7,7 +7,10 @@ and records it: a file's text travels with the tasks, so that every worker proce
 the file) imports the same text under the same module name before it reads a task
 (:func:`import_plugins`, run by :func:`~baygo_graph.experiments.runner.run_tasks` in
 each worker). A plug-in that fails to import raises one
-:class:`~baygo_graph.exceptions.PluginError` naming the file and the error.
+:class:`~baygo_graph.exceptions.PluginError` naming the file and the error; an error
+raised later by a plug-in's code, in a worker process or here, is named the same way
+(:func:`blame`: the file, the line, the function and the strategy or model of the
+task).
 
 :func:`definition` names the code of a strategy factory or a model: a declared
 ``version``, else the text of the module that defines it (a plug-in's file, a
@@ -27,10 +30,11 @@ import traceback
 import types
 from dataclasses import dataclass
 
+from .._text import shorten
 from .._version import __version__
 from ..exceptions import PluginError
 
-__all__ = ["Plugin", "definition", "import_plugins", "load_plugin", "loaded_plugins"]
+__all__ = ["Plugin", "blame", "definition", "import_plugins", "load_plugin", "loaded_plugins"]
 
 #: Prefix of the module name a plug-in file is imported under (then a hash of its path).
 MODULE_PREFIX = "baygo_plugin_"
@@ -172,6 +176,59 @@ def _import_module(name: str) -> types.ModuleType:
             raise
         file = getattr(sys.modules.get(name), "__file__", None) or name
         raise PluginError(f"plug-in {file} failed to import: {type(e).__name__}: {e}") from e
+
+
+def _plugin_files() -> dict[str, str]:
+    """``{resolved file: name shown}`` of the loaded plug-ins (a module by name: its file)."""
+    files = {}
+    for plugin in _LOADED.values():
+        file = plugin.path or getattr(sys.modules.get(plugin.module), "__file__", None)
+        if file:
+            files[os.path.realpath(file)] = plugin.path or plugin.module
+    return files
+
+
+def _task_text(task) -> str:
+    """The strategy or model a task runs, as words (empty when the task does not say)."""
+    if isinstance(task, dict):
+        named = [f"{k} {task[k]!r}" for k in ("strategy", "model") if isinstance(task.get(k), str)]
+        return ", ".join(named)
+    if isinstance(task, tuple) and task and isinstance(task[0], str):
+        return f"strategy {task[0]!r}"
+    return ""
+
+
+def blame(error: BaseException, task=None) -> PluginError | None:
+    """A :class:`~baygo_graph.exceptions.PluginError` naming the loaded plug-in whose code
+    raised ``error`` (the deepest frame of its traceback in a plug-in's file): the file,
+    the line, the function and what ``task`` ran (its strategy or model); None when no
+    plug-in's code is in the traceback.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "mine.py"
+    >>> _ = path.write_text("def start():\\n    raise RuntimeError('boom')\\n")
+    >>> module = load_plugin(str(path))
+    >>> try:
+    ...     module.start()
+    ... except RuntimeError as e:
+    ...     print(str(blame(e, ("mine", None))).replace(str(path.resolve()), "mine.py"))
+    plug-in mine.py (strategy 'mine') raised RuntimeError: boom (line 2, in start)
+    """
+    files = _plugin_files()
+    hit = None
+    for frame in traceback.extract_tb(error.__traceback__):
+        if os.path.realpath(frame.filename) in files:
+            hit = frame
+    if hit is None:
+        return None
+    what = _task_text(task)
+    text = " ".join(str(error).split()) or "(no message)"
+    return PluginError(
+        f"plug-in {files[os.path.realpath(hit.filename)]}{f' ({what})' if what else ''} raised "
+        f"{type(error).__name__}: {shorten(text, 200)} (line {hit.lineno}, in {hit.name})"
+    )
 
 
 def loaded_plugins() -> tuple[Plugin, ...]:

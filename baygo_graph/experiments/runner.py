@@ -25,7 +25,7 @@ import numpy as np
 from .._validate import root_seed_sequence
 from ..models.rows import limit_threads
 from .locks import die_with_parent
-from .plugins import import_plugins, loaded_plugins
+from .plugins import blame, import_plugins, loaded_plugins
 
 __all__ = ["n_workers", "reemit_warnings", "run_tasks", "spawn_seeds"]
 
@@ -73,7 +73,13 @@ def _call(fn, task, shared, threads):
     limit = contextlib.nullcontext() if threads is None else limit_threads(threads)
     with limit, warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        result = fn(task, shared)
+        try:
+            result = fn(task, shared)
+        except Exception as e:  # raised by a plug-in's code: name the plug-in and the task
+            named = blame(e, task)
+            if named is None:
+                raise
+            raise named from e
     return result, [(w.category, str(w.message)) for w in caught]
 
 

@@ -1,0 +1,122 @@
+"""What the command line says: two series given to analyze, an error in a plug-in's code
+inside a worker, the package's warnings, and error lines for option values thousands of
+characters long (each one line of at most ~300 characters naming the bad input)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from baygo_graph.cli import ERROR_CHARS, main
+
+EDGES = "source,target,time\nann,bob,0\nbob,cy,0\ncy,ann,1\nann,cy,2\nbob,ann,2\n"
+SMALL = ["--agents", "3", "--grid", "9"]
+
+
+def run_main(argv) -> int:
+    try:
+        return main([str(a) for a in argv])
+    except SystemExit as e:
+        return e.code
+
+
+def one_line(err: str) -> str:
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("baygo: error: "), err
+    assert len(lines[0]) <= ERROR_CHARS + 40, len(lines[0])
+    return lines[0]
+
+
+def test_two_series_given_to_analyze_say_what_is_wrong(tmp_path, capsys):
+    for name in ("a.csv", "c.csv"):
+        (tmp_path / name).write_text(EDGES)
+    assert run_main(["analyze", tmp_path / "a.csv", tmp_path / "c.csv"]) == 2
+    line = one_line(capsys.readouterr().err)
+    assert "no saved run" not in line
+    assert f"{tmp_path / 'a.csv'} is an edge list" in line and "one series at a time" in line
+    assert run_main(["analyze", tmp_path / "gone", tmp_path / "a.csv"]) == 1
+    assert f"{tmp_path / 'gone'}: no such file or folder" in one_line(capsys.readouterr().err)
+
+
+def test_an_error_in_a_plugins_code_inside_a_worker_names_the_plugin(tmp_path):
+    plugin = tmp_path / "my_strategy.py"
+    plugin.write_text(textwrap.dedent("""
+        from baygo_graph.strategies import BayGo, register
+
+        class Broken(BayGo):
+            def start(self, **kwargs):
+                raise RuntimeError("no network here")
+
+        register("broken", lambda **kwargs: Broken())
+    """))  # fmt: skip
+    argv = ["--plugin", str(plugin), "compare", "--strategies", "baygo,broken", "--seeds", "2",
+            "--steps", "3", *SMALL, "--jobs", "2", "--no-progress"]  # fmt: skip
+    env = os.environ | {"PYTHONPATH": os.pathsep.join(sys.path)}
+    code = f"from baygo_graph.cli import main; raise SystemExit(main({argv!r}))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=env, cwd=tmp_path, timeout=300)  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    line = one_line(done.stderr)
+    assert f"plug-in {plugin}" in line and "strategy 'broken'" in line
+    assert "RuntimeError: no network here (line 6, in start)" in line
+
+
+def test_package_warnings_are_one_note_line_each(capsys, monkeypatch):
+    monkeypatch.delenv("BAYGO_BODYFAT", raising=False)
+    # a coarse grid: GridResolutionWarning; a sparse geometric graph: a UserWarning
+    assert run_main(["run", "--model", "mean", "--agents", "3", "--steps", "30",
+                     "--grid", "5"]) == 0  # fmt: skip
+    assert run_main(["run", "--physical", "geometric-0.3", "--agents", "6", "--steps", "2",
+                     "--grid", "9"]) == 0  # fmt: skip
+    err = capsys.readouterr().err
+    notes = [line for line in err.splitlines() if line.startswith("baygo: note: ")]
+    assert len(notes) == 2, err
+    assert "too coarse for this posterior" in notes[0] and "no neighbour" in notes[1]
+    assert "Warning:" not in err and ".py:" not in err  # no Python warning block
+    assert len(err.splitlines()) == 2
+
+
+LONG = "x" * 5000
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["run", "--steps", "2", *SMALL, "--out", f"{LONG}.npz"],
+        ["run", "--steps", "2", *SMALL, "--out", LONG],
+        ["compare", "--seeds", "1", "--steps", "2", *SMALL, "--out", LONG],
+        ["compare", "--seeds", "1", "--steps", "2", *SMALL, "--strategies", LONG],
+        ["analyze", "RUN", f"{LONG}.csv"],
+        ["analyze", "RUN", "RUN", "--out", LONG],
+        ["plot", "RUN", "--out", LONG],
+        ["view", "RUN", "--out", f"{LONG}.html"],
+        ["sweep", "--param", f"delta={LONG}", "--out", "OUT"],
+        ["run", "--steps", "2", *SMALL, "--model-option", LONG],
+    ],
+    ids=[
+        "run-npz",
+        "run-out",
+        "compare-out",
+        "strategies",
+        "analyze-inputs",
+        "analyze-out",
+        "plot-out",
+        "view-out",
+        "sweep-param",
+        "model-option",
+    ],  # fmt: skip
+)
+def test_a_long_option_value_gives_one_short_line_naming_it(tmp_path, capsys, argv, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("BAYGO_BODYFAT", raising=False)
+    if "RUN" in argv:
+        assert run_main(["run", "--steps", "2", *SMALL, "--out", "r0"]) == 0
+        capsys.readouterr()
+    argv = ["r0" if a == "RUN" else a for a in argv]
+    assert run_main(argv) != 0
+    line = one_line(capsys.readouterr().err)
+    assert "xxxxxxxxxx" in line  # the bad value is named (shortened), not lost
