@@ -374,3 +374,34 @@ def test_package_cites_only_files_in_the_repository():
                 if not (ROOT / cited).exists():
                     bad.append(f"{where}: cites {cited}, which does not exist")
     assert bad == []
+
+
+def _extras_said(path: Path) -> set[str]:
+    """The extras named in a page's "Optional extras" paragraph."""
+    text = path.read_text(encoding="utf-8")
+    start = text.index("Optional extras")
+    paragraph = text[start : text.index("\n\n", start)]
+    return set(re.findall(r"`([a-z]+)` \(", paragraph)) | set(
+        re.findall(r"the `([a-z]+)` extra", paragraph)
+    )
+
+
+def test_readme_and_getting_started_list_the_same_extras_as_pyproject():
+    import tomllib
+
+    extras = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+                 ["optional-dependencies"])  # fmt: skip
+    assert _extras_said(ROOT / "README.md") == _extras_said(DOCS / "getting_started.md") == extras
+
+
+def test_readme_python_block_says_when_its_data_are_synthetic(tmp_path):
+    block = next(
+        b for b in fenced_blocks((ROOT / "README.md").read_text()) if b["lang"] == "python"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "BAYGO_BODYFAT"}
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
+    env["MPLBACKEND"] = "Agg"
+    done = subprocess.run([sys.executable, "-c", block["code"]], capture_output=True, text=True,
+                          cwd=tmp_path, env=env, timeout=TIMEOUT)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "SYNTHETIC" in done.stdout.splitlines()[0]

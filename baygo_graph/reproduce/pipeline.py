@@ -264,6 +264,10 @@ def _write_reports(out: Path, *, config, summary, claims, measures, long, regime
         + "\n",
     )
     payload = {
+        # what the numbers were made from, said first, as every other output says it
+        "data": config["data"],
+        "synthetic": synthetic,
+        "note": synthetic_banner(True) if synthetic else None,
         "conventions": 'null: undefined (NaN); "inf" / "-inf": an infinite value (e.g. '
         "an interval with no bound on that side). Intervals: paired differences Student-t; "
         "MSE summaries log-scale t (never below 0); shares percentile bootstrap over seeds.",

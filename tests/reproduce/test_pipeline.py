@@ -78,6 +78,10 @@ def test_reproduce_writes_every_promised_file(small_reproduction):
     assert [c["key"] for c in summary["claims"]] == list(CLAIM_KEYS)
     assert len(summary["horizon"]) == 4 and len(summary["theorem"]) == 2
     assert summary["config"]["synthetic"] is True
+    # said at the top too, as every output says it (not only inside the config)
+    assert summary["synthetic"] is True and summary["data"].startswith("synthetic")
+    assert summary["note"].startswith("NOTE: SYNTHETIC DATA")
+    assert list(summary)[:3] == ["data", "synthetic", "note"]
     assert {r["strategy"] for r in summary["summary"]} == set(STRATEGIES)
     # --save-runs: every run of the comparison, readable by the multi-run analysis
     from baygo_graph.analysis import analysis_table
