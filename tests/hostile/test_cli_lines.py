@@ -142,3 +142,27 @@ def test_an_influence_below_a_thousandth_keeps_its_digits(tmp_path, capsys):
     assert run_main(["analyze", tmp_path / "ring.csv"]) == 0
     out = capsys.readouterr().out
     assert "0 3.33e-04" in out and " 0.000" not in out
+
+
+@pytest.mark.parametrize("delay", [0.3, 1.0, 2.5])
+def test_ctrl_c_while_the_command_starts_is_one_line(tmp_path, delay):
+    import shutil
+    import signal
+    import time
+
+    script = shutil.which("baygo")
+    if script is None:
+        pytest.skip("the baygo script is not installed")
+    env = os.environ | {"PYTHONPATH": os.pathsep.join(sys.path)}
+    env.pop("BAYGO_BODYFAT", None)
+    argv = [sys.executable, script, "compare", "--seeds", "3", "--steps", "30", *SMALL,
+            "--jobs", "1", "--no-progress"]  # fmt: skip
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env, cwd=tmp_path)  # fmt: skip
+    time.sleep(delay)  # while it imports, or already running: the same line
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    if proc.returncode == 0:
+        pytest.skip("finished before the signal")
+    assert err.strip().splitlines()[-1:] == ["baygo: aborted"], err
+    assert "Traceback" not in err and proc.returncode == 1
