@@ -14,6 +14,7 @@ The rest is in the subpackages: :mod:`.models` and :mod:`.strategies` (each with
 :mod:`.analysis`, :mod:`.figures`, :mod:`.io`, :mod:`.reproduce`, :mod:`.defaults`.
 """
 
+from . import _interrupt  # noqa: F401  (first: a Ctrl-C of the baygo script while importing)
 from ._version import __version__
 from .data import Dataset, load_bodyfat, paper_split, synthetic_bodyfat
 from .exceptions import (

@@ -11,6 +11,7 @@ same labels, steps and weights (``docs/formats.md``).
 
 from __future__ import annotations
 
+import errno
 from pathlib import Path
 
 from ._validate import check_int
@@ -26,7 +27,7 @@ __all__ = ["read_series", "write_series"]
 WRITTEN_SUFFIXES = (".json", ".graphml", ".gexf")
 
 
-def write_series(source, path, *, window: int = 10) -> Path:
+def write_series(source, path, *, window: int = 10, overwrite: bool = False) -> Path:
     """Write a run or graph series to ``path``: ``.json``, ``.graphml`` or ``.gexf``.
 
     Parameters
@@ -46,6 +47,11 @@ def write_series(source, path, *, window: int = 10) -> Path:
     window : int, default 10
         For ``.gexf``: window of the influence (sliding, product of ``window`` step
         matrices, cut to T).
+    overwrite : bool, default False
+        Replace a file already at ``path`` (else :class:`FileExistsError`, before any
+        work, as :meth:`~baygo_graph.Run.save`): a Gephi project or notes of the same
+        name are never lost by mistake. A symbolic link at ``path`` is refused either
+        way.
 
     Returns
     -------
@@ -54,6 +60,8 @@ def write_series(source, path, *, window: int = 10) -> Path:
 
     Raises
     ------
+    FileExistsError
+        When a file is at ``path`` and ``overwrite`` is False.
     TypeError
         When a node label is not int or str (``.json``, ``.graphml``), or the
         input is no series.
@@ -84,6 +92,11 @@ def write_series(source, path, *, window: int = 10) -> Path:
     suffix = path.suffix.lower()
     if suffix not in WRITTEN_SUFFIXES:
         raise ValueError(f"path must end in .json, .graphml or .gexf, got {str(path)!r}")
+    if not overwrite and (path.is_file() or path.is_symlink()):
+        raise FileExistsError(
+            errno.EEXIST, "a file is already there: pass overwrite=True to replace it",
+            str(path),
+        )  # fmt: skip
     window = check_int("window", window, minimum=1)
     run = source if isinstance(source, Run) else None
     if run is not None and run.series is None:

@@ -24,6 +24,7 @@ ROOT = pathlib.Path(bg.__file__).parent
 #: and those below (lower numbers), never above.
 LAYERS = {
     "_version": 0,
+    "_interrupt": 0,
     "defaults": 0,
     "exceptions": 0,
     "_validate": 0,
@@ -59,6 +60,7 @@ NOT_A_SWITCH = {
     ("run.py", "baygo"): "the label of a Run made from a choice array",
     ("defaults.py", "cen"): "the paper's reference label in comparison tables",
     ("cli/__init__.py", "baygo"): "the program's name",
+    ("_interrupt.py", "baygo"): "the program's name",
     ("cli/figures.py", "baygo"): "the program's name in a printed command line",
     ("cli/run.py", "complete"): "the physical graph named complete",
     ("experiments/sweep.py", "complete"): "the physical graph named complete",

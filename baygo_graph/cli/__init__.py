@@ -135,6 +135,12 @@ def main(argv=None) -> int:
     errors (exit code 2) and the package's, file-system, value and memory errors
     (exit code 1). ``baygo --debug ...`` or ``BAYGO_DEBUG=1`` adds the traceback.
     """
+    import signal
+
+    from .._interrupt import aborted_while_starting
+
+    if signal.getsignal(signal.SIGINT) is aborted_while_starting:
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # imported: click's Abort now
     debug_before = os.environ.get(DEBUG_ENV)
     try:
         with warnings.catch_warnings():

@@ -35,6 +35,16 @@ INPUT_SUFFIXES = (*SERIES_SUFFIXES, *EDGE_LIST_SUFFIXES)
 
 
 def _fmt(x, spec=".3f"):
+    """A number as printed; a share too small for ``spec`` (an influence of 1/3000) keeps
+    three significant digits rather than reading 0.000.
+
+    Examples
+    --------
+    >>> _fmt(0.6667), _fmt(1 / 3000), _fmt(0.0), _fmt(None)
+    ('0.667', '3.33e-04', '0.000', 'n/a')
+    """
+    if x is not None and spec == ".3f" and 0 < abs(float(x)) < 5e-4:
+        spec = ".2e"
     return format_number(None if x is None else float(x), spec)
 
 
@@ -177,7 +187,8 @@ def _single(run_dir: Path, window, as_json, *, focus=None, options=None, stride=
     label = str(run_dir)
     if hasattr(source, "strategy"):
         summary |= {"strategy": source.strategy, "data": source.data_source}
-        label = f"{source.strategy} run {run_dir} (data {source.data_source})"
+        label = (f"{_name(source.strategy)} run {shorten(str(run_dir), 120)} "
+                 f"(data {shorten(str(source.data_source), 100)})")  # fmt: skip
     emit(summary, as_json=as_json, text=_text(report, label))
 
 
@@ -202,7 +213,9 @@ def _many_text(table, summary) -> str:
     synthetic = bool(table["synthetic"].all()) if len(table) else False
     lines = [b for b in [synthetic_banner(synthetic, saved=True)] if b]
     skipped = table.attrs.get("skipped", [])
-    head = f"{len(table)} runs, data {', '.join(sorted(set(table['data'])))}"
+    head = (
+        f"{len(table)} runs, data {short_list(sorted(set(map(str, table['data']))), 3, limit=100)}"
+    )
     if skipped:
         head += f"; {len(skipped)} skipped (listed below)"
     lines += [

@@ -11,7 +11,7 @@ import textwrap
 
 import numpy as np
 
-from .._text import mathtext
+from .._text import mathtext, shorten
 
 __all__ = [
     "AGENT_LABEL",
@@ -247,7 +247,7 @@ def source_text(data, *, synthetic: bool = False, seeds=None) -> str:
     from pathlib import PurePath
 
     name = "synthetic" if synthetic else (PurePath(str(data)).name if data else "unknown")
-    name = mathtext(name)  # a file called "$x$.csv" is shown, not parsed
+    name = mathtext(shorten(name, 80))  # "$x$.csv" shown, not parsed; run metadata bounded
     parts = [f"data: {name}"]
     if seeds is not None:
         parts.append(seeds if isinstance(seeds, str) else describe_seeds(seeds))

@@ -120,3 +120,49 @@ def test_a_long_option_value_gives_one_short_line_naming_it(tmp_path, capsys, ar
     assert run_main(argv) != 0
     line = one_line(capsys.readouterr().err)
     assert "xxxxxxxxxx" in line  # the bad value is named (shortened), not lost
+
+
+def test_run_metadata_thousands_of_characters_long_is_shortened(tmp_path, capsys):
+    import baygo_graph as bg
+    from baygo_graph.figures._style import source_text
+    from baygo_graph.models import LinearRegression
+
+    run = bg.simulate("complete", agents=3, steps=2, model=LinearRegression(grid=9), rng=0)
+    run.config["data"] = {"source": "y" * 100_000, "synthetic": False}
+    run.save(tmp_path / "long")
+    assert run_main(["analyze", tmp_path / "long"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert "yyyyyyyyyy" in first and len(first) < 600, len(first)
+    assert len(source_text("y" * 100_000)) < 120  # figure captions too
+
+
+def test_an_influence_below_a_thousandth_keeps_its_digits(tmp_path, capsys):
+    ring = "source,target,time\n" + "".join(f"{i},{(i + 1) % 3000},0\n" for i in range(3000))
+    (tmp_path / "ring.csv").write_text(ring)
+    assert run_main(["analyze", tmp_path / "ring.csv"]) == 0
+    out = capsys.readouterr().out
+    assert "0 3.33e-04" in out and " 0.000" not in out
+
+
+@pytest.mark.parametrize("delay", [0.3, 1.0, 2.5])
+def test_ctrl_c_while_the_command_starts_is_one_line(tmp_path, delay):
+    import shutil
+    import signal
+    import time
+
+    script = shutil.which("baygo")
+    if script is None:
+        pytest.skip("the baygo script is not installed")
+    env = os.environ | {"PYTHONPATH": os.pathsep.join(sys.path)}
+    env.pop("BAYGO_BODYFAT", None)
+    argv = [sys.executable, script, "compare", "--seeds", "3", "--steps", "30", *SMALL,
+            "--jobs", "1", "--no-progress"]  # fmt: skip
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env, cwd=tmp_path)  # fmt: skip
+    time.sleep(delay)  # while it imports, or already running: the same line
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    if proc.returncode == 0:
+        pytest.skip("finished before the signal")
+    assert err.strip().splitlines()[-1:] == ["baygo: aborted"], err
+    assert "Traceback" not in err and proc.returncode == 1

@@ -21,8 +21,8 @@ from baygo_graph.models import LinearRegression
 from baygo_graph.series import GraphSeries
 
 
-def write_series(graphs, path):
-    return write_export(graphs, path)
+def write_series(graphs, path, **options):
+    return write_export(graphs, path, **options)
 
 
 def read_graphs(path):
@@ -151,7 +151,7 @@ def test_refused_graphml_writes_leave_no_file(tmp_path, nodes, match):
     old = write_series([nx.DiGraph([(0, 1)])], tmp_path / "old.graphml")
     before = old.read_bytes()
     with pytest.raises(ValueError, match=match):
-        write_series([g], old)
+        write_series([g], old, overwrite=True)
     assert old.read_bytes() == before and sorted(tmp_path.iterdir()) == [tmp_path / "old.graphml"]
     assert snapshot(read_series(write_series([g], tmp_path / "s.json"))) == snapshot([g])
 
@@ -523,3 +523,16 @@ def test_a_gexf_spell_that_ends_before_it_starts_is_refused(tmp_path):
     ))  # fmt: skip
     with pytest.raises(RunFormatError, match=r"starts at step 5 after it ends \(2\)"):
         read_graphs(path)
+
+
+def test_an_existing_file_is_replaced_only_when_asked(tmp_path):
+    notes = tmp_path / "thesis_notes.json"
+    notes.write_text("my notes")
+    with pytest.raises(FileExistsError, match="pass overwrite=True to replace it") as e:
+        write_series([nx.DiGraph([(0, 1)])], notes)
+    assert e.value.filename == str(notes) and notes.read_text() == "my notes"
+    write_series([nx.DiGraph([(0, 1)])], notes, overwrite=True)
+    assert read_series(notes).n_steps == 1
+    (tmp_path / "link.json").symlink_to(notes)
+    with pytest.raises(OSError, match="symbolic link|already there"):
+        write_series([nx.DiGraph([(0, 1)])], tmp_path / "link.json", overwrite=True)
