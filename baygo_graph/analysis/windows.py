@@ -42,7 +42,6 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 import numpy as np
-import pandas as pd
 import scipy.sparse as sp
 from scipy.sparse.csgraph import breadth_first_order, connected_components
 
@@ -178,9 +177,9 @@ def condense(m: int, parts=(), raw=(), *, keep: bool = True) -> Reach:
     those of that graph: each part's classes are strongly connected in the union,
     and its edges between classes reach what its raw edges reached. Cost: the
     edges read, plus O(M) per labelled part beyond the first. Repeated edges are
-    removed first, by hashing (csgraph must not see repeats: scipy 1.17 loops
-    forever on a CSR with a repeated entry). A part with one class makes the
-    union strongly connected at once.
+    removed first, by one sort of their keys (csgraph must not see repeats: scipy
+    1.17 loops forever on a CSR with a repeated entry). A part with one class makes
+    the union strongly connected at once.
 
     Parameters
     ----------
@@ -231,10 +230,9 @@ def condense(m: int, parts=(), raw=(), *, keep: bool = True) -> Reach:
     if not len(r):  # no edge between classes: the classes as they are
         return Reach(m) if base is None else Reach(base.n, lab)
     r, c = _distinct(r, c, nodes)
-    order = np.argsort(r, kind="stable")
     indptr = np.zeros(nodes + 1, dtype=np.int32 if len(r) < 2**31 else np.int64)
     np.cumsum(np.bincount(r, minlength=nodes), out=indptr[1:])
-    g = sp.csr_array((np.ones(len(r)), c[order], indptr), shape=(nodes, nodes))  # csgraph's dtype
+    g = sp.csr_array((np.ones(len(r)), c, indptr), shape=(nodes, nodes))  # csgraph's dtype
     n, comp = connected_components(g, directed=True, connection="strong")
     if n == 1:
         return Reach(1, np.zeros(m, dtype=np.int32))
@@ -252,13 +250,14 @@ def condense(m: int, parts=(), raw=(), *, keep: bool = True) -> Reach:
 
 
 def _distinct(r: np.ndarray, c: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct pairs ``(r, c)`` (values below ``n``), as int32, in first-seen order.
+    """The distinct pairs ``(r, c)`` (values below ``n``) as int32 arrays, sorted by
+    ``(r, c)`` (a canonical CSR's order): one sort of the keys ``r * n + c``.
 
-    A hash table (``pandas.unique``) instead of a sort: csgraph must not see a
-    repeated edge, and scipy's COO -> CSR removes repeats by sorting every row
-    (a class that holds most nodes has a row of ~M entries: ~6x slower)."""
-    key = r.astype(np.int64) * n + c
-    key = pd.unique(key) if len(key) > 4096 else np.unique(key)  # a sort is cheaper when short
+    csgraph must not see a repeated edge. scipy's COO -> CSR removes repeats by
+    sorting each row, which is slow on the row of a class that holds most nodes
+    (~M entries); one ``numpy.sort`` of the keys is cheaper, and cheaper than hashing
+    (``pandas.unique``, ``numpy.unique``) on these keys, measured."""
+    key = _sorted_distinct(r.astype(np.int64) * n + c)
     row = key // n
     return row.astype(np.int32), (key - row * n).astype(np.int32)
 
