@@ -27,7 +27,7 @@ def test_quick_run_prints_both_ratios(bench_busy, capsys):
 
 
 def test_busy_process_spins_and_stops(bench_busy):
-    import psutil
+    psutil = pytest.importorskip("psutil", reason="psutil comes with the bench extra")
 
     before = {p.pid for p in psutil.Process().children()}
     with bench_busy.busy():
