@@ -257,7 +257,8 @@ def _quiver_edges(ax, pos, src, dst, share, *, color, zorder):
 
 def draw_nodes(ax, pos, *, informative, sizes, labels=True):
     """Agents as circles, the informative one as a star; ``labels``: True (array
-    positions), False (none) or the node names in array order.
+    positions), False (none) or the node names in array order. Without an
+    informative agent (a user's series) the legend says "node".
 
     Returns the two scatter collections (others, informative or None) and the
     list of the node-label Text artists.
@@ -273,7 +274,7 @@ def draw_nodes(ax, pos, *, informative, sizes, labels=True):
         edgecolors="black",
         linewidths=0.6,
         zorder=3,
-        label="non-informative agent",
+        label="non-informative agent" if 0 <= informative < m else "node",
         gid="nodes:others",
     )
     inf = None
