@@ -33,14 +33,16 @@ Every refusal is one line naming the column and, for a bad cell, its row.
 from __future__ import annotations
 
 import re
+import warnings
 from decimal import Decimal
 
 import numpy as np
 import pandas as pd
 
 from .. import _text
+from ..exceptions import TimeBinWarning
 
-__all__ = ["ORIGINS", "UNIX_FORMATS", "time_steps"]
+__all__ = ["MANY_STEPS", "ORIGINS", "UNIX_FORMATS", "time_steps"]
 
 #: The values of ``origin=``.
 ORIGINS = ("first", "epoch")
@@ -53,6 +55,13 @@ _INTEGER = re.compile(r"[+-]?[0-9]+")
 _OFFSET = r"^(.*\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?)\s*(Z|[+-]\d{2}(?::?\d{2})?)$"
 #: Reduced-precision ISO dates: a year, a year and month (their own precision).
 _REDUCED = {"a year": r"\d{4}", "a year and month": r"\d{4}-\d{2}"}
+#: ISO 8601 forms that are not read, and why (instead of "not ISO 8601").
+_NOT_READ = (
+    (r"\d{2}:\d{2}:60(?!\d)", "a leap second (:60), which timestamps here cannot hold: "
+     "write 23:59:59 or the next second"),
+    (r"^\d{4}-?W\d{2}", "an ISO 8601 week date, not read as one: give "
+     "time_format='%G-W%V-%u' (CLI --time-format)"),
+)  # fmt: skip
 #: Words pandas reads as the machine's clock: never a time of a file.
 _CLOCK_WORDS = ("now", "today")
 
@@ -101,6 +110,10 @@ def _exact(value):
         return "is a boolean, not a time"
     if isinstance(value, int | np.integer):
         return int(value)
+    if isinstance(value, Decimal):  # a Parquet decimal column
+        if not value.is_finite():
+            return _WHOLE_HINT
+        value = str(value)
     if isinstance(value, float | np.floating):
         if not np.isfinite(value) or value != np.round(value):
             return _WHOLE_HINT
@@ -183,7 +196,7 @@ def _is_number(value) -> bool:
     """Whether a time cell is a number (so its column is read as numbers)."""
     if isinstance(value, bool | np.bool_):
         return False
-    if isinstance(value, int | float | np.integer | np.floating):
+    if isinstance(value, int | float | np.integer | np.floating | Decimal):
         return True
     return isinstance(value, str) and _NUMBER.fullmatch(value.strip(_BLANK)) is not None
 
@@ -235,13 +248,26 @@ def _parse_text(values: pd.Series, name: str, time_format: str | None) -> pd.Dat
             "December or January?): give time_format='%d/%m/%Y' (CLI --time-format)"
         )
     else:
-        stamps = pd.to_datetime(text, format=time_format, errors="coerce")
+        fmt = time_format
+        if fmt.endswith("%z"):  # the written (wall) clock, as for ISO text: offset dropped
+            parts = text.str.extract(r"^(.*?)\s*(Z|[+-]\d{2}(?::?\d{2})?)$", expand=True)
+            _check_offsets(parts[1], values, name)
+            text, fmt = parts[0].where(parts[0].notna(), text), fmt[:-2].rstrip()
+        try:
+            stamps = pd.to_datetime(text, format=fmt, errors="coerce")
+        except ValueError as e:  # a bad directive: pandas' own two-line message
+            raise ValueError(
+                f"time_format={_cell(time_format)} is not a format pandas reads: "
+                f"{_text.shorten(' '.join(str(e).split()), 80)}"
+            ) from None
         hint = f"not a time of time_format={_cell(time_format)}"
     clock = text.str.lower().isin(_CLOCK_WORDS).to_numpy()  # pandas reads them as today
     bad = stamps.isna().to_numpy() | clock
     if bad.any():
         row = _first_bad(bad)
-        raise ValueError(f"time column {name!r} row {row}: {_cell(values.iloc[row])} is {hint}")
+        cell = str(text.iloc[row])
+        why = next((w for pattern, w in _NOT_READ if re.search(pattern, cell)), hint)
+        raise ValueError(f"time column {name!r} row {row}: {_cell(values.iloc[row])} is {why}")
     index = pd.DatetimeIndex(stamps)
     return index.tz_localize(None) if index.tz is not None else index
 
@@ -331,6 +357,38 @@ def _stamp_steps(index: pd.DatetimeIndex, bin, origin: str, name: str) -> np.nda
     return _offsets(whole, int(whole.min()))
 
 
+#: More steps than this, from integer times that look like Unix times and no bin: the
+#: warning :class:`~baygo_graph.exceptions.TimeBinWarning` (one step per second is
+#: rarely what was meant: a month of SNAP messages is 2.6 million steps).
+MANY_STEPS = 10_000
+#: Unix seconds from 1973-03-03 to 2096-10-02; the same span in ms, us and ns.
+_UNIX_SPAN = (10**8, 4 * 10**9)
+_UNIX_UNITS = (("second", "unix", 1), ("millisecond", "unix-ms", 10**3),
+               ("microsecond", "unix-us", 10**6), ("nanosecond", "unix-ns", 10**9))  # fmt: skip
+
+
+def _warn_if_unix(ints: np.ndarray, n_steps: int, name: str) -> None:
+    """Warn, once, when integer times without a bin look like Unix times and make more
+    than :data:`MANY_STEPS` steps (one per second, millisecond...)."""
+    if n_steps <= MANY_STEPS:
+        return
+    low, high = int(ints.min()), int(ints.max())
+    for unit, fmt, scale in _UNIX_UNITS:
+        if _UNIX_SPAN[0] * scale <= low and high <= _UNIX_SPAN[1] * scale:
+            first = pd.Timestamp(low // scale, unit="s").date()
+            last = pd.Timestamp(high // scale, unit="s").date()
+            warnings.warn(
+                TimeBinWarning(
+                    f"time column {name!r}: {n_steps} steps, one per {unit} of integer times "
+                    f"that look like Unix {unit}s ({first} to {last}) read without a bin; "
+                    f"for days pass time_format={fmt!r}, bin='1D' (CLI --time-format {fmt} "
+                    "--bin 1D)"
+                ),
+                stacklevel=4,
+            )
+            return
+
+
 def time_steps(
     values: pd.Series, *, bin=None, origin: str = "first", time_format=None, name="time"
 ) -> np.ndarray:
@@ -389,6 +447,11 @@ def time_steps(
         raise ValueError(f"time column {name!r} row {row}: the time is missing")
     if pd.api.types.is_bool_dtype(values):
         raise ValueError(f"time column {name!r} holds booleans, not times")
+    if pd.api.types.is_timedelta64_dtype(values):
+        raise ValueError(
+            f"time column {name!r} holds durations, not times: convert them to numbers "
+            "(e.g. .dt.total_seconds()) or add them to a start date"
+        )
     unix = UNIX_FORMATS.get(time_format) if time_format is not None else None
     if time_format is not None and unix is None and "%" not in time_format:
         raise ValueError(
@@ -428,10 +491,14 @@ def time_steps(
             )
         width = int(width)
         if origin == "first":
-            return _bins(_offsets(ints, int(ints.min())), width)
-        whole = ints // np.array(width, dtype=ints.dtype) if width < 2**63 else (
-            np.where(ints < 0, -1, 0))  # fmt: skip
-        return _offsets(whole, int(whole.min()))
+            steps = _bins(_offsets(ints, int(ints.min())), width)
+        else:
+            whole = ints // np.array(width, dtype=ints.dtype) if width < 2**63 else (
+                np.where(ints < 0, -1, 0))  # fmt: skip
+            steps = _offsets(whole, int(whole.min()))
+        if bin is None and unix is None and len(steps):
+            _warn_if_unix(ints, int(steps.max()) + 1, name)
+        return steps
     if numeric:
         raise ValueError(
             f"time column {name!r} holds numbers: time_format={_cell(time_format)} reads "

@@ -3,6 +3,10 @@ line per refusal, calendar bins by a stated rule."""
 
 from __future__ import annotations
 
+import re
+import warnings
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -208,7 +212,7 @@ def test_parallel_edges_add_in_every_format(tmp_path_factory, rows, directed):
     for suffix, doc in ((".json", _json_doc), (".graphml", _graphml_doc), (".gexf", _gexf_doc)):
         p = folder / f"s{suffix}"
         p.write_text(doc(rows, directed))
-        got = as_series(p)
+        got = as_series(p, self_weight=0)  # made elsewhere: edges, the same rule as the CSV
         assert got.nodes == tuple(sorted({x for u, v, _ in rows for x in (u, v)}))
         np.testing.assert_allclose(got.weights(0).toarray(), ref, rtol=1e-12, err_msg=suffix)
 
@@ -255,7 +259,7 @@ def _row(series, t, node=1):
 def test_gephi_dynamic_weights_are_honoured(tmp_path):
     p = tmp_path / "gephi.gexf"
     p.write_text(GEPHI)
-    s = as_series(p)
+    s = as_series(p, self_weight=0)  # the edges' weights alone
     assert s.nodes == (1, 2, 3) and s.n_steps == 5 and s.informative == 0
     # ben hears ana (5, 5, 3, then the static 1) and cy (1: no weight) at every step
     assert [_row(s, t) for t in range(5)] == [
@@ -274,7 +278,7 @@ def test_declared_dynamic_weight_attribute_is_a_weight(tmp_path):
     ).replace('for="weight"', 'for="w"')
     p = tmp_path / "declared.gexf"
     p.write_text(text)
-    assert _row(as_series(p), 0) == [5 / 6, 0.0, 1 / 6]
+    assert _row(as_series(p, self_weight=0), 0) == [5 / 6, 0.0, 1 / 6]
 
 
 @pytest.mark.parametrize(
@@ -413,3 +417,173 @@ def test_a_compressed_bomb_is_refused_without_a_limit_that_cannot_work(tmp_path,
     msg = str(e.value)
     assert "bomb.txt.gz" in msg and "may hold more (gzip," in msg and "to run it" not in msg
     assert len(msg.replace(str(tmp_path), "D")) <= 300
+
+
+# -- item 7: Unix seconds read without a bin warn once, naming the steps --------------
+
+
+def _snap(tmp_path, times) -> Path:
+    p = tmp_path / "msgs.txt"
+    p.write_text("".join(f"{k % 7} {(k + 1) % 7} {t}\n" for k, t in enumerate(times)))
+    return p
+
+
+def test_unix_seconds_without_a_bin_warn_once(tmp_path):
+    from baygo_graph.exceptions import TimeBinWarning
+
+    p = _snap(tmp_path, range(1_082_040_961, 1_082_040_961 + 20_001 * 3, 3))
+    with pytest.warns(TimeBinWarning) as caught:
+        s = as_series(p)
+    assert s.n_steps == 60_001 and len(caught) == 1
+    msg = str(caught[0].message)
+    assert "60001 steps, one per second" in msg and "(2004-04-15 to 2004-04-16)" in msg
+    assert "--time-format unix --bin 1D" in msg and "bin='1D'" in msg and len(msg) <= 300
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert as_series(p, time_format="unix", bin="1D").n_steps == 2  # said: no warning
+        assert as_series(p, bin=86_400).n_steps == 1
+
+
+@pytest.mark.parametrize(
+    "times",
+    [range(0, 20_001), range(1_082_040_961, 1_082_040_961 + 5_000)],
+    ids=["small integers", "few steps"],
+)
+def test_no_warning_for_counts_or_few_steps(tmp_path, times):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        as_series(_snap(tmp_path, times))
+
+
+def test_unix_milliseconds_are_named_with_their_format(tmp_path):
+    from baygo_graph.exceptions import TimeBinWarning
+
+    p = _snap(tmp_path, range(1_700_000_000_000, 1_700_000_000_000 + 20_001))
+    with pytest.warns(TimeBinWarning, match="one per millisecond .* --time-format unix-ms"):
+        as_series(p)
+
+
+# -- hostile5 H12, H13, H15 -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("form", ["frame", "parquet", "csv"])
+def test_an_empty_text_label_is_refused_in_every_form(tmp_path, form):
+    """H12: '' was a node from a DataFrame or Parquet, refused from the same rows as CSV."""
+    frame = pd.DataFrame({"source": ["", "a"], "target": ["a", "b"], "time": [0, 1]})
+    source = frame
+    if form != "frame":
+        source = tmp_path / f"e.{form}"
+        frame.to_parquet(source) if form == "parquet" else frame.to_csv(source, index=False)
+    with pytest.raises(ValueError, match="column 'source' is empty in row 0"):
+        as_series(source)
+
+
+@pytest.mark.parametrize(
+    ("cells", "why"),
+    [
+        (["2016-12-31T23:00:00Z", "2016-12-31T23:59:60Z"], "is a leap second"),
+        (["2024-W18-3", "2024-W19-1"], "time_format='%G-W%V-%u'"),
+    ],
+)
+def test_times_are_refused_for_their_real_reason(cells, why):
+    """H13: each was 'not ISO 8601 ... give time_format=%d/%m/%Y'."""
+    frame = pd.DataFrame({"source": ["a", "b"], "target": ["b", "a"], "time": cells})
+    with pytest.raises(ValueError, match=re.escape(why)) as e:
+        as_series(frame, bin="1D")
+    assert "%d/%m/%Y" not in str(e.value)
+
+
+def test_decimal_and_duration_columns(tmp_path):
+    from decimal import Decimal
+
+    frame = pd.DataFrame({"source": ["a", "b"], "target": ["b", "a"],
+                          "time": [Decimal("1"), Decimal("4")]})  # fmt: skip
+    frame.to_parquet(tmp_path / "d.parquet")
+    assert as_series(tmp_path / "d.parquet").n_steps == 4  # integers, exactly
+    with pytest.raises(ValueError, match="row 1: Decimal\\('4.5'\\) is not an integer time"):
+        as_series(frame.assign(time=[Decimal("1"), Decimal("4.5")]))
+    with pytest.raises(ValueError, match="holds durations, not times"):
+        as_series(frame.assign(time=pd.to_timedelta([1, 2], unit="s")))
+
+
+@pytest.mark.parametrize("weights", [(0.3, 0.5), (3, 5), (0, 0)])
+def test_a_row_stochastic_claim_is_checked(tmp_path, weights):
+    """H15: rows summing to 0.8, 8 or 0 were divided again without a word."""
+    import json
+
+    edges = [{"source": "a", "target": "b", "weight": weights[0]},
+             {"source": "b", "target": "b", "weight": weights[1]}]  # fmt: skip
+    doc = {"format": "baygo-graph-series", "row_stochastic": True,
+           "graphs": [{"nodes": [{"id": "a"}, {"id": "b"}], "edges": edges}]}  # fmt: skip
+    p = tmp_path / "rs.json"
+    p.write_text(json.dumps(doc))
+    with pytest.raises(RunFormatError, match="step 0: node 'b''s weights sum to"):
+        as_series(p)
+    doc["row_stochastic"] = False  # not claimed: the rows are normalised, as documented
+    p.write_text(json.dumps(doc))
+    if sum(weights):
+        assert as_series(p).weights(0).toarray()[1].sum() == pytest.approx(1.0)
+
+
+def test_a_series_file_made_elsewhere_takes_the_self_weight_rule(tmp_path):
+    """H14: Gephi/NetworkX files were read with self-weight 0, reported 'as stored'."""
+    import json
+
+    import networkx as nx
+
+    import baygo_graph as bg
+
+    g = nx.DiGraph([("a", "b"), ("b", "c")])
+    doc = {"format": "baygo-graph-series", "graphs": [nx.node_link_data(g, edges="edges")]}
+    p = tmp_path / "nx.json"
+    p.write_text(json.dumps(doc))
+    csv = tmp_path / "e.csv"
+    csv.write_text("source,target,time\na,b,0\nb,c,0\n")
+    for rule in (None, 0, 0.25):
+        options = {} if rule is None else {"self_weight": rule}
+        got, ref = as_series(p, **options), as_series(csv, **options)
+        assert got.self_weight == ("equal" if rule is None else rule)
+        assert (got.weights(0) != ref.weights(0)).nnz == 0
+    ours = bg.write_series(as_series(p), tmp_path / "ours.json")
+    assert as_series(ours).self_weight is None  # it holds W: kept as written
+    with pytest.raises(ValueError, match="which it keeps"):
+        as_series(ours, self_weight=0)
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "options"),
+    [
+        ("hdr.txt", "FromNodeId\tToNodeId\n1\t2\n2\t3\n", {}),
+        ("out.hdr", "% sym\nsource target weight time\n1 2 1 5\n", {}),
+        ("c.csv", "source,target\na,b\nb,a\n", {"columns": "source,target"}),
+        ("c.dat", "# t i j\nt i j\n1 2 3\n", {"columns": "time,source,target"}),
+    ],
+)
+def test_a_header_row_of_a_headerless_file_is_no_edge(tmp_path, name, text, options):
+    """H19: 'FromNodeId ToNodeId' became two nodes and an edge."""
+    p = tmp_path / name
+    p.write_text(text)
+    with pytest.raises(RunFormatError, match="looks like a header row"):
+        as_series(p, **options)
+
+
+def test_unix_format_on_iso_dates_says_so_truthfully():
+    """H21: the line said the bad first cell was an integer."""
+    frame = pd.DataFrame({"source": ["a", "b"], "target": ["b", "a"],
+                          "time": ["2024-01-05", "2024-01-08"]})  # fmt: skip
+    with pytest.raises(ValueError) as e:
+        as_series(frame, time_format="unix", bin="1D")
+    assert str(e.value) == (
+        "time column 'time' row 0: '2024-01-05' is not a number (time_format='unix' reads numbers)"
+    )
+
+
+def test_a_format_ending_in_an_offset_reads_the_written_clock_as_iso_text_does(tmp_path):
+    """H24: pandas' 'Mixed timezones detected. Pass utc=True' for two offsets and %z."""
+    times = ["2024-05-01 23:30+0200", "2024-05-01 22:00+0000", "2024-05-02 00:10-0130"]
+    frame = pd.DataFrame({"source": ["a", "b", "a"], "target": ["b", "a", "b"], "time": times})
+    got = time_steps(frame["time"], bin="1h", time_format="%Y-%m-%d %H:%M%z")
+    iso = time_steps(pd.Series([t[:-2] + ":" + t[-2:] for t in times]), bin="1h")
+    assert got.tolist() == iso.tolist() == [1, 0, 2]
+    with pytest.raises(ValueError, match="row 0: .* has the UTC offset \\+9900"):
+        time_steps(pd.Series(["2024-05-01 23:30+9900"]), bin="1h", time_format="%Y-%m-%d %H:%M%z")
