@@ -482,7 +482,7 @@ def output_folder(folder, *, option: str = "--out", lock: bool = True, force: bo
     >>> (base / "figs").exists()
     False
     """
-    from ..io.atomic import check_replace, output_lock, output_record
+    from ..io.atomic import RECORD_NAME, check_replace, output_lock, output_record
 
     folder, created = ensure_writable(folder, option=option)
     try:
@@ -498,7 +498,8 @@ def output_folder(folder, *, option: str = "--out", lock: bool = True, force: bo
             yield folder
     except OSError as e:
         _remove_created(created)
-        if e.errno == errno.EBUSY and e.filename == str(folder):
+        record = e.filename is not None and Path(e.filename).name == RECORD_NAME
+        if record or (e.errno == errno.EBUSY and e.filename == str(folder)):
             raise out_error(option, folder, e) from None
         raise
     except BaseException:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from .._text import console
+from .._text import console, shorten
 from ._common import (
     check_out_file,
     fit_window,
@@ -70,6 +70,11 @@ def view(run_path, out, window, layout, layout_seed, force, **options):
 
     out = check_out_file(out, overwrite=force)
     refuse_inputs(out, [run_path])
+    if out.suffix.lower() not in (".html", ".htm"):
+        raise click.BadParameter(
+            f"{console(shorten(str(out), 120))}: the page is HTML: give a name ending in .html",
+            param_hint="--out",
+        )  # a mistyped results.csv is never replaced by a web page, even with --force
     run = load_input(run_path, **options)  # a Run, or a GraphSeries for other inputs
     window = fit_window(window, run.n_steps)
     # missing parents of --out are made, as every --out folder is, and removed again

@@ -588,6 +588,13 @@ def output_record(folder, *, force: bool = False):
     'two'
     """
     key = Path(folder).resolve()
+    record = Path(folder) / RECORD_NAME
+    check_target(record)  # a link or a device there: refused before any work
+    if record.is_dir():
+        raise IsADirectoryError(
+            errno.EISDIR, "is a folder where baygo keeps the record of the files it wrote "
+            "here; remove it or write elsewhere", str(record),
+        )  # fmt: skip
     before = _RECORDED.get(key)
     _RECORDED[key] = bool(force) or bool(before)
     try:

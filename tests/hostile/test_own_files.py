@@ -6,6 +6,7 @@ with --force, and replaces without --force only what baygo wrote there (one rule
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -138,3 +139,27 @@ def test_the_run_file_of_a_run_folder_given_is_an_input(runs, tmp_path, capsys):
         assert len(err.strip().splitlines()) == 1, err
         assert f"is the input {given} (its run.npz)" in err
         assert (folder / "run.npz").read_bytes() == before
+
+
+def test_the_output_folders_record_is_checked_before_the_work(tmp_path, capsys):
+    compare = ["compare", "--seeds", 2, "--steps", 3, *SMALL, "--jobs", 1,
+               "--strategies", "baygo,complete", "--out"]  # fmt: skip
+    victim = tmp_path / "victim.json"
+    victim.write_text("mine")
+    for name, plant in (("link", lambda p: p.symlink_to(victim)), ("folder", Path.mkdir)):
+        out = tmp_path / name
+        out.mkdir()
+        plant(out / RECORD_NAME)
+        assert run_main([*compare, out]) == 1
+        err = capsys.readouterr().err.strip()
+        assert len(err.splitlines()) == 1 and f"--out: {out / RECORD_NAME}: is" in err, err
+        assert sorted(p.name for p in out.iterdir()) == [RECORD_NAME]  # nothing written
+    assert victim.read_text() == "mine"
+
+
+@pytest.mark.parametrize("name", ["x.png", "results.csv", "run.npz", ".hidden"])
+def test_view_writes_only_html_names(tmp_path, capsys, name):
+    (tmp_path / "c.csv").write_text(EDGES)
+    assert run_main(["view", tmp_path / "c.csv", "--out", tmp_path / name, "--force"]) == 2
+    err = capsys.readouterr().err
+    assert "give a name ending in .html" in err and not (tmp_path / name).exists()
