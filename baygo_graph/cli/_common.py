@@ -33,6 +33,7 @@ __all__ = [
     "out_error",
     "output_file",
     "output_folder",
+    "command_inputs",
     "refuse_inputs",
     "seed_option",
     "synthetic_banner",
@@ -455,6 +456,41 @@ def output_file(path, *, option: str = "--out", overwrite: bool = True):
         raise
 
 
+def command_inputs(*, exclude=None) -> list[Path]:
+    """The files the running command reads: every existing path among its arguments
+    and options (``--data``, the run folders or series given, ``--plugin`` files; for a
+    run folder, its ``run.npz``), except the folder ``exclude`` it writes. An output
+    folder protects them (:func:`~baygo_graph.io.atomic.protected_inputs`): no output
+    replaces one, even with ``--force``.
+
+    Examples
+    --------
+    >>> command_inputs()  # outside a command: none
+    []
+    """
+    from ..io.npz import RUN_FILE
+
+    ctx = click.get_current_context(silent=True)
+    found: list[Path] = []
+    while ctx is not None:  # the command's parameters, then the group's (--plugin)
+        for value in ctx.params.values():
+            for item in value if isinstance(value, (list, tuple)) else (value,):
+                if not isinstance(item, (str, os.PathLike)) or not str(item):
+                    continue
+                path = Path(item)
+                try:
+                    if exclude is not None and os.path.samefile(path, exclude):
+                        continue
+                    if path.is_file():
+                        found.append(path)
+                    elif (path / RUN_FILE).is_file():
+                        found.append(path / RUN_FILE)
+                except (OSError, ValueError):  # not a path that exists
+                    continue
+        ctx = ctx.parent
+    return found
+
+
 @contextlib.contextmanager
 def output_folder(folder, *, option: str = "--out", lock: bool = True, force: bool = False,
                   names=()):  # fmt: skip
@@ -482,13 +518,20 @@ def output_folder(folder, *, option: str = "--out", lock: bool = True, force: bo
     >>> (base / "figs").exists()
     False
     """
-    from ..io.atomic import RECORD_NAME, check_replace, output_lock, output_record
+    from ..io.atomic import (
+        RECORD_NAME,
+        check_replace,
+        output_lock,
+        output_record,
+        protected_inputs,
+    )
 
     folder, created = ensure_writable(folder, option=option)
     try:
         with (
             output_lock(folder) if lock else contextlib.nullcontext(),
             output_record(folder, force=force),
+            protected_inputs(command_inputs(exclude=folder)),
         ):
             for name in names:  # before the work, not after it
                 try:

@@ -63,6 +63,7 @@ __all__ = [
     "make_parent",
     "output_lock",
     "output_record",
+    "protected_inputs",
     "umask_mode",
     "written_here",
 ]
@@ -79,6 +80,7 @@ _LOCKED: set[Path] = set()  # output folders this process holds (output_lock)
 #: The record of the files baygo wrote in an output folder: JSON ``{"files": {relative
 #: path: SHA-256}}`` (:func:`output_record`).
 RECORD_NAME = ".baygo-files.json"
+_INPUTS: list[Path] = []  # files the running command reads (protected_inputs)
 _RECORDED: dict[Path, bool] = {}  # output folders with a record (resolved) -> --force given
 
 
@@ -232,9 +234,50 @@ through a link; remove it or write elsewhere: '.../link.md'
             "files; write elsewhere",
             errno.EEXIST,
         )
+    if path.exists():
+        for source in _INPUTS:
+            if _same_file(path, source):  # the command's own input: never, even with --force
+                raise _refused(
+                    path,
+                    f"is the input {str(source)[:120]} of this command; write the output elsewhere",
+                    errno.EEXIST,
+                )
     if not overwrite and path.exists():
         raise FileExistsError(errno.EEXIST, "exists (pass --force to replace it)", str(path))
     return path
+
+
+def _same_file(a, b) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):  # one of them does not exist (or is no path)
+        return False
+
+
+@contextlib.contextmanager
+def protected_inputs(paths):
+    """While the block runs, no file is written over one of ``paths`` (the files the
+    running command reads: whatever their spelling, a hard or symbolic link to them),
+    even with ``--force`` (:func:`check_target` refuses it in one line).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp()); data = d / "data.csv"; _ = data.write_text("x\\n")
+    >>> with protected_inputs([data]):
+    ...     check_target(d / "." / "data.csv")
+    Traceback (most recent call last):
+    ...
+    FileExistsError: [Errno 17] is the input .../data.csv of this command; write the output \
+elsewhere: '.../data.csv'
+    """
+    added = [Path(p) for p in paths]
+    _INPUTS.extend(added)
+    try:
+        yield
+    finally:
+        for p in added:
+            _INPUTS.remove(p)
 
 
 @contextlib.contextmanager

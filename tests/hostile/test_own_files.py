@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from baygo_graph.cli import main
@@ -163,3 +164,35 @@ def test_view_writes_only_html_names(tmp_path, capsys, name):
     assert run_main(["view", tmp_path / "c.csv", "--out", tmp_path / name, "--force"]) == 2
     err = capsys.readouterr().err
     assert "give a name ending in .html" in err and not (tmp_path / name).exists()
+
+
+@pytest.mark.parametrize("spelling", ["same", "hard link", "symbolic link"])
+def test_an_input_is_never_an_output_even_with_force(tmp_path, capsys, spelling):
+    """`compare --data out/results.csv --csv --out out --force` read the data and wrote
+    its results over them (hostile round 6): every path the command reads is
+    protected, whatever its spelling."""
+    out = tmp_path / "out"
+    out.mkdir()
+    target = out / "results.csv"
+    rng = np.random.default_rng(0)
+    abdomen = rng.uniform(70, 120, 80)
+    rows = [f"{a:.1f},{0.6 * a - 35 + rng.normal(0, 4):.1f}" for a in abdomen]
+    target.write_text("Abdomen,BodyFat\n" + "\n".join(rows) + "\n")
+    before = target.read_bytes()
+    given = {
+        "same": target,
+        "hard link": tmp_path / "hard.csv",
+        "symbolic link": tmp_path / "s.csv",
+    }
+    if spelling == "hard link":
+        given[spelling].hardlink_to(target)
+    elif spelling == "symbolic link":
+        given[spelling].symlink_to(target)
+    argv = ["compare", "--seeds", 1, "--steps", 3, "--agents", 3, "--grid", 9, "--jobs", 1,
+            "--strategies", "baygo,nocol", "--data", given[spelling], "--csv", "--out", out,
+            "--force"]  # fmt: skip
+    assert run_main(argv) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"baygo: error: --out: {target}: is the input ") and "\n" not in err
+    assert target.read_bytes() == before
+    assert sorted(p.name for p in out.iterdir()) == ["results.csv"]  # nothing else written
