@@ -61,7 +61,6 @@ __all__ = [
     "KINDS_TEXT",
     "ZSTD",
     "ROLES",
-    "SLOT_BYTES",
     "TableSpec",
     "edge_file_kind",
     "unknown_kind_message",
@@ -102,11 +101,6 @@ CHUNK_ROWS = 1_000_000
 BYTES_PER_ROW = 96
 BYTES_PER_TEXT_CELL = 48
 _HEAD_LIMIT = 1 << 26
-#: Bytes per (step, node) slot of a series read from a file or another library: its
-#: construction (a node with no in-edge in a step gets a self-loop entry: 89 B peak,
-#: 32 B kept) and what ``baygo analyze`` allocates on it (peak RSS 140 B per slot at
-#: 2x10^6 steps x 2 nodes, 245 B at 2x10^5 with the fixed costs), measured.
-SLOT_BYTES = 192
 
 
 @dataclass(frozen=True)

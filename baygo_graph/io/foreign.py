@@ -27,8 +27,7 @@ import networkx as nx
 import numpy as np
 
 from .. import _text
-from ..limits import check_budget
-from .archives import SLOT_BYTES
+from ..limits import check_budget, estimate_edge_list_bytes
 
 __all__ = ["dynetx_series", "temporal_graph_series"]
 
@@ -72,8 +71,11 @@ def _positions(names, n: int, what: str) -> tuple[np.ndarray, str]:
 
 
 def _check(steps: int, nodes: int, entries: int, what: str) -> None:
+    """The budget check of a series of ``entries`` edge-steps: the estimate of an edge
+    list of as many rows (:func:`~baygo_graph.limits.estimate_edge_list_bytes`; peaks
+    measured in ``benchmarks/bench_foreign_memory.py``)."""
     check_budget(
-        SLOT_BYTES * (steps * nodes + entries),  # per (step, node) slot and edge entry
+        estimate_edge_list_bytes(entries, nodes=nodes, steps=steps),
         what=f"{what}: a series of {steps} steps x {nodes} nodes ({entries} edge-steps)",
         advice="make fewer, wider snapshots (times divided by a bin)",
     )
