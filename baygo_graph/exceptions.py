@@ -10,6 +10,7 @@ __all__ = [
     "PluginError",
     "RunFormatError",
     "SettingError",
+    "TimeBinWarning",
 ]
 
 
@@ -48,6 +49,12 @@ class PluginError(BayGoError, ImportError):
 
 class GridResolutionWarning(UserWarning):
     """The parameter grid is too coarse or too narrow for the posterior."""
+
+
+class TimeBinWarning(UserWarning):
+    """An edge list's times were binned as given, but likely not as meant: integer times
+    that look like Unix seconds, read without a bin, make one step per second (the
+    message names the step count and the option that bins them by days)."""
 
 
 class SettingError(BayGoError, RuntimeError):

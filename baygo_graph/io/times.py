@@ -33,14 +33,16 @@ Every refusal is one line naming the column and, for a bad cell, its row.
 from __future__ import annotations
 
 import re
+import warnings
 from decimal import Decimal
 
 import numpy as np
 import pandas as pd
 
 from .. import _text
+from ..exceptions import TimeBinWarning
 
-__all__ = ["ORIGINS", "UNIX_FORMATS", "time_steps"]
+__all__ = ["MANY_STEPS", "ORIGINS", "UNIX_FORMATS", "time_steps"]
 
 #: The values of ``origin=``.
 ORIGINS = ("first", "epoch")
@@ -331,6 +333,38 @@ def _stamp_steps(index: pd.DatetimeIndex, bin, origin: str, name: str) -> np.nda
     return _offsets(whole, int(whole.min()))
 
 
+#: More steps than this, from integer times that look like Unix times and no bin: the
+#: warning :class:`~baygo_graph.exceptions.TimeBinWarning` (one step per second is
+#: rarely what was meant: a month of SNAP messages is 2.6 million steps).
+MANY_STEPS = 10_000
+#: Unix seconds from 1973-03-03 to 2096-10-02; the same span in ms, us and ns.
+_UNIX_SPAN = (10**8, 4 * 10**9)
+_UNIX_UNITS = (("second", "unix", 1), ("millisecond", "unix-ms", 10**3),
+               ("microsecond", "unix-us", 10**6), ("nanosecond", "unix-ns", 10**9))  # fmt: skip
+
+
+def _warn_if_unix(ints: np.ndarray, n_steps: int, name: str) -> None:
+    """Warn, once, when integer times without a bin look like Unix times and make more
+    than :data:`MANY_STEPS` steps (one per second, millisecond...)."""
+    if n_steps <= MANY_STEPS:
+        return
+    low, high = int(ints.min()), int(ints.max())
+    for unit, fmt, scale in _UNIX_UNITS:
+        if _UNIX_SPAN[0] * scale <= low and high <= _UNIX_SPAN[1] * scale:
+            first = pd.Timestamp(low // scale, unit="s").date()
+            last = pd.Timestamp(high // scale, unit="s").date()
+            warnings.warn(
+                TimeBinWarning(
+                    f"time column {name!r}: {n_steps} steps, one per {unit} of integer times "
+                    f"that look like Unix {unit}s ({first} to {last}) read without a bin; "
+                    f"for days pass time_format={fmt!r}, bin='1D' (CLI --time-format {fmt} "
+                    "--bin 1D)"
+                ),
+                stacklevel=4,
+            )
+            return
+
+
 def time_steps(
     values: pd.Series, *, bin=None, origin: str = "first", time_format=None, name="time"
 ) -> np.ndarray:
@@ -428,10 +462,14 @@ def time_steps(
             )
         width = int(width)
         if origin == "first":
-            return _bins(_offsets(ints, int(ints.min())), width)
-        whole = ints // np.array(width, dtype=ints.dtype) if width < 2**63 else (
-            np.where(ints < 0, -1, 0))  # fmt: skip
-        return _offsets(whole, int(whole.min()))
+            steps = _bins(_offsets(ints, int(ints.min())), width)
+        else:
+            whole = ints // np.array(width, dtype=ints.dtype) if width < 2**63 else (
+                np.where(ints < 0, -1, 0))  # fmt: skip
+            steps = _offsets(whole, int(whole.min()))
+        if bin is None and unix is None and len(steps):
+            _warn_if_unix(ints, int(steps.max()) + 1, name)
+        return steps
     if numeric:
         raise ValueError(
             f"time column {name!r} holds numbers: time_format={_cell(time_format)} reads "

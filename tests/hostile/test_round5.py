@@ -3,6 +3,9 @@ line per refusal, calendar bins by a stated rule."""
 
 from __future__ import annotations
 
+import warnings
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -413,3 +416,47 @@ def test_a_compressed_bomb_is_refused_without_a_limit_that_cannot_work(tmp_path,
     msg = str(e.value)
     assert "bomb.txt.gz" in msg and "may hold more (gzip," in msg and "to run it" not in msg
     assert len(msg.replace(str(tmp_path), "D")) <= 300
+
+
+# -- item 7: Unix seconds read without a bin warn once, naming the steps --------------
+
+
+def _snap(tmp_path, times) -> Path:
+    p = tmp_path / "msgs.txt"
+    p.write_text("".join(f"{k % 7} {(k + 1) % 7} {t}\n" for k, t in enumerate(times)))
+    return p
+
+
+def test_unix_seconds_without_a_bin_warn_once(tmp_path):
+    from baygo_graph.exceptions import TimeBinWarning
+
+    p = _snap(tmp_path, range(1_082_040_961, 1_082_040_961 + 20_001 * 3, 3))
+    with pytest.warns(TimeBinWarning) as caught:
+        s = as_series(p)
+    assert s.n_steps == 60_001 and len(caught) == 1
+    msg = str(caught[0].message)
+    assert "60001 steps, one per second" in msg and "(2004-04-15 to 2004-04-16)" in msg
+    assert "--time-format unix --bin 1D" in msg and "bin='1D'" in msg and len(msg) <= 300
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert as_series(p, time_format="unix", bin="1D").n_steps == 2  # said: no warning
+        assert as_series(p, bin=86_400).n_steps == 1
+
+
+@pytest.mark.parametrize(
+    "times",
+    [range(0, 20_001), range(1_082_040_961, 1_082_040_961 + 5_000)],
+    ids=["small integers", "few steps"],
+)
+def test_no_warning_for_counts_or_few_steps(tmp_path, times):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        as_series(_snap(tmp_path, times))
+
+
+def test_unix_milliseconds_are_named_with_their_format(tmp_path):
+    from baygo_graph.exceptions import TimeBinWarning
+
+    p = _snap(tmp_path, range(1_700_000_000_000, 1_700_000_000_000 + 20_001))
+    with pytest.warns(TimeBinWarning, match="one per millisecond .* --time-format unix-ms"):
+        as_series(p)
