@@ -161,7 +161,9 @@ def _one_kind(both: pd.Series, source: str, target: str) -> pd.Series:
 
 
 def _labels(values: pd.Series, name: str) -> pd.Series:
-    """The column, refused when a cell is empty or nested, or holds floats or booleans
+    """The column, refused when a cell is empty (missing, or the empty text: a CSV's
+    empty cell is missing, so the same rows are refused in every form) or nested, or
+    holds floats or booleans
     (``0.0`` and ``-0.0`` compare equal, and a CSV of the same rows reads them as text:
     no one rule keeps them apart in every format)."""
     _one_value_cells(values, f"column {name!r}")
@@ -170,8 +172,11 @@ def _labels(values: pd.Series, name: str) -> pd.Series:
             f"column {_text.short_repr(name)} holds {values.dtype} labels: node labels must be "
             "integers or text (convert the column, e.g. .astype(str), to keep them as written)"
         )
-    if values.isna().any():
-        row = int(np.flatnonzero(values.isna().to_numpy())[0])
+    empty = values.isna().to_numpy()
+    if values.dtype.kind == "O" or isinstance(values.dtype, pd.StringDtype):
+        empty = empty | (values.to_numpy(dtype=object) == "")  # a CSV's empty cell, as text
+    if empty.any():
+        row = int(np.flatnonzero(empty)[0])
         raise ValueError(f"column {name!r} is empty in row {row}: every row needs a node label")
     return values
 

@@ -298,9 +298,32 @@ def _read_graphml(path) -> tuple[list[nx.DiGraph], bool]:
     return out, data.get("row_stochastic") is True
 
 
+#: How far a row of a file that says it holds W (``row_stochastic``) may sum from 1:
+#: shortest float text round-trips exactly; sums of many rounded terms move a little.
+ROW_SUM_TOLERANCE = 1e-9
+
+
+def _check_rows(graphs) -> None:
+    """A file that says it holds each step's W: every row with an in-edge sums to 1."""
+    for t, g in enumerate(graphs):
+        sums: dict = {}
+        for u, v, w in g.edges(data="weight", default=1.0):
+            pairs = ((u, v), (v, u)) if not g.is_directed() and u != v else ((u, v),)
+            for _, hearer in pairs:
+                sums[hearer] = sums.get(hearer, 0.0) + (w if isinstance(w, int | float) else 0)
+        bad = next((n for n, x in sums.items() if abs(x - 1) > ROW_SUM_TOLERANCE), None)
+        if bad is not None:
+            raise RunFormatError(
+                f"step {t}: node {shorten(repr(bad), 40)}'s weights sum to {sums[bad]:.6g}, not "
+                "1, though the file says it holds row-stochastic weights (row_stochastic)"
+            )
+
+
 def _from_graphs(graphs, stochastic: bool) -> GraphSeries:
     if not graphs:
         raise RunFormatError("it holds no step: a series needs at least one")
+    if stochastic:
+        _check_rows(graphs)
     try:
         return series_from_graphs(graphs, stochastic=stochastic)
     except (ValueError, TypeError) as e:

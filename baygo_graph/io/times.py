@@ -55,6 +55,13 @@ _INTEGER = re.compile(r"[+-]?[0-9]+")
 _OFFSET = r"^(.*\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?)\s*(Z|[+-]\d{2}(?::?\d{2})?)$"
 #: Reduced-precision ISO dates: a year, a year and month (their own precision).
 _REDUCED = {"a year": r"\d{4}", "a year and month": r"\d{4}-\d{2}"}
+#: ISO 8601 forms that are not read, and why (instead of "not ISO 8601").
+_NOT_READ = (
+    (r"\d{2}:\d{2}:60(?!\d)", "a leap second (:60), which timestamps here cannot hold: "
+     "write 23:59:59 or the next second"),
+    (r"^\d{4}-?W\d{2}", "an ISO 8601 week date, not read as one: give "
+     "time_format='%G-W%V-%u' (CLI --time-format)"),
+)  # fmt: skip
 #: Words pandas reads as the machine's clock: never a time of a file.
 _CLOCK_WORDS = ("now", "today")
 
@@ -103,6 +110,10 @@ def _exact(value):
         return "is a boolean, not a time"
     if isinstance(value, int | np.integer):
         return int(value)
+    if isinstance(value, Decimal):  # a Parquet decimal column
+        if not value.is_finite():
+            return _WHOLE_HINT
+        value = str(value)
     if isinstance(value, float | np.floating):
         if not np.isfinite(value) or value != np.round(value):
             return _WHOLE_HINT
@@ -185,7 +196,7 @@ def _is_number(value) -> bool:
     """Whether a time cell is a number (so its column is read as numbers)."""
     if isinstance(value, bool | np.bool_):
         return False
-    if isinstance(value, int | float | np.integer | np.floating):
+    if isinstance(value, int | float | np.integer | np.floating | Decimal):
         return True
     return isinstance(value, str) and _NUMBER.fullmatch(value.strip(_BLANK)) is not None
 
@@ -243,7 +254,9 @@ def _parse_text(values: pd.Series, name: str, time_format: str | None) -> pd.Dat
     bad = stamps.isna().to_numpy() | clock
     if bad.any():
         row = _first_bad(bad)
-        raise ValueError(f"time column {name!r} row {row}: {_cell(values.iloc[row])} is {hint}")
+        cell = str(text.iloc[row])
+        why = next((w for pattern, w in _NOT_READ if re.search(pattern, cell)), hint)
+        raise ValueError(f"time column {name!r} row {row}: {_cell(values.iloc[row])} is {why}")
     index = pd.DatetimeIndex(stamps)
     return index.tz_localize(None) if index.tz is not None else index
 
@@ -423,6 +436,11 @@ def time_steps(
         raise ValueError(f"time column {name!r} row {row}: the time is missing")
     if pd.api.types.is_bool_dtype(values):
         raise ValueError(f"time column {name!r} holds booleans, not times")
+    if pd.api.types.is_timedelta64_dtype(values):
+        raise ValueError(
+            f"time column {name!r} holds durations, not times: convert them to numbers "
+            "(e.g. .dt.total_seconds()) or add them to a start date"
+        )
     unix = UNIX_FORMATS.get(time_format) if time_format is not None else None
     if time_format is not None and unix is None and "%" not in time_format:
         raise ValueError(

@@ -3,6 +3,7 @@ line per refusal, calendar bins by a stated rule."""
 
 from __future__ import annotations
 
+import re
 import warnings
 from pathlib import Path
 
@@ -460,3 +461,65 @@ def test_unix_milliseconds_are_named_with_their_format(tmp_path):
     p = _snap(tmp_path, range(1_700_000_000_000, 1_700_000_000_000 + 20_001))
     with pytest.warns(TimeBinWarning, match="one per millisecond .* --time-format unix-ms"):
         as_series(p)
+
+
+# -- hostile5 H12, H13, H15 -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("form", ["frame", "parquet", "csv"])
+def test_an_empty_text_label_is_refused_in_every_form(tmp_path, form):
+    """H12: '' was a node from a DataFrame or Parquet, refused from the same rows as CSV."""
+    frame = pd.DataFrame({"source": ["", "a"], "target": ["a", "b"], "time": [0, 1]})
+    source = frame
+    if form != "frame":
+        source = tmp_path / f"e.{form}"
+        frame.to_parquet(source) if form == "parquet" else frame.to_csv(source, index=False)
+    with pytest.raises(ValueError, match="column 'source' is empty in row 0"):
+        as_series(source)
+
+
+@pytest.mark.parametrize(
+    ("cells", "why"),
+    [
+        (["2016-12-31T23:00:00Z", "2016-12-31T23:59:60Z"], "is a leap second"),
+        (["2024-W18-3", "2024-W19-1"], "time_format='%G-W%V-%u'"),
+    ],
+)
+def test_times_are_refused_for_their_real_reason(cells, why):
+    """H13: each was 'not ISO 8601 ... give time_format=%d/%m/%Y'."""
+    frame = pd.DataFrame({"source": ["a", "b"], "target": ["b", "a"], "time": cells})
+    with pytest.raises(ValueError, match=re.escape(why)) as e:
+        as_series(frame, bin="1D")
+    assert "%d/%m/%Y" not in str(e.value)
+
+
+def test_decimal_and_duration_columns(tmp_path):
+    from decimal import Decimal
+
+    frame = pd.DataFrame({"source": ["a", "b"], "target": ["b", "a"],
+                          "time": [Decimal("1"), Decimal("4")]})  # fmt: skip
+    frame.to_parquet(tmp_path / "d.parquet")
+    assert as_series(tmp_path / "d.parquet").n_steps == 4  # integers, exactly
+    with pytest.raises(ValueError, match="row 1: Decimal\\('4.5'\\) is not an integer time"):
+        as_series(frame.assign(time=[Decimal("1"), Decimal("4.5")]))
+    with pytest.raises(ValueError, match="holds durations, not times"):
+        as_series(frame.assign(time=pd.to_timedelta([1, 2], unit="s")))
+
+
+@pytest.mark.parametrize("weights", [(0.3, 0.5), (3, 5), (0, 0)])
+def test_a_row_stochastic_claim_is_checked(tmp_path, weights):
+    """H15: rows summing to 0.8, 8 or 0 were divided again without a word."""
+    import json
+
+    edges = [{"source": "a", "target": "b", "weight": weights[0]},
+             {"source": "b", "target": "b", "weight": weights[1]}]  # fmt: skip
+    doc = {"format": "baygo-graph-series", "row_stochastic": True,
+           "graphs": [{"nodes": [{"id": "a"}, {"id": "b"}], "edges": edges}]}  # fmt: skip
+    p = tmp_path / "rs.json"
+    p.write_text(json.dumps(doc))
+    with pytest.raises(RunFormatError, match="step 0: node 'b''s weights sum to"):
+        as_series(p)
+    doc["row_stochastic"] = False  # not claimed: the rows are normalised, as documented
+    p.write_text(json.dumps(doc))
+    if sum(weights):
+        assert as_series(p).weights(0).toarray()[1].sum() == pytest.approx(1.0)
