@@ -341,8 +341,10 @@ def as_series(
         (:data:`~baygo_graph.series.SELF_WEIGHT`): ``1 / (d + 1)`` for a node that
         hears ``d`` others, the paper's equal rule over the closed
         in-neighbourhood; a number ``s`` in ``[0, 1]`` puts ``s`` on itself (0:
-        none). A run, a series and a saved series file keep their own weights
-        (the option is refused for them).
+        none). A run, a series and a series file written by
+        :func:`~baygo_graph.write_series` (it holds each step's W) keep their own
+        weights (the option is refused for them); a ``.json``, ``.graphml`` or
+        ``.gexf`` file made elsewhere (Gephi, NetworkX) is edges, and takes the rule.
     **options
         Edge lists: ``origin`` (``"first"`` or ``"epoch"``: where bins start),
         ``time_format`` (``"unix"``, or a strftime format for dates that are not
@@ -492,9 +494,12 @@ def _json(path: Path) -> bool:
 
 # The built-in kinds, in the order they are asked.
 register_kind("run", _read_run)
-register_kind("JSON series", series_files.read_json, suffixes=[".json"], sniff=_json)
-register_kind("GraphML series", series_files.read_graphml, suffixes=[".graphml"])
-register_kind("GEXF series", series_files.read_gexf, suffixes=[".gexf"])
+# A series file made elsewhere takes the self-weight rule; one of write_series refuses it.
+register_kind("JSON series", series_files.read_json, suffixes=[".json"], sniff=_json,
+              options=GRAPH_OPTIONS)  # fmt: skip
+register_kind("GraphML series", series_files.read_graphml, suffixes=[".graphml"],
+              options=GRAPH_OPTIONS)  # fmt: skip
+register_kind("GEXF series", series_files.read_gexf, suffixes=[".gexf"], options=GRAPH_OPTIONS)
 register_kind(
     "edge list",
     edgelist.read_edge_list,

@@ -60,7 +60,7 @@ import numpy as np
 from .._text import shorten
 from ..exceptions import RunFormatError
 from ..limits import JSON_BYTES_PER_FILE_BYTE, check_budget, estimate_edge_list_bytes
-from ..series import GraphSeries, series_from_edges, series_from_graphs
+from ..series import SELF_WEIGHT, GraphSeries, series_from_edges, series_from_graphs
 from .atomic import atomic_write
 from .safexml import read_graphml_series
 from .times import _exact as _exact_time
@@ -319,13 +319,33 @@ def _check_rows(graphs) -> None:
             )
 
 
-def _from_graphs(graphs, stochastic: bool) -> GraphSeries:
+class _KeepsItsWeights(ValueError):
+    """``self_weight`` given for a file that holds each step's W: an option error, not a
+    fault of the file (never wrapped as "not a readable graph series")."""
+
+
+def _rule(stochastic: bool, self_weight, path: Path):
+    """The self-weight rule of a series file: None (its weights as stored) for a file
+    that holds each step's W (written by :func:`baygo_graph.write_series`); the rule
+    given, else the default, for one made elsewhere (edges, as from an edge list)."""
+    if not stochastic:
+        return SELF_WEIGHT if self_weight is None else self_weight
+    if self_weight is not None:
+        raise _KeepsItsWeights(
+            f"self_weight={shorten(str(self_weight), 20)}: {shorten(repr(path.name), 80)} "
+            "holds each step's weights (written by write_series), which it keeps; the "
+            "self-weight rule applies to series built from edges"
+        )
+    return None
+
+
+def _from_graphs(graphs, stochastic: bool, rule=None) -> GraphSeries:
     if not graphs:
         raise RunFormatError("it holds no step: a series needs at least one")
     if stochastic:
         _check_rows(graphs)
     try:
-        return series_from_graphs(graphs, stochastic=stochastic)
+        return series_from_graphs(graphs, stochastic=stochastic, self_weight=rule)
     except (ValueError, TypeError) as e:
         raise RunFormatError(str(e)) from None
 
@@ -573,7 +593,7 @@ def _gexf_nodes(graph, titles: dict) -> tuple[list, list, list]:
     return ids, flags, loops
 
 
-def _read_gexf(path: Path) -> GraphSeries:
+def _read_gexf(path: Path, self_weight=None) -> GraphSeries:
     """A static or dynamic GEXF file as a series (rules: ``docs/formats.md``, "GEXF").
 
     The XML is parsed with defusedxml (DTDs and entities refused) and read here:
@@ -662,10 +682,12 @@ def _read_gexf(path: Path) -> GraphSeries:
         "description", ""
     )  # the mark write_gexf puts on every file of synthetic data
     order = np.argsort(step, kind="stable")
+    stochastic = bool(selfs) or meta.get("creator") == "baygo-graph"  # write_gexf: W
     return series_from_edges(
         step[order], row[order], col[order], weight[order], n_steps=steps,
         nodes=[mapping[n] for n in ids], informative=index[flags[0]] if len(flags) == 1 else None,
-        stochastic=bool(selfs), synthetic=synthetic,
+        stochastic=stochastic, synthetic=synthetic,
+        self_weight=_rule(stochastic, self_weight, path),
     )  # fmt: skip
 
 
@@ -697,6 +719,8 @@ def _read(path, reader) -> GraphSeries:
     try:
         with _no_gc():
             return reader(path)
+    except _KeepsItsWeights:
+        raise
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError, OverflowError,
             nx.NetworkXError, ParseError) as e:  # fmt: skip
         if isinstance(e, RunFormatError):
@@ -708,8 +732,20 @@ def _read(path, reader) -> GraphSeries:
         ) from None
 
 
-def read_json(path) -> GraphSeries:
+def _with_rule(read_graphs, self_weight):
+    def reader(p):
+        graphs, stochastic = read_graphs(p)
+        return _from_graphs(graphs, stochastic, _rule(stochastic, self_weight, p))
+
+    return reader
+
+
+def read_json(path, *, self_weight=None) -> GraphSeries:
     """Read a node-link JSON series (:func:`write_json`, or made elsewhere alike).
+
+    ``self_weight``: the self-weight rule of a file made elsewhere (default
+    ``"equal"``, :func:`baygo_graph.series.series_from_edges`); a file that holds
+    each step's W (``row_stochastic``) keeps it, and refuses the option.
 
     Raises
     ------
@@ -718,11 +754,13 @@ def read_json(path) -> GraphSeries:
     BudgetError
         When reading would exceed the memory budget (:mod:`baygo_graph.limits`).
     """
-    return _read(path, lambda p: _from_graphs(*_read_json(p)))
+    return _read(path, _with_rule(_read_json, self_weight))
 
 
-def read_graphml(path) -> GraphSeries:
+def read_graphml(path, *, self_weight=None) -> GraphSeries:
     """Read a GraphML series (:func:`write_graphml`, or made elsewhere: module docstring).
+
+    ``self_weight``: as :func:`read_json`.
 
     Raises
     ------
@@ -736,18 +774,23 @@ def read_graphml(path) -> GraphSeries:
     >>> g = nx.MultiGraph(steps=1); g.add_edge(0, 1, step=0, weight=0.5)
     0
     >>> p = Path(tempfile.mkdtemp()) / "u.graphml"; nx.write_graphml(g, p)  # undirected
-    >>> [sorted(h.edges(data="weight")) for h in read_graphml(p).graphs()]
+    >>> [sorted(h.edges(data="weight")) for h in read_graphml(p, self_weight=0).graphs()]
     [[(0, 1, 1.0), (1, 0, 1.0)]]
+    >>> read_graphml(p).self_weight  # made elsewhere: the default rule, as for edges
+    'equal'
     """
-    return _read(path, lambda p: _from_graphs(*_read_graphml(p)))
+    return _read(path, _with_rule(_read_graphml, self_weight))
 
 
-def read_gexf(path) -> GraphSeries:
+def read_gexf(path, *, self_weight=None) -> GraphSeries:
     """Read a static or dynamic GEXF file with integer times (``_read_gexf``).
+
+    ``self_weight``: as :func:`read_json` (a file of :func:`baygo_graph.write_series`,
+    creator ``baygo-graph``, holds each step's W).
 
     Raises
     ------
     RunFormatError
         When the file is missing or not such a series.
     """
-    return _read(path, _read_gexf)
+    return _read(path, lambda p: _read_gexf(p, self_weight))

@@ -248,7 +248,13 @@ def _parse_text(values: pd.Series, name: str, time_format: str | None) -> pd.Dat
             "December or January?): give time_format='%d/%m/%Y' (CLI --time-format)"
         )
     else:
-        stamps = pd.to_datetime(text, format=time_format, errors="coerce")
+        try:
+            stamps = pd.to_datetime(text, format=time_format, errors="coerce")
+        except ValueError as e:  # a bad directive: pandas' own two-line message
+            raise ValueError(
+                f"time_format={_cell(time_format)} is not a format pandas reads: "
+                f"{_text.shorten(' '.join(str(e).split()), 80)}"
+            ) from None
         hint = f"not a time of time_format={_cell(time_format)}"
     clock = text.str.lower().isin(_CLOCK_WORDS).to_numpy()  # pandas reads them as today
     bad = stamps.isna().to_numpy() | clock

@@ -212,7 +212,7 @@ def test_parallel_edges_add_in_every_format(tmp_path_factory, rows, directed):
     for suffix, doc in ((".json", _json_doc), (".graphml", _graphml_doc), (".gexf", _gexf_doc)):
         p = folder / f"s{suffix}"
         p.write_text(doc(rows, directed))
-        got = as_series(p)
+        got = as_series(p, self_weight=0)  # made elsewhere: edges, the same rule as the CSV
         assert got.nodes == tuple(sorted({x for u, v, _ in rows for x in (u, v)}))
         np.testing.assert_allclose(got.weights(0).toarray(), ref, rtol=1e-12, err_msg=suffix)
 
@@ -259,7 +259,7 @@ def _row(series, t, node=1):
 def test_gephi_dynamic_weights_are_honoured(tmp_path):
     p = tmp_path / "gephi.gexf"
     p.write_text(GEPHI)
-    s = as_series(p)
+    s = as_series(p, self_weight=0)  # the edges' weights alone
     assert s.nodes == (1, 2, 3) and s.n_steps == 5 and s.informative == 0
     # ben hears ana (5, 5, 3, then the static 1) and cy (1: no weight) at every step
     assert [_row(s, t) for t in range(5)] == [
@@ -278,7 +278,7 @@ def test_declared_dynamic_weight_attribute_is_a_weight(tmp_path):
     ).replace('for="weight"', 'for="w"')
     p = tmp_path / "declared.gexf"
     p.write_text(text)
-    assert _row(as_series(p), 0) == [5 / 6, 0.0, 1 / 6]
+    assert _row(as_series(p, self_weight=0), 0) == [5 / 6, 0.0, 1 / 6]
 
 
 @pytest.mark.parametrize(
@@ -523,3 +523,28 @@ def test_a_row_stochastic_claim_is_checked(tmp_path, weights):
     p.write_text(json.dumps(doc))
     if sum(weights):
         assert as_series(p).weights(0).toarray()[1].sum() == pytest.approx(1.0)
+
+
+def test_a_series_file_made_elsewhere_takes_the_self_weight_rule(tmp_path):
+    """H14: Gephi/NetworkX files were read with self-weight 0, reported 'as stored'."""
+    import json
+
+    import networkx as nx
+
+    import baygo_graph as bg
+
+    g = nx.DiGraph([("a", "b"), ("b", "c")])
+    doc = {"format": "baygo-graph-series", "graphs": [nx.node_link_data(g, edges="edges")]}
+    p = tmp_path / "nx.json"
+    p.write_text(json.dumps(doc))
+    csv = tmp_path / "e.csv"
+    csv.write_text("source,target,time\na,b,0\nb,c,0\n")
+    for rule in (None, 0, 0.25):
+        options = {} if rule is None else {"self_weight": rule}
+        got, ref = as_series(p, **options), as_series(csv, **options)
+        assert got.self_weight == ("equal" if rule is None else rule)
+        assert (got.weights(0) != ref.weights(0)).nnz == 0
+    ours = bg.write_series(as_series(p), tmp_path / "ours.json")
+    assert as_series(ours).self_weight is None  # it holds W: kept as written
+    with pytest.raises(ValueError, match="which it keeps"):
+        as_series(ours, self_weight=0)

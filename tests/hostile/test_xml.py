@@ -66,7 +66,7 @@ def test_string_ids_only_where_asked(tmp_path, kit):
     path = _write(tmp_path, kit.graphml(nodes=("a", "b"), edges=[("b", "a", 1, 0.5)]))
     with pytest.raises(bg.RunFormatError, match="node id 'a' is not an integer"):
         read_graphml_series(path)
-    series = bg.read_series(path)
+    series = bg.read_series(path, self_weight=0)
     assert series.nodes == ("a", "b")  # text ids kept as text
     assert [w.toarray().tolist() for w in map(series.weights, range(2))] == [
         [[1.0, 0.0], [0.0, 1.0]],
@@ -131,7 +131,7 @@ def test_direction_attributes(tmp_path, kit):
     """edgedefault/directed: GraphML's values only; the step rule counts edge elements."""
     text = kit.graphml(steps=MAX_EMPTY_STEPS + 1, edges=[(0, 1, 0, 0.5)])
     undirected = text.replace('edgedefault="directed"', 'edgedefault="undirected"')
-    series = bg.read_series(_write(tmp_path, undirected))
+    series = bg.read_series(_write(tmp_path, undirected), self_weight=0)
     assert series.weights(0).toarray().tolist()[:2] == [[0.0, 1.0], [1.0, 0.0]]
     longer = undirected.replace(f">{MAX_EMPTY_STEPS + 1}<", f">{MAX_EMPTY_STEPS + 2}<")
     with pytest.raises(bg.RunFormatError, match=f"{MAX_EMPTY_STEPS + 2} steps for 1 edges"):

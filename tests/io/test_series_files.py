@@ -33,7 +33,12 @@ def read_graphs(path):
         return series_files._read(path, lambda p: series_files._read_json(p)[0])
     if path.suffix == ".graphml":
         return series_files._read(path, lambda p: series_files._read_graphml(p)[0])
-    return list(read_series(path).graphs())
+    try:  # a file made elsewhere: its edges' weights alone (no self-weight added)
+        return list(read_series(path, self_weight=0).graphs())
+    except ValueError as e:  # a file of write_series keeps its W and refuses the option
+        if "which it keeps" not in str(e):
+            raise
+        return list(read_series(path).graphs())
 
 
 def snapshot(source):
