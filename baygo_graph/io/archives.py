@@ -448,7 +448,35 @@ def table_spec(path, *, columns=None) -> TableSpec:
                 "(columns='time,source,target', CLI --columns time,source,target)"
             )
         names = order[:width]
+    _no_header_line(first, names, name, skip, kind)
     return TableSpec(path, kind, tuple(names), sep, skip, compression, defaults)
+
+
+#: Column names of the archives' and tools' header rows: a first data line whose named
+#: fields are all among them is a header, not an edge (its words would become nodes).
+HEADER_WORDS = frozenset(
+    {"source", "target", "time", "weight", "fromnodeid", "tonodeid", "from", "to", "src",
+     "dst", "sourceid", "targetid", "timestamp", "unixts", "node1", "node2", "ts", "t", "w",
+     "i", "j", "u", "v", "ci", "cj"}
+)  # fmt: skip
+
+
+def _no_header_line(first: str, names: tuple, name: str, skip: int, kind: str) -> None:
+    """Refuse a headerless file whose first data line is a row of column names."""
+    sep = "," if "," in first else "whitespace"
+    fields = _split(first, sep) if first else []
+    named = [f.strip(" \t").lstrip("#").strip().lower() for f, n in zip(fields, names,
+             strict=False) if not n.startswith("-")]  # fmt: skip
+    if named and all(f in HEADER_WORDS for f in named):
+        raise RunFormatError(
+            f"{name}: line {skip + 1} ({_text.shorten(repr(first), 60)}) looks like a header "
+            "row, which this file's kind does not have: comment it out with #, or "
+            + (
+                "drop columns= (CLI --columns): its header names them"
+                if kind == "columns"
+                else "give the file a .csv/.tsv name (read with its header)"
+            )
+        )
 
 
 def read_rows(spec: TableSpec, *, text=(), limit=None) -> pd.DataFrame:

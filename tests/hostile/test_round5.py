@@ -548,3 +548,31 @@ def test_a_series_file_made_elsewhere_takes_the_self_weight_rule(tmp_path):
     assert as_series(ours).self_weight is None  # it holds W: kept as written
     with pytest.raises(ValueError, match="which it keeps"):
         as_series(ours, self_weight=0)
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "options"),
+    [
+        ("hdr.txt", "FromNodeId\tToNodeId\n1\t2\n2\t3\n", {}),
+        ("out.hdr", "% sym\nsource target weight time\n1 2 1 5\n", {}),
+        ("c.csv", "source,target\na,b\nb,a\n", {"columns": "source,target"}),
+        ("c.dat", "# t i j\nt i j\n1 2 3\n", {"columns": "time,source,target"}),
+    ],
+)
+def test_a_header_row_of_a_headerless_file_is_no_edge(tmp_path, name, text, options):
+    """H19: 'FromNodeId ToNodeId' became two nodes and an edge."""
+    p = tmp_path / name
+    p.write_text(text)
+    with pytest.raises(RunFormatError, match="looks like a header row"):
+        as_series(p, **options)
+
+
+def test_unix_format_on_iso_dates_says_so_truthfully():
+    """H21: the line said the bad first cell was an integer."""
+    frame = pd.DataFrame({"source": ["a", "b"], "target": ["b", "a"],
+                          "time": ["2024-01-05", "2024-01-08"]})  # fmt: skip
+    with pytest.raises(ValueError) as e:
+        as_series(frame, time_format="unix", bin="1D")
+    assert str(e.value) == (
+        "time column 'time' row 0: '2024-01-05' is not a number (time_format='unix' reads numbers)"
+    )
