@@ -248,8 +248,13 @@ def _parse_text(values: pd.Series, name: str, time_format: str | None) -> pd.Dat
             "December or January?): give time_format='%d/%m/%Y' (CLI --time-format)"
         )
     else:
+        fmt = time_format
+        if fmt.endswith("%z"):  # the written (wall) clock, as for ISO text: offset dropped
+            parts = text.str.extract(r"^(.*?)\s*(Z|[+-]\d{2}(?::?\d{2})?)$", expand=True)
+            _check_offsets(parts[1], values, name)
+            text, fmt = parts[0].where(parts[0].notna(), text), fmt[:-2].rstrip()
         try:
-            stamps = pd.to_datetime(text, format=time_format, errors="coerce")
+            stamps = pd.to_datetime(text, format=fmt, errors="coerce")
         except ValueError as e:  # a bad directive: pandas' own two-line message
             raise ValueError(
                 f"time_format={_cell(time_format)} is not a format pandas reads: "

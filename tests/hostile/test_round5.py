@@ -576,3 +576,14 @@ def test_unix_format_on_iso_dates_says_so_truthfully():
     assert str(e.value) == (
         "time column 'time' row 0: '2024-01-05' is not a number (time_format='unix' reads numbers)"
     )
+
+
+def test_a_format_ending_in_an_offset_reads_the_written_clock_as_iso_text_does(tmp_path):
+    """H24: pandas' 'Mixed timezones detected. Pass utc=True' for two offsets and %z."""
+    times = ["2024-05-01 23:30+0200", "2024-05-01 22:00+0000", "2024-05-02 00:10-0130"]
+    frame = pd.DataFrame({"source": ["a", "b", "a"], "target": ["b", "a", "b"], "time": times})
+    got = time_steps(frame["time"], bin="1h", time_format="%Y-%m-%d %H:%M%z")
+    iso = time_steps(pd.Series([t[:-2] + ":" + t[-2:] for t in times]), bin="1h")
+    assert got.tolist() == iso.tolist() == [1, 0, 2]
+    with pytest.raises(ValueError, match="row 0: .* has the UTC offset \\+9900"):
+        time_steps(pd.Series(["2024-05-01 23:30+9900"]), bin="1h", time_format="%Y-%m-%d %H:%M%z")
