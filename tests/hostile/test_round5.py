@@ -603,3 +603,11 @@ def test_networkx_graphs_are_bounded_as_they_come(monkeypatch):
     with pytest.raises(MemoryError, match="pass fewer steps"):
         as_series(itertools.repeat(nx.DiGraph([(0, 1)])))
     assert as_series([g] * 3).n_steps == 3
+
+
+@pytest.mark.parametrize(("name", "text"), [("h.csv", "source,target,time\n1,2,100\n2,,200\n"),
+                                            ("h.txt", "1 2 100\n2\n")])  # fmt: skip
+def test_an_empty_integer_label_is_named_by_its_row(tmp_path, name, text):
+    """H25: pandas' 'cannot convert float NaN to integer' before."""
+    with pytest.raises(ValueError, match="column 'target' is empty in row 1"):
+        _csv(tmp_path, name, text)
