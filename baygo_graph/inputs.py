@@ -33,7 +33,7 @@ import networkx as nx
 
 from ._text import short_list, shorten
 from .io import archives, edgelist, foreign, series_files
-from .limits import check_budget, estimate_edge_list_bytes
+from .limits import EDGE_LIST_BYTES_FIXED, check_budget, estimate_edge_list_bytes
 from .run import Run
 from .series import SELF_WEIGHT, GraphSeries, series_from_graphs
 
@@ -474,8 +474,9 @@ def _graphs(obj, *, self_weight=SELF_WEIGHT) -> GraphSeries:
         if isinstance(g, nx.Graph):
             entries += g.number_of_edges() * (1 if g.is_directed() else 2)
             nodes = max(nodes, len(g))
-        check_budget(
-            estimate_edge_list_bytes(entries, nodes=nodes, steps=len(graphs)),
+        check_budget(  # the edge-list estimate without its fixed part (pandas, Arrow)
+            estimate_edge_list_bytes(entries, nodes=nodes, steps=len(graphs))
+            - EDGE_LIST_BYTES_FIXED,
             what=f"networkx graphs: {len(graphs)} steps so far ({entries} edge-steps, at "
             f"least {nodes} nodes)",
             advice="pass fewer steps (a shorter time window) or fewer edges per step",
