@@ -33,6 +33,7 @@ import networkx as nx
 
 from ._text import short_list, shorten
 from .io import archives, edgelist, foreign, series_files
+from .limits import EDGE_LIST_BYTES_FIXED, check_budget, estimate_edge_list_bytes
 from .run import Run
 from .series import SELF_WEIGHT, GraphSeries, series_from_graphs
 
@@ -464,8 +465,23 @@ def series_input(func):
 
 
 def _graphs(obj, *, self_weight=SELF_WEIGHT) -> GraphSeries:
-    """A sequence of networkx graphs, one per step, with the self-weight rule."""
-    return series_from_graphs(list(obj), self_weight=self_weight)
+    """A sequence of networkx graphs, one per step, with the self-weight rule: taken one
+    at a time, the series they make (edge-steps, nodes, steps) checked against the
+    budget as they come (an endless iterator stops at the budget), before it is built."""
+    graphs, entries, nodes = [], 0, 0
+    for g in obj:
+        graphs.append(g)
+        if isinstance(g, nx.Graph):
+            entries += g.number_of_edges() * (1 if g.is_directed() else 2)
+            nodes = max(nodes, len(g))
+        check_budget(  # the edge-list estimate without its fixed part (pandas, Arrow)
+            estimate_edge_list_bytes(entries, nodes=nodes, steps=len(graphs))
+            - EDGE_LIST_BYTES_FIXED,
+            what=f"networkx graphs: {len(graphs)} steps so far ({entries} edge-steps, at "
+            f"least {nodes} nodes)",
+            advice="pass fewer steps (a shorter time window) or fewer edges per step",
+        )
+    return series_from_graphs(graphs, self_weight=self_weight)
 
 
 def _module_is(name: str) -> Callable[[object], bool]:

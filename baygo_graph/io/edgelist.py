@@ -106,8 +106,9 @@ def _int_labels(text: pd.Series):
     """``"int64"`` when every label of a column read as text is an integer written the
     canonical way (ASCII digits, no ``+``, no leading zero, no ``-0``: so no two labels
     merge), else ``object`` (the labels stay text)."""
-    filled = text.dropna()
-    return "int64" if len(filled) and filled.str.fullmatch(_CANONICAL_INT).all() else object
+    filled = text.dropna()  # an empty cell keeps the text kind: refused later by its row
+    whole = len(filled) == len(text) and len(filled)
+    return "int64" if whole and filled.str.fullmatch(_CANONICAL_INT).all() else object
 
 
 #: What pandas.api.types.infer_dtype says of a column of plain labels (no scan needed).

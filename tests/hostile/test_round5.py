@@ -587,3 +587,27 @@ def test_a_format_ending_in_an_offset_reads_the_written_clock_as_iso_text_does(t
     assert got.tolist() == iso.tolist() == [1, 0, 2]
     with pytest.raises(ValueError, match="row 0: .* has the UTC offset \\+9900"):
         time_steps(pd.Series(["2024-05-01 23:30+9900"]), bin="1h", time_format="%Y-%m-%d %H:%M%z")
+
+
+def test_networkx_graphs_are_bounded_as_they_come(monkeypatch):
+    """H17: the same 2,000-edge graph 20,000 times took 5.2 GB under a 1 GiB budget, and
+    an endless iterator of graphs was consumed until memory ran out."""
+    import itertools
+
+    import networkx as nx
+
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "64MiB")
+    g = nx.gnm_random_graph(200, 2_000, seed=0, directed=True)
+    with pytest.raises(MemoryError, match="networkx graphs: .* steps so far"):
+        as_series([g] * 20_000)
+    with pytest.raises(MemoryError, match="pass fewer steps"):
+        as_series(itertools.repeat(nx.DiGraph([(0, 1)])))
+    assert as_series([g] * 3).n_steps == 3
+
+
+@pytest.mark.parametrize(("name", "text"), [("h.csv", "source,target,time\n1,2,100\n2,,200\n"),
+                                            ("h.txt", "1 2 100\n2\n")])  # fmt: skip
+def test_an_empty_integer_label_is_named_by_its_row(tmp_path, name, text):
+    """H25: pandas' 'cannot convert float NaN to integer' before."""
+    with pytest.raises(ValueError, match="column 'target' is empty in row 1"):
+        _csv(tmp_path, name, text)
