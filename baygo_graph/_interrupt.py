@@ -4,8 +4,9 @@ The command's own handler (:func:`baygo_graph.cli.main`: ``baygo: aborted``, exi
 1) starts only once numpy, SciPy, pandas and matplotlib are imported, seconds on a busy
 machine; a Ctrl-C before that printed an import traceback. Imported first by the
 package, this module gives the ``baygo`` script the same one line from its first
-moment; :func:`baygo_graph.cli.main` puts Python's own handler back. Importing the
-package from Python changes nothing (the script's name decides).
+moment; :func:`baygo_graph.cli.main` puts Python's own handler back. The command's
+worker processes ignore Ctrl-C (:data:`CLI_PID_ENV`). Importing the package from
+Python changes nothing (the script's name and that variable decide).
 """
 
 from __future__ import annotations
@@ -13,8 +14,23 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import threading
 
-__all__ = ["aborted_while_starting"]
+__all__ = ["CLI_PID_ENV", "aborted_while_starting", "is_script"]
+
+#: Set by :func:`baygo_graph.cli.main` while a command runs: the command's process id.
+#: A process that imports the package with another id in it is one of the command's
+#: workers (loky hands them the script's ``sys.argv``): it ignores Ctrl-C, the command
+#: stops it, so a Ctrl-C prints ``baygo: aborted`` once and no worker's traceback.
+CLI_PID_ENV = "BAYGO_CLI_PID"
+
+
+def is_script() -> bool:
+    """True in the ``baygo`` script's own process (not in its workers)."""
+    owner = os.environ.get(CLI_PID_ENV)
+    if owner is not None and owner != str(os.getpid()):
+        return False
+    return os.path.basename(sys.argv[0] if sys.argv else "") in ("baygo", "baygo.exe")
 
 
 def aborted_while_starting(signum, frame):  # pragma: no cover - timing-dependent
@@ -23,8 +39,16 @@ def aborted_while_starting(signum, frame):  # pragma: no cover - timing-dependen
     raise SystemExit(1)
 
 
-if (
-    os.path.basename(sys.argv[0] if sys.argv else "") in ("baygo", "baygo.exe")
-    and signal.getsignal(signal.SIGINT) is signal.default_int_handler
-):
-    signal.signal(signal.SIGINT, aborted_while_starting)
+def _install() -> None:
+    if threading.current_thread() is not threading.main_thread():
+        return  # only the main thread may set a signal handler
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        return  # someone chose a handler (or to ignore it): theirs
+    owner = os.environ.get(CLI_PID_ENV)
+    if owner is not None and owner != str(os.getpid()):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a worker: the command stops it
+    elif is_script():
+        signal.signal(signal.SIGINT, aborted_while_starting)
+
+
+_install()

@@ -137,11 +137,13 @@ def main(argv=None) -> int:
     """
     import signal
 
-    from .._interrupt import aborted_while_starting
+    from .._interrupt import CLI_PID_ENV, aborted_while_starting, is_script
 
     if signal.getsignal(signal.SIGINT) is aborted_while_starting:
         signal.signal(signal.SIGINT, signal.default_int_handler)  # imported: click's Abort now
     debug_before = os.environ.get(DEBUG_ENV)
+    pid_before = os.environ.get(CLI_PID_ENV)
+    os.environ[CLI_PID_ENV] = str(os.getpid())  # workers started now ignore Ctrl-C
     try:
         with warnings.catch_warnings():
             warnings.showwarning = _show_warning
@@ -174,4 +176,10 @@ def main(argv=None) -> int:
             os.environ.pop(DEBUG_ENV, None)
         else:
             os.environ[DEBUG_ENV] = debug_before
+        if pid_before is None:
+            os.environ.pop(CLI_PID_ENV, None)
+        else:
+            os.environ[CLI_PID_ENV] = pid_before
+        if is_script():  # the work is done: a Ctrl-C now would only cut the exit short
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
     return code if isinstance(code, int) else 0

@@ -236,6 +236,34 @@ def test_ctrl_c_in_a_parallel_sweep_is_quiet_and_leaves_no_half_file(tmp_path):
         assert json.loads(task.read_text())["id"] == task.stem
 
 
+def test_ctrl_c_of_the_terminal_reaches_workers_too_and_prints_one_line(tmp_path):
+    """A terminal's Ctrl-C goes to the whole process group: the command's loky workers
+    (which inherit the script's argv) printed their own 'baygo: aborted' or import
+    tracebacks beside the command's line (hostile round 5, H20); they ignore it now."""
+    import shutil
+
+    script = shutil.which("baygo")  # the script itself: its workers get its argv
+    if script is None:
+        pytest.skip("the baygo script is not installed (pip install -e .)")
+    out = tmp_path / "sw"
+    env = os.environ | {"PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.Popen(
+        [script, *_SWEEP, "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )  # fmt: skip
+    try:
+        t0 = time.perf_counter()
+        while not list((out / "tasks").glob("*.json")) and time.perf_counter() - t0 < 120:
+            time.sleep(0.05)
+        os.killpg(proc.pid, signal.SIGINT)  # as a terminal does: every process of the group
+        _, err = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    text = err.decode()
+    assert proc.returncode == 1 and text.strip() == "baygo: aborted", text
+
+
 @given(
     before=st.text(alphabet=st.characters(blacklist_characters="'\""), max_size=80),
     value=st.text(alphabet=st.characters(blacklist_characters="'\\"), max_size=3000),
