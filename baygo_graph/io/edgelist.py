@@ -356,6 +356,26 @@ def edge_list_series(
                              self_weight=self_weight)  # fmt: skip
 
 
+def _text_weights(text: pd.Series, name: str) -> pd.Series:
+    """A weight column read as text, as numbers (pandas' parsing, correctly rounded); a
+    positive weight that underflows to 0 (``1e-400``) refused naming its row: its
+    contact would vanish. A column with a cell that is no number is returned as text,
+    for :func:`edge_list_series` to name that cell."""
+    numbers = pd.to_numeric(text, errors="coerce")
+    if (numbers.isna() & text.notna()).any():
+        return text
+    mantissa = text.astype(str).str.split(r"[eE]", n=1, regex=True).str[0]
+    under = ((numbers == 0) & mantissa.str.contains(r"[1-9]", regex=True)).to_numpy()
+    if under.any():
+        row = int(np.flatnonzero(under)[0])
+        raise ValueError(
+            f"weight column {name!r} row {row}: {_text.shorten(repr(text.iloc[row]), 30)} is a "
+            "positive weight that underflows to 0 as a double (its contact would vanish): "
+            "scale the weights"
+        )
+    return numbers
+
+
 def _parquet_frame(path: Path) -> pd.DataFrame:
     """A Parquet edge list as a frame, its rows counted from the metadata and checked
     against the budget before any is decoded (repeated rows compress to nothing)."""
@@ -453,8 +473,13 @@ def read_edge_list(path, **options):
                 _column(head, options.get(key), key, key) for key in ("source", "target")
             }
             when = _column(head, options.get("time"), "time", "time", required=False)
-            # "NA" is a label: only an empty cell is missing; times as text, read exactly
-            frame = read_rows(spec, text=text | ({when} if when is not None else set()))
+            wcol = _column(head, options.get("weight"), "weight", "weight", required=False)
+            # "NA" is a label: only an empty cell is missing; times (read exactly) and
+            # weights (an underflow named) as text
+            exact = {c for c in (when, wcol) if c is not None}
+            frame = read_rows(spec, text=text | exact)
+            if wcol is not None:
+                frame[wcol] = _text_weights(frame[wcol], wcol)
             kind_ = _int_labels(pd.concat([frame[c] for c in text]))  # one kind for both
             frame = frame.astype(dict.fromkeys(text, kind_))
             if spec.headerless and "time" not in frame.columns:  # a static network: one step

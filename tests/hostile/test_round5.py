@@ -611,3 +611,15 @@ def test_an_empty_integer_label_is_named_by_its_row(tmp_path, name, text):
     """H25: pandas' 'cannot convert float NaN to integer' before."""
     with pytest.raises(ValueError, match="column 'target' is empty in row 1"):
         _csv(tmp_path, name, text)
+
+
+@pytest.mark.parametrize(("name", "text"), [
+    ("w.csv", "source,target,time,weight\na,b,0,1e-400\nb,a,0,1\n"),
+    ("out.w", "1 2 1e-400 0\n2 1 1 0\n"),
+])  # fmt: skip
+def test_a_positive_weight_that_underflows_is_refused(tmp_path, name, text):
+    """H22: 1e-400 became 0 and its contact vanished from the connectivity verdict."""
+    with pytest.raises(ValueError, match="row 0: '1e-400' is a positive weight that underflows"):
+        _csv(tmp_path, name, text)
+    ok = _csv(tmp_path, "ok.csv", "source,target,time,weight\na,b,0,5e-324\nb,a,0,0e9\n")
+    assert ok.weights(0).toarray()[1, 0] > 0
