@@ -519,6 +519,7 @@ def output_folder(folder, *, option: str = "--out", lock: bool = True, force: bo
     False
     """
     from ..io.atomic import (
+        LOCK_NAME,
         RECORD_NAME,
         check_replace,
         output_lock,
@@ -541,7 +542,7 @@ def output_folder(folder, *, option: str = "--out", lock: bool = True, force: bo
             yield folder
     except OSError as e:
         _remove_created(created)
-        record = e.filename is not None and Path(e.filename).name == RECORD_NAME
+        record = e.filename is not None and Path(e.filename).name in (RECORD_NAME, LOCK_NAME)
         if record or (e.errno == errno.EBUSY and e.filename == str(folder)):
             raise out_error(option, folder, e) from None
         raise

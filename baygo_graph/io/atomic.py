@@ -440,7 +440,8 @@ def output_lock(folder):
     A non-blocking :class:`filelock.FileLock` on ``folder/.baygo.lock``
     (:data:`LOCK_NAME`): the kernel drops it when the process ends however it
     dies; the file is removed on release (while still locked). The folder must
-    exist.
+    exist. A link at that name, or a file there that is not empty (baygo's lock file
+    is), is refused and left alone.
 
     Raises
     ------
@@ -463,7 +464,15 @@ def output_lock(folder):
     if key in _LOCKED:  # this process holds it already (one folder given for two options)
         yield Path(folder)
         return
-    lock = FileLock(key / LOCK_NAME, blocking=False, thread_local=False)
+    path = check_target(Path(folder) / LOCK_NAME)  # a link there: refused, never followed
+    if path.is_dir() or (path.is_file() and path.stat().st_size > 0):  # ours are empty
+        raise FileExistsError(
+            errno.EEXIST,
+            "exists and baygo did not make it (baygo's lock file is empty): baygo keeps its "
+            "lock there; remove it or write elsewhere",
+            str(path),
+        )
+    lock = FileLock(path, blocking=False, thread_local=False)
     try:
         lock.acquire()
     except Timeout:

@@ -196,3 +196,31 @@ def test_an_input_is_never_an_output_even_with_force(tmp_path, capsys, spelling)
     assert err.startswith(f"baygo: error: --out: {target}: is the input ") and "\n" not in err
     assert target.read_bytes() == before
     assert sorted(p.name for p in out.iterdir()) == ["results.csv"]  # nothing else written
+
+
+@pytest.mark.parametrize("kind", ["user file", "link", "empty"])
+def test_a_file_at_the_lock_name_is_left_alone(tmp_path, runs, capsys, kind):
+    """A user's `.baygo.lock` was taken as the lock and deleted; a link there gave the
+    OS's words (hostile round 6, G6). baygo's own lock file is empty: an empty file
+    there is a stale lock and is used."""
+    out = tmp_path / "figs"
+    out.mkdir()
+    lock = out / ".baygo.lock"
+    victim = tmp_path / "victim.txt"
+    victim.write_text("my notes")
+    if kind == "user file":
+        lock.write_text("user lock file")
+    elif kind == "link":
+        lock.symlink_to(victim)
+    else:
+        lock.touch()
+    code = run_main(["plot", runs / "b0", "--out", out])
+    err = capsys.readouterr().err.strip()
+    if kind == "empty":
+        assert code == 0 and not lock.exists()
+        return
+    assert code == 1 and err.startswith(f"baygo: error: --out: {lock}: ") and "\n" not in err
+    assert ("symbolic link" in err) == (kind == "link")
+    assert victim.read_text() == "my notes"
+    assert lock.is_symlink() if kind == "link" else lock.read_text() == "user lock file"
+    assert sorted(p.name for p in out.iterdir()) == [".baygo.lock"]
