@@ -131,3 +131,14 @@ def test_a_row_longer_than_the_header_is_refused(tmp_path):
     path.write_text("BodyFat,Abdomen\n1.0708,12.3,85.2\n1.0853,6.1,83.0\n")
     with pytest.raises(DataError, match="a row holds more values than the header names"):
         load_bodyfat(path)
+
+
+def test_synthetic_data_are_budgeted_before_they_are_drawn(monkeypatch):
+    """`baygo run --agents 10000000` drew 10^8 synthetic samples (3.3 GB) before the
+    run's budget check (hostile round 6, G13): the data are checked first."""
+    from baygo_graph.exceptions import BudgetError
+
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "200M")
+    with pytest.raises(BudgetError, match=r"synthetic data of 100000000 samples needs about"):
+        synthetic_bodyfat(100_000_000)
+    assert len(synthetic_bodyfat(1_000, rng=0).frame) == 1_000

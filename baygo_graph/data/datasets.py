@@ -21,7 +21,7 @@ from .._text import short_list, shorten
 from .._validate import csv_header_names, read_csv_rows
 from ..defaults import BODYFAT_ENV
 from ..exceptions import DataError
-from ..limits import check_csv_budget
+from ..limits import check_budget, check_csv_budget
 
 __all__ = [
     "BODYFAT_ENV",
@@ -229,6 +229,12 @@ def synthetic_bodyfat(n: int = SYNTHETIC_SAMPLES, *, rng=0) -> Dataset:
     """
     if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 10:
         raise ValueError(f"n must be an integer >= 10, got {n!r}")
+    # two columns, their draws and the frame's copy: 6 float64 values a sample at most
+    check_budget(
+        48 * int(n),
+        what=f"the synthetic data of {int(n)} samples",
+        advice="ask for fewer samples (--samples; its default is 10 per agent)",
+    )
     rng = np.random.default_rng(rng)
     abdomen = np.clip(rng.normal(92.6, 10.8, n), 65.0, 150.0)
     bodyfat = np.clip(0.631 * abdomen - 39.28 + rng.normal(0.0, 4.88, n), 0.0, 50.0)
