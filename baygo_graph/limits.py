@@ -324,6 +324,25 @@ def estimate_run_bytes(
     return posterior + grid + metrics + (m * m * 8 if pairwise else 0)
 
 
+#: Bytes per node and per edge of drawing a step's graph and a window's union (two
+#: networkx graphs, about 310 bytes per node and per edge each, measured; the
+#: figure's arrays): ``baygo plot``'s graph figures.
+DRAW_NODE_BYTES = 700
+DRAW_EDGE_BYTES = 700
+
+
+def estimate_drawing_bytes(nodes: int, edges: int) -> int:
+    """Peak bytes of drawing the graph figures of ``nodes`` nodes and ``edges`` edges
+    (the last step's and the window union's, self-loops included).
+
+    Examples
+    --------
+    >>> estimate_drawing_bytes(300_000, 600_000) / 2**20 > 600
+    True
+    """
+    return DRAW_NODE_BYTES * int(nodes) + DRAW_EDGE_BYTES * int(edges)
+
+
 def estimate_edge_list_bytes(rows: int, *, nodes: int, steps: int, text_labels: bool = False,
                              directed: bool = True) -> int:  # fmt: skip
     """Peak bytes of reading an edge list of ``rows`` contacts into a series.

@@ -301,3 +301,21 @@ def test_a_ranking_lists_only_nodes_with_influence_and_says_why(tmp_path):
     text = run_cli(["analyze", str(path), "--window", "3"])
     assert "victor 1.000 (1 node holds all the influence" in text
     assert "aaron 0.000" not in text and "alice 0.000" not in text
+
+
+def test_plot_checks_the_drawing_against_the_budget(monkeypatch):
+    """A 4.6 MB ring of 300,000 nodes took 922 MB in `baygo plot` under a 300M budget
+    (hostile round 6, G11): the graph figures are estimated before any is drawn."""
+    from baygo_graph import as_series
+    from baygo_graph.cli.figures import _check_drawing_budget
+    from baygo_graph.exceptions import BudgetError
+
+    n = 40_000
+    i = np.arange(n)
+    frame = pd.DataFrame({"source": i, "target": (i + 1) % n, "time": i % 2})
+    series = as_series(frame)
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "100M")
+    with pytest.raises(BudgetError, match=r"drawing the graphs of 40000 nodes \(140000 edges\)"):
+        _check_drawing_budget(series, 2)
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "150M")
+    _check_drawing_budget(series, 2)  # 120 MiB: drawn
