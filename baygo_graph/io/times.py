@@ -17,7 +17,9 @@ A time column becomes one step index per row: ``step = (time - origin) // bin``.
   column (``Europe/Paris``) and text with a UTC offset (``+02:00``) are binned on
   their wall-clock time, so ``1D`` bins run from local midnight to local midnight
   across a daylight-saving change (a 23- or 25-hour day is one step); naive times
-  are taken as written.
+  are taken as written. A duration that is not a whole number of days is laid on the
+  instants, on the clock of the earliest time, so the repeated hour of a fall-back
+  never reverses two events (on one UTC offset both rules agree).
 * **Origin** (``origin=``): ``"first"`` (default) starts step 0 at the first time
   (integers), or lays the bins from local midnight of the first time's day
   (durations), step 0 being the bin that holds the first time; ``"epoch"``
@@ -233,8 +235,9 @@ def _one_precision(text: pd.Series, values: pd.Series, name: str) -> None:
             )
 
 
-def _parse_text(values: pd.Series, name: str, time_format: str | None) -> pd.DatetimeIndex:
-    """Text timestamps on their written (wall) clock: ISO 8601, or ``time_format``."""
+def _parse_text(values: pd.Series, name: str, time_format: str | None):
+    """Text timestamps on their written (wall) clock: ISO 8601, or ``time_format``; and
+    their UTC instants when every row gives its UTC offset (else None)."""
     text = values.astype(str).str.strip()
     if time_format is None:
         parts = text.str.extract(_OFFSET, expand=True)  # wall clock: the offset dropped
@@ -248,10 +251,11 @@ def _parse_text(values: pd.Series, name: str, time_format: str | None) -> pd.Dat
             "December or January?): give time_format='%d/%m/%Y' (CLI --time-format)"
         )
     else:
-        fmt = time_format
+        fmt, offset = time_format, None
         if fmt.endswith("%z"):  # the written (wall) clock, as for ISO text: offset dropped
             parts = text.str.extract(r"^(.*?)\s*(Z|[+-]\d{2}(?::?\d{2})?)$", expand=True)
-            _check_offsets(parts[1], values, name)
+            offset = parts[1]
+            _check_offsets(offset, values, name)
             text, fmt = parts[0].where(parts[0].notna(), text), fmt[:-2].rstrip()
         try:
             stamps = pd.to_datetime(text, format=fmt, errors="coerce")
@@ -269,7 +273,19 @@ def _parse_text(values: pd.Series, name: str, time_format: str | None) -> pd.Dat
         why = next((w for pattern, w in _NOT_READ if re.search(pattern, cell)), hint)
         raise ValueError(f"time column {name!r} row {row}: {_cell(values.iloc[row])} is {why}")
     index = pd.DatetimeIndex(stamps)
-    return index.tz_localize(None) if index.tz is not None else index
+    index = index.tz_localize(None) if index.tz is not None else index
+    return index, _instants(index, offset)
+
+
+def _instants(wall: pd.DatetimeIndex, offset) -> pd.DatetimeIndex | None:
+    """The UTC instants of wall-clock times written with a UTC offset on every row
+    (``Z``, ``+02:00``, ``+0200``, ``+02``); None when a row has none."""
+    if offset is None or offset.isna().any():
+        return None
+    text = offset.str.replace(":", "", regex=False).replace("Z", "+0000")
+    sign = np.where(text.str[0] == "-", -1, 1)
+    minutes = text.str[1:3].astype(int) * 60 + text.str[3:5].replace("", "0").astype(int)
+    return wall - pd.to_timedelta(sign * minutes.to_numpy(), unit="min")
 
 
 def _calendar(bin) -> tuple[str, int] | None:
@@ -318,8 +334,13 @@ def _unit_ns(unit: str) -> int:
     return int(pd.Timedelta(1, unit=unit) // pd.Timedelta(1, unit="ns"))
 
 
-def _stamp_steps(index: pd.DatetimeIndex, bin, origin: str, name: str) -> np.ndarray:
-    """Steps of wall-clock timestamps (tz-naive) for a duration or calendar ``bin``."""
+def _stamp_steps(index: pd.DatetimeIndex, bin, origin: str, name: str, instants=None) -> np.ndarray:
+    """Steps of wall-clock timestamps (tz-naive) for a duration or calendar ``bin``.
+
+    ``instants`` (their UTC times, tz-naive; None for naive times): a duration that is
+    not a whole number of days is laid on them, on the clock of the earliest time (its
+    UTC offset kept for the whole column), so a repeated or skipped hour (daylight
+    saving) never reverses two events nor merges two real hours."""
     if bin is None:
         raise ValueError(
             f"time column {name!r} holds timestamps: give the width of a step with bin= "
@@ -335,6 +356,11 @@ def _stamp_steps(index: pd.DatetimeIndex, bin, origin: str, name: str) -> np.nda
         whole = np.floor_divide(ordinals - anchor, n)
         return _offsets(whole, int(whole.min()))
     width_ns = _duration_ns(bin)
+    if instants is not None and width_ns % _DAY_NS:
+        shift = index - instants  # each row's UTC offset
+        if len(shift) and (shift != shift[0]).any():
+            first = int(np.argmin(instants.asi8))
+            index = instants + shift[first]
     span = f"(from {index.min()} to {index.max()})"
     if width_ns % _unit_ns(index.unit):  # a bin finer than the column's unit
         try:
@@ -459,10 +485,11 @@ def time_steps(
             f"format such as '%d/%m/%Y', got {_text.shorten(repr(time_format), 40)}"
         )
     if pd.api.types.is_datetime64_any_dtype(values):
-        index = pd.DatetimeIndex(values)
+        index, instants = pd.DatetimeIndex(values), None
         if index.tz is not None:  # the wall clock of its zone
+            instants = index.tz_convert("UTC").tz_localize(None)
             index = index.tz_localize(None)
-        return _stamp_steps(index, bin, origin, name)
+        return _stamp_steps(index, bin, origin, name, instants)
     numeric = pd.api.types.is_numeric_dtype(values)
     first = values.iloc[0] if len(values) else None
     if unix is not None or (time_format is None and (numeric or _is_number(first))):
@@ -504,4 +531,5 @@ def time_steps(
             f"time column {name!r} holds numbers: time_format={_cell(time_format)} reads "
             "text; for numbers use 'unix' (or none: integers as written)"
         )
-    return _stamp_steps(_parse_text(values, name, time_format), bin, origin, name)
+    index, instants = _parse_text(values, name, time_format)
+    return _stamp_steps(index, bin, origin, name, instants)

@@ -584,7 +584,11 @@ def test_a_format_ending_in_an_offset_reads_the_written_clock_as_iso_text_does(t
     frame = pd.DataFrame({"source": ["a", "b", "a"], "target": ["b", "a", "b"], "time": times})
     got = time_steps(frame["time"], bin="1h", time_format="%Y-%m-%d %H:%M%z")
     iso = time_steps(pd.Series([t[:-2] + ":" + t[-2:] for t in times]), bin="1h")
-    assert got.tolist() == iso.tolist() == [1, 0, 2]
+    # a 1h bin is laid on the instants on the earliest time's clock (hostile6 G2):
+    # 23:30, 00:00 and 03:40 at +02:00
+    assert got.tolist() == iso.tolist() == [0, 1, 4]
+    day = time_steps(frame["time"], bin="1D", time_format="%Y-%m-%d %H:%M%z")
+    assert day.tolist() == [0, 0, 1]  # whole days: each one's own written clock
     with pytest.raises(ValueError, match="row 0: .* has the UTC offset \\+9900"):
         time_steps(pd.Series(["2024-05-01 23:30+9900"]), bin="1h", time_format="%Y-%m-%d %H:%M%z")
 

@@ -1,0 +1,69 @@
+"""Hostile round 6 (reader side): findings G1, G2, G5, G7, G8, G9."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from baygo_graph.io.times import time_steps
+
+PARIS = ZoneInfo("Europe/Paris")
+
+
+def _instants(day: str, rng: np.random.Generator) -> list[datetime]:
+    """Random UTC instants over the 24 hours around a Paris clock change (and the
+    change's own hours), as aware datetimes."""
+    start = datetime.fromisoformat(day).replace(tzinfo=UTC) - timedelta(hours=2)
+    minutes = np.concatenate([rng.integers(0, 8 * 60, 25), [0, 59, 60, 61, 119, 120, 121]])
+    return [start + timedelta(minutes=int(m)) for m in minutes]
+
+
+def _reference(stamps: list[datetime], bin: str) -> list[int]:
+    """Steps by hand: a whole-day bin on Paris local dates; a shorter bin on the
+    instants, from local midnight of the earliest time's day on its own UTC offset."""
+    local = [t.astimezone(PARIS) for t in stamps]
+    if bin == "1D":
+        first = min(t.date() for t in local)
+        return [(t.date() - first).days for t in local]
+    width = pd.Timedelta(bin).to_pytimedelta()
+    earliest = min(local, key=lambda t: t.astimezone(UTC))
+    midnight = earliest.replace(hour=0, minute=0, second=0, microsecond=0)
+    midnight = midnight.replace(tzinfo=None) - earliest.utcoffset()  # as UTC, naive
+    start = midnight + (earliest.astimezone(UTC).replace(tzinfo=None) - midnight) // width * width
+    return [(t.astimezone(UTC).replace(tzinfo=None) - start) // width for t in stamps]
+
+
+@pytest.mark.parametrize("day", ["2024-10-27T01:00", "2024-03-31T01:00"])
+@pytest.mark.parametrize("bin", ["15min", "30min", "1h", "1D"])
+@pytest.mark.parametrize("form", ["aware", "text"])
+def test_g2_clock_change_bins_against_reference(day, bin, form):
+    rng = np.random.default_rng(abs(hash((day, bin, form))) % 2**32)
+    stamps = _instants(day, rng)
+    if form == "aware":
+        values = pd.Series(pd.DatetimeIndex(stamps).tz_convert("Europe/Paris"))
+    else:
+        values = pd.Series([t.astimezone(PARIS).isoformat() for t in stamps])
+    steps = time_steps(values, bin=bin).astype(np.int64)
+    ref = np.array(_reference(stamps, bin))
+    assert (steps == ref - ref.min()).all()
+    # a later event is never in an earlier step
+    order = np.argsort([t.timestamp() for t in stamps], kind="stable")
+    assert (np.diff(steps[order]) >= 0).all()
+
+
+def test_g2_fall_back_keeps_order():
+    values = pd.Series(["2024-10-27T02:45:00+02:00", "2024-10-27T02:15:00+01:00"])
+    assert time_steps(values, bin="30min").tolist() == [0, 1]
+    assert time_steps(values, bin="15min").tolist() == [0, 2]
+    assert time_steps(values, bin="1h").tolist() == [0, 1]  # two real hours
+    assert time_steps(values, bin="1D").tolist() == [0, 0]  # one local day
+
+
+def test_g2_one_offset_is_the_wall_clock():
+    # a column on one UTC offset bins as before: from local midnight of its first day
+    values = pd.Series(["2024-05-01T05:40:00+05:30", "2024-05-01T06:10:00+05:30"])
+    assert time_steps(values, bin="1h").tolist() == [0, 1]
