@@ -57,6 +57,8 @@ def _check_drawing_budget(run, window: int) -> None:
     from ..limits import check_budget, estimate_drawing_bytes
 
     series = run.series if hasattr(run, "strategy") else run
+    if series is None:  # a run without a graph (Cen, NoCol): no graph figure
+        return
     t = series.n_steps
     lo = max(0, t - window)
     nodes = series.n_agents if hasattr(series, "n_agents") else len(series.nodes)

@@ -412,6 +412,10 @@ def table_spec(path, *, columns=None) -> TableSpec:
         )  # Netzschleuder's header "# source, target, time", then "0, 1, 20" rows
         if spaced:
             skip, first = 0, hashed
+        raw = next(csv.reader([first], delimiter=sep), [])
+        # a header written "source, target, time" matches its names without the spaces:
+        # its rows are read the same way ("a, b, 1": 'b', not ' b'), one rule for both
+        spaced = spaced or any(f[:1] == " " for f in raw[1:])
         header = next(csv.reader([first], delimiter=sep, skipinitialspace=True), [])
         try:
             check_unique_names(header)

@@ -239,6 +239,13 @@ def _parse_text(values: pd.Series, name: str, time_format: str | None):
     """Text timestamps on their written (wall) clock: ISO 8601, or ``time_format``; and
     their UTC instants when every row gives its UTC offset (else None)."""
     text = values.astype(str).str.strip()
+    finer = text.str.contains(r"[.,]\d{9}\d*[1-9]", regex=True).to_numpy(dtype=bool)
+    if finer.any():  # pandas keeps nanoseconds and cuts the rest: never silently
+        row = _first_bad(finer)
+        raise ValueError(
+            f"time column {name!r} row {row}: {_cell(values.iloc[row])} has digits below a "
+            "nanosecond, the finest time kept: round the column to nanoseconds"
+        )
     if time_format is None:
         parts = text.str.extract(_OFFSET, expand=True)  # wall clock: the offset dropped
         local, offset = parts[0], parts[1]
@@ -259,10 +266,13 @@ def _parse_text(values: pd.Series, name: str, time_format: str | None):
             text, fmt = parts[0].where(parts[0].notna(), text), fmt[:-2].rstrip()
         try:
             stamps = pd.to_datetime(text, format=fmt, errors="coerce")
-        except ValueError as e:  # a bad directive: pandas' own two-line message
+        except (ValueError, re.error) as e:  # a bad directive, or one named twice
+            why = str(e)
+            if isinstance(e, re.error):
+                why = "it names a directive twice (" + why.split(";")[0] + ")"
             raise ValueError(
                 f"time_format={_cell(time_format)} is not a format pandas reads: "
-                f"{_text.shorten(' '.join(str(e).split()), 80)}"
+                f"{_text.shorten(' '.join(why.split()), 80)}"
             ) from None
         hint = f"not a time of time_format={_cell(time_format)}"
     clock = text.str.lower().isin(_CLOCK_WORDS).to_numpy()  # pandas reads them as today

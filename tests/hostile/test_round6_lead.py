@@ -1,0 +1,37 @@
+"""Hostile round 6 (reader side, the lead's share): each case was mishandled before."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from baygo_graph import as_series
+from baygo_graph.io.times import time_steps
+
+
+@pytest.mark.parametrize("fmt", ["%d/%d/%Y", "%Y/%Y/%Y"])
+def test_a_format_naming_a_directive_twice_is_one_line(fmt):
+    """G12: an 81-line re.error traceback."""
+    with pytest.raises(ValueError, match=r"is not a format pandas reads: it names a directive"):
+        time_steps(pd.Series(["01/02/2024", "03/02/2024"]), bin="1D", time_format=fmt)
+
+
+def test_digits_below_a_nanosecond_are_refused_not_cut():
+    """G16: 0.1 ns and 0.9 ns were cut to the same time; zeros past the 9th digit are
+    no change and read."""
+    ok = ["2024-01-01T08:00:00.000000001", "2024-01-01T08:00:00.0000000010"]
+    assert time_steps(pd.Series(ok), bin="1ns").tolist() == [0, 0]
+    finer = ["2024-01-01T08:00:00.0000000001", "2024-01-01T08:00:00.0000000009"]
+    with pytest.raises(ValueError, match=r"row 0: .* has digits below a nanosecond"):
+        time_steps(pd.Series(finer), bin="1ns")
+
+
+def test_a_header_written_with_comma_space_reads_its_cells_the_same_way(tmp_path):
+    """G15: 'source, target, time' matched its names without the spaces but kept them in
+    the cells: node a became 'a' and ' a'. A header without spaces keeps cells as written."""
+    spaced = tmp_path / "spaced.csv"
+    spaced.write_text("source, target, time\na, b, 0\nb, a, 1\n")
+    assert as_series(spaced).nodes == ("a", "b")
+    plain = tmp_path / "plain.csv"
+    plain.write_text("source,target,time\n a, b,0\n")
+    assert as_series(plain).nodes == (" a", " b")
