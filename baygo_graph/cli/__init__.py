@@ -141,6 +141,10 @@ def main(argv=None) -> int:
 
     if signal.getsignal(signal.SIGINT) is aborted_while_starting:
         signal.signal(signal.SIGINT, signal.default_int_handler)  # imported: click's Abort now
+    # joblib's notes when an interrupted command drops its parallel generator (it is
+    # collected after this function has printed 'baygo: aborted'): noise, not news
+    for note in (r".* tasks which were still being processed", r".* tasks have been successfully"):
+        warnings.filterwarnings("ignore", message=note, category=UserWarning)
     debug_before = os.environ.get(DEBUG_ENV)
     pid_before = os.environ.get(CLI_PID_ENV)
     os.environ[CLI_PID_ENV] = str(os.getpid())  # workers started now ignore Ctrl-C
