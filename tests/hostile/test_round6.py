@@ -106,3 +106,17 @@ def test_g5_uint64_labels_above_int64_are_refused_and_others_read():
     mixed = pd.Series(["a", 1], dtype=object)  # int and text: text, as a CSV gives
     s = as_series(pd.DataFrame({"source": mixed, "target": mixed[::-1], "time": [0, 1]}))
     assert sorted(s.nodes) == ["1", "a"]
+
+
+def test_g8_gexf_of_an_unknown_encoding_is_one_line(tmp_path):
+    from baygo_graph import read_series
+    from baygo_graph.exceptions import RunFormatError
+
+    p = tmp_path / "tiny.gexf"
+    p.write_bytes(b'<?xml version="1.0" encoding="ttf-8"?><gexf/>')
+    with pytest.raises(RunFormatError) as e:
+        read_series(p)
+    assert str(e.value) == (
+        f"{str(p)!r} is not a readable graph series: its XML declaration names the unknown "
+        "encoding 'ttf-8'"
+    )
