@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -120,3 +121,22 @@ def test_g8_gexf_of_an_unknown_encoding_is_one_line(tmp_path):
         f"{str(p)!r} is not a readable graph series: its XML declaration names the unknown "
         "encoding 'ttf-8'"
     )
+
+
+@pytest.mark.parametrize(
+    ("encoding", "said"),
+    [("utf-16", "UTF-16 text (byte-order mark FF FE)"), ("utf-16-be", "NUL bytes"),
+     ("utf-32", "UTF-32 text (byte-order mark FF FE 00 00)")],
+)  # fmt: skip
+@pytest.mark.parametrize("suffix", [".csv", ".txt", ".csv.gz"])
+def test_g1_utf16_text_is_named(encoding, said, suffix, tmp_path):
+    import gzip
+
+    from baygo_graph import as_series
+    from baygo_graph.exceptions import RunFormatError
+
+    data = "source,target,time\na,b,1\nb,a,2\n".encode(encoding)
+    p = tmp_path / f"u16{suffix}"
+    p.write_bytes(gzip.compress(data) if suffix.endswith(".gz") else data)
+    with pytest.raises(RunFormatError, match=f"^'.*u16{suffix}' .*{re.escape(said)}.*UTF-8$"):
+        as_series(p)
