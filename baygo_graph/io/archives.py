@@ -334,6 +334,32 @@ def _head_lines(path: Path, compression: str | None) -> list[str]:
     return lines
 
 
+#: Byte-order marks of text that is not UTF-8 (UTF-32 first: its LE mark starts as UTF-16's).
+_WIDE_MARKS = (
+    (b"\xff\xfe\x00\x00", "UTF-32"),
+    (b"\x00\x00\xfe\xff", "UTF-32"),
+    (b"\xff\xfe", "UTF-16"),
+    (b"\xfe\xff", "UTF-16"),
+)
+
+
+def _not_wide_text(path: Path, compression: str | None, name: str) -> None:
+    """Refuse UTF-16/32 text (Excel's "Unicode text"): a byte-order mark, or NUL bytes
+    in the first line, in one line saying so (not its header as NUL-riddled names)."""
+    with _open(path, compression) as raw:
+        head = raw.read(4096)
+    for mark, what in _WIDE_MARKS:
+        if head.startswith(mark):
+            raise RunFormatError(
+                f"{name} is {what} text (byte-order mark {mark.hex(' ').upper()}): save it as UTF-8"
+            )
+    if b"\x00" in head.split(b"\n", 1)[0]:
+        raise RunFormatError(
+            f"{name} holds NUL bytes in its first line: it is UTF-16 or UTF-32 text, or not "
+            "text: save it as UTF-8"
+        )
+
+
 def _is_comment(line: str) -> bool:
     return line.lstrip().startswith(("#", "%")) or not line.strip()
 
@@ -394,6 +420,7 @@ def table_spec(path, *, columns=None) -> TableSpec:
     elif kind is None or kind == "parquet":
         raise RunFormatError(f"{name} is not an edge-list file; baygo reads {KINDS_TEXT}")
     try:
+        _not_wide_text(path, compression, name)
         lines = _head_lines(path, compression)
     except RunFormatError:
         raise

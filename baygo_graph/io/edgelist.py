@@ -161,17 +161,48 @@ def _one_kind(both: pd.Series, source: str, target: str) -> pd.Series:
     return pd.Series(out[0] + out[1], dtype=object)
 
 
+_INT64_MAX = 2**63 - 1
+#: What pandas.api.types.infer_dtype says of an object column of int or str labels.
+_LABEL_KINDS = {"string", "integer", "mixed-integer", "bytes", "mixed", "empty"}
+
+
+def _label_kind(values: pd.Series) -> str | None:
+    """The kind of a label column that is neither integers nor text (floats, booleans,
+    datetimes, durations, complex numbers...), for the refusal; None when it is one."""
+    dtype = values.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        return _label_kind(pd.Series(dtype.categories))
+    if pd.api.types.is_bool_dtype(dtype):
+        return str(dtype)
+    if pd.api.types.is_integer_dtype(dtype) or isinstance(dtype, pd.StringDtype):
+        return None
+    if dtype.kind == "O":
+        kind = pd.api.types.infer_dtype(values, skipna=True)
+        return None if kind in _LABEL_KINDS else f"{kind} (object)"
+    if pd.api.types.is_string_dtype(dtype):  # pyarrow-backed text
+        return None
+    return str(dtype)
+
+
 def _labels(values: pd.Series, name: str) -> pd.Series:
     """The column, refused when a cell is empty (missing, or the empty text: a CSV's
     empty cell is missing, so the same rows are refused in every form) or nested, or
-    holds floats or booleans
-    (``0.0`` and ``-0.0`` compare equal, and a CSV of the same rows reads them as text:
-    no one rule keeps them apart in every format)."""
+    holds anything but integers and text: floats, booleans, datetimes, durations,
+    complex numbers (``0.0`` and ``-0.0`` compare equal, and a CSV of the same rows
+    reads them as text: no one rule keeps them apart in every format)."""
     _one_value_cells(values, f"column {name!r}")
-    if pd.api.types.is_bool_dtype(values) or pd.api.types.is_float_dtype(values):
+    kind = _label_kind(values)
+    if kind is not None:
         raise ValueError(
-            f"column {_text.short_repr(name)} holds {values.dtype} labels: node labels must be "
+            f"column {_text.short_repr(name)} holds {kind} labels: node labels must be "
             "integers or text (convert the column, e.g. .astype(str), to keep them as written)"
+        )
+    if values.dtype.kind == "u" and len(values) and values.max() > _INT64_MAX:
+        row = int(np.argmax(values.to_numpy() > _INT64_MAX))
+        raise ValueError(
+            f"column {_text.short_repr(name)} row {row}: the uint64 label {values.iloc[row]} "
+            "is above 2^63-1: integer labels are 64-bit signed (convert the column, e.g. "
+            ".astype(str), to keep them as text)"
         )
     empty = values.isna().to_numpy()
     if values.dtype.kind == "O" or isinstance(values.dtype, pd.StringDtype):

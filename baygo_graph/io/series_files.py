@@ -611,7 +611,13 @@ def _read_gexf(path: Path, self_weight=None) -> GraphSeries:
     import defusedxml.ElementTree as DET
 
     check_budget(16 * path.stat().st_size, what=f"parsing {path.name}")
-    root = DET.parse(path).getroot()  # refuses DTDs, entity expansion, external references
+    try:  # defusedxml refuses DTDs, entity expansion, external references
+        root = DET.parse(path).getroot()
+    except LookupError as e:  # the XML declaration's encoding (one flipped bit: "ttf-8")
+        name = str(e).removeprefix("unknown encoding: ")
+        raise RunFormatError(
+            f"its XML declaration names the unknown encoding {shorten(repr(name), 40)}"
+        ) from None
     graph = next(iter(_children(root, "graph")), None)
     if _local(root.tag) != "gexf" or graph is None:
         raise RunFormatError("not GEXF (no <gexf><graph>)")

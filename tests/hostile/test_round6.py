@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -67,3 +68,75 @@ def test_g2_one_offset_is_the_wall_clock():
     # a column on one UTC offset bins as before: from local midnight of its first day
     values = pd.Series(["2024-05-01T05:40:00+05:30", "2024-05-01T06:10:00+05:30"])
     assert time_steps(values, bin="1h").tolist() == [0, 1]
+
+
+_LABELS_OF = {
+    "datetime": pd.to_datetime(["2024-01-01", "2024-01-02"]),
+    "aware": pd.to_datetime(["2024-01-01", "2024-01-02"]).tz_localize("Europe/Paris"),
+    "timedelta": pd.to_timedelta([1, 2], unit="s"),
+    "complex": np.array([1 + 0j, 2 + 0j]),
+    "object of timestamps": pd.Series(pd.to_datetime(["2024-01-01", "2024-01-02"]), dtype=object),
+    "object of floats": pd.Series([1.5, 2.5], dtype=object),
+    "categorical of dates": pd.Categorical(pd.to_datetime(["2024-01-01", "2024-01-02"])),
+}
+
+
+@pytest.mark.parametrize("kind", list(_LABELS_OF))
+def test_g5_labels_that_are_not_integers_or_text_are_refused(kind, tmp_path):
+    from baygo_graph import as_series
+
+    a = _LABELS_OF[kind]
+    frame = pd.DataFrame({"source": a, "target": a[::-1], "time": [0, 1]})
+    with pytest.raises(ValueError, match=r"column 'source' holds .* labels: .*astype\(str\)"):
+        as_series(frame)
+    if kind in ("datetime", "timedelta"):  # the same from a Parquet file
+        frame.to_parquet(tmp_path / "x.parquet")
+        with pytest.raises(ValueError, match=r"column 'source' holds .* labels"):
+            as_series(tmp_path / "x.parquet")
+
+
+def test_g5_uint64_labels_above_int64_are_refused_and_others_read():
+    from baygo_graph import as_series
+
+    big = np.array([2**64 - 1, 1], dtype=np.uint64)
+    with pytest.raises(ValueError, match=r"column 'source' row 0: the uint64 label .* 2\^63-1"):
+        as_series(pd.DataFrame({"source": big, "target": big[::-1], "time": [0, 1]}))
+    ok = np.array([2, 1], dtype=np.uint64)
+    s = as_series(pd.DataFrame({"source": ok, "target": ok[::-1], "time": [0, 1]}))
+    assert s.nodes == (1, 2)
+    mixed = pd.Series(["a", 1], dtype=object)  # int and text: text, as a CSV gives
+    s = as_series(pd.DataFrame({"source": mixed, "target": mixed[::-1], "time": [0, 1]}))
+    assert sorted(s.nodes) == ["1", "a"]
+
+
+def test_g8_gexf_of_an_unknown_encoding_is_one_line(tmp_path):
+    from baygo_graph import read_series
+    from baygo_graph.exceptions import RunFormatError
+
+    p = tmp_path / "tiny.gexf"
+    p.write_bytes(b'<?xml version="1.0" encoding="ttf-8"?><gexf/>')
+    with pytest.raises(RunFormatError) as e:
+        read_series(p)
+    assert str(e.value) == (
+        f"{str(p)!r} is not a readable graph series: its XML declaration names the unknown "
+        "encoding 'ttf-8'"
+    )
+
+
+@pytest.mark.parametrize(
+    ("encoding", "said"),
+    [("utf-16", "UTF-16 text (byte-order mark FF FE)"), ("utf-16-be", "NUL bytes"),
+     ("utf-32", "UTF-32 text (byte-order mark FF FE 00 00)")],
+)  # fmt: skip
+@pytest.mark.parametrize("suffix", [".csv", ".txt", ".csv.gz"])
+def test_g1_utf16_text_is_named(encoding, said, suffix, tmp_path):
+    import gzip
+
+    from baygo_graph import as_series
+    from baygo_graph.exceptions import RunFormatError
+
+    data = "source,target,time\na,b,1\nb,a,2\n".encode(encoding)
+    p = tmp_path / f"u16{suffix}"
+    p.write_bytes(gzip.compress(data) if suffix.endswith(".gz") else data)
+    with pytest.raises(RunFormatError, match=f"^'.*u16{suffix}' .*{re.escape(said)}.*UTF-8$"):
+        as_series(p)
