@@ -27,6 +27,7 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 
+from ._text import shorten
 from .series_backings import (
     ChoiceSeries,
     EdgeListSeries,
@@ -211,6 +212,7 @@ def series_from_graphs(graphs, *, stochastic: bool = False, self_weight=None) ->
     triples = []
     for t, g in enumerate(graphs):
         edges = g.edges(data="weight", default=1.0)
+        _check_weights(t, edges)
         triples += [(t, index[v], index[u], w) for u, v, w in edges]  # v hears u
         if not g.is_directed():  # {u, v}: both hear each other
             triples += [(t, index[u], index[v], w) for u, v, w in edges if u != v]
@@ -227,6 +229,18 @@ def series_from_graphs(graphs, *, stochastic: bool = False, self_weight=None) ->
         step, row, col, w, n_steps=len(graphs), nodes=nodes, informative=informative,
         synthetic=synthetic, stochastic=stochastic, self_weight=self_weight,
     )  # fmt: skip
+
+
+def _check_weights(t: int, edges) -> None:
+    """Weights of graph ``t`` are real numbers (int or float, not bool, not text, not
+    None), as an edge list's weight column must be: a text ``"2"`` was read as 2."""
+    for u, v, w in edges:
+        if isinstance(w, bool | np.bool_) or not isinstance(w, int | float | np.number):
+            kind = "missing (None)" if w is None else f"{type(w).__name__}, not a number"
+            raise ValueError(
+                f"graph {t}: edge {shorten(repr(u), 40)} -> {shorten(repr(v), 40)}: weight "
+                f"{shorten(repr(w), 40)} is {kind} (weights must be int or float)"
+            )
 
 
 def series_from_edges(

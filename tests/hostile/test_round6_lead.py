@@ -35,3 +35,20 @@ def test_a_header_written_with_comma_space_reads_its_cells_the_same_way(tmp_path
     plain = tmp_path / "plain.csv"
     plain.write_text("source,target,time\n a, b,0\n")
     assert as_series(plain).nodes == (" a", " b")
+
+
+@pytest.mark.parametrize(
+    ("weight", "says"),
+    [("2", "weight '2' is str"), (True, "weight True is bool"), (None, "weight None is missing")],
+)
+def test_graph_weights_must_be_numbers(weight, says):
+    """G14: a text weight '2' was read as 2 and True as 1 from a list of networkx graphs
+    (an edge list refuses both); None was reported as 'nan'."""
+    import networkx as nx
+
+    g = nx.DiGraph()
+    g.add_edge("a", "b", weight=weight)
+    with pytest.raises(ValueError, match=rf"graph 0: edge 'a' -> 'b': {says}"):
+        as_series([g])
+    g["a"]["b"]["weight"] = 2
+    assert as_series([g]).n_steps == 1
