@@ -162,3 +162,27 @@ def test_g7_self_weight_that_rounds_to_zero_is_refused_and_minus_zero_is_zero():
     for minus in ("-0", "-0.0", -0.0):
         got = check_self_weight(minus)
         assert got == 0 and str(got) == "0.0"
+
+
+def test_g10_parquet_time_of_day_and_decimal_weights(tmp_path):
+    from decimal import Decimal
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from baygo_graph import as_series
+
+    ends = {"source": pa.array(["a", "b"]), "target": pa.array(["b", "a"])}
+    p = tmp_path / "t.parquet"
+    pq.write_table(pa.table({**ends, "time": pa.array([0, 60], pa.time32("s"))}), p)
+    with pytest.raises(ValueError, match=r"time column 'time' holds times of day .* no date"):
+        as_series(p)
+    q = tmp_path / "w.parquet"
+    weight = pa.array([Decimal("1"), Decimal("2.5")], pa.decimal128(5, 1))
+    pq.write_table(pa.table({**ends, "time": pa.array([0, 1]), "weight": weight}), q)
+    s = as_series(q)
+    plain = as_series(pd.DataFrame({"source": ["a", "b"], "target": ["b", "a"],
+                                    "time": [0, 1], "weight": [1.0, 2.5]}))  # fmt: skip
+    assert [sorted(g.edges(data="weight")) for g in s.graphs()] == [
+        sorted(g.edges(data="weight")) for g in plain.graphs()
+    ]
