@@ -276,7 +276,9 @@ budget of 1.0 GiB (the limit given): pass a limit of 3GiB or more to run it
         )
     text = size_text(used + nbytes)
     how = f"pass a limit of {text}" if limit is not None else f"set {LIMIT_ENV}={text}"
-    raise BudgetError(f"{head}: {f'{advice}, or ' if advice else ''}{how} or more to run it")
+    # a parse is estimated, not the work after it: its advice promises the read only
+    goal = "to read it" if what.startswith(("parsing ", "reading ")) else "to run it"
+    raise BudgetError(f"{head}: {f'{advice}, or ' if advice else ''}{how} or more {goal}")
 
 
 def estimate_run_bytes(

@@ -355,6 +355,8 @@ def edge_list_series(
         _one_value_cells(wv, f"weight column {wcol!r}")
         if pd.api.types.is_bool_dtype(wv):
             raise ValueError(f"weight column {wcol!r} must hold numbers, got booleans")
+        if wv.dtype.kind == "O" and pd.api.types.infer_dtype(wv, skipna=True) == "decimal":
+            wv = wv.astype(float)  # a Parquet decimal column: numbers, read as floats
         if not pd.api.types.is_numeric_dtype(wv):
             numbers = pd.to_numeric(wv, errors="coerce")
             bad = (numbers.isna() & wv.notna()).to_numpy()

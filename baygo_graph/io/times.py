@@ -488,6 +488,11 @@ def time_steps(
             f"time column {name!r} holds durations, not times: convert them to numbers "
             "(e.g. .dt.total_seconds()) or add them to a start date"
         )
+    if values.dtype.kind == "O" and pd.api.types.infer_dtype(values, skipna=True) == "time":
+        raise ValueError(
+            f"time column {name!r} holds times of day (a Parquet time32/time64 column), "
+            "which have no date: give dates with the times, or numbers"
+        )
     unix = UNIX_FORMATS.get(time_format) if time_format is not None else None
     if time_format is not None and unix is None and "%" not in time_format:
         raise ValueError(

@@ -185,7 +185,7 @@ def _advised(message: str) -> str:
     """The size the budget message advises (``... =4MiB or more`` / ``of 4MiB or more``)."""
     import re
 
-    return re.search(r"([^\s=]+) or more to run it$", message).group(1)
+    return re.search(r"([^\s=]+) or more to (?:run|read) it$", message).group(1)
 
 
 @pytest.mark.parametrize("env", [None, "3MiB", "8GiB", "1e9"])

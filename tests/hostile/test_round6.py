@@ -140,3 +140,49 @@ def test_g1_utf16_text_is_named(encoding, said, suffix, tmp_path):
     p.write_bytes(gzip.compress(data) if suffix.endswith(".gz") else data)
     with pytest.raises(RunFormatError, match=f"^'.*u16{suffix}' .*{re.escape(said)}.*UTF-8$"):
         as_series(p)
+
+
+def test_g7_a_parse_refusal_promises_the_read_not_the_run(monkeypatch, tmp_path):
+    from baygo_graph import read_series
+    from baygo_graph.exceptions import BudgetError
+
+    p = tmp_path / "s.json"
+    p.write_text('{"graphs": []}' + " " * 200_000)
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "1MiB")
+    with pytest.raises(BudgetError, match=r"^parsing s\.json needs .* or more to read it$"):
+        read_series(p)
+
+
+def test_g7_self_weight_that_rounds_to_zero_is_refused_and_minus_zero_is_zero():
+    from baygo_graph.series import check_self_weight
+
+    with pytest.raises(ValueError, match=r"^self_weight '1e-400' is nonzero but below"):
+        check_self_weight("1e-400")
+    assert check_self_weight("0") == 0 and check_self_weight("0e5") == 0
+    for minus in ("-0", "-0.0", -0.0):
+        got = check_self_weight(minus)
+        assert got == 0 and str(got) == "0.0"
+
+
+def test_g10_parquet_time_of_day_and_decimal_weights(tmp_path):
+    from decimal import Decimal
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from baygo_graph import as_series
+
+    ends = {"source": pa.array(["a", "b"]), "target": pa.array(["b", "a"])}
+    p = tmp_path / "t.parquet"
+    pq.write_table(pa.table({**ends, "time": pa.array([0, 60], pa.time32("s"))}), p)
+    with pytest.raises(ValueError, match=r"time column 'time' holds times of day .* no date"):
+        as_series(p)
+    q = tmp_path / "w.parquet"
+    weight = pa.array([Decimal("1"), Decimal("2.5")], pa.decimal128(5, 1))
+    pq.write_table(pa.table({**ends, "time": pa.array([0, 1]), "weight": weight}), q)
+    s = as_series(q)
+    plain = as_series(pd.DataFrame({"source": ["a", "b"], "target": ["b", "a"],
+                                    "time": [0, 1], "weight": [1.0, 2.5]}))  # fmt: skip
+    assert [sorted(g.edges(data="weight")) for g in s.graphs()] == [
+        sorted(g.edges(data="weight")) for g in plain.graphs()
+    ]
