@@ -447,19 +447,25 @@ def output_file(path, *, option: str = "--out", overwrite: bool = True):
     >>> (base / "new").exists()
     False
     """
-    path = check_out_file(path, option=option, overwrite=overwrite)
+    from ..io.atomic import protected_inputs
+
+    inputs = command_inputs(option=option)
+    with protected_inputs(inputs):  # the file is none of the command's inputs
+        path = check_out_file(path, option=option, overwrite=overwrite)
     missing = [p for p in path.parents if not p.exists()][::-1]  # outermost first
     try:
-        yield path
+        with protected_inputs(inputs):
+            yield path
     except BaseException:
         _remove_created(missing)
         raise
 
 
-def command_inputs(*, exclude=None) -> list[Path]:
+def command_inputs(*, exclude=None, option: str | None = None) -> list[Path]:
     """The files the running command reads: every existing path among its arguments
     and options (``--data``, the run folders or series given, ``--plugin`` files; for a
-    run folder, its ``run.npz``), except the folder ``exclude`` it writes. An output
+    run folder, its ``run.npz``), except the folder ``exclude`` it writes and the value
+    of its output ``option`` (``"--out"``). An output
     folder protects them (:func:`~baygo_graph.io.atomic.protected_inputs`): no output
     replaces one, even with ``--force``.
 
@@ -472,8 +478,11 @@ def command_inputs(*, exclude=None) -> list[Path]:
 
     ctx = click.get_current_context(silent=True)
     found: list[Path] = []
+    own = None if option is None else option.lstrip("-").replace("-", "_")
     while ctx is not None:  # the command's parameters, then the group's (--plugin)
-        for value in ctx.params.values():
+        for key, value in ctx.params.items():
+            if key == own:  # the output option itself
+                continue
             for item in value if isinstance(value, (list, tuple)) else (value,):
                 if not isinstance(item, (str, os.PathLike)) or not str(item):
                     continue
@@ -532,7 +541,7 @@ def output_folder(folder, *, option: str = "--out", lock: bool = True, force: bo
         with (
             output_lock(folder) if lock else contextlib.nullcontext(),
             output_record(folder, force=force),
-            protected_inputs(command_inputs(exclude=folder)),
+            protected_inputs(command_inputs(exclude=folder, option=option)),
         ):
             for name in names:  # before the work, not after it
                 try:

@@ -124,7 +124,7 @@ def _output(out, *, force: bool):
         raise _exists_error(target)
     if Path(out).suffix == ".npz":  # a named file, as `baygo view --out page.html`
         return output_file(target, overwrite=force)
-    return output_folder(out, force=force)
+    return output_folder(out, force=force, names=(target.name,))  # checked before the work
 
 
 def _save(result, out, *, force: bool) -> Path:

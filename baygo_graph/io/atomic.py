@@ -240,7 +240,7 @@ through a link; remove it or write elsewhere: '.../link.md'
                 raise _refused(
                     path,
                     f"is the input {str(source)[:120]} of this command; write the output elsewhere",
-                    errno.EEXIST,
+                    errno.EPERM,  # not "exists": --force cannot allow it
                 )
     if not overwrite and path.exists():
         raise FileExistsError(errno.EEXIST, "exists (pass --force to replace it)", str(path))
@@ -268,7 +268,7 @@ def protected_inputs(paths):
     ...     check_target(d / "." / "data.csv")
     Traceback (most recent call last):
     ...
-    FileExistsError: [Errno 17] is the input .../data.csv of this command; write the output \
+    PermissionError: [Errno 1] is the input .../data.csv of this command; write the output \
 elsewhere: '.../data.csv'
     """
     added = [Path(p) for p in paths]

@@ -224,3 +224,26 @@ def test_a_file_at_the_lock_name_is_left_alone(tmp_path, runs, capsys, kind):
     assert victim.read_text() == "my notes"
     assert lock.is_symlink() if kind == "link" else lock.read_text() == "user lock file"
     assert sorted(p.name for p in out.iterdir()) == [".baygo.lock"]
+
+
+@pytest.mark.parametrize("named", [False, True])
+def test_run_never_saves_over_its_data(tmp_path, capsys, named):
+    """`run --data rd/run.npz --out rd --force` said 'a run is already saved there (pass
+    --force ...)' though --force was given, after the work (hostile round 6, G3)."""
+    rng = np.random.default_rng(0)
+    rows = [f"{a:.1f},{0.6 * a - 35 + rng.normal(0, 4):.1f}" for a in rng.uniform(70, 120, 60)]
+    data = tmp_path / ("d.npz" if named else "rd/run.npz")
+    data.parent.mkdir(exist_ok=True)
+    data.write_text("Abdomen,BodyFat\n" + "\n".join(rows) + "\n")
+    before = data.read_bytes()
+    out = data if named else data.parent
+    argv = ["run", "--agents", 3, "--steps", 2, "--grid", 9, "--data", data, "--out", out]
+    assert run_main([*argv, "--force"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err == f"baygo: error: --out: {data}: is the input {data} of this command; " + (
+        "write the output elsewhere"
+    )
+    assert data.read_bytes() == before
+    own = tmp_path / "own.npz"  # its own earlier output is no input: replaced with --force
+    assert run_main(["run", "--agents", 3, "--steps", 2, "--grid", 9, "--out", own]) == 0
+    assert run_main(["run", "--agents", 3, "--steps", 2, "--grid", 9, "--out", own, "--force"]) == 0
