@@ -62,6 +62,7 @@ from ..exceptions import RunFormatError
 from ..limits import JSON_BYTES_PER_FILE_BYTE, check_budget, estimate_edge_list_bytes
 from ..series import SELF_WEIGHT, GraphSeries, series_from_edges, series_from_graphs
 from .atomic import atomic_write
+from .gexf import DIGEST_KEY, series_digest
 from .safexml import read_graphml_series
 from .times import _exact as _exact_time
 
@@ -689,12 +690,20 @@ def _read_gexf(path: Path, self_weight=None) -> GraphSeries:
     )  # the mark write_gexf puts on every file of synthetic data
     order = np.argsort(step, kind="stable")
     stochastic = bool(selfs) or meta.get("creator") == "baygo-graph"  # write_gexf: W
-    return series_from_edges(
+    series = series_from_edges(
         step[order], row[order], col[order], weight[order], n_steps=steps,
         nodes=[mapping[n] for n in ids], informative=index[flags[0]] if len(flags) == 1 else None,
         stochastic=stochastic, synthetic=synthetic,
         self_weight=_rule(stochastic, self_weight, path),
     )  # fmt: skip
+    written = re.search(re.escape(DIGEST_KEY) + r"([0-9a-f]{64})", meta.get("keywords", ""))
+    if written is not None and series_digest(series) != written.group(1):
+        raise RunFormatError(
+            "its series does not match the digest written with it (the file was changed "
+            "or damaged after write_series wrote it): write it again, or remove the "
+            f"<keywords> {DIGEST_KEY.split()[0]} to read it as it is"
+        )
+    return series
 
 
 def _local(tag) -> str:
@@ -702,7 +711,7 @@ def _local(tag) -> str:
     return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
 
 
-_META = ("creator", "description")
+_META = ("creator", "description", "keywords")
 
 
 @contextlib.contextmanager
