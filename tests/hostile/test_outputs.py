@@ -207,26 +207,35 @@ _SWEEP = [
 ]  # fmt: skip
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process")
-def test_ctrl_c_in_a_parallel_sweep_is_quiet_and_leaves_no_half_file(tmp_path):
-    out = tmp_path / "sw"
+def _interrupted_sweep(argv0, out, *, group: bool):
+    """Start a parallel sweep, Ctrl-C it once its first task file exists (``group``: as a
+    terminal does, every process of its group), and return (exit code, stderr)."""
     env = os.environ | {"PYTHONPATH": os.pathsep.join(sys.path)}
-    code = "import sys; from baygo_graph.cli import main; sys.exit(main(sys.argv[1:]))"
     proc = subprocess.Popen(
-        [sys.executable, "-c", code, *_SWEEP, "--out", str(out)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+        [*argv0, *_SWEEP, "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, start_new_session=group,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )  # fmt: skip
     try:
         t0 = time.perf_counter()
         while not list((out / "tasks").glob("*.json")) and time.perf_counter() - t0 < 120:
             time.sleep(0.05)
-        proc.send_signal(signal.SIGINT)
+        if group:
+            os.killpg(proc.pid, signal.SIGINT)
+        else:
+            proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=120)
     finally:
         proc.kill()
-    text = err.decode()
-    assert proc.returncode == 1 and text.strip() == "baygo: aborted", text
+    return proc.returncode, err.decode()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process")
+def test_ctrl_c_in_a_parallel_sweep_is_quiet_and_leaves_no_half_file(tmp_path):
+    out = tmp_path / "sw"
+    code = "import sys; from baygo_graph.cli import main; sys.exit(main(sys.argv[1:]))"
+    returncode, text = _interrupted_sweep([sys.executable, "-c", code], out, group=False)
+    assert returncode == 1 and text.strip() == "baygo: aborted", text
     time.sleep(0.5)  # the resource tracker reports (or not) as the last process ends
     left = [p for p in out.rglob("*") if TMP_NAME.match(p.name) or p.suffix == ".tmp"]
     assert left == []
@@ -236,6 +245,7 @@ def test_ctrl_c_in_a_parallel_sweep_is_quiet_and_leaves_no_half_file(tmp_path):
         assert json.loads(task.read_text())["id"] == task.stem
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a process group")
 def test_ctrl_c_of_the_terminal_reaches_workers_too_and_prints_one_line(tmp_path):
     """A terminal's Ctrl-C goes to the whole process group: the command's loky workers
     (which inherit the script's argv) printed their own 'baygo: aborted' or import
@@ -245,23 +255,8 @@ def test_ctrl_c_of_the_terminal_reaches_workers_too_and_prints_one_line(tmp_path
     script = shutil.which("baygo")  # the script itself: its workers get its argv
     if script is None:
         pytest.skip("the baygo script is not installed (pip install -e .)")
-    out = tmp_path / "sw"
-    env = os.environ | {"PYTHONPATH": os.pathsep.join(sys.path)}
-    proc = subprocess.Popen(
-        [script, *_SWEEP, "--out", str(out)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, start_new_session=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )  # fmt: skip
-    try:
-        t0 = time.perf_counter()
-        while not list((out / "tasks").glob("*.json")) and time.perf_counter() - t0 < 120:
-            time.sleep(0.05)
-        os.killpg(proc.pid, signal.SIGINT)  # as a terminal does: every process of the group
-        _, err = proc.communicate(timeout=120)
-    finally:
-        proc.kill()
-    text = err.decode()
-    assert proc.returncode == 1 and text.strip() == "baygo: aborted", text
+    returncode, text = _interrupted_sweep([script], tmp_path / "sw", group=True)
+    assert returncode == 1 and text.strip() == "baygo: aborted", text
 
 
 @given(
