@@ -477,6 +477,11 @@ def read_edge_list(path, **options):
     path = Path(path)
     shown = _text.shorten(repr(str(path)), 120)
     if not path.is_file():
+        if path.exists() and not path.is_dir():  # a FIFO, device or socket: never read
+            raise RunFormatError(
+                f"{shown} is not a regular file (a FIFO, device or socket): baygo reads edge "
+                "lists from files; save it to a file first"
+            )
         raise RunFormatError(f"no edge list at {shown}")
     columns = options.pop("columns", None)
     kind = edge_file_kind(path)

@@ -81,3 +81,18 @@ def test_every_flipped_bit_of_a_written_gexf_is_refused_or_reads_back_the_same(t
         if not same or any((got.weights(t) != ref.weights(t)).nnz for t in range(ref.n_steps)):
             changed.append(i)
     assert changed == []
+
+
+def test_a_fifo_given_as_an_edge_list_is_named_as_such(tmp_path):
+    """G17: a FIFO was answered 'no edge list at ...' though there is one there."""
+    import os
+
+    from baygo_graph.exceptions import RunFormatError
+    from baygo_graph.io.edgelist import read_edge_list
+
+    fifo = tmp_path / "ff.csv"
+    os.mkfifo(fifo)
+    with pytest.raises(RunFormatError, match=r"is not a regular file \(a FIFO"):
+        read_edge_list(fifo)
+    with pytest.raises(RunFormatError, match=r"no edge list at"):
+        read_edge_list(tmp_path / "missing.csv")
