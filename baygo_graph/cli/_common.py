@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from .._format import synthetic_banner
-from .._text import console, shorten
+from .._text import console
 from ..defaults import BODYFAT_ENV, DEFAULT_WINDOW, resolve_window
 
 __all__ = [
@@ -34,7 +34,6 @@ __all__ = [
     "output_file",
     "output_folder",
     "command_inputs",
-    "refuse_inputs",
     "seed_option",
     "synthetic_banner",
 ]
@@ -334,8 +333,9 @@ def check_out_file(path, *, option: str = "--out", overwrite: bool = True) -> Pa
     """Check, before computing, that the file ``path`` can be written (nothing is made).
 
     Its nearest existing parent must be a folder the process can write in, ``path``
-    must not be a folder nor a symbolic link, and, unless ``overwrite``, must not
-    exist; otherwise a one-line ``OPTION: PATH: reason``.
+    must not be a folder, a symbolic link nor one of the command's inputs
+    (:func:`command_inputs`), and, unless ``overwrite``, must not exist; otherwise a
+    one-line ``OPTION: PATH: reason``.
 
     Examples
     --------
@@ -355,10 +355,11 @@ def check_out_file(path, *, option: str = "--out", overwrite: bool = True) -> Pa
         raise click.ClickException(f"{option}: {text}: is a folder, not a file")
     if _blocker(path):
         raise out_error(option, path)
-    from ..io.atomic import check_target
+    from ..io.atomic import check_target, protected_inputs
 
     try:
-        check_target(path, overwrite=overwrite)
+        with protected_inputs(command_inputs(option=option)):  # none of them is the output
+            check_target(path, overwrite=overwrite)
     except OSError as e:
         raise out_error(option, path, e) from None
     where = next(p for p in path.parents if p.exists())
@@ -394,39 +395,6 @@ def note(text: str) -> None:
     click.echo(f"baygo: note: {console(text)}", err=True)
 
 
-def refuse_inputs(out, inputs, *, option: str = "--out") -> None:
-    """Refuse an output ``out`` that is one of the ``inputs`` (the same file, by
-    :func:`os.path.samefile`, whatever the spelling or a link), or the file read for one
-    (the ``run.npz`` of a run folder given): writing it would lose the input.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> p = Path(tempfile.mkdtemp()) / "contacts.csv"; _ = p.write_text("a,b\\n")
-    >>> try:
-    ...     refuse_inputs(p.parent / "." / "contacts.csv", [p])
-    ... except click.ClickException as e:
-    ...     print(e.message.replace(str(p.parent), "D"))
-    --out: D/contacts.csv: is the input D/contacts.csv; write the output elsewhere
-    """
-    from ..io.npz import RUN_FILE
-
-    out = Path(out)
-    for source in inputs:
-        read = [Path(source), Path(source) / RUN_FILE]  # a run folder: the file read
-        for path in read:
-            try:
-                same = os.path.samefile(out, path)
-            except (OSError, ValueError):  # one of them does not exist: not the same file
-                same = False
-            if same:
-                what = "" if path == Path(source) else f" (its {RUN_FILE})"
-                raise click.ClickException(
-                    f"{option}: {shorten(out, 120)}: is the input {shorten(source, 120)}"
-                    f"{what}; write the output elsewhere"
-                )
-
-
 @contextlib.contextmanager
 def output_file(path, *, option: str = "--out", overwrite: bool = True):
     """:func:`check_out_file`, then, as :func:`output_folder` does for a folder, remove
@@ -449,19 +417,17 @@ def output_file(path, *, option: str = "--out", overwrite: bool = True):
     """
     from ..io.atomic import protected_inputs
 
-    inputs = command_inputs(option=option)
-    with protected_inputs(inputs):  # the file is none of the command's inputs
-        path = check_out_file(path, option=option, overwrite=overwrite)
+    path = check_out_file(path, option=option, overwrite=overwrite)
     missing = [p for p in path.parents if not p.exists()][::-1]  # outermost first
     try:
-        with protected_inputs(inputs):
+        with protected_inputs(command_inputs(option=option)):  # at the write too
             yield path
     except BaseException:
         _remove_created(missing)
         raise
 
 
-def command_inputs(*, exclude=None, option: str | None = None) -> list[Path]:
+def command_inputs(*, exclude=None, option: str | None = None) -> list:
     """The files the running command reads: every existing path among its arguments
     and options (``--data``, the run folders or series given, ``--plugin`` files; for a
     run folder, its ``run.npz``), except the folder ``exclude`` it writes and the value
@@ -477,7 +443,7 @@ def command_inputs(*, exclude=None, option: str | None = None) -> list[Path]:
     from ..io.npz import RUN_FILE
 
     ctx = click.get_current_context(silent=True)
-    found: list[Path] = []
+    found: list = []  # paths, or (path, shown) for a run folder's run.npz
     own = None if option is None else option.lstrip("-").replace("-", "_")
     while ctx is not None:  # the command's parameters, then the group's (--plugin)
         for key, value in ctx.params.items():
@@ -492,8 +458,8 @@ def command_inputs(*, exclude=None, option: str | None = None) -> list[Path]:
                         continue
                     if path.is_file():
                         found.append(path)
-                    elif (path / RUN_FILE).is_file():
-                        found.append(path / RUN_FILE)
+                    elif (path / RUN_FILE).is_file():  # shown as given
+                        found.append((path / RUN_FILE, f"{path} (its {RUN_FILE})"))
                 except (OSError, ValueError):  # not a path that exists
                     continue
         ctx = ctx.parent

@@ -17,7 +17,6 @@ from ._common import (
     load_input,
     out_error,
     output_folder,
-    refuse_inputs,
     seed_option,
     series_options,
     synthetic_banner,
@@ -232,7 +231,6 @@ def animate(run_dir, steps_text, fmt, out, fps, dpi, panel, window, force):
         raise click.BadParameter(f"--out must end in .{fmt} for --format {fmt}",
                                  param_hint="--out")  # fmt: skip
     check_out_file(path, overwrite=force)
-    refuse_inputs(path, [run_dir])
     window = fit_window(window, run.n_steps)
     anim = animate_run(run, steps=steps, panel=panel, influence=run_influence(run, window=window))
     try:

@@ -15,7 +15,6 @@ from ._common import (
     note,
     out_error,
     output_file,
-    refuse_inputs,
     series_options,
     synthetic_banner,
 )
@@ -69,7 +68,6 @@ def view(run_path, out, window, layout, layout_seed, force, **options):
     from ..figures.html import to_html
 
     out = check_out_file(out, overwrite=force)
-    refuse_inputs(out, [run_path])
     if out.suffix.lower() not in (".html", ".htm"):
         raise click.BadParameter(
             f"{console(shorten(str(out), 120))}: the page is HTML: give a name ending in .html",

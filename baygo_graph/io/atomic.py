@@ -80,7 +80,7 @@ _LOCKED: set[Path] = set()  # output folders this process holds (output_lock)
 #: The record of the files baygo wrote in an output folder: JSON ``{"files": {relative
 #: path: SHA-256}}`` (:func:`output_record`).
 RECORD_NAME = ".baygo-files.json"
-_INPUTS: list[Path] = []  # files the running command reads (protected_inputs)
+_INPUTS: list[tuple[Path, str]] = []  # (file, as given) the command reads (protected_inputs)
 _RECORDED: dict[Path, bool] = {}  # output folders with a record (resolved) -> --force given
 
 
@@ -234,16 +234,16 @@ through a link; remove it or write elsewhere: '.../link.md'
             "files; write elsewhere",
             errno.EEXIST,
         )
+    if not overwrite and path.exists():
+        raise FileExistsError(errno.EEXIST, "exists (pass --force to replace it)", str(path))
     if path.exists():
-        for source in _INPUTS:
+        for source, shown in _INPUTS:
             if _same_file(path, source):  # the command's own input: never, even with --force
                 raise _refused(
                     path,
-                    f"is the input {str(source)[:120]} of this command; write the output elsewhere",
+                    f"is the input {shown[:120]} of this command; write the output elsewhere",
                     errno.EPERM,  # not "exists": --force cannot allow it
                 )
-    if not overwrite and path.exists():
-        raise FileExistsError(errno.EEXIST, "exists (pass --force to replace it)", str(path))
     return path
 
 
@@ -258,7 +258,8 @@ def _same_file(a, b) -> bool:
 def protected_inputs(paths):
     """While the block runs, no file is written over one of ``paths`` (the files the
     running command reads: whatever their spelling, a hard or symbolic link to them),
-    even with ``--force`` (:func:`check_target` refuses it in one line).
+    even with ``--force`` (:func:`check_target` refuses it in one line). An entry may
+    be ``(path, shown)``: the refusal names the input as ``shown``.
 
     Examples
     --------
@@ -271,7 +272,7 @@ def protected_inputs(paths):
     PermissionError: [Errno 1] is the input .../data.csv of this command; write the output \
 elsewhere: '.../data.csv'
     """
-    added = [Path(p) for p in paths]
+    added = [(Path(p[0]), p[1]) if isinstance(p, tuple) else (Path(p), str(p)) for p in paths]
     _INPUTS.extend(added)
     try:
         yield
