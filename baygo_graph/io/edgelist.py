@@ -45,6 +45,7 @@ from .archives import (
     BYTES_PER_TEXT_CELL,
     EDGE_FILE_SUFFIXES,
     KINDS_TEXT,
+    ROLES,
     edge_file_kind,
     read_rows,
     table_spec,
@@ -67,29 +68,47 @@ def _columns_text(frame) -> str:
     return f"the {n} column{'s are' if n > 1 else ' is'} {names}"
 
 
-def _column(frame, given: str | None, default: str, option: str, *, required=True):
-    """The frame's column for ``given`` (exact) or ``default`` (any case, one match)."""
-    cli = f"--{option if option != 'time' else 'time-column'}"
+_FLAGS = {"source": "--source", "target": "--target", "time": "--time-column",
+          "weight": "--weight-column"}  # fmt: skip
+
+
+def _find(frame, given: str | None, default: str, option: str):
+    """The frame's column for ``given`` (exact) or ``default`` (any case, one match);
+    None when there is none (:func:`_columns` names every missing one at once)."""
     if given is not None:
-        if given not in frame.columns:
-            raise ValueError(
-                f"{option}={_text.shorten(repr(given), 80)}: no such column; {_columns_text(frame)}"
-            )
-        return given
+        return given if given in frame.columns else None
     found = [c for c in frame.columns if str(c).strip().lower() == default]
     if len(found) > 1:
         raise ValueError(
             f"columns {_text.short_list(found, 5, quote=True)} all match {default!r}: name "
-            f"the one to use with {option}=... (CLI: {cli})"
+            f"the one to use with {option}=... (CLI: {_FLAGS[option]})"
         )
-    if found:
-        return found[0]
-    if not required:
-        return None
-    raise ValueError(
-        f"no {default!r} column ({_columns_text(frame)}): name the column with "
-        f"{option}=... (CLI: {cli})"
-    )
+    return found[0] if found else None
+
+
+def _columns(frame, given: dict, required) -> dict:
+    """The column of each role in ``given`` (role -> name given or None), refused in one
+    line naming every required role that has none, and every name given that is no
+    column (not one at a time)."""
+    cols = {role: _find(frame, name, role, role) for role, name in given.items()}
+    absent = [r for r in given if cols[r] is None and given[r] is not None]
+    missing = [r for r in required if cols[r] is None and given[r] is None]
+    if not (absent or missing):
+        return cols
+    parts = []
+    if missing:
+        names = [repr(r) for r in missing]
+        listed = f"{', '.join(names[:-1])} or {names[-1]}" if len(names) > 1 else names[0]
+        parts.append(f"no {listed} column")
+    if absent:
+        names = " and ".join(f"{r}={_text.shorten(repr(given[r]), 40)}" for r in absent)
+        parts.append(f"{names}: no such column{'s' if len(absent) > 1 else ''}")
+    advice = ""
+    if missing:
+        advice = (f": name {'it' if len(missing) == 1 else 'them'} with "
+                  f"{', '.join(f'{r}=...' for r in missing)} (CLI: "
+                  f"{', '.join(_FLAGS[r] for r in missing)})")  # fmt: skip
+    raise ValueError(f"{'; '.join(parts)} ({_columns_text(frame)}){advice}")
 
 
 def _steps(values: pd.Series, name: str, **rules) -> np.ndarray:
@@ -315,13 +334,9 @@ def edge_list_series(
     if not isinstance(frame, pd.DataFrame):
         raise TypeError(f"frame must be a pandas.DataFrame, got {type(frame).__name__}")
     check_unique_names(frame.columns, where="frame: ")
-    cols = {
-        "source": _column(frame, source, "source", "source"),
-        "target": _column(frame, target, "target", "target"),
-        "time": _column(frame, time, "time", "time"),
-    }
-    wcol = _column(frame, weight, "weight", "weight", required=False)
-    roles = {**cols, "weight": wcol}
+    given = {"source": source, "target": target, "time": time, "weight": weight}
+    roles = _columns(frame, given, ("source", "target", "time"))
+    cols, wcol = {k: roles[k] for k in ("source", "target", "time")}, roles["weight"]
     for role, col in roles.items():
         other = next((r for r, c in roles.items() if r != role and c == col), None)
         if col is not None and other is not None:
@@ -504,14 +519,13 @@ def read_edge_list(path, **options):
                     "(columns='time,source,target', CLI --columns)"
                 )
             head = pd.DataFrame(columns=[n for n in spec.names if not n.startswith("-")])
-            for key in ("time", "weight"):  # every column checked before the rows are read
-                _column(head, options.get(key), key, key, required=key == "time" and
-                        not spec.headerless)  # fmt: skip
-            text = {  # labels are read as text: "007" and "7", "1e3" and "1000" differ
-                _column(head, options.get(key), key, key) for key in ("source", "target")
-            }
-            when = _column(head, options.get("time"), "time", "time", required=False)
-            wcol = _column(head, options.get("weight"), "weight", "weight", required=False)
+            # every column checked before the rows are read (a headerless file without
+            # a time position is one step)
+            required = ("source", "target") if spec.headerless else ("source", "target", "time")
+            found = _columns(head, {k: options.get(k) for k in ROLES}, required)
+            # labels are read as text: "007" and "7", "1e3" and "1000" differ
+            text = {found["source"], found["target"]}
+            when, wcol = found["time"], found["weight"]
             # "NA" is a label: only an empty cell is missing; times (read exactly) and
             # weights (an underflow named) as text
             exact = {c for c in (when, wcol) if c is not None}

@@ -75,8 +75,14 @@ def test_other_column_names_and_bins(tmp_path):
     s = as_series(frame, source="from", target="to", time="t", weight="w", bin=5, self_weight=0)
     assert s.nodes == (1, 2, 3) and s.n_steps == 2  # times 0 | 5, 9
     np.testing.assert_allclose(s.weights(1).toarray(), [[0, 0, 1], [0, 1, 0], [0, 1, 0]])
-    with pytest.raises(ValueError, match="no 'source' column"):
+    with pytest.raises(
+        ValueError,
+        match="no 'source', 'target' or 'time' column .*: name them "
+        "with source=..., target=..., time=...",
+    ):  # every one in one line
         as_series(frame)
+    with pytest.raises(ValueError, match=r"no 'target' column; time='when': no such column"):
+        as_series(frame, source="from", time="when")
     with pytest.raises(ValueError, match=r"time='when': no such column"):
         as_series(frame, source="from", target="to", time="when")
 
