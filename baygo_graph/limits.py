@@ -269,9 +269,10 @@ budget of 1.0 GiB (the limit given): pass a limit of 3GiB or more to run it
                                                           else "the default")  # fmt: skip
     head = f"{what} needs {need}, over the memory budget of {format_bytes(budget)} ({source})"
     machine = physical_memory()
-    if machine is not None and used + nbytes > machine:
+    if machine is not None and used + nbytes > machine:  # no budget can help: not said
         raise BudgetError(
-            f"{head}, and more than this machine's memory ({format_bytes(machine)}): "
+            f"{what} needs {need}, more than this machine's memory ({format_bytes(machine)}; "
+            f"the budget: {format_bytes(budget)}): "
             + (f"{advice}" if advice else "it cannot run here")
         )
     text = size_text(used + nbytes)

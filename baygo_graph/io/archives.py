@@ -88,10 +88,9 @@ ROLES = ("source", "target", "time", "weight")
 ZSTD = importlib.util.find_spec("zstandard") is not None
 #: What this module reads, for one-line refusals.
 KINDS_TEXT = (
-    "edge lists: .csv/.tsv with a header (source,target,time), .parquet, SNAP .txt (source "
-    "target time), KONECT out.NAME (source target weight time), also .gz/.bz2/.xz"
-    + ("/.zst" if ZSTD else "")
-    + "; other column orders by position: columns='time,source,target' (CLI --columns)"
+    "edge lists (.csv/.tsv, .parquet, SNAP .txt, KONECT out.NAME, also .gz/"
+    ".bz2/.xz" + ("/.zst" if ZSTD else "") + "; other orders: columns='time,source,target' "
+    "(CLI --columns))"
 )
 #: Rows parsed per chunk (then checked against the budget).
 CHUNK_ROWS = 1_000_000
@@ -204,8 +203,8 @@ def unknown_kind_message(path) -> str | None:
     if edge_file_kind(path) is not None:
         return None
     return (
-        f"{_text.shorten(repr(str(path)), 100)} is not a file baygo reads; it reads runs "
-        f"(folders, .npz), series (.json, .graphml, .gexf) and {KINDS_TEXT}"
+        f"{_text.shorten(repr(str(path)), 100)} is not a file baygo reads: runs (folder, .npz), "
+        f"series (.json/.graphml/.gexf), {KINDS_TEXT}"
     )
 
 
@@ -263,8 +262,7 @@ def _check_partial(need: int, so_far: str, *, limit, compressed: str = "") -> No
         f"{LIMIT_ENV}={_text.shorten(env, 20)}" if env else "the default")  # fmt: skip
     raise BudgetError(
         f"{so_far} need ~{format_bytes(need)}, over the budget of {format_bytes(budget)} "
-        f"({source}); the file may hold more{compressed}: read a part of it (a smaller time "
-        f"window) or raise {LIMIT_ENV} above what all its rows need"
+        f"({source}); the file may hold more{compressed}: read a part of it or raise {LIMIT_ENV}"
     )
 
 
@@ -580,7 +578,7 @@ def read_rows(spec: TableSpec, *, text=(), limit=None) -> pd.DataFrame:
                     # the rows so far and the next chunk, before that chunk is parsed
                     _check_partial(
                         (rows + chunk) * per_row,
-                        f"reading {name}: {rows} rows so far and a chunk of {chunk} "
+                        f"reading {name}: {rows} rows so far and the next {chunk} "
                         f"(~{per_row} B each)",
                         limit=limit,
                         compressed=packed,

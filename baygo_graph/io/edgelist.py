@@ -64,7 +64,7 @@ def _columns_text(frame) -> str:
     n = len(frame.columns)
     if n == 0:
         return "there are no columns"
-    names = _text.short_list(frame.columns, 10, quote=True)
+    names = _text.short_list(frame.columns, 5, quote=True, limit=24)
     return f"the {n} column{'s are' if n > 1 else ' is'} {names}"
 
 
@@ -245,18 +245,19 @@ def _check_series_budget(
     if need <= budget:
         return
     by_steps = EDGE_LIST_BYTES_PER_STEP * n_steps
+    rows_text = ""
     if need - by_steps >= budget:  # the rows alone do not fit: a wider bin cannot help
         how = "read fewer rows (a smaller time window) or raise BAYGO_MEMORY_LIMIT"
+        rows_text = f"{rows} rows; "
     elif bin is None or isinstance(bin, int | np.integer):
         wider = int(bin or 1) * (by_steps // (budget - (need - by_steps)) + 1)  # this fits
-        how = f"pass a wider bin (bin={wider} or more; CLI --bin {wider}) or a smaller time window"
+        how = f"pass bin={wider} or wider (CLI --bin {wider})"
     else:
-        how = "pass a wider bin (CLI --bin) or a smaller time window"
-    col, width = _text.shorten(repr(column), 60), _text.shorten(repr(1 if bin is None else bin), 40)
+        how = "pass a wider bin (CLI --bin)"
+    col, width = _text.shorten(repr(column), 40), _text.shorten(repr(1 if bin is None else bin), 30)
     check_budget(
         need,
-        what=f"a series of {n_steps} steps x {m} nodes from {rows} rows (time column {col}, "
-        f"bin {width})",
+        what=f"{n_steps} steps x {m} nodes ({rows_text}time column {col}, bin {width})",
         advice=how,
     )
 
@@ -522,7 +523,10 @@ def read_edge_list(path, **options):
             # every column checked before the rows are read (a headerless file without
             # a time position is one step)
             required = ("source", "target") if spec.headerless else ("source", "target", "time")
-            found = _columns(head, {k: options.get(k) for k in ROLES}, required)
+            try:
+                found = _columns(head, {k: options.get(k) for k in ROLES}, required)
+            except ValueError as e:  # the file's columns: named with the file
+                raise RunFormatError(f"{shown}: {e}") from None
             # labels are read as text: "007" and "7", "1e3" and "1000" differ
             text = {found["source"], found["target"]}
             when, wcol = found["time"], found["weight"]

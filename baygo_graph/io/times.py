@@ -254,8 +254,8 @@ def _parse_text(values: pd.Series, name: str, time_format: str | None):
         text = local.where(local.notna(), text)
         stamps = pd.to_datetime(text, format="ISO8601", errors="coerce")
         hint = (
-            "not ISO 8601 (2024-05-01 08:00); other forms are never guessed (12/01/2024: "
-            "December or January?): give time_format='%d/%m/%Y' (CLI --time-format)"
+            "not ISO 8601 (2024-05-01 08:00), and no other form is guessed (12/01: Dec. "
+            "or Jan.?): give time_format='%d/%m/%Y' (CLI --time-format)"
         )
     else:
         fmt, offset = time_format, None

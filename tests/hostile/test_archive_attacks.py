@@ -108,7 +108,7 @@ def test_two_times_far_apart_without_bin(tmp_path):
     p = tmp_path / "far.csv"
     p.write_text("source,target,time\na,b,0\nb,a,10000000\n")
     text = _refused(_capped("series", p), "far.csv", "'time'", "--bin", "10000001 steps")
-    assert "or a smaller time window" in text
+    assert "pass bin=3 or wider (CLI --bin 3)" in text
     q = tmp_path / "far.txt"
     q.write_text("# SNAP\na b 0\nb a 10000000\n")
     _refused(_capped("series", q), "far.txt")

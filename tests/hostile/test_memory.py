@@ -232,8 +232,7 @@ def test_budget_beyond_the_machine_says_it_cannot_run(monkeypatch):
         check_budget(2**40, what="a series of 10 steps x 9 nodes")
     message = str(info.value)
     assert message.endswith(
-        "over the memory budget of 8.0 GiB (the default), and more than this machine's "
-        "memory (16.0 GiB): it cannot run here"
+        "more than this machine's memory (16.0 GiB; the budget: 8.0 GiB): it cannot run here"
     )
     assert "BAYGO_MEMORY_LIMIT=" not in message
 

@@ -1,0 +1,60 @@
+"""Hostile rounds 5-7, reader side: leftovers (line numbers of text files, invalid
+UTF-8, every missing column in one line, short refusal lines, endless iterators of
+graphs) and the findings of round 7."""
+
+from __future__ import annotations
+
+import gzip
+
+import pytest
+
+from baygo_graph.exceptions import BudgetError, RunFormatError
+from baygo_graph.inputs import as_series
+
+LONG = "x" * 200
+#: The path every refusal below is measured with: 70 characters, a deep folder.
+PATH_CHARS = 70
+
+#: Reader refusals triggered cheaply: file name -> (content, options).
+REFUSALS = {
+    "unknown.bin": ("1 2 3\n", {}),
+    "u16.csv": ("source,target,time\na,b,1\n".encode("utf-16"), {}),
+    "nul.txt": (b"1\x002 3\n", {}),
+    "out.bip": ("% bip unweighted\n1 2\n", {}),
+    "five.txt": ("1 2 3 4 5\n", {}),
+    "wide.txt": ("1 2 100\n2 3 1 200\n", {}),
+    "inner.txt": ("1 2 100\n# " + LONG + "\n2 3 200\n", {}),
+    "header.txt": ("FromNodeId ToNodeId\n1 2\n", {}),
+    "columns.csv": (f"{LONG},b,c\n1,2,3\n", {}),
+    "given.csv": ("a,b,c\n1,2,3\n", {"time": LONG}),
+    "cell.csv": (f"source,target,time\na,b,{LONG}\n", {}),
+    "weight.csv": (f"source,target,time,weight\na,b,1,{LONG}\n", {}),
+    "under.csv": ("source,target,time,weight\na,b,1,1e-400\n", {}),
+    "label.csv": ("source,target,time\na,,1\n", {}),
+    "precision.csv": ("source,target,time\na,b,2024-05-01 08:00\nb,a,2025\n", {"bin": "1D"}),
+    "format.csv": ("source,target,time\na,b,01/02/2024\n", {"bin": "1D", "time_format": LONG}),
+    "bin.csv": ("source,target,time\na,b,2024-05-01\n", {"bin": LONG}),
+    "latin1.csv": ("source,target,time\nJos\xe9,b,1\n".encode("latin-1"), {}),
+    "span.csv": ("source,target,time\na,b,0\nb,a,1000000000000000\n", {}),
+    "leap.csv": ("source,target,time\na,b,2016-12-31T23:59:60Z\n", {"bin": "1D"}),
+    "more.csv": ("source,target,time\na,b,1,5\n", {}),
+    "bomb.txt.gz": (gzip.compress(b"1 2 3\n" * 3_000_000), {}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REFUSALS))
+def test_every_reader_refusal_is_one_short_line(tmp_path, monkeypatch, name):
+    """Leftover d: H8's refusal was ~330 characters; every refusal of a reader is one
+    line of at most 300 characters with a 70-character path (long cells and option
+    values shortened)."""
+    content, options = REFUSALS[name]
+    path = tmp_path / name
+    (path.write_bytes if isinstance(content, bytes) else path.write_text)(content)
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "40MB")
+    with pytest.raises((RunFormatError, BudgetError, ValueError)) as e:
+        as_series(path, **options)
+    text = str(e.value)
+    assert "\n" not in text
+    assert str(path) in text or path.name in text, text
+    shown = text.replace(str(path), "p" * PATH_CHARS)
+    assert len(shown) <= 300, (len(shown), text)
