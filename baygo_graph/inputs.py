@@ -25,15 +25,23 @@ from __future__ import annotations
 import functools
 import inspect
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sized
 from dataclasses import dataclass
 from pathlib import Path
 
 import networkx as nx
 
 from ._text import short_list, shorten
+from .exceptions import BudgetError
 from .io import archives, edgelist, foreign, series_files
-from .limits import EDGE_LIST_BYTES_FIXED, check_budget, estimate_edge_list_bytes
+from .limits import (
+    EDGE_LIST_BYTES_PER_NODE,
+    EDGE_LIST_BYTES_PER_ROW,
+    EDGE_LIST_BYTES_PER_STEP,
+    LIMIT_ENV,
+    format_bytes,
+    memory_limit,
+)
 from .run import Run
 from .series import SELF_WEIGHT, GraphSeries, series_from_graphs
 
@@ -464,24 +472,53 @@ def series_input(func):
 # -- other libraries' objects -------------------------------------------------------
 
 
+#: Bytes each step given as a networkx graph counts at least, whatever it holds: a
+#: graph object held until the series is built (an empty ``DiGraph`` takes 520 B,
+#: measured with tracemalloc). An endless iterator of empty graphs so stops after
+#: budget / 512 steps (2 million per GiB), in seconds, not after 16 million.
+GRAPH_STEP_BYTES = 512
+
+
 def _graphs(obj, *, self_weight=SELF_WEIGHT) -> GraphSeries:
     """A sequence of networkx graphs, one per step, with the self-weight rule: taken one
-    at a time, the series they make (edge-steps, nodes, steps) checked against the
-    budget as they come (an endless iterator stops at the budget), before it is built."""
+    at a time, the series they make (edge-steps, nodes, steps; each step at least
+    :data:`GRAPH_STEP_BYTES`) checked against the budget as they come (an endless
+    iterator stops at the budget), before it is built; a sequence of known length is
+    checked for its steps before the first graph is read."""
+    budget = memory_limit()
+    per_step = EDGE_LIST_BYTES_PER_STEP + GRAPH_STEP_BYTES
+    total = len(obj) if isinstance(obj, Sized) else None
+    if total is not None and total * per_step > budget:
+        _refuse_graphs(f"networkx graphs: {total} steps", total * per_step, budget)
     graphs, entries, nodes = [], 0, 0
     for g in obj:
         graphs.append(g)
         if isinstance(g, nx.Graph):
-            entries += g.number_of_edges() * (1 if g.is_directed() else 2)
+            edges = g.number_of_edges()
+            entries += edges if g.is_directed() else 2 * edges
             nodes = max(nodes, len(g))
-        check_budget(  # the edge-list estimate without its fixed part (pandas, Arrow)
-            estimate_edge_list_bytes(entries, nodes=nodes, steps=len(graphs))
-            - EDGE_LIST_BYTES_FIXED,
-            what=f"networkx graphs: {len(graphs)} steps so far ({entries} edge-steps, at "
-            f"least {nodes} nodes)",
-            advice="pass fewer steps (a shorter time window) or fewer edges per step",
-        )
+        need = EDGE_LIST_BYTES_PER_ROW * entries + EDGE_LIST_BYTES_PER_NODE * nodes
+        need += per_step * len(graphs)
+        if need > budget:  # the message is made only then: the loop stays cheap
+            of = f" of {total}" if total is not None else ""
+            _refuse_graphs(f"networkx graphs: {len(graphs)} steps{of} so far ({entries} "
+                           f"edge-steps, at least {nodes} nodes)", need, budget,
+                           endless=total is None)  # fmt: skip
     return series_from_graphs(graphs, self_weight=self_weight)
+
+
+def _refuse_graphs(what: str, need: int, budget: int, *, endless: bool = False):
+    """BudgetError for graphs past the budget; no limit is promised (the graphs not yet
+    read may hold more)."""
+    env = os.environ.get(LIMIT_ENV)
+    source = f"{LIMIT_ENV}={shorten(env, 20)}" if env else "the default"
+    raise BudgetError(
+        f"{what} need ~{format_bytes(need)} (at least {GRAPH_STEP_BYTES} B a step), over "
+        f"the budget of {format_bytes(budget)} ({source}): pass fewer steps (a shorter time "
+        "window) or fewer edges per step"
+        + (" (an iterator may never end)" if endless else "")
+        + f", or raise {LIMIT_ENV}"
+    )
 
 
 def _module_is(name: str) -> Callable[[object], bool]:
