@@ -11,12 +11,13 @@ Python changes nothing (the script's name and that variable decide).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
 import threading
 
-__all__ = ["CLI_PID_ENV", "aborted_while_starting", "is_script"]
+__all__ = ["CLI_PID_ENV", "aborted_while_starting", "deferred_interrupt", "is_script"]
 
 #: Set by :func:`baygo_graph.cli.main` while a command runs: the command's process id.
 #: A process that imports the package with another id in it is one of the command's
@@ -37,6 +38,42 @@ def aborted_while_starting(signum, frame):  # pragma: no cover - timing-dependen
     """``baygo: aborted`` on stderr and exit code 1, as the command says it later."""
     sys.stderr.write("baygo: aborted\n")
     raise SystemExit(1)
+
+
+@contextlib.contextmanager
+def deferred_interrupt():
+    """A Ctrl-C during the block takes effect when the block ends, not inside it.
+
+    For the few statements that must happen together: a file renamed to its name, listed
+    in its folder's record and said on the console (``wrote PATH``), so that after
+    ``baygo: aborted`` every file said is whole and every whole file is said. Only in the
+    main thread, and only when Python handles Ctrl-C (a handler that is a function);
+    otherwise the block runs as it is.
+
+    Examples
+    --------
+    >>> import signal
+    >>> try:
+    ...     with deferred_interrupt():
+    ...         signal.raise_signal(signal.SIGINT)
+    ...         print("finished first")
+    ... except KeyboardInterrupt:
+    ...     print("then interrupted")
+    finished first
+    then interrupted
+    """
+    previous = signal.getsignal(signal.SIGINT)
+    if threading.current_thread() is not threading.main_thread() or not callable(previous):
+        yield
+        return
+    caught: list = []
+    signal.signal(signal.SIGINT, lambda signum, frame: caught.append((signum, frame)))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if caught:
+            previous(*caught[0])
 
 
 def _install() -> None:

@@ -72,6 +72,10 @@ def cli(debug, plugins):
     "baygo: error: ..." (exit code 1); --debug shows the traceback.
     Strategies and models of your own: --plugin my_strategy.py.
     """
+    from ..io.atomic import announce_written
+
+    # 'wrote PATH' as each file of the command is finished, until the command ends
+    click.get_current_context().with_resource(announce_written(_say_wrote))
     if debug:
         os.environ[DEBUG_ENV] = "1"
     listed = [p for p in os.environ.get(PLUGINS_ENV, "").split(os.pathsep) if p]
@@ -128,12 +132,23 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
     click.echo(f"baygo: note: {_bounded(text)}", err=True)
 
 
+def _say_wrote(path) -> None:
+    """``wrote PATH`` as each file of the command is finished, flushed at once (so a
+    Ctrl-C later leaves the list of the whole files on screen); on stderr under
+    ``--json``, whose stdout is the JSON document alone."""
+    ctx = click.get_current_context(silent=True)
+    as_json = ctx is not None and bool(ctx.params.get("as_json"))
+    click.echo(f"wrote {console(str(path))}", err=as_json)
+    (sys.stderr if as_json else sys.stdout).flush()
+
+
 def main(argv=None) -> int:
     """Entry point of the ``baygo`` script; returns the exit code.
 
     Errors become one line on stderr, ``baygo: error: ...``: click's usage
     errors (exit code 2) and the package's, file-system, value and memory errors
     (exit code 1). ``baygo --debug ...`` or ``BAYGO_DEBUG=1`` adds the traceback.
+    Each file a command writes is said, ``wrote PATH``, as soon as it is finished.
     """
     import signal
 
@@ -158,6 +173,7 @@ def main(argv=None) -> int:
         click.echo(f"baygo: error: {_bounded(e.format_message())}", err=True)
         code = e.exit_code
     except click.exceptions.Abort:
+        sys.stdout.flush()  # the files said finished come before the line that ends them
         click.echo("baygo: aborted", err=True)
         code = 1
     except _USER_ERRORS as e:

@@ -282,17 +282,18 @@ def _many(paths, *, window: int | None, as_json: bool, out, group: bool = False,
                                                                            else "")
             )  # fmt: skip
         summary = summarize_analysis(table)
-        text = _many_text(table, summary)
+        record = {
+            "window": window,
+            "runs": json.loads(table.to_json(orient="records")),
+            "skipped": table.attrs.get("skipped", []),
+            "summary": json.loads(summary.to_json(orient="records")),
+        }
+        if not as_json:  # the report, then 'wrote PATH' as each file is finished
+            emit(record, as_json=False, text=_many_text(table, summary))
         if out is not None:
-            written = _write_many(out, table, summary)
-            text += "\n\n" + console("written: " + ", ".join(map(str, written)))
-    record = {
-        "window": window,
-        "runs": json.loads(table.to_json(orient="records")),
-        "skipped": table.attrs.get("skipped", []),
-        "summary": json.loads(summary.to_json(orient="records")),
-    }
-    emit(record, as_json=as_json, text=text)
+            _write_many(out, table, summary)
+    if as_json:
+        emit(record, as_json=True, text="")
 
 
 def _write_many(out: Path, table, summary) -> list[Path]:

@@ -322,12 +322,16 @@ def compare(
                 + _paired_table(paired, level)
             )
         record = _record(df.attrs, banner, settings, summary, paired)
+        if not as_json:  # the tables, then 'wrote PATH' as each file is finished
+            emit({}, as_json=False, text="\n\n".join(blocks))
         if runs is not None:
             record["runs"] = _save_runs(runs, save_runs_dir)
             blocks.append(f"runs saved: {len(runs)} folders in {save_runs_dir}")
+            if not as_json:
+                emit({}, as_json=False, text=[blocks[-1]])
         if out is not None:
             notes = _notes(tolerance, consensus_tol, window)
-            paths = _write(
+            _write(
                 out,
                 res,
                 record,
@@ -336,8 +340,8 @@ def compare(
                 notes=notes,
                 results_format="csv" if as_csv else "parquet",
             )
-            blocks.append("written: " + ", ".join(str(p) for p in paths.values()))
-    emit(record, as_json=as_json, text="\n\n".join(blocks))
+    if as_json:
+        emit(record, as_json=True, text="")
 
 
 @contextlib.contextmanager

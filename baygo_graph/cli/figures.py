@@ -164,6 +164,7 @@ def plot(run_dir, out, formats, window, force, as_json, **options):
     written = []
     window = fit_window(window, run.n_steps)
     _check_drawing_budget(run, window)
+    banner = synthetic_banner(run.synthetic, saved=True)
     with output_folder(folder, force=force) as folder:
         try:
             figs = figures_of(run, window=window)
@@ -175,6 +176,8 @@ def plot(run_dir, out, formats, window, force, as_json, **options):
             except OSError as e:
                 plt.close("all")
                 raise out_error("--out", path, e) from None
+        if banner and not as_json:  # then 'wrote PATH' as each figure is finished
+            emit({}, as_json=False, text=[banner])
         for name, fig in figs.items():
             for ext in formats:
                 path = folder / f"{name}.{ext}"
@@ -184,9 +187,8 @@ def plot(run_dir, out, formats, window, force, as_json, **options):
                     raise out_error("--out", path, e) from None
                 written.append(str(path))
             plt.close(fig)
-    banner = synthetic_banner(run.synthetic, saved=True)
-    text = ([banner] if banner else []) + [f"wrote {p}" for p in written]
-    emit({"synthetic": run.synthetic, "files": written}, as_json=as_json, text=text)
+    if as_json:
+        emit({"synthetic": run.synthetic, "files": written}, as_json=True, text=[])
 
 
 @click.command()
@@ -233,6 +235,10 @@ def animate(run_dir, steps_text, fmt, out, fps, dpi, panel, window, force):
     check_out_file(path, overwrite=force)
     window = fit_window(window, run.n_steps)
     anim = animate_run(run, steps=steps, panel=panel, influence=run_influence(run, window=window))
+    banner = synthetic_banner(run.synthetic, saved=True)
+    # then 'wrote PATH' once the file is finished
+    frames = f"animating {len(steps)} frames (steps {steps[0]}..{steps[-1]})"
+    emit({}, as_json=False, text=[*([banner] if banner else []), frames])
     try:
         video.save_animation(anim, path, fps=fps, dpi=dpi, overwrite=force)
     except RuntimeError as e:
@@ -241,9 +247,6 @@ def animate(run_dir, steps_text, fmt, out, fps, dpi, panel, window, force):
         raise out_error("--out", path, e) from None
     finally:
         plt.close(anim.figure)
-    banner = synthetic_banner(run.synthetic, saved=True)
-    click.echo("\n".join(([banner] if banner else []) +
-                         [f"wrote {path} ({len(steps)} frames)"]))  # fmt: skip
 
 
 @click.command()

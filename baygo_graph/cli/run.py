@@ -93,12 +93,14 @@ def run(out, force, as_json, samples, **options):
     with _output(out, force=force):
         result = _simulate(**options)
         summary = result.summary()
+        if not as_json:  # the summary, then 'wrote PATH' once the run file is finished
+            _print(result, summary, strategy=options["strategy"], seed=options["seed"],
+                   as_json=False)  # fmt: skip
         if out is not None:
             summary["file"] = str(_save(result, out, force=force))
-    _print(
-        result, summary, strategy=options["strategy"], seed=options["seed"], out=out,
-        as_json=as_json,
-    )  # fmt: skip
+    if as_json:
+        _print(result, summary, strategy=options["strategy"], seed=options["seed"],
+               as_json=True)  # fmt: skip
 
 
 def _saved_at(out) -> Path:
@@ -166,7 +168,7 @@ def _simulate(
     return result
 
 
-def _print(result, summary, *, strategy, seed, out, as_json) -> None:
+def _print(result, summary, *, strategy, seed, as_json) -> None:
     agents, steps = result.n_agents, result.n_steps
     loss = loss_label(result.loss_name)
     lines = [banner for banner in [synthetic_banner(result.synthetic)] if banner] + [
@@ -177,8 +179,6 @@ def _print(result, summary, *, strategy, seed, out, as_json) -> None:
     ]
     if "chosen_counts" in summary:
         lines.append(listened_line(summary["chosen_counts"]))
-    if out is not None:
-        lines.append(f"run written to {summary['file']}")
     emit(summary, as_json=as_json, text=lines)  # one screen line per field
 
 

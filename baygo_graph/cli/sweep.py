@@ -175,10 +175,7 @@ def sweep(
         "mean_over_seeds": json.loads(groups.to_json(orient="records")),
     }
     lines = [b for b in [synthetic_banner(synthetic)] if b]
-    lines.append(
-        f"{len(table)} runs ({seeds} seeds), data {summary['data']}; "
-        f"table written to {summary['table']}"
-    )
+    lines.append(f"{len(table)} runs ({seeds} seeds), data {summary['data']}")
     loss = loss_label(str(table["loss"].iloc[0]))
     lines.append(f"mean final {loss} over seeds:")
     lines += groups.to_string(index=False, float_format=lambda v: f"{v:.4f}").splitlines()

@@ -10,6 +10,7 @@ import click
 from .._text import console, shorten
 from ._common import (
     check_out_file,
+    emit,
     fit_window,
     load_input,
     note,
@@ -75,13 +76,17 @@ def view(run_path, out, window, layout, layout_seed, force, **options):
         )  # a mistyped results.csv is never replaced by a web page, even with --force
     run = load_input(run_path, **options)  # a Run, or a GraphSeries for other inputs
     window = fit_window(window, run.n_steps)
+    banner = synthetic_banner(run.synthetic, saved=True)
+    what = f"{run.strategy} run" if hasattr(run, "strategy") else "series"
+    # then 'wrote PATH' once the page is finished
+    emit({}, as_json=False, text=[*([banner] if banner else []), f"viewer of {what} {run_path}"])
     # missing parents of --out are made, as every --out folder is, and removed again
     # if the page cannot be written
     with output_file(out, overwrite=force) as out:
         try:
             with warnings.catch_warnings(record=True) as said:
                 warnings.simplefilter("always", UserWarning)
-                path = to_html(
+                to_html(
                     run, out, window=window, layout=layout, layout_seed=layout_seed,
                     overwrite=force,
                 )  # fmt: skip
@@ -91,7 +96,3 @@ def view(run_path, out, window, layout, layout_seed, force, **options):
             raise out_error("--out", out, e) from None
     for w in said:
         note(str(w.message))
-    banner = synthetic_banner(run.synthetic, saved=True)
-    what = f"{run.strategy} run" if hasattr(run, "strategy") else "series"
-    done = f"viewer of {what} {run_path} written to {path}"
-    click.echo("\n".join([banner, console(done)] if banner else [console(done)]))

@@ -48,11 +48,14 @@ import tempfile
 import time
 from pathlib import Path
 
+from .._interrupt import deferred_interrupt
+
 __all__ = [
     "LOCK_NAME",
     "RECORD_NAME",
     "STALE_TMP_SECONDS",
     "TMP_NAME",
+    "announce_written",
     "atomic_figure",
     "atomic_path",
     "atomic_text",
@@ -82,6 +85,7 @@ _LOCKED: set[Path] = set()  # output folders this process holds (output_lock)
 RECORD_NAME = ".baygo-files.json"
 _INPUTS: list[tuple[Path, str]] = []  # (file, as given) the command reads (protected_inputs)
 _RECORDED: dict[Path, bool] = {}  # output folders with a record (resolved) -> --force given
+_ANNOUNCE: list = []  # told of each file as it is finished (announce_written)
 
 
 def _tmp_prefix(path: Path) -> str:
@@ -342,12 +346,16 @@ def atomic_path(path, *, within=None, overwrite: bool = True, suffix: bool = Fal
             digest = None if root is None else _sha256(tmp)
             if root is not None and overwrite:
                 check_replace(path, new=digest)  # a file put there meanwhile is kept too
-            if overwrite:
-                os.replace(tmp, path)
-            else:
-                _link_new(tmp, path)
-            if root is not None:
-                _update_record(root, {_key(root, path): digest})
+            with deferred_interrupt():  # named, recorded and said together, or not at all
+                if overwrite:
+                    os.replace(tmp, path)
+                else:
+                    _link_new(tmp, path)
+                if root is not None:
+                    _update_record(root, {_key(root, path): digest})
+                if record:
+                    for tell in _ANNOUNCE:
+                        tell(path)
     except OSError as e:
         tmp.unlink(missing_ok=True)
         if e.filename is not None:  # names its file already (ours, or one read)
@@ -356,6 +364,31 @@ def atomic_path(path, *, within=None, overwrite: bool = True, suffix: bool = Fal
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+@contextlib.contextmanager
+def announce_written(tell):
+    """While the block runs, ``tell(path)`` is called as each file written through
+    :func:`atomic_path` is finished: renamed to its name and listed in its folder's
+    record, a Ctrl-C held off until it was told (a writer's own bookkeeping,
+    ``record=False``, is not told). The ``baygo`` command says ``wrote PATH`` there, so
+    an interrupted command has said exactly the files it finished.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> with announce_written(lambda p: print("wrote", p.name)):
+    ...     _ = atomic_text(d / "a.md", "one")
+    ...     _ = atomic_text(d / "b.md", "two")
+    wrote a.md
+    wrote b.md
+    """
+    _ANNOUNCE.append(tell)
+    try:
+        yield
+    finally:
+        _ANNOUNCE.remove(tell)
 
 
 def _link_new(tmp: Path, path: Path) -> None:

@@ -12,6 +12,7 @@ from baygo_graph import Run, simulate, synthetic_bodyfat, write_series
 from baygo_graph._render import b_text
 from baygo_graph.analysis import influence_series, listener_fraction, smallest_b
 from baygo_graph.cli import cli, main
+from baygo_graph.cli.analyze import MANY_FILES
 from baygo_graph.models import LinearRegression
 
 
@@ -180,7 +181,8 @@ def test_many_runs_table_and_figures(twenty_runs, tmp_path):
     out = tmp_path / "out"
     result = invoke(folder, "--window", 4, "--out", out, "--json")
     assert result.exit_code == 0, result.output
-    record = json.loads(result.output)
+    record = json.loads(result.stdout)  # the JSON alone; 'wrote PATH' lines on stderr
+    assert result.stderr.splitlines() == [f"wrote {out / name}" for name in MANY_FILES]
     rows = {r["run"]: r for r in record["runs"]}
     assert len(rows) == 20
     for (strategy, seed), run in runs.items():

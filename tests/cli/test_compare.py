@@ -37,7 +37,9 @@ def test_writes_files_and_prints_the_table(tmp_path, capsys, no_env):
     assert not (tmp_path / "results.parquet").exists()
     assert out.startswith("NOTE: SYNTHETIC DATA")
     assert "| baygo " in out and "| nocol " in out and "| cen " in out
-    assert "baygo - nocol" in out and "written:" in out
+    assert "baygo - nocol" in out
+    said = [line for line in out.splitlines() if line.startswith("wrote ")]  # as written
+    assert said == [f"wrote {tmp_path / n}" for n in ("results.csv", "summary.md", "summary.json")]
     csv = (tmp_path / "results.csv").read_text()
     assert csv.startswith("# NOTE: SYNTHETIC DATA")
     df = pd.read_csv(tmp_path / "results.csv", comment="#")
@@ -128,7 +130,7 @@ def test_out_writes_parquet_by_default_exactly(tmp_path, capsys, no_env):
     assert code == 0 and out.count("NOTE: SYNTHETIC DATA") == 1
     assert not (tmp_path / "results.csv").exists()
     path = tmp_path / "results.parquet"
-    assert f"written: {path}" in out
+    assert f"wrote {path}\n" in out
     api = compare(["baygo", "nocol"], seeds=2, steps=4, agents=3, model=LinearRegression(grid=11),
                   rng=4, n_jobs=1,
                   progress=False, influence_window=2)  # fmt: skip
@@ -214,6 +216,7 @@ def test_save_runs_keeps_every_run(tmp_path, capsys, no_env):
     args = [*SMALL, "--strategies", "baygo,cen", "--seed", "3", "--save-runs", str(tmp_path)]
     code, out, _ = call(args, capsys)
     assert code == 0 and f"runs saved: 4 folders in {tmp_path}" in out
+    assert f"wrote {tmp_path / 'cen-seed1' / 'run.npz'}\n" in out
     names = sorted(p.name for p in tmp_path.iterdir())  # and the record of the files written
     assert names == [".baygo-files.json", "baygo-seed0", "baygo-seed1", "cen-seed0", "cen-seed1"]
     df, runs = compare(["baygo", "cen"], seeds=2, steps=4, agents=3, rng=3,

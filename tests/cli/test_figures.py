@@ -48,7 +48,8 @@ def test_plot_writes_the_run_figures(run_dir, tmp_path, capsys):
 def test_animate_gif_has_one_frame_per_step(run_dir, capsys):
     code, out, _ = call(["animate", run_dir, "--steps", "1:4", "--dpi", "40"], capsys)
     assert code == 0
-    assert out.startswith("NOTE: SYNTHETIC DATA") and "(3 frames)" in out
+    assert out.startswith("NOTE: SYNTHETIC DATA") and "animating 3 frames (steps 1..3)" in out
+    assert out.endswith(f"wrote {run_dir / 'animation.gif'}\n")
     with Image.open(run_dir / "animation.gif") as im:
         assert im.n_frames == 3
 

@@ -108,7 +108,7 @@ def test_out_may_name_a_npz_file_and_the_errors_speak_cli(tmp_path, capsys):
     args = ["run", "--agents", "3", "--steps", "2", "--grid", "5", "--out", str(target)]
     code, out, err = call(args, capsys)
     assert code == 0, err
-    assert target.is_file() and f"run written to {target}" in out
+    assert target.is_file() and out.endswith(f"wrote {target}\n")
     assert bg.Run.load(target).n_steps == 2
     before = target.read_bytes()
     code, _, err = call([*args, "--seed", "1"], capsys)

@@ -60,7 +60,8 @@ def test_text_summary_says_synthetic(tmp_path, capsys, monkeypatch):
     monkeypatch.delenv("BAYGO_BODYFAT", raising=False)
     code, out, _ = call([*ARGS, "--out", str(tmp_path)], capsys)
     assert code == 0
-    assert out.startswith("NOTE: SYNTHETIC DATA")
+    first, note = out.splitlines()[:2]  # the table, said once written, then the summary
+    assert first == f"wrote {tmp_path / 'results.parquet'}" and note.startswith("NOTE: SYNTHETIC")
     assert "8 runs (2 seeds)" in out and "mean final MSE over seeds" in out
 
 

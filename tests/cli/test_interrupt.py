@@ -1,0 +1,54 @@
+"""Ctrl-C in the middle of a command: each finished file was said as it was finished
+(``wrote PATH``, flushed), so after ``baygo: aborted`` the user knows which files are
+whole (hostile round 6, G4)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from baygo_graph import simulate, synthetic_bodyfat
+from baygo_graph.io.atomic import LOCK_NAME, RECORD_NAME
+from baygo_graph.models import LinearRegression
+
+MAIN = "import sys; from baygo_graph.cli import main; sys.exit(main(sys.argv[1:]))"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process (POSIX)")
+def test_ctrl_c_after_the_first_figure_keeps_the_wrote_lines_of_the_finished_files(tmp_path):
+    run = tmp_path / "run"
+    simulate("baygo", agents=4, steps=6, model=LinearRegression(grid=9), rng=1,
+             data=synthetic_bodyfat(60)).save(run)  # fmt: skip
+    out = tmp_path / "figs"
+    formats = [a for f in ("png", "pdf", "svg") for a in ("--format", f)]
+    env = os.environ | {"PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", MAIN, "plot", str(run), "--out", str(out), *formats],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )  # fmt: skip
+    try:
+        first = proc.stdout.readline()
+        while first and not first.startswith("wrote "):  # the synthetic-data note first
+            first = proc.stdout.readline()
+        # said as soon as it was finished: most figures are not drawn yet (21 files)
+        finished = [p for p in out.iterdir() if p.name not in (RECORD_NAME, LOCK_NAME)]
+        proc.send_signal(signal.SIGINT)
+        rest, err = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert first.startswith("wrote "), (first, proc.stderr)
+    assert len(finished) < 21, "the first 'wrote' line came only once every file was written"
+    if proc.returncode == 0:
+        pytest.skip("the plot finished before the signal")
+    assert proc.returncode == 1 and err.strip().splitlines()[-1] == "baygo: aborted", err
+    said = [first, *rest.splitlines()]
+    wrote = {Path(line.strip().removeprefix("wrote ")) for line in said if line.startswith("wrote")}
+    on_disk = {p for p in out.iterdir() if p.name not in (RECORD_NAME, LOCK_NAME)}
+    assert Path(first.strip().removeprefix("wrote ")) in wrote
+    assert wrote == on_disk  # exactly the finished files: no more, no fewer
+    assert all(p.stat().st_size > 0 for p in wrote)
