@@ -28,7 +28,7 @@ from .exceptions import (
 )
 from .export import read_series, write_series
 from .inputs import as_series
-from .learning import simulate
+from .learning import simulate, simulate_seeds
 from .run import Run, load_runs
 
 
@@ -63,6 +63,7 @@ __all__ = [
     "paper_split",
     "read_series",
     "simulate",
+    "simulate_seeds",
     "synthetic_bodyfat",
     "write_series",
 ]

@@ -8,6 +8,7 @@ agent pools with; the run record keeps what each step measured.
 
 from __future__ import annotations
 
+import copy
 import functools
 import sys
 from dataclasses import dataclass, field
@@ -24,13 +25,22 @@ from ._validate import (
 )
 from ._version import __version__
 from .data import draw_batches
+from .exceptions import BudgetError
 from .limits import arrays_nbytes, check_budget, estimate_run_bytes
 from .models import pool, resolve_model
 from .models.rows import blas_limit, blas_threads
 from .run import Run
 from .strategies import DEFAULT_STRATEGY, capabilities, resolve_strategy
 
-__all__ = ["RENAMED_KEYWORDS", "draw_batches", "pool", "refuse_renamed", "simulate"]
+__all__ = [
+    "RENAMED_KEYWORDS",
+    "SEEDS_AT_ONCE_VALUES",
+    "draw_batches",
+    "pool",
+    "refuse_renamed",
+    "simulate",
+    "simulate_seeds",
+]
 
 # config["split"]["counts"] lists every agent's count up to this many agents.
 _COUNTS_LISTED = 10_000
@@ -184,6 +194,99 @@ def simulate(
     >>> run.loss.shape, run.loss_name, run.choices.shape, run.synthetic
     ((5, 4), 'mse', (5, 4), True)
     """
+    (run,) = _simulate(strategy, [rng], agents=agents, steps=steps, data=data, model=model,
+                       delta=delta, batch=batch, informative=informative,
+                       keep_posteriors=keep_posteriors, monitors=monitors, progress=progress,
+                       copy_monitors=False, at_once=1)  # fmt: skip
+    return run
+
+
+@_renamed_refused
+def simulate_seeds(
+    strategy=DEFAULT_STRATEGY,
+    *,
+    seeds,
+    agents: int = 12,
+    steps: int = 60,
+    data=None,
+    model=None,
+    delta: float = 0.5,
+    batch: int = 1,
+    informative: int = 0,
+    keep_posteriors=(),
+    monitors=(),
+    progress: bool | None = None,
+    at_once: int | None = None,
+) -> list:
+    """Run one configuration over several seeds, many seeds per loop: one run per seed.
+
+    ``simulate_seeds(s, seeds=[a, b, ...], **options)[i]`` is the run
+    ``simulate(s, rng=seeds[i], **options)`` gives, bit for bit (losses, entropies,
+    means, choices, records, kept posteriors, config). The runs are made together:
+    every element-wise pass and argmin of a step covers all of them at once (their
+    posteriors are the row blocks of one array), so the per-step cost of Python and
+    numpy calls is paid once for ``at_once`` seeds; each seed keeps its own
+    generator and draws in its own order, each matrix product is its own BLAS call.
+    See the performance page of the docs (``docs/scaling.md``).
+
+    Parameters
+    ----------
+    strategy
+        As :func:`simulate`.
+    seeds : sequence
+        One ``rng`` of :func:`simulate` per run (int, SeedSequence, Generator, or
+        a run's ``config["seed"]`` record).
+    agents, steps, data, model, delta, batch, informative, keep_posteriors, progress
+        As :func:`simulate`; the same for every seed.
+    monitors : sequence of monitors, default ()
+        As :func:`simulate`; every run measures with its own copy
+        (:func:`copy.deepcopy`) of each monitor given, which stays unchanged.
+    at_once : int, optional
+        Seeds per loop (>= 1); default: all of them, at most
+        :data:`SEEDS_AT_ONCE_VALUES` posterior values at once, within the memory
+        budget. The exact model and strategies whose plans pool one run at a time
+        (a plug-in that overrides ``Plan.pool`` only) always run one seed at a time.
+
+    Returns
+    -------
+    list of Run
+        One per seed, in the order of ``seeds``.
+
+    Raises
+    ------
+    ValueError, TypeError, BudgetError
+        As :func:`simulate`; the memory budget is checked for the runs made together.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from baygo_graph import simulate, synthetic_bodyfat
+    >>> from baygo_graph.models import LinearRegression
+    >>> opts = dict(agents=4, steps=5, model=LinearRegression(grid=21), data=synthetic_bodyfat())
+    >>> runs = simulate_seeds("baygo", seeds=[0, 1, 2], **opts)
+    >>> [bool(np.array_equal(r.mse, simulate("baygo", rng=s, **opts).mse)) for s, r in
+    ...  zip([0, 1, 2], runs)]
+    [True, True, True]
+    """
+    if isinstance(seeds, str | bytes | dict) or not hasattr(seeds, "__iter__"):
+        raise TypeError(f"seeds must be a sequence of seeds (one per run), got {seeds!r}")
+    seeds = list(seeds)
+    if at_once is not None:
+        check_int("at_once", at_once, minimum=1)
+    return _simulate(strategy, seeds, agents=agents, steps=steps, data=data, model=model,
+                     delta=delta, batch=batch, informative=informative,
+                     keep_posteriors=keep_posteriors, monitors=monitors, progress=progress,
+                     copy_monitors=True, at_once=at_once)  # fmt: skip
+
+
+#: Posterior values (seeds x learners x grid points) :func:`simulate_seeds` keeps in one
+#: loop by default.
+SEEDS_AT_ONCE_VALUES = 1 << 22
+
+
+def _simulate(strategy, seeds, *, monitors, copy_monitors, at_once, agents, steps, data,
+              model, delta, batch, informative, keep_posteriors, progress) -> list:  # fmt: skip
+    """The runs of ``seeds`` (one loop for up to ``at_once`` of them; None: chosen)."""
     if isinstance(monitors, str) or not isinstance(monitors, list | tuple):
         raise TypeError(f"monitors must be a list or tuple of monitors, got {monitors!r}")
     _check_args(
@@ -199,22 +302,73 @@ def simulate(
     dtype = np.dtype(getattr(model, "dtype", "float64"))
     if dtype not in (np.float64, np.float32):
         raise ValueError(f"dtype must be 'float64' or 'float32', got {dtype!r}")
-    seed, rng = seed_record(rng)
+    records = [seed_record(rng) for rng in seeds]  # (record, generator) of each run
+    if not records:
+        return []
     strat = resolve_strategy(strategy, agents=agents, informative=informative)
-    _check_memory(model, strat, agents=agents, steps=steps, batch=batch, dtype=dtype, keep=keep)
+    sizes = {"agents": agents, "steps": steps, "batch": batch, "dtype": dtype, "keep": keep}
+    at_once = _at_once(model, strat, len(seeds), at_once, **sizes)
+    _check_memory(model, strat, seeds=at_once, **sizes)
     dataset = model.resolve_data(data)
-    split = model.split(dataset, agents=agents, informative=informative, rng=rng)
-    _check_memory(model, strat, agents=agents, steps=steps, batch=batch, dtype=dtype, keep=keep,
-                  split=split)  # fmt: skip
+    show = sys.stderr.isatty() if progress is None else bool(progress)
+    runs = []
+    for lo in range(0, len(records), at_once):
+        made = []  # (seed record, generator, split, plan) of each run of this loop
+        for seed, rng in records[lo : lo + at_once]:
+            split = model.split(dataset, agents=agents, informative=informative, rng=rng)
+            made.append([seed, rng, split, None])
+        _check_memory(model, strat, seeds=len(made), split=[m[2] for m in made], **sizes)
+        for one in made:
+            one[3] = _start_plan(strat, one[1], agents=agents, steps=steps, delta=delta,
+                                 dtype=dtype)  # fmt: skip
+        together = hasattr(model, "start_seeds") and getattr(made[0][3], "seeds_at_once", False)
+        groups = [made] if together else [[one] for one in made]
+        for group in groups:
+            mons = [copy.deepcopy(monitors) if copy_monitors else monitors for _ in group]
+            loop = _Loop([g[3] for g in group], model, [g[2] for g in group], batch=batch,
+                         steps=steps, keep=keep, monitors=mons)  # fmt: skip
+            recs = loop.run([g[1] for g in group], dtype=dtype, progress=show and strat.name)
+            for (seed, _, split, plan), rec in zip(group, recs, strict=True):
+                runs.append(_make_run(strat, model, plan, rec, dataset, split, seed=seed,
+                                      agents=agents, steps=steps, delta=delta, batch=batch,
+                                      informative=informative, dtype=dtype))  # fmt: skip
+    return runs
+
+
+def _start_plan(strat, rng, *, agents, steps, delta, dtype):
+    """The strategy's plan of one run, checked."""
     plan = strat.start(agents=agents, steps=steps, delta=delta, dtype=dtype, rng=rng)
     if not all(callable(getattr(plan, m, None)) for m in ("statistics", "pool", "series")):
         raise TypeError(
             f"strategy {strat.name!r}: start() must return a baygo_graph.strategies.Plan, "
             f"got {type(plan).__name__}"
         )
-    show = sys.stderr.isatty() if progress is None else bool(progress)
-    loop = _Loop(plan, model, split, batch=batch, steps=steps, keep=keep, monitors=monitors)
-    rec = loop.run(rng, dtype=dtype, progress=show and strat.name)
+    return plan
+
+
+def _at_once(model, strat, seeds, at_once, **sizes) -> int:
+    """Seeds per loop: ``at_once``, else as many as :data:`SEEDS_AT_ONCE_VALUES` and the
+    memory budget allow (at least one)."""
+    if at_once is not None:
+        return min(int(at_once), seeds)
+    values = model.state_values() if hasattr(model, "state_values") else 1
+    n = max(1, min(seeds, SEEDS_AT_ONCE_VALUES // max(1, sizes["agents"] * values)))
+    while n > 1 and not _within_budget(model, strat, seeds=n, **sizes):
+        n //= 2
+    return n
+
+
+def _within_budget(model, strat, **kwargs) -> bool:
+    try:
+        _check_memory(model, strat, **kwargs)
+    except BudgetError:
+        return False
+    return True
+
+
+def _make_run(strat, model, plan, rec, dataset, split, *, seed, agents, steps, delta, batch,
+              informative, dtype) -> Run:  # fmt: skip
+    """The :class:`Run` of one seed from its loop record."""
     model.finish(rec.state)
     weights = getattr(strat, "weights", None)
     config = _config(strat, model, plan, rec, dataset, split, agents=agents, steps=steps,
@@ -257,9 +411,10 @@ def _config(strat, model, plan, rec, dataset, split, *, agents, steps, seed, del
     return config | model.config(rec.state) | plan.config() | rec.config
 
 
-def _check_memory(model, strat, *, agents, steps, batch, dtype, keep, split=None) -> None:
-    """Refuse, before allocating, a run that needs more memory than the budget (with
-    ``split``: the run's arrays plus the split's, which already exist)."""
+def _check_memory(model, strat, *, agents, steps, batch, dtype, keep, seeds=1, split=None):
+    """Refuse, before allocating, runs that need more memory than the budget: ``seeds``
+    runs made together (with ``split``, their splits: the runs' arrays plus the
+    splits', which already exist)."""
     values = model.state_values() if hasattr(model, "state_values") else 1
     dense = capabilities(strat).pairwise  # M x M scores each step
     nbytes = estimate_run_bytes(
@@ -269,9 +424,12 @@ def _check_memory(model, strat, *, agents, steps, batch, dtype, keep, split=None
     unit = "grid points" if hasattr(model, "space") or hasattr(model, "make_grid") else "values"
     what = f"a run of {agents} agents x {steps} steps x {values} {unit} per agent"
     what += f", batch {batch}" if batch > 1 else ""
+    if seeds > 1:
+        what = f"{seeds} runs made together, each " + what
+    nbytes *= seeds
     if split is not None:
-        nbytes += arrays_nbytes(split)
-        what += " with its data split"
+        nbytes += sum(arrays_nbytes(one) for one in split)
+        what += " with its data split" if seeds == 1 else " with their data splits"
     check_budget(nbytes, what=what)
 
 
@@ -327,79 +485,113 @@ class _Record:
 
 @dataclass
 class _Loop:
-    """The steps: local update, pooling by the plan through the model, measures."""
+    """The steps of one or more runs of one configuration (one plan, split, generator
+    and monitors each): local update, pooling by the plans through the model, measures.
 
-    plan: object
+    The runs' posteriors are the row blocks of one model state (``model.start_seeds``)
+    when there are several: every step's passes cover them all at once.
+    """
+
+    plans: list
     model: object
-    split: object
+    splits: list
     batch: int
     steps: int
     keep: set
-    monitors: tuple = ()
+    monitors: list  # each run's monitors
 
-    def run(self, rng, *, dtype, progress) -> _Record:
-        plan, model, split, monitors = self.plan, self.model, self.split, self.monitors
-        agents = split.agents
-        state = model.start(split, learners=plan.learners, dtype=dtype)
-        for mon in monitors:
-            mon.start(
-                agents=agents,
-                steps=self.steps,
-                grid=getattr(state, "space", None),
-                split=split,
-                model=model,
-            )
-        # BLAS threads by the size of the step's products: one for small ones
+    def run(self, rngs, *, dtype, progress) -> list:
+        plans, model, splits = self.plans, self.model, self.splits
+        agents, learners = splits[0].agents, plans[0].learners
+        if len(splits) == 1:
+            state = model.start(splits[0], learners=learners, dtype=dtype)
+        else:
+            state = model.start_seeds(splits, learners=learners, dtype=dtype)
+        lanes = getattr(state, "per_seed", None) or [state]
+        for lane, split, mons in zip(lanes, splits, self.monitors, strict=True):
+            for mon in mons:
+                mon.start(
+                    agents=agents,
+                    steps=self.steps,
+                    grid=getattr(lane, "space", None),
+                    split=split,
+                    model=model,
+                )
+        # BLAS threads by the size of one run's products (each run's product is its own
+        # BLAS call): one for small ones
         values = model.state_values() if hasattr(model, "state_values") else 1
-        flops = 2 * plan.learners * max(plan.learners, 8) * values
+        flops = 2 * learners * max(learners, 8) * values
         with blas_limit(blas_threads(flops)):
-            rec = self._steps(plan, model, split, state, rng, progress)
-        rec.state = state
-        for mon in monitors:
-            records, config = mon.finish()
-            rec.records |= records
-            rec.config.setdefault("monitors", {}).update(config)
-        return rec
+            recs = self._steps(plans, model, splits, state, rngs, progress)
+        for rec, lane, mons in zip(recs, lanes, self.monitors, strict=True):
+            rec.state = lane
+            for mon in mons:
+                records, config = mon.finish()
+                rec.records |= records
+                rec.config.setdefault("monitors", {}).update(config)
+        return recs
 
-    def _steps(self, plan, model, split, state, rng, progress) -> _Record:
-        monitors, agents = self.monitors, split.agents
-        rec = None
+    def _steps(self, plans, model, splits, state, rngs, progress) -> list:
+        agents, seeds, watched = splits[0].agents, len(plans), any(self.monitors)
+        lead, statistics = plans[0], model.statistics
+        recs = None
         bar = tqdm(range(self.steps), desc=progress or "", disable=not progress, leave=False)
         outside = np.geterr()  # numpy's settings for what runs between the steps
         # one hold for the whole loop, released step by step: a NaN step raises
         # NonFiniteError alone, a finite one gets its warnings back (held_float_warnings)
         with held_float_warnings() as held:
             for t in bar:
-                model.update(state, plan.statistics(split, self.batch, rng, model.statistics))
-                local = model.posterior_local(state) if monitors else None
-                plan.pool(t, model, state, rng)
+                if seeds == 1:
+                    stats = lead.statistics(splits[0], self.batch, rngs[0], statistics)
+                else:  # each run draws from its own generator, in its own order
+                    stats = np.concatenate(
+                        [
+                            plan.statistics(split, self.batch, rng, statistics)
+                            for plan, split, rng in zip(plans, splits, rngs, strict=True)
+                        ]
+                    )
+                model.update(state, stats)
+                local = model.posterior_local(state) if watched else None
+                if seeds == 1 and not hasattr(lead, "pool_seeds"):  # a plan of its own kind
+                    lead.pool(t, model, state, rngs[0])
+                else:
+                    lead.pool_seeds(plans, t, model, state, rngs)
                 m = model.measure(state, t, agents)
-                if rec is None:
-                    rec = self._record(m)
-                rec.loss[t], rec.entropy[t], rec.mean[t] = m.loss, m.entropy, m.mean
+                if recs is None:
+                    recs = [self._record(m) for _ in plans]
                 if not (np.isfinite(m.entropy).all() and np.isfinite(m.mean).all()):
-                    check_finite_step(t, entropy=m.entropy, mean=m.mean)  # never a NaN run
+                    for s in range(seeds):  # never a NaN run: the first such run says where
+                        block = slice(s * agents, (s + 1) * agents)
+                        check_finite_step(t, entropy=m.entropy[block], mean=m.mean[block])
                 held.release(step=t)
-                for k, v in m.extra.items():
-                    rec.records.setdefault(k, np.empty((self.steps, agents)))[t] = v
-                if t in self.keep or monitors:
+                for s, rec in enumerate(recs):
+                    block = slice(s * agents, (s + 1) * agents)
+                    rec.loss[t], rec.entropy[t] = m.loss[block], m.entropy[block]
+                    rec.mean[t] = m.mean[block]
+                    for k, v in m.extra.items():
+                        rec.records.setdefault(k, np.empty((self.steps, agents)))[t] = v[block]
+                if t in self.keep or watched:
                     with np.errstate(**outside):  # as outside the loop: not held
-                        self._observe(t, model, plan, state, rec, local)
-        return rec
+                        self._observe(t, model, plans, state, recs, local)
+        return recs
 
-    def _observe(self, t, model, plan, state, rec, local) -> None:
+    def _observe(self, t, model, plans, state, recs, local) -> None:
         """Keep step ``t``'s posteriors if asked, and show them to the monitors."""
-        agents = self.split.agents
-        if t in self.keep:
-            post = model.posterior(state)
-            rec.kept[t] = np.broadcast_to(post, (agents, post.shape[1])).copy()
-        if self.monitors:
-            post, w_t = model.posterior(state), plan.weights(t)
-            for mon in self.monitors:
-                mon.observe(t, local=local, posterior=post, weights=w_t)
+        agents = self.splits[0].agents
+        post = model.posterior(state)
+        rows = len(post) // len(plans)
+        for s, (plan, rec, mons) in enumerate(zip(plans, recs, self.monitors, strict=True)):
+            mine = post[s * rows : (s + 1) * rows] if len(plans) > 1 else post
+            if t in self.keep:
+                rec.kept[t] = np.broadcast_to(mine, (agents, mine.shape[1])).copy()
+            if mons:
+                before = local[s * rows : (s + 1) * rows] if len(plans) > 1 else local
+                w_t = plan.weights(t)
+                for mon in mons:
+                    mon.observe(t, local=before, posterior=mine, weights=w_t)
 
     def _record(self, m) -> _Record:
-        t, agents = self.steps, self.split.agents
+        t, agents = self.steps, self.splits[0].agents
         return _Record(
             loss=np.empty((t, agents)),
             entropy=np.empty((t, agents)),

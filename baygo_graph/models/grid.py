@@ -237,6 +237,28 @@ class GridState:
     moments: np.ndarray | None = None
     #: ``f(mean) -> (loss, extra)`` on the run's test set.
     loss: object = None
+    #: Runs (seeds) held: row block ``s`` (``learners`` rows) is run ``s``'s (its
+    #: :attr:`lanes` entry has its values, loss and warnings).
+    seeds: int = 1
+    #: One state per run, its arrays views of its block of rows (empty for one run:
+    #: the state is its own lane; see :attr:`per_seed`).
+    lanes: list = field(default_factory=list, repr=False)
+
+    @property
+    def per_seed(self) -> list:
+        """The state of each run held: :attr:`lanes`, or ``[self]`` for one run."""
+        return self.lanes or [self]
+
+    def relane(self) -> None:
+        """Point every lane's arrays at its block of rows (after the buffers swap)."""
+        if not self.lanes:
+            return
+        rows = self.logp.shape[0] // self.seeds
+        for s, lane in enumerate(self.lanes):
+            block = slice(s * rows, (s + 1) * rows)
+            lane.logp, lane.expo, lane.spare = self.logp[block], self.expo[block], self.spare[block]
+            lane.z = None if self.z is None else self.z[block]
+            lane.logz = None if self.logz is None else self.logz[block]
 
     def refresh(self, add: np.ndarray | None = None, *, sums: bool = True) -> None:
         """Add ``add`` (if given) to ``logp``, shift it to row maximum 0, recompute
@@ -244,6 +266,7 @@ class GridState:
         rows, on both cores (:func:`~baygo_graph.models.rows.for_rows`)."""
         if self.z is None or self.z.shape != self.logp.shape[:1]:
             self.z = np.empty(self.logp.shape[0], dtype=self.logp.dtype)
+            self.relane()
         for_rows(
             lambda lo, hi: self.refresh_rows(lo, hi, add, sums=sums),
             *self.logp.shape,
@@ -268,11 +291,29 @@ class GridState:
     def swap(self) -> None:
         """Make the pooled buffer the posterior, then :meth:`refresh` it (no row sums)."""
         self.logp, self.spare = self.spare, self.logp
+        self.relane()
         self.refresh(sums=False)
 
     def log_normalised(self) -> np.ndarray:
         """Normalised log-posteriors (a new array)."""
         return self.logp - np.log(self.expo.sum(axis=1, dtype=np.float64))[:, None]
+
+
+def _collapse(state: GridState, z: np.ndarray, t: int) -> None:
+    """Record in ``state`` the first step where a posterior collapsed onto one cell."""
+    if state.collapsed is None:
+        # the largest peak mass, 1 / min(z): one small reduction per step
+        if 1.0 / np.minimum.reduce(z) > _COLLAPSE:
+            peak = 1.0 / z
+            state.collapsed = (t, int(peak.argmax()), float(peak.max()))
+
+
+def _spread(a: np.ndarray, seeds: int, agents: int) -> np.ndarray:
+    """Each run's first learner's row (one learner stands for every agent) for all its
+    agents: (seeds * agents, ...)."""
+    if seeds == 1:
+        return np.broadcast_to(a[:1], (agents, *a.shape[1:]))
+    return np.repeat(a[:: len(a) // seeds], agents, axis=0)
 
 
 @dataclass(frozen=True)
@@ -372,10 +413,20 @@ class GridModel:
     # -- the shared machinery ---------------------------------------------------
     def start(self, split, *, learners: int, dtype) -> GridState:
         """Every learner at the prior, with the run's grid, values and test loss."""
+        return self.start_seeds([split], learners=learners, dtype=dtype)
+
+    def start_seeds(self, splits, *, learners: int, dtype) -> GridState:
+        """:meth:`start` of several runs of one configuration (one split each) in one state.
+
+        Run ``s`` holds rows ``s * learners`` to ``(s + 1) * learners`` of every array
+        (its lane, :attr:`GridState.lanes`, has its own values and test loss), so each
+        element-wise pass covers every run at once; a row's values are those of the
+        run alone, bit for bit. One split: the state of one run.
+        """
         space = self.make_grid()
-        values = self.prepare(split, space)
+        values = [self.prepare(split, space) for split in splits]
         prior = self.log_prior(space).astype(dtype)
-        logp = np.tile(prior, (learners, 1))
+        logp = np.tile(prior, (len(splits) * learners, 1))
         # [1, theta] per grid point: one pass gives normaliser and posterior mean.
         moments = np.column_stack([np.ones(space.size), space.theta]).astype(dtype)
         state = GridState(
@@ -383,44 +434,106 @@ class GridModel:
             expo=np.empty_like(logp),
             spare=np.empty_like(logp),
             space=space,
-            values=values,
+            values=values[0] if len(splits) == 1 else {},
             moments=moments,
+            seeds=len(splits),
         )
-        state.loss = self.loss_function(split, state)
+        if len(splits) == 1:
+            state.loss = self.loss_function(splits[0], state)
+            return state
+        for split, vals in zip(splits, values, strict=True):
+            lane = GridState(logp, logp, logp, space=space, values=vals, moments=moments)
+            lane.loss = self.loss_function(split, lane)
+            state.lanes.append(lane)
+        state.relane()
         return state
 
     def update(self, state: GridState, stats: np.ndarray) -> None:
         """Local Bayesian step: add each learner's log-likelihood, then refresh."""
         # computed in the expo buffer, which refresh() overwrites with exp(logp)
-        state.refresh(add=self.log_likelihood(stats, out=state.expo, state=state))
+        state.refresh(add=self.log_likelihood_seeds(stats, out=state.expo, state=state))
+
+    def log_likelihood_seeds(self, stats: np.ndarray, *, out: np.ndarray, state: GridState):
+        """:meth:`log_likelihood` of every run ``state`` holds, each with its own values
+        (``stats`` and ``out``: all runs' rows); by default one call per run."""
+        if not state.lanes:
+            return self.log_likelihood(stats, out=out, state=state)
+        rows = len(stats) // state.seeds
+        for s, lane in enumerate(state.lanes):
+            block = slice(s * rows, (s + 1) * rows)
+            self.log_likelihood(stats[block], out=out[block], state=lane)
+        return out
 
     def most_divergent(self, state: GridState, *, listen, rng) -> np.ndarray:
-        """BayGo's choices: each agent's most divergent allowed neighbour (KL)."""
+        """BayGo's choices: each agent's most divergent allowed neighbour (KL).
+
+        For a state of several runs, ``listen`` and ``rng`` are sequences (one per
+        run) and the result is (runs, M); on the complete graph every run's KL
+        product and choices come from one call (the same values, and the same draws
+        from each run's generator, as run alone).
+        """
+        if not state.lanes:
+            z = state.z if state.z is not None else state.expo.sum(axis=1)
+            return kl_choices(
+                state.expo, state.logp, listen=listen, rng=rng, row_scale=z, col_shift=np.log(z)
+            )
+        if any(h is not None for h in listen):  # a physical graph: run by run
+            return np.stack(
+                [
+                    self.most_divergent(lane, listen=h, rng=g)
+                    for lane, h, g in zip(state.lanes, listen, rng, strict=True)
+                ]
+            )
         z = state.z if state.z is not None else state.expo.sum(axis=1)
-        return kl_choices(
-            state.expo, state.logp, listen=listen, rng=rng, row_scale=z, col_shift=np.log(z)
+        shape = (state.seeds, -1, state.logp.shape[1])
+        out = kl_choices(
+            state.expo.reshape(shape),
+            state.logp.reshape(shape),
+            rng=list(rng),
+            row_scale=z,
+            col_shift=np.log(z),
         )
+        return out.reshape(state.seeds, -1)
 
     def pool_choices(self, state: GridState, choices: np.ndarray, delta: float) -> None:
-        """Geometric pooling with one chosen neighbour per agent."""
+        """Geometric pooling with one chosen neighbour per agent (for a state of several
+        runs: each run's choices, (runs, M), agents numbered within the run)."""
         # pooled into spare, then each block shifted and exponentiated while in cache
         if state.z is None:
             state.z = np.empty(state.logp.shape[0], dtype=state.logp.dtype)
+        if state.lanes:
+            c = np.asarray(choices).reshape(state.seeds, -1)
+            first = (np.arange(state.seeds) * c.shape[1])[:, None]  # each run's first row
+            choices = np.where(c >= 0, c + first, -1).ravel()
         state.logp, state.spare = state.spare, state.logp
+        state.relane()
         pool_into(state.logp, state.spare, choices, delta, after=state.pooled_rows)
 
     def pool_weights(self, state: GridState, w) -> None:
-        """Geometric pooling with a weight matrix (sparse or dense)."""
+        """Geometric pooling with a weight matrix (sparse or dense).
+
+        For a state of several runs: a sparse ``w`` covers all rows (one block per
+        run, :func:`scipy.sparse.block_diag`); a dense ``w`` is one run's, applied
+        to every run (one matrix product per run, as run alone).
+        """
         if sp.issparse(w):
             state.spare[...] = w @ state.logp
+        elif state.lanes:
+            shape = (state.seeds, w.shape[1], state.logp.shape[1])
+            np.matmul(w, state.logp.reshape(shape), out=state.spare.reshape(shape))
         else:
             np.matmul(w, state.logp, out=state.spare)
         state.swap()
 
     def measure(self, state: GridState, t: int, agents: int) -> Measures:
-        """Loss, entropy and mean of every agent's posterior ``expo / z``."""
-        expo, logp = state.expo, state.logp
-        mom = np.matmul(expo, state.moments)
+        """Loss, entropy and mean of every agent's posterior ``expo / z`` (for a state
+        of several runs: every run's agents, run after run)."""
+        expo, logp, seeds = state.expo, state.logp, state.seeds
+        if state.lanes:  # one product per run, as run alone
+            rows = expo.shape[0] // seeds
+            mom = np.matmul(expo.reshape(seeds, rows, -1), state.moments).reshape(len(expo), -1)
+        else:
+            mom = np.matmul(expo, state.moments)
         if mom.dtype != np.float64:
             mom = mom.astype(np.float64)
         z = mom[:, 0]
@@ -438,18 +551,30 @@ class GridModel:
                 itemsize=expo.itemsize,
             )
         entropy = logz - dots / z
-        loss, extra = state.loss(mean)
-        if state.collapsed is None:
-            # the largest peak mass, 1 / min(z): one small reduction per step
-            if 1.0 / np.minimum.reduce(z) > _COLLAPSE:
-                peak = 1.0 / z
-                state.collapsed = (t, int(peak.argmax()), float(peak.max()))
+        if not state.lanes:
+            loss, extra = state.loss(mean)
+            _collapse(state, z, t)
+        else:
+            loss, extra = self._lane_measures(state, mean, z, t)
+        rows //= seeds
         if rows != agents:  # one learner stands for every agent
-            mean, entropy, loss = (
-                np.broadcast_to(a[:1], (agents, *a.shape[1:])) for a in (mean, entropy, loss)
-            )
-            extra = {k: np.broadcast_to(v[:1], (agents,)) for k, v in extra.items()}
+            mean, entropy, loss = (_spread(a, seeds, agents) for a in (mean, entropy, loss))
+            extra = {k: _spread(v, seeds, agents) for k, v in extra.items()}
         return Measures(loss=loss, entropy=entropy, mean=mean, extra=extra)
+
+    @staticmethod
+    def _lane_measures(state: GridState, mean, z, t) -> tuple:
+        """Every run's test loss and extras (its own test set), and its collapse check."""
+        state.relane()
+        rows = len(z) // state.seeds
+        parts = []
+        for s, lane in enumerate(state.lanes):
+            block = slice(s * rows, (s + 1) * rows)
+            parts.append(lane.loss(mean[block]))
+            _collapse(lane, z[block], t)
+        loss = np.concatenate([p[0] for p in parts])
+        extra = {k: np.concatenate([p[1][k] for p in parts]) for k in parts[0][1]}
+        return loss, extra
 
     def posterior_local(self, state: GridState) -> np.ndarray:
         """Normalised local log-posteriors, before pooling (a new array)."""

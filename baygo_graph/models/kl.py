@@ -75,7 +75,9 @@ def segment_argmin(scores, indptr, columns, rng) -> np.ndarray:
     return out
 
 
-def dense_argmin(scores, rng, *, mask_diagonal=False, row_scale=None, col_shift=None) -> np.ndarray:
+def dense_argmin(
+    scores, rng, *, mask_diagonal=False, row_scale=None, col_shift=None, seeds: int = 1
+) -> np.ndarray:
     """:func:`segment_argmin` for a dense (M, N) score matrix (every row full).
 
     Same result and same draws from ``rng`` as the CSR version, with a few
@@ -86,10 +88,19 @@ def dense_argmin(scores, rng, *, mask_diagonal=False, row_scale=None, col_shift=
     entries: two reductions instead of a masked ``abs`` pass. With
     ``row_scale`` and ``col_shift`` the scores are first corrected in place,
     ``scores[i, j] / row_scale[i] - col_shift[j]``.
+
+    With ``seeds`` > 1 the rows are ``seeds`` runs' (N, N) score matrices one after
+    the other, ``col_shift`` holds each run's shifts (``seeds * N`` values) and
+    ``rng`` is a sequence of one generator per run: every run's rows give what they
+    give alone, and draw from their own run's generator in the same order.
     """
     m, n = scores.shape
+    if seeds > 1 and col_shift is not None:  # each row's own run's shifts
+        col_shift = col_shift.reshape(seeds, 1, n)
     if m * n < _rows.MIN_VALUES:  # one block (what for_rows would do), no buffers to fill
-        rowmin, bound, n_ties, out = _block_argmin(scores, 0, mask_diagonal, row_scale, col_shift)
+        rowmin, bound, n_ties, out = _block_argmin(
+            scores, 0, mask_diagonal, row_scale, col_shift, seeds
+        )
     else:
         rowmin = np.empty(m, dtype=scores.dtype)
         bound = np.empty(m, dtype=scores.dtype)
@@ -99,7 +110,7 @@ def dense_argmin(scores, rng, *, mask_diagonal=False, row_scale=None, col_shift=
         def block(lo, hi):
             scale = None if row_scale is None else row_scale[lo:hi]
             rowmin[lo:hi], bound[lo:hi], n_ties[lo:hi], out[lo:hi] = _block_argmin(
-                scores[lo:hi], lo, mask_diagonal, scale, col_shift
+                scores[lo:hi], lo, mask_diagonal, scale, col_shift, seeds
             )
 
         for_rows(block, m, n, itemsize=scores.itemsize)
@@ -108,33 +119,50 @@ def dense_argmin(scores, rng, *, mask_diagonal=False, row_scale=None, col_shift=
     ok = np.isfinite(rowmin)
     multi = np.flatnonzero(ok & (n_ties > 1))
     if len(multi):
-        pick = rng.integers(0, n_ties[multi])
+        pick = _tie_picks(rng, n_ties[multi], multi // (m // seeds), seeds)
         tie = scores[multi] <= bound[multi, None]
         out[multi] = np.argmax(np.cumsum(tie, axis=1) > pick[:, None], axis=1)
     out[~ok] = -1
     return out
 
 
-def _block_argmin(s, lo, mask_diagonal, row_scale, col_shift):
+def _tie_picks(rng, n_ties, run, seeds) -> np.ndarray:
+    """Which tie each tied row takes, uniform in ``[0, n_ties)``: one draw per run from
+    its own generator (``run``: each row's run, ascending)."""
+    if seeds == 1:
+        return (rng[0] if isinstance(rng, list | tuple) else rng).integers(0, n_ties)
+    pick = np.empty(len(n_ties), dtype=np.int64)
+    for s in np.unique(run):  # the runs with a tie this step: a loop over runs
+        mine = run == s
+        pick[mine] = rng[s].integers(0, n_ties[mine])
+    return pick
+
+
+def _block_argmin(s, lo, mask_diagonal, row_scale, col_shift, seeds=1):
     """One block of rows of :func:`dense_argmin` (rows ``lo:lo + len(s)``; the
     corrections are applied to ``s`` in place): ``(rowmin, bound, n_ties, first tie)``."""
     if row_scale is not None:
         s /= row_scale[:, None]
-        s -= col_shift
-    rowmin, bound = _row_bounds(s, lo, mask_diagonal)
+        if seeds > 1:  # each row minus its own run's shifts
+            n = s.shape[1]
+            run = np.arange(lo, lo + len(s)) // n
+            s -= col_shift[run, 0]
+        else:
+            s -= col_shift
+    rowmin, bound = _row_bounds(s, lo, mask_diagonal, seeds)
     tie = s <= bound[:, None]
     return rowmin, bound, np.count_nonzero(tie, axis=1), np.argmax(tie, axis=1)
 
 
-def _row_bounds(s, lo, mask_diagonal):
+def _row_bounds(s, lo, mask_diagonal, seeds=1):
     """Row minima of a block of scores and the tie bound ``min + 1e-12 max(scale, 1)``."""
     if mask_diagonal:
         n = s.shape[1]
-        if s.flags.c_contiguous:  # the block's diagonal (r, lo + r) as a strided view
+        if seeds == 1 and s.flags.c_contiguous:  # the diagonal (r, lo + r), a strided view
             diag = s.reshape(-1)[lo : lo + len(s) * (n + 1) : n + 1]
-        else:
+        else:  # each row's own agent: (r, (lo + r) mod N) for stacked runs
             rows = np.arange(len(s))
-            diag = _Cells(s, (rows, rows + lo))
+            diag = _Cells(s, (rows, (rows + lo) % n))
         diag[...] = -np.inf
         rowmax = np.maximum.reduce(s, axis=1)
         diag[...] = np.inf
@@ -222,12 +250,22 @@ def kl_choices(prob, logp, *, listen=None, rng, row_scale=None, col_shift=None) 
     numpy.ndarray of int, shape (M,)
         Chosen neighbour of each agent, ``-1`` for an agent with no neighbour.
 
+    Notes
+    -----
+    Several runs at once, on the complete graph: ``prob`` and ``logp`` of shape
+    (S, M, K) (run ``s``'s agents in ``[s]``), ``rng`` one generator per run,
+    ``row_scale`` and ``col_shift`` of S x M values; the result (S x M,) holds each
+    run's choices (agents numbered within the run), the same as run by run: one
+    BLAS product per run, and each run's ties drawn from its own generator.
+
     Examples
     --------
     >>> lp = np.log([[0.5, 0.5], [0.9, 0.1], [0.2, 0.8]])
     >>> kl_choices(np.exp(lp), lp, rng=np.random.default_rng(0)).tolist()
     [1, 2, 1]
     """
+    if prob.ndim == 3:
+        return _stacked_choices(prob, logp, rng, row_scale, col_shift)
     m = prob.shape[0]
     if listen is None or listen.nnz > m * m // 4:
         if row_scale is not None and prob.shape[1] < m:
@@ -251,3 +289,21 @@ def kl_choices(prob, logp, *, listen=None, rng, row_scale=None, col_shift=None) 
         cross /= np.repeat(row_scale, np.diff(listen.indptr))
         cross -= col_shift[listen.indices]
     return segment_argmin(cross, listen.indptr, listen.indices, rng)
+
+
+def _stacked_choices(prob, logp, rngs, row_scale, col_shift) -> np.ndarray:
+    """:func:`kl_choices` of S runs on the complete graph: (S, M, K) inputs, (S x M,) out."""
+    seeds, m, k = prob.shape
+    if row_scale is not None and k < m:  # as kl_choices: normalise the inputs instead
+        prob = prob / row_scale.reshape(seeds, m, 1)
+        logp = logp - col_shift.reshape(seeds, m, 1)
+        row_scale = col_shift = None
+    cross = np.matmul(prob, logp.transpose(0, 2, 1))  # one BLAS product per run
+    return dense_argmin(
+        cross.reshape(seeds * m, m),
+        rngs,
+        mask_diagonal=True,
+        row_scale=row_scale,
+        col_shift=col_shift,
+        seeds=seeds,
+    )

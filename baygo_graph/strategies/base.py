@@ -59,6 +59,27 @@ class Plan:
         """Pool step ``t``'s local posteriors through ``model`` (in ``state``); False: none."""
         return False
 
+    def pool_seeds(self, plans, t: int, model, state, rngs) -> bool:
+        """:meth:`pool` of several runs of one configuration held in one model state.
+
+        Called on the first run's plan with every run's plan (``plans``, this one
+        first) and generator (``rngs``); each run must pool exactly as its own
+        :meth:`pool` would. The default takes one run (:meth:`pool`), or several when
+        the plan does not pool; a plan that overrides :meth:`pool` without this one
+        runs one seed at a time (:attr:`seeds_at_once` is False).
+        """
+        if len(plans) == 1:
+            return self.pool(t, model, state, rngs[0])
+        if type(self).pool is Plan.pool:
+            return False
+        raise TypeError(f"{type(self).__name__} pools one run at a time (seeds_at_once)")
+
+    @property
+    def seeds_at_once(self) -> bool:
+        """Whether :meth:`pool_seeds` pools several runs in one call."""
+        kind = type(self)
+        return kind.pool is Plan.pool or kind.pool_seeds is not Plan.pool_seeds
+
     def weights(self, t: int):
         """Step ``t``'s row-stochastic W (``scipy.sparse``) once pooled; None: no graph."""
         return None

@@ -46,3 +46,11 @@ class BayGo(ChoiceStrategy):
     def choose(self, t: int, *, model, state, listen, rng, choices) -> np.ndarray:
         """Each agent's most divergent physical neighbour (``model.most_divergent``)."""
         return model.most_divergent(state, listen=listen, rng=rng)
+
+    def choose_seeds(self, t: int, *, model, state, listens, rngs, choices) -> list:
+        """Every run's choices at once (``model.most_divergent`` of a state of several
+        runs: one KL product per run, one argmin pass for all on the complete graph)."""
+        if len(listens) == 1:
+            return [self.choose(t, model=model, state=state, listen=listens[0], rng=rngs[0],
+                                choices=choices[0])]  # fmt: skip
+        return list(model.most_divergent(state, listen=listens, rng=rngs))

@@ -9,6 +9,7 @@ config of the run. A subclass sets ``name`` and writes :meth:`ChoiceStrategy.cho
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from dataclasses import dataclass
 from typing import ClassVar
@@ -89,9 +90,24 @@ class ChoiceStrategy:
         """
         raise NotImplementedError(f"strategy {self.name!r} must define choose()")
 
+    def choose_seeds(self, t: int, *, model, state, listens, rngs, choices) -> list:
+        """:meth:`choose` of several runs held in one model state: one choice array per run.
+
+        ``listens``, ``rngs`` and ``choices`` hold one entry per run. The default calls
+        :meth:`choose` run by run on each run's part of the state (``state.per_seed``;
+        a state of one run is its own part); a subclass may choose for every run at once.
+        """
+        lanes = getattr(state, "per_seed", None) or [state]
+        return [
+            self.choose(t, model=model, state=lane, listen=h, rng=g, choices=c)
+            for lane, h, g, c in zip(lanes, listens, rngs, choices, strict=True)
+        ]
+
     def start(self, *, agents: int, steps: int, delta: float, dtype, rng) -> Plan:
         """A :class:`ChoicePlan` that records one choice per agent and step."""
         process = physical_process(self.physical)
+        if process is self.physical:  # the caller's object: each run binds its own copy
+            process = copy.copy(process)
         if process is not None:
             return ChoicePlan(
                 self, agents, steps, delta, process=process.bind(agents, rng.spawn(1)[0])
@@ -117,14 +133,32 @@ class ChoicePlan(Plan):
 
     def pool(self, t, model, state, rng) -> bool:
         """Choose (through the strategy), record and pool with the chosen neighbours."""
-        listen = self.listen
-        if self.process is not None:
-            listen = self.process.at(t)
-            self.edges.append(edge_arrays(listen))
-        self.choices[t] = self.strategy.choose(
-            t, model=model, state=state, listen=listen, rng=rng, choices=self._seen
+        return self.pool_seeds([self], t, model, state, [rng])
+
+    def pool_seeds(self, plans, t, model, state, rngs) -> bool:
+        """:meth:`pool` of several runs at once: each run's physical graph and choices
+        (:meth:`ChoiceStrategy.choose_seeds`), then one pooling of every run."""
+        listens = []
+        for plan in plans:
+            listen = plan.listen
+            if plan.process is not None:
+                listen = plan.process.at(t)
+                plan.edges.append(edge_arrays(listen))
+            listens.append(listen)
+        chosen = self.strategy.choose_seeds(
+            t,
+            model=model,
+            state=state,
+            listens=listens,
+            rngs=rngs,
+            choices=[plan._seen for plan in plans],
         )
-        model.pool_choices(state, self.choices[t], self.delta)
+        for plan, c in zip(plans, chosen, strict=True):
+            plan.choices[t] = c
+        if len(plans) == 1:
+            model.pool_choices(state, self.choices[t], self.delta)
+        else:
+            model.pool_choices(state, np.stack([plan.choices[t] for plan in plans]), self.delta)
         return True
 
     def weights(self, t: int):

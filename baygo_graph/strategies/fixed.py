@@ -137,11 +137,25 @@ class _FixedPlan(Plan):
         self.identity = w.nnz == m and bool(np.all(w.diagonal() == 1))
         # a dense product is faster than a sparse one past a quarter of the pairs
         self.apply = w.toarray().astype(dtype) if w.nnz > m * m // 4 else w
+        self.stacked = {}  # runs -> the block-diagonal W of that many runs at once
 
     def pool(self, t, model, state, rng) -> bool:
+        return self.pool_seeds([self], t, model, state, [rng])
+
+    def pool_seeds(self, plans, t, model, state, rngs) -> bool:
+        """Pool every run with the same W (the runs share the configuration): a dense W
+        applied run by run, a sparse one as one block-diagonal matrix."""
         if self.identity:
             return False
-        model.pool_weights(state, self.apply)
+        seeds = len(plans)
+        if seeds == 1 or not sp.issparse(self.apply):
+            model.pool_weights(state, self.apply)
+            return True
+        if seeds not in self.stacked:
+            w = sp.block_diag([self.apply] * seeds, format="csr")
+            w.sort_indices()
+            self.stacked = {seeds: w}
+        model.pool_weights(state, self.stacked[seeds])
         return True
 
     def weights(self, t: int):
