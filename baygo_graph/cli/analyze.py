@@ -17,6 +17,7 @@ from ..exceptions import RunFormatError
 from ..io.edgelist import EDGE_LIST_SUFFIXES
 from ..io.series_files import SERIES_SUFFIXES
 from ._common import (
+    InputPath,
     emit,
     fit_window,
     force_option,
@@ -319,7 +320,7 @@ def _write_many(out: Path, table, summary) -> list[Path]:
 
 
 @click.command()
-@click.argument("paths", metavar="RUN...", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("paths", metavar="RUN...", nargs=-1, required=True, type=InputPath(path_type=Path))
 @click.option(
     "--window",
     type=click.IntRange(min=1),
@@ -394,9 +395,7 @@ def _check_many(paths) -> None:
     it is, rather than "no saved run at" a file that is an edge list."""
     from .. import inputs
 
-    for path in paths:
-        if not path.exists():
-            raise click.ClickException(f"{shorten(str(path), 120)}: no such file or folder")
+    for path in paths:  # each exists (InputPath)
         if path.is_dir() or path.suffix.lower() == ".npz":
             continue
         try:

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from ._common import (
+    InputPath,
     check_out_file,
     data_option,
     emit,
@@ -134,7 +135,7 @@ def parse_steps(text: str | None, n_steps: int) -> range:
 
 
 @click.command()
-@click.argument("run_dir", type=click.Path(exists=True))
+@click.argument("run_dir", type=InputPath())
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Folder for the figures (default: RUN_DIR/figures).")  # fmt: skip
 @click.option("--format", "formats", type=click.Choice(["png", "pdf", "svg"]), multiple=True,
@@ -192,7 +193,7 @@ def plot(run_dir, out, formats, window, force, as_json, **options):
 
 
 @click.command()
-@click.argument("run_dir", type=click.Path(exists=True))
+@click.argument("run_dir", type=InputPath())
 @click.option("--steps", "steps_text", default=None, metavar="A:B",
               help="Steps to show, a Python slice (default: all).")  # fmt: skip
 @click.option("--format", "fmt", type=click.Choice(["gif", "mp4"]), default="gif",

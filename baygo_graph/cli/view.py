@@ -9,6 +9,7 @@ import click
 
 from .._text import console, shorten
 from ._common import (
+    InputPath,
     check_out_file,
     emit,
     fit_window,
@@ -26,7 +27,7 @@ LAYOUTS = ("auto", "spring", "coarse", "none")  # figures._graph.LAYOUTS (not im
 
 
 @click.command()
-@click.argument("run_path", metavar="RUN", type=click.Path(path_type=Path))
+@click.argument("run_path", metavar="RUN", type=InputPath(path_type=Path))
 @click.option(
     "--out",
     required=True,

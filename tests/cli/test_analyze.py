@@ -117,7 +117,7 @@ def test_fixed_run_report(tmp_path):
 @pytest.mark.parametrize(
     ("make", "message"),
     [
-        (lambda p: p / "missing", "no saved run"),
+        (lambda p: p / "missing", "missing: no such file or folder"),
         (lambda p: (p / "x.json").write_text("{}") and p / "x.json", "not a baygo graph series"),
         (
             lambda p: (p / "bad.npz").write_bytes(b"nope") and p / "bad.npz",

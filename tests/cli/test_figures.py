@@ -72,7 +72,7 @@ def test_animate_mp4_or_a_clear_message(run_dir, tmp_path, capsys, monkeypatch):
         (["animate", "RUN", "--steps", "5:2"], "selects no step"),
         (["animate", "RUN", "--steps", "x"], "expected a:b"),
         (["animate", "RUN", "--out", "a.mp4"], "--out must end in .gif"),
-        (["plot", "/does/not/exist"], "does not exist"),
+        (["plot", "/does/not/exist"], "/does/not/exist: no such file or folder"),
     ],
 )
 def test_bad_arguments_exit_non_zero_with_one_line(run_dir, args, message, capsys):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import networkx as nx
 import pytest
@@ -46,7 +47,10 @@ def test_text_summary_says_synthetic(capsys, monkeypatch):
     [
         (["run", "--agents", "1"], "'--agents': 1 is not in the range"),
         (["run", "--strategy", "ring"], "strategy must be one of"),
-        (["run", "--data", "/does/not/exist.csv"], "'/does/not/exist.csv' does not exist"),
+        (
+            ["run", "--data", "/does/not/exist.csv"],
+            "--data: /does/not/exist.csv: no such file or folder",
+        ),
         (["run", "--physical", "ring"], "physical must be"),
         (
             ["run", "--strategy", "nocol", "--physical", "regular-4"],
@@ -148,7 +152,9 @@ def test_many_agents_on_default_synthetic_data(monkeypatch):
     small = CliRunner().invoke(cli, [*args[:2], "30", *args[3:], "--samples", "400", "--json"])
     assert small.exit_code == 0, small.output
     assert '"synthetic (n=400)"' in small.output
-    bad = CliRunner().invoke(cli, [*args, "--samples", "400", "--data", "x.csv"])
+    with CliRunner().isolated_filesystem():
+        Path("x.csv").write_text("a data file\n")  # given: --samples has nothing to size
+        bad = CliRunner().invoke(cli, [*args, "--samples", "400", "--data", "x.csv"])
     assert bad.exit_code != 0 and "--samples sizes the synthetic data" in bad.output
 
 

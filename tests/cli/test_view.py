@@ -56,7 +56,7 @@ def test_view_errors_are_one_line(saved, tmp_path, capsys):
     )
     cen.save(tmp_path / "cen")
     cases = [
-        (["view", tmp_path / "missing", "--out", tmp_path / "a.html"], "no saved run"),
+        (["view", tmp_path / "missing", "--out", tmp_path / "a.html"], "no such file or folder"),
         (["view", tmp_path / "cen", "--out", tmp_path / "a.html"], "no communication graph"),
         (["view", saved[1], "--out", tmp_path / "a.html", "--window", 0], "--window"),
         (["view", saved[1]], "--out"),

@@ -1,0 +1,47 @@
+"""A missing input, whatever the command: one line in our words, ``PATH: no such file or
+folder`` (``--data: PATH: ...`` for an option), exit code 1, before any work and before
+any output folder is made (newcomer: `baygo plot missing.csv` answered in click's words)."""
+
+from __future__ import annotations
+
+import pytest
+
+from baygo_graph.cli import main
+
+SMALL = ["--agents", "4", "--steps", "3", "--grid", "9"]
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (["plot", "{m}"], ""),
+        (["plot", "{m}", "--out", "{o}"], ""),
+        (["animate", "{m}"], ""),
+        (["analyze", "{m}"], ""),
+        (["analyze", "{m}", "{m}"], ""),
+        (["view", "{m}", "--out", "{o}/v.html"], ""),
+        (["run", "--data", "{m}", *SMALL, "--out", "{o}"], "--data: "),
+        (["compare", "--data", "{m}", "--seeds", "1", *SMALL, "--out", "{o}"], "--data: "),
+        (["sweep", "--data", "{m}", "--seeds", "1", "--steps", "3", "--out", "{o}"], "--data: "),
+        (["reproduce", "--data", "{m}", "--seeds", "1", "--steps", "3", "--out", "{o}"],
+         "--data: "),
+    ],
+)  # fmt: skip
+def test_a_missing_input_is_one_line_in_our_words(tmp_path, capsys, args, option):
+    missing, out = tmp_path / "missing.csv", tmp_path / "out"
+    argv = [a.format(m=missing, o=out) for a in args]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert err == f"baygo: error: {option}{missing}: no such file or folder\n"
+    assert not out.exists()
+
+
+def test_a_dangling_link_and_a_folder_as_data_are_named_as_such(tmp_path, capsys):
+    link = tmp_path / "data.csv"
+    link.symlink_to(tmp_path / "gone.csv")
+    assert main(["plot", str(link)]) == 1
+    err = capsys.readouterr().err
+    assert err == (f"baygo: error: {link}: no such file or folder (a symbolic link to "
+                   f"{tmp_path / 'gone.csv'}, which does not exist)\n")  # fmt: skip
+    assert main(["run", "--data", str(tmp_path), *SMALL]) == 1
+    assert capsys.readouterr().err == f"baygo: error: --data: {tmp_path}: is a folder, not a file\n"
