@@ -177,20 +177,42 @@ def _is_single(paths: tuple[Path, ...]) -> bool:
     return known or (p / RUN_FILE).is_file() or not p.is_dir()
 
 
-def _single(run_dir: Path, window, as_json, *, focus=None, options=None, stride=1) -> None:
-    source = load_input(run_dir, **(options or {}))
+#: The files ``baygo analyze RUN --out DIR`` writes for one run or series: its report.
+SINGLE_FILES = ("report.txt", "report.json")
+
+
+def _single(run_dir: Path, window, as_json, *, focus=None, options=None, stride=1, out=None,
+            force=False) -> None:  # fmt: skip
+    folder = output_folder(out, force=force, names=SINGLE_FILES) if out is not None else None
+    with folder or contextlib.nullcontext():  # --out checked before the work
+        source = load_input(run_dir, **(options or {}))
+        try:
+            window = fit_window(window, source.n_steps, default=DEFAULT_WINDOW)
+            report = analysis_report(source, window=window, focus=focus, stride=stride)
+        except (RunFormatError, ValueError, TypeError) as e:
+            raise click.ClickException(str(e)) from e
+        summary = report.as_dict() | {"source": str(run_dir)}
+        label = str(run_dir)
+        if hasattr(source, "strategy"):
+            summary |= {"strategy": source.strategy, "data": source.data_source}
+            label = (f"{_name(source.strategy)} run {shorten(str(run_dir), 120)} "
+                     f"(data {shorten(str(source.data_source), 100)})")  # fmt: skip
+        lines = _text(report, label)
+        emit(summary, as_json=as_json, text=lines)  # then 'wrote PATH' for each file
+        if out is not None:
+            _write_single(out, summary, lines)
+
+
+def _write_single(out: Path, summary: dict, lines) -> None:
+    """The report printed, as text (report.txt) and as JSON (report.json), in ``out``."""
+    from ..io.atomic import atomic_text
+
     try:
-        window = fit_window(window, source.n_steps, default=DEFAULT_WINDOW)
-        report = analysis_report(source, window=window, focus=focus, stride=stride)
-    except (RunFormatError, ValueError, TypeError) as e:
-        raise click.ClickException(str(e)) from e
-    summary = report.as_dict() | {"source": str(run_dir)}
-    label = str(run_dir)
-    if hasattr(source, "strategy"):
-        summary |= {"strategy": source.strategy, "data": source.data_source}
-        label = (f"{_name(source.strategy)} run {shorten(str(run_dir), 120)} "
-                 f"(data {shorten(str(source.data_source), 100)})")  # fmt: skip
-    emit(summary, as_json=as_json, text=_text(report, label))
+        text = "\n".join(console(line) for line in lines) + "\n"  # as printed
+        atomic_text(out / SINGLE_FILES[0], text, within=out)
+        atomic_text(out / SINGLE_FILES[1], json.dumps(summary, indent=2) + "\n", within=out)
+    except OSError as e:
+        raise out_error("--out", out, e) from None
 
 
 def _many_text(table, summary) -> str:
@@ -332,7 +354,8 @@ def _write_many(out: Path, table, summary) -> list[Path]:
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="Several runs: folder for table.csv, summary.csv and the figures.",
+    help="Folder for the files: one run or series: its report as report.txt and "
+    "report.json; several runs: table.csv, summary.csv and the figures.",
 )
 @click.option(
     "--focus",
@@ -375,12 +398,12 @@ def analyze(paths, window, as_json, out, focus, group, stride, force, **options)
     rank, ties marked) and the median/IQR per strategy; centralised (cen) runs
     are listed as skipped, with the reason; runs of different steps, agents or
     data are refused unless --group; --out DIR writes table.csv, summary.csv and
-    the figures analysis.png and smallest_b.png.
+    the figures analysis.png and smallest_b.png (for one RUN: the report printed,
+    as report.txt and report.json).
     """
     if _is_single(paths):
-        if out is not None:
-            raise click.UsageError("--out needs several runs (or a folder of run folders)")
-        _single(paths[0], window, as_json, focus=focus, options=options, stride=stride)
+        _single(paths[0], window, as_json, focus=focus, options=options, stride=stride,
+                out=out, force=force)  # fmt: skip
         return
     if focus is not None or stride != 1 or any(v not in (None, False) for v in options.values()):
         raise click.UsageError(

@@ -217,10 +217,35 @@ def test_many_runs_text_table(twenty_runs):
     assert f"| {b if b is not None else 'none'} " in line.replace(".0 ", " ")
 
 
-def test_out_needs_several_runs(saved_run, tmp_path):
+def test_out_of_one_input_saves_its_report_and_says_so(saved_run, tmp_path, capsys):
+    """One run or series with --out DIR: the report printed is saved as report.txt and
+    report.json, each said once written (it was refused: '--out needs several runs')."""
     folder, _ = saved_run
-    result = invoke(folder, "--out", tmp_path)
-    assert result.exit_code != 0 and "--out needs several runs" in result.output
+    edges = tmp_path / "net.csv"
+    edges.write_text("source,target,time\nann,bob,0\nbob,ann,1\nbob,cy,1\ncy,ann,2\n")
+
+    def analyze(*args):
+        return run_main(["analyze", *map(str, args)])
+
+    for source in (folder, edges):
+        out = tmp_path / f"rep-{source.name}"
+        assert analyze(source, "--window", 2, "--out", out) == 0
+        text = capsys.readouterr().out
+        report, said = text.split("\nwrote ", 1)
+        assert said.splitlines() == [str(out / "report.txt"), f"wrote {out / 'report.json'}"]
+        assert (out / "report.txt").read_text() == report + "\n"
+        assert analyze(source, "--window", 2, "--json") == 0
+        printed = json.loads(capsys.readouterr().out)
+        assert json.loads((out / "report.json").read_text()) == printed
+        assert analyze(source, "--window", 2, "--out", out, "--json") == 0
+        both = capsys.readouterr()  # replaced: baygo wrote them there; said on stderr
+        assert json.loads(both.out) == printed
+        assert both.err.splitlines() == [f"wrote {out / n}" for n in ("report.txt", "report.json")]
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "report.txt").write_text("my notes")  # not baygo's: kept
+    assert analyze(edges, "--out", tmp_path / "mine") == 1
+    assert "exists and baygo did not write it here" in capsys.readouterr().err
+    assert (tmp_path / "mine" / "report.txt").read_text() == "my notes"
 
 
 def test_folder_without_runs(tmp_path):
