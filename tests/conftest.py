@@ -61,3 +61,26 @@ def _close_figures():
     import matplotlib.pyplot as plt
 
     plt.close("all")
+
+
+@pytest.fixture(scope="session")
+def small_run():
+    """The small BayGo run many tests save or export: 4 agents, 3 steps, grid 9, seed 0,
+    synthetic data. Made once per session; a :class:`~baygo_graph.Run` is frozen (never
+    change its arrays in place)."""
+    from baygo_graph import simulate, synthetic_bodyfat
+    from baygo_graph.models import LinearRegression
+
+    return simulate("baygo", agents=4, steps=3, model=LinearRegression(grid=9), rng=0,
+                    data=synthetic_bodyfat())  # fmt: skip
+
+
+@pytest.fixture(scope="session")
+def small_cen_run():
+    """The small centralised run (no graph) the refusal tests use: 3 agents, 3 steps,
+    grid 9, seed 0, synthetic data; made once per session."""
+    from baygo_graph import simulate, synthetic_bodyfat
+    from baygo_graph.models import LinearRegression
+
+    return simulate("cen", agents=3, steps=3, model=LinearRegression(grid=9), rng=0,
+                    data=synthetic_bodyfat())  # fmt: skip

@@ -133,16 +133,8 @@ def test_bad_input_one_line_error(tmp_path, capsys, make, message):
     assert len(err.strip().splitlines()) == 1
 
 
-def test_cen_run_has_no_graph(tmp_path, capsys):
-    run = simulate(
-        "cen",
-        agents=3,
-        steps=3,
-        model=LinearRegression(grid=9),
-        rng=0,
-        data=synthetic_bodyfat(rng=0),
-    )
-    run.save(tmp_path)
+def test_cen_run_has_no_graph(tmp_path, capsys, small_cen_run):
+    small_cen_run.save(tmp_path)
     assert run_main(["analyze", str(tmp_path)]) == 1
     assert "no communication graph" in capsys.readouterr().err
 

@@ -50,11 +50,8 @@ def test_view_writes_the_page(saved, tmp_path, capsys, use_folder):
     np.testing.assert_array_equal(choices.reshape(run.choices.shape).astype(int) - 1, run.choices)
 
 
-def test_view_errors_are_one_line(saved, tmp_path, capsys):
-    cen = simulate(
-        "cen", agents=3, steps=3, model=LinearRegression(grid=9), rng=0, data=synthetic_bodyfat()
-    )
-    cen.save(tmp_path / "cen")
+def test_view_errors_are_one_line(saved, tmp_path, capsys, small_cen_run):
+    small_cen_run.save(tmp_path / "cen")
     cases = [
         (["view", tmp_path / "missing", "--out", tmp_path / "a.html"], "no such file or folder"),
         (["view", tmp_path / "cen", "--out", tmp_path / "a.html"], "no communication graph"),

@@ -38,16 +38,9 @@ print(json.dumps(out))
 
 
 @pytest.fixture(scope="module")
-def bad_inputs(tmp_path_factory, kit):
+def bad_inputs(tmp_path_factory, kit, small_run):
     d = tmp_path_factory.mktemp("bad")
-    run = bg.simulate(
-        "baygo",
-        agents=4,
-        steps=3,
-        model=LinearRegression(grid=9),
-        rng=0,
-        data=bg.synthetic_bodyfat(),
-    )
+    run = small_run
     good = run.save(d / "good")
     (d / "garbage.npz").write_bytes(b"PK\x03\x04 not really")
     (d / "half.npz").write_bytes(good.read_bytes()[:300])

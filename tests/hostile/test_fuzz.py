@@ -33,7 +33,6 @@ from hypothesis import strategies as st
 
 import baygo_graph as bg
 from baygo_graph.exceptions import BayGoError, BudgetError, DataError, RunFormatError
-from baygo_graph.models import LinearRegression
 
 DOCUMENTED = (RunFormatError, BudgetError, DataError)
 _LONG = os.environ.get("BAYGO_FUZZ", "") == "long"
@@ -217,17 +216,10 @@ def test_fuzzed_json_series(series_files, tmp_path, data):
 
 
 @pytest.fixture(scope="module")
-def gexf_file(tmp_path_factory):
+def gexf_file(tmp_path_factory, small_run):
     from baygo_graph.io.gexf import write_gexf
 
-    run = bg.simulate(
-        "baygo",
-        agents=4,
-        steps=3,
-        model=LinearRegression(grid=9),
-        rng=0,
-        data=bg.synthetic_bodyfat(),
-    )
+    run = small_run
     return write_gexf(run.series, tmp_path_factory.mktemp("gexf") / "g.gexf", run=run).read_bytes()
 
 
