@@ -6,6 +6,7 @@ Each sub-command lives in its own module and is imported only when used, so
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import sys
@@ -138,8 +139,13 @@ def _say_wrote(path) -> None:
     ``--json``, whose stdout is the JSON document alone."""
     ctx = click.get_current_context(silent=True)
     as_json = ctx is not None and bool(ctx.params.get("as_json"))
-    click.echo(f"wrote {console(str(path))}", err=as_json)
-    (sys.stderr if as_json else sys.stdout).flush()
+    stream = sys.stderr if as_json else sys.stdout
+    try:
+        click.echo(f"wrote {console(str(path))}", err=as_json)
+        stream.flush()
+    except BrokenPipeError:  # `baygo plot ... | head -1`: the reader has gone, not the file
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())  # the rest: dropped
 
 
 def main(argv=None) -> int:

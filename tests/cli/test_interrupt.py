@@ -52,3 +52,23 @@ def test_ctrl_c_after_the_first_figure_keeps_the_wrote_lines_of_the_finished_fil
     assert Path(first.strip().removeprefix("wrote ")) in wrote
     assert wrote == on_disk  # exactly the finished files: no more, no fewer
     assert all(p.stat().st_size > 0 for p in wrote)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a closed pipe (POSIX)")
+def test_a_reader_that_stops_reading_does_not_stop_the_command(tmp_path):
+    """`baygo plot RUN | head -1`: the pipe closes after the first line; the figures are
+    still all written and no file is blamed ('--out: x.png: broken pipe')."""
+    run = tmp_path / "run"
+    simulate("baygo", agents=4, steps=4, model=LinearRegression(grid=9), rng=1,
+             data=synthetic_bodyfat(60)).save(run)  # fmt: skip
+    env = os.environ | {"PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", MAIN, "plot", str(run), "--out", str(tmp_path / "figs")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )  # fmt: skip
+    proc.stdout.readline()
+    proc.stdout.close()  # as `head -1` does
+    err = proc.stderr.read()
+    assert proc.wait(timeout=120) == 0, err
+    assert "pipe" not in err.lower()
+    assert len(list((tmp_path / "figs").glob("*.png"))) == 7
