@@ -247,8 +247,15 @@ def _check_weights(t: int, edges) -> None:
     """Weights of graph ``t`` are real numbers (int or float, not bool, not text, not
     None), as an edge list's weight column must be: a text ``"2"`` was read as 2."""
     for u, v, w in edges:
-        if isinstance(w, bool | np.bool_) or not isinstance(w, int | float | np.number):
-            kind = "missing (None)" if w is None else f"{type(w).__name__}, not a number"
+        kind = None
+        if isinstance(w, bool | np.bool_ | np.complexfloating) or not isinstance(
+            w, int | float | np.number
+        ):
+            real = "a real number" if isinstance(w, complex | np.complexfloating) else "a number"
+            kind = "missing (None)" if w is None else f"{type(w).__name__}, not {real}"
+        elif isinstance(w, int) and not -(2**1023) < w < 2**1023:  # float(w) overflows
+            kind = "an integer beyond the range of a double"
+        if kind is not None:
             raise ValueError(
                 f"graph {t}: edge {shorten(repr(u), 40)} -> {shorten(repr(v), 40)}: weight "
                 f"{shorten(repr(w), 40)} is {kind} (weights must be int or float)"

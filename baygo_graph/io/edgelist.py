@@ -30,6 +30,7 @@ Rules:
 
 from __future__ import annotations
 
+from decimal import Decimal
 from pathlib import Path
 
 import numpy as np
@@ -375,17 +376,27 @@ def edge_list_series(
         _one_value_cells(wv, f"weight column {wcol!r}")
         if pd.api.types.is_bool_dtype(wv):
             raise ValueError(f"weight column {wcol!r} must hold numbers, got booleans")
-        if wv.dtype.kind == "O" and pd.api.types.infer_dtype(wv, skipna=True) == "decimal":
-            wv = wv.astype(float)  # a Parquet decimal column: numbers, read as floats
+        if pd.api.types.is_complex_dtype(wv) or (
+            wv.dtype.kind == "O" and pd.api.types.infer_dtype(wv, skipna=True) == "complex"
+        ):  # never cast to its real part
+            raise ValueError(
+                f"weight column {wcol!r} holds complex numbers ({wv.dtype}): weights must be real"
+            )
+        kind = pd.api.types.infer_dtype(wv, skipna=True) if wv.dtype.kind == "O" else None
+        if kind in ("decimal", "integer", "floating", "mixed-integer-float"):
+            wv = wv.astype(float)  # Python numbers (a Parquet decimal column): as floats
         if not pd.api.types.is_numeric_dtype(wv):
-            numbers = pd.to_numeric(wv, errors="coerce")
-            bad = (numbers.isna() & wv.notna()).to_numpy()
-            row = int(np.flatnonzero(bad)[0]) if bad.any() else 0
+            row, cell = next(
+                (k, v) for k, v in enumerate(wv.tolist()) if v is not None and (
+                    isinstance(v, bool | np.bool_ | complex | np.complexfloating)
+                    or not isinstance(v, int | float | np.number | Decimal))
+            )  # fmt: skip
+            why = "weights must be numbers, not text" if isinstance(cell, str) else (
+                f"a {type(cell).__name__}: weights must be real numbers")  # fmt: skip
             raise CellError(
                 f"weight column {wcol!r} ",
                 row,
-                f": {_text.shorten(repr(wv.iloc[row]), 30)} "
-                "is not a number (weights must be numbers, not text)",
+                f": {_text.shorten(repr(cell), 30)} is not a number ({why})",
             )
         w = wv.to_numpy(dtype=float)
         if np.isnan(w).any():

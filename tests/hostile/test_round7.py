@@ -167,3 +167,34 @@ def test_every_missing_column_is_named_in_one_line(tmp_path):
         f"{str(path)!r}: no 'target' or 'time' column (the 3 columns are 'src', 'dst', 'when'): "
         "name them with target=..., time=... (CLI: --target, --time-column)"
     )
+
+
+# -- hostile7 ------------------------------------------------------------------------
+
+
+def test_complex_weights_are_refused_in_every_form():
+    """K1: a complex weight column was cast to its real part (1+5j -> 1) with only
+    numpy's ComplexWarning; a graph's np.complex128 weight the same; 10**400 gave a bare
+    OverflowError."""
+    import networkx as nx
+    import numpy as np
+    import pandas as pd
+
+    base = {"source": ["a", "b", "c"], "target": ["c", "c", "a"], "time": [0, 0, 0]}
+    frame = pd.DataFrame(base | {"weight": np.array([1 + 5j, 2, 1])})
+    with pytest.raises(ValueError, match="'weight' holds complex numbers .* must be real"):
+        as_series(frame)
+    mixed = pd.DataFrame(base | {"weight": pd.Series([1, 1 + 5j, 2], dtype=object)})
+    with pytest.raises(ValueError, match=r"row 1: \(1\+5j\) is not a number \(a complex"):
+        as_series(mixed)
+    plain = pd.DataFrame(base | {"weight": pd.Series([1, 2.5, 3], dtype=object)})
+    assert as_series(plain, self_weight=0).weights(0).toarray()[2].tolist() == [
+        1 / 3.5,
+        2.5 / 3.5,
+        0,
+    ]
+    for w, why in [(np.complex128(1 + 2j), "complex128, not a real number"),
+                   (10**400, "an integer beyond the range of a double")]:  # fmt: skip
+        g = nx.DiGraph([("a", "b", {"weight": w}), ("c", "b", {"weight": 1})])
+        with pytest.raises(ValueError, match=f"graph 0: edge 'a' -> 'b': weight .* is {why}"):
+            as_series([g])
