@@ -198,3 +198,20 @@ def test_complex_weights_are_refused_in_every_form():
         g = nx.DiGraph([("a", "b", {"weight": w}), ("c", "b", {"weight": 1})])
         with pytest.raises(ValueError, match=f"graph 0: edge 'a' -> 'b': weight .* is {why}"):
             as_series([g])
+
+
+def test_a_numpy_true_marks_the_informative_agent_and_other_marks_are_refused():
+    """K3: informative=np.True_ (a mask computed with numpy) was ignored: no informative
+    agent, no word. A bool of either kind marks it; any other value is refused."""
+    import networkx as nx
+    import numpy as np
+
+    g = nx.DiGraph([("a", "b")])
+    marks = dict(zip(["a", "b"], np.array([True, False]), strict=True))
+    nx.set_node_attributes(g, marks, "informative")
+    assert as_series([g]).informative == 0 and as_series([g, g]).informative == 0
+    for value in (1, "yes", "False", 1.0):
+        h = nx.DiGraph([("a", "b")])
+        h.nodes["b"]["informative"] = value
+        with pytest.raises(ValueError, match=r"graph 0: node 'b': informative=.* is not a bool"):
+            as_series([h])
