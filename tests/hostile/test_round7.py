@@ -215,3 +215,56 @@ def test_a_numpy_true_marks_the_informative_agent_and_other_marks_are_refused():
         h.nodes["b"]["informative"] = value
         with pytest.raises(ValueError, match=r"graph 0: node 'b': informative=.* is not a bool"):
             as_series([h])
+
+
+def _int_label_series():
+    import networkx as nx
+
+    g0 = nx.DiGraph()
+    g0.add_edge(10, 2, weight=1.0)
+    g0.add_edge(2, 3, weight=2.5)
+    g0.add_edge(3, 3, weight=1.0)
+    g0.nodes[10]["informative"] = True
+    g1 = nx.DiGraph()
+    g1.add_edge(3, 10, weight=3.0)
+    g1.add_node(2)
+    return as_series([g0, g1, g0], self_weight=0.25)
+
+
+@pytest.mark.parametrize(("suffix", "stride"), [(".json", 3), (".graphml", 7)])
+def test_a_flipped_bit_of_a_json_or_graphml_series_is_never_read_as_another(tmp_path, suffix,
+                                                                            stride):  # fmt: skip
+    """K6: integer ids 2 -> 3 rewired edges, a weight's 11th decimal passed the row-sum
+    tolerance, a flip in GraphML's attr.name="informative" dropped the informative agent:
+    each read back as another series. The files now carry the series' SHA-256, as GEXF's
+    do; every flip (here one byte in `stride`, and the three above) is refused or gives
+    the same series."""
+    from baygo_graph import write_series
+    from baygo_graph.inputs import read_series
+
+    series = _int_label_series()
+    path = write_series(series, tmp_path / f"s{suffix}")
+    blob = path.read_bytes()
+    back = read_series(path)
+    assert back.nodes == series.nodes and back.informative == series.informative == 2
+
+    def same(other) -> bool:
+        marks = (other.nodes, other.informative, other.n_steps)
+        return marks == (series.nodes, series.informative, series.n_steps) and all(
+            (other.weights(t) != series.weights(t)).nnz == 0 for t in range(3)
+        )
+
+    text = blob.decode()
+    chosen = [text.index('"source": 2') + 10 if suffix == ".json" else text.index('source="2"') + 8,
+              text.index("0.7142857142857143") + 13, text.index("informative")]  # fmt: skip
+    flip = tmp_path / f"f{suffix}"
+    for i in [*range(0, len(blob), stride), *chosen]:
+        b = bytearray(blob)
+        b[i] ^= 0x01
+        flip.write_bytes(bytes(b))
+        try:
+            other = read_series(flip)
+        except (RunFormatError, BudgetError, ValueError) as e:
+            assert "\n" not in str(e) and len(str(e).replace(str(flip), "f")) <= 300
+            continue
+        assert same(other), (i, chr(blob[i]), blob[max(0, i - 20) : i + 10])
