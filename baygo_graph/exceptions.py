@@ -3,6 +3,7 @@
 __all__ = [
     "BayGoError",
     "BudgetError",
+    "CellError",
     "DataError",
     "GridResolutionWarning",
     "NonFiniteError",
@@ -24,6 +25,30 @@ class DataError(BayGoError, ValueError):
 
 class RunFormatError(BayGoError, ValueError):
     """A file is not a saved run (or graph series) of this package, or is corrupt."""
+
+
+class CellError(BayGoError, ValueError):
+    """A cell of an edge list (a label, a time, a weight) is refused. The message names
+    its row: a DataFrame's (or Parquet file's) row position, from 0; the readers of text
+    files say the file's line instead, from 1 as an editor counts them, the header and
+    comment lines included (``docs/formats.md``). ``row`` holds the position."""
+
+    def __init__(self, before: str, row: int | None = None, after: str = ""):
+        self.before, self.row, self.after = before, row, after
+        super().__init__(before if row is None else f"{before}row {row}{after}")
+
+    def __reduce__(self):  # pickled whole (a worker process' error), message as it is
+        return _cell_error, (self.args, self.before, self.row, self.after)
+
+    def at_line(self, line: int) -> str:
+        """The message with the row said as the file's line ``line``."""
+        return f"{self.before}line {line}{self.after}"
+
+
+def _cell_error(args, before, row, after) -> CellError:
+    error = CellError(before, row, after)
+    error.args = args
+    return error
 
 
 class BudgetError(BayGoError, MemoryError):

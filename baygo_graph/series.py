@@ -43,6 +43,7 @@ __all__ = [
     "FixedSeries",
     "GraphSeries",
     "check_self_weight",
+    "informative_marks",
     "node_order",
     "row_shares",
     "series_from_arrays",
@@ -233,8 +234,7 @@ def series_from_graphs(graphs, *, stochastic: bool = False, self_weight=None) ->
         w = np.array([e[3] for e in triples], dtype=float)
     except (TypeError, ValueError) as e:
         raise ValueError(f"edge weights must be numbers: {e}") from e
-    flags = [v for g in graphs for v, f in g.nodes(data="informative") if f is True]
-    flags = list(dict.fromkeys(flags))
+    flags = list(dict.fromkeys(informative_marks(graphs)))
     informative = index[flags[0]] if len(flags) == 1 else None
     synthetic = all(g.graph.get("synthetic") is True for g in graphs)
     return series_from_edges(
@@ -243,12 +243,45 @@ def series_from_graphs(graphs, *, stochastic: bool = False, self_weight=None) ->
     )  # fmt: skip
 
 
+def informative_marks(graphs) -> list:
+    """The nodes marked ``informative`` (a bool: ``True`` or numpy's ``True``, as a mask
+    computed with numpy gives) in each graph, in order, repeats kept; any other value
+    (``1``, ``"yes"``) refused in one line naming the graph and the node, never ignored.
+
+    Examples
+    --------
+    >>> g = nx.DiGraph([("a", "b")]); g.nodes["a"]["informative"] = np.True_
+    >>> informative_marks([g, g])
+    ['a', 'a']
+    """
+    marks = []
+    for t, g in enumerate(graphs):
+        for v, flag in g.nodes(data="informative"):
+            if flag is None:
+                continue
+            if not isinstance(flag, bool | np.bool_):
+                raise ValueError(
+                    f"graph {t}: node {shorten(repr(v), 40)}: informative={shorten(repr(flag), 40)}"
+                    f" is not a bool ({type(flag).__name__}): mark the informative agent with True"
+                )
+            if flag:
+                marks.append(v)
+    return marks
+
+
 def _check_weights(t: int, edges) -> None:
     """Weights of graph ``t`` are real numbers (int or float, not bool, not text, not
     None), as an edge list's weight column must be: a text ``"2"`` was read as 2."""
     for u, v, w in edges:
-        if isinstance(w, bool | np.bool_) or not isinstance(w, int | float | np.number):
-            kind = "missing (None)" if w is None else f"{type(w).__name__}, not a number"
+        kind = None
+        if isinstance(w, bool | np.bool_ | np.complexfloating) or not isinstance(
+            w, int | float | np.number
+        ):
+            real = "a real number" if isinstance(w, complex | np.complexfloating) else "a number"
+            kind = "missing (None)" if w is None else f"{type(w).__name__}, not {real}"
+        elif isinstance(w, int) and not -(2**1023) < w < 2**1023:  # float(w) overflows
+            kind = "an integer beyond the range of a double"
+        if kind is not None:
             raise ValueError(
                 f"graph {t}: edge {shorten(repr(u), 40)} -> {shorten(repr(v), 40)}: weight "
                 f"{shorten(repr(w), 40)} is {kind} (weights must be int or float)"

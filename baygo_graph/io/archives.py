@@ -35,6 +35,7 @@ kinds read and how to name columns.
 from __future__ import annotations
 
 import bz2
+import codecs
 import csv
 import gzip
 import importlib.util
@@ -194,7 +195,7 @@ def unknown_kind_message(path) -> str | None:
     >>> import tempfile
     >>> p = Path(tempfile.mkdtemp()) / "CollegeMsg.bin"
     >>> _ = p.write_text("1 2 3\\n")
-    >>> print(unknown_kind_message(p).split(";")[0].replace(str(p.parent), "D"))
+    >>> print(unknown_kind_message(p).split(": ")[0].replace(str(p.parent), "D"))
     'D/CollegeMsg.bin' is not a file baygo reads
     """
     path = Path(path)
@@ -319,7 +320,7 @@ def _head_lines(path: Path, compression: str | None) -> list[str]:
     cap = min(_HEAD_LIMIT, memory_limit() // CSV_BYTES_PER_FILE_BYTE)
     with (
         _open(path, compression) as raw,
-        io.TextIOWrapper(raw, encoding="utf-8-sig", errors="replace", newline="") as fh,
+        io.TextIOWrapper(raw, encoding="utf-8-sig", newline="") as fh,
     ):
         while read < cap:
             line = fh.readline(cap - read)
@@ -422,6 +423,8 @@ def table_spec(path, *, columns=None) -> TableSpec:
         lines = _head_lines(path, compression)
     except RunFormatError:
         raise
+    except UnicodeDecodeError:  # latin-1 or Windows text: name the line, never guess
+        raise RunFormatError(_not_utf8(path, compression, name)) from None
     except (OSError, EOFError, lzma.LZMAError, ValueError) as e:
         raise RunFormatError(f"{name} cannot be read: {_text.shorten(e, 120)}") from None
     skip = next((k for k, line in enumerate(lines) if not _is_comment(line)), len(lines))
@@ -585,14 +588,15 @@ def read_rows(spec: TableSpec, *, text=(), limit=None) -> pd.DataFrame:
                     )
     except (BudgetError, RunFormatError):
         raise
+    except UnicodeDecodeError:  # latin-1 or Windows text: name the line, never guess
+        raise RunFormatError(_not_utf8(spec.path, spec.compression, name)) from None
     except pd.errors.ParserWarning:
-        raise RunFormatError(
-            f"{name}: a row holds more values than the header names (its values would be "
-            "read into the wrong columns)"
-        ) from None
-    except (ValueError, OSError, EOFError, UnicodeDecodeError, lzma.LZMAError,
+        raise RunFormatError(_wider_than_header(spec, name)) from None
+    except (ValueError, OSError, EOFError, lzma.LZMAError,
             pd.errors.ParserError) as e:  # fmt: skip
-        wide = _WIDER.search(str(e)) if spec.headerless else None
+        wide = _WIDER.search(str(e))
+        if wide and not spec.headerless:
+            raise RunFormatError(_wider_than_header(spec, name)) from None
         if wide:  # a row of more fields than the first: name the line, never cut it
             expected, line, saw = map(int, wide.groups())
             text = _line_at(spec, line)
@@ -652,6 +656,96 @@ def _no_inner_comments(frame: pd.DataFrame, spec: TableSpec, name: str) -> None:
     if hit.any():
         row = int(np.flatnonzero(hit)[0])
         raise RunFormatError(
-            f"{name}: data row {row} starts with {_text.shorten(repr(values.iloc[row]), 40)}: "
-            "comment lines are read only before the data"
+            f"{name}: line {data_line(spec, row)} starts with "
+            f"{_text.shorten(repr(values.iloc[row]), 40)}: comment lines are read only before "
+            "the data"
         )
+
+
+def data_line(spec: TableSpec, row: int) -> int | None:
+    """The file's line (from 1, as an editor counts: the header, comment and blank lines
+    included) where data row ``row`` (from 0, as :func:`read_rows` reads them) starts;
+    None past the end. Read again from the top, only for a refusal: lines pandas skips
+    (empty, or only spaces) are not rows, and a quoted field may span lines.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> p = Path(tempfile.mkdtemp()) / "e.csv"
+    >>> _ = p.write_text('source,target,time\\na,b,1\\n\\nc,"d\\ne",2\\nf,g,3\\n')
+    >>> [data_line(table_spec(p), row) for row in range(3)]
+    [2, 4, 6]
+    """
+    sep = None if spec.sep == "whitespace" else spec.sep
+    blank = " \t\r\n\f\v".replace(sep or "", "")
+    before = spec.skip + (0 if spec.headerless else 1)
+    with (
+        _open(spec.path, spec.compression) as raw,
+        io.TextIOWrapper(raw, encoding="utf-8-sig", errors="replace", newline="") as fh,
+    ):
+        number, k, open_quote = 0, -1, False
+        for line in fh:
+            number += 1
+            if number <= before:
+                continue
+            if open_quote:  # the rest of a quoted field that holds a line break
+                open_quote = line.count('"') % 2 == 0
+                continue
+            if not line.strip(blank):
+                continue
+            k += 1
+            if k == row:
+                return number
+            open_quote = sep is not None and line.count('"') % 2 == 1
+    return None
+
+
+def _wider_than_header(spec: TableSpec, name: str) -> str:
+    line, saw = _wider_line(spec)
+    where = f"line {line} holds {saw} values, more" if line else "a row holds more values"
+    return (
+        f"{name}: {where} than the header names ({len(spec.names)}): its values would be "
+        "read into the wrong columns"
+    )
+
+
+def _wider_line(spec: TableSpec) -> tuple[int | None, int]:
+    """The first line of a file with a header that holds more values than the header
+    names, and how many (for the refusal; read again from the top)."""
+    with (
+        _open(spec.path, spec.compression) as raw,
+        io.TextIOWrapper(raw, encoding="utf-8-sig", errors="replace", newline="") as fh,
+    ):
+        rows = csv.reader(fh, delimiter=spec.sep, skipinitialspace=spec.spaced)
+        last = 0
+        for row in rows:
+            if rows.line_num > spec.skip + 1 and len(row) > len(spec.names):
+                return last + 1, len(row)
+            last = rows.line_num
+    return None, 0
+
+
+def _not_utf8(path: Path, compression: str | None, name: str) -> str:
+    """One line naming the line and column (from 1, as an editor counts) and the value of
+    the file's first byte that is not UTF-8 (latin-1 or Windows text): found by reading
+    it again, for the refusal."""
+    decoder = codecs.getincrementaldecoder("utf-8-sig")()
+    line, column, bad = 1, 1, None
+    with _open(path, compression) as raw:
+        while bad is None and (block := raw.read(1 << 16)):
+            try:
+                text = decoder.decode(block)
+            except UnicodeDecodeError as e:  # e.object: the bytes held back, then block
+                text, bad = e.object[: e.start].decode("utf-8", errors="replace"), e.object[e.start]
+            parts = _LINE_BREAK.split(text)
+            line += len(parts) - 1
+            column = (column if len(parts) == 1 else 1) + len(parts[-1])
+    if bad is None:
+        return f"{name} is not UTF-8 text: save the file as UTF-8"
+    return (
+        f"{name} line {line}, column {column}: byte 0x{bad:02x} is not UTF-8: save the file "
+        "as UTF-8, or read it with pandas.read_csv(..., encoding=...) and pass the DataFrame"
+    )
+
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")

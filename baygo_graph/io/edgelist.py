@@ -30,6 +30,7 @@ Rules:
 
 from __future__ import annotations
 
+from decimal import Decimal
 from pathlib import Path
 
 import numpy as np
@@ -37,7 +38,7 @@ import pandas as pd
 
 from .. import _text
 from .._validate import check_unique_names
-from ..exceptions import BudgetError, RunFormatError
+from ..exceptions import BudgetError, CellError, RunFormatError
 from ..limits import EDGE_LIST_BYTES_PER_STEP, check_budget, estimate_edge_list_bytes, memory_limit
 from ..series import series_from_edges
 from .archives import (
@@ -46,6 +47,7 @@ from .archives import (
     EDGE_FILE_SUFFIXES,
     KINDS_TEXT,
     ROLES,
+    data_line,
     edge_file_kind,
     read_rows,
     table_spec,
@@ -141,9 +143,10 @@ def _one_value_cells(values: pd.Series, what: str) -> None:
         return
     for row, v in enumerate(values):
         if not pd.api.types.is_scalar(v) and v is not None:
-            raise ValueError(
-                f"{what} holds a {type(v).__name__} in row {row} "
-                f"({_text.shorten(repr(v), 60)}): each cell must be one value, not a nested one"
+            raise CellError(
+                f"{what} holds a {type(v).__name__} in ",
+                row,
+                f" ({_text.shorten(repr(v), 60)}): each cell must be one value, not a nested one",
             )
 
 
@@ -218,17 +221,19 @@ def _labels(values: pd.Series, name: str) -> pd.Series:
         )
     if values.dtype.kind == "u" and len(values) and values.max() > _INT64_MAX:
         row = int(np.argmax(values.to_numpy() > _INT64_MAX))
-        raise ValueError(
-            f"column {_text.short_repr(name)} row {row}: the uint64 label {values.iloc[row]} "
+        raise CellError(
+            f"column {_text.short_repr(name)} ",
+            row,
+            f": the uint64 label {values.iloc[row]} "
             "is above 2^63-1: integer labels are 64-bit signed (convert the column, e.g. "
-            ".astype(str), to keep them as text)"
+            ".astype(str), to keep them as text)",
         )
     empty = values.isna().to_numpy()
     if values.dtype.kind == "O" or isinstance(values.dtype, pd.StringDtype):
         empty = empty | (values.to_numpy(dtype=object) == "")  # a CSV's empty cell, as text
     if empty.any():
         row = int(np.flatnonzero(empty)[0])
-        raise ValueError(f"column {name!r} is empty in row {row}: every row needs a node label")
+        raise CellError(f"column {name!r} is empty in ", row, ": every row needs a node label")
     return values
 
 
@@ -371,26 +376,40 @@ def edge_list_series(
         _one_value_cells(wv, f"weight column {wcol!r}")
         if pd.api.types.is_bool_dtype(wv):
             raise ValueError(f"weight column {wcol!r} must hold numbers, got booleans")
-        if wv.dtype.kind == "O" and pd.api.types.infer_dtype(wv, skipna=True) == "decimal":
-            wv = wv.astype(float)  # a Parquet decimal column: numbers, read as floats
-        if not pd.api.types.is_numeric_dtype(wv):
-            numbers = pd.to_numeric(wv, errors="coerce")
-            bad = (numbers.isna() & wv.notna()).to_numpy()
-            row = int(np.flatnonzero(bad)[0]) if bad.any() else 0
+        if pd.api.types.is_complex_dtype(wv) or (
+            wv.dtype.kind == "O" and pd.api.types.infer_dtype(wv, skipna=True) == "complex"
+        ):  # never cast to its real part
             raise ValueError(
-                f"weight column {wcol!r} row {row}: {_text.shorten(repr(wv.iloc[row]), 30)} "
-                "is not a number (weights must be numbers, not text)"
+                f"weight column {wcol!r} holds complex numbers ({wv.dtype}): weights must be real"
+            )
+        kind = pd.api.types.infer_dtype(wv, skipna=True) if wv.dtype.kind == "O" else None
+        if kind in ("decimal", "integer", "floating", "mixed-integer-float"):
+            wv = wv.astype(float)  # Python numbers (a Parquet decimal column): as floats
+        if not pd.api.types.is_numeric_dtype(wv):
+            row, cell = next(
+                (k, v) for k, v in enumerate(wv.tolist()) if v is not None and (
+                    isinstance(v, bool | np.bool_ | complex | np.complexfloating)
+                    or not isinstance(v, int | float | np.number | Decimal))
+            )  # fmt: skip
+            why = "weights must be numbers, not text" if isinstance(cell, str) else (
+                f"a {type(cell).__name__}: weights must be real numbers")  # fmt: skip
+            raise CellError(
+                f"weight column {wcol!r} ",
+                row,
+                f": {_text.shorten(repr(cell), 30)} is not a number ({why})",
             )
         w = wv.to_numpy(dtype=float)
         if np.isnan(w).any():
             row = int(np.flatnonzero(np.isnan(w))[0])
-            raise ValueError(f"weight column {wcol!r} is empty in row {row}")
+            raise CellError(f"weight column {wcol!r} is empty in ", row)
         bad = ~np.isfinite(w) | (w < 0)
         if bad.any():  # KONECT's signed networks: -1
             row = int(np.flatnonzero(bad)[0])
-            raise ValueError(
-                f"weight column {wcol!r} row {row}: {float(w[row])!r}: weights must be finite "
-                "and >= 0 (how much one node listens to another)"
+            raise CellError(
+                f"weight column {wcol!r} ",
+                row,
+                f": {float(w[row])!r}: weights must be finite "
+                "and >= 0 (how much one node listens to another)",
             )
     n_steps, m = int(steps.max()) + 1, len(labels)
     text = src.dtype == object or dst.dtype == object
@@ -417,10 +436,12 @@ def _text_weights(text: pd.Series, name: str) -> pd.Series:
     under = ((numbers == 0) & mantissa.str.contains(r"[1-9]", regex=True)).to_numpy()
     if under.any():
         row = int(np.flatnonzero(under)[0])
-        raise ValueError(
-            f"weight column {name!r} row {row}: {_text.shorten(repr(text.iloc[row]), 30)} is a "
+        raise CellError(
+            f"weight column {name!r} ",
+            row,
+            f": {_text.shorten(repr(text.iloc[row]), 30)} is a "
             "positive weight that underflows to 0 as a double (its contact would vanish): "
-            "scale the weights"
+            "scale the weights",
         )
     return numbers
 
@@ -507,6 +528,7 @@ def read_edge_list(path, **options):
             f"{shown}{f' is {what}, not' if what else ' is not'} an edge-list file; "
             f"baygo reads {KINDS_TEXT}"
         )
+    spec = None  # a text file's: its rows are said as the file's lines
     try:
         if kind == "parquet" and columns is None:
             frame = _parquet_frame(path)
@@ -543,12 +565,24 @@ def read_edge_list(path, **options):
             options = {**spec.defaults, **options}
     except (RunFormatError, BudgetError):
         raise
+    except CellError as e:
+        raise RunFormatError(_cell_text(e, spec, shown)) from None
     except (ValueError, OSError, UnicodeDecodeError, pd.errors.ParserError) as e:
         raise RunFormatError(
             f"{shown} is not a readable edge list: {_text.shorten(e, 200)}"
         ) from None
     try:
         return edge_list_series(frame, **options)
+    except CellError as e:
+        e.args = (_cell_text(e, spec, shown),)
+        raise
     except (ValueError, BudgetError) as e:  # the same error, naming the file
         e.args = (f"{shown}: {e}",)
         raise
+
+
+def _cell_text(error: CellError, spec, shown: str) -> str:
+    """A cell's refusal naming the file and, in a text file, the cell's line (from 1, as
+    an editor counts), not its data row (docs/formats.md, "Rows and lines")."""
+    line = None if spec is None or error.row is None else data_line(spec, error.row)
+    return f"{shown}: {error if line is None else error.at_line(line)}"

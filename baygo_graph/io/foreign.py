@@ -105,7 +105,7 @@ def temporal_graph_series(obj, *, self_weight="equal"):
     >>> s.n_steps, s.nodes            # times 1 and 2 had no snapshot: empty steps
     (4, (1, 2))
     """
-    from ..series import series_from_edges
+    from ..series import informative_marks, series_from_edges
 
     graphs = list(obj.to_snapshots()) if hasattr(obj, "to_snapshots") else list(obj)
     if not graphs:
@@ -135,8 +135,7 @@ def temporal_graph_series(obj, *, self_weight="equal"):
         w = np.array(weight, dtype=float)
     except (TypeError, ValueError) as e:
         raise ValueError(f"edge weights must be numbers: {_text.shorten(e, 120)}") from None
-    flags = list(dict.fromkeys(_plain(v) for g in graphs for v, f in g.nodes(data="informative")
-                               if f is True))  # fmt: skip
+    flags = list(dict.fromkeys(_plain(v) for v in informative_marks(graphs)))
     return series_from_edges(
         step, row, col, w, n_steps=n_steps, nodes=nodes,
         informative=index[flags[0]] if len(flags) == 1 else None, self_weight=self_weight,

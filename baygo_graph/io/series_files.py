@@ -3,9 +3,9 @@ written by :mod:`baygo_graph.io.gexf`). Every reader returns a
 :class:`~baygo_graph.series.GraphSeries`; every writer takes one (the door,
 :mod:`baygo_graph.inputs`, turns other inputs into a series first).
 
-* ``.json`` - ``{"format": "baygo-graph-series", "row_stochastic": true, "graphs":
-  [...]}`` with one NetworkX node-link document per step (node labels and graph
-  attributes as JSON keeps them);
+* ``.json`` - ``{"format": "baygo-graph-series", "row_stochastic": true, "digest":
+  "baygo-digest sha256:...", "graphs": [...]}`` with one NetworkX node-link document
+  per step (node labels and graph attributes as JSON keeps them);
 * ``.graphml`` - one GraphML multi-digraph holding every step's edges, each with
   attributes ``step`` and ``weight``; graph attributes ``steps`` = T,
   ``node_labels`` (a JSON list of the node labels, so int and string labels read
@@ -14,7 +14,10 @@ written by :mod:`baygo_graph.io.gexf`). Every reader returns a
 
 The writers write each step's W (self-loops included) and mark the file
 ``row_stochastic``: reading it back keeps every row that sums to 1 bit for bit, so
-a round trip gives the same labels, steps and weights exactly. Files made
+a round trip gives the same labels, steps and weights exactly. They also write the
+series' SHA-256 (:func:`~baygo_graph.io.gexf.series_digest`; JSON: the key
+``digest``, GraphML: the graph data ``digest``), and the readers refuse a file whose
+series does not give it back (one flipped bit). Files made
 elsewhere are row-normalised on reading (:func:`~baygo_graph.series.series_from_graphs`).
 
 Node labels are ints or strings. JSON keeps every such label apart and exactly
@@ -127,7 +130,7 @@ def _check_graphml_node(node, data: dict, seen: dict | None) -> None:
             _xml_text(value, f"node {node!r}: attribute {key!r} = {value!r}", cr=False)
 
 
-def _graphml_doc(graphs, stochastic: bool) -> nx.MultiDiGraph:
+def _graphml_doc(graphs, stochastic: bool, digest: str | None = None) -> nx.MultiDiGraph:
     multi = nx.MultiDiGraph()
     labels, attrs, seen = [], [], {}
     for n, g in enumerate(graphs):
@@ -145,16 +148,19 @@ def _graphml_doc(graphs, stochastic: bool) -> nx.MultiDiGraph:
     multi.graph["step_graphs"] = json.dumps(attrs)
     if stochastic:
         multi.graph["row_stochastic"] = True
+    if digest is not None:
+        multi.graph["digest"] = DIGEST_KEY + digest
     return multi
 
 
-def _json_text(graphs) -> str:
+def _json_text(graphs, digest: str) -> str:
     docs = []
     for g in graphs:
         for node in g.nodes:
             _check_label(node)
         docs.append(nx.node_link_data(g, edges="edges"))
-    return json.dumps({"format": SERIES_FORMAT, "row_stochastic": True, "graphs": docs})
+    doc = {"format": SERIES_FORMAT, "row_stochastic": True, "digest": DIGEST_KEY + digest}
+    return json.dumps(doc | {"graphs": docs})
 
 
 def _step_graphs(series, attrs):
@@ -168,8 +174,9 @@ def _step_graphs(series, attrs):
 
 def write_json(series, path, *, attrs=None) -> Path:
     """Write a series as node-link JSON: ``{"format": "baygo-graph-series",
-    "row_stochastic": true, "graphs": [...]}``, one NetworkX node-link document per
-    step (its W: edge ``j -> i`` with ``weight`` = ``w_ij``, self-loops included).
+    "row_stochastic": true, "digest": ..., "graphs": [...]}``, one NetworkX node-link
+    document per step (its W: edge ``j -> i`` with ``weight`` = ``w_ij``, self-loops
+    included).
 
     Parameters
     ----------
@@ -194,7 +201,7 @@ def write_json(series, path, *, attrs=None) -> Path:
     >>> back.nodes == s.nodes, back.n_steps
     (True, 2)
     """
-    text = _json_text(_step_graphs(series, attrs))
+    text = _json_text(_step_graphs(series, attrs), series_digest(series))
     return atomic_write(Path(path), lambda fh: fh.write(text.encode()))
 
 
@@ -236,7 +243,7 @@ def write_graphml(series, path, *, attrs=None) -> Path:
     ...
     ValueError: node labels 1 and '1' are both written as GraphML node id '1'; ...
     """
-    multi = _graphml_doc(_step_graphs(series, attrs), stochastic=True)
+    multi = _graphml_doc(_step_graphs(series, attrs), True, series_digest(series))
     return atomic_write(Path(path), lambda fh: nx.write_graphml(multi, fh))
 
 
@@ -282,9 +289,10 @@ def _step_attrs(written, steps: int) -> list[dict]:
     return attrs
 
 
-def _read_graphml(path) -> tuple[list[nx.DiGraph], bool]:
+def _read_graphml(path) -> tuple[list[nx.DiGraph], bool, object]:
     """The file's step graphs (through :mod:`.safexml`: defusedxml, range and memory
-    checks; labels restored) and whether it marks its weights ``row_stochastic``."""
+    checks; labels restored), whether it marks its weights ``row_stochastic``, and the
+    digest written with it (None for a file made elsewhere)."""
     graphs, data = read_graphml_series(path, node_type=str, graph_data=True)
     ids = list(graphs[0].nodes) if graphs else []
     mapping = _labels(ids, data.get("node_labels"))
@@ -296,7 +304,7 @@ def _read_graphml(path) -> tuple[list[nx.DiGraph], bool]:
         g.graph.clear()
         g.graph.update(a)
         out.append(g)
-    return out, data.get("row_stochastic") is True
+    return out, data.get("row_stochastic") is True, data.get("digest")
 
 
 #: How far a row of a file that says it holds W (``row_stochastic``) may sum from 1:
@@ -440,8 +448,9 @@ def _json_step(doc, t: int) -> nx.DiGraph:
     return g
 
 
-def _read_json(path: Path) -> tuple[list[nx.DiGraph], bool]:
-    """The file's step graphs and whether it marks its weights ``row_stochastic``."""
+def _read_json(path: Path) -> tuple[list[nx.DiGraph], bool, object]:
+    """The file's step graphs, whether it marks its weights ``row_stochastic``, and the
+    digest written with it (None for a file made elsewhere)."""
     check_budget(JSON_BYTES_PER_FILE_BYTE * path.stat().st_size, what=f"parsing {path.name}")
     doc = json.loads(path.read_text(encoding="utf-8-sig"))  # a byte-order mark is no error
     if not isinstance(doc, dict) or doc.get("format") != SERIES_FORMAT:
@@ -454,7 +463,7 @@ def _read_json(path: Path) -> tuple[list[nx.DiGraph], bool]:
             out.append(_json_step(step, t))
     except RunFormatError as e:
         raise RunFormatError(f"{str(path)!r} is not a readable graph series: {e}") from None
-    return out, doc.get("row_stochastic") is True
+    return out, doc.get("row_stochastic") is True, doc.get("digest")
 
 
 #: GEXF's boolean texts (what NetworkX's reader accepts).
@@ -697,13 +706,24 @@ def _read_gexf(path: Path, self_weight=None) -> GraphSeries:
         self_weight=_rule(stochastic, self_weight, path),
     )  # fmt: skip
     written = re.search(re.escape(DIGEST_KEY) + r"([0-9a-f]{64})", meta.get("keywords", ""))
-    if written is not None and series_digest(series) != written.group(1):
+    if written is not None:
+        _check_digest(series, DIGEST_KEY + written.group(1), "the <keywords> baygo-digest")
+    return series
+
+
+def _check_digest(series, written, where: str) -> None:
+    """Refuse a series that does not give back the digest its file was written with
+    (:func:`~baygo_graph.io.gexf.series_digest`: one flipped bit of a label, a weight,
+    a key name); ``written`` None: a file made elsewhere, read as it is."""
+    if written is None:
+        return
+    ok = isinstance(written, str) and re.fullmatch(re.escape(DIGEST_KEY) + "[0-9a-f]{64}", written)
+    if not ok or written != DIGEST_KEY + series_digest(series):
         raise RunFormatError(
             "its series does not match the digest written with it (the file was changed "
-            "or damaged after write_series wrote it): write it again, or remove the "
-            f"<keywords> {DIGEST_KEY.split()[0]} to read it as it is"
+            f"or damaged after write_series wrote it): write it again, or remove {where} to "
+            "read it as it is"
         )
-    return series
 
 
 def _local(tag) -> str:
@@ -747,10 +767,12 @@ def _read(path, reader) -> GraphSeries:
         ) from None
 
 
-def _with_rule(read_graphs, self_weight):
+def _with_rule(read_graphs, self_weight, where: str):
     def reader(p):
-        graphs, stochastic = read_graphs(p)
-        return _from_graphs(graphs, stochastic, _rule(stochastic, self_weight, p))
+        graphs, stochastic, digest = read_graphs(p)
+        series = _from_graphs(graphs, stochastic, _rule(stochastic, self_weight, p))
+        _check_digest(series, digest, where)
+        return series
 
     return reader
 
@@ -769,7 +791,7 @@ def read_json(path, *, self_weight=None) -> GraphSeries:
     BudgetError
         When reading would exceed the memory budget (:mod:`baygo_graph.limits`).
     """
-    return _read(path, _with_rule(_read_json, self_weight))
+    return _read(path, _with_rule(_read_json, self_weight, "the key 'digest'"))
 
 
 def read_graphml(path, *, self_weight=None) -> GraphSeries:
@@ -794,7 +816,7 @@ def read_graphml(path, *, self_weight=None) -> GraphSeries:
     >>> read_graphml(p).self_weight  # made elsewhere: the default rule, as for edges
     'equal'
     """
-    return _read(path, _with_rule(_read_graphml, self_weight))
+    return _read(path, _with_rule(_read_graphml, self_weight, "the graph data 'digest'"))
 
 
 def read_gexf(path, *, self_weight=None) -> GraphSeries:

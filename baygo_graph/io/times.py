@@ -42,7 +42,7 @@ import numpy as np
 import pandas as pd
 
 from .. import _text
-from ..exceptions import TimeBinWarning
+from ..exceptions import CellError, TimeBinWarning
 
 __all__ = ["MANY_STEPS", "ORIGINS", "UNIX_FORMATS", "time_steps"]
 
@@ -137,7 +137,7 @@ def _exact(value):
 
 def _refuse(name: str, row: int, cell, why: str):
     cell = cell.item() if isinstance(cell, np.generic) else cell
-    raise ValueError(f"time column {name!r} row {row}: {_cell(cell)} {why}")
+    raise CellError(f"time column {name!r} ", row, f": {_cell(cell)} {why}")
 
 
 def _int_times(values: pd.Series, name: str, why: str = "") -> np.ndarray:
@@ -214,9 +214,11 @@ def _check_offsets(offset: pd.Series, values: pd.Series, name: str) -> None:
     bad = ((hours * 60 + minutes > 14 * 60) | (minutes > 59)).to_numpy()
     if bad.any():
         row = int(np.flatnonzero(given.to_numpy())[_first_bad(bad)])
-        raise ValueError(
-            f"time column {name!r} row {row}: {_cell(values.iloc[row])} has the UTC offset "
-            f"{offset.iloc[row]}, which no clock has (offsets run from -14:00 to +14:00)"
+        raise CellError(
+            f"time column {name!r} ",
+            row,
+            f": {_cell(values.iloc[row])} has the UTC offset "
+            f"{offset.iloc[row]}, which no clock has (offsets run from -14:00 to +14:00)",
         )
 
 
@@ -228,10 +230,12 @@ def _one_precision(text: pd.Series, values: pd.Series, name: str) -> None:
         if short.any() and not short.all():
             row = _first_bad(short != short[0])
             first = "" if short[0] else "not "
-            raise ValueError(
-                f"time column {name!r} row {row}: {_cell(values.iloc[row])} mixes precisions: "
+            raise CellError(
+                f"time column {name!r} ",
+                row,
+                f": {_cell(values.iloc[row])} mixes precisions: "
                 f"the column's first time, {_cell(values.iloc[0])}, is {first}{what}; write "
-                "every time to one precision"
+                "every time to one precision",
             )
 
 
@@ -242,9 +246,11 @@ def _parse_text(values: pd.Series, name: str, time_format: str | None):
     finer = text.str.contains(r"[.,]\d{9}\d*[1-9]", regex=True).to_numpy(dtype=bool)
     if finer.any():  # pandas keeps nanoseconds and cuts the rest: never silently
         row = _first_bad(finer)
-        raise ValueError(
-            f"time column {name!r} row {row}: {_cell(values.iloc[row])} has digits below a "
-            "nanosecond, the finest time kept: round the column to nanoseconds"
+        raise CellError(
+            f"time column {name!r} ",
+            row,
+            f": {_cell(values.iloc[row])} has digits below a "
+            "nanosecond, the finest time kept: round the column to nanoseconds",
         )
     if time_format is None:
         parts = text.str.extract(_OFFSET, expand=True)  # wall clock: the offset dropped
@@ -281,7 +287,7 @@ def _parse_text(values: pd.Series, name: str, time_format: str | None):
         row = _first_bad(bad)
         cell = str(text.iloc[row])
         why = next((w for pattern, w in _NOT_READ if re.search(pattern, cell)), hint)
-        raise ValueError(f"time column {name!r} row {row}: {_cell(values.iloc[row])} is {why}")
+        raise CellError(f"time column {name!r} ", row, f": {_cell(values.iloc[row])} is {why}")
     index = pd.DatetimeIndex(stamps)
     index = index.tz_localize(None) if index.tz is not None else index
     return index, _instants(index, offset)
@@ -480,7 +486,7 @@ def time_steps(
     missing = values.isna().to_numpy()
     if missing.any():
         row = _first_bad(missing)
-        raise ValueError(f"time column {name!r} row {row}: the time is missing")
+        raise CellError(f"time column {name!r} ", row, ": the time is missing")
     if pd.api.types.is_bool_dtype(values):
         raise ValueError(f"time column {name!r} holds booleans, not times")
     if pd.api.types.is_timedelta64_dtype(values):

@@ -50,14 +50,15 @@ def test_a_time_that_is_not_a_whole_number_is_refused(tmp_path, cell):
     with pytest.raises(ValueError) as e:
         _csv(tmp_path, "t.csv", f"source,target,time\nb,a,4\na,b,{cell}\n")
     msg = str(e.value)
-    assert "t.csv'" in msg and "time column 'time' row 1" in msg and "is not an integer time" in msg
+    assert "t.csv'" in msg and "time column 'time' line 3" in msg
+    assert "is not an integer time" in msg
     assert "--bin" in msg and len(msg.replace(str(tmp_path), "D")) <= 300 and "\n" not in msg
 
 
 @pytest.mark.parametrize("origin", ["first", "epoch"])
 @pytest.mark.parametrize("cell", ["18446744073709551000", "9223372036854775808", "1e19", "-1e400"])
 def test_times_outside_int64_are_refused_naming_the_row(tmp_path, origin, cell):
-    with pytest.raises(ValueError, match=r"row 1: '[-0-9e.]+' is outside the 64-bit integer"):
+    with pytest.raises(ValueError, match=r"line 3: '[-0-9e.]+' is outside the 64-bit integer"):
         _csv(tmp_path, "big.csv", f"source,target,time\na,b,0\nb,a,{cell}\n", origin=origin)
 
 
@@ -324,9 +325,9 @@ def test_our_gexf_round_trips_dynamic_weights(tmp_path):
 
 def test_a_negative_time_beside_one_past_int64_is_one_line(tmp_path):
     """H1: a StopIteration traceback before."""
-    with pytest.raises(ValueError, match="row 1: '9223372036854775808' is outside the 64-bit"):
+    with pytest.raises(ValueError, match="line 3: '9223372036854775808' is outside the 64-bit"):
         _csv(tmp_path, "h1.csv", "source,target,time\na,b,-1\nb,a,9223372036854775808\n")
-    with pytest.raises(ValueError, match="row 1: '9223372036854775808' is outside the 64-bit"):
+    with pytest.raises(ValueError, match="line 2: '9223372036854775808' is outside the 64-bit"):
         _csv(tmp_path, "h1.txt", "1 2 -1\n2 1 9223372036854775808\n")
 
 
@@ -390,7 +391,7 @@ def test_a_comment_line_inside_the_data_is_refused_whatever_columns_are_kept(tmp
     """H5: with the first column skipped, two words of a comment became an edge."""
     p = tmp_path / "tij.dat"
     p.write_text("10\t1\t2\tA\tB\n20\t2\t3\tA\tB\n# comment here now\n30\t3\t1\tA\tB\n")
-    with pytest.raises(RunFormatError, match="data row 2 starts with '#': comment lines"):
+    with pytest.raises(RunFormatError, match="line 3 starts with '#': comment lines"):
         as_series(p, columns=columns)
 
 
@@ -474,7 +475,8 @@ def test_an_empty_text_label_is_refused_in_every_form(tmp_path, form):
     if form != "frame":
         source = tmp_path / f"e.{form}"
         frame.to_parquet(source) if form == "parquet" else frame.to_csv(source, index=False)
-    with pytest.raises(ValueError, match="column 'source' is empty in row 0"):
+    where = "line 2" if form == "csv" else "row 0"  # a text file's line, a table's row
+    with pytest.raises(ValueError, match=f"column 'source' is empty in {where}"):
         as_series(source)
 
 
@@ -609,21 +611,23 @@ def test_networkx_graphs_are_bounded_as_they_come(monkeypatch):
     assert as_series([g] * 3).n_steps == 3
 
 
-@pytest.mark.parametrize(("name", "text"), [("h.csv", "source,target,time\n1,2,100\n2,,200\n"),
-                                            ("h.txt", "1 2 100\n2\n")])  # fmt: skip
-def test_an_empty_integer_label_is_named_by_its_row(tmp_path, name, text):
+@pytest.mark.parametrize(("name", "text", "line"), [
+    ("h.csv", "source,target,time\n1,2,100\n2,,200\n", 3), ("h.txt", "1 2 100\n2\n", 2)
+])  # fmt: skip
+def test_an_empty_integer_label_is_named_by_its_row(tmp_path, name, text, line):
     """H25: pandas' 'cannot convert float NaN to integer' before."""
-    with pytest.raises(ValueError, match="column 'target' is empty in row 1"):
+    with pytest.raises(ValueError, match=f"column 'target' is empty in line {line}"):
         _csv(tmp_path, name, text)
 
 
-@pytest.mark.parametrize(("name", "text"), [
-    ("w.csv", "source,target,time,weight\na,b,0,1e-400\nb,a,0,1\n"),
-    ("out.w", "1 2 1e-400 0\n2 1 1 0\n"),
+@pytest.mark.parametrize(("name", "text", "line"), [
+    ("w.csv", "source,target,time,weight\na,b,0,1e-400\nb,a,0,1\n", 2),
+    ("out.w", "1 2 1e-400 0\n2 1 1 0\n", 1),
 ])  # fmt: skip
-def test_a_positive_weight_that_underflows_is_refused(tmp_path, name, text):
+def test_a_positive_weight_that_underflows_is_refused(tmp_path, name, text, line):
     """H22: 1e-400 became 0 and its contact vanished from the connectivity verdict."""
-    with pytest.raises(ValueError, match="row 0: '1e-400' is a positive weight that underflows"):
+    match = f"line {line}: '1e-400' is a positive weight that underflows"
+    with pytest.raises(ValueError, match=match):
         _csv(tmp_path, name, text)
     ok = _csv(tmp_path, "ok.csv", "source,target,time,weight\na,b,0,5e-324\nb,a,0,0e9\n")
     assert ok.weights(0).toarray()[1, 0] > 0

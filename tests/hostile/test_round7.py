@@ -5,6 +5,7 @@ graphs) and the findings of round 7."""
 from __future__ import annotations
 
 import gzip
+import re
 
 import pytest
 
@@ -85,3 +86,185 @@ def test_an_endless_iterator_of_empty_graphs_stops_early(monkeypatch):
         as_series([nx.DiGraph()] * 10**7)
     assert time.perf_counter() - start < 1
     assert as_series([nx.DiGraph([(0, 1)])] * 5_000).n_steps == 5_000  # 4.9 MB: read
+
+
+# -- leftovers a and b: the file's line (and column) in every text-file refusal -------
+
+
+@pytest.mark.parametrize(("name", "content", "line", "column"), [
+    ("x.csv", "source,target,time\na,b,1\n\nJos\xe9,b,2\n", 4, 4),
+    ("x.txt", "# SNAP\n% more\n1 2 3\n2 caf\xe9 4\n", 4, 6),
+    ("out.x", "% sym\n1 2 1 5\r\n2 3 1 \xff6\r\n", 3, 7),
+    ("h.csv", "s\xf6urce,target,time\na,b,1\n", 1, 2),
+])  # fmt: skip
+def test_a_byte_that_is_not_utf8_is_named_by_its_line_and_column(tmp_path, name, content,
+                                                                 line, column):  # fmt: skip
+    """G1's Latin-1 part: "'utf-8' codec can't decode byte 0xe9 in position 22" named a
+    byte offset of pandas' buffer; now the line and column, as an editor shows them."""
+    path = tmp_path / name
+    data = content.encode("latin-1")
+    path.write_bytes(data)
+    bad = next(b for b in data if b >= 0x80)
+    with pytest.raises(RunFormatError) as e:
+        as_series(path)
+    assert str(e.value) == (
+        f"{str(path)!r} line {line}, column {column}: byte 0x{bad:02x} is not UTF-8: save the "
+        "file as UTF-8, or read it with pandas.read_csv(..., encoding=...) and pass the DataFrame"
+    )
+    gz = tmp_path / (name + ".gz") if name != "out.x" else tmp_path / "out.x.gz"
+    gz.write_bytes(gzip.compress(data))  # the decompressed file's line
+    with pytest.raises(RunFormatError, match=f"line {line}, column {column}: byte"):
+        as_series(gz)
+
+
+#: A cell refused in three forms of one file: (name, content, options, line).
+LINES = [
+    ("csv with a header", "h.csv", "source,target,time\na,b,1\n\nb,,2\n", {}, 4),
+    ("headerless SNAP with comments", "s.txt", "# SNAP\n# FromNodeId\tToNodeId\n1 2 100\n\n"
+     "2 3 x\n", {}, 5),
+    ("KONECT with % lines", "out.k", "% sym unweighted\n% 3 3 3\n1 2 1 100\n2 3 -1 200\n", {},
+     4),
+    ("quoted line break", "q.csv", 'source,target,time\na,"b\nc",1\nc,d,2.5\n', {}, 4),
+    ("named positions", "t.dat", "# t i j\n100 a b\n101 b\n", {"columns": "time,source,target"},
+     3),
+    ("compressed", "c.txt.gz", "# c\n\n1 2 1e-400\n", {}, 3),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "content", "options", "line"), [c[1:] for c in LINES],
+                         ids=[c[0] for c in LINES])  # fmt: skip
+def test_a_refused_cell_of_a_text_file_names_its_line(tmp_path, name, content, options, line):
+    """Leftover b: "row 1" (the 0-based data row) for the file's line 4; one rule, the
+    file's line as an editor counts it (header, comments and blank lines included)."""
+    path = tmp_path / name
+    path.write_bytes(gzip.compress(content.encode()) if name.endswith(".gz") else content.encode())
+    with pytest.raises(ValueError) as e:
+        as_series(path, **options)
+    text = str(e.value)
+    assert f" line {line}" in text and not re.search(r"\brows? \d", text), text
+    assert text.startswith(repr(str(path)) + ": ")
+
+
+def test_a_dataframe_keeps_its_row_positions():
+    """A DataFrame has no lines: its refusals name the 0-based row, and carry it."""
+    import pandas as pd
+
+    from baygo_graph.exceptions import CellError
+
+    frame = pd.DataFrame({"source": ["a", "b", "c"], "target": ["b", "c", ""], "time": [0, 1, 2]})
+    with pytest.raises(CellError, match="column 'target' is empty in row 2") as e:
+        as_series(frame.set_axis([10, 20, 30]))  # the position, not the index label
+    assert e.value.row == 2
+
+
+def test_every_missing_column_is_named_in_one_line(tmp_path):
+    """Leftover c: 'no 'time' column', then after a fix 'no 'target' column'..."""
+    path = tmp_path / "cols.csv"
+    path.write_text("src,dst,when\n1,2,3\n")
+    with pytest.raises(RunFormatError) as e:
+        as_series(path, source="src")
+    assert str(e.value) == (
+        f"{str(path)!r}: no 'target' or 'time' column (the 3 columns are 'src', 'dst', 'when'): "
+        "name them with target=..., time=... (CLI: --target, --time-column)"
+    )
+
+
+# -- hostile7 ------------------------------------------------------------------------
+
+
+def test_complex_weights_are_refused_in_every_form():
+    """K1: a complex weight column was cast to its real part (1+5j -> 1) with only
+    numpy's ComplexWarning; a graph's np.complex128 weight the same; 10**400 gave a bare
+    OverflowError."""
+    import networkx as nx
+    import numpy as np
+    import pandas as pd
+
+    base = {"source": ["a", "b", "c"], "target": ["c", "c", "a"], "time": [0, 0, 0]}
+    frame = pd.DataFrame(base | {"weight": np.array([1 + 5j, 2, 1])})
+    with pytest.raises(ValueError, match="'weight' holds complex numbers .* must be real"):
+        as_series(frame)
+    mixed = pd.DataFrame(base | {"weight": pd.Series([1, 1 + 5j, 2], dtype=object)})
+    with pytest.raises(ValueError, match=r"row 1: \(1\+5j\) is not a number \(a complex"):
+        as_series(mixed)
+    plain = pd.DataFrame(base | {"weight": pd.Series([1, 2.5, 3], dtype=object)})
+    assert as_series(plain, self_weight=0).weights(0).toarray()[2].tolist() == [
+        1 / 3.5,
+        2.5 / 3.5,
+        0,
+    ]
+    for w, why in [(np.complex128(1 + 2j), "complex128, not a real number"),
+                   (10**400, "an integer beyond the range of a double")]:  # fmt: skip
+        g = nx.DiGraph([("a", "b", {"weight": w}), ("c", "b", {"weight": 1})])
+        with pytest.raises(ValueError, match=f"graph 0: edge 'a' -> 'b': weight .* is {why}"):
+            as_series([g])
+
+
+def test_a_numpy_true_marks_the_informative_agent_and_other_marks_are_refused():
+    """K3: informative=np.True_ (a mask computed with numpy) was ignored: no informative
+    agent, no word. A bool of either kind marks it; any other value is refused."""
+    import networkx as nx
+    import numpy as np
+
+    g = nx.DiGraph([("a", "b")])
+    marks = dict(zip(["a", "b"], np.array([True, False]), strict=True))
+    nx.set_node_attributes(g, marks, "informative")
+    assert as_series([g]).informative == 0 and as_series([g, g]).informative == 0
+    for value in (1, "yes", "False", 1.0):
+        h = nx.DiGraph([("a", "b")])
+        h.nodes["b"]["informative"] = value
+        with pytest.raises(ValueError, match=r"graph 0: node 'b': informative=.* is not a bool"):
+            as_series([h])
+
+
+def _int_label_series():
+    import networkx as nx
+
+    g0 = nx.DiGraph()
+    g0.add_edge(10, 2, weight=1.0)
+    g0.add_edge(2, 3, weight=2.5)
+    g0.add_edge(3, 3, weight=1.0)
+    g0.nodes[10]["informative"] = True
+    g1 = nx.DiGraph()
+    g1.add_edge(3, 10, weight=3.0)
+    g1.add_node(2)
+    return as_series([g0, g1, g0], self_weight=0.25)
+
+
+@pytest.mark.parametrize(("suffix", "stride"), [(".json", 3), (".graphml", 7)])
+def test_a_flipped_bit_of_a_json_or_graphml_series_is_never_read_as_another(tmp_path, suffix,
+                                                                            stride):  # fmt: skip
+    """K6: integer ids 2 -> 3 rewired edges, a weight's 11th decimal passed the row-sum
+    tolerance, a flip in GraphML's attr.name="informative" dropped the informative agent:
+    each read back as another series. The files now carry the series' SHA-256, as GEXF's
+    do; every flip (here one byte in `stride`, and the three above) is refused or gives
+    the same series."""
+    from baygo_graph import write_series
+    from baygo_graph.inputs import read_series
+
+    series = _int_label_series()
+    path = write_series(series, tmp_path / f"s{suffix}")
+    blob = path.read_bytes()
+    back = read_series(path)
+    assert back.nodes == series.nodes and back.informative == series.informative == 2
+
+    def same(other) -> bool:
+        marks = (other.nodes, other.informative, other.n_steps)
+        return marks == (series.nodes, series.informative, series.n_steps) and all(
+            (other.weights(t) != series.weights(t)).nnz == 0 for t in range(3)
+        )
+
+    text = blob.decode()
+    chosen = [text.index('"source": 2') + 10 if suffix == ".json" else text.index('source="2"') + 8,
+              text.index("0.7142857142857143") + 13, text.index("informative")]  # fmt: skip
+    flip = tmp_path / f"f{suffix}"
+    for i in [*range(0, len(blob), stride), *chosen]:
+        b = bytearray(blob)
+        b[i] ^= 0x01
+        flip.write_bytes(bytes(b))
+        try:
+            other = read_series(flip)
+        except (RunFormatError, BudgetError, ValueError) as e:
+            assert "\n" not in str(e) and len(str(e).replace(str(flip), "f")) <= 300
+            continue
+        assert same(other), (i, chr(blob[i]), blob[max(0, i - 20) : i + 10])

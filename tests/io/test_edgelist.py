@@ -300,7 +300,7 @@ def test_edge_list_rows_longer_than_the_header(tmp_path):
     assert s.n_steps == 2 and sorted(map(str, s.nodes)) == ["a", "b"]
     extra = tmp_path / "extra.csv"
     extra.write_text("source,target,time\nX,a,b,0\nY,b,a,1\n")
-    with pytest.raises(RunFormatError, match="more values than the header names"):
+    with pytest.raises(RunFormatError, match="line 2 holds 4 values, more than the header names"):
         read_edge_list(extra)
 
 

@@ -53,10 +53,10 @@ def test_missing_and_malformed_times_name_their_row(tmp_path):
     with pytest.raises(ValueError) as info:
         as_series(p)
     text = str(info.value)
-    assert "row 1" in text and "'NA'" in text and "na.csv" in text and "'time'" in text
-    assert "row 0" not in text
+    assert "line 3" in text and "'NA'" in text and "na.csv" in text and "'time'" in text
+    assert "line 2" not in text and "row" not in text  # the file's line, as an editor shows
     p.write_text("source,target,time\na,b,0\nb,a,\n")
-    with pytest.raises(ValueError, match="row 1: the time is missing"):
+    with pytest.raises(ValueError, match="line 3: the time is missing"):
         as_series(p)
     long = "2" * 200
     p.write_text(f"source,target,time\na,b,2024-01-01\nb,a,{long}\n")
