@@ -153,11 +153,23 @@ say(phase="smallest sliding B", seconds=t2 - t1, peak=peak(), b=b, max_b=c.max_b
 ok = is_b_connected(s, b or s.n_steps, windows="sliding", **where)
 t3 = time.perf_counter()
 workers = {}
-if parts:  # the local workers' CPU and largest peak, read once they have ended
+if parts:  # the local workers' peaks (VmHWM: ru_maxrss keeps the caller's across fork + exec),
+    # asked of the same workers; their CPU once they have ended
+    from joblib import Parallel, cpu_count, delayed, parallel_config
     from joblib.externals.loky import get_reusable_executor
+
+    def own(_):
+        time.sleep(1)  # one each
+        with open("/proc/self/status") as f:
+            hwm = next(int(x.split()[1]) * 1024 for x in f if x.startswith("VmHWM"))
+        return os.getpid(), hwm
+
+    with parallel_config(backend="loky", inner_max_num_threads=max(1, cpu_count() // parts)):
+        peaks = dict(Parallel(n_jobs=parts)(delayed(own)(k) for k in range(parts)))
     get_reusable_executor().shutdown(wait=True)
     ch = resource.getrusage(resource.RUSAGE_CHILDREN)
-    workers = {"workers_cpu": ch.ru_utime + ch.ru_stime, "workers_peak": ch.ru_maxrss * 1024}
+    workers = {"workers_cpu": ch.ru_utime + ch.ru_stime, "workers_peak": max(peaks.values()),
+               "worker_peaks": sorted(peaks.values())}
 say(phase="is_b_connected", seconds=t3 - t2, peak=peak(), holds=ok,
     total=t3 - t0, load=os.getloadavg()[0], **workers)
 w = b or s.n_steps
@@ -270,6 +282,7 @@ def _side_by_side(file: Path, events: int, partitions: int, max_b, rounds: int, 
             "caller peak GiB": med(lambda d: d["is_b_connected"]["peak"]) / 2**30,
             "largest worker peak GiB": med(lambda d: d["is_b_connected"].get("workers_peak", 0))
             / 2**30,
+            "workers": len(done[0]["is_b_connected"].get("worker_peaks", [])),
             "B": done[0]["smallest sliding B"]["b"],
             "holds": done[0]["is_b_connected"]["holds"],
             "load average": med(lambda d: d["is_b_connected"]["load"]),
