@@ -27,7 +27,7 @@ from baygo_graph.analysis import (
 from baygo_graph.analysis.partitions import StepEdges, split_steps
 from baygo_graph.analysis.windows import window_bounds
 from baygo_graph.inputs import as_series
-from baygo_graph.series import FixedSeries
+from baygo_graph.series import ChoiceSeries, FixedSeries
 
 KINDS = st.sampled_from(["aligned", "sliding"])
 INCOMPLETE = st.sampled_from(["drop", "keep"])
@@ -75,6 +75,20 @@ def test_smallest_b_over_partitions_equals_one_machine(s, windows, incomplete, p
     assert smallest_b(s, partitions=parts, n_jobs=1, **kw) == smallest_b(s, **kw)
     got = time_to_connectivity(s, max_length=max_b, partitions=parts, n_jobs=1)
     assert got.tolist() == time_to_connectivity(s, max_length=max_b).tolist()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(2, 6), st.integers(1, 20), KINDS, PARTS)
+def test_choice_series_over_partitions_equal_one_machine(seed, m, t, windows, parts):
+    """A BayGo-like series (one chosen in-neighbour per agent and step, -1: none)."""
+    rng = np.random.default_rng(seed)
+    s = ChoiceSeries.from_choices(rng.integers(-1, m, size=(t, m)), delta=0.5)
+    for b in range(1, t + 1):
+        one = b_connectivity(s, b, windows=windows)
+        same_windows(b_connectivity(s, b, windows=windows, partitions=parts, n_jobs=1), one)
+        assert is_b_connected(s, b, windows=windows, partitions=parts, n_jobs=1) is one.holds
+        kw = {"windows": windows, "max_b": b}
+        assert smallest_b(s, partitions=parts, n_jobs=1, **kw) == smallest_b(s, **kw)
 
 
 @settings(max_examples=40, deadline=None)
