@@ -22,7 +22,12 @@ windows with ``--stride``), timed, with the peak again. Targets: the first three
 <= 5 minutes and <= 4 GiB. With ``--baseline REV`` the load and connectivity phases of
 that git revision follow in their own subprocess, and the ratio is printed (the
 revision before window condensations took ~20 minutes at 10^7 events: try
-``--events 1000000 --nodes 10000``).
+``--events 1000000 --nodes 10000``). With ``--partitions P --max-b B``, instead: the load
+and connectivity phases in one process against ``P`` local time partitions (``P`` worker
+processes, ``smallest_b(..., max_b=B, partitions=P)`` and ``is_b_connected(...,
+partitions=P)``), both with that ``max_b``, alternately in fresh subprocesses over
+``--rounds`` (default 2): wall, CPU (the caller's and its workers'), peak resident
+memory per process, the ratios.
 
 With ``--horizon``, instead: ``analysis.horizon_table`` at the size ``baygo reproduce``
 runs it (20 BayGo runs of 12 agents x 300 steps, horizons 30, 60, 120, 300, influence
@@ -34,6 +39,7 @@ Run::
     python benchmarks/bench_connectivity.py            # T=10,000, M=1,000 (minutes: NetworkX)
     python benchmarks/bench_connectivity.py --quick    # T=1,000, M=200
     python benchmarks/bench_connectivity.py --archive  # 10^7 events (~5 minutes, ~3.5 GiB)
+    python benchmarks/bench_connectivity.py --archive --partitions 2 --max-b 250 --stride 0
     python benchmarks/bench_connectivity.py --horizon --baseline 04cb005  # ~1 minute
 """
 
@@ -130,19 +136,42 @@ def say(**kw):
     print(json.dumps(kw), flush=True)
 
 path, stride = sys.argv[1], int(sys.argv[2])
+opts = json.loads(sys.argv[4]) if len(sys.argv) > 4 else {}
+max_b, parts = opts.get("max_b"), opts.get("partitions")
+kw = {"max_b": max_b} if max_b else {}
+where = {"partitions": parts, "n_jobs": parts} if parts else {}
 t0 = time.perf_counter()
 s = as_series(path)
 t1 = time.perf_counter()
 est = estimate_edge_list_bytes(int(sys.argv[3]), nodes=s.n_agents, steps=s.n_steps)
 say(phase="load", seconds=t1 - t0, peak=peak(), estimate=est, nodes=s.n_agents,
     steps=s.n_steps, entries=len(s.entries[0]))
-b = smallest_b(s, windows="sliding").B
+c = smallest_b(s, windows="sliding", **kw, **where)
+b = c.B
 t2 = time.perf_counter()
-say(phase="smallest sliding B", seconds=t2 - t1, peak=peak(), b=b)
-ok = is_b_connected(s, b or s.n_steps, windows="sliding")
+say(phase="smallest sliding B", seconds=t2 - t1, peak=peak(), b=b, max_b=c.max_b)
+ok = is_b_connected(s, b or s.n_steps, windows="sliding", **where)
 t3 = time.perf_counter()
+workers = {}
+if parts:  # the local workers' peaks (VmHWM: ru_maxrss keeps the caller's across fork + exec),
+    # asked of the same workers; their CPU once they have ended
+    from joblib import Parallel, cpu_count, delayed, parallel_config
+    from joblib.externals.loky import get_reusable_executor
+
+    def own(_):
+        time.sleep(1)  # one each
+        with open("/proc/self/status") as f:
+            hwm = next(int(x.split()[1]) * 1024 for x in f if x.startswith("VmHWM"))
+        return os.getpid(), hwm
+
+    with parallel_config(backend="loky", inner_max_num_threads=max(1, cpu_count() // parts)):
+        peaks = dict(Parallel(n_jobs=parts)(delayed(own)(k) for k in range(parts)))
+    get_reusable_executor().shutdown(wait=True)
+    ch = resource.getrusage(resource.RUSAGE_CHILDREN)
+    workers = {"workers_cpu": ch.ru_utime + ch.ru_stime, "workers_peak": max(peaks.values()),
+               "worker_peaks": sorted(peaks.values())}
 say(phase="is_b_connected", seconds=t3 - t2, peak=peak(), holds=ok,
-    total=t3 - t0, load=os.getloadavg()[0])
+    total=t3 - t0, load=os.getloadavg()[0], **workers)
 w = b or s.n_steps
 for windows, step in (("aligned", 1), ("sliding", stride)) if stride else ():
     t = time.perf_counter()
@@ -153,10 +182,37 @@ for windows, step in (("aligned", 1), ("sliding", stride)) if stride else ():
 """
 
 
+def _archive_run(file: Path, root: Path, every: int, events: int, opts: dict, cwd) -> dict:
+    """One fresh subprocess of ``_ARCHIVE``: its phase lines printed, returned by phase."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _ARCHIVE, str(file), str(every), str(events), json.dumps(opts)],
+        stdout=subprocess.PIPE, text=True, cwd=cwd,
+        env=os.environ | {"PYTHONPATH": str(root)},
+    )  # fmt: skip
+    phases = {}
+    for line in proc.stdout:
+        r = json.loads(line)
+        phases[r["phase"]] = r
+        extra = {k: v for k, v in r.items() if k not in ("phase", "seconds", "peak", "cpu")}
+        print(f"{r['phase']:50s} {r['seconds']:8.1f} s (CPU so far {r['cpu']:.0f} s)  "
+              f"peak RSS {r['peak'] / 2**30:.2f} GiB   {extra}", flush=True)  # fmt: skip
+        if r["phase"] == "is_b_connected":
+            print(f"load + smallest sliding B + is_b_connected: {r['total']:.1f} s wall, "
+                  f"{r['cpu'] + r.get('workers_cpu', 0):.0f} s CPU "
+                  f"(target <= 300 s), peak {r['peak'] / 2**30:.2f} GiB (target <= 4 "
+                  f"GiB), load average {r['load']:.1f}", flush=True)  # fmt: skip
+    if proc.wait():
+        raise SystemExit(f"the archive run failed (exit {proc.returncode})")
+    return phases
+
+
 def archive(events: int, nodes: int, steps: int, stride: int, path: str | None,
-            baseline: str | None = None) -> None:  # fmt: skip
+            baseline: str | None = None, partitions: int = 0, max_b: int | None = None,
+            rounds: int = 1) -> None:  # fmt: skip
     """The archive-scale run of the module docstring, in a fresh subprocess; with
-    ``baseline`` (a git revision), then its load and connectivity phases too."""
+    ``baseline`` (a git revision), then its load and connectivity phases too; with
+    ``partitions``, one process against that many local partitions instead, both with
+    ``max_b``, alternately over ``rounds``."""
     from _user_series import user_frame
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -167,36 +223,85 @@ def archive(events: int, nodes: int, steps: int, stride: int, path: str | None,
         size = file.stat().st_size / 2**20
         print(f"archive-scale series (synthetic 30% hub): {events:,} events, M={nodes:,}, "
               f"T={steps:,}, {size:.0f} MiB Parquet", flush=True)  # fmt: skip
+        if partitions:
+            _side_by_side(file, events, partitions, max_b, rounds, tmp)
+            return
         roots = [("this checkout", ROOT, stride)]
         if baseline:
             roots.append((f"baseline {baseline}", _export(baseline, tmp / "base"), 0))
-        totals, answers = {}, {}
+        opts = {"max_b": max_b} if max_b else {}
+        done = {}
         for name, root, every in roots:
             print(f"-- {name}", flush=True)
-            proc = subprocess.Popen(
-                [sys.executable, "-c", _ARCHIVE, str(file), str(every), str(events)],
-                stdout=subprocess.PIPE, text=True, cwd=tmp,
-                env=os.environ | {"PYTHONPATH": str(root)},
-            )  # fmt: skip
-            for line in proc.stdout:
-                r = json.loads(line)
-                extra = {k: v for k, v in r.items() if k not in ("phase", "seconds", "peak", "cpu")}
-                print(f"{r['phase']:50s} {r['seconds']:8.1f} s (CPU so far {r['cpu']:.0f} s)  "
-                      f"peak RSS {r['peak'] / 2**30:.2f} GiB   {extra}", flush=True)  # fmt: skip
-                answers.setdefault(name, []).append(r.get("b", r.get("holds")))
-                if r["phase"] == "is_b_connected":
-                    totals[name] = (r["total"], r["cpu"])
-                    print(f"load + smallest sliding B + is_b_connected: {r['total']:.1f} s wall, "
-                          f"{r['cpu']:.0f} s CPU "
-                          f"(target <= 300 s), peak {r['peak'] / 2**30:.2f} GiB (target <= 4 "
-                          f"GiB), load average {r['load']:.1f}", flush=True)  # fmt: skip
-            proc.wait()
-        if len(totals) == 2:
-            (new, new_cpu), (old, old_cpu) = totals.values()
+            done[name] = _archive_run(file, root, every, events, opts, tmp)
+        if len(done) == 2:
+            (new, old) = (d["is_b_connected"] for d in done.values())
+            same = [(d["smallest sliding B"]["b"], d["is_b_connected"]["holds"])
+                    for d in done.values()]  # fmt: skip
             print(f"ratio this checkout / baseline (load + smallest sliding B + is_b_connected): "
-                  f"{new / old:.3f} wall, {new_cpu / old_cpu:.3f} CPU; same B and verdict: "
-                  f"{[a[:3] for a in answers.values()][0] == [a[:3] for a in answers.values()][1]}"
-                  )  # fmt: skip
+                  f"{new['total'] / old['total']:.3f} wall, {new['cpu'] / old['cpu']:.3f} CPU; "
+                  f"same B and verdict: {same[0] == same[1]}")  # fmt: skip
+
+
+def _side_by_side(file: Path, events: int, partitions: int, max_b, rounds: int, tmp) -> None:
+    """One process against ``partitions`` local partitions (as many worker processes),
+    alternating, each in a fresh subprocess: medians of wall, CPU (the caller's and its
+    workers'), peak resident memory per process, and their ratios."""
+    if not max_b:
+        raise SystemExit("--partitions needs --max-b (the overlap of the partitions)")
+    sides = {
+        "one process": {"max_b": max_b},
+        f"{partitions} partitions (local)": {"max_b": max_b, "partitions": partitions},
+    }
+    runs = {k: [] for k in sides}
+    for r in range(rounds):
+        order = list(sides.items())
+        for name, opts in order if r % 2 == 0 else order[::-1]:
+            print(f"-- {name}, round {r + 1} of {rounds}", flush=True)
+            runs[name].append(_archive_run(file, ROOT, 0, events, opts, tmp))
+    rows = {}
+    for name, done in runs.items():
+
+        def med(f, done=done):
+            return float(np.median([f(d) for d in done]))
+
+        rows[name] = {
+            "load s": med(lambda d: d["load"]["seconds"]),
+            "smallest B s": med(lambda d: d["smallest sliding B"]["seconds"]),
+            "is_b_connected s": med(lambda d: d["is_b_connected"]["seconds"]),
+            "connectivity wall s": med(
+                lambda d: d["smallest sliding B"]["seconds"] + d["is_b_connected"]["seconds"]
+            ),  # fmt: skip
+            "connectivity CPU s": med(
+                lambda d: (
+                    d["is_b_connected"]["cpu"]
+                    - d["load"]["cpu"]
+                    + d["is_b_connected"].get("workers_cpu", 0)
+                )
+            ),  # fmt: skip
+            "caller peak GiB": med(lambda d: d["is_b_connected"]["peak"]) / 2**30,
+            "largest worker peak GiB": med(lambda d: d["is_b_connected"].get("workers_peak", 0))
+            / 2**30,
+            "workers": len(done[0]["is_b_connected"].get("worker_peaks", [])),
+            "B": done[0]["smallest sliding B"]["b"],
+            "holds": done[0]["is_b_connected"]["holds"],
+            "load average": med(lambda d: d["is_b_connected"]["load"]),
+        }
+    names = list(rows)
+    print(f"\nmedians over {rounds} round(s), alternating; max_b = {max_b} for both "
+          f"(the partitions' overlap); CPU = the caller's + its workers'")  # fmt: skip
+    print(f"{'':28s}" + "".join(f"{n:>28s}" for n in names) + f"{'ratio':>10s}")
+    for key in rows[names[0]]:
+        a, b = rows[names[0]][key], rows[names[1]][key]
+        ratio = f"{b / a:10.2f}" if isinstance(a, float) and a else ""
+        print(f"{key:28s}" + "".join(f"{v!s:>28s}" if not isinstance(v, float) else f"{v:28.2f}"
+                                     for v in (a, b)) + ratio)  # fmt: skip
+    same = all(rows[n]["B"] == rows[names[0]]["B"] and rows[n]["holds"] == rows[names[0]]["holds"]
+               for n in names)  # fmt: skip
+    print(f"same B and verdict on both sides: {same}; ratio = "
+          f"{names[1]} / {names[0]}")  # fmt: skip
+    if not same:
+        raise SystemExit("MISMATCH between one process and the partitions")
 
 
 _HORIZON = """
@@ -287,17 +392,23 @@ def main(argv=None) -> None:
     parser.add_argument("--archive-steps", type=int, default=1_000)
     parser.add_argument("--stride", type=int, default=50, help="sliding influence: every Nth")
     parser.add_argument("--path", help="reuse (or write) the archive's Parquet file here")
+    parser.add_argument("--partitions", type=int, default=0,
+                        help="--archive: one process vs this many local partitions")  # fmt: skip
+    parser.add_argument("--max-b", type=int, default=None,
+                        help="--archive: largest B tried (needed with --partitions)")  # fmt: skip
     parser.add_argument("--horizon", action="store_true", help="horizon_table vs --baseline")
     parser.add_argument(
         "--baseline",
         default=None,
         help="git revision: --horizon against it (default main); --archive adds its phases",
     )
-    parser.add_argument("--rounds", type=int, default=5, help="--horizon: alternating rounds")
+    parser.add_argument(
+        "--rounds", type=int, default=None, help="alternating rounds (--horizon 5, --partitions 2)"
+    )
     parser.add_argument("--data", default=None, help="bodyfat CSV (default $BAYGO_BODYFAT)")
     args = parser.parse_args(argv)
     if args.horizon:
-        runs, steps, rounds = (4, 120, 2) if args.quick else (20, 300, args.rounds)
+        runs, steps, rounds = (4, 120, 2) if args.quick else (20, 300, args.rounds or 5)
         horizon(args.baseline or "main", runs=runs, steps=steps, agents=12, rounds=rounds,
                 data=args.data)  # fmt: skip
         return
@@ -311,6 +422,9 @@ def main(argv=None) -> None:
             args.stride,
             args.path,
             baseline=args.baseline,
+            partitions=args.partitions,
+            max_b=args.max_b,
+            rounds=args.rounds or 2,
         )
         return
     if args.quick:

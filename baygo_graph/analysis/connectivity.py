@@ -43,9 +43,17 @@ import numpy as np
 from .._validate import check_int
 from ..inputs import as_series, series_input
 from ..series import GraphSeries
+from .partitions import (
+    StepEdges,
+    check_partitions,
+    check_workers,
+    gather_partitions,
+    split_steps,
+)
 from .windows import (
     ReachWindow,
     check_window_options,
+    condense,
     n_strong_components,
     window_bounds,
     window_components,
@@ -218,12 +226,28 @@ class _Heard:
         return bool(self.out.all() and self.into.all())
 
 
-def _union_connected(s, L=None) -> bool:
+def _union_connected(s, L=None, workers=None) -> bool:
     """Whether the union of all steps is strongly connected (from ``L``, the time to
-    connectivity of every start, when it says so)."""
+    connectivity of every start, when it says so). With ``workers`` (``partitions``,
+    ``n_jobs``, ``scheduler``), each partition condenses its steps and the union is
+    condensed from their condensations (:class:`~baygo_graph.analysis.windows.Reach`)."""
     if L is not None and L[0] >= 1:
         return True
-    return window_components(s, 0, s.n_steps) == 1
+    if workers is None or workers[0] is None:
+        return window_components(s, 0, s.n_steps) == 1
+    partitions, n_jobs, scheduler = workers
+    T = s.n_steps
+    steps = np.arange(T)
+    pieces, bounds = split_steps(s, steps, steps + 1, partitions)  # no overlap
+    parts = gather_partitions(
+        _reach, pieces, [None] * len(pieces), n_jobs=n_jobs, scheduler=scheduler
+    )
+    return condense(s.n_agents, parts, keep=False).n == 1
+
+
+def _reach(piece: StepEdges, _=None):
+    """The condensation of all the steps of a partition (a worker's task)."""
+    return condense(piece.n_agents, raw=[piece.edges[1:]])
 
 
 @series_input
@@ -260,15 +284,16 @@ def b_coverage(
     return _coverage(graphs, B, windows=windows, incomplete=incomplete, max_b=max_b)
 
 
-def _coverage(s, B, *, windows, incomplete, max_b, L=None) -> BCoverage:
+def _coverage(s, B, *, windows, incomplete, max_b, L=None, workers=None) -> BCoverage:
     """:func:`b_coverage`; with ``L`` (the time to connectivity, capped at ``max_b``) the
-    tail and the whole union are read from it instead of condensed."""
+    tail and the whole union are read from it instead of condensed; ``workers`` as in
+    :func:`_union_connected`."""
     T = s.n_steps
     top = T if max_b is None else min(check_int("max_b", max_b, minimum=1), T)
     if L is not None and top == T:  # L[0] >= 1 iff some window from 0 is connected
         whole = bool(L[0] >= 1)
     else:
-        whole = _union_connected(s, L)
+        whole = _union_connected(s, L, workers)
     if B is None:
         return BCoverage(None, windows, incomplete, T, 0, 0, None, None, top, whole)
     B = check_int("B", B, minimum=1, maximum=T)
@@ -289,7 +314,16 @@ def _coverage(s, B, *, windows, incomplete, max_b, L=None) -> BCoverage:
 
 
 @series_input
-def b_connectivity(graphs, B: int, *, windows: str = "aligned", incomplete: str = "drop"):
+def b_connectivity(
+    graphs,
+    B: int,
+    *,
+    windows: str = "aligned",
+    incomplete: str = "drop",
+    partitions: int | None = None,
+    n_jobs: int | None = None,
+    scheduler=None,
+):
     """Check every window union of length ``B`` for strong connectivity.
 
     Parameters
@@ -304,6 +338,18 @@ def b_connectivity(graphs, B: int, *, windows: str = "aligned", incomplete: str 
     incomplete : {"drop", "keep"}, default "drop"
         Leave out the windows that reach outside steps ``0 .. T-1``, or keep
         them cut at the ends of the series.
+    partitions : int, optional
+        Answer the windows over this many partitions of the steps (split by the
+        windows' start, each overlapping the next by the window length), each on a
+        worker that gets only its steps (:mod:`baygo_graph.analysis.partitions`);
+        the result is the same, window for window. Default: one machine, no
+        partitions.
+    n_jobs : int, optional
+        With ``partitions``: local worker processes (joblib's rule; default all
+        cores, at most one per partition; 1 answers them in this process).
+    scheduler : str or distributed.Client, optional
+        With ``partitions``: run them on this Dask cluster instead (the ``dask``
+        extra).
 
     Returns
     -------
@@ -320,18 +366,25 @@ def b_connectivity(graphs, B: int, *, windows: str = "aligned", incomplete: str 
     >>> r = b_connectivity([half1, half2, ring], 1)
     >>> r.n_components.tolist(), r.first_failure
     ([3, 3, 1], 0)
+    >>> b_connectivity([half1, half2, ring] * 3, 2, windows="sliding", partitions=3,
+    ...                n_jobs=1).n_components.tolist()
+    [1, 1, 1, 1, 1, 1, 1, 1]
     """
     s = graphs
     check_window_options(windows, incomplete)
     B = check_int("B", B, minimum=1, maximum=s.n_steps)
+    partitions = check_partitions(partitions, s.n_steps)
+    check_workers(partitions, n_jobs, scheduler)
     start, stop = window_bounds(s.n_steps, B, windows=windows, incomplete=incomplete)
     if s.fixed is not None:
         n = n_strong_components(*s.window_edges(0, 1), s.n_agents)
         ncomp = np.full(len(start), n, dtype=np.int64)
+    elif partitions is None:
+        ncomp = _components(s, (start, stop))
     else:
-        union = ReachWindow(s)
-        bounds = zip(start.tolist(), stop.tolist(), strict=True)
-        ncomp = np.array([union.move(a, b).n_components() for a, b in bounds], dtype=np.int64)
+        pieces, bounds = split_steps(s, start, stop, partitions)
+        done = gather_partitions(_components, pieces, bounds, n_jobs=n_jobs, scheduler=scheduler)
+        ncomp = np.concatenate(done)
     ok = ncomp == 1
     bad = np.flatnonzero(~ok)
     return BConnectivity(
@@ -345,6 +398,14 @@ def b_connectivity(graphs, B: int, *, windows: str = "aligned", incomplete: str 
         first_failure=int(bad[0]) if len(bad) else None,
         holds=not len(bad),
     )
+
+
+def _components(s, bounds) -> np.ndarray:
+    """Strong components of the windows ``bounds = (start, stop)`` of ``s`` (a series or
+    a partition's :class:`~baygo_graph.analysis.partitions.StepEdges`), in order."""
+    union = ReachWindow(s)
+    pairs = zip(bounds[0].tolist(), bounds[1].tolist(), strict=True)
+    return np.array([union.move(a, b).n_components() for a, b in pairs], dtype=np.int64)
 
 
 def strongly_connected_steps(graphs) -> np.ndarray:
@@ -364,7 +425,14 @@ def strongly_connected_steps(graphs) -> np.ndarray:
 
 
 @series_input
-def time_to_connectivity(graphs, *, max_length: int | None = None) -> np.ndarray:
+def time_to_connectivity(
+    graphs,
+    *,
+    max_length: int | None = None,
+    partitions: int | None = None,
+    n_jobs: int | None = None,
+    scheduler=None,
+) -> np.ndarray:
     """For each start step, the shortest window from it whose union is strongly connected.
 
     ``out[s]`` is the smallest ``L`` such that the union of steps
@@ -377,7 +445,15 @@ def time_to_connectivity(graphs, *, max_length: int | None = None) -> np.ndarray
     ----------
     graphs : Run, GraphSeries or sequence of networkx.DiGraph
     max_length : int, optional
-        Give up on windows longer than this (``-1``); default: no limit.
+        Give up on windows longer than this (``-1``); default: no limit. Needed
+        with ``partitions`` (the overlap of one partition into the next).
+    partitions : int, optional
+        Answer the starts over this many partitions of the steps, each on a
+        worker that gets only its steps and the next ``max_length`` ones
+        (:mod:`baygo_graph.analysis.partitions`); the same array. Default: one
+        machine, no partitions.
+    n_jobs, scheduler : optional
+        Where the partitions run, as in :func:`b_connectivity`.
 
     Returns
     -------
@@ -397,23 +473,49 @@ def time_to_connectivity(graphs, *, max_length: int | None = None) -> np.ndarray
     >>> b.add_node(1)
     >>> time_to_connectivity([a, b, a, a]).tolist()
     [2, 2, -1, -1]
+    >>> time_to_connectivity([a, b, a, a], max_length=2, partitions=2, n_jobs=1).tolist()
+    [2, 2, -1, -1]
     """
     s = graphs
     if max_length is not None:
         max_length = check_int("max_length", max_length, minimum=1)
     T, m = s.n_steps, s.n_agents
+    partitions = check_partitions(partitions, T)
+    check_workers(partitions, n_jobs, scheduler)
+    if partitions is not None and max_length is None:
+        raise ValueError(
+            "time_to_connectivity over partitions needs max_length (how far one "
+            "partition reaches into the next), got max_length=None"
+        )
     cap = T if max_length is None else min(max_length, T)
-    out = np.full(T, -1, dtype=np.int64)
     if s.fixed is not None:
+        out = np.full(T, -1, dtype=np.int64)
         if n_strong_components(*s.window_edges(0, 1), m) == 1:
             out[:] = 1
         return out
     if m == 1:
-        out[:] = 1
-        return out
+        return np.ones(T, dtype=np.int64)
+    if partitions is None:
+        return _time_to_connectivity(s, (T, cap))
+    start = np.arange(T)
+    pieces, bounds = split_steps(s, start, np.minimum(start + cap, T), partitions)
+    args = [(len(b[0]), cap) for b in bounds]
+    done = gather_partitions(
+        _time_to_connectivity, pieces, args, n_jobs=n_jobs, scheduler=scheduler
+    )
+    return np.concatenate(done)
+
+
+def _time_to_connectivity(s, starts_cap) -> np.ndarray:
+    """:func:`time_to_connectivity` of the first ``starts`` steps of ``s`` (a series of
+    several agents, not fixed, or a partition's
+    :class:`~baygo_graph.analysis.partitions.StepEdges`), windows capped at ``cap``."""
+    n_starts, cap = starts_cap
+    T = s.n_steps
+    out = np.full(n_starts, -1, dtype=np.int64)
     heard, union = _Heard(s), ReachWindow(s)  # both moved only when asked
     e = 0  # window is [start, e)
-    for start in range(T):
+    for start in range(n_starts):
         e = max(e, start)
         while True:
             if e > start and heard.everyone(start, e) and union.move(start, e).n_components() == 1:
@@ -436,6 +538,9 @@ def smallest_b(
     max_b: int | None = None,
     ttc=None,
     coverage=None,
+    partitions: int | None = None,
+    n_jobs: int | None = None,
+    scheduler=None,
 ) -> BCoverage:
     """The smallest B for which the series is B-strongly-connected, with what it covers.
 
@@ -458,12 +563,20 @@ def smallest_b(
         Leave out the windows that reach outside steps ``0 .. T-1``, or keep
         them cut at the ends of the series.
     max_b : int, optional
-        Largest B tried (default T).
+        Largest B tried (default T). Needed with ``partitions``: the overlap of
+        one partition into the next.
     ttc : numpy.ndarray of int, shape (T,), optional
         ``time_to_connectivity(graphs)`` when the caller has it already: skips
         that pass (the whole cost of this function).
     coverage : bool, optional
         Deprecated, no effect (FutureWarning): the coverage is always returned.
+    partitions : int, optional
+        Read the time to connectivity (capped at ``max_b``) over this many
+        partitions of the steps, each on a worker that gets only its steps and
+        the next ``max_b`` ones (:func:`time_to_connectivity`); the same
+        :class:`BCoverage`. Default: one machine, no partitions.
+    n_jobs, scheduler : optional
+        Where the partitions run, as in :func:`b_connectivity`.
 
     Returns
     -------
@@ -489,6 +602,9 @@ def smallest_b(
     >>> c = smallest_b([a, b, a, b, a])
     >>> c.B, c.steps_covered, c.tail_length, c.tail_connected
     (2, 4, 1, False)
+    >>> one = smallest_b([a, b, a, b, a], max_b=3)
+    >>> smallest_b([a, b, a, b, a], max_b=3, partitions=2, n_jobs=1) == one
+    True
     """
     if coverage is not None:
         warnings.warn(
@@ -498,11 +614,25 @@ def smallest_b(
             stacklevel=2,
         )
     s = graphs
-    b, L = _smallest_b(s, windows=windows, incomplete=incomplete, max_b=max_b, ttc=ttc)
-    return _coverage(s, b, windows=windows, incomplete=incomplete, max_b=max_b, L=L)
+    partitions = check_partitions(partitions, s.n_steps)
+    check_workers(partitions, n_jobs, scheduler)
+    if partitions is not None and max_b is None:
+        raise ValueError(
+            "smallest_b over partitions needs max_b (the largest B tried, how far one "
+            "partition reaches into the next), got max_b=None"
+        )
+    workers = (partitions, n_jobs, scheduler)
+    b, L = _smallest_b(
+        s, windows=windows, incomplete=incomplete, max_b=max_b, ttc=ttc, workers=workers
+    )
+    return _coverage(
+        s, b, windows=windows, incomplete=incomplete, max_b=max_b, L=L, workers=workers
+    )
 
 
-def _smallest_b(s, *, windows, incomplete, max_b, ttc) -> tuple[int | None, np.ndarray]:
+def _smallest_b(
+    s, *, windows, incomplete, max_b, ttc, workers=(None, None, None)
+) -> tuple[int | None, np.ndarray]:
     """The smallest B and the time to connectivity it was read from (capped at max_b)."""
     check_window_options(windows, incomplete)
     if max_b is not None:
@@ -510,7 +640,10 @@ def _smallest_b(s, *, windows, incomplete, max_b, ttc) -> tuple[int | None, np.n
     T = s.n_steps
     top = T if max_b is None else min(max_b, T)
     if ttc is None:
-        L = time_to_connectivity(s, max_length=top)
+        partitions, n_jobs, scheduler = workers
+        L = time_to_connectivity(
+            s, max_length=top, partitions=partitions, n_jobs=n_jobs, scheduler=scheduler
+        )
     else:
         L = np.asarray(ttc)
         if L.shape != (T,) or not np.issubdtype(L.dtype, np.integer):
