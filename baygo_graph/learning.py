@@ -534,22 +534,17 @@ class _Loop:
     def _steps(self, plans, model, splits, state, rngs, progress) -> list:
         agents, seeds, watched = splits[0].agents, len(plans), any(self.monitors)
         lead, statistics = plans[0], model.statistics
-        recs = None
+        rec = None
         bar = tqdm(range(self.steps), desc=progress or "", disable=not progress, leave=False)
         outside = np.geterr()  # numpy's settings for what runs between the steps
         # one hold for the whole loop, released step by step: a NaN step raises
         # NonFiniteError alone, a finite one gets its warnings back (held_float_warnings)
         with held_float_warnings() as held:
             for t in bar:
-                if seeds == 1:
+                if seeds == 1 and not hasattr(lead, "statistics_seeds"):  # a plan of its own
                     stats = lead.statistics(splits[0], self.batch, rngs[0], statistics)
                 else:  # each run draws from its own generator, in its own order
-                    stats = np.concatenate(
-                        [
-                            plan.statistics(split, self.batch, rng, statistics)
-                            for plan, split, rng in zip(plans, splits, rngs, strict=True)
-                        ]
-                    )
+                    stats = lead.statistics_seeds(plans, splits, self.batch, rngs, statistics)
                 model.update(state, stats)
                 local = model.posterior_local(state) if watched else None
                 if seeds == 1 and not hasattr(lead, "pool_seeds"):  # a plan of its own kind
@@ -557,41 +552,55 @@ class _Loop:
                 else:
                     lead.pool_seeds(plans, t, model, state, rngs)
                 m = model.measure(state, t, agents)
-                if recs is None:
-                    recs = [self._record(m) for _ in plans]
+                if rec is None:
+                    rec = self._record(m, seeds)
                 if not (np.isfinite(m.entropy).all() and np.isfinite(m.mean).all()):
                     for s in range(seeds):  # never a NaN run: the first such run says where
                         block = slice(s * agents, (s + 1) * agents)
                         check_finite_step(t, entropy=m.entropy[block], mean=m.mean[block])
                 held.release(step=t)
-                for s, rec in enumerate(recs):
-                    block = slice(s * agents, (s + 1) * agents)
-                    rec.loss[t], rec.entropy[t] = m.loss[block], m.entropy[block]
-                    rec.mean[t] = m.mean[block]
-                    for k, v in m.extra.items():
-                        rec.records.setdefault(k, np.empty((self.steps, agents)))[t] = v[block]
+                rec.loss[t], rec.entropy[t], rec.mean[t] = m.loss, m.entropy, m.mean
+                for k, v in m.extra.items():
+                    rec.records.setdefault(k, np.empty((self.steps, seeds * agents)))[t] = v
                 if t in self.keep or watched:
                     with np.errstate(**outside):  # as outside the loop: not held
-                        self._observe(t, model, plans, state, recs, local)
-        return recs
+                        self._observe(t, model, plans, state, rec, local)
+        return [rec] if seeds == 1 else [self._part(rec, s) for s in range(seeds)]
 
-    def _observe(self, t, model, plans, state, recs, local) -> None:
-        """Keep step ``t``'s posteriors if asked, and show them to the monitors."""
+    def _part(self, rec: _Record, s: int) -> _Record:
+        """Run ``s``'s record of the loop's record of every run (agents ``s * M ...``)."""
+        block = slice(s * self.splits[0].agents, (s + 1) * self.splits[0].agents)
+        return _Record(
+            loss=rec.loss[:, block].copy(),
+            entropy=rec.entropy[:, block].copy(),
+            mean=rec.mean[:, block].copy(),
+            kept={t: post[s] for t, post in rec.kept.items()},
+            records={k: v[:, block].copy() for k, v in rec.records.items()},
+        )
+
+    def _observe(self, t, model, plans, state, rec, local) -> None:
+        """Keep step ``t``'s posteriors if asked (of several runs: a list, one per run),
+        and show them to the monitors."""
         agents = self.splits[0].agents
         post = model.posterior(state)
         rows = len(post) // len(plans)
-        for s, (plan, rec, mons) in enumerate(zip(plans, recs, self.monitors, strict=True)):
+        kept = []
+        for s, (plan, mons) in enumerate(zip(plans, self.monitors, strict=True)):
             mine = post[s * rows : (s + 1) * rows] if len(plans) > 1 else post
             if t in self.keep:
-                rec.kept[t] = np.broadcast_to(mine, (agents, mine.shape[1])).copy()
+                kept.append(np.broadcast_to(mine, (agents, mine.shape[1])).copy())
             if mons:
                 before = local[s * rows : (s + 1) * rows] if len(plans) > 1 else local
                 w_t = plan.weights(t)
                 for mon in mons:
                     mon.observe(t, local=before, posterior=mine, weights=w_t)
+        if kept:
+            rec.kept[t] = kept[0] if len(plans) == 1 else kept
 
-    def _record(self, m) -> _Record:
-        t, agents = self.steps, self.splits[0].agents
+    def _record(self, m, seeds: int) -> _Record:
+        """The record of every run of the loop: run ``s``'s agents are columns
+        ``s * M`` to ``(s + 1) * M``."""
+        t, agents = self.steps, self.splits[0].agents * seeds
         return _Record(
             loss=np.empty((t, agents)),
             entropy=np.empty((t, agents)),
