@@ -182,8 +182,10 @@ def pool_into(out, logp, choices, delta, *, after=None):
     In two passes over blocks of rows on the thread pool of
     :func:`~baygo_graph.models.rows.for_rows`: gather and scale the chosen
     rows, then (once every block has read the unscaled ``logp``) add the
-    scaled own rows. ``after(lo, hi)``, if given, runs on each block right
-    after it is pooled (while it is in cache).
+    scaled own rows. With ``delta = 0.5`` both weights are 0.5: every row is
+    scaled once, then the chosen scaled rows are gathered and the own ones added
+    (the same products and sums, one pass fewer). ``after(lo, hi)``, if given,
+    runs on each block right after it is pooled (while it is in cache).
     """
     rows, cols = out.shape
     src = choices
@@ -202,6 +204,20 @@ def pool_into(out, logp, choices, delta, *, after=None):
         if after is not None:
             after(lo, hi)
 
+    def scale(lo, hi):
+        logp[lo:hi] *= delta
+
+    def gather_add(lo, hi):  # the chosen rows, already scaled, plus the own ones
+        block = out[lo:hi]
+        np.take(logp, src[lo:hi], axis=0, out=block, mode="clip")
+        block += logp[lo:hi]
+        if after is not None:
+            after(lo, hi)
+
+    if 1.0 - delta == delta:  # 0.5: scale every row once, the same products as below
+        for_rows(scale, rows, cols, itemsize=out.itemsize)
+        for_rows(gather_add, rows, cols, itemsize=out.itemsize)
+        return out
     for_rows(gather, rows, cols, itemsize=out.itemsize)
     for_rows(mix, rows, cols, itemsize=out.itemsize)
     return out
