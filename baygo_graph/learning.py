@@ -34,7 +34,7 @@ from .strategies import DEFAULT_STRATEGY, capabilities, resolve_strategy
 
 __all__ = [
     "RENAMED_KEYWORDS",
-    "SEEDS_AT_ONCE_VALUES",
+    "SEEDS_AT_ONCE_BYTES",
     "draw_batches",
     "pool",
     "refuse_renamed",
@@ -242,10 +242,11 @@ def simulate_seeds(
         As :func:`simulate`; every run measures with its own copy
         (:func:`copy.deepcopy`) of each monitor given, which stays unchanged.
     at_once : int, optional
-        Seeds per loop (>= 1); default: all of them, at most
-        :data:`SEEDS_AT_ONCE_VALUES` posterior values at once, within the memory
-        budget. The exact model and strategies whose plans pool one run at a time
-        (a plug-in that overrides ``Plan.pool`` only) always run one seed at a time.
+        Seeds per loop (>= 1); default: as many as keep the loop's posterior
+        buffers within :data:`SEEDS_AT_ONCE_BYTES` (cache-sized: 3 seeds of the
+        paper's run, 15 at grid 31, 46 centralised runs) and the memory budget.
+        The exact model and strategies whose plans pool one run at a time (a
+        plug-in that overrides ``Plan.pool`` only) always run one seed at a time.
 
     Returns
     -------
@@ -279,9 +280,11 @@ def simulate_seeds(
                      copy_monitors=True, at_once=at_once)  # fmt: skip
 
 
-#: Posterior values (seeds x learners x grid points) :func:`simulate_seeds` keeps in one
-#: loop by default.
-SEEDS_AT_ONCE_VALUES = 1 << 22
+#: Bytes of posterior buffers (3 x seeds x learners x grid points) one loop of
+#: :func:`simulate_seeds` holds by default: past a few MiB the passes of a step no
+#: longer find their data in the caches, and a batch gets slower per seed than one run
+#: (measured on the paper's run and at grid 31; ``docs/scaling.md``).
+SEEDS_AT_ONCE_BYTES = 4 << 20
 
 
 def _simulate(strategy, seeds, *, monitors, copy_monitors, at_once, agents, steps, data,
@@ -307,20 +310,36 @@ def _simulate(strategy, seeds, *, monitors, copy_monitors, at_once, agents, step
         return []
     strat = resolve_strategy(strategy, agents=agents, informative=informative)
     sizes = {"agents": agents, "steps": steps, "batch": batch, "dtype": dtype, "keep": keep}
-    at_once = _at_once(model, strat, len(seeds), at_once, **sizes)
-    _check_memory(model, strat, seeds=at_once, **sizes)
+    if at_once is not None:
+        at_once = min(int(at_once), len(records))
+    _check_memory(model, strat, seeds=at_once or 1, **sizes)
     dataset = model.resolve_data(data)
     show = sys.stderr.isatty() if progress is None else bool(progress)
-    runs = []
-    for lo in range(0, len(records), at_once):
-        made = []  # (seed record, generator, split, plan) of each run of this loop
-        for seed, rng in records[lo : lo + at_once]:
-            split = model.split(dataset, agents=agents, informative=informative, rng=rng)
-            made.append([seed, rng, split, None])
-        _check_memory(model, strat, seeds=len(made), split=[m[2] for m in made], **sizes)
-        for one in made:
-            one[3] = _start_plan(strat, one[1], agents=agents, steps=steps, delta=delta,
-                                 dtype=dtype)  # fmt: skip
+    runs, lo = [], 0
+
+    def split_of(rng):
+        return model.split(dataset, agents=agents, informative=informative, rng=rng)
+
+    def plan_of(rng):
+        return _start_plan(strat, rng, agents=agents, steps=steps, delta=delta, dtype=dtype)
+
+    while lo < len(records):
+        # (seed record, generator, split, plan) of each run of this loop; the first one
+        # as simulate makes it, whose plan says how many learners (and so seeds) fit
+        seed, rng = records[lo]
+        made = [[seed, rng, split_of(rng), None]]
+        _check_memory(model, strat, split=[made[0][2]], **sizes)
+        made[0][3] = plan_of(rng)
+        if at_once is None:
+            learners = getattr(made[0][3], "learners", agents)
+            at_once = _at_once(model, strat, len(records), learners=learners, **sizes)
+        rest = [[seed, rng, split_of(rng), None] for seed, rng in records[lo + 1 : lo + at_once]]
+        if rest:
+            made += rest
+            _check_memory(model, strat, seeds=len(made), split=[m[2] for m in made], **sizes)
+            for one in rest:
+                one[3] = plan_of(one[1])
+        lo += len(made)
         together = hasattr(model, "start_seeds") and getattr(made[0][3], "seeds_at_once", False)
         groups = [made] if together else [[one] for one in made]
         for group in groups:
@@ -346,13 +365,12 @@ def _start_plan(strat, rng, *, agents, steps, delta, dtype):
     return plan
 
 
-def _at_once(model, strat, seeds, at_once, **sizes) -> int:
-    """Seeds per loop: ``at_once``, else as many as :data:`SEEDS_AT_ONCE_VALUES` and the
-    memory budget allow (at least one)."""
-    if at_once is not None:
-        return min(int(at_once), seeds)
+def _at_once(model, strat, seeds: int, *, learners: int, **sizes) -> int:
+    """Seeds per loop: as many as keep the runs' posterior buffers within
+    :data:`SEEDS_AT_ONCE_BYTES` and the memory budget (at least one)."""
     values = model.state_values() if hasattr(model, "state_values") else 1
-    n = max(1, min(seeds, SEEDS_AT_ONCE_VALUES // max(1, sizes["agents"] * values)))
+    per_seed = 3 * max(1, learners) * values * sizes["dtype"].itemsize  # logp, expo, spare
+    n = max(1, min(seeds, SEEDS_AT_ONCE_BYTES // per_seed))
     while n > 1 and not _within_budget(model, strat, seeds=n, **sizes):
         n //= 2
     return n
