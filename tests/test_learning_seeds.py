@@ -227,3 +227,20 @@ def test_at_once_stays_in_cache_and_within_the_memory_budget(monkeypatch):
     assert 1 <= tight < small
     with pytest.raises(BudgetError, match="runs made together"):
         bg.simulate_seeds("baygo", seeds=range(80), at_once=80, data=DATA)
+
+
+def test_each_seed_warns_as_its_run_does():
+    import warnings
+
+    opts = {"agents": 4, "steps": 30, "data": DATA, "model": LinearRegression(grid=5)}
+    opts["progress"] = False
+
+    def caught(fn):
+        with warnings.catch_warnings(record=True) as got:
+            warnings.simplefilter("always")
+            fn()
+        return [str(w.message) for w in got if issubclass(w.category, bg.GridResolutionWarning)]
+
+    alone = [m for s in (0, 1, 2) for m in caught(lambda s=s: bg.simulate("baygo", rng=s, **opts))]
+    together = caught(lambda: bg.simulate_seeds("baygo", seeds=[0, 1, 2], **opts))
+    assert alone and together == alone  # a coarse grid: every run says where it collapsed
