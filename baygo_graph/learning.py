@@ -34,7 +34,7 @@ from .strategies import DEFAULT_STRATEGY, capabilities, resolve_strategy
 
 __all__ = [
     "RENAMED_KEYWORDS",
-    "SEEDS_AT_ONCE_VALUES",
+    "SEEDS_AT_ONCE_BYTES",
     "draw_batches",
     "pool",
     "refuse_renamed",
@@ -242,10 +242,11 @@ def simulate_seeds(
         As :func:`simulate`; every run measures with its own copy
         (:func:`copy.deepcopy`) of each monitor given, which stays unchanged.
     at_once : int, optional
-        Seeds per loop (>= 1); default: all of them, at most
-        :data:`SEEDS_AT_ONCE_VALUES` posterior values at once, within the memory
-        budget. The exact model and strategies whose plans pool one run at a time
-        (a plug-in that overrides ``Plan.pool`` only) always run one seed at a time.
+        Seeds per loop (>= 1); default: as many as keep the loop's posterior
+        buffers within :data:`SEEDS_AT_ONCE_BYTES` (cache-sized: 3 seeds of the
+        paper's run, 15 at grid 31, 46 centralised runs) and the memory budget.
+        The exact model and strategies whose plans pool one run at a time (a
+        plug-in that overrides ``Plan.pool`` only) always run one seed at a time.
 
     Returns
     -------
@@ -279,9 +280,11 @@ def simulate_seeds(
                      copy_monitors=True, at_once=at_once)  # fmt: skip
 
 
-#: Posterior values (seeds x learners x grid points) :func:`simulate_seeds` keeps in one
-#: loop by default.
-SEEDS_AT_ONCE_VALUES = 1 << 22
+#: Bytes of posterior buffers (3 x seeds x learners x grid points) one loop of
+#: :func:`simulate_seeds` holds by default: past a few MiB the passes of a step no
+#: longer find their data in the caches, and a batch gets slower per seed than one run
+#: (measured on the paper's run and at grid 31; ``docs/scaling.md``).
+SEEDS_AT_ONCE_BYTES = 4 << 20
 
 
 def _simulate(strategy, seeds, *, monitors, copy_monitors, at_once, agents, steps, data,
@@ -307,20 +310,36 @@ def _simulate(strategy, seeds, *, monitors, copy_monitors, at_once, agents, step
         return []
     strat = resolve_strategy(strategy, agents=agents, informative=informative)
     sizes = {"agents": agents, "steps": steps, "batch": batch, "dtype": dtype, "keep": keep}
-    at_once = _at_once(model, strat, len(seeds), at_once, **sizes)
-    _check_memory(model, strat, seeds=at_once, **sizes)
+    if at_once is not None:
+        at_once = min(int(at_once), len(records))
+    _check_memory(model, strat, seeds=at_once or 1, **sizes)
     dataset = model.resolve_data(data)
     show = sys.stderr.isatty() if progress is None else bool(progress)
-    runs = []
-    for lo in range(0, len(records), at_once):
-        made = []  # (seed record, generator, split, plan) of each run of this loop
-        for seed, rng in records[lo : lo + at_once]:
-            split = model.split(dataset, agents=agents, informative=informative, rng=rng)
-            made.append([seed, rng, split, None])
-        _check_memory(model, strat, seeds=len(made), split=[m[2] for m in made], **sizes)
-        for one in made:
-            one[3] = _start_plan(strat, one[1], agents=agents, steps=steps, delta=delta,
-                                 dtype=dtype)  # fmt: skip
+    runs, lo = [], 0
+
+    def split_of(rng):
+        return model.split(dataset, agents=agents, informative=informative, rng=rng)
+
+    def plan_of(rng):
+        return _start_plan(strat, rng, agents=agents, steps=steps, delta=delta, dtype=dtype)
+
+    while lo < len(records):
+        # (seed record, generator, split, plan) of each run of this loop; the first one
+        # as simulate makes it, whose plan says how many learners (and so seeds) fit
+        seed, rng = records[lo]
+        made = [[seed, rng, split_of(rng), None]]
+        _check_memory(model, strat, split=[made[0][2]], **sizes)
+        made[0][3] = plan_of(rng)
+        if at_once is None:
+            learners = getattr(made[0][3], "learners", agents)
+            at_once = _at_once(model, strat, len(records), learners=learners, **sizes)
+        rest = [[seed, rng, split_of(rng), None] for seed, rng in records[lo + 1 : lo + at_once]]
+        if rest:
+            made += rest
+            _check_memory(model, strat, seeds=len(made), split=[m[2] for m in made], **sizes)
+            for one in rest:
+                one[3] = plan_of(one[1])
+        lo += len(made)
         together = hasattr(model, "start_seeds") and getattr(made[0][3], "seeds_at_once", False)
         groups = [made] if together else [[one] for one in made]
         for group in groups:
@@ -346,13 +365,12 @@ def _start_plan(strat, rng, *, agents, steps, delta, dtype):
     return plan
 
 
-def _at_once(model, strat, seeds, at_once, **sizes) -> int:
-    """Seeds per loop: ``at_once``, else as many as :data:`SEEDS_AT_ONCE_VALUES` and the
-    memory budget allow (at least one)."""
-    if at_once is not None:
-        return min(int(at_once), seeds)
+def _at_once(model, strat, seeds: int, *, learners: int, **sizes) -> int:
+    """Seeds per loop: as many as keep the runs' posterior buffers within
+    :data:`SEEDS_AT_ONCE_BYTES` and the memory budget (at least one)."""
     values = model.state_values() if hasattr(model, "state_values") else 1
-    n = max(1, min(seeds, SEEDS_AT_ONCE_VALUES // max(1, sizes["agents"] * values)))
+    per_seed = 3 * max(1, learners) * values * sizes["dtype"].itemsize  # logp, expo, spare
+    n = max(1, min(seeds, SEEDS_AT_ONCE_BYTES // per_seed))
     while n > 1 and not _within_budget(model, strat, seeds=n, **sizes):
         n //= 2
     return n
@@ -534,22 +552,17 @@ class _Loop:
     def _steps(self, plans, model, splits, state, rngs, progress) -> list:
         agents, seeds, watched = splits[0].agents, len(plans), any(self.monitors)
         lead, statistics = plans[0], model.statistics
-        recs = None
+        rec = None
         bar = tqdm(range(self.steps), desc=progress or "", disable=not progress, leave=False)
         outside = np.geterr()  # numpy's settings for what runs between the steps
         # one hold for the whole loop, released step by step: a NaN step raises
         # NonFiniteError alone, a finite one gets its warnings back (held_float_warnings)
         with held_float_warnings() as held:
             for t in bar:
-                if seeds == 1:
+                if seeds == 1 and not hasattr(lead, "statistics_seeds"):  # a plan of its own
                     stats = lead.statistics(splits[0], self.batch, rngs[0], statistics)
                 else:  # each run draws from its own generator, in its own order
-                    stats = np.concatenate(
-                        [
-                            plan.statistics(split, self.batch, rng, statistics)
-                            for plan, split, rng in zip(plans, splits, rngs, strict=True)
-                        ]
-                    )
+                    stats = lead.statistics_seeds(plans, splits, self.batch, rngs, statistics)
                 model.update(state, stats)
                 local = model.posterior_local(state) if watched else None
                 if seeds == 1 and not hasattr(lead, "pool_seeds"):  # a plan of its own kind
@@ -557,41 +570,55 @@ class _Loop:
                 else:
                     lead.pool_seeds(plans, t, model, state, rngs)
                 m = model.measure(state, t, agents)
-                if recs is None:
-                    recs = [self._record(m) for _ in plans]
+                if rec is None:
+                    rec = self._record(m, seeds)
                 if not (np.isfinite(m.entropy).all() and np.isfinite(m.mean).all()):
                     for s in range(seeds):  # never a NaN run: the first such run says where
                         block = slice(s * agents, (s + 1) * agents)
                         check_finite_step(t, entropy=m.entropy[block], mean=m.mean[block])
                 held.release(step=t)
-                for s, rec in enumerate(recs):
-                    block = slice(s * agents, (s + 1) * agents)
-                    rec.loss[t], rec.entropy[t] = m.loss[block], m.entropy[block]
-                    rec.mean[t] = m.mean[block]
-                    for k, v in m.extra.items():
-                        rec.records.setdefault(k, np.empty((self.steps, agents)))[t] = v[block]
+                rec.loss[t], rec.entropy[t], rec.mean[t] = m.loss, m.entropy, m.mean
+                for k, v in m.extra.items():
+                    rec.records.setdefault(k, np.empty((self.steps, seeds * agents)))[t] = v
                 if t in self.keep or watched:
                     with np.errstate(**outside):  # as outside the loop: not held
-                        self._observe(t, model, plans, state, recs, local)
-        return recs
+                        self._observe(t, model, plans, state, rec, local)
+        return [rec] if seeds == 1 else [self._part(rec, s) for s in range(seeds)]
 
-    def _observe(self, t, model, plans, state, recs, local) -> None:
-        """Keep step ``t``'s posteriors if asked, and show them to the monitors."""
+    def _part(self, rec: _Record, s: int) -> _Record:
+        """Run ``s``'s record of the loop's record of every run (agents ``s * M ...``)."""
+        block = slice(s * self.splits[0].agents, (s + 1) * self.splits[0].agents)
+        return _Record(
+            loss=rec.loss[:, block].copy(),
+            entropy=rec.entropy[:, block].copy(),
+            mean=rec.mean[:, block].copy(),
+            kept={t: post[s] for t, post in rec.kept.items()},
+            records={k: v[:, block].copy() for k, v in rec.records.items()},
+        )
+
+    def _observe(self, t, model, plans, state, rec, local) -> None:
+        """Keep step ``t``'s posteriors if asked (of several runs: a list, one per run),
+        and show them to the monitors."""
         agents = self.splits[0].agents
         post = model.posterior(state)
         rows = len(post) // len(plans)
-        for s, (plan, rec, mons) in enumerate(zip(plans, recs, self.monitors, strict=True)):
+        kept = []
+        for s, (plan, mons) in enumerate(zip(plans, self.monitors, strict=True)):
             mine = post[s * rows : (s + 1) * rows] if len(plans) > 1 else post
             if t in self.keep:
-                rec.kept[t] = np.broadcast_to(mine, (agents, mine.shape[1])).copy()
+                kept.append(np.broadcast_to(mine, (agents, mine.shape[1])).copy())
             if mons:
                 before = local[s * rows : (s + 1) * rows] if len(plans) > 1 else local
                 w_t = plan.weights(t)
                 for mon in mons:
                     mon.observe(t, local=before, posterior=mine, weights=w_t)
+        if kept:
+            rec.kept[t] = kept[0] if len(plans) == 1 else kept
 
-    def _record(self, m) -> _Record:
-        t, agents = self.steps, self.splits[0].agents
+    def _record(self, m, seeds: int) -> _Record:
+        """The record of every run of the loop: run ``s``'s agents are columns
+        ``s * M`` to ``(s + 1) * M``."""
+        t, agents = self.steps, self.splits[0].agents * seeds
         return _Record(
             loss=np.empty((t, agents)),
             entropy=np.empty((t, agents)),

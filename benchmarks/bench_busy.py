@@ -12,10 +12,15 @@ and stopped around the "busy" measurements.
    ratio is the one a shared machine disturbs least). Target: <= 2x. With
    ``--baseline REV``, the same run of this checkout and of the baseline, in
    alternating child processes (also with ``--quick``).
+   **1c. Seed-batched runs** (``simulate_seeds``): the per-seed time of S paper-size
+   runs made in one loop, S = 1, 10, 20, 80 (and the automatic choice for 80 seeds),
+   against the same limit, timed alternately, in wall-clock and in CPU time of the
+   process (every thread: the element-wise passes of a batch run on the package's
+   threads); the ratio to S = 1 is the gain of batching.
 2. **Busy vs idle**: the same run with the package's BLAS threads (the loop picks them
    by the size of its products) and with BLAS's default threads (what the loop did
-   before), each idle and with the spinning process, in alternating rounds. Target:
-   busy <= 1.5x idle.
+   before), each idle and with the spinning process, in alternating rounds; and the
+   seed-batched run (20 seeds at once, per seed). Target: busy <= 1.5x idle.
 3. **reproduce vs a baseline** (``--baseline REV``: a git revision, checked out in a
    temporary worktree): ``baygo reproduce --data DATA`` with default settings, this
    checkout and the baseline alternately, with the spinning process. Target: <= 0.4x.
@@ -62,6 +67,13 @@ def busy(processes: int = 1):
             p.wait()
 
 
+def num_threads() -> int:
+    """Threads of the package's element-wise passes."""
+    from baygo_graph.models.rows import num_threads as threads
+
+    return threads()
+
+
 def _data(path):
     from baygo_graph.data import resolve_data
 
@@ -86,6 +98,40 @@ def paper_run(data, *, default_blas: bool = False):
             learning.blas_threads = saved
 
     return run
+
+
+#: Seeds made together in part 1c.
+SEEDS = (1, 10, 20, 80)
+#: Seeds at once of the batched run of part 2.
+BATCH_SEEDS = 20
+
+
+def batched_run(data, seeds: int, *, at_once: int | None = None):
+    """``seeds`` paper-size BayGo runs made together (``at_once`` per loop; None: all
+    of them, or the package's choice with ``at_once="auto"``)."""
+    from baygo_graph import simulate_seeds
+
+    chunk = None if at_once == "auto" else (at_once or seeds)
+
+    def run():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            simulate_seeds("baygo", seeds=range(seeds), at_once=chunk, agents=AGENTS,
+                           steps=STEPS, data=data, progress=False)  # fmt: skip
+
+    return run
+
+
+def auto_at_once(seeds: int) -> int:
+    """The seeds per loop :func:`~baygo_graph.simulate_seeds` picks for ``seeds`` paper runs."""
+    from baygo_graph.learning import _at_once
+    from baygo_graph.models import LinearRegression
+    from baygo_graph.strategies import resolve_strategy
+
+    sizes = {"agents": AGENTS, "steps": STEPS, "batch": 1, "dtype": np.dtype("float64"),
+             "keep": set()}  # fmt: skip
+    model, strat = LinearRegression(grid=GRID), resolve_strategy("baygo", agents=AGENTS)
+    return _at_once(model, strat, seeds, learners=AGENTS, **sizes)
 
 
 def limit_work():
@@ -130,6 +176,61 @@ def run_vs_limit(data, *, reps: int) -> dict:
                 out[name].append(wall)
                 out[f"{name}_cpu"].append(cpu)
     return out
+
+
+def _process_clocked(fn) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the whole process) of ``fn()``."""
+    w0, c0 = time.perf_counter(), time.process_time()
+    fn()
+    return time.perf_counter() - w0, time.process_time() - c0
+
+
+def seeds_vs_limit(data, *, reps: int) -> dict:
+    """Part 1c: per-seed times of S runs made together and the limit, alternately, on one
+    BLAS thread: {label: {"wall", "cpu", "limit_wall", "limit_cpu"}} (per seed)."""
+    from threadpoolctl import threadpool_limits
+
+    runs = {f"S = {n}": (n, batched_run(data, n)) for n in SEEDS}
+    runs[f"80 seeds, automatic ({auto_at_once(80)} at once)"] = (
+        80,
+        batched_run(data, 80, at_once="auto"),
+    )
+    limit = limit_work()
+    out = {label: {"wall": [], "cpu": [], "limit_wall": [], "limit_cpu": []} for label in runs}
+    with threadpool_limits(1, user_api="blas"):
+        for n, fn in runs.values():
+            if n <= 10:
+                fn()  # warm-up
+        limit()
+        for _ in range(reps):
+            for label, (n, fn) in runs.items():
+                wall, cpu = _process_clocked(fn)
+                lim_wall, lim_cpu = _process_clocked(limit)
+                for key, value in zip(out[label], (wall / n, cpu / n, lim_wall, lim_cpu),
+                                      strict=True):  # fmt: skip
+                    out[label][key].append(value)
+    return out
+
+
+def _seeds_rows(times: dict) -> list:
+    """Rows of part 1c: medians per seed, their ratio to the limit and to S = 1."""
+    base = {c: _med(times["S = 1"][c]) for c in ("wall", "cpu")}
+    rows = []
+    for label, t in times.items():
+        wall, cpu = np.array(t["wall"]), np.array(t["cpu"])
+        rw, rc = wall / np.array(t["limit_wall"]), cpu / np.array(t["limit_cpu"])
+        rows.append([
+            label,
+            fmt_time(_med(wall)),
+            fmt_time(_med(cpu)),
+            fmt_time(_med(t["limit_cpu"])),
+            f"{np.median(rw):.2f}x",
+            f"{np.median(rc):.2f}x",
+            f"{_med(wall) / base['wall']:.2f}x",
+            f"{_med(cpu) / base['cpu']:.2f}x",
+            "<= 2x",
+        ])  # fmt: skip
+    return rows
 
 
 _CHILD = """
@@ -192,16 +293,23 @@ def run_ab(baseline: str, data: str | None, *, rounds: int, reps: int) -> dict:
 
 def busy_vs_idle(data, *, rounds: int, reps: int) -> dict:
     """Part 2: {(blas, load): times}; rounds alternate idle and busy, both BLAS rules."""
-    runs = {"package": paper_run(data), "BLAS default": paper_run(data, default_blas=True)}
-    for fn in runs.values():
+    runs = {
+        "package": (1, paper_run(data)),
+        "BLAS default": (1, paper_run(data, default_blas=True)),
+        BATCHED: (BATCH_SEEDS, batched_run(data, BATCH_SEEDS)),
+    }
+    for _, fn in runs.values():
         fn()
     out = {(name, load): [] for name in runs for load in ("idle", "busy")}
     for _ in range(rounds):
         for load in ("idle", "busy"):
             with busy() if load == "busy" else contextlib.nullcontext():
-                for name, fn in runs.items():
-                    out[name, load] += [_timed(fn) for _ in range(reps)]
+                for name, (n, fn) in runs.items():
+                    out[name, load] += [_timed(fn) / n for _ in range(reps)]
     return out
+
+
+BATCHED = f"batched: {BATCH_SEEDS} seeds at once (per seed)"
 
 
 def _reproduce(root: Path, data: str, out: Path) -> float:
@@ -294,9 +402,28 @@ def main(argv=None) -> str:
                 title=f"1b. this checkout vs {args.baseline} (alternating child processes)",
             )
         )
+    seeds = seeds_vs_limit(data, reps=max(1, args.rounds * args.reps // 2))
+    lines.append(
+        table(
+            [
+                "runs made together",
+                "wall / seed",
+                "CPU / seed",
+                "limit (CPU)",
+                "ratio wall",
+                "ratio CPU",
+                "wall vs S = 1",
+                "CPU vs S = 1",
+                "target",
+            ],  # fmt: skip
+            _seeds_rows(seeds),
+            title=f"1c. seed-batched paper runs (simulate_seeds), per seed, vs the limit "
+            f"(timed alternately; 1 BLAS thread, {num_threads()} threads for the passes)",
+        )
+    )
     two = busy_vs_idle(data, rounds=args.rounds, reps=args.reps)
     rows = []
-    for name in ("package", "BLAS default"):
+    for name in ("package", "BLAS default", BATCHED):
         idle, hot = _med(two[name, "idle"]), _med(two[name, "busy"])
         rows.append([name, fmt_time(idle), fmt_time(hot), f"{hot / idle:.2f}x", "<= 1.5x"])
     lines.append(

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import baygo_graph as bg
 from baygo_graph.exceptions import BudgetError
-from baygo_graph.learning import _at_once
+from baygo_graph.learning import SEEDS_AT_ONCE_BYTES, _at_once
 from baygo_graph.models import LinearRegression, kl_choices
 from baygo_graph.models.kl import dense_argmin
 from baygo_graph.reproduce.theorem import TruthMonitor
@@ -213,13 +213,34 @@ def test_seeds_and_at_once_are_checked():
     assert bg.simulate_seeds("baygo", seeds=[], data=DATA) == []
 
 
-def test_at_once_stays_within_the_memory_budget(monkeypatch):
-    model, strat = LinearRegression(grid=61), resolve_strategy("baygo", agents=12)
+def test_at_once_stays_in_cache_and_within_the_memory_budget(monkeypatch):
+    strat = resolve_strategy("baygo", agents=12)
     sizes = {"agents": 12, "steps": 60, "batch": 1, "dtype": np.dtype("float64"), "keep": set()}
-    free = _at_once(model, strat, 80, None, **sizes)
-    assert 1 <= free <= 80
-    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "4MiB")  # about two paper-size runs
-    tight = _at_once(model, strat, 80, None, **sizes)
-    assert 1 <= tight < free
+    paper = _at_once(LinearRegression(grid=61), strat, 80, learners=12, **sizes)
+    assert paper == SEEDS_AT_ONCE_BYTES // (3 * 12 * 3721 * 8) == 3
+    assert _at_once(LinearRegression(grid=61), strat, 80, learners=1, **sizes) == 46
+    assert _at_once(LinearRegression(grid=121), strat, 80, learners=12, **sizes) == 1
+    small = _at_once(LinearRegression(grid=11), strat, 80, learners=12, **sizes)
+    assert small == 80
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "1MiB")
+    tight = _at_once(LinearRegression(grid=11), strat, 80, learners=12, **sizes)
+    assert 1 <= tight < small
     with pytest.raises(BudgetError, match="runs made together"):
         bg.simulate_seeds("baygo", seeds=range(80), at_once=80, data=DATA)
+
+
+def test_each_seed_warns_as_its_run_does():
+    import warnings
+
+    opts = {"agents": 4, "steps": 30, "data": DATA, "model": LinearRegression(grid=5)}
+    opts["progress"] = False
+
+    def caught(fn):
+        with warnings.catch_warnings(record=True) as got:
+            warnings.simplefilter("always")
+            fn()
+        return [str(w.message) for w in got if issubclass(w.category, bg.GridResolutionWarning)]
+
+    alone = [m for s in (0, 1, 2) for m in caught(lambda s=s: bg.simulate("baygo", rng=s, **opts))]
+    together = caught(lambda: bg.simulate_seeds("baygo", seeds=[0, 1, 2], **opts))
+    assert alone and together == alone  # a coarse grid: every run says where it collapsed

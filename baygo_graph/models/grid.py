@@ -182,8 +182,10 @@ def pool_into(out, logp, choices, delta, *, after=None):
     In two passes over blocks of rows on the thread pool of
     :func:`~baygo_graph.models.rows.for_rows`: gather and scale the chosen
     rows, then (once every block has read the unscaled ``logp``) add the
-    scaled own rows. ``after(lo, hi)``, if given, runs on each block right
-    after it is pooled (while it is in cache).
+    scaled own rows. With ``delta = 0.5`` both weights are 0.5: every row is
+    scaled once, then the chosen scaled rows are gathered and the own ones added
+    (the same products and sums, one pass fewer). ``after(lo, hi)``, if given,
+    runs on each block right after it is pooled (while it is in cache).
     """
     rows, cols = out.shape
     src = choices
@@ -202,6 +204,20 @@ def pool_into(out, logp, choices, delta, *, after=None):
         if after is not None:
             after(lo, hi)
 
+    def scale(lo, hi):
+        logp[lo:hi] *= delta
+
+    def gather_add(lo, hi):  # the chosen rows, already scaled, plus the own ones
+        block = out[lo:hi]
+        np.take(logp, src[lo:hi], axis=0, out=block, mode="clip")
+        block += logp[lo:hi]
+        if after is not None:
+            after(lo, hi)
+
+    if 1.0 - delta == delta:  # 0.5: scale every row once, the same products as below
+        for_rows(scale, rows, cols, itemsize=out.itemsize)
+        for_rows(gather_add, rows, cols, itemsize=out.itemsize)
+        return out
     for_rows(gather, rows, cols, itemsize=out.itemsize)
     for_rows(mix, rows, cols, itemsize=out.itemsize)
     return out
@@ -246,7 +262,9 @@ class GridState:
 
     @property
     def per_seed(self) -> list:
-        """The state of each run held: :attr:`lanes`, or ``[self]`` for one run."""
+        """The state of each run held (its arrays: views of its rows now): :attr:`lanes`,
+        or ``[self]`` for one run."""
+        self.relane()
         return self.lanes or [self]
 
     def relane(self) -> None:
@@ -266,7 +284,6 @@ class GridState:
         rows, on both cores (:func:`~baygo_graph.models.rows.for_rows`)."""
         if self.z is None or self.z.shape != self.logp.shape[:1]:
             self.z = np.empty(self.logp.shape[0], dtype=self.logp.dtype)
-            self.relane()
         for_rows(
             lambda lo, hi: self.refresh_rows(lo, hi, add, sums=sums),
             *self.logp.shape,
@@ -291,7 +308,6 @@ class GridState:
     def swap(self) -> None:
         """Make the pooled buffer the posterior, then :meth:`refresh` it (no row sums)."""
         self.logp, self.spare = self.spare, self.logp
-        self.relane()
         self.refresh(sums=False)
 
     def log_normalised(self) -> np.ndarray:
@@ -459,7 +475,7 @@ class GridModel:
         if not state.lanes:
             return self.log_likelihood(stats, out=out, state=state)
         rows = len(stats) // state.seeds
-        for s, lane in enumerate(state.lanes):
+        for s, lane in enumerate(state.per_seed):
             block = slice(s * rows, (s + 1) * rows)
             self.log_likelihood(stats[block], out=out[block], state=lane)
         return out
@@ -481,7 +497,7 @@ class GridModel:
             return np.stack(
                 [
                     self.most_divergent(lane, listen=h, rng=g)
-                    for lane, h, g in zip(state.lanes, listen, rng, strict=True)
+                    for lane, h, g in zip(state.per_seed, listen, rng, strict=True)
                 ]
             )
         z = state.z if state.z is not None else state.expo.sum(axis=1)
@@ -506,7 +522,6 @@ class GridModel:
             first = (np.arange(state.seeds) * c.shape[1])[:, None]  # each run's first row
             choices = np.where(c >= 0, c + first, -1).ravel()
         state.logp, state.spare = state.spare, state.logp
-        state.relane()
         pool_into(state.logp, state.spare, choices, delta, after=state.pooled_rows)
 
     def pool_weights(self, state: GridState, w) -> None:
@@ -551,27 +566,27 @@ class GridModel:
                 itemsize=expo.itemsize,
             )
         entropy = logz - dots / z
+        loss, extra = self.loss_seeds(state, mean)
         if not state.lanes:
-            loss, extra = state.loss(mean)
             _collapse(state, z, t)
-        else:
-            loss, extra = self._lane_measures(state, mean, z, t)
+        else:  # the runs with a new collapse: one small reduction for all
+            peak = 1.0 / np.minimum.reduce(z.reshape(seeds, -1), axis=1)
+            size = len(z) // seeds
+            for s in np.flatnonzero(peak > _COLLAPSE):
+                _collapse(state.lanes[s], z[s * size : (s + 1) * size], t)
         rows //= seeds
         if rows != agents:  # one learner stands for every agent
             mean, entropy, loss = (_spread(a, seeds, agents) for a in (mean, entropy, loss))
             extra = {k: _spread(v, seeds, agents) for k, v in extra.items()}
         return Measures(loss=loss, entropy=entropy, mean=mean, extra=extra)
 
-    @staticmethod
-    def _lane_measures(state: GridState, mean, z, t) -> tuple:
-        """Every run's test loss and extras (its own test set), and its collapse check."""
-        state.relane()
-        rows = len(z) // state.seeds
-        parts = []
-        for s, lane in enumerate(state.lanes):
-            block = slice(s * rows, (s + 1) * rows)
-            parts.append(lane.loss(mean[block]))
-            _collapse(lane, z[block], t)
+    def loss_seeds(self, state: GridState, mean: np.ndarray) -> tuple:
+        """``(loss, extra)`` of the posterior means of every run ``state`` holds, each run
+        on its own test set; by default one call of each run's loss function."""
+        if not state.lanes:
+            return state.loss(mean)
+        rows = len(mean) // state.seeds
+        parts = [lane.loss(mean[s * rows : (s + 1) * rows]) for s, lane in enumerate(state.lanes)]
         loss = np.concatenate([p[0] for p in parts])
         extra = {k: np.concatenate([p[1][k] for p in parts]) for k in parts[0][1]}
         return loss, extra

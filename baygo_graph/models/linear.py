@@ -21,6 +21,7 @@ from .grid import Grid, GridModel, log_normalize, make_grid
 __all__ = [
     "LinearRegression",
     "RegressionSetup",
+    "TestMSE",
     "batch_statistics",
     "features",
     "log_likelihood",
@@ -161,13 +162,47 @@ def mse_function(x, y):
     suu = float(np.mean(u * u))
     beta = float(np.mean(u * v)) / suu if suu > 0 else 0.0
     rest = float(np.mean((v - beta * u) ** 2))
+    return TestMSE(xbar=xbar, ybar=ybar, suu=suu, beta=beta, rest=rest)
 
-    def mse(m):
+
+@dataclass(frozen=True)
+class TestMSE:
+    """The test MSE of :func:`mse_function` as a function of the posterior means.
+
+    Its fields are the test set's moments; fields that are arrays (one value per row
+    of the means, :meth:`stack`) give every row its own test set: each row's value is
+    then the one its own test set gives, bit for bit.
+    """
+
+    xbar: float
+    ybar: float
+    suu: float
+    beta: float
+    rest: float
+
+    __test__ = False  # not a pytest class
+
+    def __call__(self, m):
         a, b = m[:, 0], m[:, 1]
-        c = ybar - a - b * xbar
-        return c * c + suu * (b - beta) ** 2 + rest
+        c = self.ybar - a - b * self.xbar
+        return c * c + self.suu * (b - self.beta) ** 2 + self.rest
 
-    return mse
+    @classmethod
+    def stack(cls, functions, rows: int) -> TestMSE:
+        """One function for the rows of several runs: ``rows`` rows per run, each run's
+        test set in ``functions`` (in order).
+
+        Examples
+        --------
+        >>> f = mse_function(np.array([0.0, 1.0]), np.array([1.0, 0.0]))
+        >>> g = mse_function(np.array([0.0, 2.0]), np.array([2.0, 0.0]))
+        >>> m = np.array([[0.1, 0.2], [0.3, 0.4]])
+        >>> bool(np.array_equal(TestMSE.stack([f, g], 1)(m), [f(m[:1])[0], g(m[1:])[0]]))
+        True
+        """
+        names = ("xbar", "ybar", "suu", "beta", "rest")
+        values = np.array([[getattr(f, n) for n in names] for f in functions], dtype=float)
+        return cls(*np.repeat(values, rows, axis=0).T)
 
 
 @dataclass(frozen=True)
@@ -271,7 +306,37 @@ class LinearRegression(RegressionSetup, GridModel):
         # in the run's precision once, not every step; the product reads its transpose
         # (the (K, 6) layout: a contiguous (6, K) copy changes the last bits of BLAS sums)
         feats = feats.astype(self.dtype, copy=False)
-        return {"sigma": sigma, "features": feats, "scale": -0.5 / sigma**2}
+        mse = mse_function(split.x_test, split.y_test)
+        return {"sigma": sigma, "features": feats, "scale": -0.5 / sigma**2, "mse": mse}
+
+    def start_seeds(self, splits, *, learners: int, dtype):
+        """:meth:`GridModel.start_seeds`, with every run's noise scale and test MSE as
+        one value per row (one likelihood product call and one loss call per step)."""
+        state = GridModel.start_seeds(self, splits, learners=learners, dtype=dtype)
+        if state.lanes:
+            lanes = [lane.values for lane in state.lanes]
+            scale = np.repeat([v["scale"] for v in lanes], learners)[:, None]
+            state.values = {
+                "features": lanes[0]["features"],
+                "scale": scale,
+                "mse": TestMSE.stack([v["mse"] for v in lanes], learners),
+            }
+        return state
+
+    def log_likelihood_seeds(self, stats, *, out, state) -> np.ndarray:
+        if not state.lanes:
+            return self.log_likelihood(stats, out=out, state=state)
+        v, rows = state.values, len(stats) // state.seeds
+        scaled = (stats * v["scale"]).astype(out.dtype, copy=False)  # each row its run's
+        feats_t = v["features"].T.astype(out.dtype, copy=False)
+        shape = (state.seeds, rows, -1)
+        np.matmul(scaled.reshape(shape), feats_t, out=out.reshape(shape))  # one BLAS call a run
+        return out
+
+    def loss_seeds(self, state, mean) -> tuple:
+        if not state.lanes:
+            return state.loss(mean)
+        return state.values["mse"](mean), {}
 
     def log_prior(self, grid: Grid) -> np.ndarray:
         return log_prior(grid, var=self.prior_var)
@@ -288,7 +353,7 @@ class LinearRegression(RegressionSetup, GridModel):
         return _scaled_product(stats, v["scale"], v["features"].T, out)
 
     def loss_function(self, split, state):
-        mse = mse_function(split.x_test, split.y_test)
+        mse = state.values["mse"]
         return lambda mean: (mse(mean), {})
 
     def config(self, state) -> dict:

@@ -55,6 +55,36 @@ class Plan:
         x, y = draw_batches(split, batch, rng)
         return statistics(x, y)
 
+    def statistics_seeds(self, plans, splits, batch: int, rngs, statistics) -> np.ndarray:
+        """:meth:`statistics` of several runs (``plans``, this one first; their
+        ``splits`` and generators), run after run: (runs x learners, S).
+
+        Each run draws from its own generator in its own order; where every plan
+        draws as this class does (each agent from its own samples of a padded
+        :class:`~baygo_graph.data.Split`), the runs' batches are gathered in one pass.
+        """
+        if len(plans) == 1:
+            return self.statistics(splits[0], batch, rngs[0], statistics)
+        if all(type(p).statistics is Plan.statistics for p in plans) and _padded(splits):
+            return statistics(*self._stacked(splits).draw(batch, rngs))
+        return np.concatenate(
+            [
+                plan.statistics(split, batch, rng, statistics)
+                for plan, split, rng in zip(plans, splits, rngs, strict=True)
+            ]
+        )
+
+    def _stacked(self, splits) -> _StackedSplits:
+        """The runs' samples side by side, made once for these splits."""
+        held = getattr(self, "_stack", None)
+        if (
+            held is None
+            or len(held.splits) != len(splits)
+            or any(a is not b for a, b in zip(held.splits, splits, strict=True))
+        ):
+            held = self._stack = _StackedSplits(list(splits))
+        return held
+
     def pool(self, t: int, model, state, rng) -> bool:
         """Pool step ``t``'s local posteriors through ``model`` (in ``state``); False: none."""
         return False
@@ -95,6 +125,36 @@ class Plan:
     def config(self) -> dict:
         """Entries for the run's config (JSON-serialisable)."""
         return {}
+
+
+def _padded(splits) -> bool:
+    """Whether every split is a padded :class:`~baygo_graph.data.Split` that draws as such."""
+    return all(type(s).draw is Split.draw for s in splits) and len({s.agents for s in splits}) == 1
+
+
+class _StackedSplits:
+    """Several runs' padded splits side by side, (runs, M, widest share): every run's
+    mini-batches in one gather, each the one :meth:`Split.draw` gives that run."""
+
+    def __init__(self, splits):
+        self.splits = splits
+        width = max(s.x.shape[1] for s in splits)
+        shape = (len(splits), splits[0].agents, width)
+        self.x, self.y = np.zeros(shape), np.zeros(shape)
+        for i, s in enumerate(splits):  # set-up only: a loop over runs
+            self.x[i, :, : s.x.shape[1]] = s.x
+            self.y[i, :, : s.y.shape[1]] = s.y
+        self.counts = np.stack([s.counts for s in splits])[:, :, None]
+        self.runs = np.arange(len(splits))[:, None, None]
+        self.agents = np.arange(splits[0].agents)[None, :, None]
+
+    def draw(self, batch: int, rngs) -> tuple[np.ndarray, np.ndarray]:
+        """Every run's agents' batches, (runs x M, batch): run ``s`` draws from ``rngs[s]``."""
+        m = self.x.shape[1]
+        u = np.stack([rng.random((m, batch)) for rng in rngs])  # each run's own draws
+        idx = (u * self.counts).astype(np.intp)
+        x, y = self.x[self.runs, self.agents, idx], self.y[self.runs, self.agents, idx]
+        return x.reshape(-1, batch), y.reshape(-1, batch)
 
 
 @runtime_checkable
