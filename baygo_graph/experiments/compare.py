@@ -10,7 +10,6 @@ reduces it (:func:`~baygo_graph.analysis.summarize`,
 
 from __future__ import annotations
 
-import copy
 import inspect
 from collections.abc import Collection, Mapping
 
@@ -18,7 +17,7 @@ import numpy as np
 
 from ..analysis.comparison import Comparison
 from ..defaults import DEFAULT_WINDOW, PAPER
-from ..learning import refuse_renamed, simulate
+from ..learning import refuse_renamed, simulate, simulate_seeds
 from ..models import resolve_model
 from ..strategies import (
     PAPER_STRATEGIES,
@@ -72,18 +71,6 @@ def _resolve_strategies(strategies) -> dict:
     return out
 
 
-def _simulate_seeds(strategy, *, seeds, **kwargs) -> list:
-    """One :class:`~baygo_graph.Run` per seed of ``seeds``, every other argument shared:
-    ``[simulate(strategy, rng=s, **kwargs) for s in seeds]`` bit for bit, each seed with
-    its own copy of the monitors (the signature of the learning loop's seed-batched
-    ``simulate_seeds``, which takes its place when it lands)."""
-    monitors = tuple(kwargs.pop("monitors", ()))
-    if not monitors:
-        return [simulate(strategy, rng=seed, **kwargs) for seed in seeds]
-    return [simulate(strategy, rng=seed, monitors=copy.deepcopy(monitors), **kwargs)
-            for seed in seeds]  # fmt: skip
-
-
 def _one_run(task, shared):
     """One (strategy, seed) task: the run's loss and influence arrays (T, M)."""
     return _many_runs([task], shared)[0]
@@ -99,7 +86,7 @@ def _many_runs(tasks, shared):
             agents=kwargs.get("agents", PAPER.agents),
             informative=kwargs.get("informative", 0),
         )
-    runs = _simulate_seeds(strategy, seeds=[task[2] for task in tasks], steps=steps,
+    runs = simulate_seeds(strategy, seeds=[task[2] for task in tasks], steps=steps,
                          data=dataset, progress=False, **kwargs)  # fmt: skip
     return [_measured(label, run, window, keep) for run in runs]
 

@@ -110,10 +110,10 @@ def _long_run(seed, shared):
 def _long_runs(seeds, shared):
     """:func:`_long_run` of several seeds, their runs made at once."""
     from ..analysis import horizon_table, theorem_check
-    from ..experiments.compare import _simulate_seeds
+    from ..learning import simulate_seeds
 
     length, steps, horizons, window, synthetic, kwargs = shared
-    runs = _simulate_seeds("baygo", seeds=seeds, steps=length, progress=False,
+    runs = simulate_seeds("baygo", seeds=seeds, steps=length, progress=False,
                            monitors=[TruthMonitor(synthetic=synthetic)], **kwargs)  # fmt: skip
     return [(run, theorem_check(run.head(steps)), horizon_table([run], horizons, window=window))
             for run in runs]  # fmt: skip

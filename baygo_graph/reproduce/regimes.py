@@ -221,7 +221,7 @@ def _regime_tasks(tasks, shared):
     wall time of the runs, shared equally among them.
     """
     from ..analysis import theorem_check
-    from ..experiments.compare import _simulate_seeds
+    from ..learning import simulate_seeds
     from ..models import LinearRegression
     from .claims import coverage_row
     from .consensus import belief_spread
@@ -232,7 +232,7 @@ def _regime_tasks(tasks, shared):
     cell = cells[cell_index]
     baygo = strategy == "baygo"
     t0 = time.perf_counter()
-    runs = _simulate_seeds(
+    runs = simulate_seeds(
         strategy, seeds=[task[3] for task in tasks], agents=agents, steps=steps, data=dataset,
         progress=False, model=LinearRegression(grid=cell["grid"], sigma_scale=cell["sigma_scale"]),
         batch=cell["batch"], delta=cell["delta"],

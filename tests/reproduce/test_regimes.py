@@ -127,18 +127,16 @@ def test_reversals_are_decided_verdicts_that_flip_between_the_last_two_looks():
 
 
 def test_each_seed_runs_once_per_regime_and_strategy(monkeypatch):
-    import importlib
-
-    compare_mod = importlib.import_module("baygo_graph.experiments.compare")
+    import baygo_graph.learning as learning
 
     calls = []
-    real = compare_mod._simulate_seeds
+    real = learning.simulate_seeds
 
     def counting(strategy, *, seeds, **kwargs):
         calls.extend((kwargs["model"].grid, strategy, seed.spawn_key) for seed in seeds)
         return real(strategy, seeds=seeds, **kwargs)
 
-    monkeypatch.setattr(compare_mod, "_simulate_seeds", counting)
+    monkeypatch.setattr(learning, "simulate_seeds", counting)
     cells = [DEFAULT_REGIME | {"grid": 11}, DEFAULT_REGIME | {"grid": 9}]
     m = regimes(cells=cells, seeds=2, max_seeds=8, steps=4, agents=3, n_jobs=1,
                 progress=False, theorem=False, data=bg.synthetic_bodyfat())  # fmt: skip
