@@ -17,7 +17,7 @@ import numpy as np
 
 from ..analysis.comparison import Comparison
 from ..defaults import DEFAULT_WINDOW, PAPER
-from ..learning import refuse_renamed, simulate
+from ..learning import refuse_renamed, simulate, simulate_seeds
 from ..models import resolve_model
 from ..strategies import (
     PAPER_STRATEGIES,
@@ -26,7 +26,7 @@ from ..strategies import (
     strategy_factory,
     strategy_names,
 )
-from .runner import run_tasks, spawn_seeds
+from .runner import Batched, run_tasks, spawn_seeds
 
 __all__ = ["COLUMNS", "compare"]
 
@@ -73,7 +73,12 @@ def _resolve_strategies(strategies) -> dict:
 
 def _one_run(task, shared):
     """One (strategy, seed) task: the run's loss and influence arrays (T, M)."""
-    label, strategy, seed_seq = task
+    return _many_runs([task], shared)[0]
+
+
+def _many_runs(tasks, shared):
+    """The tasks of one strategy label, one result per seed (as :func:`_one_run`)."""
+    label, strategy, _ = tasks[0]
     steps, dataset, window, kwargs, keep = shared
     if not isinstance(strategy, str) and not _is_strategy(strategy) and callable(strategy):
         strategy = build_strategy(
@@ -81,7 +86,14 @@ def _one_run(task, shared):
             agents=kwargs.get("agents", PAPER.agents),
             informative=kwargs.get("informative", 0),
         )
-    run = simulate(strategy, steps=steps, rng=seed_seq, data=dataset, progress=False, **kwargs)
+    runs = simulate_seeds(strategy, seeds=[task[2] for task in tasks], steps=steps,
+                         data=dataset, progress=False, **kwargs)  # fmt: skip
+    return [_measured(label, run, window, keep) for run in runs]
+
+
+def _measured(label, run, window, keep):
+    """A run's result: label, loss and influence arrays (T, M), informative agent, the
+    run itself if kept."""
     if run.series is None or window > run.n_steps:  # no graph, or no complete window
         infl = np.full(run.mse.shape, np.nan)
     else:
@@ -94,6 +106,15 @@ def _one_run(task, shared):
             )
     # a list: compare() moves the arrays into its own storage as each result arrives
     return [label, run.mse, infl, run.informative, (run if label in keep else None)]
+
+
+def _label(task):
+    """The group of a task: its strategy label (its seeds may run as one batch)."""
+    return task[0]
+
+
+#: compare's task function: one run, or the seeds of one strategy at once.
+RUN_TASK = Batched(_one_run, _many_runs, _label)
 
 
 def _is_strategy(obj) -> bool:
@@ -267,7 +288,7 @@ def compare(
     collect.index = {id(t): divmod(i, int(seeds)) for i, t in enumerate(tasks)}
     # The first task runs here: bad arguments fail before any worker starts.
     out = run_tasks(
-        _one_run,
+        RUN_TASK,
         tasks,
         shared=shared,
         n_jobs=n_jobs,

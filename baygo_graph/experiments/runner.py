@@ -19,6 +19,7 @@ import sys
 import threading
 import warnings
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -27,7 +28,52 @@ from ..models.rows import limit_threads
 from .locks import die_with_parent
 from .plugins import blame, import_plugins, loaded_plugins
 
-__all__ = ["n_workers", "reemit_warnings", "run_tasks", "spawn_seeds"]
+__all__ = ["Batched", "n_workers", "reemit_warnings", "run_tasks", "spawn_seeds"]
+
+
+@dataclass(frozen=True)
+class Batched:
+    """A task function that also takes several tasks in one call.
+
+    :func:`run_tasks` given a ``Batched`` calls ``many(tasks, shared)`` on runs of
+    consecutive tasks with equal ``group(task)`` (e.g. the seeds of one strategy and
+    configuration, run as one seed-batched loop), and ``one(task, shared)`` on a task
+    alone. ``many`` returns one result per task, in order, each equal to what ``one``
+    gives that task. Results, their order, ``on_result`` and the progress bar stay per
+    task; a group that raises is run again task by task, so an error names its task as
+    ``one`` would. The three functions are module-level (they are pickled to workers).
+
+    Examples
+    --------
+    >>> def one(task, shared):
+    ...     return task * shared
+    >>> def many(tasks, shared):
+    ...     return [t * shared for t in tasks]
+    >>> def parity(task):
+    ...     return task % 2
+    >>> run_tasks(Batched(one, many, parity), [1, 3, 4, 6, 7], shared=10, n_jobs=1)
+    [10, 30, 40, 60, 70]
+    """
+
+    one: Callable
+    many: Callable
+    group: Callable
+
+
+def _groups(batch, fn) -> list:
+    """``batch`` (``(index, task)`` pairs) cut into runs of consecutive tasks of one
+    group (one pair each for a plain function)."""
+    if not isinstance(fn, Batched):
+        return [[pair] for pair in batch]
+    out, last = [], object()
+    for pair in batch:
+        key = fn.group(pair[1])
+        if out and key == last:
+            out[-1].append(pair)
+        else:
+            out.append([pair])
+            last = key
+    return out
 
 
 def spawn_seeds(rng, n: int) -> tuple[np.random.SeedSequence, list[np.random.SeedSequence]]:
@@ -70,6 +116,8 @@ def n_workers(n_jobs, n_tasks: int) -> int:
 def _call(fn, task, shared, threads):
     """Run one task, recording its warnings as ``(category, message)`` pairs; with
     ``threads``, on at most that many BLAS and row-pass threads (a Dask task)."""
+    if isinstance(fn, Batched):
+        fn = fn.one
     limit = contextlib.nullcontext() if threads is None else limit_threads(threads)
     with limit, warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -91,9 +139,33 @@ def _start_worker(plugins) -> None:
     import_plugins(plugins)
 
 
+def _call_group(fn, group, shared, threads) -> list:
+    """``(index, result, notes)`` of a group of ``(index, task)`` pairs: one ``many``
+    call for a group of several tasks of a :class:`Batched` (the group's warnings go
+    with its first task), else (or if that call raises) one call per task."""
+    if len(group) > 1:
+        limit = contextlib.nullcontext() if threads is None else limit_threads(threads)
+        with limit, warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                results = fn.many([task for _, task in group], shared)
+            except Exception:  # each task again alone: its own error, named as before
+                results = None
+        if results is not None:
+            if len(results) != len(group):
+                raise RuntimeError(
+                    f"{fn.many.__name__} returned {len(results)} results for {len(group)} tasks"
+                )
+            notes = [(w.category, str(w.message)) for w in caught]
+            return [(i, r, notes if k == 0 else []) for k, ((i, _), r) in
+                    enumerate(zip(group, results, strict=True))]  # fmt: skip
+    return [(i, *_call(fn, task, shared, threads)) for i, task in group]
+
+
 def _call_batch(fn, batch, shared, threads):
-    """A batch of ``(index, task)`` pairs in one worker call: ``shared`` travels once."""
-    return [(i, *_call(fn, task, shared, threads)) for i, task in batch]
+    """A batch of ``(index, task)`` pairs in one worker call: ``shared`` travels once;
+    the tasks of one group (:class:`Batched`) in one call."""
+    return [out for group in _groups(batch, fn) for out in _call_group(fn, group, shared, threads)]
 
 
 def _thread_lock_for_bars() -> None:
@@ -131,8 +203,8 @@ def reemit_warnings(notes, n_tasks: int, *, stacklevel: int = 3) -> None:
 def _local(fn, indexed, shared, n, blas_threads):
     """Results ``(index, result, notes)`` from n loky workers, as batches finish."""
     if n == 1:
-        for i, task in indexed:
-            yield (i, *_call(fn, task, shared, blas_threads))
+        for group in _groups(indexed, fn):
+            yield from _call_group(fn, group, shared, blas_threads)
         return
     from joblib import Parallel, delayed
 
@@ -177,15 +249,26 @@ def _dask(fn, indexed, shared, scheduler, key):
 
             client.register_plugin(PluginLoader(plugins))
         data = client.scatter(shared, broadcast=True)
-        futures = {
-            client.submit(_call, fn, task, data, 1, key=key(i, task), pure=False): i
-            for i, task in indexed
-        }
+        # one future per group of tasks (per task for a plain function), named by its
+        # first task's key; each runs on one BLAS and row-pass thread
+        futures = [
+            client.submit(_call_group, fn, group, data, 1, key=key(*group[0]), pure=False)
+            for group in _dask_groups(indexed, fn, client)
+        ]
         for fut in as_completed(futures):
-            yield (futures[fut], *fut.result())
+            yield from fut.result()
     finally:
         if own:
             client.close()
+
+
+def _dask_groups(indexed, fn, client) -> list:
+    """The groups of a Dask run: the tasks cut into batches of an equal share of twice
+    the cluster's threads (a few big groups would leave threads idle), each batch cut
+    into its groups (:func:`_groups`)."""
+    threads = max(1, sum(client.nthreads().values()))
+    size = max(1, math.ceil(len(indexed) / (2 * threads)))
+    return [g for k in range(0, len(indexed), size) for g in _groups(indexed[k : k + size], fn)]
 
 
 def run_tasks(

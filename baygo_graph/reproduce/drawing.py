@@ -7,6 +7,10 @@ the README gallery); :func:`run_figures` and :func:`run_influence` serve one run
 
 from __future__ import annotations
 
+import io
+import tempfile
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +22,8 @@ from .report import GALLERY
 __all__ = [
     "ANIMATION_FRAMES",
     "animate_seed0",
+    "draw",
+    "figure_names",
     "make_figures",
     "run_figures",
     "run_influence",
@@ -26,48 +32,176 @@ __all__ = [
 ]
 
 
-def make_figures(df, measures, *, synthetic, steps, agents, long=None, run0=None):
+def figure_names(*, long: bool) -> list[str]:
+    """The reproduction's figures, in the order they are written (``theorem`` and
+    ``horizon`` need the long BayGo runs).
+
+    Examples
+    --------
+    >>> figure_names(long=False)[:2], figure_names(long=True)[-2:]
+    (['mse_vs_cen_nocol', 'mse_vs_complete'], ['theorem', 'horizon'])
+    """
+    return [*_FIGURES, *(("theorem", "horizon") if long else ())]
+
+
+_FIGURES = ("mse_vs_cen_nocol", "mse_vs_complete", "mse_vs_stars", "mse_every_agent",
+            "influence", "listening_fraction", "listen_matrix", "graph_union",
+            "window_connectivity", "smallest_b")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class _Inputs:
+    """What the figures are drawn from (sent once to each worker that draws)."""
+
+    df: object
+    measures: object
+    synthetic: bool
+    steps: int
+    agents: int
+    run0: object = None
+    theorem_run: object = None  # the first long BayGo run's first `steps` steps
+    horizon: object = None  # the long runs' horizon table
+
+
+def _inputs(df, measures, *, synthetic, steps, agents, long=None, run0=None) -> _Inputs:
+    return _Inputs(df, measures, bool(synthetic), int(steps), int(agents), run0,
+                   None if long is None else long.runs[0].head(steps),
+                   None if long is None else long.horizon)  # fmt: skip
+
+
+def _figure(name: str, inp: _Inputs):
+    """Draw one figure of :func:`figure_names`; its Figure."""
     from .. import figures as F
 
+    df, measures, synthetic, steps = inp.df, inp.measures, inp.synthetic, inp.steps
     cap = F.frame_caption(df)
-    cap0 = cap if run0 is None else F.run_caption(run0)
-    made = {
-        "mse_vs_cen_nocol": F.plot_vs_baselines(df),
-        "mse_vs_complete": F.plot_vs_complete(df),
-        "mse_vs_stars": F.plot_vs_stars(df),
-        "mse_every_agent": F.plot_agents_mse(df, strategy="baygo"),
-        "influence": F.plot_influence(df, references=measures.references),
-        "listening_fraction": F.plot_listening_fraction(
-            measures.fraction, chance=1.0 / (agents - 1), synthetic=synthetic, caption=cap
-        ),
-        "listen_matrix": F.plot_listen_matrix(
-            measures.listen_counts, synthetic=synthetic, caption=cap
-        ),
-        "graph_union": F.draw_graph(
-            measures.union,
-            influence=measures.union_influence,
-            synthetic=synthetic,
-            caption=cap0,
-            title=f"BayGo, seed 0: union of steps {measures.union_span[0]}.."
+    cap0 = cap if inp.run0 is None else F.run_caption(inp.run0)
+    if name == "mse_vs_cen_nocol":
+        ax = F.plot_vs_baselines(df)
+    elif name == "mse_vs_complete":
+        ax = F.plot_vs_complete(df)
+    elif name == "mse_vs_stars":
+        ax = F.plot_vs_stars(df)
+    elif name == "mse_every_agent":
+        ax = F.plot_agents_mse(df, strategy="baygo")
+    elif name == "influence":
+        ax = F.plot_influence(df, references=measures.references)
+    elif name == "listening_fraction":
+        ax = F.plot_listening_fraction(measures.fraction, chance=1.0 / (inp.agents - 1),
+                                       synthetic=synthetic, caption=cap)  # fmt: skip
+    elif name == "listen_matrix":
+        ax = F.plot_listen_matrix(measures.listen_counts, synthetic=synthetic, caption=cap)
+    elif name == "graph_union":
+        ax = F.draw_graph(
+            measures.union, influence=measures.union_influence, synthetic=synthetic,
+            caption=cap0, title=f"BayGo, seed 0: union of steps {measures.union_span[0]}.."
             f"{measures.union_span[1]}",
-        ),
-        "window_connectivity": F.plot_window_connectivity(
-            measures.windows, synthetic=synthetic, caption=cap0
-        ),
-        "smallest_b": F.plot_smallest_b(
-            measures.smallest_b,
-            steps=steps,
-            limit=steps // MIN_WINDOWS,
-            synthetic=synthetic,
-            caption=cap,
-        ),
-    }
-    if long is not None:
-        made["theorem"] = F.plot_theorem(
-            long.runs[0].head(steps), title=f"The paper's bound, BayGo seed 0 (T = {steps})"
-        )
-        made["horizon"] = F.plot_horizon(long.horizon, synthetic=synthetic, caption=cap)
-    return {name: ax.figure for name, ax in made.items()}
+        )  # fmt: skip
+    elif name == "window_connectivity":
+        ax = F.plot_window_connectivity(measures.windows, synthetic=synthetic, caption=cap0)
+    elif name == "smallest_b":
+        ax = F.plot_smallest_b(measures.smallest_b, steps=steps, limit=steps // MIN_WINDOWS,
+                               synthetic=synthetic, caption=cap)  # fmt: skip
+    elif name == "theorem":
+        ax = F.plot_theorem(inp.theorem_run,
+                            title=f"The paper's bound, BayGo seed 0 (T = {steps})")  # fmt: skip
+    elif name == "horizon":
+        ax = F.plot_horizon(inp.horizon, synthetic=synthetic, caption=cap)
+    else:
+        raise ValueError(f"name must be one of {figure_names(long=True)}, got {name!r}")
+    return ax.figure
+
+
+def make_figures(df, measures, *, synthetic, steps, agents, long=None, run0=None) -> dict:
+    """The reproduction's figures (:func:`figure_names`): name -> Figure."""
+    inp = _inputs(df, measures, synthetic=synthetic, steps=steps, agents=agents, long=long,
+                  run0=run0)  # fmt: skip
+    return {name: _figure(name, inp) for name in figure_names(long=long is not None)}
+
+
+def draw(
+    df,
+    measures,
+    *,
+    synthetic,
+    steps,
+    agents,
+    long,
+    run0,
+    out: Path,
+    gallery,
+    video: bool,
+    files: dict,
+    notes: list,
+    n_jobs=None,
+    progress=None,
+) -> float:
+    """Draw and write every figure (PNG, PDF, gallery PNG) and the animation of BayGo
+    seed 0, spread over the workers (:func:`~baygo_graph.experiments.runner.run_tasks`).
+
+    Each worker draws a figure and renders its files to bytes (:func:`save_figures`'s
+    layout, the same bytes), or renders the animation to a temporary folder; this
+    process writes every file into ``out`` (atomically, with the folder's record), in
+    the order of :func:`figure_names`, then the animation. Returns the animation's
+    own time (s, in its worker).
+    """
+    from ..experiments.runner import run_tasks
+    from ..io.atomic import atomic_write
+
+    inp = _inputs(df, measures, synthetic=synthetic, steps=steps, agents=agents, long=long,
+                  run0=run0)  # fmt: skip
+    names = figure_names(long=long is not None)
+    wanted = () if gallery is None else tuple(GALLERY)
+    done = run_tasks(_draw_task, ["animation", *names], shared=(inp, wanted, bool(video)),
+                     n_jobs=n_jobs, progress=progress, desc="figures",
+                     first_here=False)  # fmt: skip
+    (anim, seconds, anim_notes), drawn = done[0], done[1:]
+
+    def put(path, data, within):
+        atomic_write(path, lambda fh: fh.write(data), within=within)
+        return path
+
+    for name, made in zip(names, drawn, strict=True):
+        for ext in ("png", "pdf"):
+            files[f"figure:{name}:{ext}"] = put(out / "figures" / f"{name}.{ext}", made[ext],
+                                                out)  # fmt: skip
+        if "gallery" in made:
+            files[f"gallery:{name}"] = put(gallery / f"{name}.png", made["gallery"], gallery)
+    notes.extend(anim_notes)
+    for kind, data in anim.items():
+        files[f"animation:{kind}"] = put(out / "animation" / f"baygo_seed0.{kind}", data, None)
+    return seconds
+
+
+def _draw_task(task, shared):
+    """One task of :func:`draw`: a figure's files as bytes, or the animation's."""
+    import matplotlib.pyplot as plt
+
+    inp, gallery, video = shared
+    if task == "animation":
+        t0 = time.perf_counter()
+        notes: list = []
+        with tempfile.TemporaryDirectory(prefix="baygo-animation-") as tmp:
+            made: dict = {}
+            animate_seed0(inp.df, inp.run0, Path(tmp), video=video, files=made, notes=notes)
+            data = {key.split(":")[1]: path.read_bytes() for key, path in made.items()}
+        return data, time.perf_counter() - t0, notes
+    fig = _figure(task, inp)
+    try:
+        box = _settled_box(fig, dpi=130)
+        out = {ext: _figure_bytes(fig, ext, dpi=130, box=box) for ext in ("png", "pdf")}
+        if task in gallery:
+            out["gallery"] = _figure_bytes(fig, "png", dpi=80, box=box)
+    finally:
+        plt.close(fig)
+    return out
+
+
+def _figure_bytes(fig, fmt: str, *, dpi, box) -> bytes:
+    """``fig.savefig`` in ``fmt`` cut to ``box``: the bytes :func:`save_figures` writes."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format=fmt, dpi=dpi, bbox_inches=box)
+    return buf.getvalue()
 
 
 def save_figures(figs, out: Path, *, gallery: Path | None, files: dict) -> None:

@@ -64,7 +64,7 @@ def long_runs(*, seeds, steps, horizons=HORIZONS, rng=0, n_jobs=None, progress=N
     >>> len(lr.runs), lr.runs[0].n_steps, lr.horizon["steps"].tolist()
     (2, 12, [6, 12, 6, 12])
     """
-    from ..experiments.runner import run_tasks, spawn_seeds
+    from ..experiments.runner import Batched, run_tasks, spawn_seeds
     from ..models import resolve_model
 
     horizons = sorted({int(h) for h in horizons})
@@ -75,8 +75,9 @@ def long_runs(*, seeds, steps, horizons=HORIZONS, rng=0, n_jobs=None, progress=N
     _, children = spawn_seeds(rng, int(seeds))
     shared = (length, int(steps), horizons, min(window, min(horizons)), bool(synthetic), kwargs)
     # no first task here: the claims' runs have already checked these arguments
-    done = run_tasks(_long_run, children, shared=shared, n_jobs=n_jobs, progress=progress,
-                     desc="long BayGo runs", first_here=False)  # fmt: skip
+    done = run_tasks(Batched(_long_run, _long_runs, _one_group), children, shared=shared,
+                     n_jobs=n_jobs, progress=progress, desc="long BayGo runs",
+                     first_here=False)  # fmt: skip
     runs = [run for run, _, _ in done]
     checks = [check for _, check, _ in done]
     horizon = pd.concat([rows.assign(run=r) for r, (_, _, rows) in enumerate(done)],
@@ -103,13 +104,24 @@ def long_runs(*, seeds, steps, horizons=HORIZONS, rng=0, n_jobs=None, progress=N
 def _long_run(seed, shared):
     """One seed's long BayGo run (theorem monitor), its theorem check on the first
     ``steps`` steps and its rows of the horizon table (``run`` = 0)."""
+    return _long_runs([seed], shared)[0]
+
+
+def _long_runs(seeds, shared):
+    """:func:`_long_run` of several seeds, their runs made at once."""
     from ..analysis import horizon_table, theorem_check
-    from ..learning import simulate
+    from ..learning import simulate_seeds
 
     length, steps, horizons, window, synthetic, kwargs = shared
-    run = simulate("baygo", steps=length, rng=seed, progress=False,
-                   monitors=[TruthMonitor(synthetic=synthetic)], **kwargs)  # fmt: skip
-    return run, theorem_check(run.head(steps)), horizon_table([run], horizons, window=window)
+    runs = simulate_seeds("baygo", seeds=seeds, steps=length, progress=False,
+                           monitors=[TruthMonitor(synthetic=synthetic)], **kwargs)  # fmt: skip
+    return [(run, theorem_check(run.head(steps)), horizon_table([run], horizons, window=window))
+            for run in runs]  # fmt: skip
+
+
+def _one_group(seed) -> int:
+    """Every seed of the long runs is in one group (they may run as one batch)."""
+    return 0
 
 
 def horizon_summary(table) -> pd.DataFrame:

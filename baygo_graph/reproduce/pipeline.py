@@ -45,7 +45,7 @@ from ..io.results import check_results_format, write_results
 from ..io.runs import save_runs as write_runs
 from ..models import LinearRegression
 from .claims import STRATEGIES, coverage_row, evaluate_claims
-from .drawing import animate_seed0, make_figures, save_figures, union_and_influence
+from .drawing import draw, save_figures, union_and_influence
 from .horizon import HORIZONS, long_runs
 from .report import SHORT, claims_table, render_report, run_config, summary_markdown
 
@@ -419,16 +419,14 @@ def reproduce(
         summary, measures, claims = _measure(
             res, runs, seeds=seeds, window=influence_window, checks=long.checks
         )
-    log("drawing the figures ...")
-    with _timed(timings, "figures"):
-        figs = make_figures(res, measures, long=long, synthetic=synthetic, steps=steps,
-                            agents=agents, run0=runs.get(("baygo", 0)))  # fmt: skip
-        save_figures(figs, out, gallery=gallery, files=files)
-    log("animating BayGo seed 0 ...")
-    with _timed(timings, "animation"):
-        animate_seed0(
-            res, runs[("baygo", 0)], out / "animation", video=video, files=files, notes=notes
-        )
+    log("drawing the figures and the animation ...")
+    with _timed(timings, "figures"):  # with the animation, drawn beside them
+        animation = draw(
+            res, measures, synthetic=synthetic, steps=steps, agents=agents, long=long,
+            run0=runs[("baygo", 0)], out=out, gallery=gallery, video=video, files=files,
+            notes=notes, n_jobs=n_jobs, progress=progress,
+        )  # fmt: skip
+    timings["animation"] = animation
     regime_map = None
     if regimes is not None:
         log(

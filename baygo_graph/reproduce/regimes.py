@@ -208,36 +208,53 @@ _NUMBERS = ("mean_difference", "lo", "hi", "lo_tost", "hi_tost", "margin", "medi
 
 
 def _regime_task(task, shared):
-    """One (regime, strategy, seed) run: its MSE, and for BayGo what the claims need.
+    """One (regime, strategy, seed) run: its MSE, and for BayGo what the claims need."""
+    return _regime_tasks([task], shared)[0]
+
+
+def _regime_tasks(tasks, shared):
+    """Runs of one (regime, strategy), one per seed: each run's MSE, and for BayGo what
+    the claims need.
 
     Runs in a worker: a BayGo run's smallest B, theorem check and belief spread are
-    measured here, so only small arrays travel back, never the run.
+    measured here, so only small arrays travel back, never the run. ``seconds``: the
+    wall time of the runs, shared equally among them.
     """
     from ..analysis import theorem_check
-    from ..learning import simulate
+    from ..learning import simulate_seeds
     from ..models import LinearRegression
     from .claims import coverage_row
     from .consensus import belief_spread
     from .theorem import TruthMonitor
 
-    cell_index, strategy, _, seed_seq = task
+    cell_index, strategy, _, _ = tasks[0]
     cells, steps, dataset, agents, theorem, synthetic = shared
     cell = cells[cell_index]
     baygo = strategy == "baygo"
     t0 = time.perf_counter()
-    run = simulate(
-        strategy, agents=agents, steps=steps, rng=seed_seq, data=dataset, progress=False,
-        model=LinearRegression(grid=cell["grid"], sigma_scale=cell["sigma_scale"]),
+    runs = simulate_seeds(
+        strategy, seeds=[task[3] for task in tasks], agents=agents, steps=steps, data=dataset,
+        progress=False, model=LinearRegression(grid=cell["grid"], sigma_scale=cell["sigma_scale"]),
         batch=cell["batch"], delta=cell["delta"],
         monitors=[TruthMonitor(synthetic=synthetic)] if baygo and theorem else (),
     )  # fmt: skip
-    out = {"mse": run.mse, "informative": int(run.informative)}
-    if baygo:
-        out["b"] = [coverage_row(run, kind) for kind in ("aligned", "sliding")]
-        out["check"] = theorem_check(run) if theorem else None
-        out["beliefs"] = belief_spread(run.mean)
-    out["seconds"] = time.perf_counter() - t0
-    return out
+    outs = []
+    for run in runs:
+        out = {"mse": run.mse, "informative": int(run.informative)}
+        if baygo:
+            out["b"] = [coverage_row(run, kind) for kind in ("aligned", "sliding")]
+            out["check"] = theorem_check(run) if theorem else None
+            out["beliefs"] = belief_spread(run.mean)
+        outs.append(out)
+    seconds = (time.perf_counter() - t0) / len(outs)
+    for out in outs:
+        out["seconds"] = seconds
+    return outs
+
+
+def _regime_group(task):
+    """The group of a task: its (regime, strategy) (its seeds may run as one batch)."""
+    return task[:2]
 
 
 def _claims_of(done: dict, n: int, *, steps, theorem, level, attrs):
@@ -339,7 +356,7 @@ def regimes(*, design="ofat", cells=None, seeds=10, max_seeds=None, steps=60, rn
     0
     """
     from ..data import resolve_data
-    from ..experiments.runner import run_tasks, spawn_seeds
+    from ..experiments.runner import Batched, run_tasks, spawn_seeds
     from .claims import STRATEGIES
 
     log = log or (lambda msg: None)
@@ -377,7 +394,8 @@ def regimes(*, design="ofat", cells=None, seeds=10, max_seeds=None, steps=60, rn
                 judged[i] = _claims_of(done[i], n, steps=steps, theorem=theorem, level=each,
                                        attrs=attrs)  # fmt: skip
 
-        results = run_tasks(_regime_task, tasks, shared=shared, n_jobs=n_jobs,
+        task_fn = Batched(_regime_task, _regime_tasks, _regime_group)
+        results = run_tasks(task_fn, tasks, shared=shared, n_jobs=n_jobs,
                             scheduler=scheduler, progress=progress, on_result=arrived,
                             desc=f"regimes, look {look}")  # fmt: skip
         for (i, s, r, _), out in zip(tasks, results, strict=True):

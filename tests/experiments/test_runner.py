@@ -119,3 +119,75 @@ def test_a_dask_task_runs_on_one_blas_and_one_row_thread():
 
     (blas, rows), notes = _call(threads_here, 0, None, 1)
     assert (blas, rows, notes) == (1, 1, [])
+
+
+# -- Batched: the tasks of one group in one call ----------------------------------------
+def times_one(task, shared):
+    """``task * shared``; task 13 fails (a worker's error)."""
+    if task == 13:
+        raise ValueError(f"task {task} is unlucky")
+    warnings.warn(f"one {task}", UserWarning, stacklevel=1)
+    return (task * shared, "one")
+
+
+def times_many(tasks, shared):
+    """The tasks of one group at once: the same numbers, marked as made together."""
+    if 13 in tasks:
+        raise ValueError("a group with 13 fails as a whole")
+    assert len({t // 10 for t in tasks}) == 1, f"mixed groups {tasks}"
+    warnings.warn(f"many {tasks}", UserWarning, stacklevel=1)
+    return [(t * shared, f"many of {len(tasks)}") for t in tasks]
+
+
+def tens(task):
+    return task // 10
+
+
+def _batched():
+    from baygo_graph.experiments.runner import Batched
+
+    return Batched(times_one, times_many, tens)
+
+
+TASKS = [1, 2, 3, 4, 5, 6, 7, 21, 22, 23, 24, 25, 26, 8, 9, 30]
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_batched_groups_run_together_results_per_task_in_order(n_jobs):
+    seen = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = run_tasks(_batched(), TASKS, shared=2, n_jobs=n_jobs, progress=False,
+                        on_result=lambda t, r: seen.append(t))  # fmt: skip
+    assert [r[0] for r in out] == [2 * t for t in TASKS]
+    assert sorted(seen) == sorted(TASKS)  # one call back per task
+    # the first task alone in this process, then consecutive tasks of one group together
+    # (never across groups: times_many asserts it); a lone task takes `one`
+    assert out[0][1] == "one" and out[-1][1] == "one"
+    made = [r[1] for r in out]
+    if n_jobs == 1:
+        assert made == ["one"] + ["many of 6"] * 6 + ["many of 6"] * 6 + ["many of 2"] * 2 + ["one"]
+    assert "many of 2" in made
+    (w,) = [x for x in caught if issubclass(x.category, UserWarning)]
+    assert str(w.message).endswith(f"in {len(TASKS)} runs; first: one 1")
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_a_failing_group_runs_again_task_by_task_and_names_its_task(n_jobs):
+    with pytest.raises(ValueError, match="task 13 is unlucky"):
+        run_tasks(_batched(), [1, 11, 12, 13, 14], shared=1, n_jobs=n_jobs, progress=False,
+                  warn=False)  # fmt: skip
+    out = run_tasks(_batched(), [11, 12, 14], shared=1, n_jobs=1, progress=False, warn=False)
+    assert out == [(11, "one"), (12, "many of 2"), (14, "many of 2")]
+
+
+def test_batched_groups_on_a_dask_cluster_give_the_same_results():
+    distributed = pytest.importorskip("distributed")
+    tasks = TASKS
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster:  # fmt: skip
+        with distributed.Client(cluster) as client:
+            out = run_tasks(_batched(), tasks, shared=3, scheduler=client, progress=False,
+                            warn=False, key=lambda i, t: f"task-{i}")  # fmt: skip
+    assert [r[0] for r in out] == [3 * t for t in tasks]
+    assert any(r[1].startswith("many") for r in out)

@@ -22,7 +22,7 @@ import baygo_graph as bg  # noqa: E402
 from baygo_graph.figures import SYNTHETIC_GID  # noqa: E402
 from baygo_graph.reproduce import DEFAULT_REGIME, FIGURES, reproduce  # noqa: E402
 from baygo_graph.reproduce import pipeline as pipeline_module  # noqa: E402
-from baygo_graph.reproduce.drawing import run_figures  # noqa: E402
+from baygo_graph.reproduce.drawing import make_figures, run_figures  # noqa: E402
 
 pytestmark = [
     pytest.mark.filterwarnings("ignore::baygo_graph.exceptions.GridResolutionWarning"),
@@ -99,8 +99,14 @@ def every_figure(tmp_path_factory):
     def keep(made, out, *, gallery, files):
         figs.update(made)
 
+    def drawn(df, measures, *, synthetic, steps, agents, long, run0, **_):
+        figs.update(make_figures(df, measures, synthetic=synthetic, steps=steps, agents=agents,
+                                 long=long, run0=run0))  # fmt: skip
+        return 0.0
+
     mp = pytest.MonkeyPatch()
-    mp.setattr(pipeline_module, "save_figures", keep)
+    mp.setattr(pipeline_module, "save_figures", keep)  # the regime map's
+    mp.setattr(pipeline_module, "draw", drawn)  # the others: drawn here, not written
     try:
         reproduce(tmp_path_factory.mktemp("layout"), seeds=3, steps=12, grid=11, n_jobs=1,
                   data=bg.synthetic_bodyfat(), video=False, horizons=(12, 16),

@@ -130,13 +130,13 @@ def test_each_seed_runs_once_per_regime_and_strategy(monkeypatch):
     import baygo_graph.learning as learning
 
     calls = []
-    real = learning.simulate
+    real = learning.simulate_seeds
 
-    def counting(strategy, **kwargs):
-        calls.append((kwargs["model"].grid, strategy, kwargs["rng"].spawn_key))
-        return real(strategy, **kwargs)
+    def counting(strategy, *, seeds, **kwargs):
+        calls.extend((kwargs["model"].grid, strategy, seed.spawn_key) for seed in seeds)
+        return real(strategy, seeds=seeds, **kwargs)
 
-    monkeypatch.setattr(learning, "simulate", counting)
+    monkeypatch.setattr(learning, "simulate_seeds", counting)
     cells = [DEFAULT_REGIME | {"grid": 11}, DEFAULT_REGIME | {"grid": 9}]
     m = regimes(cells=cells, seeds=2, max_seeds=8, steps=4, agents=3, n_jobs=1,
                 progress=False, theorem=False, data=bg.synthetic_bodyfat())  # fmt: skip
