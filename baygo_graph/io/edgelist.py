@@ -30,6 +30,7 @@ Rules:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
@@ -386,11 +387,15 @@ def edge_list_series(
         if kind in ("decimal", "integer", "floating", "mixed-integer-float"):
             wv = wv.astype(float)  # Python numbers (a Parquet decimal column): as floats
         if not pd.api.types.is_numeric_dtype(wv):
-            row, cell = next(
-                (k, v) for k, v in enumerate(wv.tolist()) if v is not None and (
-                    isinstance(v, bool | np.bool_ | complex | np.complexfloating)
-                    or not isinstance(v, int | float | np.number | Decimal))
-            )  # fmt: skip
+            cells = wv.tolist()
+            row = next((k for k, v in enumerate(cells) if v is not None and not isinstance(
+                v, str) and (isinstance(v, bool | np.bool_ | complex | np.complexfloating)
+                or not isinstance(v, int | float | np.number | Decimal))), None)  # fmt: skip
+            if row is None:  # text in the way: the first that is no number, else the first
+                text = wv.map(lambda v: isinstance(v, str)).to_numpy(dtype=bool)
+                bad = text & pd.to_numeric(wv.where(text), errors="coerce").isna().to_numpy()
+                row = int(np.flatnonzero(bad if bad.any() else text)[0])
+            cell = cells[row]
             why = "weights must be numbers, not text" if isinstance(cell, str) else (
                 f"a {type(cell).__name__}: weights must be real numbers")  # fmt: skip
             raise CellError(
@@ -444,6 +449,14 @@ def _text_weights(text: pd.Series, name: str) -> pd.Series:
             "scale the weights",
         )
     return numbers
+
+
+@dataclass(frozen=True)
+class _Header:
+    """A file's column names, for :func:`_columns` before its rows are read (no frame of
+    a header's 10^6 columns is built)."""
+
+    columns: pd.Index
 
 
 def _parquet_frame(path: Path) -> pd.DataFrame:
@@ -541,7 +554,7 @@ def read_edge_list(path, **options):
                     f"{shown} has no header row: its columns are named by position "
                     "(columns='time,source,target', CLI --columns)"
                 )
-            head = pd.DataFrame(columns=[n for n in spec.names if not n.startswith("-")])
+            head = _Header(pd.Index([n for n in spec.names if not n.startswith("-")]))
             # every column checked before the rows are read (a headerless file without
             # a time position is one step)
             required = ("source", "target") if spec.headerless else ("source", "target", "time")
@@ -555,7 +568,7 @@ def read_edge_list(path, **options):
             # "NA" is a label: only an empty cell is missing; times (read exactly) and
             # weights (an underflow named) as text
             exact = {c for c in (when, wcol) if c is not None}
-            frame = read_rows(spec, text=text | exact)
+            frame = read_rows(spec, text=text | exact, keep=text | exact)
             if wcol is not None:
                 frame[wcol] = _text_weights(frame[wcol], wcol)
             kind_ = _int_labels(pd.concat([frame[c] for c in text]))  # one kind for both
