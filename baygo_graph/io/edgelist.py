@@ -40,7 +40,13 @@ import pandas as pd
 from .. import _text
 from .._validate import check_unique_names
 from ..exceptions import BudgetError, CellError, RunFormatError
-from ..limits import EDGE_LIST_BYTES_PER_STEP, check_budget, estimate_edge_list_bytes, memory_limit
+from ..limits import (
+    EDGE_LIST_BYTES_PER_STEP,
+    check_budget,
+    estimate_edge_list_bytes,
+    format_bytes,
+    memory_limit,
+)
 from ..series import series_from_edges
 from .archives import (
     BYTES_PER_ROW,
@@ -459,9 +465,18 @@ class _Header:
     columns: pd.Index
 
 
-def _parquet_frame(path: Path) -> pd.DataFrame:
-    """A Parquet edge list as a frame, its rows counted from the metadata and checked
-    against the budget before any is decoded (repeated rows compress to nothing)."""
+#: Upper bound of the memory of a Parquet text column, per byte of its uncompressed
+#: pages (the footer's ``total_uncompressed_size``): Arrow's decoded array and pandas'
+#: Python strings, measured 3.6 (two labels of 100 MiB each: 729 MiB), and the
+#: allocator's slack (977 MiB peak RSS with the interpreter).
+PARQUET_TEXT_FACTOR = 5
+
+
+def _parquet_frame(path: Path, shown: str, options: dict) -> pd.DataFrame:
+    """A Parquet edge list as a frame of the columns used, checked against the budget
+    before any is decoded: its rows counted from the metadata (repeated rows compress to
+    nothing) and its text columns' uncompressed pages (a 400 MiB label compresses to a
+    few KB)."""
     try:
         import pyarrow.parquet as pq
     except ImportError:
@@ -473,13 +488,30 @@ def _parquet_frame(path: Path) -> pd.DataFrame:
     check_unique_names(schema.names)
     import pyarrow as pa
 
-    text = sum(not (pa.types.is_integer(t) or pa.types.is_floating(t)) for t in schema.types)
+    try:  # the columns used, named before anything is decoded
+        found = _columns(_Header(pd.Index(schema.names)), {k: options.get(k) for k in ROLES},
+                         ("source", "target", "time"))  # fmt: skip
+    except ValueError as e:
+        raise RunFormatError(f"{shown}: {e}") from None
+    used = [c for c in schema.names if c in found.values()]
+    types = {name: schema.field(name).type for name in used}
+    text = [c for c, t in types.items() if not (pa.types.is_integer(t) or pa.types.is_floating(t))]
+    pages = dict.fromkeys(text, 0)  # uncompressed bytes of each text column's pages
+    for g in range(meta.num_row_groups):
+        group = meta.row_group(g)
+        for k in range(group.num_columns):
+            chunk = group.column(k)
+            top = chunk.path_in_schema.split(".")[0]
+            if top in pages:
+                pages[top] += int(chunk.total_uncompressed_size)
     rows = int(meta.num_rows)  # plus Arrow's decoded columns, which tracemalloc does not see
-    check_budget(
-        rows * (BYTES_PER_ROW + 16 * len(schema.types) + BYTES_PER_TEXT_CELL * text),
-        what=f"the {rows} rows of {_text.shorten(repr(str(path)), 120)} (from its metadata)",
-    )
-    return pd.read_parquet(path)
+    need = rows * (BYTES_PER_ROW + 16 * len(used) + BYTES_PER_TEXT_CELL * len(text))
+    need += PARQUET_TEXT_FACTOR * sum(pages.values())
+    biggest = max(pages, key=pages.get, default=None)
+    held = (f"; column {_text.shorten(repr(biggest), 40)} holds {format_bytes(pages[biggest])} "
+            "of text" if biggest is not None and pages[biggest] > 2**20 else "")  # fmt: skip
+    check_budget(need, what=f"reading the {rows} rows of {shown} (from its metadata{held})")
+    return pd.read_parquet(path, columns=used)
 
 
 def read_edge_list(path, **options):
@@ -544,7 +576,7 @@ def read_edge_list(path, **options):
     spec = None  # a text file's: its rows are said as the file's lines
     try:
         if kind == "parquet" and columns is None:
-            frame = _parquet_frame(path)
+            frame = _parquet_frame(path, shown, options)
         else:
             spec = table_spec(path, columns=columns)
             named = [k for k in ("source", "target", "time", "weight") if options.get(k)]

@@ -302,3 +302,26 @@ def test_a_header_of_many_unused_columns_is_bounded(tmp_path, monkeypatch):
         as_series(wide(200_000))
     assert "reading the header of " in str(e.value) and "(200003 columns" in str(e.value)
     assert "save only the columns used" in str(e.value)
+
+
+def test_a_parquet_label_of_many_megabytes_is_counted_before_decoding(tmp_path, monkeypatch):
+    """K5: a 7 KB Parquet file of 2 rows whose label is 100 MiB of text (zstd) took
+    1.0 GB under a 300 MiB budget; 400 MiB died in realloc. The text columns'
+    uncompressed pages (the footer) count, and only the columns used are read."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    big = "x" * (8 * 2**20)
+    path = tmp_path / "long.parquet"
+    table = pa.table({"source": [big, "b"], "target": ["b", big], "time": [0, 1],
+                      "notes": ["n", "m"]})  # fmt: skip
+    pq.write_table(table, path, compression="zstd")
+    assert path.stat().st_size < 20_000
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "64MB")
+    with pytest.raises(BudgetError) as e:
+        as_series(path)
+    text = str(e.value)
+    assert "reading the 2 rows of " in text and "column 'source' holds 8.0 MiB of text" in text
+    assert "or more to read it" in text and len(text.replace(str(path), "p")) <= 300
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "1GB")
+    assert as_series(path).nodes == ("b", big)
