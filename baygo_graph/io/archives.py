@@ -54,7 +54,13 @@ import pandas as pd
 from .. import _text
 from .._validate import check_unique_names
 from ..exceptions import BudgetError, RunFormatError
-from ..limits import CSV_BYTES_PER_FILE_BYTE, LIMIT_ENV, format_bytes, memory_limit
+from ..limits import (
+    CSV_BYTES_PER_FILE_BYTE,
+    LIMIT_ENV,
+    check_budget,
+    format_bytes,
+    memory_limit,
+)
 
 __all__ = [
     "COMPRESSIONS",
@@ -101,6 +107,13 @@ CHUNK_ROWS = 1_000_000
 BYTES_PER_ROW = 96
 BYTES_PER_TEXT_CELL = 48
 _HEAD_LIMIT = 1 << 26
+#: Upper bound of the memory of one column of a header row, from its text to the names
+#: the reader keeps (measured with tracemalloc: at most about 180 B; the rows' unused
+#: columns are dropped as they are parsed): a header of 2 x 10^6 columns needs ~1 GiB.
+HEADER_BYTES_PER_COLUMN = 512
+#: Unused columns of a header past which they are dropped while parsing (pandas'
+#: ``usecols``), and rows wider than the header found by a second pass.
+WIDE_UNUSED = 16
 
 
 @dataclass(frozen=True)
@@ -440,6 +453,13 @@ def table_spec(path, *, columns=None) -> TableSpec:
         )  # Netzschleuder's header "# source, target, time", then "0, 1, 20" rows
         if spaced:
             skip, first = 0, hashed
+        columns = first.count(sep) + 1  # before the header is split into names
+        check_budget(
+            columns * HEADER_BYTES_PER_COLUMN,
+            what=f"reading the header of {name} ({columns} columns, ~{HEADER_BYTES_PER_COLUMN} B "
+            "each)",
+            advice="save only the columns used (source, target, time, weight)",
+        )
         raw = next(csv.reader([first], delimiter=sep), [])
         # a header written "source, target, time" matches its names without the spaces:
         # its rows are read the same way ("a, b, 1": 'b', not ' b'), one rule for both
@@ -511,7 +531,7 @@ def _no_header_line(first: str, names: tuple, name: str, skip: int, kind: str) -
         )
 
 
-def read_rows(spec: TableSpec, *, text=(), limit=None) -> pd.DataFrame:
+def read_rows(spec: TableSpec, *, text=(), keep=None, limit=None) -> pd.DataFrame:
     """The rows of the file ``spec`` describes, read in chunks within the memory budget.
 
     Parameters
@@ -520,6 +540,10 @@ def read_rows(spec: TableSpec, *, text=(), limit=None) -> pd.DataFrame:
     text : iterable of str
         Columns read as text (node labels: ``"007"`` stays ``"007"``); other columns
         are typed by pandas. Only an empty cell is missing (``NA`` is a label).
+    keep : iterable of str, optional
+        The header's columns to keep (the others are split off and dropped as each
+        line is parsed: a spreadsheet export's thousand unused columns cost nothing);
+        default every column.
     limit : int or str, optional
         The memory budget (:func:`baygo_graph.limits.memory_limit`).
 
@@ -560,6 +584,11 @@ def read_rows(spec: TableSpec, *, text=(), limit=None) -> pd.DataFrame:
     else:
         options.update(sep=spec.sep, skipinitialspace=spec.spaced, names=list(spec.names))
         options["skiprows"] = spec.skip + 1
+        # a wide header (a spreadsheet's export): its unused columns are dropped as
+        # each line is parsed (pandas then ignores a row's extra values: checked after)
+        unused = len(spec.names) - len(set(keep if keep is not None else spec.names))
+        if unused > WIDE_UNUSED:
+            options["usecols"] = sorted(set(keep), key=spec.names.index)
     chunks, rows = [], 0
     packed = (
         f" ({spec.compression}, {format_bytes(spec.path.stat().st_size)} on disk)"
@@ -613,6 +642,8 @@ def read_rows(spec: TableSpec, *, text=(), limit=None) -> pd.DataFrame:
         raise RunFormatError(
             f"{name} is not a readable edge list: {_text.shorten(' '.join(str(e).split()), 160)}"
         ) from None
+    if "usecols" in options and not spec.headerless and _wider_line(spec)[0] is not None:
+        raise RunFormatError(_wider_than_header(spec, name))
     if not chunks:
         frame = pd.DataFrame(columns=[n for n in spec.names if not n.startswith("-")])
     else:

@@ -30,6 +30,7 @@ Rules:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
@@ -39,7 +40,13 @@ import pandas as pd
 from .. import _text
 from .._validate import check_unique_names
 from ..exceptions import BudgetError, CellError, RunFormatError
-from ..limits import EDGE_LIST_BYTES_PER_STEP, check_budget, estimate_edge_list_bytes, memory_limit
+from ..limits import (
+    EDGE_LIST_BYTES_PER_STEP,
+    check_budget,
+    estimate_edge_list_bytes,
+    format_bytes,
+    memory_limit,
+)
 from ..series import series_from_edges
 from .archives import (
     BYTES_PER_ROW,
@@ -386,11 +393,15 @@ def edge_list_series(
         if kind in ("decimal", "integer", "floating", "mixed-integer-float"):
             wv = wv.astype(float)  # Python numbers (a Parquet decimal column): as floats
         if not pd.api.types.is_numeric_dtype(wv):
-            row, cell = next(
-                (k, v) for k, v in enumerate(wv.tolist()) if v is not None and (
-                    isinstance(v, bool | np.bool_ | complex | np.complexfloating)
-                    or not isinstance(v, int | float | np.number | Decimal))
-            )  # fmt: skip
+            cells = wv.tolist()
+            row = next((k for k, v in enumerate(cells) if v is not None and not isinstance(
+                v, str) and (isinstance(v, bool | np.bool_ | complex | np.complexfloating)
+                or not isinstance(v, int | float | np.number | Decimal))), None)  # fmt: skip
+            if row is None:  # text in the way: the first that is no number, else the first
+                text = wv.map(lambda v: isinstance(v, str)).to_numpy(dtype=bool)
+                bad = text & pd.to_numeric(wv.where(text), errors="coerce").isna().to_numpy()
+                row = int(np.flatnonzero(bad if bad.any() else text)[0])
+            cell = cells[row]
             why = "weights must be numbers, not text" if isinstance(cell, str) else (
                 f"a {type(cell).__name__}: weights must be real numbers")  # fmt: skip
             raise CellError(
@@ -446,9 +457,26 @@ def _text_weights(text: pd.Series, name: str) -> pd.Series:
     return numbers
 
 
-def _parquet_frame(path: Path) -> pd.DataFrame:
-    """A Parquet edge list as a frame, its rows counted from the metadata and checked
-    against the budget before any is decoded (repeated rows compress to nothing)."""
+@dataclass(frozen=True)
+class _Header:
+    """A file's column names, for :func:`_columns` before its rows are read (no frame of
+    a header's 10^6 columns is built)."""
+
+    columns: pd.Index
+
+
+#: Upper bound of the memory of a Parquet text column, per byte of its uncompressed
+#: pages (the footer's ``total_uncompressed_size``): Arrow's decoded array and pandas'
+#: Python strings, measured 3.6 (two labels of 100 MiB each: 729 MiB), and the
+#: allocator's slack (977 MiB peak RSS with the interpreter).
+PARQUET_TEXT_FACTOR = 5
+
+
+def _parquet_frame(path: Path, shown: str, options: dict) -> pd.DataFrame:
+    """A Parquet edge list as a frame of the columns used, checked against the budget
+    before any is decoded: its rows counted from the metadata (repeated rows compress to
+    nothing) and its text columns' uncompressed pages (a 400 MiB label compresses to a
+    few KB)."""
     try:
         import pyarrow.parquet as pq
     except ImportError:
@@ -460,13 +488,30 @@ def _parquet_frame(path: Path) -> pd.DataFrame:
     check_unique_names(schema.names)
     import pyarrow as pa
 
-    text = sum(not (pa.types.is_integer(t) or pa.types.is_floating(t)) for t in schema.types)
+    try:  # the columns used, named before anything is decoded
+        found = _columns(_Header(pd.Index(schema.names)), {k: options.get(k) for k in ROLES},
+                         ("source", "target", "time"))  # fmt: skip
+    except ValueError as e:
+        raise RunFormatError(f"{shown}: {e}") from None
+    used = [c for c in schema.names if c in found.values()]
+    types = {name: schema.field(name).type for name in used}
+    text = [c for c, t in types.items() if not (pa.types.is_integer(t) or pa.types.is_floating(t))]
+    pages = dict.fromkeys(text, 0)  # uncompressed bytes of each text column's pages
+    for g in range(meta.num_row_groups):
+        group = meta.row_group(g)
+        for k in range(group.num_columns):
+            chunk = group.column(k)
+            top = chunk.path_in_schema.split(".")[0]
+            if top in pages:
+                pages[top] += int(chunk.total_uncompressed_size)
     rows = int(meta.num_rows)  # plus Arrow's decoded columns, which tracemalloc does not see
-    check_budget(
-        rows * (BYTES_PER_ROW + 16 * len(schema.types) + BYTES_PER_TEXT_CELL * text),
-        what=f"the {rows} rows of {_text.shorten(repr(str(path)), 120)} (from its metadata)",
-    )
-    return pd.read_parquet(path)
+    need = rows * (BYTES_PER_ROW + 16 * len(used) + BYTES_PER_TEXT_CELL * len(text))
+    need += PARQUET_TEXT_FACTOR * sum(pages.values())
+    biggest = max(pages, key=pages.get, default=None)
+    held = (f"; column {_text.shorten(repr(biggest), 40)} holds {format_bytes(pages[biggest])} "
+            "of text" if biggest is not None and pages[biggest] > 2**20 else "")  # fmt: skip
+    check_budget(need, what=f"reading the {rows} rows of {shown} (from its metadata{held})")
+    return pd.read_parquet(path, columns=used)
 
 
 def read_edge_list(path, **options):
@@ -531,7 +576,7 @@ def read_edge_list(path, **options):
     spec = None  # a text file's: its rows are said as the file's lines
     try:
         if kind == "parquet" and columns is None:
-            frame = _parquet_frame(path)
+            frame = _parquet_frame(path, shown, options)
         else:
             spec = table_spec(path, columns=columns)
             named = [k for k in ("source", "target", "time", "weight") if options.get(k)]
@@ -541,7 +586,7 @@ def read_edge_list(path, **options):
                     f"{shown} has no header row: its columns are named by position "
                     "(columns='time,source,target', CLI --columns)"
                 )
-            head = pd.DataFrame(columns=[n for n in spec.names if not n.startswith("-")])
+            head = _Header(pd.Index([n for n in spec.names if not n.startswith("-")]))
             # every column checked before the rows are read (a headerless file without
             # a time position is one step)
             required = ("source", "target") if spec.headerless else ("source", "target", "time")
@@ -555,7 +600,7 @@ def read_edge_list(path, **options):
             # "NA" is a label: only an empty cell is missing; times (read exactly) and
             # weights (an underflow named) as text
             exact = {c for c in (when, wcol) if c is not None}
-            frame = read_rows(spec, text=text | exact)
+            frame = read_rows(spec, text=text | exact, keep=text | exact)
             if wcol is not None:
                 frame[wcol] = _text_weights(frame[wcol], wcol)
             kind_ = _int_labels(pd.concat([frame[c] for c in text]))  # one kind for both

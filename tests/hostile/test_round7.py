@@ -268,3 +268,60 @@ def test_a_flipped_bit_of_a_json_or_graphml_series_is_never_read_as_another(tmp_
             assert "\n" not in str(e) and len(str(e).replace(str(flip), "f")) <= 300
             continue
         assert same(other), (i, chr(blob[i]), blob[max(0, i - 20) : i + 10])
+
+
+def test_a_header_of_many_unused_columns_is_bounded(tmp_path, monkeypatch):
+    """K4: 500,000 unused columns (6.9 MB, 3 rows) took 2.1 GB and 229 s under a 300 MiB
+    budget; 2 x 10^6 ran out of memory. The unused columns are dropped as rows are
+    parsed, and the header is checked against the budget before it is split."""
+    import tracemalloc
+
+    def wide(n: int):
+        path = tmp_path / f"wide{n}.csv"
+        extra = ",".join(f"c{i}" for i in range(n))
+        ones = ",".join("1" * n)
+        path.write_text(
+            f"source,target,time,{extra}\n" + "".join(f"a,b,{r},{ones}\n" for r in range(3))
+        )
+        return path
+
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "64MB")
+    small = wide(50_000)
+    tracemalloc.start()
+    try:
+        series = as_series(small)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert series.nodes == ("a", "b") and series.n_steps == 3
+    assert peak < 40 * 2**20, peak  # ~360 B a column: unused columns are never a frame's
+    small.write_text(small.read_text() + "a,b,3," + ",".join("1" * 50_001) + "\n")
+    with pytest.raises(RunFormatError, match="line 5 holds 50004 values, more than the header"):
+        as_series(small)  # dropped columns, but a wider row is still refused
+    with pytest.raises(BudgetError) as e:
+        as_series(wide(200_000))
+    assert "reading the header of " in str(e.value) and "(200003 columns" in str(e.value)
+    assert "save only the columns used" in str(e.value)
+
+
+def test_a_parquet_label_of_many_megabytes_is_counted_before_decoding(tmp_path, monkeypatch):
+    """K5: a 7 KB Parquet file of 2 rows whose label is 100 MiB of text (zstd) took
+    1.0 GB under a 300 MiB budget; 400 MiB died in realloc. The text columns'
+    uncompressed pages (the footer) count, and only the columns used are read."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    big = "x" * (8 * 2**20)
+    path = tmp_path / "long.parquet"
+    table = pa.table({"source": [big, "b"], "target": ["b", big], "time": [0, 1],
+                      "notes": ["n", "m"]})  # fmt: skip
+    pq.write_table(table, path, compression="zstd")
+    assert path.stat().st_size < 20_000
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "64MB")
+    with pytest.raises(BudgetError) as e:
+        as_series(path)
+    text = str(e.value)
+    assert "reading the 2 rows of " in text and "column 'source' holds 8.0 MiB of text" in text
+    assert "or more to read it" in text and len(text.replace(str(path), "p")) <= 300
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "1GB")
+    assert as_series(path).nodes == ("b", big)
