@@ -67,6 +67,7 @@ __all__ = [
     "output_lock",
     "output_record",
     "protected_inputs",
+    "remove_told",
     "umask_mode",
     "written_here",
 ]
@@ -355,7 +356,7 @@ def atomic_path(path, *, within=None, overwrite: bool = True, suffix: bool = Fal
                     _update_record(root, {_key(root, path): digest})
                 if record:
                     for tell in _ANNOUNCE:
-                        tell(path)
+                        tell(path, "wrote")
     except OSError as e:
         tmp.unlink(missing_ok=True)
         if e.filename is not None:  # names its file already (ours, or one read)
@@ -368,27 +369,39 @@ def atomic_path(path, *, within=None, overwrite: bool = True, suffix: bool = Fal
 
 @contextlib.contextmanager
 def announce_written(tell):
-    """While the block runs, ``tell(path)`` is called as each file written through
-    :func:`atomic_path` is finished: renamed to its name and listed in its folder's
-    record, a Ctrl-C held off until it was told (a writer's own bookkeeping,
-    ``record=False``, is not told). The ``baygo`` command says ``wrote PATH`` there, so
-    an interrupted command has said exactly the files it finished.
+    """While the block runs, ``tell(path, "wrote")`` is called as each file written
+    through :func:`atomic_path` is finished: renamed to its name and listed in its
+    folder's record, a Ctrl-C held off until it was told (a writer's own bookkeeping,
+    ``record=False``, is not told); ``tell(path, "removed")`` as a file baygo wrote is
+    removed (:func:`remove_told`). The ``baygo`` command says ``wrote PATH`` there, so an
+    interrupted command has said exactly the files it finished.
 
     Examples
     --------
     >>> import tempfile
     >>> d = Path(tempfile.mkdtemp())
-    >>> with announce_written(lambda p: print("wrote", p.name)):
+    >>> with announce_written(lambda p, what: print(what, p.name)):
     ...     _ = atomic_text(d / "a.md", "one")
     ...     _ = atomic_text(d / "b.md", "two")
+    ...     remove_told(d / "a.md")
     wrote a.md
     wrote b.md
+    removed a.md
     """
     _ANNOUNCE.append(tell)
     try:
         yield
     finally:
         _ANNOUNCE.remove(tell)
+
+
+def remove_told(path) -> None:
+    """Remove the file ``path`` (one baygo wrote, now stale) and say so to whoever
+    listens (:func:`announce_written`): nothing baygo deletes goes unsaid."""
+    with deferred_interrupt():
+        Path(path).unlink()
+        for tell in _ANNOUNCE:
+            tell(Path(path), "removed")
 
 
 def _link_new(tmp: Path, path: Path) -> None:

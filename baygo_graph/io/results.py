@@ -44,7 +44,7 @@ from .._format import synthetic_banner
 from .._text import csv_uncell, short_list, shorten
 from ..exceptions import DataError
 from ..limits import check_budget
-from .atomic import atomic_write, written_here
+from .atomic import atomic_write, remove_told, written_here
 
 __all__ = [
     "COLUMNS",
@@ -374,7 +374,7 @@ def remove_stale_results(folder, *, keep: str) -> list[Path]:
             continue
         ours = written_here(other)  # in a command's output folder: its record decides
         if ours or (ours is None and is_our_table(other)):
-            other.unlink()
+            remove_told(other)  # the command says 'removed PATH'
             removed.append(other)
     return removed
 

@@ -233,3 +233,15 @@ def test_json_entropy_is_a_number(capsys, no_env):
     assert code == 0
     entropy = json.loads(out)["entropy"]
     assert isinstance(entropy, int) and not isinstance(entropy, bool) and entropy >= 0
+
+
+def test_the_other_formats_table_is_said_when_removed(tmp_path, capsys, no_env):
+    """--csv, then Parquet, into one folder: baygo's earlier results.csv would disagree
+    with the new table and is removed; the command says so (it was silent)."""
+    args = [*SMALL, "--strategies", "baygo,nocol", "--out", str(tmp_path)]
+    assert call([*args, "--csv"], capsys)[0] == 0
+    code, out, _ = call(args, capsys)
+    assert code == 0 and not (tmp_path / "results.csv").exists()
+    said = [line for line in out.splitlines() if line.startswith(("wrote ", "removed "))]
+    assert said[:2] == [f"wrote {tmp_path / 'results.parquet'}",
+                        f"removed {tmp_path / 'results.csv'}"]  # fmt: skip
