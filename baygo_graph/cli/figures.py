@@ -157,6 +157,7 @@ def plot(run_dir, out, formats, window, force, as_json, **options):
     from ..io.atomic import atomic_figure, check_replace
     from ..reproduce import run_figures
 
+    formats = tuple(dict.fromkeys(formats))  # each format once, in the order given
     run = load_input(run_dir, **options)
     # a series that is not a run has graph figures only (no MSE)
     figures_of = run_figures if hasattr(run, "strategy") else _series_figures

@@ -165,3 +165,12 @@ def test_plot_and_animate_cut_a_long_window_with_a_note(run_dir, tmp_path, capsy
     code, _, err = call(["animate", run_dir, "--out", tmp_path / "f" / "a.gif"], capsys)
     assert code != 0
     assert "--out:" in err and "parent" in err and "is a file, not a folder" in err
+
+
+def test_a_format_given_twice_is_drawn_once(run_dir, tmp_path, capsys):
+    code, out, err = call(["plot", run_dir, "--out", tmp_path, "--format", "png", "--format",
+                           "svg", "--format", "png", "--json"], capsys)  # fmt: skip
+    assert code == 0
+    files = json.loads(out)["files"]
+    assert len(files) == len(set(files)) == 14 and files[1].endswith(".svg")
+    assert err.splitlines() == [f"wrote {f}" for f in files]  # each said once
