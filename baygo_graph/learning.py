@@ -243,8 +243,8 @@ def simulate_seeds(
         (:func:`copy.deepcopy`) of each monitor given, which stays unchanged.
     at_once : int, optional
         Seeds per loop (>= 1); default: as many as keep the loop's posterior
-        buffers within :data:`SEEDS_AT_ONCE_BYTES` (cache-sized: 3 seeds of the
-        paper's run, 15 at grid 31, 46 centralised runs) and the memory budget.
+        buffers within :data:`SEEDS_AT_ONCE_BYTES` (cache-sized: 2 seeds of the
+        paper's run, 9 at grid 31, 29 centralised runs) and the memory budget.
         The exact model and strategies whose plans pool one run at a time (a
         plug-in that overrides ``Plan.pool`` only) always run one seed at a time.
 
@@ -280,11 +280,11 @@ def simulate_seeds(
                      copy_monitors=True, at_once=at_once)  # fmt: skip
 
 
-#: Bytes of posterior buffers (3 x seeds x learners x grid points) one loop of
+#: Bytes of posterior buffers (3 x seeds x learners x grid points, 2.5 MiB) one loop of
 #: :func:`simulate_seeds` holds by default: past a few MiB the passes of a step no
 #: longer find their data in the caches, and a batch gets slower per seed than one run
 #: (measured on the paper's run and at grid 31; ``docs/scaling.md``).
-SEEDS_AT_ONCE_BYTES = 4 << 20
+SEEDS_AT_ONCE_BYTES = 5 << 19
 
 
 def _simulate(strategy, seeds, *, monitors, copy_monitors, at_once, agents, steps, data,

@@ -217,13 +217,13 @@ def test_at_once_stays_in_cache_and_within_the_memory_budget(monkeypatch):
     strat = resolve_strategy("baygo", agents=12)
     sizes = {"agents": 12, "steps": 60, "batch": 1, "dtype": np.dtype("float64"), "keep": set()}
     paper = _at_once(LinearRegression(grid=61), strat, 80, learners=12, **sizes)
-    assert paper == SEEDS_AT_ONCE_BYTES // (3 * 12 * 3721 * 8) == 3
-    assert _at_once(LinearRegression(grid=61), strat, 80, learners=1, **sizes) == 46
+    assert paper == SEEDS_AT_ONCE_BYTES // (3 * 12 * 3721 * 8) == 2
+    assert _at_once(LinearRegression(grid=61), strat, 80, learners=1, **sizes) == 29
     assert _at_once(LinearRegression(grid=121), strat, 80, learners=12, **sizes) == 1
-    small = _at_once(LinearRegression(grid=11), strat, 80, learners=12, **sizes)
+    small = _at_once(LinearRegression(grid=9), strat, 80, learners=12, **sizes)
     assert small == 80
     monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "1MiB")
-    tight = _at_once(LinearRegression(grid=11), strat, 80, learners=12, **sizes)
+    tight = _at_once(LinearRegression(grid=9), strat, 80, learners=12, **sizes)
     assert 1 <= tight < small
     with pytest.raises(BudgetError, match="runs made together"):
         bg.simulate_seeds("baygo", seeds=range(80), at_once=80, data=DATA)
