@@ -244,3 +244,37 @@ def test_each_seed_warns_as_its_run_does():
     alone = [m for s in (0, 1, 2) for m in caught(lambda s=s: bg.simulate("baygo", rng=s, **opts))]
     together = caught(lambda: bg.simulate_seeds("baygo", seeds=[0, 1, 2], **opts))
     assert alone and together == alone  # a coarse grid: every run says where it collapsed
+
+
+def test_stacked_argmin_in_blocks_that_cut_across_runs(monkeypatch):
+    import baygo_graph.models.rows as rows
+
+    monkeypatch.setattr(rows, "MIN_VALUES", 1)  # the blocked path, on both threads
+    monkeypatch.setattr(rows, "BLOCK_BYTES", 5 * 4 * 8)  # 5 rows of 4: blocks cut runs
+    rng = np.random.default_rng(3)
+    seeds, m = 6, 4
+    scores = rng.integers(0, 2, size=(seeds * m, m)).astype(float)
+    scale, shift = rng.uniform(1, 2, seeds * m), rng.standard_normal(seeds * m)
+    gens = [np.random.default_rng(s) for s in range(seeds)]
+    got = dense_argmin(scores.copy(), gens, mask_diagonal=True, row_scale=scale,
+                       col_shift=shift, seeds=seeds)  # fmt: skip
+    for s in range(seeds):
+        block = slice(s * m, (s + 1) * m)
+        one = dense_argmin(scores[block].copy(), np.random.default_rng(s), mask_diagonal=True,
+                           row_scale=scale[block], col_shift=shift[block])  # fmt: skip
+        assert np.array_equal(got[block], one)
+
+
+@QUIET
+@pytest.mark.parametrize("strategy", ["baygo", "posm", "complete"])
+def test_blocked_passes_on_both_threads_give_the_same_runs(monkeypatch, strategy):
+    import baygo_graph.models.rows as rows
+
+    opts = {"agents": 5, "steps": 4, "data": DATA, "model": LinearRegression(grid=7)}
+    opts |= {"progress": False, "keep_posteriors": (-1,)}
+    alone = [bg.simulate(strategy, rng=s, **opts) for s in range(4)]
+    monkeypatch.setattr(rows, "MIN_VALUES", 1)  # every pass in blocks, on the thread pool
+    monkeypatch.setattr(rows, "BLOCK_BYTES", 3 * 49 * 8)  # 3 rows of 5: blocks cut runs
+    monkeypatch.setenv("BAYGO_NUM_THREADS", "2")
+    for run, one in zip(bg.simulate_seeds(strategy, seeds=range(4), **opts), alone, strict=True):
+        assert_same_run(run, one)
