@@ -28,6 +28,7 @@ from .data import draw_batches
 from .exceptions import BudgetError
 from .limits import arrays_nbytes, check_budget, estimate_run_bytes
 from .models import pool, resolve_model
+from .models.grid import GridModel
 from .models.rows import blas_limit, blas_threads
 from .run import Run
 from .strategies import DEFAULT_STRATEGY, capabilities, resolve_strategy
@@ -345,7 +346,7 @@ def _simulate(strategy, seeds, *, monitors, copy_monitors, at_once, agents, step
             for one in rest:
                 one[3] = plan_of(one[1])
         lo += len(made)
-        together = hasattr(model, "start_seeds") and getattr(made[0][3], "seeds_at_once", False)
+        together = _batches_seeds(model) and getattr(made[0][3], "seeds_at_once", False)
         groups = [made] if together else [[one] for one in made]
         for group in groups:
             mons = [copy.deepcopy(monitors) if copy_monitors else monitors for _ in group]
@@ -357,6 +358,41 @@ def _simulate(strategy, seeds, *, monitors, copy_monitors, at_once, agents, step
                                       agents=agents, steps=steps, delta=delta, batch=batch,
                                       informative=informative, dtype=dtype))  # fmt: skip
     return runs
+
+
+#: The step methods a model's ``start_seeds`` works with: a subclass that overrides one
+#: of them below the class that defines ``start_seeds`` runs one seed at a time.
+_SEEDS_STEP = ("start", "update", "most_divergent", "pool_choices", "pool_weights", "measure",
+               "posterior", "posterior_local")  # fmt: skip
+#: A model's own batched hooks (not the generic ones of GridModel, which call the model's
+#: methods run by run) and what each one stands for.
+_SEEDS_HOOKS = {
+    "start_seeds": ("prepare",),
+    "log_likelihood_seeds": ("log_likelihood", "prepare"),
+    "loss_seeds": ("loss_function", "prepare"),
+}
+
+
+def _batches_seeds(model) -> bool:
+    """Whether ``model`` makes several runs in one state (``start_seeds``): none of the
+    methods its batched hooks stand for is overridden below the class of the hook."""
+    kind = type(model)
+
+    def owner(name):
+        return next((k for k in kind.__mro__ if name in vars(k)), None)
+
+    first = owner("start_seeds")
+    if first is None:
+        return False
+    if any(owner(n) not in first.__mro__ for n in _SEEDS_STEP if owner(n) is not None):
+        return False
+    for hook, relied in _SEEDS_HOOKS.items():
+        mine = owner(hook)
+        if mine is None or mine is GridModel:  # the generic hook: the model's own methods
+            continue
+        if any(owner(n) not in mine.__mro__ for n in relied if owner(n) is not None):
+            return False
+    return True
 
 
 def _start_plan(strat, rng, *, agents, steps, delta, dtype):

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 import baygo_graph as bg
 from baygo_graph.exceptions import BudgetError
 from baygo_graph.learning import SEEDS_AT_ONCE_BYTES, _at_once
-from baygo_graph.models import LinearRegression, kl_choices
+from baygo_graph.models import LinearRegression, kl_choices, resolve_model
 from baygo_graph.models.kl import dense_argmin
 from baygo_graph.reproduce.theorem import TruthMonitor
 from baygo_graph.strategies import BayGo, Plan, resolve_strategy
@@ -278,3 +278,21 @@ def test_blocked_passes_on_both_threads_give_the_same_runs(monkeypatch, strategy
     monkeypatch.setenv("BAYGO_NUM_THREADS", "2")
     for run, one in zip(bg.simulate_seeds(strategy, seeds=range(4), **opts), alone, strict=True):
         assert_same_run(run, one)
+
+
+@QUIET
+def test_a_model_that_changes_what_batching_relies_on_runs_one_seed_at_a_time():
+    from dataclasses import dataclass
+
+    from baygo_graph.learning import _batches_seeds
+    from baygo_graph.models import ExactGaussian
+
+    @dataclass(frozen=True)
+    class Sharper(LinearRegression):
+        def log_likelihood(self, stats, *, out, state):
+            return 2.0 * LinearRegression.log_likelihood(self, stats, out=out, state=state)
+
+    assert _batches_seeds(LinearRegression()) and not _batches_seeds(Sharper())
+    assert not _batches_seeds(ExactGaussian())
+    assert all(_batches_seeds(resolve_model(name)) for name in ("mean", "logistic"))
+    check_seeds("baygo", [0, 1], agents=4, steps=3, data=DATA, model=Sharper(grid=9))
