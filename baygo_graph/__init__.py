@@ -4,7 +4,8 @@ The learning loop (:func:`simulate`) yields a :class:`Run`, a time series of
 weighted communication digraphs with per-step metrics; :mod:`baygo_graph.analysis`
 checks their connectivity and influence, :mod:`baygo_graph.figures` draws them.
 
-The top level holds what a user needs first: :func:`simulate` and :class:`Run`
+The top level holds what a user needs first: :func:`simulate` (and
+:func:`simulate_seeds`, several seeds of one configuration in one loop) and :class:`Run`
 (with :func:`load_runs`), the data (:class:`Dataset`, :func:`load_bodyfat`,
 :func:`synthetic_bodyfat`, :func:`paper_split`), any temporal network
 as a series (:func:`as_series`, the one door in) and series files

@@ -28,6 +28,7 @@ from .data import draw_batches
 from .exceptions import BudgetError
 from .limits import arrays_nbytes, check_budget, estimate_run_bytes
 from .models import pool, resolve_model
+from .models.grid import GridModel
 from .models.rows import blas_limit, blas_threads
 from .run import Run
 from .strategies import DEFAULT_STRATEGY, capabilities, resolve_strategy
@@ -227,7 +228,9 @@ def simulate_seeds(
     posteriors are the row blocks of one array), so the per-step cost of Python and
     numpy calls is paid once for ``at_once`` seeds; each seed keeps its own
     generator and draws in its own order, each matrix product is its own BLAS call.
-    See the performance page of the docs (``docs/scaling.md``).
+    It saves calls, not passes over the posteriors: much on small grids and for
+    centralised runs (0.3-0.6x the CPU time per seed at grid 31), a few per cent at
+    the paper's size; see the performance page of the docs (``docs/scaling.md``).
 
     Parameters
     ----------
@@ -243,8 +246,8 @@ def simulate_seeds(
         (:func:`copy.deepcopy`) of each monitor given, which stays unchanged.
     at_once : int, optional
         Seeds per loop (>= 1); default: as many as keep the loop's posterior
-        buffers within :data:`SEEDS_AT_ONCE_BYTES` (cache-sized: 3 seeds of the
-        paper's run, 15 at grid 31, 46 centralised runs) and the memory budget.
+        buffers within :data:`SEEDS_AT_ONCE_BYTES` (cache-sized: 2 seeds of the
+        paper's run, 9 at grid 31, 29 centralised runs) and the memory budget.
         The exact model and strategies whose plans pool one run at a time (a
         plug-in that overrides ``Plan.pool`` only) always run one seed at a time.
 
@@ -257,6 +260,9 @@ def simulate_seeds(
     ------
     ValueError, TypeError, BudgetError
         As :func:`simulate`; the memory budget is checked for the runs made together.
+    NonFiniteError
+        As :func:`simulate`, naming the step and agent: a run of a loop that goes
+        non-finite stops the call (the runs made before it are not returned).
 
     Examples
     --------
@@ -280,11 +286,11 @@ def simulate_seeds(
                      copy_monitors=True, at_once=at_once)  # fmt: skip
 
 
-#: Bytes of posterior buffers (3 x seeds x learners x grid points) one loop of
+#: Bytes of posterior buffers (3 x seeds x learners x grid points, 2.5 MiB) one loop of
 #: :func:`simulate_seeds` holds by default: past a few MiB the passes of a step no
 #: longer find their data in the caches, and a batch gets slower per seed than one run
 #: (measured on the paper's run and at grid 31; ``docs/scaling.md``).
-SEEDS_AT_ONCE_BYTES = 4 << 20
+SEEDS_AT_ONCE_BYTES = 5 << 19
 
 
 def _simulate(strategy, seeds, *, monitors, copy_monitors, at_once, agents, steps, data,
@@ -340,7 +346,7 @@ def _simulate(strategy, seeds, *, monitors, copy_monitors, at_once, agents, step
             for one in rest:
                 one[3] = plan_of(one[1])
         lo += len(made)
-        together = hasattr(model, "start_seeds") and getattr(made[0][3], "seeds_at_once", False)
+        together = _batches_seeds(model) and getattr(made[0][3], "seeds_at_once", False)
         groups = [made] if together else [[one] for one in made]
         for group in groups:
             mons = [copy.deepcopy(monitors) if copy_monitors else monitors for _ in group]
@@ -352,6 +358,41 @@ def _simulate(strategy, seeds, *, monitors, copy_monitors, at_once, agents, step
                                       agents=agents, steps=steps, delta=delta, batch=batch,
                                       informative=informative, dtype=dtype))  # fmt: skip
     return runs
+
+
+#: The step methods a model's ``start_seeds`` works with: a subclass that overrides one
+#: of them below the class that defines ``start_seeds`` runs one seed at a time.
+_SEEDS_STEP = ("start", "update", "most_divergent", "pool_choices", "pool_weights", "measure",
+               "posterior", "posterior_local")  # fmt: skip
+#: A model's own batched hooks (not the generic ones of GridModel, which call the model's
+#: methods run by run) and what each one stands for.
+_SEEDS_HOOKS = {
+    "start_seeds": ("prepare",),
+    "log_likelihood_seeds": ("log_likelihood", "prepare"),
+    "loss_seeds": ("loss_function", "prepare"),
+}
+
+
+def _batches_seeds(model) -> bool:
+    """Whether ``model`` makes several runs in one state (``start_seeds``): none of the
+    methods its batched hooks stand for is overridden below the class of the hook."""
+    kind = type(model)
+
+    def owner(name):
+        return next((k for k in kind.__mro__ if name in vars(k)), None)
+
+    first = owner("start_seeds")
+    if first is None:
+        return False
+    if any(owner(n) not in first.__mro__ for n in _SEEDS_STEP if owner(n) is not None):
+        return False
+    for hook, relied in _SEEDS_HOOKS.items():
+        mine = owner(hook)
+        if mine is None or mine is GridModel:  # the generic hook: the model's own methods
+            continue
+        if any(owner(n) not in mine.__mro__ for n in relied if owner(n) is not None):
+            return False
+    return True
 
 
 def _start_plan(strat, rng, *, agents, steps, delta, dtype):

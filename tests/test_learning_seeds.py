@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 import baygo_graph as bg
 from baygo_graph.exceptions import BudgetError
 from baygo_graph.learning import SEEDS_AT_ONCE_BYTES, _at_once
-from baygo_graph.models import LinearRegression, kl_choices
+from baygo_graph.models import LinearRegression, kl_choices, resolve_model
 from baygo_graph.models.kl import dense_argmin
 from baygo_graph.reproduce.theorem import TruthMonitor
 from baygo_graph.strategies import BayGo, Plan, resolve_strategy
@@ -217,13 +217,13 @@ def test_at_once_stays_in_cache_and_within_the_memory_budget(monkeypatch):
     strat = resolve_strategy("baygo", agents=12)
     sizes = {"agents": 12, "steps": 60, "batch": 1, "dtype": np.dtype("float64"), "keep": set()}
     paper = _at_once(LinearRegression(grid=61), strat, 80, learners=12, **sizes)
-    assert paper == SEEDS_AT_ONCE_BYTES // (3 * 12 * 3721 * 8) == 3
-    assert _at_once(LinearRegression(grid=61), strat, 80, learners=1, **sizes) == 46
+    assert paper == SEEDS_AT_ONCE_BYTES // (3 * 12 * 3721 * 8) == 2
+    assert _at_once(LinearRegression(grid=61), strat, 80, learners=1, **sizes) == 29
     assert _at_once(LinearRegression(grid=121), strat, 80, learners=12, **sizes) == 1
-    small = _at_once(LinearRegression(grid=11), strat, 80, learners=12, **sizes)
+    small = _at_once(LinearRegression(grid=9), strat, 80, learners=12, **sizes)
     assert small == 80
     monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "1MiB")
-    tight = _at_once(LinearRegression(grid=11), strat, 80, learners=12, **sizes)
+    tight = _at_once(LinearRegression(grid=9), strat, 80, learners=12, **sizes)
     assert 1 <= tight < small
     with pytest.raises(BudgetError, match="runs made together"):
         bg.simulate_seeds("baygo", seeds=range(80), at_once=80, data=DATA)
@@ -244,3 +244,55 @@ def test_each_seed_warns_as_its_run_does():
     alone = [m for s in (0, 1, 2) for m in caught(lambda s=s: bg.simulate("baygo", rng=s, **opts))]
     together = caught(lambda: bg.simulate_seeds("baygo", seeds=[0, 1, 2], **opts))
     assert alone and together == alone  # a coarse grid: every run says where it collapsed
+
+
+def test_stacked_argmin_in_blocks_that_cut_across_runs(monkeypatch):
+    import baygo_graph.models.rows as rows
+
+    monkeypatch.setattr(rows, "MIN_VALUES", 1)  # the blocked path, on both threads
+    monkeypatch.setattr(rows, "BLOCK_BYTES", 5 * 4 * 8)  # 5 rows of 4: blocks cut runs
+    rng = np.random.default_rng(3)
+    seeds, m = 6, 4
+    scores = rng.integers(0, 2, size=(seeds * m, m)).astype(float)
+    scale, shift = rng.uniform(1, 2, seeds * m), rng.standard_normal(seeds * m)
+    gens = [np.random.default_rng(s) for s in range(seeds)]
+    got = dense_argmin(scores.copy(), gens, mask_diagonal=True, row_scale=scale,
+                       col_shift=shift, seeds=seeds)  # fmt: skip
+    for s in range(seeds):
+        block = slice(s * m, (s + 1) * m)
+        one = dense_argmin(scores[block].copy(), np.random.default_rng(s), mask_diagonal=True,
+                           row_scale=scale[block], col_shift=shift[block])  # fmt: skip
+        assert np.array_equal(got[block], one)
+
+
+@QUIET
+@pytest.mark.parametrize("strategy", ["baygo", "posm", "complete"])
+def test_blocked_passes_on_both_threads_give_the_same_runs(monkeypatch, strategy):
+    import baygo_graph.models.rows as rows
+
+    opts = {"agents": 5, "steps": 4, "data": DATA, "model": LinearRegression(grid=7)}
+    opts |= {"progress": False, "keep_posteriors": (-1,)}
+    alone = [bg.simulate(strategy, rng=s, **opts) for s in range(4)]
+    monkeypatch.setattr(rows, "MIN_VALUES", 1)  # every pass in blocks, on the thread pool
+    monkeypatch.setattr(rows, "BLOCK_BYTES", 3 * 49 * 8)  # 3 rows of 5: blocks cut runs
+    monkeypatch.setenv("BAYGO_NUM_THREADS", "2")
+    for run, one in zip(bg.simulate_seeds(strategy, seeds=range(4), **opts), alone, strict=True):
+        assert_same_run(run, one)
+
+
+@QUIET
+def test_a_model_that_changes_what_batching_relies_on_runs_one_seed_at_a_time():
+    from dataclasses import dataclass
+
+    from baygo_graph.learning import _batches_seeds
+    from baygo_graph.models import ExactGaussian
+
+    @dataclass(frozen=True)
+    class Sharper(LinearRegression):
+        def log_likelihood(self, stats, *, out, state):
+            return 2.0 * LinearRegression.log_likelihood(self, stats, out=out, state=state)
+
+    assert _batches_seeds(LinearRegression()) and not _batches_seeds(Sharper())
+    assert not _batches_seeds(ExactGaussian())
+    assert all(_batches_seeds(resolve_model(name)) for name in ("mean", "logistic"))
+    check_seeds("baygo", [0, 1], agents=4, steps=3, data=DATA, model=Sharper(grid=9))
