@@ -24,6 +24,8 @@ ranges ``[start, stop)``.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 import networkx as nx
 import numpy as np
 
@@ -269,6 +271,30 @@ def informative_marks(graphs) -> list:
     return marks
 
 
+def _check_labels(nodes: tuple) -> None:
+    """Node labels are integers or text, in every form (docs/formats.md): a float, a
+    bool, a tuple, a numpy float... refused in one line (``1.0`` and ``1`` are one dict
+    key, ``True`` and ``1`` too, and no series file can give them back)."""
+    bad = next((v for v in nodes if (isinstance(v, bool) or not isinstance(v, int | str))
+                and _present(v)), None)  # fmt: skip
+    if bad is not None:
+        raise ValueError(
+            f"node label {shorten(repr(bad), 40)} is a {type(bad).__name__}: node labels are "
+            "integers or text (relabel the graphs, e.g. networkx.relabel_nodes(g, str))"
+        )
+
+
+def _present(value) -> bool:
+    """Whether ``value`` could name a node (hashable, not None or a NaN-like missing
+    value): the others are named as missing or unhashable by the series itself."""
+    if value is None or not isinstance(value, Hashable):
+        return False
+    try:
+        return bool(value == value)
+    except (TypeError, ValueError):  # pandas' NA
+        return False
+
+
 def _check_weights(t: int, edges) -> None:
     """Weights of graph ``t`` are real numbers (int or float, not bool, not text, not
     None), as an edge list's weight column must be: a text ``"2"`` was read as 2."""
@@ -345,6 +371,7 @@ def series_from_edges(
     [[0.2, 0.2, 0.6], [0.8, 0.2, 0.0], [0.0, 0.0, 1.0]]
     """
     nodes = tuple(nodes)
+    _check_labels(nodes)
     m = len(nodes)
     step, row, col = (np.asarray(a, dtype=np.int64) for a in (step, row, col))
     w = np.asarray(weight, dtype=float)

@@ -325,3 +325,22 @@ def test_a_parquet_label_of_many_megabytes_is_counted_before_decoding(tmp_path, 
     assert "or more to read it" in text and len(text.replace(str(path), "p")) <= 300
     monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "1GB")
     assert as_series(path).nodes == ("b", big)
+
+
+@pytest.mark.parametrize("label", [1.0, (0, 0), True, "np.float64", "np.bool_"])
+def test_graph_labels_that_are_not_integers_or_text_are_refused_at_the_door(tmp_path, label):
+    """K2: float, tuple, bool and numpy-float node labels passed the door; write_series
+    then refused them, or wrote a GEXF its reader called damaged."""
+    import networkx as nx
+    import numpy as np
+
+    from baygo_graph import write_series
+
+    label = {"np.float64": np.float64(1.5), "np.bool_": np.bool_(True)}.get(label, label)
+    g = nx.DiGraph([(label, "b"), ("b", label)])
+    with pytest.raises(ValueError, match="node label .* is a .*: node labels are integers or text"):
+        as_series([g])
+    with pytest.raises(ValueError, match="node labels are integers or text"):
+        write_series([g], tmp_path / "x.gexf")
+    assert not (tmp_path / "x.gexf").exists()
+    assert as_series([nx.DiGraph([(np.int64(1), np.str_("a"))])]).nodes == (1, "a")  # made plain

@@ -174,8 +174,9 @@ def test_foreign_graphml_labels(tmp_path):
 
 def test_graphml_refuses_other_labels(tmp_path):
     g = nx.DiGraph([((0, 1), (1, 0))])
-    with pytest.raises(TypeError, match=r"node labels must be int or str, got \(0, 1\)"):
-        write_series([g], tmp_path / "t.graphml")
+    with pytest.raises(ValueError, match=r"node label \(0, 1\) is a tuple: node labels are"):
+        write_series([g], tmp_path / "t.graphml")  # refused at the door (hostile7 K2)
+    assert not (tmp_path / "t.graphml").exists()
 
 
 def test_bad_step_graphs(tmp_path):
