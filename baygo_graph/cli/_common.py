@@ -18,6 +18,7 @@ from ..defaults import BODYFAT_ENV, DEFAULT_WINDOW, resolve_window
 
 __all__ = [
     "InputPath",
+    "NamedPath",
     "default_data",
     "load_input",
     "samples_option",
@@ -40,7 +41,37 @@ __all__ = [
 ]
 
 
-class InputPath(click.Path):
+def _shown(param) -> str:
+    """``"--data: "`` for an option, ``""`` for an argument: how an error names it."""
+    name = param.opts[0] if param is not None and param.opts else ""
+    return f"{name}: " if name.startswith("-") else ""
+
+
+class NamedPath(click.Path):
+    """A path argument or option of a command: an empty one (``--out "$OUT"`` with
+    ``OUT`` unset) is refused in one line, never taken as the current folder.
+
+    Examples
+    --------
+    >>> @click.command()
+    ... @click.option("--out", type=NamedPath(file_okay=False))
+    ... def show(out):
+    ...     pass
+    >>> try:
+    ...     show.main(["--out", ""], standalone_mode=False)
+    ... except click.ClickException as e:
+    ...     print(e.message)
+    --out: the path is empty (an unset shell variable?)
+    """
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, (str, os.PathLike)) and not os.fspath(value):
+            raise click.ClickException(f"{_shown(param)}the path is empty (an unset shell "
+                                       "variable?)")  # fmt: skip
+        return super().convert(value, param, ctx)
+
+
+class InputPath(NamedPath):
     """A path the command reads (an argument or an option such as ``--data``): a missing
     one is refused before any work, in one line and our words, ``PATH: no such file or
     folder`` (``--data: PATH: ...`` for an option; exit code 1, as every error of an input;
@@ -61,10 +92,8 @@ class InputPath(click.Path):
     """
 
     def convert(self, value, param, ctx):
-        if isinstance(value, (str, os.PathLike)) and str(value):
-            text = os.fspath(value)
-            shown = f"{param.opts[0]}: " if param is not None and param.opts[0].startswith(
-                "-") else ""  # fmt: skip
+        if isinstance(value, (str, os.PathLike)) and os.fspath(value):
+            text, shown = os.fspath(value), _shown(param)
             if not os.path.exists(text):
                 why = "no such file or folder"
                 if os.path.islink(text):

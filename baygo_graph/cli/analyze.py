@@ -18,6 +18,7 @@ from ..io.edgelist import EDGE_LIST_SUFFIXES
 from ..io.series_files import SERIES_SUFFIXES
 from ._common import (
     InputPath,
+    NamedPath,
     emit,
     fit_window,
     force_option,
@@ -352,7 +353,7 @@ def _write_many(out: Path, table, summary) -> list[Path]:
 )
 @click.option(
     "--out",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=NamedPath(file_okay=False, path_type=Path),
     default=None,
     help="Folder for the files: one run or series: its report as report.txt and "
     "report.json; several runs: table.csv, summary.csv and the figures.",

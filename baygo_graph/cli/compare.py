@@ -37,6 +37,7 @@ from ..defaults import PAPER
 from ..models import DEFAULT_MODEL, MODEL_NAMES
 from ..strategies import PAPER_STRATEGIES, strategy_names
 from ._common import (
+    NamedPath,
     data_option,
     default_data,
     emit,
@@ -242,7 +243,7 @@ def _save_runs(runs, folder) -> str:
 )
 @click.option(
     "--out",
-    type=click.Path(file_okay=False),
+    type=NamedPath(file_okay=False),
     default=None,
     help="Folder for results.parquet (results.csv with --csv), summary.md, summary.json.",
 )
@@ -256,7 +257,7 @@ def _save_runs(runs, folder) -> str:
 @click.option(
     "--save-runs",
     "save_runs_dir",
-    type=click.Path(file_okay=False),
+    type=NamedPath(file_okay=False),
     default=None,
     help="Folder for every run (one folder <strategy>-seed<NN> each; read by baygo analyze).",
 )

@@ -10,6 +10,7 @@ import click
 
 from ._common import (
     InputPath,
+    NamedPath,
     check_out_file,
     data_option,
     emit,
@@ -136,7 +137,7 @@ def parse_steps(text: str | None, n_steps: int) -> range:
 
 @click.command()
 @click.argument("run_dir", type=InputPath())
-@click.option("--out", type=click.Path(file_okay=False), default=None,
+@click.option("--out", type=NamedPath(file_okay=False), default=None,
               help="Folder for the figures (default: RUN_DIR/figures).")  # fmt: skip
 @click.option("--format", "formats", type=click.Choice(["png", "pdf", "svg"]), multiple=True,
               default=("png",), show_default=True, help="Repeat for several formats.")  # fmt: skip
@@ -199,7 +200,7 @@ def plot(run_dir, out, formats, window, force, as_json, **options):
               help="Steps to show, a Python slice (default: all).")  # fmt: skip
 @click.option("--format", "fmt", type=click.Choice(["gif", "mp4"]), default="gif",
               show_default=True)  # fmt: skip
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
+@click.option("--out", type=NamedPath(dir_okay=False), default=None,
               help="Output file (default: RUN_DIR/animation.<format>).")  # fmt: skip
 @click.option("--fps", type=click.IntRange(1, 60), default=4, show_default=True)
 @click.option("--dpi", type=click.IntRange(20, 600), default=90, show_default=True)
@@ -257,14 +258,14 @@ def animate(run_dir, steps_text, fmt, out, fps, dpi, panel, window, force):
 @data_option
 @click.option("--jobs", "n_jobs", type=int, default=None,
               help="Worker processes (default: all cores; 1: serial).")  # fmt: skip
-@click.option("--out", type=click.Path(file_okay=False), required=True, help="Output folder.")
+@click.option("--out", type=NamedPath(file_okay=False), required=True, help="Output folder.")
 @seed_option
 @click.option("--agents", type=click.IntRange(min=3), default=12, show_default=True)
 @click.option("--grid", type=click.IntRange(min=5), default=61, show_default=True,
               help="Grid points per axis (small values for quick checks only).")  # fmt: skip
 @click.option(
     "--gallery",
-    type=click.Path(file_okay=False),
+    type=NamedPath(file_okay=False),
     default=None,
     help="Also write small PNGs for the README gallery here (e.g. docs/gallery).",
 )

@@ -16,6 +16,7 @@ from ..learning import simulate
 from ..models import DEFAULT_MODEL, MODEL_NAMES, resolve_model
 from ..strategies import DEFAULT_STRATEGY, PHYSICAL_PRESETS, STRATEGY_NAMES, resolve_strategy
 from ._common import (
+    NamedPath,
     data_option,
     default_data,
     emit,
@@ -76,7 +77,7 @@ __all__ = ["parse_options", "run"]
 )
 @click.option(
     "--out",
-    type=click.Path(),
+    type=NamedPath(),
     default=None,
     help="Where to save the run: a folder (it gets run.npz) or a file ending in .npz.",
 )

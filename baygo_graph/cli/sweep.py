@@ -9,6 +9,7 @@ import click
 from ..models import DEFAULT_MODEL, MODEL_NAMES
 from ..strategies import DEFAULT_STRATEGY, STRATEGY_NAMES
 from ._common import (
+    NamedPath,
     data_option,
     emit,
     force_option,
@@ -82,7 +83,7 @@ def _parse_params(values) -> dict:
 @data_option
 @click.option(
     "--out",
-    type=click.Path(file_okay=False),
+    type=NamedPath(file_okay=False),
     required=True,
     help="Folder for per-task results and results.parquet (resumes if present).",
 )

@@ -10,6 +10,7 @@ import click
 from .._text import console, shorten
 from ._common import (
     InputPath,
+    NamedPath,
     check_out_file,
     emit,
     fit_window,
@@ -31,7 +32,7 @@ LAYOUTS = ("auto", "spring", "coarse", "none")  # figures._graph.LAYOUTS (not im
 @click.option(
     "--out",
     required=True,
-    type=click.Path(dir_okay=False),  # str: a trailing "/" (a folder) stays visible
+    type=NamedPath(dir_okay=False),  # str: a trailing "/" (a folder) stays visible
     help="The .html file to write (one self-contained page, opens offline).",
 )
 @click.option(

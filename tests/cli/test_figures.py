@@ -174,3 +174,22 @@ def test_a_format_given_twice_is_drawn_once(run_dir, tmp_path, capsys):
     files = json.loads(out)["files"]
     assert len(files) == len(set(files)) == 14 and files[1].endswith(".svg")
     assert err.splitlines() == [f"wrote {f}" for f in files]  # each said once
+
+
+def test_a_gif_past_the_memory_budget_is_refused_before_its_frames_pile_up(
+    run_dir, tmp_path, capsys, monkeypatch
+):
+    """hostile7 K8: a GIF keeps every frame until it is written (3,000 frames took 707 MB
+    under a 300M budget); its frames are counted against the budget at the first one."""
+    from baygo_graph.figures.video import GIF_BYTES_PER_PIXEL
+
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "1MiB")
+    out = tmp_path / "a.gif"
+    code, _, err = call(["animate", run_dir, "--out", out, "--dpi", "40"], capsys)
+    assert code == 1 and not out.exists()
+    line = err.strip().splitlines()[-1]
+    assert line.startswith("baygo: error: a GIF of 8 frames of ") and "--steps A:B" in line
+    w, h = (int(x) for x in line.split(" frames of ")[1].split(" pixels")[0].split("x"))
+    assert f"about {8 * w * h * GIF_BYTES_PER_PIXEL / 2**20:.1f} MiB" in line
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "1GiB")  # fits: written, as before
+    assert call(["animate", run_dir, "--out", out, "--dpi", "40"], capsys)[0] == 0

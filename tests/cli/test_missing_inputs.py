@@ -45,3 +45,36 @@ def test_a_dangling_link_and_a_folder_as_data_are_named_as_such(tmp_path, capsys
                    f"{tmp_path / 'gone.csv'}, which does not exist)\n")  # fmt: skip
     assert main(["run", "--data", str(tmp_path), *SMALL]) == 1
     assert capsys.readouterr().err == f"baygo: error: --data: {tmp_path}: is a folder, not a file\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (["plot", "{r}", "--out", ""], "--out: "),
+        (["analyze", "{r}", "--out", ""], "--out: "),
+        (["analyze", ""], ""),
+        (["view", "{r}", "--out", ""], "--out: "),
+        (["animate", "{r}", "--out", ""], "--out: "),
+        (["run", *SMALL, "--out", ""], "--out: "),
+        (["run", *SMALL, "--data", ""], "--data: "),
+        (["compare", "--seeds", "1", *SMALL, "--out", ""], "--out: "),
+        (["compare", "--seeds", "1", *SMALL, "--save-runs", ""], "--save-runs: "),
+        (["sweep", "--seeds", "1", "--steps", "3", "--out", ""], "--out: "),
+        (["reproduce", "--seeds", "1", "--steps", "3", "--out", ""], "--out: "),
+        (["reproduce", "--seeds", "1", "--steps", "3", "--out", "o", "--gallery", ""],
+         "--gallery: "),
+    ],
+)  # fmt: skip
+def test_an_empty_path_is_refused_not_taken_as_the_current_folder(
+    tmp_path, capsys, monkeypatch, small_run, args, option
+):
+    """`--out "$OUT"` with OUT unset wrote every file into the current folder, and
+    `baygo analyze "$RUN"` analysed it: an empty path is refused, naming the option."""
+    small_run.save(tmp_path / "r")
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    assert main([a.format(r=tmp_path / "r") for a in args]) == 1
+    err = capsys.readouterr().err
+    assert err == f"baygo: error: {option}the path is empty (an unset shell variable?)\n"
+    assert list(work.iterdir()) == []
