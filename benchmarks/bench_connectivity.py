@@ -162,14 +162,17 @@ if parts:  # the local workers' peaks (VmHWM: ru_maxrss keeps the caller's acros
         time.sleep(1)  # one each
         with open("/proc/self/status") as f:
             hwm = next(int(x.split()[1]) * 1024 for x in f if x.startswith("VmHWM"))
-        return os.getpid(), hwm
+        return os.getpid(), (hwm, time.process_time())  # its peak and CPU so far
+
 
     with parallel_config(backend="loky", inner_max_num_threads=max(1, cpu_count() // parts)):
-        peaks = dict(Parallel(n_jobs=parts)(delayed(own)(k) for k in range(parts)))
+        seen = dict(Parallel(n_jobs=parts)(delayed(own)(k) for k in range(parts)))
     get_reusable_executor().shutdown(wait=True)
     ch = resource.getrusage(resource.RUSAGE_CHILDREN)
-    workers = {"workers_cpu": ch.ru_utime + ch.ru_stime, "workers_peak": max(peaks.values()),
-               "worker_peaks": sorted(peaks.values())}
+    workers = {"workers_cpu": ch.ru_utime + ch.ru_stime,
+               "workers_peak": max(p for p, _ in seen.values()),
+               "worker_peaks": sorted(p for p, _ in seen.values()),
+               "worker_cpus": sorted(c for _, c in seen.values())}
 say(phase="is_b_connected", seconds=t3 - t2, peak=peak(), holds=ok,
     total=t3 - t0, load=os.getloadavg()[0], **workers)
 w = b or s.n_steps
@@ -283,6 +286,7 @@ def _side_by_side(file: Path, events: int, partitions: int, max_b, rounds: int, 
             "largest worker peak GiB": med(lambda d: d["is_b_connected"].get("workers_peak", 0))
             / 2**30,
             "workers": len(done[0]["is_b_connected"].get("worker_peaks", [])),
+            "busiest worker CPU s": med(lambda d: max(d["is_b_connected"].get("worker_cpus", [0]))),
             "B": done[0]["smallest sliding B"]["b"],
             "holds": done[0]["is_b_connected"]["holds"],
             "load average": med(lambda d: d["is_b_connected"]["load"]),
