@@ -505,13 +505,52 @@ def _parquet_frame(path: Path, shown: str, options: dict) -> pd.DataFrame:
             if top in pages:
                 pages[top] += int(chunk.total_uncompressed_size)
     rows = int(meta.num_rows)  # plus Arrow's decoded columns, which tracemalloc does not see
-    need = rows * (BYTES_PER_ROW + 16 * len(used) + BYTES_PER_TEXT_CELL * len(text))
-    need += PARQUET_TEXT_FACTOR * sum(pages.values())
-    biggest = max(pages, key=pages.get, default=None)
-    held = (f"; column {_text.shorten(repr(biggest), 40)} holds {format_bytes(pages[biggest])} "
-            "of text" if biggest is not None and pages[biggest] > 2**20 else "")  # fmt: skip
-    check_budget(need, what=f"reading the {rows} rows of {shown} (from its metadata{held})")
+    base = rows * (BYTES_PER_ROW + 16 * len(used) + BYTES_PER_TEXT_CELL * len(text))
+    _check_text(base, pages, rows, shown, "from its metadata")
+    # a dictionary page of one long label, repeated by many rows, is small on disk and
+    # in the footer: the decoded size of each string column is counted from its
+    # dictionary and indices (what the pages hold) before any string is decoded
+    strings = [c for c in text if _is_string(types[c])]
+    if strings:
+        table = pq.read_table(path, columns=strings, read_dictionary=strings)
+        decoded = {c: _decoded_bytes(table.column(c)) for c in strings}
+        del table
+        _check_text(base, pages | decoded, rows, shown, "decoded")
     return pd.read_parquet(path, columns=used)
+
+
+def _is_string(kind) -> bool:
+    import pyarrow as pa
+
+    if pa.types.is_dictionary(kind):
+        kind = kind.value_type
+    return any(test(kind) for test in (pa.types.is_string, pa.types.is_large_string,
+                                       pa.types.is_binary, pa.types.is_large_binary))  # fmt: skip
+
+
+def _decoded_bytes(column) -> int:
+    """Bytes of a (dictionary) string column once decoded: each row's value length."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    total = 0
+    for chunk in column.chunks:
+        if pa.types.is_dictionary(chunk.type):
+            lengths = pc.binary_length(chunk.dictionary).fill_null(0).to_numpy(zero_copy_only=False)
+            index = chunk.indices.fill_null(0).to_numpy(zero_copy_only=False)
+            total += int(lengths.astype(np.int64)[index].sum()) if len(lengths) else 0
+        else:
+            total += int(pc.sum(pc.binary_length(chunk)).as_py() or 0)
+    return total
+
+
+def _check_text(base: int, text: dict, rows: int, shown: str, how: str) -> None:
+    """The budget check of a Parquet file's rows and text columns (bytes of each)."""
+    biggest = max(text, key=text.get, default=None)
+    held = (f"; column {_text.shorten(repr(biggest), 40)} holds {format_bytes(text[biggest])} "
+            "of text" if biggest is not None and text[biggest] > 2**20 else "")  # fmt: skip
+    check_budget(base + PARQUET_TEXT_FACTOR * sum(text.values()),
+                 what=f"reading the {rows} rows of {shown} ({how}{held})")  # fmt: skip
 
 
 def read_edge_list(path, **options):

@@ -344,3 +344,28 @@ def test_graph_labels_that_are_not_integers_or_text_are_refused_at_the_door(tmp_
         write_series([g], tmp_path / "x.gexf")
     assert not (tmp_path / "x.gexf").exists()
     assert as_series([nx.DiGraph([(np.int64(1), np.str_("a"))])]).nodes == (1, "a")  # made plain
+
+
+@pytest.mark.parametrize("store_schema", [True, False], ids=["categorical", "plain strings"])
+def test_a_parquet_label_repeated_by_its_dictionary_is_counted_decoded(tmp_path, monkeypatch,
+                                                                       store_schema):  # fmt: skip
+    """K5's sibling: one 1 MiB label in a dictionary page, repeated by 3,000 rows, is a
+    9 KB file that decodes to 3 GiB (2.3 GB peak under a 1 GiB budget, or a crash): each
+    string column's decoded size is counted from its dictionary and indices first."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rows = 2_000
+    label = pa.array(["y" * 2**16])
+    source = pa.DictionaryArray.from_arrays(pa.array(np.zeros(rows, dtype=np.int32)), label)
+    table = pa.table({"source": source, "target": [f"n{i % 10}" for i in range(rows)],
+                      "time": np.arange(rows)})  # fmt: skip
+    path = tmp_path / "dict.parquet"
+    pq.write_table(table, path, compression="zstd", store_schema=store_schema)
+    assert path.stat().st_size < 20_000
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "64MB")
+    with pytest.raises(BudgetError, match=r"\(decoded; column 'source' holds 125\.0 MiB of text"):
+        as_series(path)
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "2GB")
+    assert len(as_series(path).nodes) == 11
