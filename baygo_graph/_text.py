@@ -34,6 +34,7 @@ import re
 
 __all__ = [
     "console",
+    "escape_surrogates",
     "csv_cell",
     "csv_frame",
     "csv_uncell",
@@ -53,6 +54,7 @@ __all__ = [
 #: DEL, and the bidirectional overrides/isolates that reorder what is shown.
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 _CONTROL_ALL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_SURROGATE = re.compile("[\ud800-\udfff]")  # no UTF-8 for them: a JSON label, a file name
 _MARKDOWN = re.compile(r"([\\`*_\[\]<>|])")
 _FORMULA = ("=", "+", "-", "@", "\t", "\r", "'")
 _UNSAFE_NAME = re.compile(r"[^\w.+=@,-]")
@@ -127,10 +129,26 @@ def console(text, *, lines: bool = False) -> str:
     >>> console("a\\nb", lines=True)
     'a\\nb'
     """
-    text = str(text)
+    text = escape_surrogates(str(text))
     if lines:
         return _CONTROL.sub("", text)
     return _CONTROL.sub("", text.replace("\n", " ").replace("\t", " "))
+
+
+def escape_surrogates(text: str) -> str:
+    """``text`` with each lone surrogate written as its escape, ``\\ud800`` (no UTF-8
+    byte sequence holds one: a JSON label ``"\\ud800"`` read back exactly, a file name
+    of bytes that are not UTF-8 as Python holds it): text any terminal, page or file
+    can take, the character still named.
+
+    Examples
+    --------
+    >>> print(escape_surrogates("net\\udcff.csv"))
+    net\\udcff.csv
+    >>> escape_surrogates("plain") == "plain"
+    True
+    """
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
 
 
 def csv_cell(value):

@@ -79,9 +79,8 @@ def view(run_path, out, window, layout, layout_seed, force, **options):
     run = load_input(run_path, **options)  # a Run, or a GraphSeries for other inputs
     window = fit_window(window, run.n_steps)
     banner = synthetic_banner(run.synthetic, saved=True)
-    what = f"{run.strategy} run" if hasattr(run, "strategy") else "series"
-    # then 'wrote PATH' once the page is finished
-    emit({}, as_json=False, text=[*([banner] if banner else []), f"viewer of {what} {run_path}"])
+    if banner:  # then 'wrote PATH' once the page is finished, and nothing before it
+        emit({}, as_json=False, text=[banner])
     # missing parents of --out are made, as every --out folder is, and removed again
     # if the page cannot be written
     with output_file(out, overwrite=force) as out:

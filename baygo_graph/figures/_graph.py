@@ -11,6 +11,7 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
+from .._text import mathtext
 from ..analysis.weights import node_order
 from ._style import INFORMATIVE_COLOR, INFORMATIVE_MARKER
 
@@ -264,7 +265,9 @@ def draw_nodes(ax, pos, *, informative, sizes, labels=True):
     list of the node-label Text artists.
     """
     m = len(pos)
-    names = [str(i) for i in range(m)] if isinstance(labels, bool) else [str(v) for v in labels]
+    # a user's label drawn as written: never parsed as mathtext ('$x$'), a lone surrogate
+    # as its escape (no font takes it)
+    names = [str(i) for i in range(m)] if isinstance(labels, bool) else list(map(mathtext, labels))
     mask = np.arange(m) != informative
     others = ax.scatter(
         pos[mask, 0],

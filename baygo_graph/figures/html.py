@@ -54,7 +54,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._render import self_weight_text
-from .._text import shorten
+from .._text import escape_surrogates, shorten
 from ..analysis import b_connectivity, influence_series, time_to_connectivity
 from ..inputs import as_series
 from ..io.atomic import atomic_text
@@ -321,7 +321,8 @@ def _script_json(obj) -> str:
 
     ``<``, ``>``, ``&``, U+2028 and U+2029 become ``\\uXXXX`` escapes (only
     strings can hold them, so the JSON value is unchanged), so no string can
-    close the element or start a comment; NaN is refused.
+    close the element or start a comment; so does a lone surrogate (a label
+    ``"\\ud800"``), which no UTF-8 page can hold; NaN is refused.
 
     Examples
     --------
@@ -331,7 +332,11 @@ def _script_json(obj) -> str:
     '</script>'
     """
     text = json.dumps(obj, separators=(",", ":"), allow_nan=False, ensure_ascii=False)
-    return re.sub("[<>&\u2028\u2029]", lambda m: _SCRIPT_ESCAPES[m.group(0)], text)
+    return re.sub(
+        "[<>&\u2028\u2029\ud800-\udfff]",  # a lone surrogate: JSON's escape (no UTF-8 for it)
+        lambda m: _SCRIPT_ESCAPES.get(m.group(0)) or f"\\u{ord(m.group(0)):04x}",
+        text,
+    )
 
 
 def to_html(
@@ -448,6 +453,7 @@ def to_html(
         source, window=window, layout_seed=int(layout_seed), layout=layout, title=str(title)
     )
     template = resources.files(__package__).joinpath(_TEMPLATE).read_text(encoding="utf-8")
-    values = {"TITLE": html.escape(str(title), quote=True), "DATA": _script_json(data)}
+    values = {"TITLE": html.escape(escape_surrogates(str(title)), quote=True),
+              "DATA": _script_json(data)}  # fmt: skip
     page = re.sub(r"\{\{(TITLE|DATA)\}\}", lambda m: values[m.group(1)], template)
     return atomic_text(Path(path), page, overwrite=overwrite)

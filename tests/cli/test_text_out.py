@@ -1,0 +1,68 @@
+"""Text a command writes from a user's labels and file names: a lone surrogate (a JSON
+label '\\ud800', kept by write_series; a file name of undecodable bytes) is shown
+escaped, ``\\ud800``, on the console, in report.txt and in the viewer page, never a
+codec error (hostile round 7, K9)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import networkx as nx
+
+import baygo_graph as bg
+from baygo_graph.cli import main
+
+LONE = "\ud800"
+
+
+def page_data(path) -> dict:
+    text = path.read_text(encoding="utf-8")  # valid UTF-8
+    m = re.search(r'<script type="application/json" id="baygo-data">(.*?)</script>', text, re.S)
+    return json.loads(m.group(1))
+
+
+def test_a_lone_surrogate_label_is_shown_escaped_everywhere(tmp_path, capsys):
+    series = bg.as_series([nx.DiGraph([(LONE, "b"), ("b", LONE)]), nx.DiGraph([("b", LONE)])])
+    path = tmp_path / "sur.json"
+    bg.write_series(series, path)
+    assert bg.read_series(path).nodes == series.nodes  # kept exactly, as documented
+    assert main(["analyze", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "\\ud800" in out and LONE not in out
+    assert main(["analyze", str(path), "--out", str(tmp_path / "rep")]) == 0
+    capsys.readouterr()
+    assert "\\ud800" in (tmp_path / "rep" / "report.txt").read_text(encoding="utf-8")
+    report = json.loads((tmp_path / "rep" / "report.json").read_text(encoding="utf-8"))
+    assert LONE in json.dumps(report, ensure_ascii=False)  # JSON keeps it (an escape)
+    page = tmp_path / "v.html"
+    assert main(["view", str(path), "--out", str(page)]) == 0
+    assert capsys.readouterr().out.endswith(f"wrote {page}\n")
+    assert LONE in page_data(page)["nodes"]  # the page's JSON gives the label back
+
+
+def test_a_file_name_of_undecodable_bytes_is_shown_escaped(tmp_path, capsys):
+    name = tmp_path / "net\udcff.csv"  # the byte 0xff in a file name, as Python holds it
+    name.write_text("source,target,time\na,b,0\nb,a,1\n")
+    assert main(["analyze", str(name)]) == 0
+    assert "net\\udcff.csv" in capsys.readouterr().out
+    page = tmp_path / "v.html"
+    assert main(["view", str(name), "--out", str(page)]) == 0
+    assert page_data(page)["nodes"] == ["a", "b"]
+
+
+def test_node_labels_are_drawn_as_written(tmp_path, capsys):
+    """A label '$\\foo$' crashed `baygo plot` (parsed as mathtext: 'Unknown symbol'), '$x$'
+    was drawn as an italic x, '\\ud800' ended in a FreeType TypeError: each is drawn as
+    written (the surrogate as its escape)."""
+    from baygo_graph.figures import draw_graph
+
+    labels = ["$\\foo$", "$x$", LONE]
+    g = nx.DiGraph([(labels[0], labels[1]), (labels[1], labels[2]), (labels[2], labels[0])])
+    ax = draw_graph(g)
+    ax.figure.canvas.draw()  # rendered: no mathtext parse, no FreeType error
+    assert sorted(t.get_text() for t in ax.texts) == sorted(["\\$\\foo\\$", "\\$x\\$", "\\ud800"])
+    path = tmp_path / "odd.json"
+    bg.write_series(bg.as_series([g, g]), path)
+    assert main(["plot", str(path), "--out", str(tmp_path / "figs")]) == 0
+    assert len(list((tmp_path / "figs").glob("*.png"))) == 3
