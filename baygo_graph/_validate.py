@@ -13,6 +13,7 @@ import numbers
 import numpy as np
 
 __all__ = [
+    "real_text",
     "check_choice",
     "check_int",
     "check_finite_step",
@@ -93,6 +94,40 @@ def check_real(
             bound = "a finite number" + ("" if high is None else f" <= {high:g}")
         raise ValueError(f"{name} must be {bound}, got {value!r}")
     return value
+
+
+def real_text(name: str, text, *, zero: str = "") -> float:
+    """The float a number written as ``text`` stands for, ``-0`` as 0: one rule for every
+    number a user types (``--delta``, ``--self-weight``, ``--param delta=...``). Text of a
+    nonzero number that is 0 as a float (``1e-400``, below the smallest float) is refused
+    (a positive value typed is never taken as 0); a number that is not text is taken as
+    it is (a float cannot be below the floats). ``zero``: what 0 would mean, for the message.
+
+    Examples
+    --------
+    >>> real_text("delta", "0.5"), real_text("delta", "-0"), real_text("delta", 0.25)
+    (0.5, 0.0, 0.25)
+    >>> real_text("delta", "1e-400")
+    Traceback (most recent call last):
+    ...
+    ValueError: delta '1e-400' is nonzero but below the smallest float, so it would be 0: \
+give 0, or a value of 1e-300 or more
+    """
+    value = float(text)  # ValueError / TypeError for what is no number
+    if value == 0 and isinstance(text, str):
+        from decimal import Decimal, InvalidOperation
+
+        try:
+            tiny = Decimal(text.strip()) != 0
+        except InvalidOperation:
+            tiny = False
+        if tiny:
+            why = f" ({zero})" if zero else ""
+            raise ValueError(
+                f"{name} {text.strip()!r} is nonzero but below the smallest float, so it "
+                f"would be 0{why}: give 0, or a value of 1e-300 or more"
+            )
+    return value + 0.0  # -0 is 0
 
 
 def check_real_array(name: str, value) -> None:

@@ -167,19 +167,9 @@ def check_self_weight(rule):
         value = None
     if isinstance(rule, bool) or value is None or not 0.0 <= value <= 1.0:
         raise ValueError(f"self_weight must be 'equal' or a number in [0, 1], got {rule!r}")
-    if value == 0 and isinstance(rule, str):  # text of a nonzero below the floats: not 0
-        from decimal import Decimal, InvalidOperation
+    from ._validate import real_text  # text of a nonzero below the floats is not 0; -0 is 0
 
-        try:
-            tiny = Decimal(rule.strip()) != 0
-        except InvalidOperation:
-            tiny = False
-        if tiny:
-            raise ValueError(
-                f"self_weight {rule.strip()!r} is nonzero but below the smallest float, so it "
-                "would be 0 (no weight on itself): give 0, or a value of 1e-300 or more"
-            )
-    return value + 0.0  # -0 is 0
+    return real_text("self_weight", rule, zero="no weight on itself")
 
 
 def series_from_graphs(graphs, *, stochastic: bool = False, self_weight=None) -> EdgeListSeries:

@@ -19,6 +19,7 @@ from ..defaults import BODYFAT_ENV, DEFAULT_WINDOW, resolve_window
 __all__ = [
     "InputPath",
     "NamedPath",
+    "Real",
     "default_data",
     "load_input",
     "samples_option",
@@ -102,6 +103,29 @@ class InputPath(NamedPath):
             if not self.dir_okay and os.path.isdir(text):
                 raise click.ClickException(f"{shown}{text}: is a folder, not a file")
         return super().convert(value, param, ctx)
+
+
+class Real(click.FloatRange):
+    """A number option (``--delta``, ``--tolerance``): :class:`click.FloatRange`, with the
+    one rule for numbers typed (:func:`~baygo_graph._validate.real_text`): text of a
+    nonzero that is 0 as a float (``1e-400``) refused, ``-0`` read as 0.
+
+    Examples
+    --------
+    >>> Real(0, 1).convert("-0", None, None), Real(0, 1).convert("0.5", None, None)
+    (0.0, 0.5)
+    """
+
+    def convert(self, value, param, ctx):
+        from .._validate import real_text
+
+        if isinstance(value, str):
+            name = param.opts[0] if param is not None and param.opts else "value"
+            try:
+                real_text(name, value)
+            except ValueError as e:
+                self.fail(str(e), param, ctx)
+        return super().convert(value, param, ctx) + 0.0
 
 
 data_option = click.option(

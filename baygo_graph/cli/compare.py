@@ -38,6 +38,7 @@ from ..models import DEFAULT_MODEL, MODEL_NAMES
 from ..strategies import PAPER_STRATEGIES, strategy_names
 from ._common import (
     NamedPath,
+    Real,
     data_option,
     default_data,
     emit,
@@ -206,7 +207,7 @@ def _save_runs(runs, folder) -> str:
     callback=_check_jobs,
     help="Worker processes (default: all cores; 1: serial).",
 )
-@click.option("--delta", type=click.FloatRange(0, 1), default=PAPER.delta, show_default=True)
+@click.option("--delta", type=Real(0, 1), default=PAPER.delta, show_default=True)
 @click.option("--batch", type=click.IntRange(min=1), default=PAPER.batch, show_default=True)
 @click.option(
     "--model",
@@ -229,14 +230,14 @@ def _save_runs(runs, folder) -> str:
 )
 @click.option(
     "--tolerance",
-    type=click.FloatRange(min=0),
+    type=Real(min=0),
     default=0.05,
     show_default=True,
     help="Relative tolerance of 'steps to Cen'.",
 )
 @click.option(
     "--consensus-tol",
-    type=click.FloatRange(min=0),
+    type=Real(min=0),
     default=0.01,
     show_default=True,
     help="Max - min of the agents' MSE that counts as consensus.",

@@ -17,6 +17,7 @@ from ..models import DEFAULT_MODEL, MODEL_NAMES, resolve_model
 from ..strategies import DEFAULT_STRATEGY, PHYSICAL_PRESETS, STRATEGY_NAMES, resolve_strategy
 from ._common import (
     NamedPath,
+    Real,
     data_option,
     default_data,
     emit,
@@ -44,7 +45,7 @@ __all__ = ["parse_options", "run"]
 @seed_option
 @data_option
 @samples_option
-@click.option("--delta", type=click.FloatRange(0, 1), default=PAPER.delta, show_default=True)
+@click.option("--delta", type=Real(0, 1), default=PAPER.delta, show_default=True)
 @click.option("--batch", type=click.IntRange(min=1), default=PAPER.batch, show_default=True)
 @click.option(
     "--grid",

@@ -38,8 +38,24 @@ def _parse_params(values) -> dict:
                 f"unknown parameter {name!r}: choose from {', '.join(sorted(PARAMETERS))}",
                 param_hint="--param",
             )
-        grid.setdefault(name, []).extend(v.strip() for v in rest.split(",") if v.strip())
+        values = [v.strip() for v in rest.split(",") if v.strip()]
+        if PARAMETERS[name][0] is float:  # the one rule for numbers typed: 1e-400 is not 0
+            from .._validate import real_text
+
+            try:
+                values = [real_text(name, v) if _is_number(v) else v for v in values]
+            except ValueError as e:
+                raise click.BadParameter(str(e), param_hint="--param") from None
+        grid.setdefault(name, []).extend(values)
     return grid
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False  # the library names what is not a number
+    return True
 
 
 @click.command()

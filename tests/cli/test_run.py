@@ -167,3 +167,34 @@ def test_a_newline_in_the_data_path_stays_on_its_line(tmp_path, capsys):
     assert code == 0
     assert not [line for line in out.splitlines() if line.startswith("FAKE")]
     assert "data " in out and "a FAKE: 1.csv" in out
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["run", "--agents", "3", "--steps", "2", "--grid", "5", "--delta", "1e-400"],
+        ["compare", "--seeds", "1", "--steps", "2", "--agents", "3", "--grid", "5",
+         "--delta", "1e-400"],
+        ["compare", "--seeds", "1", "--steps", "2", "--agents", "3", "--grid", "5",
+         "--tolerance", "4e-999"],
+        ["sweep", "--param", "delta=0.5,1e-400", "--seeds", "1", "--steps", "2", "--out", "sw"],
+    ],
+)  # fmt: skip
+def test_a_nonzero_number_that_is_0_as_a_float_is_refused(args, capsys, tmp_path, monkeypatch):
+    """hostile7 K10: `--delta 1e-400` ran with delta 0 (the user typed a positive value),
+    as `--self-weight 1e-400` did before hostile6 G7: one rule for every number option."""
+    monkeypatch.chdir(tmp_path)
+    code, out, err = call(args, capsys)
+    assert code == 2 and out == "" and not (tmp_path / "sw").exists()
+    assert "is nonzero but below the smallest float, so it would be 0" in err, err
+    assert err.count("\n") == 1
+
+
+def test_minus_0_is_0(capsys, tmp_path):
+    code, out, _ = call(["run", "--agents", "3", "--steps", "2", "--grid", "5", "--delta", "-0",
+                         "--out", str(tmp_path / "r")], capsys)  # fmt: skip
+    assert code == 0
+    run = bg.Run.load(tmp_path / "r")
+    assert run.delta == 0 and str(run.delta) == "0.0"  # not -0.0, printed "-0"
+    code, out, _ = call(["analyze", str(tmp_path / "r")], capsys)
+    assert "delta = -0" not in out and "delta = 0" in out
