@@ -57,3 +57,21 @@ def test_reference_closed_forms_equal_the_solve_on_the_strategies_matrices(weigh
 def test_reference_of_a_large_population_builds_no_graph():
     ref = reference_influence(10**7)  # an M x M graph would need ~10^14 edges
     assert ref == {"posm": 10**7 / (3 * 10**7 - 2), "negm": 2 / (3 * 10**7 - 2), "complete": 1e-7}
+
+
+def test_a_long_span_is_refused_before_its_windows_are_answered(monkeypatch):
+    """Two contacts 10^6 steps apart: the series is small, the analysis is not; refused
+    at once, naming its size, before any window is answered (hostile7 K7)."""
+    import pandas as pd
+
+    import baygo_graph as bg
+    from baygo_graph.exceptions import BudgetError
+
+    df = pd.DataFrame({"source": ["a", "b"], "target": ["b", "a"], "time": [0, 10**6 - 1]})
+    s = bg.as_series(df)
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "150MiB")
+    with pytest.raises(BudgetError, match=r"the analysis of 1000000 steps x 2 nodes .*--bin"):
+        analysis_report(s)
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "4GiB")
+    small = bg.as_series(df.assign(time=[0, 9]))
+    assert analysis_report(small).steps == 10
