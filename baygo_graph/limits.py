@@ -29,6 +29,7 @@ __all__ = [
     "check_csv_budget",
     "JSON_BYTES_PER_FILE_BYTE",
     "LIMIT_ENV",
+    "check_analysis_budget",
     "check_budget",
     "estimate_edge_list_bytes",
     "estimate_run_bytes",
@@ -350,6 +351,31 @@ def estimate_drawing_bytes(nodes: int, edges: int) -> int:
     True
     """
     return DRAW_NODE_BYTES * int(nodes) + DRAW_EDGE_BYTES * int(edges)
+
+
+def check_analysis_budget(series, *, what: str, limit=None) -> int:
+    """Check the per-step work of analysing ``series`` (its windows' answers and two
+    (T, M) influence arrays, :data:`ANALYSIS_BYTES_PER_STEP`) against the budget, before
+    any window is answered; ``what`` names the work (``"the analysis"``).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> s = SimpleNamespace(n_steps=10**7, n_agents=2)
+    >>> check_analysis_budget(s, what="the analysis", limit="1GiB")
+    Traceback (most recent call last):
+        ...
+    baygo_graph.exceptions.BudgetError: the analysis of 10000000 steps x 2 nodes ...
+    """
+    t, m = int(series.n_steps), int(series.n_agents)
+    held = sum(a.nbytes for a in (getattr(series, "entries", None) or ()))  # the series
+    return check_budget(
+        ANALYSIS_BYTES_PER_STEP * t + 16 * t * m,
+        what=f"{what} of {t} steps x {m} nodes",
+        limit=limit,
+        used=held,
+        advice="bin the times coarser (--bin) or take a shorter span",
+    )
 
 
 def estimate_edge_list_bytes(rows: int, *, nodes: int, steps: int, text_labels: bool = False,

@@ -10,7 +10,7 @@ import numpy as np
 from .._format import json_number
 from .._text import short_repr
 from ..inputs import series_input
-from ..limits import ANALYSIS_BYTES_PER_STEP, check_budget
+from ..limits import check_analysis_budget
 from .centrality import (
     InfluenceSeries,
     NonUniqueWindows,
@@ -303,14 +303,7 @@ def analysis_report(
     window = min(DEFAULT_WINDOW, T) if window is None else window
     if not 1 <= window <= T:
         raise ValueError(f"window must be in [1, {T}] (the number of steps), got {window}")
-    held = sum(a.nbytes for a in (getattr(s, "entries", None) or ()))  # the series itself
-    check_budget(  # before any window is answered (docs/formats.md "Memory")
-        ANALYSIS_BYTES_PER_STEP * T + 16 * T * m,
-        what=f"the analysis of {T} steps x {m} nodes (per-window answers, two (T, M) "
-        "influence arrays)",
-        used=held,
-        advice="bin the times coarser (--bin) or analyse a shorter span",
-    )
+    check_analysis_budget(s, what="the analysis")  # before any window is answered
     ttc = time_to_connectivity(s)  # computed once: smallest B of both kinds reuse it
     cover = {k: smallest_b(s, windows=k, ttc=ttc) for k in ("aligned", "sliding")}
     windows = {k: b_connectivity(s, window, windows=k) for k in ("aligned", "sliding")}

@@ -82,6 +82,9 @@ _QMAX = 65535
 #: codes, MSE), and per node (layout, labels): the budget check before the work.
 _VIEWER_BYTES_PER_CELL = 40
 _VIEWER_BYTES_PER_NODE = 400
+#: and per step (the steps' edges and answers in the page's data; 3 x 10^6 steps of 2
+#: nodes took 441 MB, ~147 B a step)
+_VIEWER_BYTES_PER_STEP = 192
 # Characters that must not appear raw inside a <script> element (HTML parser) or,
 # for old engines, inside a JavaScript string (U+2028/2029).
 _SCRIPT_ESCAPES = {
@@ -267,7 +270,7 @@ def _check_viewer_budget(series) -> None:
 
     m, t = series.n_agents, series.n_steps
     check_budget(
-        _VIEWER_BYTES_PER_CELL * m * t + _VIEWER_BYTES_PER_NODE * m,
+        _VIEWER_BYTES_PER_CELL * m * t + _VIEWER_BYTES_PER_NODE * m + _VIEWER_BYTES_PER_STEP * t,
         what=f"the viewer of {m:,} nodes x {t:,} steps",
     )
 
