@@ -485,9 +485,28 @@ def _gexf_time(text: str, where: str) -> int:
     return value
 
 
+#: Timing that GEXF 1.3 also writes inline, as text (``spells="<[5,5]>"``): never
+#: guessed at, refused naming the element (its ``<spells>``/``<timestamps>`` are read).
+_INLINE_TIMING = ("spells", "timestamps")
+
+
 def _interval(el, where: str, *, attrs=("start", "end")) -> tuple:
     """The closed steps ``(first, last)`` of an element's ``start``/``end`` (or the
-    exclusive ``startopen``/``endopen``); None where it names no bound."""
+    exclusive ``startopen``/``endopen``, or GEXF 1.3's ``timestamp``: that one step);
+    None where it names no bound."""
+    inline = next((k for k in _INLINE_TIMING if el.get(k) is not None), None)
+    if inline is not None:
+        child = "<spell start=.. end=../>" if inline == "spells" else "<timestamp value=../>"
+        raise RunFormatError(
+            f"{where}: the inline {inline}={shorten(repr(el.get(inline)), 30)} form is not read: "
+            f"give <{inline}>{child}</{inline}>, or start/end"
+        )
+    stamp = el.get("timestamp")
+    if stamp is not None:
+        if any(el.get(k) is not None for k in (*attrs, "startopen", "endopen")):
+            raise RunFormatError(f"{where}: both a timestamp and start/end given")
+        step = _gexf_time(stamp, where)
+        return step, step
     a, b = (el.get(k) for k in attrs)
     a_open, b_open = el.get("startopen"), el.get("endopen")
     if (a is not None and a_open is not None) or (b is not None and b_open is not None):
@@ -508,13 +527,23 @@ def _children(el, tag: str) -> list:
 
 
 def _spells(el, where: str) -> list[tuple]:
-    """An edge's intervals of presence: its ``<spell>`` (GEXF 1.1: ``<slice>``)
-    elements, else its own ``start``/``end`` (none: every step)."""
+    """An edge's intervals of presence: its ``<spell>`` (GEXF 1.1: ``<slice>``) and
+    GEXF 1.3 ``<timestamp>`` elements (one step each), else its own
+    ``start``/``end`` or ``timestamp`` (none: every step)."""
     spells = [s for box in _children(el, "spells") + _children(el, "slices")
               for s in box if _local(s.tag) in ("spell", "slice")]  # fmt: skip
-    if not spells:
+    stamps = [s for box in _children(el, "timestamps") for s in box
+              if _local(s.tag) == "timestamp"]  # fmt: skip
+    if not spells and not stamps:
         return [_interval(el, where)]
-    return [_interval(s, f"{where} spell {k}") for k, s in enumerate(spells)]
+    _interval(el, where)  # an inline form beside the elements is refused too
+    out = [_interval(s, f"{where} spell {k}") for k, s in enumerate(spells)]
+    for k, s in enumerate(stamps):
+        value = s.get("value")
+        if value is None:
+            raise RunFormatError(f"{where} timestamp {k}: no value")
+        out.append((_gexf_time(value, f"{where} timestamp {k}"),) * 2)
+    return out
 
 
 def _attributes(graph) -> dict:

@@ -74,7 +74,7 @@ def test_an_endless_iterator_of_empty_graphs_stops_early(monkeypatch):
     start = time.perf_counter()
     with pytest.raises(BudgetError) as e:
         as_series(nx.DiGraph() for _ in itertools.count())
-    assert time.perf_counter() - start < 2
+    assert time.perf_counter() - start < 10  # ~0.3 s idle; the step count below is exact
     text = str(e.value)
     assert "networkx graphs: " in text and "steps so far (0 edge-steps" in text
     assert "at least 512 B a step" in text and "an iterator may never end" in text
@@ -84,7 +84,7 @@ def test_an_endless_iterator_of_empty_graphs_stops_early(monkeypatch):
     start = time.perf_counter()  # a list: its length is checked before any graph is read
     with pytest.raises(BudgetError, match=r"networkx graphs: 10000000 steps need ~5\.4 GiB"):
         as_series([nx.DiGraph()] * 10**7)
-    assert time.perf_counter() - start < 1
+    assert time.perf_counter() - start < 5  # no graph read: instant idle
     assert as_series([nx.DiGraph([(0, 1)])] * 5_000).n_steps == 5_000  # 4.9 MB: read
 
 
@@ -369,3 +369,40 @@ def test_a_parquet_label_repeated_by_its_dictionary_is_counted_decoded(tmp_path,
         as_series(path)
     monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "2GB")
     assert len(as_series(path).nodes) == 11
+
+
+def _gexf(tmp_path, edges: str, graph: str = "") -> object:
+    path = tmp_path / "t.gexf"
+    path.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?><gexf xmlns="http://gexf.net/1.3" version="1.3">'
+        f'<graph mode="dynamic" defaultedgetype="directed" timeformat="integer" {graph}>'
+        '<nodes><node id="a"/><node id="b"/><node id="c"/></nodes>'
+        f"<edges>{edges}</edges></graph></gexf>"
+    )
+    return path
+
+
+@pytest.mark.parametrize("timed", [
+    '<edge id="1" source="b" target="c"><timestamps><timestamp value="5"/></timestamps></edge>',
+    '<edge id="1" source="b" target="c" timestamp="5"/>',
+    '<edge id="1" source="b" target="c"><spells><spell start="5" end="5"/></spells></edge>',
+])  # fmt: skip
+def test_gexf_13_timestamps_place_an_edge_at_its_steps(tmp_path, timed):
+    """K11: a GEXF 1.3 timestamp (element or attribute) was ignored: the edge held at
+    every step, exit 0."""
+    edges = ('<edge id="0" source="a" target="b" start="0" end="0"/>' + timed
+             + '<edge id="2" source="c" target="a" start="9" end="9"/>')  # fmt: skip
+    s = as_series(_gexf(tmp_path, edges, 'timerepresentation="timestamp"'))
+    indptr, src, dst = s.edges
+    held = [(t, s.nodes[src[j]], s.nodes[dst[j]]) for t in range(s.n_steps)
+            for j in range(indptr[t], indptr[t + 1]) if src[j] != dst[j]]  # fmt: skip
+    assert s.n_steps == 10 and held == [(0, "a", "b"), (5, "b", "c"), (9, "c", "a")]
+
+
+@pytest.mark.parametrize("inline", ['spells="&lt;[5,5]&gt;"', 'timestamps="&lt;[5]&gt;"'])
+def test_gexf_13_inline_timing_is_refused_not_read_as_every_step(tmp_path, inline):
+    """K11: the inline forms were ignored silently; they are refused in one line."""
+    edges = ('<edge id="0" source="a" target="b" start="0" end="0"/>'
+             f'<edge id="1" source="b" target="c" {inline}/>')  # fmt: skip
+    with pytest.raises(RunFormatError, match=r"edge 1 \(b -> c\): the inline .* form is not read"):
+        as_series(_gexf(tmp_path, edges))
