@@ -63,13 +63,21 @@ _NOT_READ = (
      "write 23:59:59 or the next second"),
     (r"^\d{4}-?W\d{2}", "an ISO 8601 week date, not read as one: give "
      "time_format='%G-W%V-%u' (CLI --time-format)"),
+    (r"\[[^\]]*\]$", "a time with a zone name in brackets (Java's form), which is not "
+     "read: keep the UTC offset only (2024-05-01T08:00+02:00)"),
 )  # fmt: skip
 #: Words pandas reads as the machine's clock: never a time of a file.
 _CLOCK_WORDS = ("now", "today")
 
 
-def _cell(value) -> str:
-    return _text.shorten(repr(value), 30)
+def _cell(value, limit: int = 30) -> str:
+    """A cell quoted for a message: at most ``limit`` characters of it, its quotes kept
+    (``'ZZZ...' (17 more characters)``), so a line shortened again keeps them paired."""
+    text = value if isinstance(value, str) else None
+    if text is None or len(repr(text)) <= limit:
+        return _text.shorten(repr(value), limit)
+    quoted = repr(text[: limit - 5])
+    return f"{quoted[:-1]}...{quoted[-1]} ({len(text) - (limit - 5)} more characters)"
 
 
 def _offsets(ints: np.ndarray, origin: int) -> np.ndarray:

@@ -406,3 +406,26 @@ def test_gexf_13_inline_timing_is_refused_not_read_as_every_step(tmp_path, inlin
              f'<edge id="1" source="b" target="c" {inline}/>')  # fmt: skip
     with pytest.raises(RunFormatError, match=r"edge 1 \(b -> c\): the inline .* form is not read"):
         as_series(_gexf(tmp_path, edges))
+
+
+def test_a_long_time_cell_keeps_its_quotes_and_the_cli_line_its_reason(tmp_path, capsys):
+    """K13 (reader part): a 45-character time cell was quoted as "'ZZZ... (17 more
+    characte" (no closing quote), and the CLI's own shortening then cut the reason out.
+    A zone name in brackets (Java's ZonedDateTime text) is named as such."""
+    from baygo_graph.cli import main
+
+    path = tmp_path / "longcell.csv"
+    path.write_text("source,target,time\nx,y," + "Z" * 45 + "\ny,x,1\n")
+    with pytest.raises(ValueError) as e:
+        as_series(path)
+    assert "'ZZZZZZZZZZZZZZZZZZZZZZZZZ...' (20 more characters) is not ISO 8601" in str(e.value)
+    java = tmp_path / "java.csv"
+    java.write_text("source,target,time\nx,y,2024-05-01T08:00+02:00[Europe/Paris]\n")
+    with pytest.raises(ValueError, match=r"line 2: .* a zone name in brackets .* keep the UTC"):
+        as_series(java, bin="1D")
+    try:
+        code = main(["analyze", str(path)])
+    except SystemExit as exit_:
+        code = exit_.code
+    err = capsys.readouterr().err.strip()
+    assert code == 1 and "\n" not in err and "(20 more characters) is not ISO 8601" in err
