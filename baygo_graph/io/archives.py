@@ -70,6 +70,7 @@ __all__ = [
     "ROLES",
     "TableSpec",
     "edge_file_kind",
+    "first_bad_utf8",
     "unknown_kind_message",
     "parse_columns",
     "read_rows",
@@ -756,23 +757,43 @@ def _wider_line(spec: TableSpec) -> tuple[int | None, int]:
     return None, 0
 
 
-def _not_utf8(path: Path, compression: str | None, name: str) -> str:
-    """One line naming the line and column (from 1, as an editor counts) and the value of
-    the file's first byte that is not UTF-8 (latin-1 or Windows text): found by reading
-    it again, for the refusal."""
+def first_bad_utf8(path, compression: str | None = None) -> tuple[int, int, int] | None:
+    """``(line, column, byte)`` of the file's first byte that is not UTF-8 (line and
+    column from 1, as an editor counts them; a leading byte-order mark is no column),
+    or None when it is all UTF-8. Read in blocks: for a refusal, after a reader failed.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> p = Path(tempfile.mkdtemp()) / "x.csv"
+    >>> _ = p.write_bytes("source,target\\nJos\\xe9,b\\n".encode("latin-1"))
+    >>> first_bad_utf8(p)
+    (2, 4, 233)
+    """
     decoder = codecs.getincrementaldecoder("utf-8-sig")()
     line, column, bad = 1, 1, None
-    with _open(path, compression) as raw:
-        while bad is None and (block := raw.read(1 << 16)):
+    with _open(Path(path), compression) as raw:
+        while bad is None:
+            block = raw.read(1 << 16)
             try:
-                text = decoder.decode(block)
+                text = decoder.decode(block, final=not block)
             except UnicodeDecodeError as e:  # e.object: the bytes held back, then block
                 text, bad = e.object[: e.start].decode("utf-8", errors="replace"), e.object[e.start]
             parts = _LINE_BREAK.split(text)
             line += len(parts) - 1
             column = (column if len(parts) == 1 else 1) + len(parts[-1])
-    if bad is None:
+            if not block:
+                break
+    return None if bad is None else (line, column, bad)
+
+
+def _not_utf8(path: Path, compression: str | None, name: str) -> str:
+    """One line naming the line, column and value of the file's first byte that is not
+    UTF-8 (latin-1 or Windows text), for the refusal."""
+    found = first_bad_utf8(path, compression)
+    if found is None:
         return f"{name} is not UTF-8 text: save the file as UTF-8"
+    line, column, bad = found
     return (
         f"{name} line {line}, column {column}: byte 0x{bad:02x} is not UTF-8: save the file "
         "as UTF-8, or read it with pandas.read_csv(..., encoding=...) and pass the DataFrame"

@@ -64,6 +64,7 @@ from .._text import shorten
 from ..exceptions import RunFormatError
 from ..limits import JSON_BYTES_PER_FILE_BYTE, check_budget, estimate_edge_list_bytes
 from ..series import SELF_WEIGHT, GraphSeries, series_from_edges, series_from_graphs
+from .archives import first_bad_utf8
 from .atomic import atomic_write
 from .gexf import DIGEST_KEY, series_digest
 from .safexml import read_graphml_series
@@ -787,6 +788,8 @@ def _read(path, reader) -> GraphSeries:
         raise
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError, OverflowError,
             nx.NetworkXError, ParseError) as e:  # fmt: skip
+        if why := _not_utf8(path, e):
+            raise RunFormatError(f"{str(path)!r} {why}") from None
         if isinstance(e, RunFormatError):
             if repr(str(path)) in str(e):
                 raise
@@ -794,6 +797,24 @@ def _read(path, reader) -> GraphSeries:
         raise RunFormatError(
             f"{str(path)!r} is not a readable graph series: {shorten(repr(e), 300)}"
         ) from None
+
+
+def _not_utf8(path: Path, error) -> str | None:
+    """For a JSON file that is not UTF-8, or an XML one that says it is (or says no
+    encoding) and is not well-formed: where its first byte that is not UTF-8 is."""
+    if isinstance(error, ParseError):
+        with open(path, "rb") as fh:
+            head = fh.read(200)
+        declared = re.search(rb"encoding=[\"']([^\"']+)", head)
+        if declared and declared.group(1).lower().replace(b"_", b"-") not in (b"utf-8", b"utf8"):
+            return None
+    elif not isinstance(error, UnicodeDecodeError):
+        return None
+    found = first_bad_utf8(path)
+    if found is None:
+        return None
+    line, column, bad = found
+    return f"line {line}, column {column}: byte 0x{bad:02x} is not UTF-8: save the file as UTF-8"
 
 
 def _with_rule(read_graphs, self_weight, where: str):

@@ -429,3 +429,24 @@ def test_a_long_time_cell_keeps_its_quotes_and_the_cli_line_its_reason(tmp_path,
         code = exit_.code
     err = capsys.readouterr().err.strip()
     assert code == 1 and "\n" not in err and "(20 more characters) is not ISO 8601" in err
+
+
+@pytest.mark.parametrize(("name", "content", "where"), [
+    ("lat.json", '{"format": "baygo-graph-series", "graphs": [{"nodes": [{"id": "Jos\xe9"}], '
+     '"edges": []}]}', "line 1, column 67"),
+    ("lat.gexf", '<?xml version="1.0" encoding="UTF-8"?>\n<gexf version="1.2"><graph '
+     'defaultedgetype="directed"><nodes><node id="Jos\xe9"/></nodes></graph></gexf>',
+     "line 2, column 75"),
+])  # fmt: skip
+def test_a_series_file_that_is_not_utf8_names_the_byte(tmp_path, name, content, where):
+    """Leftover a, for series files: a JSON series echoed its bytes in a UnicodeDecodeError
+    repr, a GEXF one said Expat's "not well-formed (invalid token)"."""
+    path = tmp_path / name
+    path.write_bytes(content.encode("latin-1"))
+    with pytest.raises(RunFormatError) as e:
+        as_series(path)
+    assert str(e.value) == f"{str(path)!r} {where}: byte 0xe9 is not UTF-8: save the file as UTF-8"
+    declared = content.replace("UTF-8", "ISO-8859-1").encode("latin-1")
+    if name.endswith(".gexf"):  # a file that says its encoding is read by it
+        path.write_bytes(declared)
+        assert as_series(path).nodes == ("Jos\xe9",)
