@@ -59,7 +59,7 @@ from .archives import (
     read_rows,
     table_spec,
 )
-from .filekind import describe_file
+from .filekind import describe_file, missing_message
 from .times import time_steps
 
 __all__ = ["EDGE_LIST_SUFFIXES", "edge_list_series", "read_edge_list"]
@@ -597,13 +597,8 @@ def read_edge_list(path, **options):
     """
     path = Path(path)
     shown = _text.shorten(repr(str(path)), 120)
-    if not path.is_file():
-        if path.exists() and not path.is_dir():  # a FIFO, device or socket: never read
-            raise RunFormatError(
-                f"{shown} is not a regular file (a FIFO, device or socket): baygo reads edge "
-                "lists from files; save it to a file first"
-            )
-        raise RunFormatError(f"no edge list at {shown}")
+    if not path.is_file():  # missing, or a FIFO, device or socket: never read
+        raise RunFormatError(missing_message(path, "edge list", "edge lists"))
     columns = options.pop("columns", None)
     kind = edge_file_kind(path)
     if kind is None and columns is None:

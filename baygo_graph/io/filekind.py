@@ -7,7 +7,7 @@ what, instead of a parser's complaint ("File is not a zip file").
 
 from __future__ import annotations
 
-__all__ = ["describe_file", "not_a_run_message"]
+__all__ = ["describe_file", "missing_message", "not_a_run_message"]
 
 #: What a file that is not a run looks like: (marker in its first bytes, description).
 _KINDS = (
@@ -81,3 +81,29 @@ def not_a_run_message(path) -> str | None:
         "folders and .npz run files (Run.load), graph series from .json, .graphml or .gexf "
         "files and edge lists (read_series); baygo analyze reads all of these"
     )
+
+
+def missing_message(path, what: str, plural: str) -> str:
+    """Why nothing is read at ``path``: ``no {what} at 'p'`` when nothing is there; for
+    a FIFO, device or socket (never read: it may never end), that it is not a regular
+    file, in one wording for every kind of input.
+
+    Examples
+    --------
+    >>> missing_message("/dev/null", "graph series", "graph series").split(":")[0]
+    "'/dev/null' is not a regular file (a FIFO, device or socket)"
+    >>> missing_message("/no/such.json", "graph series", "graph series")
+    "no graph series at '/no/such.json'"
+    """
+    from pathlib import Path
+
+    from .._text import shorten
+
+    shown = shorten(repr(str(path)), 120)
+    target = Path(path)
+    if target.exists() and not target.is_dir() and not target.is_file():
+        return (
+            f"{shown} is not a regular file (a FIFO, device or socket): baygo reads {plural} "
+            "from files; save it to a file first"
+        )
+    return f"no {what} at {shown}"

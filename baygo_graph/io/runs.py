@@ -20,6 +20,7 @@ from pathlib import Path
 
 from .._text import path_component
 from ..exceptions import RunFormatError
+from .filekind import missing_message
 from .npz import RUN_FILE
 
 __all__ = ["find_runs", "save_runs"]
@@ -99,5 +100,5 @@ def find_runs(paths) -> list[Path]:
                 raise RunFormatError(f"no saved run in {str(path)!r} or its sub-folders")
             found += inner
         else:
-            raise RunFormatError(f"no saved run at {str(path)!r}")
+            raise RunFormatError(missing_message(path, "saved run", "saved runs"))
     return found

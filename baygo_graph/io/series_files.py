@@ -66,6 +66,7 @@ from ..limits import JSON_BYTES_PER_FILE_BYTE, check_budget, estimate_edge_list_
 from ..series import SELF_WEIGHT, GraphSeries, series_from_edges, series_from_graphs
 from .archives import first_bad_utf8
 from .atomic import atomic_write
+from .filekind import missing_message
 from .gexf import DIGEST_KEY, series_digest
 from .safexml import read_graphml_series
 from .times import _exact as _exact_time
@@ -780,7 +781,7 @@ def _no_gc():
 def _read(path, reader) -> GraphSeries:
     path = Path(path)
     if not path.is_file():
-        raise RunFormatError(f"no graph series at {str(path)!r}")
+        raise RunFormatError(missing_message(path, "graph series", "graph series"))
     try:
         with _no_gc():
             return reader(path)

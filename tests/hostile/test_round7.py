@@ -450,3 +450,26 @@ def test_a_series_file_that_is_not_utf8_names_the_byte(tmp_path, name, content, 
     if name.endswith(".gexf"):  # a file that says its encoding is read by it
         path.write_bytes(declared)
         assert as_series(path).nodes == ("Jos\xe9",)
+
+
+@pytest.mark.parametrize("name", ["z.json", "z.gexf", "z.graphml", "z.npz", "rz", "fifo.json"])
+def test_a_series_or_run_that_is_a_device_or_fifo_is_named_as_such(tmp_path, name):
+    """K16: 'no graph series at z.json' / 'no saved run at rz/run.npz' for a link to
+    /dev/zero or a FIFO (there is something there); G17's words for edge lists, for all."""
+    import os
+
+    from baygo_graph import Run
+
+    path = tmp_path / name
+    if name == "rz":
+        path.mkdir()
+        (path / "run.npz").symlink_to("/dev/zero")
+    elif name.startswith("fifo"):
+        os.mkfifo(path)
+    else:
+        path.symlink_to("/dev/zero")
+    what = "saved runs" if name in ("z.npz", "rz") else "graph series"
+    for read in (as_series, Run.load) if what == "saved runs" else (as_series,):
+        with pytest.raises(RunFormatError, match=r"is not a regular file \(a FIFO, device or "
+                           f"socket\\): baygo reads {what} from files"):  # fmt: skip
+            read(path)
