@@ -73,10 +73,13 @@ def cli(debug, plugins):
     "baygo: error: ..." (exit code 1); --debug shows the traceback.
     Strategies and models of your own: --plugin my_strategy.py.
     """
-    from ..io.atomic import announce_written
+    from ..io.atomic import announce_written, one_write_per_file
 
-    # 'wrote PATH' as each file of the command is finished, until the command ends
-    click.get_current_context().with_resource(announce_written(_say_wrote))
+    # until the command ends: 'wrote PATH' as each file is finished, and no file written
+    # twice (two outputs of one name)
+    ctx = click.get_current_context()
+    ctx.with_resource(announce_written(_say_wrote))
+    ctx.with_resource(one_write_per_file())
     if debug:
         os.environ[DEBUG_ENV] = "1"
     listed = [p for p in os.environ.get(PLUGINS_ENV, "").split(os.pathsep) if p]
