@@ -90,8 +90,9 @@ def cli(debug, plugins):
             load_plugin(spec)
 
 
-#: Longest error line ``baygo`` prints (before "... (N more characters)"); quoted
-#: values in it are cut to 60 characters first, so what went wrong stays readable.
+#: Longest error line ``baygo`` prints (before "... (N more characters)"); a longer one
+#: has its long quoted values cut first, so what went wrong stays readable; a line
+#: within it is printed whole.
 ERROR_CHARS = 300
 
 
