@@ -277,10 +277,12 @@ def _middle_cut(text: str, limit: int, tail: int) -> str:
 
 
 def short_line(text, limit: int = 300, *, quoted: int = 120) -> str:
-    """One message line of at most about ``limit`` characters: each quoted value longer
-    than ``quoted`` characters cut in its middle (its start and its end, where a file
-    name is, kept), then, if still too long, the line cut in its middle (what went
-    wrong at the start, what to do at the end kept).
+    """One message line of at most about ``limit`` characters: a line within it is kept
+    whole; a longer one has each quoted value longer than ``quoted`` characters cut in
+    its middle (its start and its end, where a file name is, kept), then, if still too
+    long, the line cut in its middle (what went wrong at the start, what to do at the
+    end kept). (A line within the limit is never cut: a quote a reader's own shortening
+    left unbalanced would pair with the next one and cut the reason out.)
 
     Examples
     --------
@@ -290,9 +292,12 @@ def short_line(text, limit: int = 300, *, quoted: int = 120) -> str:
     >>> short_line("'/a/long/folder/" + "d" * 200 + "/far.csv': bad").endswith("far.csv': bad")
     True
     """
+    text = str(text)
+    if len(text) <= limit:
+        return text
     text = _QUOTED.sub(
         lambda m: _middle_cut(m.group(0), quoted, 40) if len(m.group(0)) > quoted else m.group(0),
-        str(text),
+        text,
     )
     return text if len(text) <= limit else _middle_cut(text, limit, 100)
 

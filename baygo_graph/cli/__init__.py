@@ -73,10 +73,13 @@ def cli(debug, plugins):
     "baygo: error: ..." (exit code 1); --debug shows the traceback.
     Strategies and models of your own: --plugin my_strategy.py.
     """
-    from ..io.atomic import announce_written
+    from ..io.atomic import announce_written, one_write_per_file
 
-    # 'wrote PATH' as each file of the command is finished, until the command ends
-    click.get_current_context().with_resource(announce_written(_say_wrote))
+    # until the command ends: 'wrote PATH' as each file is finished, and no file written
+    # twice (two outputs of one name)
+    ctx = click.get_current_context()
+    ctx.with_resource(announce_written(_say_wrote))
+    ctx.with_resource(one_write_per_file())
     if debug:
         os.environ[DEBUG_ENV] = "1"
     listed = [p for p in os.environ.get(PLUGINS_ENV, "").split(os.pathsep) if p]
@@ -87,8 +90,9 @@ def cli(debug, plugins):
             load_plugin(spec)
 
 
-#: Longest error line ``baygo`` prints (before "... (N more characters)"); quoted
-#: values in it are cut to 60 characters first, so what went wrong stays readable.
+#: Longest error line ``baygo`` prints (before "... (N more characters)"); a longer one
+#: has its long quoted values cut first, so what went wrong stays readable; a line
+#: within it is printed whole.
 ERROR_CHARS = 300
 
 

@@ -105,6 +105,12 @@ def _series_figures(series, *, window=10) -> dict:
     return figs
 
 
+def _same_folder(a, b) -> bool:
+    """Whether the folders ``a`` and ``b`` are one, however spelled (links followed,
+    either still to be made)."""
+    return Path(a).resolve() == Path(b).resolve()
+
+
 def parse_steps(text: str | None, n_steps: int) -> range:
     """``"a:b"`` (Python slice, either end optional) or ``"a"`` -> the steps.
 
@@ -308,6 +314,12 @@ def reproduce(seeds, steps, data, n_jobs, out, seed, agents, grid, gallery, vide
     from ..data import resolve_data
     from ..reproduce import reproduce as run_reproduction
 
+    figures_folder = Path(out) / "figures"
+    if gallery is not None and _same_folder(gallery, figures_folder):  # hostile7 K12
+        raise click.ClickException(
+            f"--gallery: {gallery}: is the folder of the report's figures ({figures_folder}), "
+            "whose names the gallery's PNGs share: choose another folder"
+        )
     try:
         dataset = resolve_data(data)
     except (ValueError, TypeError, OSError) as e:

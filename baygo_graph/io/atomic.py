@@ -64,6 +64,7 @@ __all__ = [
     "check_target",
     "clean_stale_tmp",
     "make_parent",
+    "one_write_per_file",
     "output_lock",
     "output_record",
     "protected_inputs",
@@ -87,6 +88,7 @@ RECORD_NAME = ".baygo-files.json"
 _INPUTS: list[tuple[Path, str]] = []  # (file, as given) the command reads (protected_inputs)
 _RECORDED: dict[Path, bool] = {}  # output folders with a record (resolved) -> --force given
 _ANNOUNCE: list = []  # told of each file as it is finished (announce_written)
+_WRITTEN: list[set] = []  # files written by the running command (one_write_per_file)
 
 
 def _tmp_prefix(path: Path) -> str:
@@ -328,6 +330,14 @@ def atomic_path(path, *, within=None, overwrite: bool = True, suffix: bool = Fal
     ('hi', 1)
     """
     path = check_target(path, within=within, overwrite=overwrite)  # before any folder is made
+    key = path.parent.resolve() / path.name
+    if record and _WRITTEN and key in _WRITTEN[-1]:
+        raise _refused(
+            path,
+            "is written twice by this command: two of its outputs have this name (give "
+            "them different folders); the first is kept",
+            errno.EINVAL,  # not "exists": --force cannot allow it
+        )
     root = _record_root(path) if record else None
     if root is not None and overwrite:
         check_replace(path)
@@ -354,6 +364,8 @@ def atomic_path(path, *, within=None, overwrite: bool = True, suffix: bool = Fal
                     _link_new(tmp, path)
                 if root is not None:
                     _update_record(root, {_key(root, path): digest})
+                if record and _WRITTEN:
+                    _WRITTEN[-1].add(key)
                 if record:
                     for tell in _ANNOUNCE:
                         tell(path, "wrote")
@@ -393,6 +405,33 @@ def announce_written(tell):
         yield
     finally:
         _ANNOUNCE.remove(tell)
+
+
+@contextlib.contextmanager
+def one_write_per_file():
+    """While the block runs (a ``baygo`` command), a file :func:`atomic_path` wrote is not
+    written again: two outputs of one command that would have one name (a gallery
+    folder that is the report's figures folder) are refused at the second, which would
+    replace the first without a word. A writer's own bookkeeping (``record=False``) is
+    not counted.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> with one_write_per_file():
+    ...     _ = atomic_text(d / "a.png", "figure")
+    ...     atomic_text(d / "a.png", "thumbnail")
+    Traceback (most recent call last):
+    ...
+    OSError: [Errno 22] is written twice by this command: two of its outputs have this \
+name (give them different folders); the first is kept: '.../a.png'
+    """
+    _WRITTEN.append(set())
+    try:
+        yield
+    finally:
+        _WRITTEN.pop()
 
 
 def remove_told(path) -> None:

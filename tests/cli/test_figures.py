@@ -193,3 +193,50 @@ def test_a_gif_past_the_memory_budget_is_refused_before_its_frames_pile_up(
     assert f"about {8 * w * h * GIF_BYTES_PER_PIXEL / 2**20:.1f} MiB" in line
     monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "1GiB")  # fits: written, as before
     assert call(["animate", run_dir, "--out", out, "--dpi", "40"], capsys)[0] == 0
+
+
+@pytest.mark.parametrize("spelled", ["R/figures", "R/./figures/", "link"])
+def test_a_gallery_in_the_reports_figures_folder_is_refused(tmp_path, capsys, monkeypatch,
+                                                             spelled):  # fmt: skip
+    """hostile7 K12: --gallery OUT/figures wrote the gallery's small PNGs over the report's
+    figures of the same names, without a word: refused before any work."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "link").symlink_to(tmp_path / "R" / "figures")  # dangling until R is made
+    args = [
+        "reproduce",
+        "--seeds",
+        "1",
+        "--steps",
+        "3",
+        "--agents",
+        "4",
+        "--grid",
+        "9",
+        "--jobs",
+        "1",
+        "--no-video",
+        "--no-progress",
+        "--out",
+        "R",
+        "--gallery",
+        spelled,
+    ]
+    code, out, err = call(args, capsys)  # fmt: skip
+    assert code == 1 and out == "" and not (tmp_path / "R").exists()
+    assert err == (
+        f"baygo: error: --gallery: {spelled}: is the folder of the report's figures "
+        "(R/figures), whose names the gallery's PNGs share: choose another folder\n"
+    )
+
+
+def test_one_command_never_writes_one_file_twice(tmp_path):
+    """The net under every command: two of its outputs that would have one name (a file
+    written, then replaced by another output of the same command) are refused."""
+    from baygo_graph.io.atomic import atomic_text, one_write_per_file
+
+    with one_write_per_file():
+        atomic_text(tmp_path / "a.md", "report")
+        with pytest.raises(OSError, match="written twice by this command"):
+            atomic_text(tmp_path / "." / "a.md", "gallery")
+    assert (tmp_path / "a.md").read_text() == "report"
+    atomic_text(tmp_path / "a.md", "again")  # outside a command: a later write replaces

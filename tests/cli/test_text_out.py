@@ -66,3 +66,17 @@ def test_node_labels_are_drawn_as_written(tmp_path, capsys):
     bg.write_series(bg.as_series([g, g]), path)
     assert main(["plot", str(path), "--out", str(tmp_path / "figs")]) == 0
     assert len(list((tmp_path / "figs").glob("*.png"))) == 3
+
+
+def test_an_error_line_under_the_limit_is_printed_whole():
+    """hostile7 K13: a reader's line of 229 characters quoting a cut cell ('ZZZ... (17 more
+    characters), its closing quote gone) lost its reason to the printer's second cut,
+    which took that quote and the next (time_format=') as one long quoted value."""
+    from baygo_graph.cli import ERROR_CHARS, _bounded
+
+    line = ("'longcell.csv': time column 'time' line 2: '" + "Z" * 60 + "... (17 more "
+            "characters) is not ISO 8601 (2024-05-01 08:00), and no other form is guessed "
+            "(12/01: Dec. or Jan.?): give time_format='%d/%m/%Y' (CLI --time-format)")  # fmt: skip
+    assert len(line) <= ERROR_CHARS and _bounded(line) == line
+    long = "bin must be an int, got '" + "x" * 5000 + "'; see --help"  # still cut
+    assert len(_bounded(long)) < ERROR_CHARS and _bounded(long).endswith("'; see --help")
