@@ -26,7 +26,7 @@ from ._validate import (
 from ._version import __version__
 from .data import draw_batches
 from .exceptions import BudgetError
-from .limits import arrays_nbytes, check_budget, estimate_run_bytes
+from .limits import arrays_nbytes, check_budget, estimate_run_bytes, format_bytes
 from .models import pool, resolve_model
 from .models.grid import GridModel
 from .models.rows import blas_limit, blas_threads
@@ -259,7 +259,9 @@ def simulate_seeds(
     Raises
     ------
     ValueError, TypeError, BudgetError
-        As :func:`simulate`; the memory budget is checked for the runs made together.
+        As :func:`simulate`; the memory budget is checked for the runs made together,
+        and for the results of every seed (they are all returned), before any run
+        (before ``seeds`` is read, when it has a length).
     NonFiniteError
         As :func:`simulate`, naming the step and agent: a run of a loop that goes
         non-finite stops the call (the runs made before it are not returned).
@@ -277,7 +279,6 @@ def simulate_seeds(
     """
     if isinstance(seeds, str | bytes | dict) or not hasattr(seeds, "__iter__"):
         raise TypeError(f"seeds must be a sequence of seeds (one per run), got {seeds!r}")
-    seeds = list(seeds)
     if at_once is not None:
         check_int("at_once", at_once, minimum=1)
     return _simulate(strategy, seeds, agents=agents, steps=steps, data=data, model=model,
@@ -311,7 +312,11 @@ def _simulate(strategy, seeds, *, monitors, copy_monitors, at_once, agents, step
     dtype = np.dtype(getattr(model, "dtype", "float64"))
     if dtype not in (np.float64, np.float32):
         raise ValueError(f"dtype must be 'float64' or 'float32', got {dtype!r}")
+    if hasattr(seeds, "__len__"):  # before reading them: range(10**9) is refused here
+        _check_results(model, len(seeds), agents=agents, steps=steps, keep=keep)
     records = [seed_record(rng) for rng in seeds]  # (record, generator) of each run
+    if not hasattr(seeds, "__len__"):
+        _check_results(model, len(records), agents=agents, steps=steps, keep=keep)
     if not records:
         return []
     strat = resolve_strategy(strategy, agents=agents, informative=informative)
@@ -468,6 +473,26 @@ def _config(strat, model, plan, rec, dataset, split, *, agents, steps, seed, del
         "version": __version__,
     }
     return config | model.config(rec.state) | plan.config() | rec.config
+
+
+#: Bytes of a run's record besides its arrays (config, series and run objects), about.
+_RUN_OVERHEAD = 16 << 10
+
+
+def _check_results(model, runs: int, *, agents, steps, keep) -> None:
+    """Refuse more runs than the budget can hold once made (every one is returned): their
+    per-step arrays (loss, entropy, mean, choices), kept posteriors and records."""
+    if runs <= 1:
+        return  # one run: simulate's own check
+    values = model.state_values() if hasattr(model, "state_values") else 1
+    dims = len(model.grid_shape()) if hasattr(model, "grid_shape") else 2
+    one = steps * agents * (8 + 8 + 8 * dims + 4) + len(keep) * agents * values * 8
+    one += _RUN_OVERHEAD
+    check_budget(
+        runs * one,
+        what=f"the results of {runs:,} runs ({format_bytes(one)} each, all returned)",
+        advice="pass fewer seeds per call",
+    )
 
 
 def _check_memory(model, strat, *, agents, steps, batch, dtype, keep, seeds=1, split=None):

@@ -226,7 +226,7 @@ def test_at_once_stays_in_cache_and_within_the_memory_budget(monkeypatch):
     tight = _at_once(LinearRegression(grid=9), strat, 80, learners=12, **sizes)
     assert 1 <= tight < small
     with pytest.raises(BudgetError, match="runs made together"):
-        bg.simulate_seeds("baygo", seeds=range(80), at_once=80, data=DATA)
+        bg.simulate_seeds("baygo", seeds=range(20), at_once=20, data=DATA)
 
 
 def test_each_seed_warns_as_its_run_does():
@@ -296,3 +296,13 @@ def test_a_model_that_changes_what_batching_relies_on_runs_one_seed_at_a_time():
     assert not _batches_seeds(ExactGaussian())
     assert all(_batches_seeds(resolve_model(name)) for name in ("mean", "logistic"))
     check_seeds("baygo", [0, 1], agents=4, steps=3, data=DATA, model=Sharper(grid=9))
+
+
+def test_the_results_of_every_seed_are_checked_against_the_budget(monkeypatch):
+    with pytest.raises(BudgetError, match=r"results of 1,000,000,000 runs .*fewer seeds"):
+        bg.simulate_seeds("baygo", seeds=range(10**9))  # refused before the seeds are read
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "20MiB")
+    opts = {"agents": 20, "steps": 200, "model": LinearRegression(grid=5), "data": DATA}
+    for seeds in (range(300), (s for s in range(300))):  # with a length, and without
+        with pytest.raises(BudgetError, match=r"results of 300 runs \(156\.6 KiB each"):
+            bg.simulate_seeds("baygo", seeds=seeds, **opts)
