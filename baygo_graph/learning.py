@@ -279,6 +279,13 @@ def simulate_seeds(
     """
     if isinstance(seeds, str | bytes | dict) or not hasattr(seeds, "__iter__"):
         raise TypeError(f"seeds must be a sequence of seeds (one per run), got {seeds!r}")
+    flat = not isinstance(seeds, np.ndarray) or seeds.ndim == 1  # never np.ndim(a range)
+    if isinstance(seeds, set | frozenset) or not flat:
+        raise TypeError(
+            "seeds must be an ordered sequence of seeds, one per run (a list, tuple, range or "
+            f"1-d array: the runs come back in its order), got {type(seeds).__name__}"
+            + ("" if flat else f" of shape {seeds.shape}")
+        )
     if at_once is not None:
         check_int("at_once", at_once, minimum=1)
     return _simulate(strategy, seeds, agents=agents, steps=steps, data=data, model=model,
@@ -314,7 +321,8 @@ def _simulate(strategy, seeds, *, monitors, copy_monitors, at_once, agents, step
         raise ValueError(f"dtype must be 'float64' or 'float32', got {dtype!r}")
     if hasattr(seeds, "__len__"):  # before reading them: range(10**9) is refused here
         _check_results(model, len(seeds), agents=agents, steps=steps, keep=keep)
-    records = [seed_record(rng) for rng in seeds]  # (record, generator) of each run
+    # (record, generator) of each run; simulate_seeds' errors name the seed
+    records = [_seed_record(rng, i if copy_monitors else None) for i, rng in enumerate(seeds)]
     if not hasattr(seeds, "__len__"):
         _check_results(model, len(records), agents=agents, steps=steps, keep=keep)
     if not records:
@@ -398,6 +406,17 @@ def _batches_seeds(model) -> bool:
         if any(owner(n) not in mine.__mro__ for n in relied if owner(n) is not None):
             return False
     return True
+
+
+def _seed_record(rng, i: int | None) -> tuple:
+    """:func:`seed_record` of ``rng``; an error names ``seeds[i]`` (``i`` not None: one
+    of the seeds of :func:`simulate_seeds`)."""
+    if i is None:
+        return seed_record(rng)
+    try:
+        return seed_record(rng)
+    except (TypeError, ValueError) as e:
+        raise type(e)(f"seeds[{i}]: {e}".replace(": rng must", ": each seed must")) from None
 
 
 def _start_plan(strat, rng, *, agents, steps, delta, dtype):

@@ -211,6 +211,14 @@ def test_seeds_and_at_once_are_checked():
     with pytest.raises(ValueError, match="at_once"):
         bg.simulate_seeds("baygo", seeds=[0], at_once=0)
     assert bg.simulate_seeds("baygo", seeds=[], data=DATA) == []
+    with pytest.raises(TypeError, match="ordered sequence of seeds.*got set"):
+        bg.simulate_seeds("baygo", seeds={1, 2}, data=DATA)
+    with pytest.raises(TypeError, match=r"got ndarray of shape \(2, 2\)"):
+        bg.simulate_seeds("baygo", seeds=np.arange(4).reshape(2, 2), data=DATA)
+    with pytest.raises(TypeError, match=r"seeds\[1\]: each seed must be an int"):
+        bg.simulate_seeds("baygo", seeds=[0, 1.5], data=DATA)
+    with pytest.raises(TypeError, match="rng must be an int"):  # simulate says rng
+        bg.simulate("baygo", rng=1.5, data=DATA)
 
 
 def test_at_once_stays_in_cache_and_within_the_memory_budget(monkeypatch):
