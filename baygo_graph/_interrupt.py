@@ -17,7 +17,13 @@ import signal
 import sys
 import threading
 
-__all__ = ["CLI_PID_ENV", "aborted_while_starting", "deferred_interrupt", "is_script"]
+__all__ = [
+    "CLI_PID_ENV",
+    "aborted_while_starting",
+    "deferred_interrupt",
+    "is_script",
+    "workers_ignore_ctrl_c",
+]
 
 #: Set by :func:`baygo_graph.cli.main` while a command runs: the command's process id.
 #: A process that imports the package with another id in it is one of the command's
@@ -74,6 +80,42 @@ def deferred_interrupt():
         signal.signal(signal.SIGINT, previous)
         if caught:
             previous(*caught[0])
+
+
+def workers_ignore_ctrl_c() -> None:
+    """Worker processes started from now on (joblib's loky) begin with Ctrl-C blocked.
+
+    A terminal's Ctrl-C reaches every process of the command; a worker still importing
+    joblib or numpy (before :data:`CLI_PID_ENV` makes it ignore Ctrl-C) printed an import
+    traceback. SIGINT is blocked in the launching thread while a worker is forked and
+    exec'd (the child keeps that mask from its first instruction; the launcher gets a
+    Ctrl-C of that moment right after). The command stops its workers itself. Installed
+    once per process (by the runner before its pool starts); elsewhere (no loky, not
+    POSIX) nothing changes.
+
+    Examples
+    --------
+    >>> workers_ignore_ctrl_c(); workers_ignore_ctrl_c()  # once, however often called
+    """
+    if not hasattr(signal, "pthread_sigmask"):
+        return
+    try:
+        from joblib.externals.loky.backend import fork_exec as launcher
+    except ImportError:
+        return
+    original = launcher.fork_exec
+    if getattr(original, "_baygo_deaf", False):
+        return
+
+    def fork_exec(*args, **kwargs):
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            return original(*args, **kwargs)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+    fork_exec._baygo_deaf = True
+    launcher.fork_exec = fork_exec
 
 
 def _install() -> None:

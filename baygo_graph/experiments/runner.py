@@ -208,6 +208,9 @@ def _local(fn, indexed, shared, n, blas_threads):
         return
     from joblib import Parallel, delayed
 
+    from .._interrupt import workers_ignore_ctrl_c
+
+    workers_ignore_ctrl_c()  # a terminal's Ctrl-C: no import traceback of a starting worker
     # Small batches: the data travel once per batch, results still arrive steadily.
     size = max(1, math.ceil(len(indexed) / (4 * n)))
     batches = [indexed[k : k + size] for k in range(0, len(indexed), size)]

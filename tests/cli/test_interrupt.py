@@ -72,3 +72,28 @@ def test_a_reader_that_stops_reading_does_not_stop_the_command(tmp_path):
     assert proc.wait(timeout=120) == 0, err
     assert "pipe" not in err.lower()
     assert len(list((tmp_path / "figs").glob("*.png"))) == 7
+
+
+def _sigint_blocked_or_ignored() -> bool:
+    with open("/proc/self/status") as fh:
+        fields = dict(line.split(":", 1) for line in fh if ":" in line)
+    bit = 1 << (signal.SIGINT - 1)
+    return bool(int(fields["SigBlk"], 16) & bit or int(fields["SigIgn"], 16) & bit)
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").is_file(), reason="needs Linux /proc")
+def test_workers_never_see_a_terminals_ctrl_c_from_their_first_instruction():
+    """hostile7 K14: a terminal's Ctrl-C reaches every process of the group; loky workers
+    still importing joblib/numpy (before baygo_graph ignores it there) printed import
+    tracebacks. They start with Ctrl-C blocked; the command stops them."""
+    from joblib.externals.loky import get_reusable_executor
+
+    from baygo_graph._interrupt import workers_ignore_ctrl_c
+
+    workers_ignore_ctrl_c()
+    executor = get_reusable_executor(max_workers=1, reuse=False)
+    try:
+        assert executor.submit(_sigint_blocked_or_ignored).result(timeout=120)
+    finally:
+        executor.shutdown(wait=True, kill_workers=True)
+    assert not _sigint_blocked_or_ignored()  # the command itself still hears Ctrl-C
