@@ -409,8 +409,11 @@ def ensure_writable(folder, *, option: str = "--out") -> tuple[Path, list[Path]]
     created: list[Path] = []
     try:
         created = _make_folder(folder)
-        with tempfile.TemporaryFile(dir=folder):
-            pass
+        try:
+            with tempfile.TemporaryFile(dir=folder):
+                pass
+        except OSError as e:  # named as the folder asked for, not the probe's random name
+            raise OSError(e.errno, e.strerror or str(e), str(folder)) from e
         if not os.access(folder, os.W_OK | os.X_OK):
             raise PermissionError(errno.EACCES, "Permission denied", str(folder))
     except OSError as e:

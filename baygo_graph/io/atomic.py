@@ -344,7 +344,10 @@ def atomic_path(path, *, within=None, overwrite: bool = True, suffix: bool = Fal
     make_parent(path)
     clean_stale_tmp(path.parent)
     end = f".tmp{path.suffix}" if suffix and path.suffix else ".tmp"
-    fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=_tmp_prefix(path), suffix=end)
+    try:
+        fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=_tmp_prefix(path), suffix=end)
+    except OSError as e:  # named as the file asked for, not our temporary name
+        raise OSError(e.errno, e.strerror or str(e), str(path)) from e
     tmp = Path(tmp_name)
     try:
         os.fchmod(fd, umask_mode())

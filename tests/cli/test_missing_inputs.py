@@ -4,6 +4,8 @@ any output folder is made (newcomer: `baygo plot missing.csv` answered in click'
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from baygo_graph.cli import main
@@ -78,3 +80,22 @@ def test_an_empty_path_is_refused_not_taken_as_the_current_folder(
     err = capsys.readouterr().err
     assert err == f"baygo: error: {option}the path is empty (an unset shell variable?)\n"
     assert list(work.iterdir()) == []
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux /proc")
+def test_a_folder_where_no_file_can_be_made_names_the_output(tmp_path, capsys, small_run):
+    """hostile7 K15: the error named baygo's temporary file
+    ('/proc/.x.html.baygo-25392-yt6icsqg.tmp'), a name the user never gave."""
+    from baygo_graph.io.atomic import atomic_text
+
+    with pytest.raises(OSError) as caught:
+        atomic_text("/proc/baygo-test.json", "{}")
+    assert caught.value.filename == "/proc/baygo-test.json"
+    edges = tmp_path / "c.csv"
+    edges.write_text("source,target,time\na,b,0\nb,a,1\n")
+    assert main(["view", str(edges), "--out", "/proc/x.html"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("baygo: error: --out: /proc/x.html: ") and ".tmp" not in err
+    small_run.save(tmp_path / "r")  # an output folder that exists but takes no file
+    assert main(["plot", str(tmp_path / "r"), "--out", "/proc/self"]) == 1
+    assert capsys.readouterr().err.startswith("baygo: error: --out: /proc/self: ")
