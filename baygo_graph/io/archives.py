@@ -450,7 +450,9 @@ def table_spec(path, *, columns=None) -> TableSpec:
         spaced = (
             bool(hashed)
             and lines[0].lstrip().startswith("#")
-            and (len(next(csv.reader([hashed], delimiter=sep))) == len(first.split(sep)) > 1)
+            and len(next(csv.reader([hashed], delimiter=sep)))
+            == len(next(csv.reader([first], delimiter=sep, skipinitialspace=True), []))
+            > 1  # fields counted as the rows are read: a quoted "a, b" is one
         )  # Netzschleuder's header "# source, target, time", then "0, 1, 20" rows
         if spaced:
             skip, first = 0, hashed

@@ -473,3 +473,13 @@ def test_a_series_or_run_that_is_a_device_or_fifo_is_named_as_such(tmp_path, nam
         with pytest.raises(RunFormatError, match=r"is not a regular file \(a FIFO, device or "
                            f"socket\\): baygo reads {what} from files"):  # fmt: skip
             read(path)
+
+
+@pytest.mark.parametrize("rows", ['"a, b", c, 0\nc, "a, b", 1\n', '"a,b",c,0\nc,"a,b",1\n'])
+def test_a_hashed_header_is_read_whatever_the_first_row_quotes(tmp_path, rows):
+    """K18: a first data row starting with a quoted label made the '# source, target,
+    time' header unrecognised: 'no 'source' ... column (the 3 columns are 'a, b', ...)'."""
+    path = tmp_path / "edges.csv"
+    path.write_text("# source, target, time\n" + rows)
+    series = as_series(path)
+    assert series.n_steps == 2 and set(series.nodes) == {"c", rows[1:5].replace('"', "")}
