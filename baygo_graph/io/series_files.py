@@ -628,7 +628,13 @@ def _gexf_nodes(graph, titles: dict) -> tuple[list, list, list]:
         ids.append(i)
         where = f"node {shorten(repr(i), 40)}"
         marks = _attvalues(node, informative, where)
-        if any(_GEXF_BOOL.get(str(v).strip().lower()) for v, *_ in marks):
+        bad = next((v for v, *_ in marks if str(v).strip().lower() not in _GEXF_BOOL), None)
+        if bad is not None:  # never dropped silently (one rule with graphs, GraphML)
+            raise RunFormatError(
+                f"{where}: informative={shorten(repr(bad), 40)} is not a boolean (true, false, "
+                "1 or 0): mark the informative agent true"
+            )
+        if any(_GEXF_BOOL[str(v).strip().lower()] for v, *_ in marks):
             flags.append(i)
         loops += [(i, _weight(v, where), a, b) for v, a, b in _attvalues(node, selfs, where)]
     return ids, flags, loops
@@ -688,6 +694,11 @@ def _read_gexf(path: Path, self_weight=None) -> GraphSeries:
                 )
         where = f"edge {k} ({shorten(ends[0], 30)} -> {shorten(ends[1], 30)})"
         kind = e.get("type", default)
+        if kind not in ("directed", "undirected", "mutual"):  # never guessed two-way
+            raise RunFormatError(
+                f"{where}: type must be directed, undirected or mutual, got "
+                f"{shorten(repr(kind), 40)}"
+            )
         static = _weight(e.get("weight", "1"), where)
         timed = [(_weight(v, where), a, b) for v, a, b in _attvalues(e, weight_ids, where)]
         static = next((w for w, a, b in timed if a is None and b is None), static)

@@ -483,3 +483,30 @@ def test_a_hashed_header_is_read_whatever_the_first_row_quotes(tmp_path, rows):
     path.write_text("# source, target, time\n" + rows)
     series = as_series(path)
     assert series.n_steps == 2 and set(series.nodes) == {"c", rows[1:5].replace('"', "")}
+
+
+@pytest.mark.parametrize("kind", ["Directed", "DIRECTED", "dirdcted", ""])
+def test_a_gexf_edge_type_of_no_known_value_is_refused_not_read_two_way(tmp_path, kind):
+    """K21: any edge type but exactly 'directed' was read as two-way (a reverse edge
+    gained per contact); defaultedgetype was already checked."""
+    edges = f'<edge id="0" source="a" target="b" type="{kind}"/>'
+    with pytest.raises(RunFormatError, match="edge 0 .*: type must be directed, undirected"):
+        as_series(_gexf(tmp_path, edges))
+
+
+def test_a_gexf_informative_value_that_is_no_boolean_is_refused(tmp_path):
+    """K22: informative='yes' was dropped silently in GEXF (refused for graphs, GraphML)."""
+    path = tmp_path / "i.gexf"
+    for value, informative in (("yes", None), ("true", 0), ("1", 0), ("false", None)):
+        path.write_text(
+            '<?xml version="1.0" encoding="UTF-8"?><gexf version="1.2"><graph '
+            'defaultedgetype="directed"><attributes class="node"><attribute id="0" '
+            'title="informative" type="boolean"/></attributes><nodes><node id="a"><attvalues>'
+            f'<attvalue for="0" value="{value}"/></attvalues></node><node id="b"/></nodes>'
+            '<edges><edge id="0" source="a" target="b"/></edges></graph></gexf>'
+        )
+        if informative is None and value == "yes":
+            with pytest.raises(RunFormatError, match="node 'a': informative='yes' is not a"):
+                as_series(path)
+        else:
+            assert as_series(path).informative == informative
