@@ -194,10 +194,21 @@ def _object_kind(obj) -> InputKind:
     for kind in KINDS.values():
         if kind.accepts is not None and kind.accepts(obj):
             return kind
+    table = _table_like(obj)
     raise TypeError(
         "graphs must be a Run, a series, a sequence of networkx graphs, an edge list "
         f"(pandas.DataFrame) or a path, got {type(obj).__name__}"
+        + (f" (a {table} table: pass it as a pandas.DataFrame, e.g. .to_pandas())" if table else "")
     )
+
+
+def _table_like(obj) -> str | None:
+    """The library of a table that is not a pandas DataFrame (polars, pyarrow...), or
+    None: such a table is an edge list, never a sequence of graphs (iterating a polars
+    DataFrame gives its columns)."""
+    if _is_frame(obj) or not (hasattr(obj, "to_pandas") or hasattr(obj, "__dataframe__")):
+        return None
+    return type(obj).__module__.split(".")[0]
 
 
 def kind_of(source, *, columns=None) -> InputKind:
@@ -526,7 +537,8 @@ def _module_is(name: str) -> Callable[[object], bool]:
 
 
 def _graph_sequence(obj) -> bool:
-    return isinstance(obj, Iterable) and not isinstance(obj, nx.Graph | str | bytes | dict)
+    return (isinstance(obj, Iterable) and not isinstance(obj, nx.Graph | str | bytes | dict)
+            and _table_like(obj) is None)  # fmt: skip
 
 
 def _read_run(path, **options) -> Run:

@@ -134,8 +134,10 @@ def _node_order(graphs: list) -> tuple:
         raise ValueError("graphs must hold at least one step, got an empty sequence")
     for t, g in enumerate(graphs):
         if not isinstance(g, nx.Graph):
+            row = isinstance(g, tuple | np.void | np.record)  # a row of an edge list?
             raise TypeError(
                 f"graphs[{t}] must be a networkx.DiGraph or Graph, got {type(g).__name__}"
+                + (" (a row: give an edge list as a pandas.DataFrame)" if row else "")
             )
     union = dict.fromkeys(v for g in graphs for v in g)  # first-appearance order
     if not union:

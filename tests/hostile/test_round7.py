@@ -510,3 +510,17 @@ def test_a_gexf_informative_value_that_is_no_boolean_is_refused(tmp_path):
                 as_series(path)
         else:
             assert as_series(path).informative == informative
+
+
+def test_a_table_of_another_library_or_a_list_of_rows_says_what_to_give():
+    """K20: a polars DataFrame was iterated as a sequence of graphs ('graphs[0] must be a
+    networkx.DiGraph or Graph, got Series'); a list of row tuples the same."""
+    import numpy as np
+    import pyarrow as pa
+
+    with pytest.raises(TypeError, match=r"got Table \(a pyarrow table: pass it as a pandas"):
+        as_series(pa.table({"source": ["a"], "target": ["b"], "time": [0]}))
+    rows = np.rec.fromrecords([("a", "b", 0)], names="source,target,time")
+    for given in (rows, [("a", "b", 0), ("b", "a", 1)]):
+        with pytest.raises(TypeError, match=r"graphs\[0\] .* \(a row: give an edge list as a"):
+            as_series(given)
