@@ -76,8 +76,9 @@ class InputPath(NamedPath):
     """A path the command reads (an argument or an option such as ``--data``): a missing
     one is refused before any work, in one line and our words, ``PATH: no such file or
     folder`` (``--data: PATH: ...`` for an option; exit code 1, as every error of an input;
-    not click's "Invalid value for 'RUN_DIR': Path ... does not exist"). Existence only:
-    what the file holds is its reader's to say.
+    not click's "Invalid value for 'RUN_DIR': Path ... does not exist"); a FIFO, device or
+    socket (``<(zcat x.gz)``, a link to ``/dev/zero``) is named as such, never opened.
+    What a file holds is its reader's to say.
 
     Examples
     --------
@@ -102,6 +103,11 @@ class InputPath(NamedPath):
                 raise click.ClickException(f"{shown}{text}: {why}")
             if not self.dir_okay and os.path.isdir(text):
                 raise click.ClickException(f"{shown}{text}: is a folder, not a file")
+            if not os.path.isfile(text) and not os.path.isdir(text):  # never opened: no hang
+                raise click.ClickException(
+                    f"{shown}{text}: is not a regular file (a FIFO, device or socket): baygo "
+                    "reads files; save it to a file first"
+                )
         return super().convert(value, param, ctx)
 
 

@@ -99,3 +99,33 @@ def test_a_folder_where_no_file_can_be_made_names_the_output(tmp_path, capsys, s
     small_run.save(tmp_path / "r")  # an output folder that exists but takes no file
     assert main(["plot", str(tmp_path / "r"), "--out", "/proc/self"]) == 1
     assert capsys.readouterr().err.startswith("baygo: error: --out: /proc/self: ")
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero (POSIX)")
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (["analyze", "{z}"], ""),
+        (["analyze", "{f}"], ""),
+        (["view", "{z}", "--out", "{o}/v.html"], ""),
+        (["plot", "{f}", "--out", "{o}"], ""),
+        (["run", "--data", "{z}", *SMALL], "--data: "),
+        (["compare", "--data", "{f}", "--seeds", "1", *SMALL], "--data: "),
+    ],
+)  # fmt: skip
+def test_a_fifo_or_device_as_an_input_is_named_as_such(tmp_path, capsys, args, option):
+    """hostile7 K16: 'no graph series at z.json' (a link to /dev/zero), 'bodyfat file
+    ... does not exist' for a FIFO: there is something there, it is not a file."""
+    import os
+
+    zero, fifo = tmp_path / "z.json", tmp_path / "f.csv"
+    zero.symlink_to("/dev/zero")
+    os.mkfifo(fifo)
+    argv = [a.format(z=zero, f=fifo, o=tmp_path / "out") for a in args]
+    assert main(argv) == 1
+    shown = argv[argv.index("--data") + 1] if option else argv[1]
+    assert capsys.readouterr().err == (
+        f"baygo: error: {option}{shown}: is not a regular file (a FIFO, device or socket): "
+        "baygo reads files; save it to a file first\n"
+    )
+    assert not (tmp_path / "out").exists()
