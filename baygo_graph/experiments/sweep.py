@@ -305,7 +305,7 @@ def _run_task(task: dict, shared) -> dict:
     return row
 
 
-def _claim_tasks(todo, task_dir: Path, done: dict, limit: int) -> list[dict]:
+def _claim_tasks(todo, task_dir: Path, done: dict, limit: int, dataset=None) -> list[dict]:
     """Up to ``limit`` tasks of ``todo`` this process claims (none another live sweep
     holds or finished): claimed a few at a time, so concurrent sweeps share the work."""
     mine = []
@@ -315,7 +315,7 @@ def _claim_tasks(todo, task_dir: Path, done: dict, limit: int) -> list[dict]:
         path = task_dir / f"{task['id']}.claim"
         if not claim(path):
             continue
-        found = _read_done(task_dir, {task["id"]})
+        found = _read_done(task_dir, [task], dataset)
         if found:  # finished by a concurrent sweep just before the claim
             release(path)
             done |= found
@@ -339,16 +339,32 @@ def _small_regular_file(path: Path) -> str:
     return data.decode("utf-8")
 
 
-def _read_done(folder: Path, ids: set[str]) -> dict[str, dict]:
-    """Rows of finished tasks found in ``folder`` (unreadable files are redone)."""
+#: What a finished task's row must repeat of its task to be trusted on a resume.
+_ROW_TASK_KEYS = ("strategy", *PARAMETERS, "seed", "root_seed")
+
+
+def _read_done(folder: Path, tasks, dataset=None) -> dict[str, dict]:
+    """Rows of the finished ``tasks`` found in ``folder``: a row is trusted only when it
+    repeats its task's parameters, seed and root seed (and, given the sweep's
+    ``dataset``, its data source and synthetic flag); anything else (unreadable, one
+    digit changed, another strategy or data claimed) is redone (hostile7 K19)."""
     done = {}
-    for tid in ids:
+    for task in tasks:
+        task = task if isinstance(task, dict) else {"id": task}  # ids alone: the id checked
+        tid = task["id"]
         path = folder / f"{tid}.json"
         try:
             row = json.loads(_small_regular_file(path)) if path.exists() else None
         except (OSError, ValueError, RecursionError):  # e.g. nested a million deep
             continue
-        if isinstance(row, dict) and row.get("id") == tid and is_plain_row(row, _ROW_NUMBERS):
+        if not (isinstance(row, dict) and row.get("id") == tid
+                and is_plain_row(row, _ROW_NUMBERS)):  # fmt: skip
+            continue
+        same = all(k in row and row[k] == task[k] for k in _ROW_TASK_KEYS if k in task)
+        if dataset is not None:
+            same = same and row.get("data") == dataset.source
+            same = same and row.get("synthetic") is bool(dataset.synthetic)
+        if same:
             done[tid] = row
     return done
 
@@ -538,7 +554,8 @@ def _remove_empty(created: list[Path]) -> None:
 
 def _run_all(tasks, task_dir: Path, shared, n_jobs, scheduler, progress) -> dict[str, dict]:
     """Run the tasks not yet finished in ``task_dir``; every task's row by id."""
-    done = _read_done(task_dir, {t["id"] for t in tasks})
+    dataset = shared[0]
+    done = _read_done(task_dir, tasks, dataset)
 
     def keep(task, row):  # as each task finishes: its file, atomically, then the claim
         # named by the task's digest: the sweep's own bookkeeping, not in the folder's record
@@ -549,7 +566,7 @@ def _run_all(tasks, task_dir: Path, shared, n_jobs, scheduler, progress) -> dict
     jobs = (os.cpu_count() or 1) if n_jobs in (None, -1) else int(n_jobs)
     chunk = 4 * jobs if scheduler is None else max(1, len(tasks))
     while todo := [t for t in tasks if t["id"] not in done]:
-        mine = _claim_tasks(todo, task_dir, done, chunk)
+        mine = _claim_tasks(todo, task_dir, done, chunk, dataset)
         if not mine:  # the rest is claimed by live concurrent sweeps: wait for them
             time.sleep(_POLL)
         else:
@@ -569,5 +586,5 @@ def _run_all(tasks, task_dir: Path, shared, n_jobs, scheduler, progress) -> dict
             finally:  # interrupted: give back what did not finish
                 for task in mine:
                     release(task_dir / f"{task['id']}.claim")
-        done |= _read_done(task_dir, {t["id"] for t in todo} - done.keys())
+        done |= _read_done(task_dir, [t for t in todo if t["id"] not in done], dataset)
     return done

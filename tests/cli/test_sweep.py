@@ -103,3 +103,27 @@ def test_failed_sweep_leaves_no_folder_it_made(tmp_path, capsys, monkeypatch):
     code, _, err = call([*ARGS, "--out", str(tmp_path / "a" / "b")], capsys)
     assert err == "baygo: error: Timed out trying to connect to tcp://10.0.0.1:8786\n"
     assert code == 1 and not (tmp_path / "a").exists()
+
+
+def test_a_task_row_that_contradicts_its_task_is_redone(tmp_path, capsys):
+    """hostile7 K19: on resume a row whose delta was flipped (0.3 -> 0.2) gave a table row
+    for delta 0.2, a value never run; an edited row could claim another strategy, seed or
+    data. A row is trusted only when its parameters and data are its task's."""
+    args = ["sweep", "--param", "delta=0.3,0.5", "--param", "agents=3", "--param", "grid=5",
+            "--seeds", "1", "--steps", "2", "--jobs", "1", "--no-progress", "--out",
+            str(tmp_path), "--json"]  # fmt: skip
+    assert call(args, capsys)[0] == 0
+    first = pd.read_parquet(tmp_path / "results.parquet")
+    rows = {json.loads(p.read_text())["delta"]: p for p in (tmp_path / "tasks").glob("*.json")}
+    flipped = json.loads(rows[0.3].read_text()) | {"delta": 0.2}
+    rows[0.3].write_text(json.dumps(flipped))
+    claimed = json.loads(rows[0.5].read_text())
+    claimed |= {"synthetic": not claimed["synthetic"], "data": "other.csv"}
+    rows[0.5].write_text(json.dumps(claimed))
+    assert call(args, capsys)[0] == 0
+    table = pd.read_parquet(tmp_path / "results.parquet")
+    assert sorted(table["delta"]) == [0.3, 0.5]
+    assert set(table["data"]) == set(first["data"])
+    assert set(table["synthetic"]) == set(first["synthetic"])
+    np.testing.assert_array_equal(table.sort_values("delta")["final_mse_others_mean"],
+                                  first.sort_values("delta")["final_mse_others_mean"])  # fmt: skip
