@@ -200,10 +200,11 @@ def influence_series(
         (its number of classes in ``n_classes``), or raises
         :class:`~baygo_graph.exceptions.NotUniqueError`.
     stride : int, default 1
-        Compute every ``stride``-th window only (the first, the ``stride + 1``-th,
-        ...; the others are left out like rows without a window: NaN, ``n_classes``
-        0, not in ``ends``): a sample of the windows of a long series. Windows cut
-        by ``incomplete="keep"`` are all computed.
+        Compute one window in ``stride`` only, counted back from the last (the last
+        window is always computed, then the ``stride``-th before it, ...; the others
+        are left out like rows without a window: NaN, ``n_classes`` 0, not in
+        ``ends``): a sample of the windows of a long series. Windows cut by
+        ``incomplete="keep"`` are all computed.
 
     Returns
     -------
@@ -250,8 +251,8 @@ def influence_series(
     [2, 2, 2, 2]
     >>> r = influence_series([a, b, a, b, a], window=2, method="union", windows="sliding",
     ...                      stride=2)
-    >>> r.ends.tolist()     # windows ending at 1 and 3
-    [1, 3]
+    >>> r.ends.tolist()     # windows ending at 2 and 4: the last is always computed
+    [2, 4]
     """
     s = source
     check_choice("method", method, METHODS)
@@ -273,7 +274,7 @@ def influence_series(
     ends = np.arange(w - 1, T)
     if windows == "aligned":
         ends = ends[(ends + 1) % w == 0]
-    ends = ends[::stride]
+    ends = ends[::-1][::stride][::-1]  # from the last window back: the last is computed
     if incomplete == "keep":
         _fill_incomplete(s, out, counts, w, windows=windows, method=method,
                          on_nonunique=on_nonunique)  # fmt: skip

@@ -90,7 +90,8 @@ class AnalysisReport:
     window : int
         Window length of the per-window summary and the influence.
     stride : int
-        The influence was computed on every ``stride``-th sliding window only.
+        The influence was computed on one sliding window in ``stride`` only, counted
+        back from the last (so the last window is always among them).
     self_weight : str, float or None
         The series' self-weight rule (None: weights as stored, e.g. a run's).
     delta : float or None

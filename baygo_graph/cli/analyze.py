@@ -127,7 +127,7 @@ def _text(report, label: str) -> list[str]:
             f"{_fmt(r['components']['median'], '.0f')} max {_fmt(r['components']['max'], '.0f')}"
         )
     for method, r in s["influence"].items():
-        every = f", every {r['stride']}th" if r.get("stride", 1) > 1 else ""
+        every = f", one in {r['stride']} up to the last" if r.get("stride", 1) > 1 else ""
         head = (
             f"influence ({method} of {w}-step sliding windows{every}; unique in "
             f"{r['defined_windows']}/{r['windows']})"

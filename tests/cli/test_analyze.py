@@ -394,6 +394,6 @@ def test_influence_stride_computes_every_nth_window(tmp_path):
     assert part["influence"]["union"]["windows"] == len(range(0, windows, 5)) == 7
     assert part["influence"]["union"]["stride"] == 5 and "stride" not in full["influence"]["union"]
     text = invoke(path, "--window", "8", "--influence-stride", "5").output
-    assert "sliding windows, every 5th; unique in" in text
+    assert "sliding windows, one in 5 up to the last; unique in" in text
     two = CliRunner().invoke(cli, ["analyze", str(path), str(path), "--influence-stride", "2"])
     assert two.exit_code != 0 and "--influence-stride" in two.output
