@@ -151,8 +151,15 @@ def load_plugin(spec: str) -> types.ModuleType:
             with open(path, encoding="utf-8") as fh:
                 source = fh.read()
         except (OSError, UnicodeDecodeError) as e:
-            reason = "no such file" if isinstance(e, FileNotFoundError) else str(e)
-            raise PluginError(f"plug-in {spec}: {reason}") from e
+            from .._text import shorten
+
+            if isinstance(e, FileNotFoundError):
+                reason = "no such file"
+            elif isinstance(e, OSError) and e.strerror:  # the reason, not the path again
+                reason = e.strerror[:1].lower() + e.strerror[1:]
+            else:
+                reason = shorten(str(e), 120)
+            raise PluginError(f"plug-in {shorten(spec, 120)}: {reason}") from e
         plugin = Plugin(module=name, path=path, source=source, digest=_digest(source))
         module = _run_text(plugin)
     else:

@@ -80,3 +80,14 @@ def test_an_error_line_under_the_limit_is_printed_whole():
     assert len(line) <= ERROR_CHARS and _bounded(line) == line
     long = "bin must be an int, got '" + "x" * 5000 + "'; see --help"  # still cut
     assert len(_bounded(long)) < ERROR_CHARS and _bounded(long).endswith("'; see --help")
+
+
+def test_a_long_plugin_path_keeps_the_reason(tmp_path, capsys):
+    """hostile7 K13 (plug-in part): a 5,000-character --plugin path was shown twice (as
+    given and absolute) and the reason was cut out of the line."""
+    from baygo_graph.cli import ERROR_CHARS
+
+    assert main(["--plugin", "Q" * 5000 + ".py", "analyze", str(tmp_path)]) == 1
+    line = capsys.readouterr().err.strip()
+    assert line.startswith("baygo: error: plug-in Q") and line.endswith("file name too long")
+    assert len(line) <= ERROR_CHARS + 40
