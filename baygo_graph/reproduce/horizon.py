@@ -29,7 +29,8 @@ class LongRuns:
     Attributes
     ----------
     runs : list of Run
-        One per seed, ``max(horizons, steps)`` steps long.
+        One per seed, ``max(horizons, steps)`` steps long; the theorem monitor's
+        records cover the first ``steps`` steps (NaN after).
     checks : list of TheoremCheck
         :func:`~baygo_graph.analysis.theorem_check` of each run's first ``steps`` steps.
     horizon : pandas.DataFrame
@@ -113,8 +114,10 @@ def _long_runs(seeds, shared):
     from ..learning import simulate_seeds
 
     length, steps, horizons, window, synthetic, kwargs = shared
+    # the bound is checked on the first `steps` steps: the monitor measures only those
+    monitor = TruthMonitor(synthetic=synthetic, until=steps)
     runs = simulate_seeds("baygo", seeds=seeds, steps=length, progress=False,
-                           monitors=[TruthMonitor(synthetic=synthetic)], **kwargs)  # fmt: skip
+                          monitors=[monitor], **kwargs)  # fmt: skip
     return [(run, theorem_check(run.head(steps)), horizon_table([run], horizons, window=window))
             for run in runs]  # fmt: skip
 
