@@ -85,6 +85,9 @@ class TheoremMonitor:
     theta_star : (float, float), optional
         True (intercept, slope) in standardised units; default: the least-squares
         fit of the pooled training data.
+    until : int, optional
+        Measure steps ``0 .. until - 1`` only (the records are NaN after): a long run
+        whose bound is checked on its first steps (default: every step).
 
     Examples
     --------
@@ -95,8 +98,12 @@ class TheoremMonitor:
     ((5, 4), 'literal')
     """
 
-    def __init__(self, theta_star=None):
+    def __init__(self, theta_star=None, *, until: int | None = None):
+        if until is not None and (isinstance(until, bool) or not isinstance(until, int)
+                                  or until < 1):  # fmt: skip
+            raise ValueError(f"until must be None or an integer >= 1, got {until!r}")
         self.theta_star = theta_star
+        self.until = until
 
     def start(self, *, agents, steps, grid, split, model=None) -> None:
         """Find the true cell and allocate the (T, M) records."""
@@ -118,6 +125,8 @@ class TheoremMonitor:
 
     def observe(self, t, *, local, posterior, weights) -> None:
         """Both sides of the bound at step ``t``, for every agent at once."""
+        if self.until is not None and t >= self.until:
+            return
         self.lhs[t] = -np.expm1(posterior[:, self.cell])
         if weights is None:  # a centralised learner: no graph, no bound
             return
@@ -140,6 +149,8 @@ class TheoremMonitor:
             "reading": "literal: pointwise KL summand at theta_k, weights of step t, "
             "local posteriors of step t, eps = 0",
         }
+        if self.until is not None:
+            config["until"] = self.until
         log_k = np.log(self.k - 1)
         records = {
             "theorem_lhs": self.lhs,

@@ -310,17 +310,25 @@ class Comparison:
         Index (strategy, seed); columns ``informative`` and ``others`` (mean
         over the non-informative agents) at the last step.
         """
-        n_s, n_seeds = self.mse.shape[:2]
-        rows = []
-        for s in range(n_s):
-            for r in range(n_seeds):
-                inf, others = self._masks(s, r)
-                last = self.mse[s, r, -1]
-                rows.append((last[inf].mean(), last[others].mean() if others.any() else np.nan))
+        n_s, n_seeds, _, m = self.mse.shape
+        last = self.mse[:, :, -1, :]  # (S, N, M)
+        inf = np.asarray(self.informative)
+        has = inf >= 0  # -1: no informative agent, all agents are "others"
+        informative = np.full((n_s, n_seeds), np.nan)
+        others = np.full((n_s, n_seeds), np.nan)
+        # the same numbers as one mean per run: a row's values in the same order
+        if has.any():
+            at = np.arange(m) == inf[has][:, None]  # (runs with one, M)
+            informative[has] = last[has][at]
+            if m > 1:
+                others[has] = last[has][~at].reshape(-1, m - 1).mean(axis=1)
+        if (~has).any():
+            others[~has] = last[~has].mean(axis=1)
         index = pd.MultiIndex.from_product(
             [list(self.strategies), range(n_seeds)], names=["strategy", "seed"]
         )
-        return pd.DataFrame(rows, index=index, columns=["informative", "others"])
+        frame = np.stack([informative.ravel(), others.ravel()], axis=1)
+        return pd.DataFrame(frame, index=index, columns=["informative", "others"])
 
     def seed_bands(self, *, value="mse", group="informative", level=0.95, strategies=None,
                    method=None):  # fmt: skip

@@ -22,6 +22,7 @@ from .report import GALLERY
 __all__ = [
     "ANIMATION_FRAMES",
     "animate_seed0",
+    "animation_task",
     "draw",
     "figure_names",
     "make_figures",
@@ -135,6 +136,7 @@ def draw(
     notes: list,
     n_jobs=None,
     progress=None,
+    animation=None,
 ) -> float:
     """Draw and write every figure (PNG, PDF, gallery PNG) and the animation of BayGo
     seed 0, spread over the workers (:func:`~baygo_graph.experiments.runner.run_tasks`).
@@ -142,8 +144,10 @@ def draw(
     Each worker draws a figure and renders its files to bytes (:func:`save_figures`'s
     layout, the same bytes), or renders the animation to a temporary folder; this
     process writes every file into ``out`` (atomically, with the folder's record), in
-    the order of :func:`figure_names`, then the animation. Returns the animation's
-    own time (s, in its worker).
+    the order of :func:`figure_names`, then the animation. ``animation``: the
+    animation already rendered (the result of :func:`animation_task`'s task, run
+    elsewhere, e.g. beside the long runs). Returns the animation's own time (s, in
+    its worker).
     """
     from ..experiments.runner import run_tasks
     from ..io.atomic import atomic_write
@@ -152,10 +156,12 @@ def draw(
                   run0=run0)  # fmt: skip
     names = figure_names(long=long is not None)
     wanted = () if gallery is None else tuple(GALLERY)
-    done = run_tasks(_draw_task, ["animation", *names], shared=(inp, wanted, bool(video)),
-                     n_jobs=n_jobs, progress=progress, desc="figures",
-                     first_here=False)  # fmt: skip
-    (anim, seconds, anim_notes), drawn = done[0], done[1:]
+    tasks = names if animation is not None else ["animation", *names]
+    done = run_tasks(_draw_task, tasks, shared=(inp, wanted, bool(video)), n_jobs=n_jobs,
+                     progress=progress, desc="figures", first_here=False)  # fmt: skip
+    if animation is None:
+        animation, done = done[0], done[1:]
+    (anim, seconds, anim_notes), drawn = animation, done
 
     def put(path, data, within):
         atomic_write(path, lambda fh: fh.write(data), within=within)
@@ -171,6 +177,12 @@ def draw(
     for kind, data in anim.items():
         files[f"animation:{kind}"] = put(out / "animation" / f"baygo_seed0.{kind}", data, None)
     return seconds
+
+
+def animation_task(df, run0, *, video: bool):
+    """The task (a function, its argument, its shared data) that renders the animation
+    of BayGo seed 0 as :func:`draw` does, to run elsewhere and pass to it."""
+    return _draw_task, "animation", (_Inputs(df, None, False, 0, 0, run0), (), bool(video))
 
 
 def _draw_task(task, shared):

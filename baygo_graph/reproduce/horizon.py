@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ..experiments.runner import Batched
 from .theorem import TruthMonitor
 
 __all__ = ["HORIZONS", "LongRuns", "horizon_summary", "long_runs"]
@@ -29,7 +30,8 @@ class LongRuns:
     Attributes
     ----------
     runs : list of Run
-        One per seed, ``max(horizons, steps)`` steps long.
+        One per seed, ``max(horizons, steps)`` steps long; the theorem monitor's
+        records cover the first ``steps`` steps (NaN after).
     checks : list of TheoremCheck
         :func:`~baygo_graph.analysis.theorem_check` of each run's first ``steps`` steps.
     horizon : pandas.DataFrame
@@ -64,7 +66,21 @@ def long_runs(*, seeds, steps, horizons=HORIZONS, rng=0, n_jobs=None, progress=N
     >>> len(lr.runs), lr.runs[0].n_steps, lr.horizon["steps"].tolist()
     (2, 12, [6, 12, 6, 12])
     """
-    from ..experiments.runner import Batched, run_tasks, spawn_seeds
+    from ..experiments.runner import run_tasks
+
+    children, shared = _long_plan(
+        seeds=seeds, steps=steps, horizons=horizons, rng=rng, window=window,
+        synthetic=synthetic, **simulate_kwargs,
+    )  # fmt: skip
+    # no first task here: the claims' runs have already checked these arguments
+    done = run_tasks(LONG_TASK, children, shared=shared, n_jobs=n_jobs, progress=progress,
+                     desc="long BayGo runs", first_here=False)  # fmt: skip
+    return _long_result(done)
+
+
+def _long_plan(*, seeds, steps, horizons, rng, window, synthetic, **simulate_kwargs):
+    """The tasks of :func:`long_runs` (one seed each) and what they share."""
+    from ..experiments.runner import spawn_seeds
     from ..models import resolve_model
 
     horizons = sorted({int(h) for h in horizons})
@@ -74,10 +90,11 @@ def long_runs(*, seeds, steps, horizons=HORIZONS, rng=0, n_jobs=None, progress=N
     kwargs["data"] = model.resolve_data(kwargs.get("data"))
     _, children = spawn_seeds(rng, int(seeds))
     shared = (length, int(steps), horizons, min(window, min(horizons)), bool(synthetic), kwargs)
-    # no first task here: the claims' runs have already checked these arguments
-    done = run_tasks(Batched(_long_run, _long_runs, _one_group), children, shared=shared,
-                     n_jobs=n_jobs, progress=progress, desc="long BayGo runs",
-                     first_here=False)  # fmt: skip
+    return children, shared
+
+
+def _long_result(done) -> LongRuns:
+    """:class:`LongRuns` from the results of the tasks of :func:`_long_plan`, in order."""
     runs = [run for run, _, _ in done]
     checks = [check for _, check, _ in done]
     horizon = pd.concat([rows.assign(run=r) for r, (_, _, rows) in enumerate(done)],
@@ -113,8 +130,10 @@ def _long_runs(seeds, shared):
     from ..learning import simulate_seeds
 
     length, steps, horizons, window, synthetic, kwargs = shared
+    # the bound is checked on the first `steps` steps: the monitor measures only those
+    monitor = TruthMonitor(synthetic=synthetic, until=steps)
     runs = simulate_seeds("baygo", seeds=seeds, steps=length, progress=False,
-                           monitors=[TruthMonitor(synthetic=synthetic)], **kwargs)  # fmt: skip
+                          monitors=[monitor], **kwargs)  # fmt: skip
     return [(run, theorem_check(run.head(steps)), horizon_table([run], horizons, window=window))
             for run in runs]  # fmt: skip
 
@@ -122,6 +141,10 @@ def _long_runs(seeds, shared):
 def _one_group(seed) -> int:
     """Every seed of the long runs is in one group (they may run as one batch)."""
     return 0
+
+
+#: The task function of :func:`long_runs`: one seed, or several seeds at once.
+LONG_TASK = Batched(_long_run, _long_runs, _one_group)
 
 
 def horizon_summary(table) -> pd.DataFrame:

@@ -46,7 +46,7 @@ from ..io.runs import save_runs as write_runs
 from ..models import LinearRegression
 from .claims import STRATEGIES, coverage_row, evaluate_claims
 from .drawing import draw, save_figures, union_and_influence
-from .horizon import HORIZONS, long_runs
+from .horizon import HORIZONS
 from .report import SHORT, claims_table, render_report, run_config, summary_markdown
 
 __all__ = ["Measures", "Reproduction", "reproduce"]
@@ -144,7 +144,56 @@ def _run(study: dict, *, keep_all: bool):
     return compare(STRATEGIES, **study, return_runs=keep, tidy=False)
 
 
-def _simulate(study: dict, *, horizons, save_runs, out, files, notes, timings, log):
+def _long_and_animation(kwargs, *, horizons, res, run0, synthetic, window, video):
+    """The long BayGo runs (:func:`.horizon.long_runs`) and, beside them on the workers,
+    the animation of BayGo seed 0 (:func:`.drawing.animation_task`): its worker starts
+    on it while the other takes long runs, so neither waits at the end of a stage."""
+    from ..experiments.runner import run_tasks
+    from .drawing import animation_task
+    from .horizon import _long_plan, _long_result
+
+    plan = {k: v for k, v in kwargs.items() if k not in ("n_jobs", "progress")}
+    children, shared = _long_plan(horizons=horizons, window=window, synthetic=synthetic,
+                                  **plan)  # fmt: skip
+    anim_fn, anim_task, anim_shared = animation_task(res, run0, video=video)
+    tasks = [("animation", anim_task), *(("long", seed) for seed in children)]
+    done = run_tasks(_side_task(), tasks, shared={"animation": (anim_fn, anim_shared),
+                                                "long": shared},
+                     n_jobs=kwargs["n_jobs"], progress=kwargs["progress"],
+                     desc="long BayGo runs", first_here=False)  # fmt: skip
+    return _long_result(done[1:]), done[0]
+
+
+def _side_one(task, shared):
+    """One task of :func:`_long_and_animation`: the animation, or one long run."""
+    from .horizon import LONG_TASK
+
+    kind, item = task
+    if kind == "animation":
+        fn, own = shared["animation"]
+        return fn(item, own)
+    return LONG_TASK.one(item, shared["long"])
+
+
+def _side_many(tasks, shared):
+    """Several long runs at once (the animation is a group of its own)."""
+    from .horizon import LONG_TASK
+
+    return LONG_TASK.many([item for _, item in tasks], shared["long"])
+
+
+def _side_group(task):
+    """Long runs group together (several seeds in one loop); the animation alone."""
+    return task[0]
+
+
+def _side_task():
+    from ..experiments.runner import Batched
+
+    return Batched(_side_one, _side_many, _side_group)
+
+
+def _simulate(study: dict, *, horizons, save_runs, video, out, files, notes, timings, log):
     """The comparison and the long BayGo runs (theorem monitor, horizons)."""
     seeds, steps = study["seeds"], study["steps"]
     log(f"running {len(STRATEGIES)} strategies x {seeds} seeds, {steps} steps ...")
@@ -153,11 +202,15 @@ def _simulate(study: dict, *, horizons, save_runs, out, files, notes, timings, l
     if save_runs:
         files["runs"] = out / "runs"
         write_runs(runs, files["runs"], overwrite=True)
-    log(f"BayGo with the theorem monitor, {seeds} seeds x {max([*horizons, steps])} steps ...")
+    log(f"BayGo with the theorem monitor, {seeds} seeds x {max([*horizons, steps])} steps, "
+        "and the animation ...")  # fmt: skip
     with _timed(timings, "long_runs"):
         kwargs = {k: v for k, v in study.items() if k != "influence_window"}
-        long = long_runs(**kwargs, horizons=horizons, window=study["influence_window"],
-                         synthetic=bool(res.attrs.get("synthetic", False)))  # fmt: skip
+        synthetic = bool(res.attrs.get("synthetic", False))
+        long, animation = _long_and_animation(
+            kwargs, horizons=horizons, res=res, run0=runs[("baygo", 0)], synthetic=synthetic,
+            window=study["influence_window"], video=video,
+        )  # fmt: skip
         gap = _same_head(res, long, steps)
         if gap > 1e-9:
             notes.append(f"the long BayGo runs' first {steps} steps differ from the claims' "
@@ -166,7 +219,7 @@ def _simulate(study: dict, *, horizons, save_runs, out, files, notes, timings, l
         truncation = _grid_truncation(study, res)
     if truncation:
         notes.append(truncation)
-    return res, runs, long
+    return res, runs, long, animation
 
 
 def _grid_truncation(study, res) -> str:
@@ -411,22 +464,24 @@ def reproduce(
     study = {"seeds": seeds, "steps": steps, "rng": rng, "n_jobs": n_jobs, "progress": progress,
              "influence_window": influence_window, "data": dataset, "agents": agents,
              "model": LinearRegression(grid=grid)}  # fmt: skip
-    res, runs, long = _simulate(study, horizons=horizons, save_runs=save_runs, out=out,
-                                files=files, notes=notes, timings=timings, log=log)  # fmt: skip
+    res, runs, long, animation = _simulate(
+        study, horizons=horizons, save_runs=save_runs, video=video, out=out, files=files,
+        notes=notes, timings=timings, log=log,
+    )  # fmt: skip
     synthetic = bool(res.attrs.get("synthetic", False))
     log("measuring the emergent graphs ...")
     with _timed(timings, "analysis"):
         summary, measures, claims = _measure(
             res, runs, seeds=seeds, window=influence_window, checks=long.checks
         )
-    log("drawing the figures and the animation ...")
-    with _timed(timings, "figures"):  # with the animation, drawn beside them
-        animation = draw(
+    log("drawing the figures ...")
+    with _timed(timings, "figures"):
+        seconds = draw(
             res, measures, synthetic=synthetic, steps=steps, agents=agents, long=long,
             run0=runs[("baygo", 0)], out=out, gallery=gallery, video=video, files=files,
-            notes=notes, n_jobs=n_jobs, progress=progress,
+            notes=notes, n_jobs=n_jobs, progress=progress, animation=animation,
         )  # fmt: skip
-    timings["animation"] = animation
+    timings["animation"] = seconds
     regime_map = None
     if regimes is not None:
         log(

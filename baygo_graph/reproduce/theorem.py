@@ -76,6 +76,8 @@ class TruthMonitor(TheoremMonitor):
     ----------
     synthetic : bool
         Whether the run's data are :func:`~baygo_graph.data.synthetic_bodyfat`'s.
+    until : int, optional
+        Measure the first ``until`` steps only (see the base monitor).
 
     Examples
     --------
@@ -87,8 +89,8 @@ class TruthMonitor(TheoremMonitor):
     (3, 4)
     """
 
-    def __init__(self, *, synthetic: bool):
-        super().__init__(None)
+    def __init__(self, *, synthetic: bool, until: int | None = None):
+        super().__init__(None, until=until)
         self.synthetic = bool(synthetic)
 
     def start(self, *, agents, steps, grid, split, model=None) -> None:

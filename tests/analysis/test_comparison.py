@@ -7,6 +7,8 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import baygo_graph as bg
 from baygo_graph.analysis import Comparison, final_mse, paired_difference, seed_bands, summarize
@@ -299,3 +301,25 @@ def test_read_csv_checks_cells_whatever_the_chunks(tmp_path, rng):
     (tmp_path / "cut.csv.gz").write_bytes(packed[: len(packed) // 2])
     with pytest.raises(DataError, match="cannot be read"):
         Comparison.read_csv(tmp_path / "cut.csv.gz")
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    shape=st.tuples(st.integers(1, 3), st.integers(1, 5), st.integers(1, 3), st.integers(1, 13)),
+    seed=st.integers(0, 2**16),
+)
+def test_final_mse_is_each_runs_mean_bit_for_bit(shape, seed):
+    """Vectorised over runs, the same numbers as one mean per run (no informative agent: -1)."""
+    rng = np.random.default_rng(seed)
+    n_s, n, t, m = shape
+    mse = rng.lognormal(size=shape) * 10.0 ** rng.integers(-3, 4, size=shape)
+    informative = rng.integers(-1, m, size=(n_s, n))
+    res = Comparison(strategies=tuple(f"s{k}" for k in range(n_s)), mse=mse,
+                     influence=np.full(shape, np.nan), informative=informative)  # fmt: skip
+    got = res.final_mse().to_numpy()
+    for k, (s, r) in enumerate(np.ndindex(n_s, n)):
+        last, i = mse[s, r, -1], informative[s, r]
+        others = np.arange(m) != i
+        want_inf = last[i] if i >= 0 else np.nan
+        want_others = last[others].mean() if others.any() else np.nan
+        np.testing.assert_array_equal(got[k], [want_inf, want_others])

@@ -174,3 +174,16 @@ def test_off_diagonal_terms_are_scipys_bit_for_bit(rng):
         np.testing.assert_array_equal(r, off.sum(axis=1))
         np.testing.assert_array_equal(product, want)
         assert not np.signbit(product[product == 0]).any()  # 0 + (-0.0), as scipy sums
+
+
+def test_until_measures_the_first_steps_alone_and_the_same():
+    kw = {"agents": 4, "steps": 9, "model": LinearRegression(grid=11), "rng": 3,
+          "data": bg.synthetic_bodyfat(), "progress": False}  # fmt: skip
+    full = bg.simulate("baygo", monitors=[TheoremMonitor()], **kw).records
+    head = bg.simulate("baygo", monitors=[TheoremMonitor(until=5)], **kw).records
+    assert set(full) == set(head)
+    for key, values in full.items():
+        np.testing.assert_array_equal(head[key][:5], values[:5])
+        assert np.isnan(head[key][5:]).all()
+    with pytest.raises(ValueError, match="until must be None or an integer >= 1, got 0"):
+        TheoremMonitor(until=0)

@@ -191,3 +191,15 @@ def test_batched_groups_on_a_dask_cluster_give_the_same_results():
                             warn=False, key=lambda i, t: f"task-{i}")  # fmt: skip
     assert [r[0] for r in out] == [3 * t for t in tasks]
     assert any(r[1].startswith("many") for r in out)
+
+
+def threads_of_each(tasks, shared):
+    return [threads_here(t, shared) for t in tasks]
+
+
+def test_a_dask_group_runs_on_one_blas_and_one_row_thread():
+    from baygo_graph.experiments.runner import Batched, _call_group
+
+    fn = Batched(threads_here, threads_of_each, tens)
+    out = _call_group(fn, [(0, 1), (1, 2), (2, 3)], None, 1)
+    assert [(i, r) for i, r, _ in out] == [(0, (1, 1)), (1, (1, 1)), (2, (1, 1))]

@@ -24,7 +24,7 @@ def test_long_runs_equal_compares_runs_measured_afterwards(n_jobs):
     got = long_runs(seeds=3, steps=8, horizons=(8, 14), rng=4, n_jobs=n_jobs, window=3,
                     progress=False, synthetic=True, **kw)  # fmt: skip
     _, runs = compare(["baygo"], seeds=3, steps=14, rng=4, n_jobs=1, return_runs=True,
-                      progress=False, monitors=[TruthMonitor(synthetic=True)], tidy=False,
+                      progress=False, monitors=[TruthMonitor(synthetic=True, until=8)], tidy=False,
                       **kw)  # fmt: skip
     want = [runs[("baygo", r)] for r in range(3)]
     for a, b in zip(got.runs, want, strict=True):
