@@ -32,7 +32,7 @@ from .perron import (
     influence,
     perron_vector,
 )
-from .weights import METHODS, weight_matrix, window_matrix
+from .weights import METHODS, budgeted_product, weight_matrix, window_matrix
 from .window_influence import (
     series_choices,
     union_window_influence,
@@ -298,8 +298,8 @@ def _fill_windows(s, out, counts, ends, w, *, method, on_nonunique) -> None:
     if s.fixed is not None:
         mat = s.fixed
         if method == "product":
-            for _ in range(w - 1):
-                mat = sp.csr_array(s.fixed @ mat)
+            for k in range(w - 1):
+                mat = budgeted_product(s.fixed, mat, what=f"{k + 2} steps of the fixed graph")
         out[ends], counts[ends] = _solve(_to_weights(mat, None), on_nonunique)
         return
     form = series_choices(s)
@@ -485,8 +485,8 @@ def _window_weights(s, end: int, w: int, method: str) -> sp.csr_array:
     if s.fixed is not None:
         mat = s.fixed
         if method == "product":
-            for _ in range(w - 1):
-                mat = sp.csr_array(s.fixed @ mat)
+            for k in range(w - 1):
+                mat = budgeted_product(s.fixed, mat, what=f"{k + 2} steps of the fixed graph")
         return _to_weights(_renorm(sp.csr_array(mat)), None)
     mat = window_matrix(s, end - w + 1, end + 1, method=method)
     return _to_weights(_renorm(mat), None)

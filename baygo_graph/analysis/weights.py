@@ -156,6 +156,36 @@ def listening_graph(graph_or_weights, *, nodelist=None) -> nx.DiGraph:
     return out
 
 
+#: Bytes per entry of a sparse product while it is formed (its data and indices, and
+#: the copy ``csr_array`` makes), counted on the product's largest possible fill.
+PRODUCT_BYTES_PER_ENTRY = 32
+
+
+def budgeted_product(a, b, *, what: str) -> sp.csr_array:
+    """``a @ b`` (CSR), checked against the memory budget before it is formed.
+
+    The bound is the product's largest fill, ``sum over a's entries (i, k) of the
+    entries of row k of b`` (what SciPy allocates first): a window of steps that
+    reaches everyone makes a dense M x M product however sparse each step is.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> a = sp.csr_array(np.eye(3)); budgeted_product(a, a, what="x").nnz
+    3
+    """
+    from ..limits import check_budget
+
+    a, b = sp.csr_array(a), sp.csr_array(b)
+    fill = int(np.diff(b.indptr)[a.indices].sum())
+    check_budget(
+        PRODUCT_BYTES_PER_ENTRY * fill,
+        what=f"the product of {what} ({fill:,} entries at most, {a.shape[0]:,} nodes)",
+        advice="take a shorter window (--window) or the union influence",
+    )
+    return sp.csr_array(a @ b)
+
+
 @series_input
 def window_matrix(source, start: int, stop: int, *, method: str = "product") -> sp.csr_array:
     """The weight matrix the window ``[start, stop)`` (steps ``start .. stop-1``) acts with.
@@ -199,7 +229,7 @@ def window_matrix(source, start: int, stop: int, *, method: str = "product") -> 
     else:
         out = s.weights(start)
         for t in range(start + 1, stop):
-            out = sp.csr_array(s.weights(t) @ out)
+            out = budgeted_product(s.weights(t), out, what=f"steps {start}..{t}")
     out.eliminate_zeros()
     out.sort_indices()
     return out
