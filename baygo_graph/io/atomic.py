@@ -85,6 +85,9 @@ _LOCKED: set[Path] = set()  # output folders this process holds (output_lock)
 #: The record of the files baygo wrote in an output folder: JSON ``{"files": {relative
 #: path: SHA-256}}`` (:func:`output_record`).
 RECORD_NAME = ".baygo-files.json"
+#: A record larger than this is taken as damaged, unread (baygo's own record holds
+#: about 100 bytes a file: 32 MiB is some 300,000 files).
+RECORD_MAX_BYTES = 32 * 2**20
 _INPUTS: list[tuple[Path, str]] = []  # (file, as given) the command reads (protected_inputs)
 _RECORDED: dict[Path, bool] = {}  # output folders with a record (resolved) -> --force given
 _ANNOUNCE: list = []  # told of each file as it is finished (announce_written)
@@ -610,9 +613,11 @@ def _read_record(root: Path) -> dict:
     try:
         if record.is_symlink() or not record.is_file():
             return {}
+        if record.stat().st_size > RECORD_MAX_BYTES:  # not ours: never read whole
+            return {}
         files = json.loads(record.read_text(encoding="utf-8")).get("files", {})
         return {k: v for k, v in files.items() if isinstance(k, str) and isinstance(v, str)}
-    except (OSError, ValueError, AttributeError):
+    except (OSError, ValueError, AttributeError, RecursionError):  # nested too deep
         return {}
 
 

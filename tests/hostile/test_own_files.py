@@ -247,3 +247,22 @@ def test_run_never_saves_over_its_data(tmp_path, capsys, named):
     own = tmp_path / "own.npz"  # its own earlier output is no input: replaced with --force
     assert run_main(["run", "--agents", 3, "--steps", 2, "--grid", 9, "--out", own]) == 0
     assert run_main(["run", "--agents", 3, "--steps", 2, "--grid", 9, "--out", own, "--force"]) == 0
+
+
+@pytest.mark.parametrize("kind", ["deep", "huge"])
+def test_a_damaged_record_lists_nothing_and_is_rewritten(tmp_path, monkeypatch, kind):
+    """A record nested 100,000 deep raised RecursionError after the work, with a file
+    written and unsaid; an oversized one was read whole (hostile round 8, L2, L3): both
+    are damaged records now, which list nothing, and the next write rewrites them."""
+    from baygo_graph.io import atomic
+
+    record = tmp_path / RECORD_NAME
+    if kind == "deep":
+        record.write_text("[" * 100_000 + "]" * 100_000)
+    else:
+        monkeypatch.setattr(atomic, "RECORD_MAX_BYTES", 1000)
+        record.write_text(json.dumps({"files": {"a.txt": "0" * 2000}}))
+    assert atomic._read_record(tmp_path) == {}
+    with atomic.output_record(tmp_path):
+        atomic.atomic_write(tmp_path / "b.txt", lambda fh: fh.write(b"x"))
+    assert list(json.loads(record.read_text())["files"]) == ["b.txt"]
