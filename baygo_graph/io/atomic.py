@@ -244,9 +244,7 @@ through a link; remove it or write elsewhere: '.../link.md'
             "files; write elsewhere",
             errno.EEXIST,
         )
-    if not overwrite and path.exists():
-        raise FileExistsError(errno.EEXIST, "exists (pass --force to replace it)", str(path))
-    if path.exists():
+    if path.exists():  # first: --force cannot allow it, so it is never advised
         for source, shown in _INPUTS:
             if _same_file(path, source):  # the command's own input: never, even with --force
                 raise _refused(
@@ -254,6 +252,8 @@ through a link; remove it or write elsewhere: '.../link.md'
                     f"is the input {shown[:120]} of this command; write the output elsewhere",
                     errno.EPERM,  # not "exists": --force cannot allow it
                 )
+    if not overwrite and path.exists():
+        raise FileExistsError(errno.EEXIST, "exists (pass --force to replace it)", str(path))
     return path
 
 

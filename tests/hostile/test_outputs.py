@@ -86,10 +86,11 @@ def test_a_linked_figures_folder_leading_outside_is_refused(tmp_path):
     assert list(elsewhere.iterdir()) == []
 
 
-def test_view_refuses_its_own_input_and_asks_for_force(edges, tmp_path, capsys):
+def test_view_refuses_its_own_input_and_asks_for_force_elsewhere(edges, tmp_path, capsys):
     before = edges.read_bytes()
-    assert run_main(["view", edges, "--out", edges]) == 1
-    assert "--force" in one_error_line(capsys.readouterr().err)
+    assert run_main(["view", edges, "--out", edges]) == 1  # never advises --force (L11)
+    line = one_error_line(capsys.readouterr().err)
+    assert "is the input" in line and "--force" not in line
     assert run_main(["view", edges, "--out", tmp_path / "." / edges.name, "--force"]) == 1
     assert "is the input" in one_error_line(capsys.readouterr().err)
     link = tmp_path / "link.csv"
