@@ -135,6 +135,23 @@ def console(text, *, lines: bool = False) -> str:
     return _CONTROL.sub("", text.replace("\n", " ").replace("\t", " "))
 
 
+def escaped_path(path) -> str:
+    """A path for one line of output: control characters (newlines, tabs, escape
+    sequences, bidirectional overrides) and lone surrogates written as escapes, so a
+    ``wrote PATH`` line is one line and names the file exactly.
+
+    Examples
+    --------
+    >>> print(escaped_path("nl\\nname/report.txt"))
+    nl\\nname/report.txt
+    >>> escaped_path("résumé/a b.png")
+    'résumé/a b.png'
+    """
+    text = escape_surrogates(str(path))
+    named = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
+    return _CONTROL_ALL.sub(lambda m: named.get(m.group(0), f"\\u{ord(m.group(0)):04x}"), text)
+
+
 def escape_surrogates(text: str) -> str:
     """``text`` with each lone surrogate written as its escape, ``\\ud800`` (no UTF-8
     byte sequence holds one: a JSON label ``"\\ud800"`` read back exactly, a file name

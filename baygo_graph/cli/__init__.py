@@ -15,7 +15,7 @@ import warnings
 
 import click
 
-from .._text import console, short_line
+from .._text import console, escaped_path, short_line
 from ..exceptions import BayGoError
 
 __all__ = ["DEBUG_ENV", "PLUGINS_ENV", "cli", "main"]
@@ -146,7 +146,7 @@ def _say_wrote(path, what: str = "wrote") -> None:
     as_json = ctx is not None and bool(ctx.params.get("as_json"))
     stream = sys.stderr if as_json else sys.stdout
     try:
-        click.echo(f"{what} {console(str(path))}", err=as_json)
+        click.echo(f"{what} {escaped_path(path)}", err=as_json)
         stream.flush()
     except BrokenPipeError:  # `baygo plot ... | head -1`: the reader has gone, not the file
         with contextlib.suppress(OSError, ValueError):

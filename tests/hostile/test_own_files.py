@@ -266,3 +266,14 @@ def test_a_damaged_record_lists_nothing_and_is_rewritten(tmp_path, monkeypatch, 
     with atomic.output_record(tmp_path):
         atomic.atomic_write(tmp_path / "b.txt", lambda fh: fh.write(b"x"))
     assert list(json.loads(record.read_text())["files"]) == ["b.txt"]
+
+
+def test_a_control_character_in_an_output_path_is_escaped_in_its_wrote_line(tmp_path, runs, capsys):
+    """`--out $'nl\\nname'` printed `wrote nl` and `name/report.txt` on two lines
+    (hostile round 8, L13): each file's line is one line naming it exactly."""
+    out = tmp_path / "nl\nname"
+    assert run_main(["analyze", runs / "b0", "--out", out]) == 0
+    said = [line for line in capsys.readouterr().out.splitlines() if "report." in line]
+    assert said == [f"wrote {tmp_path}/nl\\nname/report.txt",
+                    f"wrote {tmp_path}/nl\\nname/report.json"]  # fmt: skip
+    assert (out / "report.txt").is_file()
