@@ -32,6 +32,34 @@ __all__ = [
 CLI_PID_ENV = "BAYGO_CLI_PID"
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (``timeout``, a batch system's time limit, ``kill``) while a ``baygo``
+    command runs: it stops like a Ctrl-C (temporary files removed, the files said
+    finished are whole) and exits with 143."""
+
+
+def _terminated(signum, frame):
+    raise Terminated
+
+
+@contextlib.contextmanager
+def stop_on_sigterm():
+    """While the block runs (in the main thread, where SIGTERM is not handled already),
+    SIGTERM raises :class:`Terminated`; the handler before is restored after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGTERM)
+    if previous is not signal.SIG_DFL:
+        yield
+        return
+    signal.signal(signal.SIGTERM, _terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def is_script() -> bool:
     """True in the ``baygo`` script's own process (not in its workers)."""
     owner = os.environ.get(CLI_PID_ENV)
@@ -48,7 +76,8 @@ def aborted_while_starting(signum, frame):  # pragma: no cover - timing-dependen
 
 @contextlib.contextmanager
 def deferred_interrupt():
-    """A Ctrl-C during the block takes effect when the block ends, not inside it.
+    """A Ctrl-C (or a SIGTERM the command handles) during the block takes effect when the
+    block ends, not inside it.
 
     For the few statements that must happen together: a file renamed to its name, listed
     in its folder's record and said on the console (``wrote PATH``), so that after
@@ -68,18 +97,22 @@ def deferred_interrupt():
     finished first
     then interrupted
     """
-    previous = signal.getsignal(signal.SIGINT)
-    if threading.current_thread() is not threading.main_thread() or not callable(previous):
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
+    held = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    held = {s: h for s, h in held.items() if callable(h)}  # Python handles it: hold it
     caught: list = []
-    signal.signal(signal.SIGINT, lambda signum, frame: caught.append((signum, frame)))
+    for s in held:
+        signal.signal(s, lambda signum, frame: caught.append((signum, frame)))
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for s, h in held.items():
+            signal.signal(s, h)
         if caught:
-            previous(*caught[0])
+            signum, frame = caught[0]
+            held[signum](signum, frame)
 
 
 def workers_ignore_ctrl_c() -> None:

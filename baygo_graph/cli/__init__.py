@@ -163,7 +163,13 @@ def main(argv=None) -> int:
     """
     import signal
 
-    from .._interrupt import CLI_PID_ENV, aborted_while_starting, is_script
+    from .._interrupt import (
+        CLI_PID_ENV,
+        Terminated,
+        aborted_while_starting,
+        is_script,
+        stop_on_sigterm,
+    )
 
     if signal.getsignal(signal.SIGINT) is aborted_while_starting:
         signal.signal(signal.SIGINT, signal.default_int_handler)  # imported: click's Abort now
@@ -175,7 +181,7 @@ def main(argv=None) -> int:
     pid_before = os.environ.get(CLI_PID_ENV)
     os.environ[CLI_PID_ENV] = str(os.getpid())  # workers started now ignore Ctrl-C
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), stop_on_sigterm():
             warnings.showwarning = _show_warning
             code = cli.main(args=argv, prog_name="baygo", standalone_mode=False)
     except click.ClickException as e:
@@ -183,10 +189,11 @@ def main(argv=None) -> int:
             traceback.print_exception(e, file=sys.stderr)
         click.echo(f"baygo: error: {_bounded(e.format_message())}", err=True)
         code = e.exit_code
-    except click.exceptions.Abort:
+    except (click.exceptions.Abort, Terminated) as e:
         sys.stdout.flush()  # the files said finished come before the line that ends them
-        click.echo("baygo: aborted", err=True)
-        code = 1
+        term = isinstance(e, Terminated) or isinstance(e.__cause__, Terminated)
+        click.echo("baygo: aborted (SIGTERM)" if term else "baygo: aborted", err=True)
+        code = 143 if term else 1
     except _USER_ERRORS as e:
         if _debug():
             traceback.print_exc(file=sys.stderr)

@@ -20,7 +20,15 @@ MAIN = "import sys; from baygo_graph.cli import main; sys.exit(main(sys.argv[1:]
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process (POSIX)")
-def test_ctrl_c_after_the_first_figure_keeps_the_wrote_lines_of_the_finished_files(tmp_path):
+@pytest.mark.parametrize(
+    ("sig", "line", "code"),
+    [(signal.SIGINT, "baygo: aborted", 1), (signal.SIGTERM, "baygo: aborted (SIGTERM)", 143)],
+)
+def test_ctrl_c_after_the_first_figure_keeps_the_wrote_lines_of_the_finished_files(
+    tmp_path, sig, line, code
+):
+    """Also SIGTERM (`timeout`, a batch system's time limit): it left a half-written
+    temporary file and no line, exit 143 (hostile round 8, L4)."""
     run = tmp_path / "run"
     simulate("baygo", agents=4, steps=6, model=LinearRegression(grid=9), rng=1,
              data=synthetic_bodyfat(60)).save(run)  # fmt: skip
@@ -37,7 +45,7 @@ def test_ctrl_c_after_the_first_figure_keeps_the_wrote_lines_of_the_finished_fil
             first = proc.stdout.readline()
         # said as soon as it was finished: most figures are not drawn yet (21 files)
         finished = [p for p in out.iterdir() if p.name not in (RECORD_NAME, LOCK_NAME)]
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(sig)
         rest, err = proc.communicate(timeout=120)
     finally:
         proc.kill()
@@ -45,10 +53,11 @@ def test_ctrl_c_after_the_first_figure_keeps_the_wrote_lines_of_the_finished_fil
     assert len(finished) < 21, "the first 'wrote' line came only once every file was written"
     if proc.returncode == 0:
         pytest.skip("the plot finished before the signal")
-    assert proc.returncode == 1 and err.strip().splitlines()[-1] == "baygo: aborted", err
+    assert proc.returncode == code and err.strip().splitlines()[-1] == line, err
     said = [first, *rest.splitlines()]
     wrote = {Path(line.strip().removeprefix("wrote ")) for line in said if line.startswith("wrote")}
     on_disk = {p for p in out.iterdir() if p.name not in (RECORD_NAME, LOCK_NAME)}
+    assert not [p for p in on_disk if p.name.endswith(".tmp")]  # no half-written file
     assert Path(first.strip().removeprefix("wrote ")) in wrote
     assert wrote == on_disk  # exactly the finished files: no more, no fewer
     assert all(p.stat().st_size > 0 for p in wrote)
