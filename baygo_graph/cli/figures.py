@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import contextlib
+import re
 import shlex
 from pathlib import Path
 
 import click
 
+from .._text import short_repr
 from ._common import (
     InputPath,
     NamedPath,
@@ -314,6 +316,17 @@ def reproduce(seeds, steps, data, n_jobs, out, seed, agents, grid, gallery, vide
     from ..data import resolve_data
     from ..reproduce import reproduce as run_reproduction
 
+    if scheduler is not None:  # before any work (hostile8 L7)
+        if not regimes:
+            raise click.ClickException(
+                "--scheduler: only the regime map (--regimes) runs on a Dask cluster; "
+                "for local workers use --jobs"
+            )
+        if not re.fullmatch(r"([a-z]+://)?[^\s:/]+:\d{1,5}", scheduler):
+            raise click.ClickException(
+                f"--scheduler: {short_repr(scheduler)} is not a scheduler address "
+                "(tcp://HOST:PORT); for local workers use --jobs"
+            )
     figures_folder = Path(out) / "figures"
     if gallery is not None and _same_folder(gallery, figures_folder):  # hostile7 K12
         raise click.ClickException(

@@ -240,3 +240,27 @@ def test_one_command_never_writes_one_file_twice(tmp_path):
             atomic_text(tmp_path / "." / "a.md", "gallery")
     assert (tmp_path / "a.md").read_text() == "report"
     atomic_text(tmp_path / "a.md", "again")  # outside a command: a later write replaces
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--regimes", "--scheduler", "synchronous"], "'synchronous' is not a scheduler address"),
+        (
+            ["--regimes", "--scheduler", "tcp://host"],
+            "is not a scheduler address (tcp://HOST:PORT)",
+        ),
+        (["--scheduler", "tcp://127.0.0.1:8786"], "only the regime map (--regimes)"),
+    ],
+)
+def test_reproduce_checks_its_scheduler_before_any_work(tmp_path, args, words):
+    """The address was checked after the whole experiment, in Dask's words, and ignored
+    without --regimes (hostile round 8, L7)."""
+    from click.testing import CliRunner
+
+    from baygo_graph.cli import cli
+
+    out = tmp_path / "r"
+    result = CliRunner().invoke(cli, ["reproduce", "--out", str(out), *args])
+    assert result.exit_code == 1 and words in result.output
+    assert not out.exists()  # nothing made: refused before the work
