@@ -377,8 +377,9 @@ def atomic_path(path, *, within=None, overwrite: bool = True, suffix: bool = Fal
                         tell(path, "wrote")
     except OSError as e:
         tmp.unlink(missing_ok=True)
-        if e.filename is not None:  # names its file already (ours, or one read)
+        if e.filename is not None and Path(e.filename) != tmp:  # names its file already
             raise
+        # our temporary file (the rename onto the output, its sync): named as the output
         raise OSError(e.errno, e.strerror or str(e), str(path)) from e
     except BaseException:
         tmp.unlink(missing_ok=True)

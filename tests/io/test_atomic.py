@@ -191,3 +191,21 @@ def test_every_write_of_the_package_goes_through_atomic_path():
             if direct.search(code) and not prose:
                 found.append(f"{py.relative_to(root)}:{n}: {line.strip()}")
     assert found == []
+
+
+def test_a_failed_rename_names_the_output_not_the_temporary_file(tmp_path, monkeypatch):
+    """An output that cannot be replaced (an immutable file, a read-only mount) was named
+    by baygo's temporary file, twice (hostile round 8, L6)."""
+    import errno
+    import os
+
+    target = tmp_path / "report.json"
+
+    def refuse(src, dst):
+        raise PermissionError(errno.EPERM, "Operation not permitted", src, None, dst)
+
+    monkeypatch.setattr(os, "replace", refuse)
+    with pytest.raises(PermissionError) as e:
+        atomic.atomic_write(target, lambda fh: fh.write(b"{}"))
+    assert e.value.filename == str(target) and e.value.filename2 is None
+    assert list(tmp_path.iterdir()) == []  # no temporary file left
