@@ -84,3 +84,19 @@ def small_cen_run():
 
     return simulate("cen", agents=3, steps=3, model=LinearRegression(grid=9), rng=0,
                     data=synthetic_bodyfat())  # fmt: skip
+
+
+@pytest.fixture
+def dask_cluster():
+    """A local Dask cluster of 2 worker processes (one thread each) for one test;
+    skipped without the dask extra."""
+    distributed = pytest.importorskip("distributed", reason="the dask extra is not installed")
+    with distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address="127.0.0.1:0",
+        silence_logs=40,
+    ) as cluster:
+        yield cluster

@@ -25,6 +25,7 @@ ROOT = pathlib.Path(bg.__file__).parent
 LAYERS = {
     "_version": 0,
     "_interrupt": 0,
+    "_cluster": 0,
     "defaults": 0,
     "exceptions": 0,
     "_validate": 0,

@@ -184,27 +184,22 @@ def _indexed(fn, k, piece, arg):
 def _dask(fn, tasks, scheduler):
     """``(k, result)`` from a Dask cluster, as the partitions finish; each piece is
     scattered to one worker (not broadcast) and answered there."""
-    try:
-        from distributed import Client, as_completed
-    except ImportError as e:  # pragma: no cover - optional extra
-        raise ImportError(
-            "a Dask scheduler needs the optional extra: pip install 'baygo-graph[dask]'"
-        ) from e
-    own = not isinstance(scheduler, Client)
-    client = Client(scheduler) if own else scheduler
-    futures = {}
-    try:
-        data = client.scatter([piece for piece, _ in tasks], hash=False)
-        futures = {
-            client.submit(_indexed, fn, k, piece, arg, pure=False): k
-            for k, (piece, (_, arg)) in enumerate(zip(data, tasks, strict=True))
-        }
-        for fut in as_completed(futures):
-            yield fut.result()
-    finally:  # stopped early (a verdict found): the other partitions are cancelled
-        client.cancel([f for f in futures if not f.done()])
-        if own:
-            client.close()
+    from .._cluster import dask_client
+
+    with dask_client(scheduler) as client:
+        from distributed import as_completed
+
+        futures = {}
+        try:
+            data = client.scatter([piece for piece, _ in tasks], hash=False)
+            futures = {
+                client.submit(_indexed, fn, k, piece, arg, pure=False): k
+                for k, (piece, (_, arg)) in enumerate(zip(data, tasks, strict=True))
+            }
+            for fut in as_completed(futures):
+                yield fut.result()
+        finally:  # stopped early (a verdict found): the other partitions are cancelled
+            client.cancel([f for f in futures if not f.done()])
 
 
 def gather_partitions(fn: Callable, pieces, args, *, n_jobs=None, scheduler=None) -> list:

@@ -237,15 +237,11 @@ def _local(fn, indexed, shared, n, blas_threads):
 
 def _dask(fn, indexed, shared, scheduler, key):
     """Results ``(index, result, notes)`` from a Dask cluster, as tasks finish."""
-    try:
-        from distributed import Client, as_completed
-    except ImportError as e:  # pragma: no cover - optional extra
-        raise ImportError(
-            "a Dask scheduler needs the optional extra: pip install 'baygo-graph[dask]'"
-        ) from e
-    own = not isinstance(scheduler, Client)
-    client = Client(scheduler) if own else scheduler
-    try:
+    from .._cluster import dask_client
+
+    with dask_client(scheduler) as client:
+        from distributed import as_completed
+
         plugins = loaded_plugins()
         if plugins:  # every worker, also one that joins later, imports them first
             from ._dask import PluginLoader
@@ -260,9 +256,6 @@ def _dask(fn, indexed, shared, scheduler, key):
         ]
         for fut in as_completed(futures):
             yield from fut.result()
-    finally:
-        if own:
-            client.close()
 
 
 def _dask_groups(indexed, fn, client) -> list:

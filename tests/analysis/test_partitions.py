@@ -178,30 +178,21 @@ def test_local_processes_give_the_same_answers(rng):
     assert not is_b_connected(s, one.B - 1, windows="sliding", partitions=2, n_jobs=2)
 
 
-def test_dask_local_cluster_gives_the_same_answers(rng):
-    distributed = pytest.importorskip("distributed", reason="the dask extra is not installed")
+def test_dask_local_cluster_gives_the_same_answers(rng, dask_cluster):
+    import distributed
+
     s = random_series(rng)
     one = smallest_b(s, windows="sliding", max_b=60)
-    with distributed.LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=True,
-        host="127.0.0.1",
-        dashboard_address="127.0.0.1:0",
-        silence_logs=40,
-    ) as cluster:
-        address = cluster.scheduler_address
-        assert smallest_b(s, windows="sliding", max_b=60, partitions=3, scheduler=address) == one
-        with distributed.Client(cluster) as client:
-            for windows in ("aligned", "sliding"):
-                same_windows(
-                    b_connectivity(s, one.B, windows=windows, partitions=3, scheduler=client),
-                    b_connectivity(s, one.B, windows=windows),
-                )
-            assert is_b_connected(s, one.B, windows="sliding", partitions=2, scheduler=client)
-            assert not is_b_connected(
-                s, one.B - 1, partitions=2, scheduler=client, windows="sliding"
+    address = dask_cluster.scheduler_address
+    assert smallest_b(s, windows="sliding", max_b=60, partitions=3, scheduler=address) == one
+    with distributed.Client(dask_cluster) as client:
+        for windows in ("aligned", "sliding"):
+            same_windows(
+                b_connectivity(s, one.B, windows=windows, partitions=3, scheduler=client),
+                b_connectivity(s, one.B, windows=windows),
             )
+        assert is_b_connected(s, one.B, windows="sliding", partitions=2, scheduler=client)
+        assert not is_b_connected(s, one.B - 1, partitions=2, scheduler=client, windows="sliding")
 
 
 def test_fixed_series_and_one_node_need_no_partitions():

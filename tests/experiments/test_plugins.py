@@ -67,18 +67,13 @@ def test_a_plugin_file_is_known_in_every_local_worker(stubborn):
     assert stub["mse"].notna().all() and len(stub) == 3 * 4 * 4
 
 
-def test_a_plugin_file_is_known_on_a_dask_cluster(stubborn, tmp_path):
-    distributed = pytest.importorskip("distributed")
+def test_a_plugin_file_is_known_on_a_dask_cluster(stubborn, tmp_path, dask_cluster):
     grid, kw = {"agents": [4], "grid": [9]}, {"strategies": ["stubborn"], "seeds": 2, "steps": 3}
     local = sweep(grid, out=tmp_path / "a", n_jobs=1, data=DATA, progress=False, **kw)
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-        dashboard_address="127.0.0.1:0", silence_logs=40,
-    ) as cluster:  # fmt: skip
-        dask = sweep(
-            grid, out=tmp_path / "b", scheduler=cluster.scheduler_address, data=DATA,
-            progress=False, **kw,
-        )  # fmt: skip
+    dask = sweep(
+        grid, out=tmp_path / "b", scheduler=dask_cluster.scheduler_address, data=DATA,
+        progress=False, **kw,
+    )  # fmt: skip
     cols = ["id", "final_mse_informative", "final_mse_others_mean"]
     pd.testing.assert_frame_equal(local[cols], dask[cols])
 

@@ -144,17 +144,8 @@ def test_two_local_workers_give_the_same_table(reference, tmp_path):
     pd.testing.assert_frame_equal(_values(table), _values(reference))
 
 
-def test_dask_local_cluster_gives_the_same_table(reference, tmp_path):
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=True,
-        host="127.0.0.1",
-        dashboard_address="127.0.0.1:0",
-        silence_logs=40,
-    ) as cluster:
-        table = sweep(GRID, out=tmp_path, scheduler=cluster.scheduler_address, **KW)
+def test_dask_local_cluster_gives_the_same_table(reference, tmp_path, dask_cluster):
+    table = sweep(GRID, out=tmp_path, scheduler=dask_cluster.scheduler_address, **KW)
     pd.testing.assert_frame_equal(_values(table), _values(reference))
 
 
