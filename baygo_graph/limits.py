@@ -35,6 +35,7 @@ __all__ = [
     "estimate_run_bytes",
     "format_bytes",
     "memory_limit",
+    "series_nbytes",
     "parse_bytes",
     "physical_memory",
     "size_text",
@@ -353,6 +354,22 @@ def estimate_drawing_bytes(nodes: int, edges: int) -> int:
     return DRAW_NODE_BYTES * int(nodes) + DRAW_EDGE_BYTES * int(edges)
 
 
+def series_nbytes(series) -> int:
+    """Bytes of a series' stored entries (an edge-list series' arrays; 0 for a series of
+    choices or a fixed W): what it already takes from the budget.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from types import SimpleNamespace
+    >>> series_nbytes(SimpleNamespace(entries=(np.zeros(4), np.zeros(2, dtype=np.int32))))
+    40
+    >>> series_nbytes(SimpleNamespace())
+    0
+    """
+    return sum(a.nbytes for a in (getattr(series, "entries", None) or ()))
+
+
 def check_analysis_budget(series, *, what: str, limit=None) -> int:
     """Check the per-step work of analysing ``series`` (its windows' answers and two
     (T, M) influence arrays, :data:`ANALYSIS_BYTES_PER_STEP`) against the budget, before
@@ -368,7 +385,7 @@ def check_analysis_budget(series, *, what: str, limit=None) -> int:
     baygo_graph.exceptions.BudgetError: the analysis of 10000000 steps x 2 nodes ...
     """
     t, m = int(series.n_steps), int(series.n_agents)
-    held = sum(a.nbytes for a in (getattr(series, "entries", None) or ()))  # the series
+    held = series_nbytes(series)
     return check_budget(
         ANALYSIS_BYTES_PER_STEP * t + 16 * t * m,
         what=f"{what} of {t} steps x {m} nodes",

@@ -20,7 +20,7 @@ import scipy.sparse as sp
 
 from .._validate import check_choice, check_int
 from ..inputs import series_input
-from ..limits import check_budget
+from ..limits import check_budget, series_nbytes
 from ..strategies import WEIGHT_RULES, resolve_strategy
 from .perron import (
     DAMPING,
@@ -263,7 +263,7 @@ def influence_series(
     w = check_int("window", window, minimum=1, maximum=s.n_steps)
     stride = check_int("stride", stride, minimum=1)
     T, m = s.n_steps, s.n_agents
-    held = sum(a.nbytes for a in (getattr(s, "entries", None) or ()))  # the series itself
+    held = series_nbytes(s)  # the series itself
     check_budget(  # the rows, and a window's sums and iterates (~130 bytes per entry)
         8 * T * m + 130 * held // 32,
         what=f"the influence of {T} steps x {m} nodes (a (T, M) float array)",
