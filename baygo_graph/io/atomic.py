@@ -13,7 +13,10 @@ Outputs never clobber what they should not (docs/formats.md, "Files written"):
 * ``overwrite=False`` refuses an existing file without a race (the temporary
   file is hard-linked to the name, which fails if it exists);
 * any error while writing (a full disk included) leaves the old file, or none,
-  and names the file: an :class:`OSError` with the path as its ``filename``;
+  and names the file: an :class:`OSError` with the path as its ``filename``; in an
+  output folder, the folder's new record is written (to its own temporary file)
+  before the file is put in place, then both are renamed (renames need no space),
+  so a full disk at the record names the record and puts nothing in place;
 * :func:`output_lock` holds a folder for one process: a second ``baygo`` writing
   to the same folder is refused in one line (:mod:`filelock`);
 * in an output folder of a command (:func:`output_record`), an existing file is
@@ -363,18 +366,25 @@ def atomic_path(path, *, within=None, overwrite: bool = True, suffix: bool = Fal
             digest = None if root is None else _sha256(tmp)
             if root is not None and overwrite:
                 check_replace(path, new=digest)  # a file put there meanwhile is kept too
-            with deferred_interrupt():  # named, recorded and said together, or not at all
-                if overwrite:
-                    os.replace(tmp, path)
-                else:
-                    _link_new(tmp, path)
-                if root is not None:
-                    _update_record(root, {_key(root, path): digest})
-                if record and _WRITTEN:
-                    _WRITTEN[-1].add(key)
-                if record:
-                    for tell in _ANNOUNCE:
-                        tell(path, "wrote")
+            # every write that needs space (the new record too) before anything is put in
+            # place: a full disk leaves the old file or none, never one unrecorded
+            new_record = None if root is None else _record_tmp(root, path, digest)
+            try:
+                with deferred_interrupt():  # named, recorded and said together, or not at all
+                    if overwrite:
+                        os.replace(tmp, path)
+                    else:
+                        _link_new(tmp, path)
+                    if new_record is not None:  # a rename: needs no space
+                        _replace_record(new_record, root, path)
+                    if record and _WRITTEN:
+                        _WRITTEN[-1].add(key)
+                    if record:
+                        for tell in _ANNOUNCE:
+                            tell(path, "wrote")
+            finally:
+                if new_record is not None:
+                    new_record.unlink(missing_ok=True)
     except OSError as e:
         tmp.unlink(missing_ok=True)
         if e.filename is not None and Path(e.filename) != tmp:  # names its file already
@@ -622,21 +632,59 @@ def _read_record(root: Path) -> dict:
         return {}
 
 
-def _update_record(root: Path, changes: dict) -> None:
-    """Add (digest) or drop (None) files in ``root``'s record, and forget files gone."""
-    files = _read_record(root) | changes
-    files = {k: v for k, v in files.items() if v is not None and (root / k).is_file()}
+def _record_tmp(root: Path, path: Path, digest: str) -> Path:
+    """The record of ``root`` with ``path`` listed as ``digest`` (and files gone forgotten),
+    written to a temporary file beside it, to be renamed over it once ``path`` is in place.
+
+    A failure to write it (a full disk) removes it and names the record as the path was
+    spelt (``OUT/.baygo-files.json: no space left on device``): nothing is put in place.
+    """
+    name = _key(root, path)
+    files = _read_record(root) | {name: digest}
+    files = {k: v for k, v in files.items() if k == name or (root / k).is_file()}
     target = check_target(root / RECORD_NAME)  # never through a link
-    text = json.dumps({"files": dict(sorted(files.items()))}, indent=1) + "\n"
-    fd, tmp = tempfile.mkstemp(dir=root, prefix=_tmp_prefix(target), suffix=".tmp")
+    shown = _shown_record(root, path)
+    data = (json.dumps({"files": dict(sorted(files.items()))}, indent=1) + "\n").encode()
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.chmod(tmp, umask_mode())
-        os.replace(tmp, target)
+        fd, tmp = tempfile.mkstemp(dir=root, prefix=_tmp_prefix(target), suffix=".tmp")
+    except OSError as e:
+        raise OSError(e.errno, e.strerror or str(e), str(shown)) from e
+    try:
+        try:
+            os.fchmod(fd, umask_mode())
+            _write_all(fd, data)
+        finally:
+            os.close(fd)
+    except OSError as e:
+        Path(tmp).unlink(missing_ok=True)
+        raise OSError(e.errno, e.strerror or str(e), str(shown)) from e
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    return Path(tmp)
+
+
+def _shown_record(root: Path, path: Path) -> Path:
+    """``root``'s record as the user spelt the folder in ``path`` (a file in ``root``)."""
+    depth = len(Path(_key(root, path)).parts)
+    folder = path.parents[depth - 1] if depth <= len(path.parents) else root
+    return folder / RECORD_NAME
+
+
+def _replace_record(tmp: Path, root: Path, path: Path) -> None:
+    """Rename the new record ``tmp`` over ``root``'s; an error names the record (as
+    :func:`_shown_record`), never its temporary file."""
+    try:
+        os.replace(tmp, root / RECORD_NAME)
+    except OSError as e:
+        raise OSError(e.errno, e.strerror or str(e), str(_shown_record(root, path))) from e
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    """Write all of ``data`` to the file descriptor ``fd`` (``os.write`` may write less)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
 
 
 @contextlib.contextmanager

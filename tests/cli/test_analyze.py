@@ -397,3 +397,28 @@ def test_influence_stride_computes_every_nth_window(tmp_path):
     assert "sliding windows, one in 5 up to the last; unique in" in text
     two = CliRunner().invoke(cli, ["analyze", str(path), str(path), "--influence-stride", "2"])
     assert two.exit_code != 0 and "--influence-stride" in two.output
+
+
+def test_a_full_disk_at_the_record_names_it_and_puts_nothing_in_place(
+    tmp_path, monkeypatch, capsys, small_run
+):
+    """A full disk between putting report.txt in place and updating the record blamed
+    report.txt, left it there unrecorded, and refused the next run (hostile round 8, L5)."""
+    import errno
+
+    from baygo_graph.io import atomic
+
+    small_run.save(tmp_path / "r")
+    out = tmp_path / "a"
+
+    def full(fd, data):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    with monkeypatch.context() as m:
+        m.setattr(atomic, "_write_all", full)
+        assert run_main(["analyze", str(tmp_path / "r"), "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert f"--out: {out}/.baygo-files.json: no space left on device" in err
+    assert not out.exists() or sorted(p.name for p in out.iterdir()) == []
+    assert run_main(["analyze", str(tmp_path / "r"), "--out", str(out)]) == 0  # no refusal
+    assert "wrote" in capsys.readouterr().out

@@ -209,3 +209,49 @@ def test_a_failed_rename_names_the_output_not_the_temporary_file(tmp_path, monke
         atomic.atomic_write(target, lambda fh: fh.write(b"{}"))
     assert e.value.filename == str(target) and e.value.filename2 is None
     assert list(tmp_path.iterdir()) == []  # no temporary file left
+
+
+RECORD_STEP = """
+import resource, sys
+from pathlib import Path
+from baygo_graph.io.atomic import atomic_write, output_record
+out, new = Path(sys.argv[1]), sys.argv[2].encode()
+# files past 80 bytes cannot grow (Python ignores SIGXFSZ: the write fails, EFBIG):
+# the figure (10 bytes) fits, the record (its SHA-256 alone is 64) does not
+resource.setrlimit(resource.RLIMIT_FSIZE, (80, resource.RLIM_INFINITY))
+try:
+    with output_record(out):
+        atomic_write(out / "figures" / "report.png", lambda fh: fh.write(new))
+except OSError as e:
+    print(e.errno, e.filename)
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="RLIMIT_FSIZE: POSIX")
+@pytest.mark.parametrize("before", [None, b"old report"])
+def test_a_full_disk_at_the_record_leaves_the_old_file_or_none(tmp_path, before):
+    """The record was written after the rename: a disk that took the file but not the
+    record left the new file in place, unrecorded, named as the failure, and the next
+    write was refused (hostile round 8, L5). A file size limit stands in for the full disk."""
+    from baygo_graph.io.atomic import RECORD_NAME, output_record
+
+    out = tmp_path / "a"
+    out.mkdir()
+    target = out / "figures" / "report.png"
+    if before is not None:
+        with output_record(out):
+            atomic_write(target, lambda fh: fh.write(before))
+    record = (out / RECORD_NAME).read_bytes() if before is not None else None
+    said = subprocess.run(
+        [sys.executable, "-c", RECORD_STEP, str(out), "new report"],
+        capture_output=True, text=True, check=True, timeout=120,
+    ).stdout.split()  # fmt: skip
+    assert said == [str(errno.EFBIG), str(out / RECORD_NAME)]  # the record named, as spelt
+    if before is None:
+        assert not target.exists() and not (out / RECORD_NAME).exists()
+    else:
+        assert target.read_bytes() == before and (out / RECORD_NAME).read_bytes() == record
+    assert [p.name for p in out.rglob("*.tmp")] == []  # neither temporary file left
+    with output_record(out):  # room again: replaced without --force (the record agrees)
+        atomic_write(target, lambda fh: fh.write(b"new report"))
+    assert target.read_bytes() == b"new report"
