@@ -137,16 +137,16 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
     click.echo(f"baygo: note: {_bounded(text)}", err=True)
 
 
-def _say_wrote(path, what: str = "wrote") -> None:
-    """``wrote PATH`` as each file of the command is finished, flushed at once (so a
-    Ctrl-C later leaves the list of the whole files on screen), ``removed PATH`` as a
-    stale file baygo wrote is removed; on stderr under ``--json``, whose stdout is the
-    JSON document alone."""
+def _say_wrote(path, what: str = "wrote", note: str = "") -> None:
+    """``wrote PATH`` (then the writer's ``note``, if any) as each file of the command is
+    finished, flushed at once (so a Ctrl-C later leaves the list of the whole files on
+    screen), ``removed PATH`` as a stale file baygo wrote is removed; on stderr under
+    ``--json``, whose stdout is the JSON document alone."""
     ctx = click.get_current_context(silent=True)
     as_json = ctx is not None and bool(ctx.params.get("as_json"))
     stream = sys.stderr if as_json else sys.stdout
     try:
-        click.echo(f"{what} {escaped_path(path)}", err=as_json)
+        click.echo(f"{what} {escaped_path(path)}{' ' + note if note else ''}", err=as_json)
         stream.flush()
     except BrokenPipeError:  # `baygo plot ... | head -1`: the reader has gone, not the file
         with contextlib.suppress(OSError, ValueError):

@@ -150,8 +150,9 @@ def sweep(
 
     grid = _parse_params(params)
     names = [s.strip() for s in strategies.split(",") if s.strip()]
-    # made for the sweep (removed again if a failure leaves it empty); not locked: concurrent
-    # sweeps share a folder on purpose, each task claimed by one (docs/formats.md)
+    # made for the sweep (removed again if a failure leaves it empty); locked only for the
+    # table write: concurrent sweeps share a folder on purpose, each task claimed by one,
+    # the table of them all (docs/formats.md)
     results_name = "results.csv" if as_csv else "results.parquet"
     with output_folder(out, lock=False, force=force, names=[results_name]):
         try:

@@ -21,10 +21,15 @@ Tasks run on :func:`~baygo_graph.experiments.runner.run_tasks`. Storage
   :mod:`baygo_graph.experiments.locks`; released by the kernel if the process
   dies). Concurrent sweeps on one folder skip locked tasks and wait for them;
   each task is computed once.
-* ``results.parquet`` - the table of the sweep's tasks (one row per task:
-  categorical strategy, physical, data, model and loss; int32 counts; float64
-  results; the data source and synthetic flag in every row and in the file's
-  metadata), rewritten (atomically) at the end; ``results.csv`` instead with
+* ``results.parquet`` - the table of every finished task in the folder's
+  ``tasks/`` (one row per task: categorical strategy, physical, data, model and
+  loss; int32 counts; float64 results; the data source and synthetic flag in
+  every row and in the file's metadata), rebuilt from ``tasks/`` and rewritten
+  (atomically) at the end of each sweep while it holds the folder's lock
+  (:func:`~baygo_graph.io.atomic.output_lock`, for the table write only): two
+  sweeps of different parameters sharing a folder leave one table of both, the
+  last written (the returned frame holds this sweep's rows only, and ``baygo
+  sweep`` says how many rows are of other sweeps); ``results.csv`` instead with
   ``results_format="csv"`` (``baygo sweep --csv``). The other format's table,
   e.g. the ``results.csv`` of a folder written by an earlier version, is
   removed when the new one is written (it was rewritten at the end of every
@@ -60,7 +65,7 @@ from .._version import __version__
 from ..data import Dataset
 from ..defaults import PAPER
 from ..exceptions import GridResolutionWarning
-from ..io.atomic import atomic_text, atomic_write
+from ..io.atomic import atomic_text, atomic_write, output_lock
 from ..io.results import (
     RESULTS_FILES,
     check_results_format,
@@ -107,6 +112,11 @@ _ROW_MAX = 65_536
 _ROW_NUMBERS = ("final_mse_informative", "final_mse_others_mean", "seconds", "seed")
 #: Seconds between checks while concurrent sweeps finish the tasks they claimed.
 _POLL = 2.0
+#: Seconds a sweep waits for its folder's lock (another sweep's table write) before
+#: it gives up writing the table (its task rows stay: a resume writes it).
+_TABLE_WAIT = 120.0
+#: The order of a sweep's table.
+_TABLE_KEYS = [*PARAMETERS, "strategy", "seed"]
 
 
 def fingerprint(dataset: Dataset, model) -> str:
@@ -423,12 +433,13 @@ def sweep(
         Root seed of the sweep.
     results_format : {"parquet", "csv"}, default "parquet"
         The table on disk: ``out/results.parquet`` or ``out/results.csv`` (the
-        other one, if present, is removed). The returned frame is the same.
+        other one, if present, is removed), of every finished task in ``out/tasks/``:
+        the returned frame, and the rows of any other sweep run in ``out``.
 
     Returns
     -------
     pandas.DataFrame
-        One row per task, sorted by parameters, strategy and seed: ``id``,
+        One row per task of this sweep, sorted by parameters, strategy and seed: ``id``,
         ``strategy``, the parameters, ``seed``, ``final_mse_informative``,
         ``final_mse_others_mean``, ``seconds`` (run wall time),
         ``grid_warning`` (a GridResolutionWarning was raised), ``data``,
@@ -481,11 +492,22 @@ def sweep(
     except BaseException:
         _remove_empty(created)  # a sweep that failed early leaves no empty folder behind
         raise
-    table = pd.DataFrame([done[t["id"]] for t in tasks])
-    keys = [*PARAMETERS, "strategy", "seed"]
-    table = table.sort_values(keys, na_position="first", kind="stable").reset_index(drop=True)
-    write_table(table, folder, results_format=results_format)
+    table = _sorted(pd.DataFrame([done[t["id"]] for t in tasks]))
+    with output_lock(folder, wait=_TABLE_WAIT):  # one table write at a time, of every row
+        found = _read_done(task_dir, [p.stem for p in task_dir.glob("*.json")])
+        others = [row for tid, row in sorted(found.items()) if tid not in done]
+        full = _sorted(pd.concat([table, pd.DataFrame(others)], ignore_index=True)) if others \
+            else table  # fmt: skip
+        rows = f"{len(full)} row{'s' if len(full) != 1 else ''}"
+        note = (f"({rows}: {len(table)} of this sweep, {len(others)} of other sweeps in this "
+                "folder)") if others else f"({rows})"  # fmt: skip
+        _write_table(full, folder, results_format=results_format, note=note)
     return table
+
+
+def _sorted(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` in the order of a sweep's table (parameters, strategy, seed)."""
+    return table.sort_values(_TABLE_KEYS, na_position="first", kind="stable").reset_index(drop=True)
 
 
 def write_table(table: pd.DataFrame, folder, *, results_format: str = "parquet") -> Path:
@@ -507,11 +529,16 @@ def write_table(table: pd.DataFrame, folder, *, results_format: str = "parquet")
     >>> path.name, str(back["strategy"].dtype), str(back["seed"].dtype)
     ('results.parquet', 'category', 'int32')
     """
+    return _write_table(table, folder, results_format=results_format)
+
+
+def _write_table(table: pd.DataFrame, folder, *, results_format: str, note: str = "") -> Path:
+    """:func:`write_table`, its ``wrote`` line followed by ``note``."""
     check_results_format(results_format)
     folder = Path(folder)
     path = folder / RESULTS_FILES[results_format]
     if results_format == "csv":
-        atomic_text(path, csv_frame(table).to_csv(index=False))
+        atomic_text(path, csv_frame(table).to_csv(index=False), note=note)
     else:
         import pyarrow as pa
         import pyarrow.parquet as pq
@@ -529,7 +556,8 @@ def write_table(table: pd.DataFrame, folder, *, results_format: str = "parquet")
                 narrow[col] = values.astype(kind.capitalize() if values.isna().any() else kind)
         arrow = pa.Table.from_pandas(narrow, preserve_index=False)
         synthetic = bool(table["synthetic"].any()) if "synthetic" in table else False
-        source = str(table["data"].iloc[0]) if "data" in table and len(table) else "unknown"
+        sources = sorted(map(str, table["data"].unique())) if "data" in table else []
+        source = " + ".join(sources) or "unknown"  # sweeps of two data sets share a folder
         arrow = arrow.replace_schema_metadata(
             (arrow.schema.metadata or {})
             | source_metadata(source, synthetic)
@@ -538,6 +566,7 @@ def write_table(table: pd.DataFrame, folder, *, results_format: str = "parquet")
         atomic_write(
             path,
             lambda fh: pq.write_table(arrow, fh, compression="zstd", write_page_checksum=True),
+            note=note,
         )
     remove_stale_results(folder, keep=path.name)
     return path

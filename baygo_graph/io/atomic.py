@@ -296,7 +296,7 @@ elsewhere: '.../data.csv'
 
 @contextlib.contextmanager
 def atomic_path(path, *, within=None, overwrite: bool = True, suffix: bool = False,
-                record: bool = True):  # fmt: skip
+                record: bool = True, note: str = ""):  # fmt: skip
     """A temporary name beside ``path`` to write, renamed to ``path`` if the block ends
     without an error (removed if it fails); the one way this package writes a file.
 
@@ -318,6 +318,9 @@ def atomic_path(path, *, within=None, overwrite: bool = True, suffix: bool = Fal
         baygo wrote there (:func:`check_replace`) and list the new one in the folder's
         record. False for a writer's own bookkeeping named by a digest (a sweep's task
         files), which is neither checked nor listed.
+    note : str, default ""
+        Words the ``wrote`` line adds after the path (:func:`announce_written`): the
+        rows of a sweep's table, say.
 
     Raises
     ------
@@ -381,7 +384,7 @@ def atomic_path(path, *, within=None, overwrite: bool = True, suffix: bool = Fal
                         _WRITTEN[-1].add(key)
                     if record:
                         for tell in _ANNOUNCE:
-                            tell(path, "wrote")
+                            tell(path, "wrote", note)
             finally:
                 if new_record is not None:
                     new_record.unlink(missing_ok=True)
@@ -398,18 +401,19 @@ def atomic_path(path, *, within=None, overwrite: bool = True, suffix: bool = Fal
 
 @contextlib.contextmanager
 def announce_written(tell):
-    """While the block runs, ``tell(path, "wrote")`` is called as each file written
+    """While the block runs, ``tell(path, "wrote", note)`` is called as each file written
     through :func:`atomic_path` is finished: renamed to its name and listed in its
     folder's record, a Ctrl-C held off until it was told (a writer's own bookkeeping,
-    ``record=False``, is not told); ``tell(path, "removed")`` as a file baygo wrote is
-    removed (:func:`remove_told`). The ``baygo`` command says ``wrote PATH`` there, so an
-    interrupted command has said exactly the files it finished.
+    ``record=False``, is not told; ``note``: the writer's words on it, often "");
+    ``tell(path, "removed", "")`` as a file baygo wrote is removed (:func:`remove_told`).
+    The ``baygo`` command says ``wrote PATH`` there, so an interrupted command has said
+    exactly the files it finished.
 
     Examples
     --------
     >>> import tempfile
     >>> d = Path(tempfile.mkdtemp())
-    >>> with announce_written(lambda p, what: print(what, p.name)):
+    >>> with announce_written(lambda p, what, note: print(what, p.name)):
     ...     _ = atomic_text(d / "a.md", "one")
     ...     _ = atomic_text(d / "b.md", "two")
     ...     remove_told(d / "a.md")
@@ -457,7 +461,7 @@ def remove_told(path) -> None:
     with deferred_interrupt():
         Path(path).unlink()
         for tell in _ANNOUNCE:
-            tell(Path(path), "removed")
+            tell(Path(path), "removed", "")
 
 
 def _link_new(tmp: Path, path: Path) -> None:
@@ -477,13 +481,14 @@ def _link_new(tmp: Path, path: Path) -> None:
     tmp.unlink()
 
 
-def atomic_write(path, write, *, within=None, overwrite: bool = True, record: bool = True
-                 ) -> Path:  # fmt: skip
+def atomic_write(path, write, *, within=None, overwrite: bool = True, record: bool = True,
+                 note: str = "") -> Path:  # fmt: skip
     """Call ``write(fh)`` on a binary temporary file, then rename it to ``path``
     (:func:`atomic_path`).
 
     Creates the parent folder (:func:`make_parent`); the file's mode follows the
-    umask; stale temporary files of killed writes in the folder are removed first.
+    umask; stale temporary files of killed writes in the folder are removed first;
+    ``note``: words the ``wrote`` line adds (:func:`atomic_path`).
 
     Examples
     --------
@@ -494,15 +499,15 @@ def atomic_write(path, write, *, within=None, overwrite: bool = True, record: bo
     """
     path = Path(path)
     with (
-        atomic_path(path, within=within, overwrite=overwrite, record=record) as tmp,
+        atomic_path(path, within=within, overwrite=overwrite, record=record, note=note) as tmp,
         open(tmp, "wb") as fh,
     ):
         write(fh)
     return path
 
 
-def atomic_text(path, text: str, *, within=None, overwrite: bool = True, record: bool = True
-                ) -> Path:  # fmt: skip
+def atomic_text(path, text: str, *, within=None, overwrite: bool = True, record: bool = True,
+                note: str = "") -> Path:  # fmt: skip
     """Write ``text`` (UTF-8) to ``path`` atomically (:func:`atomic_write`); returns the path.
 
     Examples
@@ -512,7 +517,7 @@ def atomic_text(path, text: str, *, within=None, overwrite: bool = True, record:
     '# hi\\n'
     """
     return atomic_write(path, lambda fh: fh.write(text.encode("utf-8")), within=within,
-                        overwrite=overwrite, record=record)  # fmt: skip
+                        overwrite=overwrite, record=record, note=note)  # fmt: skip
 
 
 def atomic_figure(fig, path, *, within=None, overwrite: bool = True, **savefig) -> Path:
@@ -537,19 +542,27 @@ def atomic_figure(fig, path, *, within=None, overwrite: bool = True, **savefig) 
 
 
 @contextlib.contextmanager
-def output_lock(folder):
+def output_lock(folder, *, wait: float = 0.0):
     """Hold the output ``folder`` for this process while the block runs.
 
-    A non-blocking :class:`filelock.FileLock` on ``folder/.baygo.lock``
-    (:data:`LOCK_NAME`): the kernel drops it when the process ends however it
-    dies; the file is removed on release (while still locked). The folder must
-    exist. A link at that name, or a file there that is not empty (baygo's lock file
-    is), is refused and left alone.
+    A :class:`filelock.FileLock` on ``folder/.baygo.lock`` (:data:`LOCK_NAME`): the
+    kernel drops it when the process ends however it dies; the file is removed on
+    release (while still locked: a process waiting for it takes a new one). The folder
+    must exist. A link at that name, or a file there that is not empty (baygo's lock
+    file is), is refused and left alone.
+
+    Parameters
+    ----------
+    folder : str or os.PathLike
+        The output folder.
+    wait : float, default 0
+        Seconds to wait for another process to release the folder (a sweep waits for
+        another's brief table write); 0: refused at once.
 
     Raises
     ------
     OSError
-        ``EBUSY``, naming ``folder``, when another process holds it.
+        ``EBUSY``, naming ``folder``, when another process holds it (after ``wait``).
 
     Examples
     --------
@@ -575,7 +588,7 @@ def output_lock(folder):
             "lock there; remove it or write elsewhere",
             str(path),
         )
-    lock = FileLock(path, blocking=False, thread_local=False)
+    lock = FileLock(path, timeout=wait, blocking=wait > 0, thread_local=False)
     try:
         lock.acquire()
     except Timeout:
@@ -690,13 +703,12 @@ def _write_all(fd: int, data: bytes) -> None:
 @contextlib.contextmanager
 def _record_lock(root: Path | None):
     """Hold ``root`` while its record is read and written: already held by this process
-    (:func:`output_lock`), or, in a folder shared on purpose (a sweep's), briefly."""
+    (:func:`output_lock`), or, in a folder shared on purpose (a sweep's), briefly (its
+    lock file removed again)."""
     if root is None or root in _LOCKED:
         yield
         return
-    from filelock import FileLock
-
-    with FileLock(root / LOCK_NAME, timeout=60, thread_local=False):
+    with output_lock(root, wait=60):
         yield
 
 

@@ -61,7 +61,8 @@ def test_text_summary_says_synthetic(tmp_path, capsys, monkeypatch):
     code, out, _ = call([*ARGS, "--out", str(tmp_path)], capsys)
     assert code == 0
     first, note = out.splitlines()[:2]  # the table, said once written, then the summary
-    assert first == f"wrote {tmp_path / 'results.parquet'}" and note.startswith("NOTE: SYNTHETIC")
+    assert first == f"wrote {tmp_path / 'results.parquet'} (8 rows)"  # all of this sweep
+    assert note.startswith("NOTE: SYNTHETIC")
     assert "8 runs (2 seeds)" in out and "mean final MSE over seeds" in out
 
 
@@ -127,3 +128,19 @@ def test_a_task_row_that_contradicts_its_task_is_redone(tmp_path, capsys):
     assert set(table["synthetic"]) == set(first["synthetic"])
     np.testing.assert_array_equal(table.sort_values("delta")["final_mse_others_mean"],
                                   first.sort_values("delta")["final_mse_others_mean"])  # fmt: skip
+
+
+def test_the_wrote_line_says_the_rows_of_a_shared_folder(tmp_path, capsys):
+    """Two sweeps into one folder both said `wrote OUT/results.parquet`, the table then
+    holding one sweep's rows (hostile round 8, L9): it holds both, and says so."""
+    base = ["sweep", "--param", "agents=4", "--param", "grid=9", "--strategies", "baygo",
+            "--seeds", "2", "--steps", "3", "--jobs", "1", "--out", str(tmp_path)]  # fmt: skip
+    code, out, _ = call([*base, "--param", "delta=0.3"], capsys)
+    assert code == 0 and f"wrote {tmp_path}/results.parquet (2 rows)\n" in out
+    code, out, err = call([*base, "--param", "delta=0.7", "--json"], capsys)
+    assert code == 0 and json.loads(out)["tasks"] == 2  # this sweep's
+    assert f"wrote {tmp_path}/results.parquet (4 rows: 2 of this sweep, 2 of other sweeps " \
+        "in this folder)\n" in err  # fmt: skip
+    table = pd.read_parquet(tmp_path / "results.parquet")
+    assert sorted(table["delta"]) == [0.3, 0.3, 0.7, 0.7]
+    assert not (tmp_path / ".baygo.lock").exists()  # taken for the table write, removed

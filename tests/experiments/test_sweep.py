@@ -238,3 +238,17 @@ def test_the_table_never_wraps_a_count_into_int32(tmp_path):
     disk = pd.read_parquet(write_table(table, tmp_path))
     assert disk["agents"].tolist() == [12, 3_000_000_000] and disk["agents"].dtype == np.int64
     assert disk["steps"].dtype == np.int32  # small values stay narrow
+
+
+def test_the_table_holds_every_finished_task_of_the_folder(reference, tmp_path):
+    """Two sweeps of different parameters into one folder: the table held only the last
+    one's rows, though both said they wrote it (hostile round 8, L9). The returned frame
+    stays this sweep's rows; no lock file is left."""
+    one = sweep({"delta": [0.3], "agents": [4], "grid": [11]}, out=tmp_path, n_jobs=1, **KW)
+    two = sweep({"delta": [0.7], "agents": [4], "grid": [11]}, out=tmp_path, n_jobs=1, **KW)
+    assert len(one) == len(two) == 4 and not set(one["id"]) & set(two["id"])
+    disk = pd.read_parquet(tmp_path / "results.parquet")
+    want = reference[reference["agents"] == 4]  # the same tasks, in the table's order
+    assert disk["id"].tolist() == want["id"].tolist()
+    np.testing.assert_array_equal(disk["final_mse_others_mean"], want["final_mse_others_mean"])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["results.parquet", "tasks"]

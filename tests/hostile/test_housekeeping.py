@@ -234,3 +234,35 @@ def test_interrupted_sweep_leaves_no_process(tmp_path, sig):
     assert not [p for p in workers if _alive(p)]
     if sig == "SIGINT":
         assert not list((tmp_path / "tasks").glob("*.claim"))  # claims given back
+
+
+def test_two_sweeps_of_different_parameters_at_once_leave_one_table_of_both(tmp_path):
+    """Both said `wrote swc/results.parquet`, the table then holding one sweep's rows and
+    an empty lock file left (hostile round 8, L9). Whatever the timing, the later table
+    write (under the folder's lock) sees every task of the earlier sweep finished."""
+    import pandas as pd
+
+    code = "import sys; from baygo_graph.cli import main; sys.exit(main(sys.argv[1:]))"
+    out = tmp_path / "swc"
+    base = ["sweep", "--param", "agents=4", "--param", "grid=9", "--strategies", "baygo",
+            "--seeds", "2", "--steps", "3", "--jobs", "1", "--out", str(out)]  # fmt: skip
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", code, *base, "--param", f"delta={deltas}"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )  # fmt: skip
+        for deltas in ("0.1,0.2", "0.3,0.4")
+    ]
+    said = [p.communicate(timeout=300) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], said
+    wrote = [line for text, _ in said for line in text.splitlines() if line.startswith("wrote")]
+    assert len(wrote) == 2
+    assert all(line.startswith(f"wrote {out}/results.parquet (") for line in wrote)
+    assert f"wrote {out}/results.parquet (8 rows: 4 of this sweep, 4 of other sweeps in this " \
+        "folder)" in wrote  # fmt: skip
+    table = pd.read_parquet(out / "results.parquet")
+    assert sorted(table["delta"]) == [0.1, 0.1, 0.2, 0.2, 0.3, 0.3, 0.4, 0.4]
+    assert sorted(p.name for p in out.iterdir()) == [".baygo-files.json", "results.parquet",
+                                                     "tasks"]  # fmt: skip
