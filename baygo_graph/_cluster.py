@@ -5,8 +5,55 @@ partitions both run on a cluster given by its address or as a ``Client``)."""
 from __future__ import annotations
 
 import contextlib
+import re
 
-__all__ = ["dask_client"]
+__all__ = ["check_scheduler", "dask_client"]
+
+#: A scheduler address Dask can dial: ``[PROTOCOL://]HOST:PORT`` (a name, an IPv4 or a
+#: bracketed IPv6 address; the port a number up to 65535).
+_ADDRESS = re.compile(r"(?:[a-z][a-z0-9+.-]*://)?(?:\[[0-9A-Fa-f:.]+\]|[^\s:/\[\]@]+):(\d{1,5})")
+
+
+def check_scheduler(scheduler, *, name: str = "scheduler", local: str = "n_jobs"):
+    """``scheduler`` if it is an address Dask can dial (``[PROTOCOL://]HOST:PORT``) or an
+    object standing for a cluster (a ``distributed.Client``, a cluster), checked before
+    any work: the one check of every command and function that takes a scheduler (Dask
+    said "missing port number" only when it dialled, after the work).
+
+    Parameters
+    ----------
+    scheduler : str or distributed.Client
+        The scheduler given.
+    name : str, default "scheduler"
+        How the refusal names it (``--scheduler`` on the command line).
+    local : str, default "n_jobs"
+        What runs on local workers instead (``--jobs`` on the command line).
+
+    Raises
+    ------
+    ValueError
+        An address that is not ``[PROTOCOL://]HOST:PORT``.
+
+    Examples
+    --------
+    >>> check_scheduler("tcp://10.0.0.5:8786")
+    'tcp://10.0.0.5:8786'
+    >>> check_scheduler("synchronous", name="--scheduler", local="--jobs")
+    Traceback (most recent call last):
+    ...
+    ValueError: --scheduler: 'synchronous' is not a scheduler address (tcp://HOST:PORT); \
+for local workers use --jobs
+    """
+    if isinstance(scheduler, str):
+        from ._text import short_repr
+
+        match = _ADDRESS.fullmatch(scheduler)
+        if match is None or int(match[1]) > 65535:
+            raise ValueError(
+                f"{name}: {short_repr(scheduler)} is not a scheduler address "
+                f"(tcp://HOST:PORT); for local workers use {local}"
+            )
+    return scheduler
 
 
 @contextlib.contextmanager
@@ -14,9 +61,11 @@ def dask_client(scheduler):
     """The ``distributed.Client`` for ``scheduler`` while the block runs.
 
     ``scheduler`` is a client (used as given, left open) or an address (a client is
-    opened for the block and closed after it). Without the ``dask`` extra: an
-    ``ImportError`` naming the extra to install.
+    opened for the block and closed after it; one that is no address is refused,
+    :func:`check_scheduler`). Without the ``dask`` extra: an ``ImportError`` naming the
+    extra to install.
     """
+    check_scheduler(scheduler)
     try:
         from distributed import Client
     except ImportError as e:  # pragma: no cover - optional extra

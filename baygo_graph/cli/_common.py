@@ -20,9 +20,11 @@ __all__ = [
     "InputPath",
     "NamedPath",
     "Real",
+    "SchedulerAddress",
     "default_data",
     "load_input",
     "samples_option",
+    "scheduler_option",
     "series_options",
     "check_out_file",
     "data_option",
@@ -148,6 +150,36 @@ force_option = click.option(
     help="Also replace files of the same names that baygo did not write in the output "
     "folder (without it, only files baygo wrote there, unchanged since, are replaced).",
 )
+
+
+class SchedulerAddress(click.ParamType):
+    """A Dask scheduler address (``--scheduler``), checked as it is read, before any work
+    (:func:`~baygo_graph._cluster.check_scheduler`, the one check of every command and
+    function that takes a scheduler).
+
+    Examples
+    --------
+    >>> SchedulerAddress().convert("tcp://10.0.0.5:8786", None, None)
+    'tcp://10.0.0.5:8786'
+    """
+
+    name = "address"
+
+    def convert(self, value, param, ctx):
+        from .._cluster import check_scheduler
+
+        try:
+            return check_scheduler(value, name="--scheduler", local="--jobs")
+        except ValueError as e:
+            raise click.ClickException(str(e)) from None
+
+
+def scheduler_option(help: str):
+    """The ``--scheduler ADDRESS`` option (:class:`SchedulerAddress`) with ``help``."""
+    return click.option("--scheduler", type=SchedulerAddress(), default=None,
+                        metavar="ADDRESS", help=help)  # fmt: skip
+
+
 samples_option = click.option(
     "--samples",
     type=click.IntRange(min=10),

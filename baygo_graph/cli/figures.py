@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import contextlib
-import re
 import shlex
 from pathlib import Path
 
 import click
 
-from .._text import short_repr
 from ._common import (
     InputPath,
     NamedPath,
@@ -21,6 +19,7 @@ from ._common import (
     load_input,
     out_error,
     output_folder,
+    scheduler_option,
     seed_option,
     series_options,
     synthetic_banner,
@@ -291,8 +290,7 @@ def animate(run_dir, steps_text, fmt, out, fps, dpi, panel, window, force):
               "full factorial (54).")  # fmt: skip
 @click.option("--regime-seeds", type=click.IntRange(min=2), default=10, show_default=True,
               help="Paired seeds per regime.")  # fmt: skip
-@click.option("--scheduler", default=None,
-              help="Dask scheduler address for the regime map's runs.")  # fmt: skip
+@scheduler_option("Dask scheduler address (tcp://HOST:PORT) for the regime map's runs.")
 @click.option("--save-runs", is_flag=True,
               help="Also keep every run in OUT/runs/ (then: baygo analyze OUT).")  # fmt: skip
 @click.option("--csv", "as_csv", is_flag=True,
@@ -316,16 +314,11 @@ def reproduce(seeds, steps, data, n_jobs, out, seed, agents, grid, gallery, vide
     from ..data import resolve_data
     from ..reproduce import reproduce as run_reproduction
 
-    if scheduler is not None:  # before any work (hostile8 L7)
+    if scheduler is not None:  # before any work (hostile8 L7); the address: as it is read
         if not regimes:
             raise click.ClickException(
                 "--scheduler: only the regime map (--regimes) runs on a Dask cluster; "
                 "for local workers use --jobs"
-            )
-        if not re.fullmatch(r"([a-z]+://)?[^\s:/]+:\d{1,5}", scheduler):
-            raise click.ClickException(
-                f"--scheduler: {short_repr(scheduler)} is not a scheduler address "
-                "(tcp://HOST:PORT); for local workers use --jobs"
             )
     figures_folder = Path(out) / "figures"
     if gallery is not None and _same_folder(gallery, figures_folder):  # hostile7 K12

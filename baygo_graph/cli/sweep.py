@@ -16,6 +16,7 @@ from ._common import (
     loss_label,
     os_error_text,
     output_folder,
+    scheduler_option,
     synthetic_banner,
 )
 
@@ -115,11 +116,8 @@ def _is_number(text: str) -> bool:
     default=None,
     help="Local worker processes [default: all cores].",
 )
-@click.option(
-    "--scheduler",
-    default=None,
-    metavar="ADDRESS",
-    help="Dask scheduler address (needs the 'dask' extra); default: local cores.",
+@scheduler_option(
+    "Dask scheduler address, tcp://HOST:PORT (needs the 'dask' extra); default: local cores."
 )
 @force_option
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")

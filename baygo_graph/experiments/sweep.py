@@ -59,6 +59,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .._cluster import check_scheduler
 from .._text import csv_frame
 from .._validate import check_int, check_real, is_plain_row
 from .._version import __version__
@@ -476,6 +477,7 @@ def sweep(
         or n_jobs < -1
     ):
         raise ValueError(f"n_jobs must be a positive integer or -1, got {n_jobs!r}")
+    check_scheduler(scheduler)  # before any work, not when Dask dials it
     root = _root_entropy(rng)
     model = resolve_model(model)
     dataset = model.resolve_data(data)

@@ -144,3 +144,15 @@ def test_the_wrote_line_says_the_rows_of_a_shared_folder(tmp_path, capsys):
     table = pd.read_parquet(tmp_path / "results.parquet")
     assert sorted(table["delta"]) == [0.3, 0.3, 0.7, 0.7]
     assert not (tmp_path / ".baygo.lock").exists()  # taken for the table write, removed
+
+
+def test_sweep_checks_its_scheduler_before_any_work(tmp_path, capsys):
+    """`sweep --scheduler ADDR` was checked only when Dask dialled it (hostile round 8 L7,
+    for reproduce); one check for every --scheduler."""
+    for bad in ("synchronous", "tcp://host", "", "tcp://host:99999"):
+        code, _, err = call([*ARGS, "--scheduler", bad, "--out", str(tmp_path / "s")], capsys)
+        assert code == 1 and err == (
+            f"baygo: error: --scheduler: {bad!r} is not a scheduler address "
+            "(tcp://HOST:PORT); for local workers use --jobs\n"
+        )
+    assert not (tmp_path / "s").exists()  # refused before the folder was made

@@ -190,6 +190,7 @@ def test_sparse_physical_graph_restricts_choices(tmp_path):
         ({"grid": {}, "seeds": 0}, "seeds must be"),
         ({"grid": {}, "n_jobs": 0}, "n_jobs must be"),
         ({"grid": {}, "rng": -1}, "rng must be"),
+        ({"grid": {}, "scheduler": "synchronous"}, "scheduler: 'synchronous' is not a sched"),
     ],
 )
 def test_bad_arguments_are_named(kwargs, message, tmp_path):
