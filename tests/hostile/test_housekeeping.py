@@ -200,40 +200,58 @@ def _alive(pid: int) -> bool:
         return False
 
 
-SLOW_SWEEP = """
-import sys, time
-import baygo_graph.experiments as sw
+GATED_SWEEP = """
+import importlib, os, sys, time
+from pathlib import Path
 from baygo_graph import synthetic_bodyfat
-sw.sweep({"delta": [0.1 * i for i in range(1, 10)]}, seeds=20, steps=400,
-         out=sys.argv[1], data=synthetic_bodyfat(), n_jobs=2, progress=False)
+sw = importlib.import_module("baygo_graph.experiments.sweep")
+FOLDER = Path(sys.argv[1])
+def gated(task, shared):  # in a worker: say it started, wait for the gate, run a tiny task
+    from baygo_graph.experiments.sweep import _run_task  # the worker's own, unpatched
+    with open(FOLDER / "started", "a") as fh:
+        fh.write(f"{os.getpid()}\\n")
+    while not (FOLDER / "gate").exists():
+        time.sleep(0.05)
+    return _run_task(task, shared)
+sw._run_task = gated
+sw.sweep({"delta": [0.1 * i for i in range(1, 10)]}, seeds=2, steps=3,
+         out=FOLDER / "out", data=synthetic_bodyfat(), n_jobs=2, progress=False)
 """
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
 @pytest.mark.parametrize("sig", ["SIGINT", "SIGKILL"])
 def test_interrupted_sweep_leaves_no_process(tmp_path, sig):
+    """Workers stopped mid-task (each waits at a gate the test opens only after the
+    signal), then every process of the sweep gone. Tiny tasks: an orphaned worker ends
+    in seconds however loaded the machine (400-step tasks took over 300 s there)."""
     import signal
 
     log = open(tmp_path / "stderr.txt", "w")  # noqa: SIM115 - a worker may outlive the parent
-    child = subprocess.Popen([sys.executable, "-c", SLOW_SWEEP, str(tmp_path)], stderr=log)
-    seen, deadline = set(), time.time() + 120
-    while time.time() < deadline and not list((tmp_path / "tasks").glob("*.json")):
+    child = subprocess.Popen([sys.executable, "-c", GATED_SWEEP, str(tmp_path)], stderr=log)
+    started = tmp_path / "started"
+
+    def in_tasks() -> set[str]:
+        return set(started.read_text().split()) if started.exists() else set()
+
+    seen, deadline = set(), time.time() + 300  # workers start slowly on a loaded machine
+    while time.time() < deadline and len(in_tasks()) < 2 and child.poll() is None:
         seen |= _children(child.pid)
-        time.sleep(0.2)
+        time.sleep(0.1)
     seen |= _children(child.pid)
     workers = {k for p in seen for k in _children(p)} | seen  # loky workers and trackers
-    assert len(workers) >= 2, "the sweep never started its workers"
+    assert len(in_tasks()) == 2, "the sweep's two workers never were in a task together"
+    assert {int(p) for p in in_tasks()} <= workers
     child.send_signal(getattr(signal, sig))
-    child.wait(timeout=120)
+    (tmp_path / "gate").touch()  # after the signal: tasks in flight (and any later) end now
+    child.wait(timeout=300)
     log.close()
-    # a worker in the middle of a task finishes it before it sees its parent gone:
-    # generous on a loaded machine (a 400-step task took over 2 minutes there)
-    deadline = time.time() + 300
+    deadline = time.time() + 300  # a cap only: tiny tasks, the wait ends as they end
     while any(_alive(p) for p in workers) and time.time() < deadline:
-        time.sleep(0.2)
+        time.sleep(0.1)
     assert not [p for p in workers if _alive(p)]
     if sig == "SIGINT":
-        assert not list((tmp_path / "tasks").glob("*.claim"))  # claims given back
+        assert not list((tmp_path / "out" / "tasks").glob("*.claim"))  # claims given back
 
 
 def test_two_sweeps_of_different_parameters_at_once_leave_one_table_of_both(tmp_path):
