@@ -405,3 +405,21 @@ def test_readme_python_block_says_when_its_data_are_synthetic(tmp_path):
                           cwd=tmp_path, env=env, timeout=TIMEOUT)  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "SYNTHETIC" in done.stdout.splitlines()[0]
+
+
+#: Pages for contributors, which may name the package's private modules.
+CONTRIBUTOR_PAGES = ("docs/design.md", "docs/extending.md")
+PRIVATE_IMPORT = re.compile(r"^\s*(?:from|import)\s+baygo_graph(?:\.\w+)*\._\w+", re.MULTILINE)
+
+
+@pytest.mark.parametrize(
+    "path", [p for p in PAGES if _page_id(p) not in CONTRIBUTOR_PAGES], ids=_page_id
+)
+def test_researcher_pages_use_public_api_only(path):
+    private = [
+        f"{_page_id(path)}:{b['line']}: {m.group(0).strip()}"
+        for b in fenced_blocks(path.read_text())
+        if b["lang"] in ("python", "pycon")
+        for m in PRIVATE_IMPORT.finditer(b["code"])
+    ]
+    assert not private, f"a researcher's page imports a private module: {private}"
