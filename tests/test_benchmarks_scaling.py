@@ -40,3 +40,10 @@ def test_results_benchmark_prints_bytes_per_row(bench):
         ["--steps", "5", "--agents", "6", "--seeds", "1", "--grid", "7", "--rounds", "1"]
     )
     assert "0 (bit for bit)" in text and "bytes per result row" in text
+
+
+def test_sparse_span_benchmark_gives_the_same_report_both_ways(bench):
+    text = bench("bench_sparse_span").main(["--steps", "300", "--nodes", "5", "--events", "12",
+                                            "--rounds", "2"])  # fmt: skip
+    assert "reports equal (floats within 1e-9): True" in text
+    assert "every step / active steps: median" in text

@@ -39,7 +39,7 @@ from .window_influence import (
     window_closed_classes,
     window_influence,
 )
-from .windows import INCOMPLETE, WINDOWS
+from .windows import INCOMPLETE, WINDOWS, active_steps, window_groups
 
 __all__ = [
     "DAMPING",
@@ -293,7 +293,16 @@ def influence_series(
 
 
 def _fill_windows(s, out, counts, ends, w, *, method, on_nonunique) -> None:
-    """Rows ``ends`` of ``out`` (influence) and ``counts`` (closed classes)."""
+    """Rows ``ends`` of ``out`` (influence) and ``counts`` (closed classes); windows of
+    the same active steps (:func:`~baygo_graph.analysis.windows.window_groups`: the same
+    matrix) are solved once, so a long sparse span costs its active steps."""
+    if s.fixed is None:
+        first, group = window_groups(s, ends - w + 1, ends + 1)
+        if len(first) < len(ends):
+            once = ends[first]
+            _fill_windows(s, out, counts, once, w, method=method, on_nonunique=on_nonunique)
+            out[ends], counts[ends] = out[once][group], counts[once][group]
+            return
     T, m = s.n_steps, s.n_agents
     if s.fixed is not None:
         mat = s.fixed
@@ -429,13 +438,18 @@ def nonunique_windows(
         pick = bad_ends[np.linspace(0, len(bad_ends) - 1, max_windows).round().astype(int)]
     damped = np.zeros((len(pick), s.n_agents))
     cache: dict = {}
+    active = active_steps(s)  # the other steps' W is the identity: no factor
     for k, e in enumerate(pick.tolist()):
         steps = range(max(e - w + 1, 0), e + 1)  # a kept window may be cut at the start
         factors = [  # W_t transposed, as CSR: pi W_t = W_t^T pi, a fast matvec
-            cache[t] if t in cache else cache.setdefault(t, sp.csr_array(s.weights(t).T))
+            None
+            if not active[t]  # the identity
+            else cache[t]
+            if t in cache
+            else cache.setdefault(t, sp.csr_array(s.weights(t).T))
             for t in steps
         ]
-        damped[k] = _damped_power(factors, method=method, damping=damping)
+        damped[k] = _damped_power(factors, s.n_agents, method=method, damping=damping)
         for t in [t for t in cache if t <= e - w + 1]:  # windows move forward: drop old steps
             del cache[t]
     return NonUniqueWindows(
@@ -451,28 +465,32 @@ def _count_classes(s, ends, w: int, method: str) -> np.ndarray:
         return window_closed_classes(
             choices, delta=delta, window=w, ends=ends, method=method
         ).counts
+    first = group = np.arange(len(ends))
+    if len(ends) and ends.min() >= w - 1 and ends.max() < s.n_steps:  # else window_matrix says
+        first, group = window_groups(s, ends - w + 1, ends + 1)  # the same matrix: once
     return np.array(
-        [len(_closed(_window_weights(s, int(e), w, method))[1]) for e in ends], dtype=np.int64
-    )
+        [len(_closed(_window_weights(s, int(e), w, method))[1]) for e in ends[first]],
+        dtype=np.int64,
+    )[group]
 
 
-def _damped_power(factors, *, method: str, damping: float, tol: float = 1e-11,
+def _damped_power(factors, m: int, *, method: str, damping: float, tol: float = 1e-11,
                   max_iter: int = 2000) -> np.ndarray:  # fmt: skip
-    """:func:`damped_influence` of a window given by its transposed step matrices
-    ``W_s^T .. W_e^T`` (in step order), without forming their product: power iteration
+    """:func:`damped_influence` of a window on ``m`` nodes given by its transposed step
+    matrices ``W_s^T .. W_e^T`` (in step order; None: the identity, a step without
+    edges), without forming their product: power iteration
     ``pi <- damping * pi P + (1 - damping) / M`` with ``pi P`` as successive sparse
     vector-matrix products (``pi W_e ... W_s``; union: the mean of ``pi W_t``). It
     contracts by ``damping`` per iteration; stopped when the change is below ``tol``
     (about 160 iterations at 0.85; error below 1e-10)."""
-    m = factors[0].shape[0]
     pi = np.full(m, 1.0 / m)
     for _ in range(max_iter):
         if method == "product":
             v = pi
             for mat_t in reversed(factors):
-                v = mat_t @ v
+                v = v if mat_t is None else mat_t @ v
         else:
-            v = sum(mat_t @ pi for mat_t in factors) / len(factors)
+            v = sum(pi if mat_t is None else mat_t @ pi for mat_t in factors) / len(factors)
         new = damping * v + (1.0 - damping) / m
         new /= new.sum()
         if np.abs(new - pi).sum() < tol:

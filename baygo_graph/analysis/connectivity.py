@@ -23,9 +23,12 @@ condensed suffix, a condensed prefix and a few raw steps, one
 ``scipy.sparse.csgraph.connected_components(connection="strong")`` call on
 O(M + edges read) entries; a window seen once (aligned windows, the tail, the
 union of all steps) is condensed from its raw edges in one call. A series with
-one W for every step (``series.fixed``) is checked once.
-:func:`time_to_connectivity` runs two pointers over the steps (``O(T)`` window
-questions), skipping the component search whenever some agent has no in- or
+one W for every step (``series.fixed``) is checked once. A step without an edge
+(its W is the identity) changes no union: windows that hold the same active steps
+(:func:`~baygo_graph.analysis.windows.window_groups`) are answered once, so a long
+sparse span costs its active steps, not its length.
+:func:`time_to_connectivity` runs two pointers over the active steps (``O(T)`` window
+questions at most), skipping the component search whenever some agent has no in- or
 out-edge in the window (kept as per-agent edge counts, updated step by step).
 :func:`smallest_b` derives both window kinds, the tail and whether the whole
 union is strongly connected from it: window ``[s, s+B)`` is strongly connected
@@ -52,11 +55,13 @@ from .partitions import (
 )
 from .windows import (
     ReachWindow,
+    active_steps,
     check_window_options,
     condense,
     n_strong_components,
     window_bounds,
     window_components,
+    window_groups,
     window_union,
 )
 
@@ -404,8 +409,9 @@ def _components(s, bounds) -> np.ndarray:
     """Strong components of the windows ``bounds = (start, stop)`` of ``s`` (a series or
     a partition's :class:`~baygo_graph.analysis.partitions.StepEdges`), in order."""
     union = ReachWindow(s)
-    pairs = zip(bounds[0].tolist(), bounds[1].tolist(), strict=True)
-    return np.array([union.move(a, b).n_components() for a, b in pairs], dtype=np.int64)
+    first, group = window_groups(s, *bounds)  # windows of the same active steps: once
+    pairs = zip(bounds[0][first].tolist(), bounds[1][first].tolist(), strict=True)
+    return np.array([union.move(a, b).n_components() for a, b in pairs], dtype=np.int64)[group]
 
 
 def strongly_connected_steps(graphs) -> np.ndarray:
@@ -509,23 +515,40 @@ def time_to_connectivity(
 def _time_to_connectivity(s, starts_cap) -> np.ndarray:
     """:func:`time_to_connectivity` of the first ``starts`` steps of ``s`` (a series of
     several agents, not fixed, or a partition's
-    :class:`~baygo_graph.analysis.partitions.StepEdges`), windows capped at ``cap``."""
+    :class:`~baygo_graph.analysis.partitions.StepEdges`), windows capped at ``cap``.
+
+    Only the active steps (:func:`~baygo_graph.analysis.windows.active_steps`) are
+    visited: any other step's W is the identity, so a window is connected iff the
+    window from its first active step to its last is, and a start ``s`` before the
+    active step ``a`` needs ``a - s`` steps more than ``a`` does."""
     n_starts, cap = starts_cap
-    T = s.n_steps
     out = np.full(n_starts, -1, dtype=np.int64)
+    act = np.flatnonzero(active_steps(s))
+    if not len(act) or not n_starts:
+        return out
+    todo = act[: int(np.searchsorted(act, n_starts)) + 1]  # and the first one after
+    found = np.full(len(todo), -1, dtype=np.int64)
     heard, union = _Heard(s), ReachWindow(s)  # both moved only when asked
-    e = 0  # window is [start, e)
-    for start in range(n_starts):
-        e = max(e, start)
+    last, j = len(act) - 1, 0  # window is [start, act[j] + 1)
+    for i, start in enumerate(todo.tolist()):
+        j = max(j, i)
         while True:
-            if e > start and heard.everyone(start, e) and union.move(start, e).n_components() == 1:
-                out[start] = e - start
+            e = int(act[j]) + 1
+            if e - start > cap:
                 break
-            if e == T or e - start >= cap:
+            if heard.everyone(start, e) and union.move(start, e).n_components() == 1:
+                found[i] = e - start
                 break
-            e += 1
-        if out[start] == -1 and e == T:
-            break  # no window from here on reaches strong connectivity
+            if j == last:
+                break
+            j += 1
+        if found[i] == -1 and j == last and int(act[last]) + 1 - start <= cap:
+            break  # the union of every step from here on is not connected
+    k = np.searchsorted(act, np.arange(n_starts))  # the first active step from each start
+    has = k < len(act)
+    length = np.where(has, found[np.minimum(k, len(todo) - 1)], -1)
+    total = length + act[np.minimum(k, last)] - np.arange(n_starts)
+    out[:] = np.where(has & (length >= 1) & (total <= cap), total, -1)
     return out
 
 
@@ -661,7 +684,8 @@ def _smallest_b(
             ok &= suffix_ok[T - bs + 1]
         hit = np.flatnonzero(ok)
         return (int(bs[hit[0]]) if len(hit) else None), L
-    for B in range(1, top + 1):
+    # every B's windows start at 0, and [0, B) is connected only from B = L[0] on
+    for B in range(max(int(L[0]), 1) if not never[0] else top + 1, top + 1):
         starts = np.arange(0, T - B + 1, B)
         l_full = L[starts]
         if np.any(never[starts]) or np.any(l_full > B):

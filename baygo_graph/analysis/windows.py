@@ -54,11 +54,13 @@ __all__ = [
     "EdgeWindow",
     "Reach",
     "ReachWindow",
+    "active_steps",
     "check_window_options",
     "condense",
     "n_strong_components",
     "window_bounds",
     "window_components",
+    "window_groups",
     "window_union",
 ]
 
@@ -101,6 +103,78 @@ def window_bounds(n_steps: int, length: int, *, windows: str = "aligned", incomp
         full = stop - start == length
         start, stop = start[full], stop[full]
     return start, stop
+
+
+def active_steps(series) -> np.ndarray:
+    """Steps with a positive edge between two nodes: every other step's W is the identity.
+
+    Parameters
+    ----------
+    series : GraphSeries
+        Or anything with ``n_steps`` and ``edges`` (a partition's steps).
+
+    Returns
+    -------
+    numpy.ndarray of bool, shape (T,)
+
+    Examples
+    --------
+    >>> from baygo_graph.inputs import as_series
+    >>> empty = nx.DiGraph()
+    >>> empty.add_nodes_from([0, 1])
+    >>> active_steps(as_series([empty, nx.DiGraph([(0, 1)]), empty])).tolist()
+    [False, True, False]
+    """
+    if getattr(series, "fixed", None) is not None:  # one W for every step
+        src, dst = series.window_edges(0, 1)
+        return np.full(series.n_steps, bool(len(src)))
+    ptr, src, dst = series.edges
+    count = np.diff(ptr)
+    loop = src == dst  # a self-choice of a choice series
+    if loop.any():
+        count = count - np.bincount(
+            np.repeat(np.arange(series.n_steps), count)[loop], minlength=series.n_steps
+        )
+    return count > 0
+
+
+def window_groups(series, start, stop) -> tuple[np.ndarray, np.ndarray]:
+    """Windows that hold the same active steps (:func:`active_steps`), which share every
+    answer: the other steps' W is the identity, so such windows have the same union
+    graph and the same product; windows of one length the same mean W too (and any
+    length the same closed classes and influence of it).
+
+    Parameters
+    ----------
+    series : GraphSeries
+    start, stop : numpy.ndarray of int, shape (N,)
+        The windows ``[start[n], stop[n])``, in order: neither ever decreases.
+
+    Returns
+    -------
+    first : numpy.ndarray of int, shape (K,)
+        The first window of each group, in order: answer these ...
+    group : numpy.ndarray of int, shape (N,)
+        ... and window ``n`` has the answer of window ``first[group[n]]``.
+
+    Examples
+    --------
+    >>> from baygo_graph.inputs import as_series
+    >>> empty = nx.DiGraph()
+    >>> empty.add_nodes_from([0, 1])
+    >>> s = as_series([nx.DiGraph([(0, 1)]), empty, empty, empty, nx.DiGraph([(1, 0)])])
+    >>> start, stop = window_bounds(5, 2, windows="sliding")
+    >>> first, group = window_groups(s, start, stop)
+    >>> first.tolist(), group.tolist()      # [1, 3) and [2, 4) hold no active step
+    ([0, 1, 3], [0, 1, 1, 2])
+    """
+    count = np.zeros(series.n_steps + 1, dtype=np.int64)
+    np.cumsum(active_steps(series), out=count[1:])
+    lo, hi = count[np.asarray(start)], count[np.asarray(stop)]
+    new = np.ones(len(lo), dtype=bool)
+    np.not_equal(lo[1:], lo[:-1], out=new[1:])
+    new[1:] |= hi[1:] != hi[:-1]
+    return np.flatnonzero(new), np.cumsum(new) - 1
 
 
 def n_strong_components(src: np.ndarray, dst: np.ndarray, m: int) -> int:
