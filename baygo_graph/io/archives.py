@@ -21,7 +21,8 @@ What is read (``docs/user_series.md``, "Archive files"):
   ``zstandard`` package is installed, ``.zst``.
 
 Headerless fields are split on runs of spaces and tabs, or on commas when the first
-data line holds a comma. Comment lines (``#``, ``%``) and blank lines are skipped at
+data line holds a comma; they are never quoted (a ``"`` is part of a label, and every
+line is one row). Comment lines (``#``, ``%``) and blank lines are skipped at
 the top of the file; a comment line after the data began is refused (its words
 would become node labels).
 
@@ -584,6 +585,9 @@ def read_rows(spec: TableSpec, *, text=(), keep=None, limit=None) -> pd.DataFram
             options["names"] = list(range(len(spec.names)))
         options["sep"] = r"\s+" if spec.sep == "whitespace" else spec.sep
         options["skipinitialspace"] = spec.sep == ","  # "1, 2": spaces separate fields
+        # the archives quote nothing: a " is part of a label, every line one row (as the
+        # first line's fields are counted)
+        options["quoting"] = csv.QUOTE_NONE
     else:
         options.update(sep=spec.sep, skipinitialspace=spec.spaced, names=list(spec.names))
         options["skiprows"] = spec.skip + 1
@@ -730,7 +734,7 @@ def data_line(spec: TableSpec, row: int) -> int | None:
             k += 1
             if k == row:
                 return number
-            open_quote = sep is not None and line.count('"') % 2 == 1
+            open_quote = not spec.headerless and line.count('"') % 2 == 1
     return None
 
 
