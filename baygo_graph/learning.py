@@ -586,6 +586,16 @@ class _Record:
     config: dict = field(default_factory=dict)
 
 
+def _watched_steps(monitors, steps: int) -> int:
+    """Steps ``0 .. n - 1`` some monitor observes: ``steps`` unless every monitor stops
+    earlier (its ``until``); 0 without monitors. The loop skips the local posteriors,
+    the posteriors and W of a later step (a monitor ignores them: same records)."""
+    untils = [getattr(mon, "until", None) for mons in monitors for mon in mons]
+    if not untils:
+        return 0
+    return steps if None in untils else min(steps, max(untils))
+
+
 @dataclass
 class _Loop:
     """The steps of one or more runs of one configuration (one plan, split, generator
@@ -635,7 +645,8 @@ class _Loop:
         return recs
 
     def _steps(self, plans, model, splits, state, rngs, progress) -> list:
-        agents, seeds, watched = splits[0].agents, len(plans), any(self.monitors)
+        agents, seeds = splits[0].agents, len(plans)
+        watch = _watched_steps(self.monitors, self.steps)  # monitors observe steps < watch
         lead, statistics = plans[0], model.statistics
         rec = None
         bar = tqdm(range(self.steps), desc=progress or "", disable=not progress, leave=False)
@@ -644,6 +655,7 @@ class _Loop:
         # NonFiniteError alone, a finite one gets its warnings back (held_float_warnings)
         with held_float_warnings() as held:
             for t in bar:
+                watched = t < watch
                 if seeds == 1 and not hasattr(lead, "statistics_seeds"):  # a plan of its own
                     stats = lead.statistics(splits[0], self.batch, rngs[0], statistics)
                 else:  # each run draws from its own generator, in its own order
@@ -667,7 +679,7 @@ class _Loop:
                     rec.records.setdefault(k, np.empty((self.steps, seeds * agents)))[t] = v
                 if t in self.keep or watched:
                     with np.errstate(**outside):  # as outside the loop: not held
-                        self._observe(t, model, plans, state, rec, local)
+                        self._observe(t, model, plans, state, rec, local, watched=watched)
         return [rec] if seeds == 1 else [self._part(rec, s) for s in range(seeds)]
 
     def _part(self, rec: _Record, s: int) -> _Record:
@@ -681,9 +693,9 @@ class _Loop:
             records={k: v[:, block].copy() for k, v in rec.records.items()},
         )
 
-    def _observe(self, t, model, plans, state, rec, local) -> None:
+    def _observe(self, t, model, plans, state, rec, local, *, watched) -> None:
         """Keep step ``t``'s posteriors if asked (of several runs: a list, one per run),
-        and show them to the monitors."""
+        and show them to the monitors if ``watched``."""
         agents = self.splits[0].agents
         post = model.posterior(state)
         rows = len(post) // len(plans)
@@ -692,7 +704,7 @@ class _Loop:
             mine = post[s * rows : (s + 1) * rows] if len(plans) > 1 else post
             if t in self.keep:
                 kept.append(np.broadcast_to(mine, (agents, mine.shape[1])).copy())
-            if mons:
+            if mons and watched:
                 before = local[s * rows : (s + 1) * rows] if len(plans) > 1 else local
                 w_t = plan.weights(t)
                 for mon in mons:

@@ -12,6 +12,10 @@ convergence bound, is measured while the loop runs, by a monitor passed to
   row-stochastic W (``scipy.sparse.csr_array``; None for a centralised learner);
 * ``finish() -> (records, config)`` - arrays to keep in ``run.records`` (saved
   with the run) and JSON-able entries for ``run.config["monitors"]``.
+
+A monitor may say when it stops: an attribute ``until`` (an int; None or absent:
+never). Once every monitor of a run has stopped, the loop neither shows them the
+later steps nor computes what they would have read (the local posteriors and W).
 """
 
 from __future__ import annotations

@@ -511,3 +511,44 @@ def test_a_step_holds_its_float_warnings_but_monitors_warn_as_outside_the_loop(r
                 data=synthetic_bodyfat(), monitors=[_DividingMonitor()])  # fmt: skip
     texts = {str(w.message) for w in recwarn if issubclass(w.category, RuntimeWarning)}
     assert texts == {"divide by zero encountered in log"}  # numpy's own, not "at step t"
+
+
+class _StepsSeen:
+    """A monitor that notes the steps it is shown; ``until`` as TheoremMonitor's."""
+
+    def __init__(self, until=None):
+        self.until, self.seen = until, []
+
+    def start(self, **kwargs):
+        pass
+
+    def observe(self, t, *, local, posterior, weights):
+        assert local is not None and weights is not None
+        self.seen.append(t)
+
+    def finish(self):
+        return {}, {"seen": list(self.seen)}
+
+
+@pytest.mark.parametrize(
+    ("untils", "shown"), [((3,), 3), ((3, 5), 5), ((3, None), 7), ((9,), 7), ((), 0)]
+)
+def test_the_loop_stops_showing_steps_when_every_monitor_has_stopped(untils, shown, monkeypatch):
+    """Steps past every monitor's ``until`` are neither shown nor prepared (no local
+    posteriors computed for them); the run itself is the same bit for bit."""
+    model = LinearRegression(grid=7)
+    calls = []
+    real = type(model).posterior_local
+    monkeypatch.setattr(type(model), "posterior_local",
+                        lambda self, state: calls.append(1) or real(self, state))  # fmt: skip
+    mons = [_StepsSeen(u) for u in untils]
+    kw = {"agents": 3, "steps": 7, "model": model, "data": synthetic_bodyfat()}
+    runs = bg.simulate_seeds("baygo", seeds=[0, 1], monitors=mons, at_once=2, **kw)
+    assert len(calls) == shown  # one call a step for the two seeds' loop
+    for run in runs:
+        seen = run.config.get("monitors", {}).get("seen", [])
+        assert seen == list(range(min(shown, untils[-1] or 7) if untils else 0))
+    plain = bg.simulate_seeds("baygo", seeds=[0, 1], **kw)
+    for a, b in zip(runs, plain, strict=True):
+        np.testing.assert_array_equal(a.mse, b.mse)
+        np.testing.assert_array_equal(a.mean, b.mean)
