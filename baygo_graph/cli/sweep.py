@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import click
 
@@ -15,6 +16,7 @@ from ._common import (
     force_option,
     loss_label,
     os_error_text,
+    out_error,
     output_folder,
     scheduler_option,
     synthetic_banner,
@@ -49,6 +51,12 @@ def _parse_params(values) -> dict:
                 raise click.BadParameter(str(e), param_hint="--param") from None
         grid.setdefault(name, []).extend(values)
     return grid
+
+
+def _inside(path, folder) -> bool:
+    """Whether ``path`` is ``folder`` or in it (as spelt: both as the command made them)."""
+    path, folder = Path(path), Path(folder)
+    return path == folder or folder in path.parents
 
 
 def _is_number(text: str) -> bool:
@@ -171,6 +179,8 @@ def sweep(
         except (ValueError, TypeError, ImportError) as e:
             raise click.ClickException(str(e)) from e
         except OSError as e:  # a file of the sweep's folder, or the cluster's connection
+            if e.filename is not None and _inside(e.filename, out):
+                raise out_error("--out", out, e) from e  # "--out: OUT/...: why"
             raise click.ClickException(os_error_text(e) if e.filename else str(e)) from e
     varied = [p for p in PARAMETERS if p in grid]
     by = ["strategy", *varied]

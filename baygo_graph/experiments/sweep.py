@@ -47,6 +47,7 @@ workers (apart from the ``seconds`` column, the run's wall time).
 from __future__ import annotations
 
 import dataclasses
+import errno
 import hashlib
 import itertools
 import json
@@ -66,12 +67,13 @@ from .._version import __version__
 from ..data import Dataset
 from ..defaults import PAPER
 from ..exceptions import GridResolutionWarning
-from ..io.atomic import atomic_text, atomic_write, output_lock
+from ..io.atomic import atomic_text, atomic_write, forced, output_lock
 from ..io.results import (
     RESULTS_FILES,
     check_results_format,
     remove_stale_results,
     source_metadata,
+    table_kind,
 )
 from ..learning import simulate
 from ..models import resolve_model
@@ -116,6 +118,9 @@ _POLL = 2.0
 #: Seconds a sweep waits for its folder's lock (another sweep's table write) before
 #: it gives up writing the table (its task rows stay: a resume writes it).
 _TABLE_WAIT = 120.0
+#: Seconds a sweep waits for its folder's lock before any work (another sweep's table
+#: write is brief): a folder another baygo command holds is refused then, not after it.
+_START_WAIT = 10.0
 #: The order of a sweep's table.
 _TABLE_KEYS = [*PARAMETERS, "strategy", "seed"]
 
@@ -489,6 +494,8 @@ def sweep(
     created = [p for p in [task_dir, *task_dir.parents] if not p.exists()]
     task_dir.mkdir(parents=True, exist_ok=True)
     try:
+        with output_lock(folder, wait=_START_WAIT):  # another command's folder: refused now
+            _check_tables(folder)
         shared = (dataset, model, names)
         done = _run_all(tasks, task_dir, shared, n_jobs, scheduler, progress)
     except BaseException:
@@ -496,6 +503,7 @@ def sweep(
         raise
     table = _sorted(pd.DataFrame([done[t["id"]] for t in tasks]))
     with output_lock(folder, wait=_TABLE_WAIT):  # one table write at a time, of every row
+        _check_tables(folder)  # one another command wrote meanwhile is kept too
         found = _read_done(task_dir, [p.stem for p in task_dir.glob("*.json")])
         others = [row for tid, row in sorted(found.items()) if tid not in done]
         full = _sorted(pd.concat([table, pd.DataFrame(others)], ignore_index=True)) if others \
@@ -505,6 +513,21 @@ def sweep(
                 "folder)") if others else f"({rows})"  # fmt: skip
         _write_table(full, folder, results_format=results_format, note=note)
     return table
+
+
+def _check_tables(folder: Path) -> None:
+    """Refuse a results table in ``folder`` that is not a sweep's (the per-step results of
+    ``compare`` or ``reproduce``, or a file of the user's), which the sweep's table would
+    replace or remove, unless the command was given ``--force`` (hostile9 M6)."""
+    for name in RESULTS_FILES.values():
+        path = folder / name
+        if path.is_file() and table_kind(path) != "sweep" and not forced(path):
+            raise FileExistsError(
+                errno.EEXIST,
+                "is not a sweep's table (the results of compare or reproduce, or yours): "
+                "give the sweep its own folder (baygo sweep --force replaces it)",
+                str(path),
+            )
 
 
 def _sorted(table: pd.DataFrame) -> pd.DataFrame:

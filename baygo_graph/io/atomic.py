@@ -66,6 +66,7 @@ __all__ = [
     "check_replace",
     "check_target",
     "clean_stale_tmp",
+    "forced",
     "make_parent",
     "one_write_per_file",
     "output_lock",
@@ -735,6 +736,24 @@ def written_here(path) -> bool | None:
         return want is not None and Path(path).is_file() and _sha256(path) == want
     except OSError:
         return False
+
+
+def forced(path) -> bool:
+    """Whether ``path`` is in an output folder of a command given ``--force``
+    (:func:`output_record`); False elsewhere.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> with output_record(d, force=True):
+    ...     forced(d / "results.parquet")
+    True
+    >>> forced(d / "results.parquet")
+    False
+    """
+    root = _record_root(path)
+    return root is not None and _RECORDED[root]
 
 
 def check_replace(path, *, new: str | None = None) -> Path:

@@ -53,6 +53,7 @@ __all__ = [
     "is_our_table",
     "remove_stale_results",
     "source_metadata",
+    "table_kind",
     "check_results_format",
     "load_results",
     "read_result_arrays",
@@ -321,8 +322,9 @@ def write_results(res, out, *, results_format: str = "parquet") -> Path:
     return path
 
 
-#: Headers (first line that is not a ``#`` comment) of the CSV tables baygo writes.
-_OUR_CSV_HEADERS = ("strategy,seed,step,agent,informative,mse,influence", "id,strategy,")
+#: The header (first line that is not a ``#`` comment) of the per-step results CSV baygo
+#: writes (compare, reproduce); a sweep's begins ``id,strategy,`` (:func:`table_kind`).
+_RESULTS_CSV_HEADER = "strategy,seed,step,agent,informative,mse,influence"
 
 
 def is_our_table(path) -> bool:
@@ -330,7 +332,7 @@ def is_our_table(path) -> bool:
 
     A Parquet file is ours when its metadata carries baygo's key; a CSV when its
     header (after ``#`` comment lines) is one baygo writes. Anything else, or a file
-    that cannot be read, is the user's.
+    that cannot be read, is the user's (:func:`table_kind`).
 
     Examples
     --------
@@ -340,6 +342,22 @@ def is_our_table(path) -> bool:
     >>> is_our_table(p)
     False
     """
+    return table_kind(path) is not None
+
+
+def table_kind(path) -> str | None:
+    """Which baygo table ``path`` is: ``"sweep"`` (a sweep's one row per task),
+    ``"results"`` (the per-step results of ``compare`` and ``reproduce``), or None (not
+    one baygo writes, or unreadable).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> p = Path(tempfile.mkdtemp()) / "results.csv"
+    >>> _ = p.write_text("id,strategy,delta,seed,final_mse_informative\\n")
+    >>> table_kind(p)
+    'sweep'
+    """
     path = Path(path)
     try:
         with open(path, "rb") as fh:
@@ -347,15 +365,17 @@ def is_our_table(path) -> bool:
         if head[:4] == b"PAR1":
             _, pq = _pyarrow()
             meta = pq.ParquetFile(path).schema_arrow.metadata or {}
-            return _META in meta or meta.get(b"baygo.table") == b"sweep"
+            if meta.get(b"baygo.table") == b"sweep":
+                return "sweep"
+            return "results" if _META in meta else None
         for line in head.decode("utf-8").splitlines():
             if not line.startswith("#"):
-                return line.startswith(_OUR_CSV_HEADERS) and (
-                    not line.startswith("id,") or "final_mse_informative" in line
-                )
+                if line.startswith("id,strategy,") and "final_mse_informative" in line:
+                    return "sweep"
+                return "results" if line.startswith(_RESULTS_CSV_HEADER) else None
     except Exception:  # unreadable, not text, or a damaged Parquet file: not provably ours
-        return False
-    return False
+        return None
+    return None
 
 
 def remove_stale_results(folder, *, keep: str) -> list[Path]:

@@ -156,3 +156,25 @@ def test_sweep_checks_its_scheduler_before_any_work(tmp_path, capsys):
             "(tcp://HOST:PORT); for local workers use --jobs\n"
         )
     assert not (tmp_path / "s").exists()  # refused before the folder was made
+
+
+@pytest.mark.parametrize("as_csv", [False, True])
+def test_a_sweep_never_replaces_another_commands_table(tmp_path, capsys, as_csv):
+    """`sweep --out X` after (or while) `compare --out X` replaced the compare's
+    results table with its own, without --force (hostile round 9, M6)."""
+    import hashlib
+
+    csv = ["--csv"] if as_csv else []
+    compare = ["compare", "--seeds", "2", "--steps", "3", "--agents", "3", "--grid", "9",
+               "--jobs", "1", "--strategies", "baygo,nocol", "--out", str(tmp_path)]  # fmt: skip
+    compare += csv
+    assert call(compare, capsys)[0] == 0
+    table = tmp_path / ("results.csv" if as_csv else "results.parquet")
+    digest = hashlib.sha256(table.read_bytes()).hexdigest()
+    for sweep_csv in ([], ["--csv"]):  # its table over the compare's, or beside it
+        code, _, err = call([*ARGS, "--out", str(tmp_path), *sweep_csv], capsys)
+        assert code == 1 and err.startswith(f"baygo: error: --out: {table}: is not a sweep's")
+        assert hashlib.sha256(table.read_bytes()).hexdigest() == digest
+        assert not (tmp_path / "tasks").exists()  # refused before the work
+    code, out, _ = call([*ARGS, "--out", str(tmp_path), "--force"], capsys)
+    assert code == 0 and f"wrote {tmp_path / 'results.parquet'} (8 rows)" in out

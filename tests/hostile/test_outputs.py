@@ -158,8 +158,14 @@ _HOLD = textwrap.dedent(
 )
 
 
-@pytest.mark.parametrize("command", ["reproduce", "compare"])
-def test_an_output_folder_in_use_is_refused_in_one_line(tmp_path, capsys, command):
+@pytest.mark.parametrize("command", ["reproduce", "compare", "sweep"])
+def test_an_output_folder_in_use_is_refused_in_one_line(tmp_path, capsys, monkeypatch, command):
+    """sweep too (hostile round 9, M6: it wrote its table over a running compare's)."""
+    import importlib
+
+    # a sweep waits a little for another sweep's brief table write before it refuses
+    monkeypatch.setattr(importlib.import_module("baygo_graph.experiments.sweep"),
+                        "_START_WAIT", 0.5)  # fmt: skip
     out = tmp_path / "X"
     out.mkdir()
     env = os.environ | {"PYTHONPATH": os.pathsep.join(sys.path)}
@@ -172,6 +178,8 @@ def test_an_output_folder_in_use_is_refused_in_one_line(tmp_path, capsys, comman
                           "--jobs", 1, "--no-video", "--save-runs", "--out", out],
             "compare": ["compare", "--seeds", 2, "--steps", 3, "--agents", 3, "--grid", 9,
                         "--jobs", 1, "--out", out],
+            "sweep": ["sweep", "--param", "delta=0.3", "--param", "agents=3", "--param",
+                      "grid=9", "--seeds", 1, "--steps", 3, "--jobs", 1, "--out", out],
         }[command]  # fmt: skip
         t0 = time.perf_counter()
         assert run_main(argv) == 1
