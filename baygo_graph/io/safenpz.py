@@ -6,11 +6,15 @@ encrypted or compressed with anything but stored/deflate (bzip2 and LZMA have no
 useful bound on their expansion ratio), then parses the ``.npy`` header from the
 decompressing stream and checks dtype, number of dimensions, the size the header
 claims against the member's declared size, its compressed size (deflate cannot
-shrink data by more than :data:`MAX_DEFLATE_RATIO`) and the memory budget. The
+shrink data by more than :data:`MAX_DEFLATE_RATIO`) and the memory budget (a text
+member, the run's JSON metadata, counted with what parsing it takes:
+:data:`~baygo_graph.limits.JSON_BYTES_PER_FILE_BYTE` a character). The
 data are then streamed into a buffer of exactly the claimed size: a member that
 holds more (whatever its declared size) fails at the first extra byte, one that
 holds less fails as truncated. Object dtypes are refused (no pickles). Peak
-memory: the arrays returned (within the budget) plus zipfile's 64 KiB buffers.
+memory: the arrays returned (within the budget) plus one block of 1 MiB (read in
+blocks: asked for a whole member at once, a zip member reads it into new bytes
+first, three times its size at the peak).
 
 Why not ``numpy.load``: it inflates a member before its header can be checked
 against the budget, and it accepts any compression :mod:`zipfile` knows. What is
@@ -33,7 +37,7 @@ import numpy as np
 
 from .. import _text
 from ..exceptions import RunFormatError
-from ..limits import check_budget, memory_limit
+from ..limits import JSON_BYTES_PER_FILE_BYTE, check_budget, memory_limit
 
 __all__ = [
     "MAX_DEFLATE_RATIO",
@@ -66,6 +70,8 @@ RUN_MEMBERS = {
 RUN_PREFIXES = {"rec_": ("fiu", (1, 2))}
 _KINDS = ("dynamic", "fixed", "edges", "cen")
 _HEADER_MAX = 10_000
+#: Bytes of a member read at a time (the member's own array is the only large one).
+_BLOCK = 1 << 20
 #: The only zip compressions accepted: their expansion is bounded (deflate ~1032:1).
 _COMPRESSIONS = {zipfile.ZIP_STORED: "stored", zipfile.ZIP_DEFLATED: "deflate"}
 # What a damaged zip or .npy makes the standard library raise.
@@ -128,6 +134,7 @@ def read_npz(path, *, expected: dict, prefixes=None, budget=None) -> dict:
     path = Path(path)
     memory_limit(budget)  # a bad budget fails before the file is opened
     where = repr(str(path))
+    shown = _text.shorten(where, 80)  # in a budget refusal
     try:
         zf = zipfile.ZipFile(path)
     except _CORRUPT as e:
@@ -154,7 +161,9 @@ def read_npz(path, *, expected: dict, prefixes=None, budget=None) -> dict:
             _check_info(info, name, where)
             try:
                 with zf.open(info) as fh:
-                    array, nbytes = _read_member(fh, info, name, kinds, ndim, (budget, total))
+                    array, nbytes = _read_member(
+                        fh, info, name, kinds, ndim, (budget, total), shown
+                    )
             except _CORRUPT as e:
                 if isinstance(e, RunFormatError):
                     raise RunFormatError(f"{where}: {e}") from None
@@ -177,7 +186,7 @@ def _check_info(info, name, where) -> None:
         raise RunFormatError(f"{where}: stored member {name!r} has inconsistent sizes")
 
 
-def _read_member(fh, info, name, kinds, ndim, budget):
+def _read_member(fh, info, name, kinds, ndim, budget, shown: str = "the file"):
     version = np.lib.format.read_magic(fh)
     if version == (1, 0):
         shape, fortran, dtype = np.lib.format.read_array_header_1_0(fh, max_header_size=_HEADER_MAX)
@@ -208,11 +217,16 @@ def _read_member(fh, info, name, kinds, ndim, budget):
             "bytes: more than deflate can produce"
         )
     limit, used = budget  # the file's budget, and what its members read so far took
-    check_budget(nbytes, what=f"member {name!r} (shape {shape})", limit=limit, used=used)
+    what = f"member {name!r} of {shown} (shape {shape})"
+    need = nbytes
+    if dtype.kind == "U":  # text: a run's JSON metadata, parsed to many times its size
+        need += JSON_BYTES_PER_FILE_BYTE * (nbytes // 4)  # 4 bytes a character
+        what = f"member {name!r} of {shown} ({nbytes // 4} characters of JSON, parsed)"
+    check_budget(need, what=what, limit=limit, used=used)
     buf = bytearray(nbytes)
     view, got = memoryview(buf), 0
-    while got < nbytes:
-        n = fh.readinto(view[got:])
+    while got < nbytes:  # in blocks: a zip member's readinto reads all it is asked for
+        n = fh.readinto(view[got : got + _BLOCK])  # into a new bytes first, then copies
         if not n:
             raise RunFormatError(f"member {name!r} is truncated: {got} of {nbytes} bytes")
         got += n
@@ -220,7 +234,7 @@ def _read_member(fh, info, name, kinds, ndim, budget):
         raise RunFormatError(f"member {name!r} has data after its {nbytes} bytes")
     array = np.frombuffer(buf, dtype=dtype)
     array = array.reshape(shape, order="F" if fortran else "C")
-    return array, nbytes
+    return array, need
 
 
 def _fail(msg):

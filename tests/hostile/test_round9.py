@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import io
+import json
+import tracemalloc
+
+import numpy as np
 import pytest
 
+from baygo_graph import Run
+from baygo_graph.exceptions import BudgetError
 from baygo_graph.inputs import as_series
 
 
@@ -33,3 +40,41 @@ def test_quotes_in_headerless_files_are_characters(tmp_path, name, content, opti
     assert sorted(s.nodes) == sorted(nodes)
     assert s.n_steps == steps
     assert s.n_agents == len(nodes)  # every line one row: no label spans lines
+
+
+# -- M2: a run's JSON metadata is budgeted at what parsing it costs -------------------
+def test_run_metadata_is_budgeted_at_its_parse_cost(tmp_path, monkeypatch, saved_runs, kit):
+    """A 10^6-element list in ``meta`` (8 MB as the member's text, parsed to ~25 B a
+    character) is refused under a 40 MB budget before it is parsed; the real meta reads."""
+    run, blob = saved_runs["dynamic"]
+    items = kit.members(blob)
+    meta = json.loads(str(np.load(io.BytesIO(items["meta.npy"]))))
+    meta["config"]["pad"] = [0] * 1_000_000
+    bomb = tmp_path / "bomb.npz"
+    bomb.write_bytes(kit.make_zip(items | {"meta.npy": kit.npy(np.array(json.dumps(meta)))}))
+    real = tmp_path / "real.npz"
+    real.write_bytes(blob)
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "40MB")
+    with pytest.raises(BudgetError) as e:
+        Run.load(bomb)
+    text = str(e.value)
+    assert "meta" in text and "bomb.npz" in text and "\n" not in text and len(text) <= 300
+    assert Run.load(real).n_steps == run.n_steps  # a real run's meta fits
+
+
+def test_a_member_is_read_in_blocks_at_its_own_size(tmp_path, kit):
+    """Found with M2: a 229 MiB meta member peaked at 3.7x its size while read (a zip
+    member asked for all its bytes reads them into new bytes, then copies); read in
+    blocks, reading a 16 MiB member allocates its array and one 1 MiB block."""
+    from baygo_graph.io.safenpz import RUN_MEMBERS, read_npz
+
+    path = tmp_path / "big.npz"
+    path.write_bytes(kit.make_zip({"mse.npy": kit.npy(np.zeros((2**21, 1)))}))
+    tracemalloc.start()
+    try:
+        arrays = read_npz(path, expected=RUN_MEMBERS)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert arrays["mse"].shape == (2**21, 1)
+    assert peak < 16 * 2**20 + 3 * 2**20, peak  # was ~48 MiB
