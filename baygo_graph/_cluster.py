@@ -11,14 +11,21 @@ __all__ = ["check_scheduler", "dask_client"]
 
 #: A scheduler address Dask can dial: ``[PROTOCOL://]HOST:PORT`` (a name, an IPv4 or a
 #: bracketed IPv6 address; the port a number up to 65535).
-_ADDRESS = re.compile(r"(?:[a-z][a-z0-9+.-]*://)?(?:\[[0-9A-Fa-f:.]+\]|[^\s:/\[\]@]+):(\d{1,5})")
+_ADDRESS = re.compile(
+    r"(?:(?P<protocol>[a-z][a-z0-9+.-]*)://)?"
+    r"(?:\[(?P<ipv6>[0-9A-Fa-f:.]+)\]|(?P<host>[^\s:/\[\]@]+)):(?P<port>\d{1,5})"
+)
+#: Seconds a scheduler is given to answer before any work (:func:`check_scheduler`).
+REACH_SECONDS = 5.0
 
 
-def check_scheduler(scheduler, *, name: str = "scheduler", local: str = "n_jobs"):
+def check_scheduler(scheduler, *, name: str = "scheduler", local: str = "n_jobs",
+                    reach: bool = False):  # fmt: skip
     """``scheduler`` if it is an address Dask can dial (``[PROTOCOL://]HOST:PORT``) or an
     object standing for a cluster (a ``distributed.Client``, a cluster), checked before
     any work: the one check of every command and function that takes a scheduler (Dask
-    said "missing port number" only when it dialled, after the work).
+    said "missing port number" only when it dialled, and a typo in the port or a
+    scheduler not started yet was a 30 s time-out, both after the work).
 
     Parameters
     ----------
@@ -28,11 +35,17 @@ def check_scheduler(scheduler, *, name: str = "scheduler", local: str = "n_jobs"
         How the refusal names it (``--scheduler`` on the command line).
     local : str, default "n_jobs"
         What runs on local workers instead (``--jobs`` on the command line).
+    reach : bool, default False
+        Also connect to a ``tcp://`` (or ``tls://``) address, for up to
+        :data:`REACH_SECONDS`: something must answer there.
 
     Raises
     ------
     ValueError
         An address that is not ``[PROTOCOL://]HOST:PORT``.
+    ConnectionError
+        With ``reach``: nothing answers at the address (refused, no answer in time, an
+        unknown host).
 
     Examples
     --------
@@ -48,12 +61,36 @@ for local workers use --jobs
         from ._text import short_repr
 
         match = _ADDRESS.fullmatch(scheduler)
-        if match is None or int(match[1]) > 65535:
+        if match is None or int(match["port"]) > 65535:
             raise ValueError(
                 f"{name}: {short_repr(scheduler)} is not a scheduler address "
                 f"(tcp://HOST:PORT); for local workers use {local}"
             )
+        if reach and match["protocol"] in (None, "tcp", "tls"):
+            _reach(match["ipv6"] or match["host"], int(match["port"]), scheduler, name, local)
     return scheduler
+
+
+def _reach(host: str, port: int, address: str, name: str, local: str) -> None:
+    """Connect to ``host:port`` (then close): ConnectionError naming ``address`` if
+    nothing answers within :data:`REACH_SECONDS`."""
+    import socket
+
+    from ._text import short_repr, shorten
+
+    try:
+        with socket.create_connection((host, port), timeout=REACH_SECONDS):
+            return
+    except socket.gaierror:
+        why = f"unknown host {short_repr(host)}"
+    except TimeoutError:
+        why = f"no answer in {REACH_SECONDS:g} s"
+    except OSError as e:
+        why = (e.strerror or str(e)).lower()
+    raise ConnectionError(
+        f"{name}: no Dask scheduler answers at {shorten(address, 120)} ({why}); start it "
+        f"first, check the address, or use local workers ({local})"
+    )
 
 
 @contextlib.contextmanager

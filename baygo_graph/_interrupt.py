@@ -1,4 +1,5 @@
-"""Ctrl-C while the ``baygo`` command is still importing the package.
+"""Ctrl-C (and SIGTERM, SIGHUP) while the ``baygo`` command runs or is still importing
+the package.
 
 The command's own handler (:func:`baygo_graph.cli.main`: ``baygo: aborted``, exit code
 1) starts only once numpy, SciPy, pandas and matplotlib are imported, seconds on a busy
@@ -19,6 +20,8 @@ import threading
 
 __all__ = [
     "CLI_PID_ENV",
+    "STOP_SIGNALS",
+    "Terminated",
     "aborted_while_starting",
     "deferred_interrupt",
     "is_script",
@@ -32,32 +35,54 @@ __all__ = [
 CLI_PID_ENV = "BAYGO_CLI_PID"
 
 
+#: The signals besides Ctrl-C that stop a command like it: SIGTERM (``timeout``, a batch
+#: system's time limit, ``kill``) and SIGHUP (the terminal closed, an ssh connection
+#: dropped); the command exits with 128 + the signal's number (143, 129).
+STOP_SIGNALS = tuple(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n))
+
+
 class Terminated(KeyboardInterrupt):
-    """SIGTERM (``timeout``, a batch system's time limit, ``kill``) while a ``baygo``
-    command runs: it stops like a Ctrl-C (temporary files removed, the files said
-    finished are whole) and exits with 143."""
+    """A signal of :data:`STOP_SIGNALS` while a ``baygo`` command runs: it stops like a
+    Ctrl-C (temporary files removed, the files said finished are whole) and exits with
+    128 + ``signum``.
+
+    Examples
+    --------
+    >>> Terminated(signal.SIGHUP).name, Terminated().signum == signal.SIGTERM
+    ('SIGHUP', True)
+    """
+
+    def __init__(self, signum: int = signal.SIGTERM):
+        super().__init__(signum)
+        self.signum = int(signum)
+
+    @property
+    def name(self) -> str:
+        """The signal's name (``"SIGTERM"``)."""
+        return signal.Signals(self.signum).name
 
 
 def _terminated(signum, frame):
-    raise Terminated
+    raise Terminated(signum)
 
 
 @contextlib.contextmanager
-def stop_on_sigterm():
-    """While the block runs (in the main thread, where SIGTERM is not handled already),
-    SIGTERM raises :class:`Terminated`; the handler before is restored after."""
+def stop_on_signals():
+    """While the block runs (in the main thread), each signal of :data:`STOP_SIGNALS`
+    that is not handled already raises :class:`Terminated`; the handlers before are
+    restored after."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.getsignal(signal.SIGTERM)
-    if previous is not signal.SIG_DFL:
-        yield
-        return
-    signal.signal(signal.SIGTERM, _terminated)
+    previous = {s: signal.getsignal(s) for s in STOP_SIGNALS}
+    previous = {s: h for s, h in previous.items() if h in (signal.SIG_DFL, aborted_while_starting)}
+    for s in previous:
+        signal.signal(s, _terminated)
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for s, h in previous.items():
+            signal.signal(s, h)
 
 
 def is_script() -> bool:
@@ -69,9 +94,15 @@ def is_script() -> bool:
 
 
 def aborted_while_starting(signum, frame):  # pragma: no cover - timing-dependent
-    """``baygo: aborted`` on stderr and exit code 1, as the command says it later."""
-    sys.stderr.write("baygo: aborted\n")
-    raise SystemExit(1)
+    """``baygo: aborted`` on stderr and exit code 1 (for SIGTERM or SIGHUP ``baygo: aborted
+    (SIGTERM)`` and 128 + its number), as the command says it later."""
+    if signum == signal.SIGINT:
+        line, code = "baygo: aborted", 1
+    else:
+        line, code = f"baygo: aborted ({signal.Signals(signum).name})", 128 + signum
+    with contextlib.suppress(OSError, ValueError):  # a closed terminal takes no line
+        sys.stderr.write(line + "\n")
+    raise SystemExit(code)
 
 
 @contextlib.contextmanager
@@ -100,7 +131,7 @@ def deferred_interrupt():
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    held = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    held = {s: signal.getsignal(s) for s in (signal.SIGINT, *STOP_SIGNALS)}
     held = {s: h for s, h in held.items() if callable(h)}  # Python handles it: hold it
     caught: list = []
     for s in held:
@@ -161,6 +192,9 @@ def _install() -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a worker: the command stops it
     elif is_script():
         signal.signal(signal.SIGINT, aborted_while_starting)
+        for s in STOP_SIGNALS:  # SIGTERM, SIGHUP while importing: the same line
+            if signal.getsignal(s) is signal.SIG_DFL:
+                signal.signal(s, aborted_while_starting)
 
 
 _install()

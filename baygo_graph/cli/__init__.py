@@ -7,6 +7,7 @@ Each sub-command lives in its own module and is imported only when used, so
 from __future__ import annotations
 
 import contextlib
+import errno
 import importlib
 import os
 import sys
@@ -148,7 +149,9 @@ def _say_wrote(path, what: str = "wrote", note: str = "") -> None:
     try:
         click.echo(f"{what} {escaped_path(path)}{' ' + note if note else ''}", err=as_json)
         stream.flush()
-    except BrokenPipeError:  # `baygo plot ... | head -1`: the reader has gone, not the file
+    except OSError as e:  # `baygo plot ... | head -1`, a closed terminal: the reader has gone
+        if not isinstance(e, BrokenPipeError) and e.errno != errno.EIO:
+            raise
         with contextlib.suppress(OSError, ValueError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())  # the rest: dropped
 
@@ -168,7 +171,7 @@ def main(argv=None) -> int:
         Terminated,
         aborted_while_starting,
         is_script,
-        stop_on_sigterm,
+        stop_on_signals,
     )
 
     if signal.getsignal(signal.SIGINT) is aborted_while_starting:
@@ -181,7 +184,7 @@ def main(argv=None) -> int:
     pid_before = os.environ.get(CLI_PID_ENV)
     os.environ[CLI_PID_ENV] = str(os.getpid())  # workers started now ignore Ctrl-C
     try:
-        with warnings.catch_warnings(), stop_on_sigterm():
+        with warnings.catch_warnings(), stop_on_signals():
             warnings.showwarning = _show_warning
             code = cli.main(args=argv, prog_name="baygo", standalone_mode=False)
     except click.ClickException as e:
@@ -190,10 +193,12 @@ def main(argv=None) -> int:
         click.echo(f"baygo: error: {_bounded(e.format_message())}", err=True)
         code = e.exit_code
     except (click.exceptions.Abort, Terminated) as e:
-        sys.stdout.flush()  # the files said finished come before the line that ends them
-        term = isinstance(e, Terminated) or isinstance(e.__cause__, Terminated)
-        click.echo("baygo: aborted (SIGTERM)" if term else "baygo: aborted", err=True)
-        code = 143 if term else 1
+        term = e if isinstance(e, Terminated) else e.__cause__
+        term = term if isinstance(term, Terminated) else None
+        with contextlib.suppress(OSError, ValueError):  # a closed terminal takes no line
+            sys.stdout.flush()  # the files said finished come before the line that ends them
+            click.echo(f"baygo: aborted ({term.name})" if term else "baygo: aborted", err=True)
+        code = 128 + term.signum if term else 1
     except _USER_ERRORS as e:
         if _debug():
             traceback.print_exc(file=sys.stderr)

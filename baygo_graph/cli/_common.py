@@ -24,6 +24,7 @@ __all__ = [
     "default_data",
     "load_input",
     "samples_option",
+    "reach_scheduler",
     "scheduler_option",
     "series_options",
     "check_out_file",
@@ -172,6 +173,19 @@ class SchedulerAddress(click.ParamType):
             return check_scheduler(value, name="--scheduler", local="--jobs")
         except ValueError as e:
             raise click.ClickException(str(e)) from None
+
+
+def reach_scheduler(scheduler) -> None:
+    """Before any work: a Dask scheduler answers at ``--scheduler`` (the address was
+    checked as it was read, :class:`SchedulerAddress`); else one line naming it."""
+    if scheduler is None:
+        return
+    from .._cluster import check_scheduler
+
+    try:
+        check_scheduler(scheduler, name="--scheduler", local="--jobs", reach=True)
+    except (ValueError, OSError) as e:
+        raise click.ClickException(str(e)) from None
 
 
 def scheduler_option(help: str):

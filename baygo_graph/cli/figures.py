@@ -19,6 +19,7 @@ from ._common import (
     load_input,
     out_error,
     output_folder,
+    reach_scheduler,
     scheduler_option,
     seed_option,
     series_options,
@@ -320,6 +321,7 @@ def reproduce(seeds, steps, data, n_jobs, out, seed, agents, grid, gallery, vide
                 "--scheduler: only the regime map (--regimes) runs on a Dask cluster; "
                 "for local workers use --jobs"
             )
+        reach_scheduler(scheduler)  # a typo in the port: now, not after the figures
     figures_folder = Path(out) / "figures"
     if gallery is not None and _same_folder(gallery, figures_folder):  # hostile7 K12
         raise click.ClickException(

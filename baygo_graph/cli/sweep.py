@@ -18,6 +18,7 @@ from ._common import (
     os_error_text,
     out_error,
     output_folder,
+    reach_scheduler,
     scheduler_option,
     synthetic_banner,
 )
@@ -156,6 +157,7 @@ def sweep(
 
     grid = _parse_params(params)
     names = [s.strip() for s in strategies.split(",") if s.strip()]
+    reach_scheduler(scheduler)  # before the folder is made
     # made for the sweep (removed again if a failure leaves it empty); locked only for the
     # table write: concurrent sweeps share a folder on purpose, each task claimed by one,
     # the table of them all (docs/formats.md)

@@ -432,7 +432,9 @@ def sweep(
         1 runs in this process.
     scheduler : str or distributed.Client, optional
         Address of a Dask scheduler (e.g. ``"tcp://10.0.0.5:8786"``) or a
-        client: run the tasks on that cluster instead (needs the ``dask`` extra).
+        client: run the tasks on that cluster instead (needs the ``dask`` extra). An
+        address is checked, and must answer, before any work
+        (:func:`~baygo_graph._cluster.check_scheduler`).
     progress : bool, optional
         Progress bar over tasks; default: when stderr is a terminal.
     rng : int or numpy.random.SeedSequence, default 0
@@ -482,7 +484,7 @@ def sweep(
         or n_jobs < -1
     ):
         raise ValueError(f"n_jobs must be a positive integer or -1, got {n_jobs!r}")
-    check_scheduler(scheduler)  # before any work, not when Dask dials it
+    check_scheduler(scheduler, reach=True)  # before any work, not when Dask dials it
     root = _root_entropy(rng)
     model = resolve_model(model)
     dataset = model.resolve_data(data)

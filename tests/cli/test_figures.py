@@ -144,14 +144,15 @@ def test_reproduce_regime_options_reach_the_library(tmp_path, capsys, monkeypatc
                                timings={"total": 0.0})  # fmt: skip
 
     monkeypatch.setattr(rp, "reproduce", fake)
-    code, out, _ = call(["reproduce", "--out", tmp_path, "--regimes", "--design", "factorial",
-                         "--regime-seeds", "3", "--scheduler", "tcp://x:1"], capsys)  # fmt: skip
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as listening:  # the address must answer
+        address = f"tcp://127.0.0.1:{listening.getsockname()[1]}"
+        code, out, _ = call(["reproduce", "--out", tmp_path, "--regimes", "--design",
+                             "factorial", "--regime-seeds", "3", "--scheduler", address],
+                            capsys)  # fmt: skip
     assert code == 0, out
-    assert (seen["regimes"], seen["regime_seeds"], seen["scheduler"]) == (
-        "factorial",
-        3,
-        "tcp://x:1",
-    )
+    assert (seen["regimes"], seen["regime_seeds"], seen["scheduler"]) == ("factorial", 3, address)
     assert "--regimes --design factorial --regime-seeds 3" in seen["command"]
     code, out, _ = call(["reproduce", "--out", tmp_path], capsys)
     assert code == 0 and seen["regimes"] is None
@@ -251,6 +252,7 @@ def test_one_command_never_writes_one_file_twice(tmp_path):
             "is not a scheduler address (tcp://HOST:PORT)",
         ),
         (["--scheduler", "tcp://127.0.0.1:8786"], "only the regime map (--regimes)"),
+        (["--regimes", "--scheduler", "tcp://127.0.0.1:1"], "no Dask scheduler answers at"),
     ],
 )
 def test_reproduce_checks_its_scheduler_before_any_work(tmp_path, args, words):

@@ -22,13 +22,18 @@ MAIN = "import sys; from baygo_graph.cli import main; sys.exit(main(sys.argv[1:]
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process (POSIX)")
 @pytest.mark.parametrize(
     ("sig", "line", "code"),
-    [(signal.SIGINT, "baygo: aborted", 1), (signal.SIGTERM, "baygo: aborted (SIGTERM)", 143)],
+    [
+        (signal.SIGINT, "baygo: aborted", 1),
+        (signal.SIGTERM, "baygo: aborted (SIGTERM)", 143),
+        (signal.SIGHUP, "baygo: aborted (SIGHUP)", 129),
+    ],
 )
 def test_ctrl_c_after_the_first_figure_keeps_the_wrote_lines_of_the_finished_files(
     tmp_path, sig, line, code
 ):
     """Also SIGTERM (`timeout`, a batch system's time limit): it left a half-written
-    temporary file and no line, exit 143 (hostile round 8, L4)."""
+    temporary file and no line, exit 143 (hostile round 8, L4); and SIGHUP (the terminal
+    closed, an ssh connection dropped): the same, exit 129 (hostile round 9, M5)."""
     run = tmp_path / "run"
     simulate("baygo", agents=4, steps=6, model=LinearRegression(grid=9), rng=1,
              data=synthetic_bodyfat(60)).save(run)  # fmt: skip

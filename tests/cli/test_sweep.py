@@ -178,3 +178,19 @@ def test_a_sweep_never_replaces_another_commands_table(tmp_path, capsys, as_csv)
         assert not (tmp_path / "tasks").exists()  # refused before the work
     code, out, _ = call([*ARGS, "--out", str(tmp_path), "--force"], capsys)
     assert code == 0 and f"wrote {tmp_path / 'results.parquet'} (8 rows)" in out
+
+
+def test_a_scheduler_that_does_not_answer_is_refused_before_any_work(tmp_path, capsys):
+    """A well-formed address with nothing listening was dialled only after the work, a
+    30 s time-out in Dask's words (hostile round 9, M4)."""
+    import socket
+
+    with socket.socket() as free:  # a port nothing listens on: bound, never listening
+        free.bind(("127.0.0.1", 0))
+        address = f"tcp://127.0.0.1:{free.getsockname()[1]}"
+        code, _, err = call([*ARGS, "--scheduler", address, "--out", str(tmp_path / "s")],
+                            capsys)  # fmt: skip
+    assert code == 1 and err.startswith(
+        f"baygo: error: --scheduler: no Dask scheduler answers at {address} (connection refused)"
+    )
+    assert not (tmp_path / "s").exists()
