@@ -56,8 +56,9 @@ __all__ = [
     "window_matrix",
 ]
 
-# Dense (T, M, M) stacks up to this many values are used by influence_series.
-_STACK_MAX = 1 << 23
+# Dense (T, M, M) stacks up to this many values are used by influence_series (the
+# stack, its running products and a window's solve: ~36 B a value, at most ~36 MiB).
+_STACK_MAX = 1 << 20
 
 
 def _to_weights(graph_or_weights, nodelist) -> sp.csr_array:
@@ -337,17 +338,19 @@ def _fill_windows(s, out, counts, ends, w, *, method, on_nonunique) -> None:
         for t in ends:
             out[t], counts[t] = _solve(_to_weights(_renorm(acc[t]), None), on_nonunique)
         return
-    for t in ends:
-        mat = window_matrix(s, int(t) - w + 1, int(t) + 1, method=method)
-        out[t], counts[t] = _solve(_to_weights(_renorm(mat), None), on_nonunique)
+    for t in ends:  # one window matrix held at a time, rescaled where it is
+        mat = _renorm(window_matrix(s, int(t) - w + 1, int(t) + 1, method=method), own=True)
+        out[t], counts[t] = _solve(_to_weights(mat, None), on_nonunique)
+        del mat
 
 
 def _solve(w: sp.csr_array, on_nonunique: str) -> tuple[np.ndarray, int]:
     """The influence of W (NaN when not unique) and its number of closed classes."""
-    n = len(_closed(w)[1])
+    classes = _closed(w)
+    n = len(classes[1])
     if n != 1 and on_nonunique == "nan":
         return np.full(w.shape[0], np.nan), n
-    return perron_vector(w, on_nonunique=on_nonunique), n
+    return perron_vector(w, on_nonunique=on_nonunique, classes=classes), n
 
 
 @dataclass(frozen=True, eq=False)
@@ -532,14 +535,19 @@ def _fill_incomplete(s, out, counts, w, *, windows, method, on_nonunique) -> Non
         tail = (t_all // w) * w
         cut = [(tail, t_all)] if tail < t_all else []
     for start, stop in cut:
-        mat = window_matrix(s, start, stop, method=method)
-        out[stop - 1], counts[stop - 1] = _solve(_to_weights(_renorm(mat), None), on_nonunique)
+        mat = _renorm(window_matrix(s, start, stop, method=method), own=True)
+        out[stop - 1], counts[stop - 1] = _solve(_to_weights(mat, None), on_nonunique)
 
 
-def _renorm(mat):
-    """Rescale rows to sum exactly 1 (products and means drift by rounding)."""
+def _renorm(mat, *, own: bool = False):
+    """Rescale rows to sum exactly 1 (products and means drift by rounding); with
+    ``own`` (a sparse matrix just formed) in place, without a copy of its size."""
     if sp.issparse(mat):
         rows = np.asarray(mat.sum(axis=1)).ravel()
+        if own:
+            mat = sp.csr_array(mat)
+            mat.data *= np.repeat(1.0 / rows, np.diff(mat.indptr))  # as diags(1/rows) @ mat
+            return mat
         return sp.csr_array(sp.diags_array(1.0 / rows) @ mat)
     return mat / mat.sum(axis=1, keepdims=True)
 

@@ -258,10 +258,11 @@ def damped_influence(graph_or_weights, *, nodelist=None, damping: float = DAMPIN
     return pi / pi.sum()
 
 
-def perron_vector(w: sp.csr_array, *, on_nonunique: str = "raise") -> np.ndarray:
+def perron_vector(w: sp.csr_array, *, on_nonunique: str = "raise", classes=None) -> np.ndarray:
     """Left Perron vector of a canonical row-stochastic CSR W (from :func:`weight_matrix`).
 
-    No checks: :func:`influence` is the checked entry point.
+    No checks: :func:`influence` is the checked entry point. ``classes``: W's
+    ``(labels, closed)`` when the caller has them (:func:`_closed`), not recounted.
 
     Examples
     --------
@@ -269,7 +270,7 @@ def perron_vector(w: sp.csr_array, *, on_nonunique: str = "raise") -> np.ndarray
     [0.6667, 0.3333]
     """
     m = w.shape[0]
-    labels, closed = _closed(w)
+    labels, closed = _closed(w) if classes is None else classes
     if len(closed) != 1:
         if on_nonunique == "nan":
             return np.full(m, np.nan)
@@ -283,7 +284,7 @@ def perron_vector(w: sp.csr_array, *, on_nonunique: str = "raise") -> np.ndarray
     if k == 1:
         out[members] = 1.0
         return out
-    sub = w[members][:, members]
+    sub = w if k == m else w[members][:, members]  # every node: W itself, no copy
     # pi^T (I - W_CC) = 0  <=>  (I - W_CC)^T pi = 0; replace the last equation by sum(pi) = 1.
     if k <= _DENSE_MAX:
         a = np.eye(k) - sub.toarray().T

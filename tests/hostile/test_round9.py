@@ -78,3 +78,30 @@ def test_a_member_is_read_in_blocks_at_its_own_size(tmp_path, kit):
         tracemalloc.stop()
     assert arrays["mse"].shape == (2**21, 1)
     assert peak < 16 * 2**20 + 3 * 2**20, peak  # was ~48 MiB
+
+
+# -- M3: a window product's influence holds what its budget check counted --------------
+def test_a_window_product_stays_within_its_per_entry_budget():
+    """A flipping star (step 0 the hub hears everyone, step 1 everyone hears the hub):
+    the 2-step product is dense. Its influence (product, window 2) peaked at 64-72 B an
+    entry while 32 were counted; now what is held stays under PRODUCT_BYTES_PER_ENTRY
+    (measured with tracemalloc: numpy's and SciPy's arrays)."""
+    from baygo_graph.analysis import influence_series
+    from baygo_graph.analysis.weights import PRODUCT_BYTES_PER_ENTRY
+    from baygo_graph.series import series_from_edges
+
+    n = 800
+    leaves = np.arange(1, n + 1)
+    step = np.repeat([0, 1], n)
+    row = np.concatenate([np.zeros(n, dtype=int), leaves])  # who hears
+    col = np.concatenate([leaves, np.zeros(n, dtype=int)])
+    s = series_from_edges(step, row, col, np.ones(2 * n), n_steps=2, nodes=tuple(range(n + 1)),
+                          self_weight="equal")  # fmt: skip
+    tracemalloc.start()
+    try:
+        r = influence_series(s, window=2, method="product", windows="sliding")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert r.defined[1] and abs(r.values[1].sum() - 1) < 1e-12
+    assert peak / (n + 1) ** 2 < PRODUCT_BYTES_PER_ENTRY, peak / (n + 1) ** 2
