@@ -454,6 +454,16 @@ def sweep(
         ``synthetic``, ``root_seed``, ``model`` and ``loss`` (the model's loss
         name: the ``final_mse_*`` columns hold that loss).
 
+    Raises
+    ------
+    FileExistsError
+        ``out`` holds a results table that is not a sweep's (of ``compare`` or
+        ``reproduce``, or the user's): never replaced (``baygo sweep --force`` does).
+    OSError
+        ``EBUSY``: another baygo command holds ``out`` (its ``.baygo.lock``).
+    ConnectionError
+        No Dask scheduler answers at the ``scheduler`` address.
+
     Examples
     --------
     >>> import tempfile

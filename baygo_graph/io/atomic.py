@@ -375,12 +375,18 @@ def atomic_path(path, *, within=None, overwrite: bool = True, suffix: bool = Fal
             new_record = None if root is None else _record_tmp(root, path, digest)
             try:
                 with deferred_interrupt():  # named, recorded and said together, or not at all
+                    new_file = not overwrite or not path.exists()
                     if overwrite:
                         os.replace(tmp, path)
                     else:
                         _link_new(tmp, path)
                     if new_record is not None:  # a rename: needs no space
-                        _replace_record(new_record, root, path)
+                        try:
+                            _replace_record(new_record, root, path)
+                        except OSError:  # an immutable record: a new file is taken back
+                            if new_file:
+                                path.unlink(missing_ok=True)
+                            raise
                     if record and _WRITTEN:
                         _WRITTEN[-1].add(key)
                     if record:

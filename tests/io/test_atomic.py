@@ -255,3 +255,27 @@ def test_a_full_disk_at_the_record_leaves_the_old_file_or_none(tmp_path, before)
     with output_record(out):  # room again: replaced without --force (the record agrees)
         atomic_write(target, lambda fh: fh.write(b"new report"))
     assert target.read_bytes() == b"new report"
+
+
+def test_an_unreplaceable_record_is_named_and_a_new_file_taken_back(tmp_path, monkeypatch):
+    """An immutable record (chattr +i) failed its rename after the file was put in place:
+    the error named the record's temporary file, and the new file stayed unrecorded, so
+    the next run refused it."""
+    from pathlib import Path
+
+    from baygo_graph.io.atomic import RECORD_NAME, output_record
+
+    with output_record(tmp_path):
+        atomic_text(tmp_path / "a.md", "one")
+    real = os.replace
+
+    def immutable_record(src, dst):
+        if Path(dst).name == RECORD_NAME:
+            raise PermissionError(errno.EPERM, "Operation not permitted", src, None, dst)
+        return real(src, dst)
+
+    monkeypatch.setattr(os, "replace", immutable_record)
+    with output_record(tmp_path), pytest.raises(PermissionError) as info:
+        atomic_text(tmp_path / "b.md", "two")
+    assert info.value.filename == str(tmp_path / RECORD_NAME) and info.value.filename2 is None
+    assert _only(tmp_path) == [RECORD_NAME, "a.md"]  # b.md taken back, no temporary file
