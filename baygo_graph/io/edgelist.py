@@ -159,7 +159,9 @@ def _one_value_cells(values: pd.Series, what: str) -> None:
 
 def _text_label(value, where: str) -> str:
     """One label as text: bytes decoded as UTF-8 (else ValueError), an integer in
-    decimal, text as it is."""
+    decimal, text as it is; any other value (a bool, float, complex, timestamp...) is
+    refused, as in a column of its own (its ``str()`` could name another label's node:
+    ``True`` and ``"True"``)."""
     if isinstance(value, bytes | bytearray):
         try:
             return bytes(value).decode("utf-8")
@@ -168,9 +170,16 @@ def _text_label(value, where: str) -> str:
                 f"{where} holds the bytes {_text.shorten(repr(bytes(value)), 60)}, which are not "
                 "UTF-8 text: labels must be text or integers"
             ) from None
-    if isinstance(value, np.generic):
-        value = value.item()
-    return value if isinstance(value, str) else str(value)
+    plain = value.item() if isinstance(value, np.generic) else value
+    if isinstance(plain, str):
+        return plain
+    if isinstance(plain, int) and not isinstance(plain, bool):
+        return str(plain)
+    raise ValueError(
+        f"{where} holds the {type(value).__name__} {_text.shorten(repr(value), 60)} among "
+        "text labels: node labels must be integers or text (convert the column, e.g. "
+        ".astype(str), to keep them as written)"
+    )
 
 
 def _one_kind(both: pd.Series, source: str, target: str) -> pd.Series:

@@ -7,6 +7,7 @@ import json
 import tracemalloc
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from baygo_graph import Run
@@ -105,3 +106,29 @@ def test_a_window_product_stays_within_its_per_entry_budget():
         tracemalloc.stop()
     assert r.defined[1] and abs(r.values[1].sum() - 1) < 1e-12
     assert peak / (n + 1) ** 2 < PRODUCT_BYTES_PER_ENTRY, peak / (n + 1) ** 2
+
+
+# -- M8: a label column mixing text with other kinds of values is refused --------------
+@pytest.mark.parametrize(
+    "value",
+    [True, 1.0, 2.5, 1 + 2j, pd.Timestamp("2024-01-01"), np.True_, np.float64(3.0),
+     pd.Timedelta(1, "s")],
+)  # fmt: skip
+@pytest.mark.parametrize("categorical", [False, True])
+def test_a_label_column_mixing_text_with_other_values_is_refused(value, categorical):
+    """``["True", True]`` was ONE node 'True', ``["a", 2.5]`` the node '2.5': every cell
+    of a mixed label column is an integer or text, else refused naming its column, row
+    and type (as the same values in a column of their own are)."""
+    source = pd.Series([str(value), value], dtype="category" if categorical else object)
+    df = pd.DataFrame({"source": source, "target": ["x", "y"], "time": [0, 0]})
+    with pytest.raises(ValueError) as e:
+        as_series(df)
+    text = str(e.value)
+    assert "'source'" in text and "row 1" in text and type(value).__name__ in text, text
+    assert "integers or text" in text and len(text) <= 300
+
+
+def test_a_mixed_column_of_integers_text_and_bytes_still_reads():
+    df = pd.DataFrame({"source": ["a", 7, np.int64(8), b"b"], "target": ["x", "y", "x", "y"],
+                       "time": [0, 0, 1, 1]})  # fmt: skip
+    assert as_series(df).nodes == ("7", "8", "a", "b", "x", "y")
