@@ -7,7 +7,6 @@ Each sub-command lives in its own module and is imported only when used, so
 from __future__ import annotations
 
 import contextlib
-import errno
 import importlib
 import os
 import sys
@@ -149,11 +148,10 @@ def _say_wrote(path, what: str = "wrote", note: str = "") -> None:
     try:
         click.echo(f"{what} {escaped_path(path)}{' ' + note if note else ''}", err=as_json)
         stream.flush()
-    except OSError as e:  # `baygo plot ... | head -1`, a closed terminal: the reader has gone
-        if not isinstance(e, BrokenPipeError) and e.errno != errno.EIO:
-            raise
-        with contextlib.suppress(OSError, ValueError):
-            os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())  # the rest: dropped
+    except OSError as e:  # `| head -1`, `> /dev/full`: the line is lost, not the file
+        from ._common import stdout_failed
+
+        stdout_failed(e, stream)
 
 
 def main(argv=None) -> int:
@@ -183,10 +181,19 @@ def main(argv=None) -> int:
     debug_before = os.environ.get(DEBUG_ENV)
     pid_before = os.environ.get(CLI_PID_ENV)
     os.environ[CLI_PID_ENV] = str(os.getpid())  # workers started now ignore Ctrl-C
+    from ._common import STDOUT_ERRORS
+
+    STDOUT_ERRORS.clear()
     try:
         with warnings.catch_warnings(), stop_on_signals():
             warnings.showwarning = _show_warning
             code = cli.main(args=argv, prog_name="baygo", standalone_mode=False)
+        if STDOUT_ERRORS and code in (0, None):  # its files are written; its lines are not
+            name, e = STDOUT_ERRORS[0]
+            why = (e.strerror or str(e)).lower()
+            click.echo(f"baygo: error: {name}: {why}: what this command printed there was cut "
+                       "short (the files it wrote are whole)", err=True)  # fmt: skip
+            code = 1
     except click.ClickException as e:
         if _debug():
             traceback.print_exception(e, file=sys.stderr)

@@ -24,6 +24,7 @@ __all__ = [
     "default_data",
     "load_input",
     "samples_option",
+    "stdout_failed",
     "reach_scheduler",
     "scheduler_option",
     "series_options",
@@ -341,6 +342,24 @@ def loss_label(name: str) -> str:
     return {"mse": "MSE", "log_loss": "log-loss", "sq_error": "squared error"}.get(name, name)
 
 
+#: The error that cut this command's standard output short (:func:`stdout_failed`), said
+#: once the command has finished (``baygo_graph.cli.main``).
+STDOUT_ERRORS: list[tuple[str, OSError]] = []
+
+
+def stdout_failed(e: OSError, stream) -> None:
+    """What a failed write to ``stream`` (standard output, or standard error for the
+    ``wrote`` lines under ``--json``) does: the rest of what the command prints there is
+    dropped, and its work and files go on. A reader that has gone (``| head -1``: a
+    broken pipe) is not news; any other error (``> file`` on a full disk, ``> /dev/full``)
+    is kept in :data:`STDOUT_ERRORS`, said at the end, and the command exits with 1."""
+    if not isinstance(e, BrokenPipeError):
+        name = "standard error" if stream is sys.stderr else "standard output"
+        STDOUT_ERRORS.append((name, e))
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())  # the rest: dropped
+
+
 def emit(summary: dict, *, as_json: bool, text) -> None:
     """Print ``summary`` as JSON, or ``text`` for people.
 
@@ -356,13 +375,16 @@ def emit(summary: dict, *, as_json: bool, text) -> None:
     data: a b
     next
     """
-    if as_json:
-        click.echo(json.dumps(summary, indent=2))
-    elif isinstance(text, str):
-        click.echo(console(text, lines=True))  # run metadata cannot drive the terminal
-    else:
-        click.echo("\n".join(console(line) for line in text))
-    sys.stdout.flush()
+    try:
+        if as_json:
+            click.echo(json.dumps(summary, indent=2))
+        elif isinstance(text, str):
+            click.echo(console(text, lines=True))  # run metadata cannot drive the terminal
+        else:
+            click.echo("\n".join(console(line) for line in text))
+        sys.stdout.flush()
+    except OSError as e:  # the files still written; said at the end (stdout_failed)
+        stdout_failed(e, sys.stdout)
 
 
 def _remove_created(created: list[Path]) -> None:

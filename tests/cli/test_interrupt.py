@@ -88,6 +88,33 @@ def test_a_reader_that_stops_reading_does_not_stop_the_command(tmp_path):
     assert len(list((tmp_path / "figs").glob("*.png"))) == 7
 
 
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_standard_output_that_cannot_be_written_is_named_and_the_files_are_written(
+    tmp_path,
+):
+    """`baygo analyze RUN --out R > /dev/full` (a redirect onto a full disk) stopped at its
+    first line with "[Errno 28] No space left on device", naming nothing, and wrote no file
+    (hostile round 9, M10)."""
+    run = tmp_path / "run"
+    simulate("baygo", agents=4, steps=4, model=LinearRegression(grid=9), rng=1,
+             data=synthetic_bodyfat(60)).save(run)  # fmt: skip
+    env = os.environ | {"PYTHONPATH": os.pathsep.join(sys.path)}
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run(
+            [sys.executable, "-c", MAIN, "analyze", str(run), "--out", str(tmp_path / "r")],
+            stdout=full, stderr=subprocess.PIPE, text=True, env=env, timeout=300,
+        )  # fmt: skip
+    assert proc.returncode == 1
+    assert proc.stderr.strip().splitlines()[-1] == (
+        "baygo: error: standard output: no space left on device: what this command printed "
+        "there was cut short (the files it wrote are whole)"
+    )
+    assert sorted(p.name for p in (tmp_path / "r").iterdir()) == [
+        RECORD_NAME, "report.json", "report.txt"
+    ]  # fmt: skip
+    assert (tmp_path / "r" / "report.txt").read_text().startswith("NOTE: SYNTHETIC")
+
+
 def _sigint_blocked_or_ignored() -> bool:
     with open("/proc/self/status") as fh:
         fields = dict(line.split(":", 1) for line in fh if ":" in line)
