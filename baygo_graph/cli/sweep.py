@@ -12,6 +12,7 @@ from ..strategies import DEFAULT_STRATEGY, STRATEGY_NAMES
 from ._common import (
     NamedPath,
     data_option,
+    default_data,
     emit,
     force_option,
     loss_label,
@@ -108,6 +109,13 @@ def _is_number(text: str) -> bool:
 )
 @data_option
 @click.option(
+    "--samples",
+    type=click.IntRange(min=10),
+    default=None,
+    help="Size of the synthetic data used without --data / $BAYGO_BODYFAT [default: 252; "
+    "about 10 per agent for --param agents=... over 25].",
+)
+@click.option(
     "--out",
     type=NamedPath(file_okay=False),
     required=True,
@@ -139,6 +147,7 @@ def sweep(
     root,
     steps,
     data,
+    samples,
     out,
     as_csv,
     jobs,
@@ -158,6 +167,11 @@ def sweep(
     grid = _parse_params(params)
     names = [s.strip() for s in strategies.split(",") if s.strip()]
     reach_scheduler(scheduler)  # before the folder is made
+    if samples is not None:  # the synthetic stand-in's size, as run and compare take it
+        if model not in ("linear", "exact"):
+            raise click.UsageError(f"--samples sizes the bodyfat data; --model {model} has data "
+                                   "of its own")  # fmt: skip
+        data = default_data(data, agents=0, samples=samples)
     # made for the sweep (removed again if a failure leaves it empty); locked only for the
     # table write: concurrent sweeps share a folder on purpose, each task claimed by one,
     # the table of them all (docs/formats.md)

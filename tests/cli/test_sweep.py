@@ -194,3 +194,17 @@ def test_a_scheduler_that_does_not_answer_is_refused_before_any_work(tmp_path, c
         f"baygo: error: --scheduler: no Dask scheduler answers at {address} (connection refused)"
     )
     assert not (tmp_path / "s").exists()
+
+
+def test_sweep_takes_the_samples_its_advice_names(tmp_path, capsys, monkeypatch):
+    """`sweep --param agents=400` advised `--samples 4000`, an option sweep did not have
+    (hostile round 9, M11)."""
+    monkeypatch.delenv("BAYGO_BODYFAT", raising=False)
+    many = ["sweep", "--param", "agents=400", "--seeds", "1", "--steps", "2", "--jobs", "1",
+            "--out", str(tmp_path / "s")]  # fmt: skip
+    code, _, err = call(many, capsys)
+    assert code == 1 and err.rstrip().endswith("CLI --samples 4000)")
+    code, out, _ = call([*many, "--samples", "4000", "--json"], capsys)
+    assert code == 0 and json.loads(out)["data"] == "synthetic (n=4000)"
+    code, _, err = call([*many, "--samples", "4000", "--model", "mean"], capsys)
+    assert code == 2 and "--samples sizes the bodyfat data; --model mean" in err
