@@ -325,6 +325,8 @@ def write_results(res, out, *, results_format: str = "parquet") -> Path:
 #: The header (first line that is not a ``#`` comment) of the per-step results CSV baygo
 #: writes (compare, reproduce); a sweep's begins ``id,strategy,`` (:func:`table_kind`).
 _RESULTS_CSV_HEADER = "strategy,seed,step,agent,informative,mse,influence"
+#: Columns only a sweep's table has (its Parquet files before ``baygo.table``: 2026-11-25).
+_SWEEP_COLUMNS = {"id", "strategy", "seed", "final_mse_informative", "final_mse_others_mean"}
 
 
 def is_our_table(path) -> bool:
@@ -364,8 +366,11 @@ def table_kind(path) -> str | None:
             head = fh.read(1 << 16)
         if head[:4] == b"PAR1":
             _, pq = _pyarrow()
-            meta = pq.ParquetFile(path).schema_arrow.metadata or {}
-            if meta.get(b"baygo.table") == b"sweep":
+            schema = pq.ParquetFile(path).schema_arrow
+            meta = schema.metadata or {}
+            if meta.get(b"baygo.table") == b"sweep" or (
+                b"baygo.table" not in meta and _SWEEP_COLUMNS <= set(schema.names)
+            ):  # a sweep's, also one of a version before its key
                 return "sweep"
             return "results" if _META in meta else None
         for line in head.decode("utf-8").splitlines():

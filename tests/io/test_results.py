@@ -434,3 +434,23 @@ def test_a_sweep_table_carries_page_checksums(tmp_path):
     path.write_bytes(bytes(raw))
     with pytest.raises(OSError, match="(?i)checksum"):
         pq.ParquetFile(path, page_checksum_verification=True).read()
+
+
+def test_table_kind_tells_a_sweeps_table_from_the_per_step_results(tmp_path):
+    """A sweep replaces only a sweep's table (hostile round 9, M6), also one written
+    before sweep tables carried their metadata key."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from baygo_graph.io.results import table_kind
+
+    old = pa.table({"id": ["a"], "strategy": ["baygo"], "seed": [0],
+                    "final_mse_informative": [0.1], "final_mse_others_mean": [0.2]})  # fmt: skip
+    pq.write_table(old, tmp_path / "old.parquet")
+    pq.write_table(pa.table({"id": ["a"], "x": [1]}), tmp_path / "mine.parquet")
+    (tmp_path / "steps.csv").write_text("strategy,seed,step,agent,informative,mse,influence\n")
+    (tmp_path / "rows.csv").write_text("id,strategy,delta,seed,final_mse_informative\n")
+    (tmp_path / "mine.csv").write_text("id,strategy,value\n")
+    kinds = {p.name: table_kind(p) for p in sorted(tmp_path.iterdir())}
+    assert kinds == {"mine.csv": None, "mine.parquet": None, "old.parquet": "sweep",
+                     "rows.csv": "sweep", "steps.csv": "results"}  # fmt: skip
