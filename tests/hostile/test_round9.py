@@ -132,3 +132,27 @@ def test_a_mixed_column_of_integers_text_and_bytes_still_reads():
     df = pd.DataFrame({"source": ["a", 7, np.int64(8), b"b"], "target": ["x", "y", "x", "y"],
                        "time": [0, 0, 1, 1]})  # fmt: skip
     assert as_series(df).nodes == ("7", "8", "a", "b", "x", "y")
+
+
+# -- M7: writing JSON or GraphML is budgeted before the step graphs are built ---------
+@pytest.mark.parametrize("suffix", [".json", ".graphml"])
+def test_json_and_graphml_writers_are_budgeted(tmp_path, monkeypatch, suffix):
+    """Both formats hold every node at every step (its self-weight): 300 steps x 1,000
+    nodes are 3x10^5 node records, ~200-500 MB built in memory (a 4.6 MB edge list grew
+    to 7.3 GB); refused in one line before any is built, nothing written."""
+    from baygo_graph import write_series
+    from baygo_graph.series import series_from_edges
+
+    rng = np.random.default_rng(0)
+    t, a, b = rng.integers(0, 300, 2000), rng.integers(0, 1000, 2000), rng.integers(0, 1000, 2000)
+    s = series_from_edges(t, a, b, np.ones(2000), n_steps=300, nodes=tuple(range(1000)),
+                          self_weight="equal")  # fmt: skip
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "100MB")
+    path = tmp_path / f"big{suffix}"
+    with pytest.raises(BudgetError) as e:
+        write_series(s, path)
+    text = str(e.value)
+    assert "300 steps x 1000 nodes" in text and suffix[1:] in text.lower(), text
+    assert "\n" not in text and len(text) <= 300 and not path.exists()
+    small = s.head(3)  # 3,000 node records: written
+    assert write_series(small, tmp_path / f"small{suffix}").exists()
