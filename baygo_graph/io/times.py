@@ -34,6 +34,7 @@ Every refusal is one line naming the column and, for a bad cell, its row.
 
 from __future__ import annotations
 
+import calendar
 import re
 import warnings
 from decimal import Decimal
@@ -65,7 +66,20 @@ _NOT_READ = (
      "time_format='%G-W%V-%u' (CLI --time-format)"),
     (r"\[[^\]]*\]$", "a time with a zone name in brackets (Java's form), which is not "
      "read: keep the UTC offset only (2024-05-01T08:00+02:00)"),
+    (r"^[+-]?\d{4}-\d{3}(?:$|[T ])", "an ISO 8601 ordinal date (year and day), not read as "
+     "one: give time_format='%Y-%j' (CLI --time-format)"),
+    (r"[T ]24:00(?::00(?:\.0+)?)?(?:$|Z|[+-])", "24:00 (the end of a day), not read: write "
+     "00:00 of the next day"),
+    (r"^\d{4}-\d{2}-\d{2}t\d", "a date and a time joined by a lower-case 't', not read: "
+     "write 'T' or a space"),
+    (r"\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?\s*(?![AaPp]\.?[Mm]\.?$)[A-Za-z]{2,}$",
+     "a time with a zone name (UTC), which is not read: write its UTC offset "
+     "(2024-05-01T08:00+02:00, Z for UTC)"),
 )  # fmt: skip
+#: A date written as ISO 8601 says (year-month-day), whatever follows.
+_ISO_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?=$|[Tt ])")
+#: Text that looks like a day/month date (the one ambiguity the ISO hint names).
+_DAY_MONTH = re.compile(r"^\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}(?:$|[ T])")
 #: Words pandas reads as the machine's clock: never a time of a file.
 _CLOCK_WORDS = ("now", "today")
 
@@ -267,10 +281,7 @@ def _parse_text(values: pd.Series, name: str, time_format: str | None):
         _one_precision(text, values, name)
         text = local.where(local.notna(), text)
         stamps = pd.to_datetime(text, format="ISO8601", errors="coerce")
-        hint = (
-            "not ISO 8601 (2024-05-01 08:00), and no other form is guessed (12/01: Dec. "
-            "or Jan.?): give time_format='%d/%m/%Y' (CLI --time-format)"
-        )
+        hint = None  # said by _why_not_read: the day/month advice for day/month text only
     else:
         fmt, offset = time_format, None
         if fmt.endswith("%z"):  # the written (wall) clock, as for ISO text: offset dropped
@@ -294,11 +305,39 @@ def _parse_text(values: pd.Series, name: str, time_format: str | None):
     if bad.any():
         row = _first_bad(bad)
         cell = str(text.iloc[row])
-        why = next((w for pattern, w in _NOT_READ if re.search(pattern, cell)), hint)
+        why = _why_not_read(cell, hint)
         raise CellError(f"time column {name!r} ", row, f": {_cell(values.iloc[row])} is {why}")
     index = pd.DatetimeIndex(stamps)
     index = index.tz_localize(None) if index.tz is not None else index
     return index, _instants(index, offset)
+
+
+def _why_not_read(cell: str, hint: str | None) -> str:
+    """Why a time cell was not read: a form named (a leap second, a week or ordinal date,
+    24:00, a zone name...), else ``hint`` (a format's own); read as ISO 8601 (no
+    ``hint``), a date that is no calendar day, or the form that is not guessed."""
+    why = next((w for pattern, w in _NOT_READ if re.search(pattern, cell)), None)
+    if why is not None:
+        return why
+    date = _ISO_DATE.match(cell) if hint is None else None  # read as ISO 8601
+    if date:
+        year, month, day = map(int, date.groups())
+        if not 1 <= month <= 12:
+            return f"no date: there is no month {month}"
+        days = calendar.monthrange(year, month)[1]
+        if not 1 <= day <= days:
+            return f"no date: {calendar.month_name[month]} {year} has {days} days"
+    if hint is not None:
+        return hint
+    if _DAY_MONTH.match(cell):
+        return (
+            "not ISO 8601 (2024-05-01 08:00), and no other form is guessed (12/01: Dec. "
+            "or Jan.?): give time_format='%d/%m/%Y' (CLI --time-format)"
+        )
+    return (
+        "not ISO 8601 (2024-05-01 08:00), and no other form is guessed: give its form as "
+        "time_format (CLI --time-format), in strftime codes"
+    )
 
 
 def _instants(wall: pd.DatetimeIndex, offset) -> pd.DatetimeIndex | None:

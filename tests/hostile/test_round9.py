@@ -156,3 +156,29 @@ def test_json_and_graphml_writers_are_budgeted(tmp_path, monkeypatch, suffix):
     assert "\n" not in text and len(text) <= 300 and not path.exists()
     small = s.head(3)  # 3,000 node records: written
     assert write_series(small, tmp_path / f"small{suffix}").exists()
+
+
+# -- M9: a time refused for its real reason, the day/month advice only for day/month --
+@pytest.mark.parametrize(
+    ("cell", "why"),
+    [
+        ("2024-02-30", "no date: February 2024 has 29 days"),
+        ("2023-02-29", "no date: February 2023 has 28 days"),
+        ("2024-13-01", "no date: there is no month 13"),
+        ("2024-04-31T08:00", "no date: April 2024 has 30 days"),
+        ("2024-123", "ordinal date (year and day), not read as one: give time_format='%Y-%j'"),
+        ("2024-05-01T24:00", "24:00 (the end of a day), not read: write 00:00 of the next day"),
+        ("2024-05-01t08:00", "a lower-case 't', not read: write 'T' or a space"),
+        ("2024-05-01 08:00 UTC", "a zone name (UTC), which is not read: write its UTC offset"),
+        ("05/01/2024", "(12/01: Dec. or Jan.?): give time_format='%d/%m/%Y'"),
+        ("May 1st", "no other form is guessed: give its form as time_format"),
+    ],
+)
+def test_a_time_is_refused_for_its_real_reason(cell, why):
+    frame = pd.DataFrame({"source": ["a", "b"], "target": ["b", "a"], "time": [cell, "2024-05-02"]})
+    with pytest.raises(ValueError) as e:
+        as_series(frame, bin="1D")
+    text = str(e.value)
+    assert why in text and "row 0" in text, text
+    if "/" not in cell:
+        assert "%d/%m/%Y" not in text
