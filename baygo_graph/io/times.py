@@ -340,6 +340,49 @@ def _why_not_read(cell: str, hint: str | None) -> str:
     )
 
 
+def _check_format_date(fmt: str, bin) -> None:
+    """ValueError for a strftime ``fmt`` that does not name the date: strptime fills a
+    missing year with 1900 and a missing month or day with 1, so times of day, or dates
+    of different years, would be reordered. A format of months (``%Y-%m``) or years
+    (``%Y``) reads with a bin of whole months or years only."""
+    codes = set(re.findall(r"%[-#^]?([A-Za-z])", fmt.replace("%%", "")))
+    if codes & {"c", "x", "s"}:  # the locale's date (and time), or Unix seconds
+        return
+    year = bool(codes & {"Y", "y", "G"})
+    weekday = bool(codes & {"a", "A", "w", "u"})
+    day = bool(codes & {"d", "j"}) or (weekday and bool(codes & {"U", "W", "V"}))
+    month = bool(codes & {"m", "b", "B", "h"}) or day
+    shown = _cell(fmt, 40)
+    if not (year or month):
+        raise ValueError(
+            f"time_format={shown} gives no date (strptime puts every time on 1 January "
+            "1900): times of day from different days cannot be ordered; give dates with "
+            "the times"
+        )
+    if not year:
+        raise ValueError(
+            f"time_format={shown} gives no year (strptime puts every date in 1900): dates "
+            "of different years cannot be ordered; give the year (%Y)"
+        )
+    if day:
+        return
+    week = sorted(codes & {"U", "W", "V"})
+    if week:
+        raise ValueError(
+            f"time_format={shown} gives no day: strptime reads a week number (%{week[0]}) "
+            "only with a weekday (%a, %w or %u): add one, e.g. '%G-W%V-%u'"
+        )
+    calendar_bin = _calendar(bin) if isinstance(bin, str) else None
+    coarse = ("M", "Y") if month else ("Y",)
+    if calendar_bin is None or not calendar_bin[0].startswith(coarse):
+        unit, need = ("month", "months (bin='1MS')") if month else ("year", "years (bin='1YS')")
+        raise ValueError(
+            f"time_format={shown} gives no {'day' if month else 'month'}: its times are "
+            f"{unit}s, which a bin of {_bin_text(bin)} would place at a day they do not "
+            f"name; give a bin of whole {need}, or full dates"
+        )
+
+
 def _instants(wall: pd.DatetimeIndex, offset) -> pd.DatetimeIndex | None:
     """The UTC instants of wall-clock times written with a UTC offset on every row
     (``Z``, ``+02:00``, ``+0200``, ``+02``); None when a row has none."""
@@ -552,6 +595,8 @@ def time_steps(
             f"time_format must be 'unix', 'unix-ms', 'unix-us', 'unix-ns' or a strftime "
             f"format such as '%d/%m/%Y', got {_text.shorten(repr(time_format), 40)}"
         )
+    if time_format is not None and unix is None:
+        _check_format_date(time_format, bin)
     if pd.api.types.is_datetime64_any_dtype(values):
         index, instants = pd.DatetimeIndex(values), None
         if index.tz is not None:  # the wall clock of its zone

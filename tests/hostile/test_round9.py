@@ -182,3 +182,41 @@ def test_a_time_is_refused_for_its_real_reason(cell, why):
     assert why in text and "row 0" in text, text
     if "/" not in cell:
         assert "%d/%m/%Y" not in text
+
+
+# -- M13: a time_format gives a date, or its missing parts are never filled in --------
+@pytest.mark.parametrize(
+    ("fmt", "cells", "bin", "why"),
+    [
+        ("%H:%M", ["23:00", "00:30"], "1h", "gives no date"),
+        ("%I:%M %p", ["11:00 PM", "12:30 AM"], "1h", "gives no date"),
+        ("%d/%m", ["31/12", "01/01"], "1D", "gives no year"),
+        ("%d/%m %H:%M", ["31/12 23:00", "01/01 00:30"], "1h", "gives no year"),
+        ("%Y-%m", ["2024-05", "2024-06"], "1D", "gives no day"),
+        ("%Y", ["2024", "2025"], "1MS", "gives no month"),
+        ("%Y-%U", ["2024-05", "2024-06"], "1W", "gives no day"),
+    ],
+)
+def test_a_time_format_without_a_date_is_refused(fmt, cells, bin, why):
+    """``--time-format %H:%M`` put every time on 1 January 1900: the night shift's
+    00:30 came before its 23:00, exit 0."""
+    frame = pd.DataFrame({"source": ["a", "b"], "target": ["b", "a"], "time": cells})
+    with pytest.raises(ValueError) as e:
+        as_series(frame, bin=bin, time_format=fmt)
+    text = str(e.value)
+    assert why in text and "time_format=" in text and len(text) <= 300, text
+
+
+@pytest.mark.parametrize(
+    ("fmt", "cells", "bin", "steps"),
+    [
+        ("%Y-%m", ["2024-05", "2024-07"], "1MS", 3),
+        ("%Y", ["2024", "2026"], "1YS", 3),
+        ("%G-W%V-%u", ["2024-W18-3", "2024-W19-1"], "1D", 6),
+        ("%d/%m/%y %H:%M", ["31/12/24 23:00", "01/01/25 00:30"], "1h", 2),
+        ("%Y-%j", ["2024-123", "2024-125"], "1D", 3),
+    ],
+)
+def test_a_time_format_with_its_date_reads(fmt, cells, bin, steps):
+    frame = pd.DataFrame({"source": ["a", "b"], "target": ["b", "a"], "time": cells})
+    assert as_series(frame, bin=bin, time_format=fmt).n_steps == steps
