@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
 
 import numpy as np
 
@@ -27,6 +28,7 @@ __all__ = [
     "root_seed_sequence",
     "seed_from_record",
     "seed_record",
+    "underflows",
 ]
 
 
@@ -498,3 +500,18 @@ def seed_from_record(record) -> np.random.SeedSequence:
     entropy = record["entropy"]
     entropy = int(entropy) if isinstance(entropy, str) else [int(e) for e in entropy]
     return np.random.SeedSequence(entropy, spawn_key=tuple(record["spawn_key"]))
+
+
+def underflows(text: str, value: float) -> bool:
+    """Whether ``text`` writes a nonzero number that ``value``, its double, rounds to 0
+    (``1e-400``): a positive weight read as 0 would drop its edge, never said.
+
+    Examples
+    --------
+    >>> underflows("1e-400", float("1e-400")), underflows("0e5", 0.0), underflows("0.5", 0.5)
+    (True, False, False)
+    """
+    return (
+        value == 0.0
+        and re.search(r"[1-9]", re.split(r"[eE]", str(text), maxsplit=1)[0]) is not None
+    )

@@ -45,6 +45,7 @@ import defusedxml.ElementTree as DET
 import networkx as nx
 
 from .._text import shorten
+from .._validate import underflows
 from ..exceptions import RunFormatError
 from ..limits import check_budget
 
@@ -87,9 +88,14 @@ def _convert(text, kind: str, where: str):
         if kind in ("int", "long"):
             return int(text)
         if kind in ("float", "double"):
-            return float(text)
+            value = float(text)
+            if underflows(text, value):
+                raise ValueError(f"{_q(text)} is a positive number that underflows to 0 as a "
+                                 "double (its edge would vanish): scale the weights")  # fmt: skip
+            return value
     except ValueError as e:  # int()'s own message quotes 200 characters of the text
-        why = str(e) if kind == "boolean" else f"{_q(text)} is not a valid {kind}"
+        why = str(e) if kind == "boolean" or "underflows" in str(e) else (
+            f"{_q(text)} is not a valid {kind}")  # fmt: skip
         raise RunFormatError(f"{where}: {why}") from None
     return text
 

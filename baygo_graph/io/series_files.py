@@ -61,6 +61,7 @@ import networkx as nx
 import numpy as np
 
 from .._text import shorten
+from .._validate import underflows
 from ..exceptions import RunFormatError
 from ..limits import JSON_BYTES_PER_FILE_BYTE, check_budget, estimate_edge_list_bytes
 from ..series import SELF_WEIGHT, GraphSeries, series_from_edges, series_from_graphs
@@ -455,6 +456,15 @@ def _json_step(doc, t: int) -> nx.DiGraph:
     _check_ids([u for u, _, _ in pairs], f"{where}: edge source")
     _check_ids([v for _, v, _ in pairs], f"{where}: edge target")
     weights = [d["weight"] for _, _, d in pairs if "weight" in d]
+    tiny = next((w for w in weights if isinstance(w, _Underflow)), None)
+    if tiny is not None:
+        raise RunFormatError(
+            f"{where}: edge weight {shorten(tiny.text, 40)} is a positive weight that underflows "
+            "to 0 as a double (its edge would vanish): scale the weights"
+        )
+    text = next((w for w in weights if isinstance(w, str)), None)
+    if text is not None:
+        raise RunFormatError(f"{where}: edge weight must be a number, not text, got {text!r:.60}")
     if not set(map(type, weights)) <= {int, float} or not all(
         math.isfinite(w) and w >= 0 for w in weights
     ):
@@ -482,11 +492,28 @@ def _json_step(doc, t: int) -> nx.DiGraph:
     return g
 
 
+class _Underflow(float):
+    """A JSON number that is nonzero as written and 0.0 as a double (``1e-400``)."""
+
+    text: str
+
+
+def _json_float(text: str) -> float:
+    """JSON's ``parse_float``: the double, or an :class:`_Underflow` that remembers its text."""
+    value = float(text)
+    if underflows(text, value):
+        value = _Underflow(value)
+        value.text = text
+    return value
+
+
 def _read_json(path: Path) -> tuple[list[nx.DiGraph], bool, object]:
     """The file's step graphs, whether it marks its weights ``row_stochastic``, and the
     digest written with it (None for a file made elsewhere)."""
     check_budget(JSON_BYTES_PER_FILE_BYTE * path.stat().st_size, what=f"parsing {path.name}")
-    doc = json.loads(path.read_text(encoding="utf-8-sig"))  # a byte-order mark is no error
+    doc = json.loads(  # a byte-order mark is no error
+        path.read_text(encoding="utf-8-sig"), parse_float=_json_float
+    )
     if not isinstance(doc, dict) or doc.get("format") != SERIES_FORMAT:
         raise RunFormatError(f"{str(path)!r} is not a baygo graph series")
     out = []
@@ -607,6 +634,11 @@ def _weight(text, where: str) -> float:
     if not math.isfinite(w) or w < 0:
         raise RunFormatError(
             f"{where}: weight {shorten(repr(text), 40)} is not a finite number >= 0"
+        )
+    if underflows(text, w):
+        raise RunFormatError(
+            f"{where}: weight {shorten(repr(text), 40)} is a positive weight that underflows "
+            "to 0 as a double (its edge would vanish): scale the weights"
         )
     return w
 

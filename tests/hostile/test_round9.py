@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from baygo_graph import Run
-from baygo_graph.exceptions import BudgetError
+from baygo_graph.exceptions import BudgetError, RunFormatError
 from baygo_graph.inputs import as_series
 
 
@@ -220,3 +220,40 @@ def test_a_time_format_without_a_date_is_refused(fmt, cells, bin, why):
 def test_a_time_format_with_its_date_reads(fmt, cells, bin, steps):
     frame = pd.DataFrame({"source": ["a", "b"], "target": ["b", "a"], "time": cells})
     assert as_series(frame, bin=bin, time_format=fmt).n_steps == steps
+
+
+# -- M12: a positive weight that underflows to 0 is refused in every series file ------
+UNDERFLOW_FILES = {
+    "w.gexf": '<?xml version="1.0" encoding="UTF-8"?><gexf xmlns="http://gexf.net/1.2" '
+    'version="1.2"><graph mode="dynamic" defaultedgetype="directed" timeformat="integer">'
+    '<nodes><node id="a"/><node id="b"/></nodes><edges><edge id="0" source="a" target="b" '
+    'weight="1e-400" start="0" end="1"/></edges></graph></gexf>',
+    "w.json": '{"format": "baygo-graph-series", "graphs": [{"directed": true, "multigraph": '
+    'false, "graph": {}, "nodes": [{"id": "a"}, {"id": "b"}], "links": [{"source": "a", '
+    '"target": "b", "weight": 1e-400}]}]}',
+    "w.graphml": '<?xml version="1.0" encoding="UTF-8"?><graphml '
+    'xmlns="http://graphml.graphdrawing.org/xmlns"><key id="s" for="edge" attr.name="step" '
+    'attr.type="int"/><key id="w" for="edge" attr.name="weight" attr.type="double"/>'
+    '<graph edgedefault="directed"><node id="a"/><node id="b"/>'
+    '<edge source="a" target="b"><data key="s">0</data><data key="w">1e-400</data></edge>'
+    "</graph></graphml>",
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNDERFLOW_FILES))
+def test_a_weight_that_underflows_is_refused_in_series_files(tmp_path, name):
+    """``1e-400`` is positive and parses to 0.0: the edge vanished (exit 0) in GEXF,
+    JSON and GraphML, while the same weight in a CSV was refused (hostile5 H22)."""
+    path = tmp_path / name
+    path.write_text(UNDERFLOW_FILES[name])
+    with pytest.raises(RunFormatError) as e:
+        as_series(path, self_weight=0)
+    text = str(e.value)
+    assert "1e-400" in text and "underflows to 0" in text and len(text) <= 300, text
+
+
+def test_a_json_weight_written_as_text_is_named_as_text(tmp_path):
+    path = tmp_path / "t.json"
+    path.write_text(UNDERFLOW_FILES["w.json"].replace("1e-400", '"0.5"'))
+    with pytest.raises(RunFormatError, match="must be a number, not text, got '0.5'"):
+        as_series(path)
