@@ -48,6 +48,10 @@ def figure_names(*, long: bool) -> list[str]:
 _FIGURES = ("mse_vs_cen_nocol", "mse_vs_complete", "mse_vs_stars", "mse_every_agent",
             "influence", "listening_fraction", "listen_matrix", "graph_union",
             "window_connectivity", "smallest_b")  # fmt: skip
+# every figure of figure_names, costliest first (CPU time to draw and write, real data)
+_COSTLIEST = ("mse_vs_stars", "mse_vs_cen_nocol", "theorem", "mse_vs_complete",
+              "listening_fraction", "influence", "listen_matrix", "horizon", "mse_every_agent",
+              "smallest_b", "window_connectivity", "graph_union")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -156,18 +160,22 @@ def draw(
                   run0=run0)  # fmt: skip
     names = figure_names(long=long is not None)
     wanted = () if gallery is None else tuple(GALLERY)
-    tasks = names if animation is not None else ["animation", *names]
+    # the costliest first (the workers then end together); written in the order of names
+    tasks = sorted(names, key=_COSTLIEST.index)
+    tasks = tasks if animation is not None else ["animation", *tasks]
     done = run_tasks(_draw_task, tasks, shared=(inp, wanted, bool(video)), n_jobs=n_jobs,
                      progress=progress, desc="figures", first_here=False)  # fmt: skip
     if animation is None:
         animation, done = done[0], done[1:]
-    (anim, seconds, anim_notes), drawn = animation, done
+    drawn = dict(zip(tasks[-len(names) :], done, strict=True))
+    anim, seconds, anim_notes = animation
 
     def put(path, data, within):
         atomic_write(path, lambda fh: fh.write(data), within=within)
         return path
 
-    for name, made in zip(names, drawn, strict=True):
+    for name in names:
+        made = drawn[name]
         for ext in ("png", "pdf"):
             files[f"figure:{name}:{ext}"] = put(out / "figures" / f"{name}.{ext}", made[ext],
                                                 out)  # fmt: skip
