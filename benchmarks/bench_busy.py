@@ -26,7 +26,8 @@ and stopped around the "busy" measurements.
    checkout and the baseline alternately, with the spinning process. Target: <= 0.4x.
 
 Run ``python benchmarks/bench_busy.py [--rounds N] [--baseline REV] [--data PATH]``
-(``--quick``: parts 1 and 2 only, few repetitions; a baseline then only in part 1).
+(``--quick``: parts 1 and 2 only, few repetitions; a baseline then only in part 1;
+``--parts 3``: part 3 alone, e.g. ``--parts 3 --baseline 917c5a1 --data bodyfat.csv``).
 """
 
 from __future__ import annotations
@@ -366,12 +367,41 @@ def main(argv=None) -> str:
     ap.add_argument("--baseline", default=None, help="git revision for part 3 (reproduce)")
     ap.add_argument("--data", default=None, help="bodyfat CSV (default $BAYGO_BODYFAT)")
     ap.add_argument("--quick", action="store_true", help="parts 1-2, few repetitions")
+    ap.add_argument("--parts", default="1,2,3", type=_parts,
+                    help="parts to run, e.g. 3 (part 3 alone) or 1,2 (default 1,2,3)")  # fmt: skip
     args = ap.parse_args(argv)
     if args.quick:
         args.rounds, args.reps = 1, 2
     data = _data(args.data)
     lines = [*machine_lines(), f"load average before: {load_average()}", f"data: {data.source}"]
+    if 1 in args.parts:
+        lines += _part_one(args, data)
+    if 2 in args.parts:
+        lines += _part_two(args, data)
+    if 3 in args.parts and args.baseline and not args.quick:
+        lines += _part_three(args)
+    elif 3 in args.parts and args.parts == {3}:
+        raise SystemExit("part 3 needs --baseline REV (and not --quick)")
+    lines.append(f"load average after: {load_average()}")
+    text = "\n".join(lines)
+    print(text)
+    return text
 
+
+def _parts(text: str) -> set:
+    """``--parts``: a comma-separated subset of 1, 2, 3."""
+    try:
+        parts = {int(p) for p in text.split(",") if p.strip()}
+    except ValueError:
+        parts = set()
+    if not parts or not parts <= {1, 2, 3}:
+        raise argparse.ArgumentTypeError(f"parts must be a comma list of 1, 2, 3, got {text!r}")
+    return parts
+
+
+def _part_one(args, data) -> list:
+    """Part 1 (run vs limit; with a baseline, 1b) and 1c (seed-batched runs): tables."""
+    lines = []
     one = run_vs_limit(data, reps=args.reps * args.rounds)
     what = f"paper run ({AGENTS} agents, {GRID}x{GRID}, {STEPS} steps), 1 BLAS thread"
     lines.append(
@@ -421,50 +451,56 @@ def main(argv=None) -> str:
             f"(timed alternately; 1 BLAS thread, {num_threads()} threads for the passes)",
         )
     )
+    return lines
+
+
+def _part_two(args, data) -> list:
+    """Part 2 (busy vs idle): its table."""
     two = busy_vs_idle(data, rounds=args.rounds, reps=args.reps)
     rows = []
     for name in ("package", "BLAS default", BATCHED):
         idle, hot = _med(two[name, "idle"]), _med(two[name, "busy"])
         rows.append([name, fmt_time(idle), fmt_time(hot), f"{hot / idle:.2f}x", "<= 1.5x"])
-    lines.append(
+    return [
         table(
             ["BLAS threads", "idle (median)", "1 busy process (median)", "busy / idle", "target"],
             rows,
             title="2. paper run, idle vs one spinning background process (alternating rounds)",
         )
-    )
-    if args.baseline and not args.quick:
-        path = args.data or os.environ.get("BAYGO_BODYFAT")
-        if not path:
-            raise SystemExit("part 3 needs --data or $BAYGO_BODYFAT (the real data)")
-        three = reproduce_ab(args.baseline, str(Path(path).resolve()), rounds=args.rounds)
-        (this, base) = three.values()
-        lines.append(
-            table(
-                ["", "this checkout", f"baseline {args.baseline}", "ratio", "target"],
+    ]
+
+
+def _part_three(args) -> list:
+    """Part 3 (reproduce vs the baseline, one spinning process): its table."""
+    path = args.data or os.environ.get("BAYGO_BODYFAT")
+    if not path:
+        raise SystemExit("part 3 needs --data or $BAYGO_BODYFAT (the real data)")
+    load = load_average()
+    three = reproduce_ab(args.baseline, str(Path(path).resolve()), rounds=args.rounds)
+    (this, base) = three.values()
+    return [
+        f"part 3 load average before: {load}",
+        table(
+            ["", "this checkout", f"baseline {args.baseline}", "ratio", "target"],
+            [
                 [
-                    [
-                        "reproduce, default settings, 1 busy process (median s)",
-                        f"{_med(this):.1f}",
-                        f"{_med(base):.1f}",
-                        f"{_med(this) / _med(base):.2f}x",
-                        "<= 0.4x",
-                    ],
-                    [
-                        "  each round (s)",
-                        " ".join(f"{x:.1f}" for x in this),
-                        " ".join(f"{x:.1f}" for x in base),
-                        "",
-                        "",
-                    ],
-                ],  # fmt: skip
-                title="3. baygo reproduce on the real data, alternating with the baseline",
-            )
-        )
-    lines.append(f"load average after: {load_average()}")
-    text = "\n".join(lines)
-    print(text)
-    return text
+                    "reproduce, default settings, 1 busy process (median s)",
+                    f"{_med(this):.1f}",
+                    f"{_med(base):.1f}",
+                    f"{_med(this) / _med(base):.2f}x",
+                    "<= 0.4x",
+                ],
+                [
+                    "  each round (s)",
+                    " ".join(f"{x:.1f}" for x in this),
+                    " ".join(f"{x:.1f}" for x in base),
+                    "",
+                    "",
+                ],
+            ],  # fmt: skip
+            title="3. baygo reproduce on the real data, alternating with the baseline",
+        ),
+    ]
 
 
 if __name__ == "__main__":

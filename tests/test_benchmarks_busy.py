@@ -34,3 +34,11 @@ def test_busy_process_spins_and_stops(bench_busy):
         spinning = [p for p in psutil.Process().children() if p.pid not in before]
         assert len(spinning) == 1 and spinning[0].is_running()
     assert not spinning[0].is_running() or spinning[0].status() == psutil.STATUS_ZOMBIE
+
+
+def test_parts_flag_picks_the_parts(bench_busy):
+    assert bench_busy._parts("3") == {3} and bench_busy._parts("1,2") == {1, 2}
+    with pytest.raises(Exception, match="parts must be a comma list of 1, 2, 3, got '4'"):
+        bench_busy._parts("4")
+    with pytest.raises(SystemExit, match="part 3 needs --baseline"):
+        bench_busy.main(["--parts", "3"])

@@ -48,6 +48,10 @@ def figure_names(*, long: bool) -> list[str]:
 _FIGURES = ("mse_vs_cen_nocol", "mse_vs_complete", "mse_vs_stars", "mse_every_agent",
             "influence", "listening_fraction", "listen_matrix", "graph_union",
             "window_connectivity", "smallest_b")  # fmt: skip
+# every figure of figure_names, costliest first (CPU time to draw and write, real data)
+_COSTLIEST = ("mse_vs_stars", "mse_vs_cen_nocol", "theorem", "mse_vs_complete",
+              "listening_fraction", "influence", "listen_matrix", "horizon", "mse_every_agent",
+              "smallest_b", "window_connectivity", "graph_union")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -143,8 +147,9 @@ def draw(
 
     Each worker draws a figure and renders its files to bytes (:func:`save_figures`'s
     layout, the same bytes), or renders the animation to a temporary folder; this
-    process writes every file into ``out`` (atomically, with the folder's record), in
-    the order of :func:`figure_names`, then the animation. ``animation``: the
+    process writes every file into ``out`` (atomically, with the folder's record): a
+    figure's as soon as it is drawn, the animation's last; ``files`` lists them in the
+    order of :func:`figure_names`, then the animation. ``animation``: the
     animation already rendered (the result of :func:`animation_task`'s task, run
     elsewhere, e.g. beside the long runs). Returns the animation's own time (s, in
     its worker).
@@ -156,23 +161,37 @@ def draw(
                   run0=run0)  # fmt: skip
     names = figure_names(long=long is not None)
     wanted = () if gallery is None else tuple(GALLERY)
-    tasks = names if animation is not None else ["animation", *names]
-    done = run_tasks(_draw_task, tasks, shared=(inp, wanted, bool(video)), n_jobs=n_jobs,
-                     progress=progress, desc="figures", first_here=False)  # fmt: skip
-    if animation is None:
-        animation, done = done[0], done[1:]
-    (anim, seconds, anim_notes), drawn = animation, done
+    # the costliest first (the workers then end together); written in the order of names
+    tasks = sorted(names, key=_COSTLIEST.index)
+    tasks = tasks if animation is not None else ["animation", *tasks]
 
     def put(path, data, within):
         atomic_write(path, lambda fh: fh.write(data), within=within)
         return path
 
-    for name, made in zip(names, drawn, strict=True):
+    written: dict = {}
+
+    def write(name, made):
+        """A figure's files, written here as soon as its worker has drawn it."""
+        if name == "animation":
+            return
         for ext in ("png", "pdf"):
-            files[f"figure:{name}:{ext}"] = put(out / "figures" / f"{name}.{ext}", made[ext],
-                                                out)  # fmt: skip
+            path = put(out / "figures" / f"{name}.{ext}", made.pop(ext), out)
+            written[f"figure:{name}:{ext}"] = path
         if "gallery" in made:
-            files[f"gallery:{name}"] = put(gallery / f"{name}.png", made["gallery"], gallery)
+            written[f"gallery:{name}"] = put(gallery / f"{name}.png", made.pop("gallery"),
+                                             gallery)  # fmt: skip
+
+    done = run_tasks(_draw_task, tasks, shared=(inp, wanted, bool(video)), n_jobs=n_jobs,
+                     progress=progress, desc="figures", first_here=False,
+                     on_result=write)  # fmt: skip
+    if animation is None:
+        animation = done[0]
+    anim, seconds, anim_notes = animation
+    for name in names:  # recorded in the order of names
+        for role in (f"figure:{name}:png", f"figure:{name}:pdf", f"gallery:{name}"):
+            if role in written:
+                files[role] = written[role]
     notes.extend(anim_notes)
     for kind, data in anim.items():
         files[f"animation:{kind}"] = put(out / "animation" / f"baygo_seed0.{kind}", data, None)

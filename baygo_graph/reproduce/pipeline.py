@@ -144,11 +144,17 @@ def _run(study: dict, *, keep_all: bool):
     return compare(STRATEGIES, **study, return_runs=keep, tidy=False)
 
 
-def _long_and_animation(kwargs, *, horizons, res, run0, synthetic, window, video):
+def _long_and_animation(kwargs, *, horizons, res, run0, synthetic, window, video, beside):
     """The long BayGo runs (:func:`.horizon.long_runs`) and, beside them on the workers,
     the animation of BayGo seed 0 (:func:`.drawing.animation_task`): its worker starts
-    on it while the other takes long runs, so neither waits at the end of a stage."""
-    from ..experiments.runner import run_tasks
+    on it while the other takes long runs, so neither waits at the end of a stage.
+
+    ``beside()`` (work of this process that needs neither) runs here meanwhile, in a
+    thread, when the tasks run on other processes (else before them); its result is
+    returned third."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from ..experiments.runner import n_workers, run_tasks
     from .drawing import animation_task
     from .horizon import _long_plan, _long_result
 
@@ -157,11 +163,29 @@ def _long_and_animation(kwargs, *, horizons, res, run0, synthetic, window, video
                                   **plan)  # fmt: skip
     anim_fn, anim_task, anim_shared = animation_task(res, run0, video=video)
     tasks = [("animation", anim_task), *(("long", seed) for seed in children)]
-    done = run_tasks(_side_task(), tasks, shared={"animation": (anim_fn, anim_shared),
-                                                "long": shared},
-                     n_jobs=kwargs["n_jobs"], progress=kwargs["progress"],
-                     desc="long BayGo runs", first_here=False)  # fmt: skip
-    return _long_result(done[1:]), done[0]
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="baygo-beside") as here:
+        side = early = None
+        if n_workers(kwargs["n_jobs"], len(tasks)) > 1:
+            side = here.submit(beside)
+        else:  # the tasks run in this thread: nothing to overlap
+            early = beside()
+        got = []
+
+        def arrived(task, result):
+            """At the last task's result, before run_tasks re-emits the tasks' warnings,
+            the thread has ended (warnings' filters are process-wide)."""
+            got.append(task)
+            if side is not None and len(got) == len(tasks):
+                side.result()
+
+        done = run_tasks(_side_task(), tasks, shared={"animation": (anim_fn, anim_shared),
+                                                    "long": shared},
+                         n_jobs=kwargs["n_jobs"], progress=kwargs["progress"],
+                         desc="long BayGo runs", first_here=False,
+                         on_result=arrived)  # fmt: skip
+        if side is not None:
+            early = side.result()
+    return _long_result(done[1:]), done[0], early
 
 
 def _side_one(task, shared):
@@ -194,7 +218,8 @@ def _side_task():
 
 
 def _simulate(study: dict, *, horizons, save_runs, video, out, files, notes, timings, log):
-    """The comparison and the long BayGo runs (theorem monitor, horizons)."""
+    """The comparison and the long BayGo runs (theorem monitor, horizons); beside the
+    long runs, what the analysis says of the comparison (:func:`_measure_runs`)."""
     seeds, steps = study["seeds"], study["steps"]
     log(f"running {len(STRATEGIES)} strategies x {seeds} seeds, {steps} steps ...")
     with _timed(timings, "compare"):
@@ -207,9 +232,11 @@ def _simulate(study: dict, *, horizons, save_runs, video, out, files, notes, tim
     with _timed(timings, "long_runs"):
         kwargs = {k: v for k, v in study.items() if k != "influence_window"}
         synthetic = bool(res.attrs.get("synthetic", False))
-        long, animation = _long_and_animation(
+        long, animation, early = _long_and_animation(
             kwargs, horizons=horizons, res=res, run0=runs[("baygo", 0)], synthetic=synthetic,
             window=study["influence_window"], video=video,
+            beside=lambda: _measure_runs(res, runs, seeds=seeds,
+                                         window=study["influence_window"]),
         )  # fmt: skip
         gap = _same_head(res, long, steps)
         if gap > 1e-9:
@@ -219,7 +246,7 @@ def _simulate(study: dict, *, horizons, save_runs, video, out, files, notes, tim
         truncation = _grid_truncation(study, res)
     if truncation:
         notes.append(truncation)
-    return res, runs, long, animation
+    return res, runs, long, animation, early
 
 
 def _grid_truncation(study, res) -> str:
@@ -253,13 +280,21 @@ def _grid_truncation(study, res) -> str:
     )
 
 
-def _measure(res, runs, *, seeds, window, checks):
-    """The summary table, the measures of the BayGo graphs and the claims."""
+def _measure_runs(res, runs, *, seeds, window):
+    """What needs the comparison alone: the summary table, the measures of the BayGo
+    graphs and the spread of the BayGo beliefs."""
     from .consensus import belief_spread
 
     summary = res.summarize()
     measures = _measure_baygo(runs, seeds, window=window)
     beliefs = np.stack([belief_spread(runs[("baygo", r)].mean) for r in range(seeds)])
+    return summary, measures, beliefs
+
+
+def _measure(res, early, *, checks):
+    """The summary table, the measures of the BayGo graphs (``early``:
+    :func:`_measure_runs`) and the claims."""
+    summary, measures, beliefs = early
     claims = evaluate_claims(res, smallest_b=measures.smallest_b, theorem=checks,
                              beliefs=beliefs)  # fmt: skip
     return summary, measures, claims
@@ -464,16 +499,14 @@ def reproduce(
     study = {"seeds": seeds, "steps": steps, "rng": rng, "n_jobs": n_jobs, "progress": progress,
              "influence_window": influence_window, "data": dataset, "agents": agents,
              "model": LinearRegression(grid=grid)}  # fmt: skip
-    res, runs, long, animation = _simulate(
+    res, runs, long, animation, early = _simulate(
         study, horizons=horizons, save_runs=save_runs, video=video, out=out, files=files,
         notes=notes, timings=timings, log=log,
     )  # fmt: skip
     synthetic = bool(res.attrs.get("synthetic", False))
     log("measuring the emergent graphs ...")
     with _timed(timings, "analysis"):
-        summary, measures, claims = _measure(
-            res, runs, seeds=seeds, window=influence_window, checks=long.checks
-        )
+        summary, measures, claims = _measure(res, early, checks=long.checks)
     log("drawing the figures ...")
     with _timed(timings, "figures"):
         seconds = draw(

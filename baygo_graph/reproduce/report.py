@@ -430,9 +430,10 @@ def _header(config, synthetic, data_source, timings) -> list:
         f"({', '.join(STRATEGIES)}), T = {config['steps']} steps, M = {config['agents']} "
         f"agents, grid {config['grid']} x {config['grid']}, root seed {config['rng']}",
         f"- wall time {timings['total']:.1f} s (runs {timings['compare']:.1f} s, long BayGo "
-        f"runs and the animation beside them {timings.get('long_runs', 0.0):.1f} s (the "
-        f"animation {timings['animation']:.1f} s of it), analysis "
-        f"{timings['analysis']:.1f} s, figures {timings['figures']:.1f} s{regimes}) on "
+        f"runs with the animation and the comparison's analysis beside them "
+        f"{timings.get('long_runs', 0.0):.1f} s (the animation {timings['animation']:.1f} s "
+        f"of it), claims {timings['analysis']:.1f} s, figures {timings['figures']:.1f} s"
+        f"{regimes}) on "
         f"{config['machine']}{_load_text()}",
         f"- baygo-graph {__version__}; command: {markdown_code(config['command'])}",
         "",

@@ -190,3 +190,32 @@ def test_summary_json_is_strict_and_says_inf_not_null(small_reproduction):
     assert claims["consensus_abs_0.01"]["values"]["median_lo"] == "-inf"
     assert "inf" in payload["conventions"] and set(payload["contradicted"]) <= set(CLAIM_KEYS)
     assert claims["paper_outperforms_stars"]["values"]["source"] == "abstract and conclusion"
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_work_beside_the_long_runs_ends_before_their_results(n_jobs):
+    """With workers, ``beside`` runs in a thread of this process while they take the long
+    runs and the animation, and has ended when the stage returns (before the tasks'
+    warnings are re-emitted); with one job it runs here, before them. Same results."""
+    import threading
+
+    from baygo_graph.experiments import compare
+    from baygo_graph.models import LinearRegression
+    from baygo_graph.reproduce.pipeline import _long_and_animation
+
+    kw = {"seeds": 2, "steps": 4, "rng": 1, "data": synthetic_bodyfat(), "agents": 4,
+          "model": LinearRegression(grid=11)}  # fmt: skip
+    res, runs = compare(["baygo"], n_jobs=1, progress=False, return_runs=True, tidy=False, **kw)
+    seen = []
+
+    def beside():
+        seen.append(threading.current_thread().name)
+        return "measured"
+
+    long, animation, early = _long_and_animation(
+        kw | {"n_jobs": n_jobs, "progress": False}, horizons=(4, 6), res=res,
+        run0=runs[("baygo", 0)], synthetic=True, window=2, video=False, beside=beside,
+    )  # fmt: skip
+    assert early == "measured" and len(seen) == 1
+    assert seen[0].startswith("baygo-beside") == (n_jobs == 2)
+    assert [run.n_steps for run in long.runs] == [6, 6] and "gif" in animation[0]
