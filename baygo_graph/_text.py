@@ -76,6 +76,26 @@ def mathtext(text) -> str:
     return console(text).replace("$", r"\$")  # newlines and tabs become spaces
 
 
+FIGURE_LABEL_CHARS = 40  # a node or strategy name drawn on a figure, at most
+
+
+def figure_label(text, limit: int = FIGURE_LABEL_CHARS) -> str:
+    """A user's name (node label, strategy) for a figure: shown as written, never
+    parsed as mathtext (:func:`mathtext`), and at most ``limit`` characters: a longer
+    one is cut and ends in ``…``, so that a label cannot widen a figure's canvas (the
+    whole label stays in reports, tables, JSON and the viewer).
+
+    Examples
+    --------
+    >>> figure_label("a $x$"), figure_label("x" * 50, 8)
+    ('a \\\\$x\\\\$', 'xxxxxxx…')
+    """
+    text = console(text)
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return text.replace("$", r"\$")
+
+
 def markdown(text) -> str:
     """``text`` for one cell (or inline span) of a Markdown document.
 

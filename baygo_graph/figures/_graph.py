@@ -11,7 +11,7 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
-from .._text import mathtext
+from .._text import figure_label
 from ..analysis.weights import node_order
 from ._style import INFORMATIVE_COLOR, INFORMATIVE_MARKER
 
@@ -266,8 +266,8 @@ def draw_nodes(ax, pos, *, informative, sizes, labels=True):
     """
     m = len(pos)
     # a user's label drawn as written: never parsed as mathtext ('$x$'), a lone surrogate
-    # as its escape (no font takes it)
-    names = [str(i) for i in range(m)] if isinstance(labels, bool) else list(map(mathtext, labels))
+    # as its escape (no font takes it), cut to 40 characters (the canvas stays its size)
+    names = [str(i) for i in range(m)] if isinstance(labels, bool) else [*map(figure_label, labels)]
     mask = np.arange(m) != informative
     others = ax.scatter(
         pos[mask, 0],

@@ -11,7 +11,7 @@ import textwrap
 
 import numpy as np
 
-from .._text import mathtext, shorten
+from .._text import figure_label, mathtext, shorten
 
 __all__ = [
     "AGENT_LABEL",
@@ -107,7 +107,7 @@ def strategy_label(name: str, *, math: bool = True) -> str:
     ('star PosM', 'my \\\\$x\\\\$', 'my $x$')
     """
     label = STRATEGY_LABELS.get(name, str(name))
-    return mathtext(label) if math else label
+    return figure_label(label) if math else label
 
 
 @contextlib.contextmanager

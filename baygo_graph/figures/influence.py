@@ -13,6 +13,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from .._text import figure_label
 from ._bands import seed_bands, table_seeds, table_steps
 from ._style import (
     INFLUENCE_LABEL,
@@ -239,6 +240,7 @@ def plot_influence_series(
     labels = list(range(m)) if labels is None else list(labels)
     if len(labels) != m:
         raise ValueError(f"labels must hold {m} labels (one per agent), got {len(labels)}")
+    labels = [figure_label(label) for label in labels]  # as written, at most 40 characters
     highlighted = _top_agents(s, top, informative)
     steps = np.arange(t)
     with figure_style():

@@ -121,3 +121,29 @@ def test_many_arrows_are_one_quiver_along_the_edges():
     got = np.column_stack([q.U, q.V])
     order = np.lexsort(got.T)
     np.testing.assert_allclose(got[order], (0.84 * direction)[np.lexsort((0.84 * direction).T)])
+
+
+def test_a_long_or_mathtext_label_keeps_the_canvas_its_size():
+    """hostile9 M14: a 100,000-character node label drew 800,026-pixel-wide figures (4 GB);
+    names on figures are cut to 40 characters, and '$' is shown, never parsed."""
+    import matplotlib.pyplot as plt
+
+    from baygo_graph.figures import plot_influence_series
+
+    long, math = "x" * 100_000, r"$\foo$"
+    graph = nx.DiGraph([(long, "b", {"weight": 1.0}), ("b", math, {"weight": 0.5})])
+    ax = draw_graph(graph)
+    fig = ax.figure
+    fig.canvas.draw()
+    texts = [t.get_text() for t in ax.texts]
+    assert "x" * 39 + "…" in texts and r"\$\foo\$" in texts
+    assert max(map(len, texts)) == 40
+    width, height = fig.canvas.get_width_height()
+    assert width < 2_000 and height < 2_000
+    plt.close(fig)
+    ax = plot_influence_series(np.full((3, 3), 1 / 3), labels=[long, "b", math], top=2)
+    ax.figure.canvas.draw()  # '$\foo$' would raise a mathtext ParseError
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert any(("x" * 39 + "…") in t for t in legend)
+    assert max(map(len, legend)) < 80
+    plt.close(ax.figure)
