@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._text import counted
+
 __all__ = [
     "B_COLUMNS",
     "b_counts",
@@ -59,12 +61,14 @@ def b_text(cov) -> str:
     """
     if cov.B is None:
         if cov.union_connected is False:
-            why = f"the union of all {cov.steps} steps is not strongly connected"
+            why = f"the union of all {counted(cov.steps, 'step')} is not strongly connected"
         elif cov.max_b < cov.steps:
             why = f"only B <= {cov.max_b} was tried"
         else:
-            why = f"the union of all {cov.steps} steps is strongly connected, but no block length "
-            why += "makes every block strongly connected"
+            why = (
+                f"the union of all {counted(cov.steps, 'step')} is strongly connected, but no "
+                "block length makes every block strongly connected"
+            )
         return f"no B up to {cov.max_b} works ({cov.windows} windows): {why}"
     head = (
         f"B-connected over [0, {cov.steps_covered}) with B = {cov.B} "

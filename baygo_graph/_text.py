@@ -96,6 +96,17 @@ def figure_label(text, limit: int = FIGURE_LABEL_CHARS) -> str:
     return text.replace("$", r"\$")
 
 
+def counted(n, word: str) -> str:
+    """``n`` and ``word``, in the plural unless ``n`` is 1: ``1 step``, ``2 steps``.
+
+    Examples
+    --------
+    >>> counted(1, "step"), counted(0, "node"), counted(60, "step")
+    ('1 step', '0 nodes', '60 steps')
+    """
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def markdown(text) -> str:
     """``text`` for one cell (or inline span) of a Markdown document.
 

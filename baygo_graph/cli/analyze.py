@@ -10,7 +10,7 @@ import click
 
 from .._format import format_number
 from .._render import b_text, held_by_text, self_weight_text, undefined_text
-from .._text import console, csv_frame, short_list, shorten
+from .._text import console, counted, csv_frame, short_list, shorten
 from ..analysis import ANALYSIS_MEASURES, analysis_report
 from ..analysis.report import DEFAULT_WINDOW
 from ..exceptions import RunFormatError
@@ -94,7 +94,7 @@ def _text(report, label: str) -> list[str]:
     else:
         who, followed = "no informative agent marked (--focus NODE follows one)", None
     lines.append(
-        f"{label}: {s['steps']} steps, {s['agents']} nodes, {who}; "
+        f"{label}: {counted(s['steps'], 'step')}, {counted(s['agents'], 'node')}, {who}; "
         f"{self_weight_text(report.self_weight, report.delta)}"
     )
     # B with what it covers, never a plain B for steps it did not check
@@ -104,7 +104,8 @@ def _text(report, label: str) -> list[str]:
     )
     ttc = s["time_to_connectivity"]
     reach = (
-        f"median {_fmt(ttc['median'], '.0f')}, max {_fmt(ttc['max'], '.0f')} steps "
+        f"median {_fmt(ttc['median'], '.0f')}, max {_fmt(ttc['max'], '.0f')} "
+        f"{'step' if ttc['max'] == 1 else 'steps'} "
         f"({ttc['reached_fraction']:.0%} of starts reach it)"
         if ttc["median"] is not None
         else "never reached from any start step"

@@ -511,8 +511,9 @@ def _warn_if_unix(ints: np.ndarray, n_steps: int, name: str) -> None:
             last = pd.Timestamp(high // scale, unit="s").date()
             warnings.warn(
                 TimeBinWarning(
-                    f"time column {name!r}: {n_steps} steps, one per {unit} of integer times "
-                    f"that look like Unix {unit}s ({first} to {last}) read without a bin; "
+                    f"time column {name!r}: {_text.counted(n_steps, 'step')}, one per {unit} "
+                    f"of integer times that look like Unix {unit}s ({first} to {last}) read "
+                    "without a bin; "
                     f"for days pass time_format={fmt!r}, bin='1D' (CLI --time-format {fmt} "
                     "--bin 1D)"
                 ),

@@ -422,3 +422,14 @@ def test_a_full_disk_at_the_record_names_it_and_puts_nothing_in_place(
     assert not out.exists() or sorted(p.name for p in out.iterdir()) == []
     assert run_main(["analyze", str(tmp_path / "r"), "--out", str(out)]) == 0  # no refusal
     assert "wrote" in capsys.readouterr().out
+
+
+def test_one_step_and_one_node_are_said_in_the_singular(tmp_path):
+    """newcomer5: 'out.static: 1 steps, 3 nodes'; 'the union of all 1 steps'."""
+    f = tmp_path / "one.txt"
+    f.write_text("1 2 100\n")
+    done = invoke(f)
+    assert done.exit_code == 0, done.output
+    assert "one.txt: 1 step, 2 nodes" in done.output
+    assert "the union of all 1 step is not strongly connected" in done.output
+    assert "1 steps" not in done.output
