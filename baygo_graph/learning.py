@@ -26,7 +26,7 @@ from ._validate import (
 from ._version import __version__
 from .data import draw_batches
 from .exceptions import BudgetError
-from .limits import arrays_nbytes, check_budget, estimate_run_bytes
+from .limits import arrays_nbytes, estimate_run_bytes, memory_budget
 from .models import pool, resolve_model
 from .models.grid import GridModel
 from .models.rows import blas_limit, blas_threads
@@ -322,6 +322,11 @@ def _simulate(strategy, seeds, *, monitors, copy_monitors, at_once, agents, step
     strat = resolve_strategy(strategy, agents=agents, informative=informative)
     sizes = {"agents": agents, "steps": steps, "batch": batch, "dtype": dtype, "keep": keep}
 
+    # what the process holds, measured once: every check of this call adds its estimates
+    # to it (the memory a loop frees stays resident for the next: measuring again would
+    # count it twice)
+    sizes["budget"] = memory_budget()
+
     def check_all(n):  # every run's results and the first loop, before any data is read
         if n:
             together = 1 if at_once is None else min(int(at_once), n)
@@ -352,17 +357,18 @@ def _simulate(strategy, seeds, *, monitors, copy_monitors, at_once, agents, step
         # as simulate makes it, whose plan says how many learners (and so seeds) fit
         seed, rng = records[lo]
         made = [[seed, rng, split_of(rng), None]]
-        left = len(records) - lo  # runs not made yet: their results are still to come
-        _check_memory(model, strat, split=[made[0][2]], runs=left, **sizes)
+        split = arrays_nbytes(made[0][2])  # one run's data split
+        _check_memory(model, strat, split=split, runs=len(records), **sizes)
         made[0][3] = plan_of(rng)
         if at_once is None:
             learners = getattr(made[0][3], "learners", agents)
-            at_once = _at_once(model, strat, len(records), learners=learners, runs=left, **sizes)
+            at_once = _at_once(model, strat, len(records), learners=learners, split=split,
+                               **sizes)  # fmt: skip
         rest = [[seed, rng, split_of(rng), None] for seed, rng in records[lo + 1 : lo + at_once]]
         if rest:
             made += rest
-            _check_memory(model, strat, seeds=len(made), split=[m[2] for m in made], runs=left,
-                          **sizes)  # fmt: skip
+            split = sum(arrays_nbytes(m[2]) for m in made)
+            _check_memory(model, strat, seeds=len(made), split=split, runs=len(records), **sizes)
             for one in rest:
                 one[3] = plan_of(one[1])
         lo += len(made)
@@ -437,14 +443,15 @@ def _start_plan(strat, rng, *, agents, steps, delta, dtype):
     return plan
 
 
-def _at_once(model, strat, seeds: int, *, learners: int, runs: int = 1, **sizes) -> int:
+def _at_once(model, strat, seeds: int, *, learners: int, split: int = 0, **sizes) -> int:
     """Seeds per loop: as many as keep the runs' posterior buffers within
-    :data:`SEEDS_AT_ONCE_BYTES` and the memory budget, with the results of the ``runs``
-    still to make (at least one)."""
+    :data:`SEEDS_AT_ONCE_BYTES` and the memory budget, with the results of all ``seeds``
+    and a data split of ``split`` bytes each (at least one)."""
     values = model.state_values() if hasattr(model, "state_values") else 1
     per_seed = 3 * max(1, learners) * values * sizes["dtype"].itemsize  # logp, expo, spare
     n = max(1, min(seeds, SEEDS_AT_ONCE_BYTES // per_seed))
-    while n > 1 and not _within_budget(model, strat, seeds=n, runs=runs, **sizes):
+    while n > 1 and not _within_budget(model, strat, seeds=n, runs=seeds, split=n * split,
+                                       **sizes):  # fmt: skip
         n //= 2
     return n
 
@@ -516,12 +523,13 @@ def _result_bytes(model, *, agents, steps, keep) -> int:
 
 
 def _check_memory(model, strat, *, agents, steps, batch, dtype, keep, seeds=1, runs=1,
-                  split=None):  # fmt: skip
+                  split=0, budget=None):  # fmt: skip
     """Refuse, before allocating, runs that need more memory than the budget allows on
-    top of what the process holds: ``seeds`` runs made together (their loop's arrays,
-    :func:`~baygo_graph.limits.estimate_run_bytes`) and the results of the ``runs``
-    (>= ``seeds``) not made yet, all returned; ``split``: the data splits made for them
-    (held already)."""
+    top of what the process held when the call began (``budget``, a
+    :class:`~baygo_graph.limits.Budget`; default: measured now): ``seeds`` runs made
+    together (their loop's arrays, :func:`~baygo_graph.limits.estimate_run_bytes`), the
+    results of all ``runs`` (>= ``seeds``; every one is returned) and ``split`` bytes of
+    the loop's data splits."""
     values = model.state_values() if hasattr(model, "state_values") else 1
     dense = capabilities(strat).pairwise  # M x M scores each step
     loop = estimate_run_bytes(
@@ -533,7 +541,7 @@ def _check_memory(model, strat, *, agents, steps, batch, dtype, keep, seeds=1, r
     # every run's results; the loop's runs hold theirs twice at its end (the loop's
     # record of all of them, and each run's copy of its columns)
     runs = max(int(runs), seeds)
-    nbytes = loop + runs * result
+    nbytes = loop + runs * result + int(split)
     unit = "grid points" if hasattr(model, "space") or hasattr(model, "make_grid") else "values"
     size = f"{agents} agents x {steps} steps x {values} {unit}"
     size += f", batch {batch}" if batch > 1 else ""
@@ -542,8 +550,7 @@ def _check_memory(model, strat, *, agents, steps, batch, dtype, keep, seeds=1, r
     else:  # every run is returned: fewer per call is the way
         what = f"{runs:,} runs of {size}" + (f" ({seeds} at once)" if seeds > 1 else "")
         advice = "pass fewer seeds or a smaller at_once" if seeds > 1 else "pass fewer seeds"
-    held = sum(arrays_nbytes(one) for one in split) if split is not None else 0
-    check_budget(nbytes, what=what, used=held, advice=advice)
+    (budget or memory_budget()).check(nbytes, what=what, advice=advice)
 
 
 def _split_record(split) -> dict:

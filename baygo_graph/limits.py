@@ -327,6 +327,31 @@ class Budget:
         :data:`ADVICE_MARGIN`."""
         return size_text(math.ceil(ADVICE_MARGIN * (self.held + int(nbytes))))
 
+    def check(self, nbytes, *, what: str, advice: str = "") -> int:
+        """``nbytes``, or :class:`BudgetError` when they do not fit on top of what is held
+        (the words of :func:`check_budget`). Several checks of one computation measured
+        once (``simulate_seeds``: its loops and results) use one ``Budget``: memory they
+        freed stays resident, and measuring again would count it twice."""
+        nbytes = int(nbytes)
+        if self.fits(nbytes):
+            return nbytes
+        machine = physical_memory()
+        if machine is not None and self.held + nbytes > machine:  # no budget can help
+            held = f" on top of {format_bytes(self.held)} held" if self.held else ""
+            raise BudgetError(
+                f"{what} needs about {format_bytes(nbytes)}{held}, more than this machine's "
+                f"memory ({format_bytes(machine)}; the budget: {format_bytes(self.limit)}): "
+                + (advice or "it cannot run here")
+            )
+        text = self.advised(nbytes)
+        how = f"pass a limit of {text}" if self.given else f"set {LIMIT_ENV}={text}"
+        # a parse is estimated, not the work after it: its advice promises the read only
+        goal = "to read it" if what.startswith(("parsing ", "reading ")) else "to run it"
+        raise BudgetError(
+            f"{what} needs {self.over(nbytes)}: {f'{advice}, or ' if advice else ''}{how} or "
+            f"more {goal}"
+        )
+
 
 def memory_budget(limit=None, *, used: int = 0) -> Budget:
     """The budget in force and what this process holds of it: the one computation every
@@ -392,34 +417,18 @@ def check_budget(nbytes, *, what: str, limit=None, used: int = 0, advice: str = 
     ...
     baygo_graph.exceptions.BudgetError: a big array needs about 3.0 GiB on top of the ...
     """
-    nbytes = int(nbytes)
-    budget = memory_budget(limit, used=used)
-    if budget.fits(nbytes):
-        return nbytes
-    head = f"{what} needs {budget.over(nbytes)}"
-    machine = physical_memory()
-    if machine is not None and budget.held + nbytes > machine:  # no budget can help
-        held = f" on top of {format_bytes(budget.held)} held" if budget.held else ""
-        raise BudgetError(
-            f"{what} needs about {format_bytes(nbytes)}{held}, more than this machine's "
-            f"memory ({format_bytes(machine)}; the budget: {format_bytes(budget.limit)}): "
-            + (advice or "it cannot run here")
-        )
-    text = budget.advised(nbytes)
-    how = f"pass a limit of {text}" if limit is not None else f"set {LIMIT_ENV}={text}"
-    # a parse is estimated, not the work after it: its advice promises the read only
-    goal = "to read it" if what.startswith(("parsing ", "reading ")) else "to run it"
-    raise BudgetError(f"{head}: {f'{advice}, or ' if advice else ''}{how} or more {goal}")
+    return memory_budget(limit, used=used).check(nbytes, what=what, advice=advice)
 
 
 #: Bytes per grid point that each run of a loop holds besides its posterior buffers:
 #: the model's values prepared from its split (the linear model's (K, 6) features) and
 #: the step's temporaries; measured 68 B (the paper's grid, 50 to 235 runs in one loop).
 RUN_BYTES_PER_SEED_POINT = 72
-#: Bytes a run needs above its arrays the first time it runs in a process (the data read,
-#: modules imported on first use, the allocator's arenas): measured 6.9 MiB above what
-#: the process held at the check plus the arrays, for one paper-size run.
-RUN_BYTES_FIXED = 8 << 20
+#: Bytes a call of :func:`baygo_graph.simulate` needs above its arrays (the data read,
+#: modules imported on first use, the allocator's arenas): measured up to 7 MiB above
+#: what the process held at the check plus the arrays (``docs/scaling.md``); 12 MiB
+#: leaves a margin.
+RUN_BYTES_FIXED = 12 << 20
 
 
 def estimate_run_bytes(
@@ -461,7 +470,7 @@ def estimate_run_bytes(
     Examples
     --------
     >>> format_bytes(estimate_run_bytes(12, 60, 61 * 61))  # the paper's run
-    '9.4 MiB'
+    '13.4 MiB'
     >>> two = estimate_run_bytes(12, 60, 61 * 61, seeds=2)
     >>> format_bytes(two - estimate_run_bytes(12, 60, 61 * 61))  # one more run in the loop
     '1.3 MiB'

@@ -34,7 +34,8 @@ import tempfile
 from pathlib import Path
 
 _SEEDS = """
-import sys, baygo_graph as bg
+import sys, warnings, baygo_graph as bg
+warnings.simplefilter("ignore")  # coarse-grid warnings: not what is measured
 from baygo_graph import learning
 from baygo_graph.exceptions import BudgetError
 from baygo_graph.models import LinearRegression

@@ -82,9 +82,11 @@ _QMAX = 65535
 #: codes, MSE), and per node (layout, labels): the budget check before the work.
 _VIEWER_BYTES_PER_CELL = 40
 _VIEWER_BYTES_PER_NODE = 400
-#: and per step (the steps' edges and answers in the page's data; 3 x 10^6 steps of 2
-#: nodes took 441 MB, ~147 B a step)
-_VIEWER_BYTES_PER_STEP = 192
+#: and per step (the steps' edges and answers in the page's data, as Python objects
+#: and as JSON text): measured up to 640 B a step above the process's memory at the
+#: check (2-node series of 2 x 10^4 to 4 x 10^5 steps: 268-640 B; the earlier 192 B
+#: let a 2 x 10^5-step page peak at 1.09x the budget it passed)
+_VIEWER_BYTES_PER_STEP = 768
 # Characters that must not appear raw inside a <script> element (HTML parser) or,
 # for old engines, inside a JavaScript string (U+2028/2029).
 _SCRIPT_ESCAPES = {
