@@ -39,8 +39,7 @@ from .limits import (
     EDGE_LIST_BYTES_PER_ROW,
     EDGE_LIST_BYTES_PER_STEP,
     LIMIT_ENV,
-    format_bytes,
-    memory_limit,
+    memory_budget,
 )
 from .run import Run
 from .series import SELF_WEIGHT, GraphSeries, series_from_graphs
@@ -496,10 +495,10 @@ def _graphs(obj, *, self_weight=SELF_WEIGHT) -> GraphSeries:
     :data:`GRAPH_STEP_BYTES`) checked against the budget as they come (an endless
     iterator stops at the budget), before it is built; a sequence of known length is
     checked for its steps before the first graph is read."""
-    budget = memory_limit()
+    budget = memory_budget()  # what the process holds counts, measured once here
     per_step = EDGE_LIST_BYTES_PER_STEP + GRAPH_STEP_BYTES
     total = len(obj) if isinstance(obj, Sized) else None
-    if total is not None and total * per_step > budget:
+    if total is not None and not budget.fits(total * per_step):
         _refuse_graphs(f"networkx graphs: {total} steps", total * per_step, budget)
     graphs, entries, nodes = [], 0, 0
     for g in obj:
@@ -510,7 +509,7 @@ def _graphs(obj, *, self_weight=SELF_WEIGHT) -> GraphSeries:
             nodes = max(nodes, len(g))
         need = EDGE_LIST_BYTES_PER_ROW * entries + EDGE_LIST_BYTES_PER_NODE * nodes
         need += per_step * len(graphs)
-        if need > budget:  # the message is made only then: the loop stays cheap
+        if need > budget.room:  # the message is made only then: the loop stays cheap
             of = f" of {total}" if total is not None else ""
             _refuse_graphs(f"networkx graphs: {len(graphs)} steps{of} so far ({entries} "
                            f"edge-steps, at least {nodes} nodes)", need, budget,
@@ -518,15 +517,12 @@ def _graphs(obj, *, self_weight=SELF_WEIGHT) -> GraphSeries:
     return series_from_graphs(graphs, self_weight=self_weight)
 
 
-def _refuse_graphs(what: str, need: int, budget: int, *, endless: bool = False):
-    """BudgetError for graphs past the budget; no limit is promised (the graphs not yet
-    read may hold more)."""
-    env = os.environ.get(LIMIT_ENV)
-    source = f"{LIMIT_ENV}={shorten(env, 20)}" if env else "the default"
+def _refuse_graphs(what: str, need: int, budget, *, endless: bool = False):
+    """BudgetError for graphs past the budget (a :class:`~baygo_graph.limits.Budget`); no
+    limit is promised (the graphs not yet read may hold more)."""
     raise BudgetError(
-        f"{what} need ~{format_bytes(need)} (at least {GRAPH_STEP_BYTES} B a step), over "
-        f"the budget of {format_bytes(budget)} ({source}): pass fewer steps (a shorter time "
-        "window) or fewer edges per step"
+        f"{what} (at least {GRAPH_STEP_BYTES} B a step) need {budget.over(need)}: pass fewer "
+        "steps (a shorter time window) or fewer edges per step"
         + (" (an iterator may never end)" if endless else "")
         + f", or raise {LIMIT_ENV}"
     )

@@ -26,7 +26,7 @@ from ._validate import (
 from ._version import __version__
 from .data import draw_batches
 from .exceptions import BudgetError
-from .limits import arrays_nbytes, check_budget, estimate_run_bytes, format_bytes
+from .limits import arrays_nbytes, estimate_run_bytes, memory_budget
 from .models import pool, resolve_model
 from .models.grid import GridModel
 from .models.rows import blas_limit, blas_threads
@@ -319,19 +319,29 @@ def _simulate(strategy, seeds, *, monitors, copy_monitors, at_once, agents, step
     dtype = np.dtype(getattr(model, "dtype", "float64"))
     if dtype not in (np.float64, np.float32):
         raise ValueError(f"dtype must be 'float64' or 'float32', got {dtype!r}")
+    strat = resolve_strategy(strategy, agents=agents, informative=informative)
+    sizes = {"agents": agents, "steps": steps, "batch": batch, "dtype": dtype, "keep": keep}
+
+    # what the process holds, measured once: every check of this call adds its estimates
+    # to it (the memory a loop frees stays resident for the next: measuring again would
+    # count it twice)
+    sizes["budget"] = memory_budget()
+
+    def check_all(n):  # every run's results and the first loop, before any data is read
+        if n:
+            together = 1 if at_once is None else min(int(at_once), n)
+            _check_memory(model, strat, seeds=together, runs=n, **sizes)
+
     if hasattr(seeds, "__len__"):  # before reading them: range(10**9) is refused here
-        _check_results(model, len(seeds), agents=agents, steps=steps, keep=keep)
+        check_all(len(seeds))
     # (record, generator) of each run; simulate_seeds' errors name the seed
     records = [_seed_record(rng, i if copy_monitors else None) for i, rng in enumerate(seeds)]
     if not hasattr(seeds, "__len__"):
-        _check_results(model, len(records), agents=agents, steps=steps, keep=keep)
+        check_all(len(records))
     if not records:
         return []
-    strat = resolve_strategy(strategy, agents=agents, informative=informative)
-    sizes = {"agents": agents, "steps": steps, "batch": batch, "dtype": dtype, "keep": keep}
     if at_once is not None:
         at_once = min(int(at_once), len(records))
-    _check_memory(model, strat, seeds=at_once or 1, **sizes)
     dataset = model.resolve_data(data)
     show = sys.stderr.isatty() if progress is None else bool(progress)
     runs, lo = [], 0
@@ -347,15 +357,18 @@ def _simulate(strategy, seeds, *, monitors, copy_monitors, at_once, agents, step
         # as simulate makes it, whose plan says how many learners (and so seeds) fit
         seed, rng = records[lo]
         made = [[seed, rng, split_of(rng), None]]
-        _check_memory(model, strat, split=[made[0][2]], **sizes)
+        split = arrays_nbytes(made[0][2])  # one run's data split
+        _check_memory(model, strat, split=split, runs=len(records), **sizes)
         made[0][3] = plan_of(rng)
         if at_once is None:
             learners = getattr(made[0][3], "learners", agents)
-            at_once = _at_once(model, strat, len(records), learners=learners, **sizes)
+            at_once = _at_once(model, strat, len(records), learners=learners, split=split,
+                               **sizes)  # fmt: skip
         rest = [[seed, rng, split_of(rng), None] for seed, rng in records[lo + 1 : lo + at_once]]
         if rest:
             made += rest
-            _check_memory(model, strat, seeds=len(made), split=[m[2] for m in made], **sizes)
+            split = sum(arrays_nbytes(m[2]) for m in made)
+            _check_memory(model, strat, seeds=len(made), split=split, runs=len(records), **sizes)
             for one in rest:
                 one[3] = plan_of(one[1])
         lo += len(made)
@@ -430,13 +443,15 @@ def _start_plan(strat, rng, *, agents, steps, delta, dtype):
     return plan
 
 
-def _at_once(model, strat, seeds: int, *, learners: int, **sizes) -> int:
+def _at_once(model, strat, seeds: int, *, learners: int, split: int = 0, **sizes) -> int:
     """Seeds per loop: as many as keep the runs' posterior buffers within
-    :data:`SEEDS_AT_ONCE_BYTES` and the memory budget (at least one)."""
+    :data:`SEEDS_AT_ONCE_BYTES` and the memory budget, with the results of all ``seeds``
+    and a data split of ``split`` bytes each (at least one)."""
     values = model.state_values() if hasattr(model, "state_values") else 1
     per_seed = 3 * max(1, learners) * values * sizes["dtype"].itemsize  # logp, expo, spare
     n = max(1, min(seeds, SEEDS_AT_ONCE_BYTES // per_seed))
-    while n > 1 and not _within_budget(model, strat, seeds=n, **sizes):
+    while n > 1 and not _within_budget(model, strat, seeds=n, runs=seeds, split=n * split,
+                                       **sizes):  # fmt: skip
         n //= 2
     return n
 
@@ -498,42 +513,44 @@ def _config(strat, model, plan, rec, dataset, split, *, agents, steps, seed, del
 _RUN_OVERHEAD = 16 << 10
 
 
-def _check_results(model, runs: int, *, agents, steps, keep) -> None:
-    """Refuse more runs than the budget can hold once made (every one is returned): their
-    per-step arrays (loss, entropy, mean, choices), kept posteriors and records."""
-    if runs <= 1:
-        return  # one run: simulate's own check
+def _result_bytes(model, *, agents, steps, keep) -> int:
+    """Bytes one returned run holds: its per-step arrays (loss, entropy, mean, choices),
+    kept posteriors and records."""
     values = model.state_values() if hasattr(model, "state_values") else 1
     dims = len(model.grid_shape()) if hasattr(model, "grid_shape") else 2
     one = steps * agents * (8 + 8 + 8 * dims + 4) + len(keep) * agents * values * 8
-    one += _RUN_OVERHEAD
-    check_budget(
-        runs * one,
-        what=f"the results of {runs:,} runs ({format_bytes(one)} each, all returned)",
-        advice="pass fewer seeds per call",
-    )
+    return one + _RUN_OVERHEAD
 
 
-def _check_memory(model, strat, *, agents, steps, batch, dtype, keep, seeds=1, split=None):
-    """Refuse, before allocating, runs that need more memory than the budget: ``seeds``
-    runs made together (with ``split``, their splits: the runs' arrays plus the
-    splits', which already exist)."""
+def _check_memory(model, strat, *, agents, steps, batch, dtype, keep, seeds=1, runs=1,
+                  split=0, budget=None):  # fmt: skip
+    """Refuse, before allocating, runs that need more memory than the budget allows on
+    top of what the process held when the call began (``budget``, a
+    :class:`~baygo_graph.limits.Budget`; default: measured now): ``seeds`` runs made
+    together (their loop's arrays, :func:`~baygo_graph.limits.estimate_run_bytes`), the
+    results of all ``runs`` (>= ``seeds``; every one is returned) and ``split`` bytes of
+    the loop's data splits."""
     values = model.state_values() if hasattr(model, "state_values") else 1
     dense = capabilities(strat).pairwise  # M x M scores each step
-    nbytes = estimate_run_bytes(
-        agents, steps, values, itemsize=dtype.itemsize, kept=len(keep), pairwise=dense
-    )
-    nbytes += 4 * 8 * agents * batch  # each step's draws, indices and batches
+    loop = estimate_run_bytes(
+        agents, steps, values, itemsize=dtype.itemsize, kept=len(keep), pairwise=dense,
+        seeds=seeds,
+    )  # fmt: skip
+    loop += 4 * 8 * agents * batch * seeds  # each step's draws, indices and batches
+    result = _result_bytes(model, agents=agents, steps=steps, keep=keep)
+    # every run's results; the loop's runs hold theirs twice at its end (the loop's
+    # record of all of them, and each run's copy of its columns)
+    runs = max(int(runs), seeds)
+    nbytes = loop + runs * result + int(split)
     unit = "grid points" if hasattr(model, "space") or hasattr(model, "make_grid") else "values"
-    what = f"a run of {agents} agents x {steps} steps x {values} {unit} per agent"
-    what += f", batch {batch}" if batch > 1 else ""
-    if seeds > 1:
-        what = f"{seeds} runs made together, each " + what
-    nbytes *= seeds
-    if split is not None:
-        nbytes += sum(arrays_nbytes(one) for one in split)
-        what += " with its data split" if seeds == 1 else " with their data splits"
-    check_budget(nbytes, what=what)
+    size = f"{agents} agents x {steps} steps x {values} {unit}"
+    size += f", batch {batch}" if batch > 1 else ""
+    if runs == 1:
+        what, advice = f"a run of {size} per agent", ""
+    else:  # every run is returned: fewer per call is the way
+        what = f"{runs:,} runs of {size}" + (f" ({seeds} at once)" if seeds > 1 else "")
+        advice = "pass fewer seeds or a smaller at_once" if seeds > 1 else "pass fewer seeds"
+    (budget or memory_budget()).check(nbytes, what=what, advice=advice)
 
 
 def _split_record(split) -> dict:

@@ -6,13 +6,19 @@ points) and call :func:`check_budget` first, so a small hostile file or an absur
 option fails at once with a one-line :class:`~baygo_graph.exceptions.BudgetError`
 instead of driving the process into swap or the OOM killer.
 
+The budget bounds the process's *peak* resident memory: every check compares what
+this process already holds (:func:`process_memory`, its resident memory now) plus
+the estimate against the budget, in one place (:func:`memory_budget`), so a run that
+passes stays under it, and the limit a refusal advises counts what the process holds.
+
 The budget is, by priority:
 
 1. the ``limit`` keyword of the function called (bytes, or a text like ``"4GiB"``);
 2. the environment variable ``BAYGO_MEMORY_LIMIT`` (e.g. ``BAYGO_MEMORY_LIMIT=8GiB``);
 3. :data:`DEFAULT_LIMIT`, 8 GiB: far above any paper-sized run (12 agents, a
-   61 x 61 grid, 60 steps need a few MB), enough for the exact model's million
-   agents over 20 steps (about 1.2 GiB), and a third of a 24 GiB machine.
+   61 x 61 grid, 60 steps need a few MB above the ~150 MB a Python process with the
+   package imported holds), enough for the exact model's million agents over 20
+   steps (about 1.2 GiB), and a third of a 24 GiB machine.
 """
 
 from __future__ import annotations
@@ -20,10 +26,14 @@ from __future__ import annotations
 import math
 import os
 import re
+from dataclasses import dataclass
 
+from . import _text
 from .exceptions import BudgetError, SettingError
 
 __all__ = [
+    "ADVICE_MARGIN",
+    "Budget",
     "DEFAULT_LIMIT",
     "arrays_nbytes",
     "check_csv_budget",
@@ -34,7 +44,9 @@ __all__ = [
     "estimate_edge_list_bytes",
     "estimate_run_bytes",
     "format_bytes",
+    "memory_budget",
     "memory_limit",
+    "process_memory",
     "series_nbytes",
     "parse_bytes",
     "physical_memory",
@@ -225,8 +237,148 @@ def physical_memory() -> int | None:
     return pages * size if pages > 0 and size > 0 else None
 
 
+#: The limit a refusal advises is this much above what the process holds plus the
+#: estimate (then rounded up to two significant digits), so that the next run, whose
+#: resident memory at the same point differs by a few MB, passes too.
+ADVICE_MARGIN = 1.05
+
+_PROCESS: dict = {}  # pid -> psutil.Process: a forked worker measures itself, not its parent
+
+
+def process_memory() -> int:
+    """The resident memory this process holds now (bytes; psutil's RSS), or 0 where it
+    cannot be measured (psutil missing or failing on this platform): the checks then
+    count the estimates alone, as before the budget counted the process.
+
+    Examples
+    --------
+    >>> process_memory() > 2**20   # a Python process with numpy holds tens of MB
+    True
+    """
+    try:
+        import psutil
+
+        pid = os.getpid()
+        proc = _PROCESS.get(pid)
+        if proc is None:
+            _PROCESS.clear()
+            proc = _PROCESS[pid] = psutil.Process(pid)
+        return int(proc.memory_info().rss)
+    except Exception:  # noqa: BLE001 - any failure to measure counts 0, never a crash
+        return 0
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The memory budget in force and what this process already holds of it.
+
+    Attributes
+    ----------
+    limit : int
+        The budget in bytes (:func:`memory_limit`).
+    held : int
+        Bytes this process holds now (:func:`process_memory`, or the bytes a caller
+        knows it holds, whichever is larger).
+    given : bool
+        Whether the budget is a ``limit`` keyword (else the environment or the default).
+
+    Examples
+    --------
+    >>> b = Budget(limit=300 * 2**20, held=200 * 2**20, given=True)
+    >>> b.room // 2**20, b.fits(100 * 2**20), b.advised(100 * 2**20)
+    (100, True, '320MiB')
+    >>> b.over(150 * 2**20)
+    'about 150.0 MiB on top of the 200.0 MiB this process already holds, over the memory ...'
+    """
+
+    limit: int
+    held: int
+    given: bool = False
+
+    @property
+    def room(self) -> int:
+        """Bytes an allocation may still take (negative when already over)."""
+        return self.limit - self.held
+
+    def fits(self, nbytes: int) -> bool:
+        """Whether ``nbytes`` more keep the process within the budget."""
+        return self.held + int(nbytes) <= self.limit
+
+    @property
+    def source(self) -> str:
+        """Where the budget comes from: ``"BAYGO_MEMORY_LIMIT=300M"``, ``"the default"``."""
+        if self.given:
+            return "the limit given"
+        env = os.environ.get(LIMIT_ENV)
+        return f"{LIMIT_ENV}={_text.shorten(env, 20)}" if env else "the default"
+
+    def over(self, nbytes: int) -> str:
+        """``"about X on top of the Y this process already holds, over the memory budget
+        of Z (BAYGO_MEMORY_LIMIT=...)"``: the words of every refusal."""
+        held = f" on top of the {format_bytes(self.held)} this process already holds" if (
+            self.held) else ""  # fmt: skip
+        return (
+            f"about {format_bytes(nbytes)}{held}, over the memory budget of "
+            f"{format_bytes(self.limit)} ({self.source})"
+        )
+
+    def advised(self, nbytes: int) -> str:
+        """The limit that lets ``nbytes`` pass on top of what is held (a size text), with
+        :data:`ADVICE_MARGIN`."""
+        return size_text(math.ceil(ADVICE_MARGIN * (self.held + int(nbytes))))
+
+    def check(self, nbytes, *, what: str, advice: str = "") -> int:
+        """``nbytes``, or :class:`BudgetError` when they do not fit on top of what is held
+        (the words of :func:`check_budget`). Several checks of one computation measured
+        once (``simulate_seeds``: its loops and results) use one ``Budget``: memory they
+        freed stays resident, and measuring again would count it twice."""
+        nbytes = int(nbytes)
+        if self.fits(nbytes):
+            return nbytes
+        machine = physical_memory()
+        if machine is not None and self.held + nbytes > machine:  # no budget can help
+            held = f" on top of {format_bytes(self.held)} held" if self.held else ""
+            raise BudgetError(
+                f"{what} needs about {format_bytes(nbytes)}{held}, more than this machine's "
+                f"memory ({format_bytes(machine)}; the budget: {format_bytes(self.limit)}): "
+                + (advice or "it cannot run here")
+            )
+        text = self.advised(nbytes)
+        how = f"pass a limit of {text}" if self.given else f"set {LIMIT_ENV}={text}"
+        # a parse is estimated, not the work after it: its advice promises the read only
+        goal = "to read it" if what.startswith(("parsing ", "reading ")) else "to run it"
+        raise BudgetError(
+            f"{what} needs {self.over(nbytes)}: {f'{advice}, or ' if advice else ''}{how} or "
+            f"more {goal}"
+        )
+
+
+def memory_budget(limit=None, *, used: int = 0) -> Budget:
+    """The budget in force and what this process holds of it: the one computation every
+    budget check of the package goes through.
+
+    Parameters
+    ----------
+    limit : int or str, optional
+        The budget (see :func:`memory_limit`).
+    used : int, default 0
+        Bytes the caller knows this process holds already (arrays read before): they
+        are part of its resident memory, so they count only where that is smaller
+        (where it cannot be measured: 0).
+
+    Examples
+    --------
+    >>> b = memory_budget("1GiB")
+    >>> b.limit, 0 < b.held < b.limit, b.fits(b.room), b.fits(b.room + 1)
+    (1073741824, True, True, False)
+    """
+    budget = memory_limit(limit)
+    return Budget(limit=budget, held=max(process_memory(), int(used)), given=limit is not None)
+
+
 def check_budget(nbytes, *, what: str, limit=None, used: int = 0, advice: str = "") -> int:
-    """Raise :class:`BudgetError` when ``nbytes`` exceeds the memory budget.
+    """Raise :class:`BudgetError` when this process's memory plus ``nbytes`` exceeds the
+    memory budget.
 
     Parameters
     ----------
@@ -237,8 +389,8 @@ def check_budget(nbytes, *, what: str, limit=None, used: int = 0, advice: str = 
     limit : int or str, optional
         The budget (see :func:`memory_limit`).
     used : int, default 0
-        Bytes already taken from the same budget (e.g. the members of a file read
-        before this one): ``used + nbytes`` must fit.
+        Bytes this process is known to hold already for the same work (e.g. the
+        members of a file read before this one); see :func:`memory_budget`.
     advice : str, optional
         What else would make the input fit (``"pass a wider bin (--bin 20)"``), said
         before the budget that would let it pass.
@@ -251,9 +403,10 @@ def check_budget(nbytes, *, what: str, limit=None, used: int = 0, advice: str = 
     Raises
     ------
     BudgetError
-        One line: the estimate, the budget and where it comes from, and a budget
-        that would let this allocation pass (never the one in force), or, when that
-        is more than this machine's memory, that it cannot run here.
+        One line: the estimate, what the process already holds, the budget and where
+        it comes from, and a budget that would let this allocation pass counting what
+        is held (never the one in force), or, when that is more than this machine's
+        memory, that it cannot run here.
 
     Examples
     --------
@@ -262,32 +415,20 @@ def check_budget(nbytes, *, what: str, limit=None, used: int = 0, advice: str = 
     >>> check_budget(3 * 2**30, what="a big array", limit="1GiB")
     Traceback (most recent call last):
     ...
-    baygo_graph.exceptions.BudgetError: a big array needs about 3.0 GiB, over the memory \
-budget of 1.0 GiB (the limit given): pass a limit of 3GiB or more to run it
+    baygo_graph.exceptions.BudgetError: a big array needs about 3.0 GiB on top of the ...
     """
-    budget = memory_limit(limit)
-    nbytes, used = int(nbytes), int(used)
-    if used + nbytes <= budget:
-        return nbytes
-    need = f"about {format_bytes(nbytes)}" + (
-        f" more ({format_bytes(used)} already read)" if used else ""
-    )
-    env = os.environ.get(LIMIT_ENV)
-    source = "the limit given" if limit is not None else (f"{LIMIT_ENV}={env}" if env
-                                                          else "the default")  # fmt: skip
-    head = f"{what} needs {need}, over the memory budget of {format_bytes(budget)} ({source})"
-    machine = physical_memory()
-    if machine is not None and used + nbytes > machine:  # no budget can help: not said
-        raise BudgetError(
-            f"{what} needs {need}, more than this machine's memory ({format_bytes(machine)}; "
-            f"the budget: {format_bytes(budget)}): "
-            + (f"{advice}" if advice else "it cannot run here")
-        )
-    text = size_text(used + nbytes)
-    how = f"pass a limit of {text}" if limit is not None else f"set {LIMIT_ENV}={text}"
-    # a parse is estimated, not the work after it: its advice promises the read only
-    goal = "to read it" if what.startswith(("parsing ", "reading ")) else "to run it"
-    raise BudgetError(f"{head}: {f'{advice}, or ' if advice else ''}{how} or more {goal}")
+    return memory_budget(limit, used=used).check(nbytes, what=what, advice=advice)
+
+
+#: Bytes per grid point that each run of a loop holds besides its posterior buffers:
+#: the model's values prepared from its split (the linear model's (K, 6) features) and
+#: the step's temporaries; measured 68 B (the paper's grid, 50 to 235 runs in one loop).
+RUN_BYTES_PER_SEED_POINT = 72
+#: Bytes a call of :func:`baygo_graph.simulate` needs above its arrays (the data read,
+#: modules imported on first use, the allocator's arenas): measured up to 7 MiB above
+#: what the process held at the check plus the arrays (``docs/scaling.md``); 12 MiB
+#: leaves a margin.
+RUN_BYTES_FIXED = 12 << 20
 
 
 def estimate_run_bytes(
@@ -299,13 +440,17 @@ def estimate_run_bytes(
     itemsize: int = 8,
     kept: int = 0,
     pairwise: bool = True,
+    seeds: int = 1,
 ) -> int:
-    """Bytes that :func:`baygo_graph.simulate` allocates for a run of this size.
+    """Bytes that :func:`baygo_graph.simulate` allocates for a run of this size (or
+    :func:`baygo_graph.simulate_seeds` for ``seeds`` such runs made together).
 
-    Counts the (learners, K) log-posterior and its two work buffers, the grid,
-    the per-step metrics (mse, entropy, mean, choices: T x M x 36 bytes), the
-    kept posteriors and, with ``pairwise``, one M x M float array (KL scores or a
-    dense W). An estimate of the peak, within a small factor; exact for the big terms.
+    Counts, per run, the (learners, K) log-posterior and its two work buffers, the
+    model's values prepared for it (:data:`RUN_BYTES_PER_SEED_POINT` per grid point),
+    the per-step metrics (mse, entropy, mean, choices: T x M x 36 bytes), the kept
+    posteriors and, with ``pairwise``, one M x M float array (KL scores or a dense W);
+    once, the grid and :data:`RUN_BYTES_FIXED`. Checked against measured peaks
+    (``docs/scaling.md``); the process's own memory is counted by the check.
 
     Parameters
     ----------
@@ -319,20 +464,26 @@ def estimate_run_bytes(
         Number of kept posterior snapshots.
     pairwise : bool, default True
         Count an M x M float64 array.
+    seeds : int, default 1
+        Runs made together in one loop.
 
     Examples
     --------
-    >>> estimate_run_bytes(12, 60, 61 * 61) < 2**21
-    True
+    >>> format_bytes(estimate_run_bytes(12, 60, 61 * 61))  # the paper's run
+    '13.4 MiB'
+    >>> two = estimate_run_bytes(12, 60, 61 * 61, seeds=2)
+    >>> format_bytes(two - estimate_run_bytes(12, 60, 61 * 61))  # one more run in the loop
+    '1.3 MiB'
     >>> estimate_run_bytes(10**11, 60, 3721) > 2**60
     True
     """
     m, t, k = int(agents), int(steps), int(grid_points)
     rows = m if learners is None else int(learners)
-    posterior = 3 * rows * k * itemsize + kept * m * k * 8
+    posterior = 3 * rows * k * itemsize + kept * m * k * 8 + RUN_BYTES_PER_SEED_POINT * k
     grid = k * (2 + 3) * 8
     metrics = t * m * (8 + 8 + 16 + 4)
-    return posterior + grid + metrics + (m * m * 8 if pairwise else 0)
+    one = posterior + metrics + (m * m * 8 if pairwise else 0)
+    return RUN_BYTES_FIXED + grid + int(seeds) * one
 
 
 #: Bytes per node and per edge of drawing a step's graph and a window's union (two

@@ -56,6 +56,15 @@ def bodyfat_path() -> Path:
 
 
 @pytest.fixture(autouse=True)
+def _held_memory_not_measured(monkeypatch):
+    """In-process budget checks count the estimates alone: the test process's resident
+    memory (hundreds of MB, growing over a session) would make every small-budget test
+    depend on the tests run before it. Tests of what the process holds set
+    ``limits.process_memory`` themselves (tests/test_limits.py); child processes measure."""
+    monkeypatch.setattr("baygo_graph.limits.process_memory", lambda: 0)
+
+
+@pytest.fixture(autouse=True)
 def _close_figures():
     yield
     import matplotlib.pyplot as plt

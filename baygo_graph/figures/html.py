@@ -82,9 +82,14 @@ _QMAX = 65535
 #: codes, MSE), and per node (layout, labels): the budget check before the work.
 _VIEWER_BYTES_PER_CELL = 40
 _VIEWER_BYTES_PER_NODE = 400
-#: and per step (the steps' edges and answers in the page's data; 3 x 10^6 steps of 2
-#: nodes took 441 MB, ~147 B a step)
-_VIEWER_BYTES_PER_STEP = 192
+#: and per step (the steps' edges and answers in the page's data, as Python objects
+#: and as JSON text), and once (the page's text and its escaped copy, the template):
+#: measured above the process's memory at the check, a 2-node series active at every
+#: step took 880-890 B a step at 2 x 10^4 and 5 x 10^4 steps, 446 B at 2 x 10^5; 50
+#: nodes x 2 x 10^4 steps 2.1 KB a step (the earlier 192 B a step let a 2 x 10^5-step
+#: page peak at 1.09x the budget it passed)
+_VIEWER_BYTES_PER_STEP = 768
+_VIEWER_BYTES_FIXED = 8 << 20
 # Characters that must not appear raw inside a <script> element (HTML parser) or,
 # for old engines, inside a JavaScript string (U+2028/2029).
 _SCRIPT_ESCAPES = {
@@ -270,7 +275,10 @@ def _check_viewer_budget(series) -> None:
 
     m, t = series.n_agents, series.n_steps
     check_budget(
-        _VIEWER_BYTES_PER_CELL * m * t + _VIEWER_BYTES_PER_NODE * m + _VIEWER_BYTES_PER_STEP * t,
+        _VIEWER_BYTES_FIXED
+        + _VIEWER_BYTES_PER_CELL * m * t
+        + _VIEWER_BYTES_PER_NODE * m
+        + _VIEWER_BYTES_PER_STEP * t,
         what=f"the viewer of {m:,} nodes x {t:,} steps",
     )
 

@@ -177,11 +177,12 @@ class _GifSink:
         count = max(self.frames or 0, len(self.images) + 1)  # all of them when known
         if count > self.checked:  # before the frames pile up (hostile7 K8)
             h, w = frame.shape[:2]
-            check_budget(
-                int(count * w * h * GIF_BYTES_PER_PIXEL),
+            check_budget(  # the frames held so far are in the process's memory already
+                int((count - len(self.images)) * w * h * GIF_BYTES_PER_PIXEL),
                 what=f"a GIF of {count} frames of {w}x{h} pixels",
-                advice="draw fewer frames (--steps A:B) or at a lower --dpi, or write MP4 "
-                "(--format mp4: its frames go to ffmpeg as they come)",
+                used=int(len(self.images) * w * h * GIF_BYTES_PER_PIXEL),
+                advice="draw fewer frames (--steps A:B), at a lower --dpi or as MP4 (--format "
+                "mp4: streamed)",
             )
             self.checked = count
         self.images.append(

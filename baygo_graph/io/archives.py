@@ -42,7 +42,6 @@ import gzip
 import importlib.util
 import io
 import lzma
-import os
 import re
 import unicodedata
 import warnings
@@ -57,9 +56,9 @@ from .._validate import check_unique_names
 from ..exceptions import BudgetError, RunFormatError
 from ..limits import (
     CSV_BYTES_PER_FILE_BYTE,
-    LIMIT_ENV,
     check_budget,
     format_bytes,
+    memory_budget,
     memory_limit,
 )
 
@@ -270,15 +269,12 @@ def _check_partial(need: int, so_far: str, *, limit, compressed: str = "") -> No
     """BudgetError, before reading on, when what a partial read already needs exceeds the
     budget. The line says the file's total is unknown (it holds more), so no limit it
     names can be promised to read it: raising the limit only moves the refusal on."""
-    budget = memory_limit(limit)
-    if need <= budget:
+    budget = memory_budget(limit)
+    if budget.fits(need):
         return
-    env = os.environ.get(LIMIT_ENV)
-    source = "the limit given" if limit is not None else (
-        f"{LIMIT_ENV}={_text.shorten(env, 20)}" if env else "the default")  # fmt: skip
     raise BudgetError(
-        f"{so_far} need ~{format_bytes(need)}, over the budget of {format_bytes(budget)} "
-        f"({source}); the file may hold more{compressed}: read a part of it or raise {LIMIT_ENV}"
+        f"{so_far} need {budget.over(need)}; the file may hold more{compressed}: read a part "
+        "of it or raise the limit"
     )
 
 
@@ -560,7 +556,7 @@ def read_rows(spec: TableSpec, *, text=(), keep=None, limit=None) -> pd.DataFram
         inside the data, a corrupt compressed stream).
     """
     text = set(text)
-    budget = memory_limit(limit)
+    budget = max(0, memory_budget(limit).room)  # what the process holds counts
     per_row = BYTES_PER_ROW + BYTES_PER_TEXT_CELL * len(text)
     chunk = max(1, min(CHUNK_ROWS, budget // (4 * per_row)))  # a chunk fits 4 times over
     name = _text.shorten(repr(str(spec.path)), 120)
@@ -617,8 +613,7 @@ def read_rows(spec: TableSpec, *, text=(), keep=None, limit=None) -> pd.DataFram
                     # the rows so far and the next chunk, before that chunk is parsed
                     _check_partial(
                         (rows + chunk) * per_row,
-                        f"reading {name}: {rows} rows so far and the next {chunk} "
-                        f"(~{per_row} B each)",
+                        f"reading {name}: {rows} rows so far, {chunk} next (~{per_row} B each)",
                         limit=limit,
                         compressed=packed,
                     )

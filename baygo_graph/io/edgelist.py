@@ -45,7 +45,7 @@ from ..limits import (
     check_budget,
     estimate_edge_list_bytes,
     format_bytes,
-    memory_limit,
+    memory_budget,
 )
 from ..series import series_from_edges
 from .archives import (
@@ -262,7 +262,7 @@ def _check_series_budget(
     need = estimate_edge_list_bytes(
         rows, nodes=m, steps=n_steps, text_labels=text_labels, directed=directed
     )
-    budget = memory_limit()
+    budget = memory_budget().room  # what the process holds counts (limits.memory_budget)
     if need <= budget:
         return
     by_steps = EDGE_LIST_BYTES_PER_STEP * n_steps

@@ -13,6 +13,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -70,7 +71,7 @@ def _refused(result: dict, *words) -> str:
     assert result["error"] == "BudgetError", result
     text = result["message"]
     assert "\n" not in text and "BAYGO_MEMORY_LIMIT" in text
-    assert "needs about" in text or " need ~" in text  # a partial read: "... so far need ~"
+    assert "needs about" in text or " need about" in text  # a partial read: "... so far need"
     assert result["grown_mib"] < 200
     for word in words:
         assert word in text, (word, text)
@@ -108,7 +109,10 @@ def test_two_times_far_apart_without_bin(tmp_path):
     p = tmp_path / "far.csv"
     p.write_text("source,target,time\na,b,0\nb,a,10000000\n")
     text = _refused(_capped("series", p), "far.csv", "'time'", "--bin", "10000001 steps")
-    assert "pass bin=3 or wider (CLI --bin 3)" in text
+    # a wider bin for the room the child leaves (3 if it held nothing: the steps' 610 MiB
+    # over the 256 MiB less the fixed 24 MiB)
+    wider = int(re.search(r"pass bin=(\d+) or wider \(CLI --bin \1\)", text).group(1))
+    assert wider >= 3
     q = tmp_path / "far.txt"
     q.write_text("# SNAP\na b 0\nb a 10000000\n")
     _refused(_capped("series", q), "far.txt")

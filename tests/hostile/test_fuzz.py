@@ -293,6 +293,10 @@ CHILD = textwrap.dedent(
 
     headroom = int(sys.argv[2])
     resource.setrlimit(resource.RLIMIT_AS, (vm_size() + headroom, resource.RLIM_INFINITY))
+    # the budget bounds the process's peak: what this process holds now, plus the budget
+    # the readers may take on top of it
+    held = bg.limits.process_memory()
+    os.environ["BAYGO_MEMORY_LIMIT"] = str(held + int(os.environ["BAYGO_MEMORY_LIMIT"]))
     out = {}
     for name, reader, path in json.loads(sys.argv[1]):
         try:
