@@ -15,7 +15,7 @@ import warnings
 
 import click
 
-from .._text import console, escaped_path, short_line
+from .._text import console, escaped_path, short_line, shorten
 from ..exceptions import BayGoError
 
 __all__ = ["DEBUG_ENV", "PLUGINS_ENV", "cli", "main"]
@@ -50,6 +50,16 @@ class _LazyGroup(click.Group):
         module, attr = _COMMANDS[name]
         return getattr(importlib.import_module(module), attr)
 
+    def resolve_command(self, ctx, args):
+        name = args[0] if args else ""
+        if name in _COMMANDS or name.startswith("-"):
+            return super().resolve_command(ctx, args)
+        import difflib  # 'analyse' (the docs' spelling) -> 'analyze', as click does for options
+
+        close = difflib.get_close_matches(name, list(_COMMANDS), n=1, cutoff=0.6)
+        hint = f" Did you mean {close[0]!r}?" if close else " See baygo --help."
+        ctx.fail(f"No such command {shorten(name, 60)!r}.{hint}")
+
 
 @click.group(name="baygo", cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="baygo-graph")
@@ -70,7 +80,8 @@ def cli(debug, plugins):
 
     Data: --data PATH, else the file named by $BAYGO_BODYFAT, else a synthetic
     stand-in that every output labels as synthetic. Errors are one line
-    "baygo: error: ..." (exit code 1); --debug shows the traceback.
+    "baygo: error: ..." (exit code 1, also after Ctrl-C; 2 for a mistyped command or
+    option; 143 after SIGTERM, 129 after SIGHUP); --debug shows the traceback.
     Strategies and models of your own: --plugin my_strategy.py.
     """
     from ..io.atomic import announce_written, one_write_per_file

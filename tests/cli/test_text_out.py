@@ -91,3 +91,15 @@ def test_a_long_plugin_path_keeps_the_reason(tmp_path, capsys):
     line = capsys.readouterr().err.strip()
     assert line.startswith("baygo: error: plug-in Q") and line.endswith("file name too long")
     assert len(line) <= ERROR_CHARS + 40
+
+
+def test_a_mistyped_command_gets_the_closest_one(capsys):
+    """newcomer5: 'baygo analyse' (the docs' British spelling) said only 'No such
+    command'; a long name is shortened in the line."""
+    assert main(["analyse", "x"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "baygo: error: No such command 'analyse'. Did you mean 'analyze'?"
+    )
+    assert main(["Z" * 5000]) == 2
+    line = capsys.readouterr().err.strip()
+    assert line.endswith("See baygo --help.") and len(line) < 200
