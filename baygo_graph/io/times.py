@@ -90,8 +90,11 @@ def _cell(value, limit: int = 30) -> str:
     text = value if isinstance(value, str) else None
     if text is None or len(repr(text)) <= limit:
         return _text.shorten(repr(value), limit)
-    quoted = repr(text[: limit - 5])
-    return f"{quoted[:-1]}...{quoted[-1]} ({len(text) - (limit - 5)} more characters)"
+    kept = limit - 5  # the characters kept: their escaped form fits, and is what is counted
+    while kept > 0 and len(repr(text[:kept])) > limit - 3:
+        kept -= 1
+    quoted = repr(text[:kept])
+    return f"{quoted[:-1]}...{quoted[-1]} ({len(text) - kept} more characters)"
 
 
 def _offsets(ints: np.ndarray, origin: int) -> np.ndarray:

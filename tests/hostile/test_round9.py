@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import tracemalloc
 
 import numpy as np
@@ -257,3 +258,24 @@ def test_a_json_weight_written_as_text_is_named_as_text(tmp_path):
     path.write_text(UNDERFLOW_FILES["w.json"].replace("1e-400", '"0.5"'))
     with pytest.raises(RunFormatError, match="must be a number, not text, got '0.5'"):
         as_series(path)
+
+
+# -- M16: a shortened cell counts the characters it cut, escapes or not ---------------
+@pytest.mark.parametrize(
+    "cell", ["\x07" * 18, "a\tb\n" * 5, "é\x00" * 20, "Z" * 40, "\x1b[31m" * 9]
+)
+def test_a_shortened_cell_counts_what_it_cut(cell):
+    """An 18-character cell of escapes said '(-7 more characters)': the cut measured the
+    escaped text and counted the raw one."""
+    from baygo_graph.io.times import _cell
+
+    shown = _cell(cell)
+    m = re.search(r"\((\d+) more characters\)$", shown)
+    assert m, shown
+    kept = eval(shown[: shown.index("...")] + shown[shown.index("...") + 3])  # noqa: S307
+    assert cell.startswith(kept) and len(kept) + int(m.group(1)) == len(cell)
+    assert len(shown) <= 30 + len(" (999 more characters)")
+    frame = pd.DataFrame({"source": ["a", "b"], "target": ["b", "a"], "time": [cell, "2024"]})
+    with pytest.raises(ValueError) as e:
+        as_series(frame, bin="1D")
+    assert "(-" not in str(e.value) and len(str(e.value)) <= 300
