@@ -22,7 +22,9 @@ Tasks run on :func:`~baygo_graph.experiments.runner.run_tasks`. Storage
   dies). Concurrent sweeps on one folder skip locked tasks and wait for them;
   each task is computed once.
 * ``results.parquet`` - the table of every finished task in the folder's
-  ``tasks/`` (one row per task: categorical strategy, physical, data, model and
+  ``tasks/`` run by this sweep's code, data and model (a task of an edited
+  plug-in, another version, other data or another model is left out, its row kept
+  in ``tasks/``) (one row per task: categorical strategy, physical, data, model and
   loss; int32 counts; float64 results; the data source and synthetic flag in
   every row and in the file's metadata), rebuilt from ``tasks/`` and rewritten
   (atomically) at the end of each sweep while it holds the folder's lock
@@ -441,8 +443,9 @@ def sweep(
         Root seed of the sweep.
     results_format : {"parquet", "csv"}, default "parquet"
         The table on disk: ``out/results.parquet`` or ``out/results.csv`` (the
-        other one, if present, is removed), of every finished task in ``out/tasks/``:
-        the returned frame, and the rows of any other sweep run in ``out``.
+        other one, if present, is removed), of every finished task in ``out/tasks/``
+        of this code, data and model: the returned frame, and the rows of any other
+        such sweep run in ``out``.
 
     Returns
     -------
@@ -499,7 +502,8 @@ def sweep(
     model = resolve_model(model)
     dataset = model.resolve_data(data)
     _check_data_and_graphs(params, dataset, model)
-    tasks = _make_tasks(params, names, int(seeds), root, steps, fingerprint(dataset, model), model)
+    data_id = fingerprint(dataset, model)
+    tasks = _make_tasks(params, names, int(seeds), root, steps, data_id, model)
 
     folder = Path(out)
     task_dir = folder / _TASKS
@@ -517,14 +521,53 @@ def sweep(
     with output_lock(folder, wait=_TABLE_WAIT):  # one table write at a time, of every row
         _check_tables(folder)  # one another command wrote meanwhile is kept too
         found = _read_done(task_dir, [p.stem for p in task_dir.glob("*.json")])
-        others = [row for tid, row in sorted(found.items()) if tid not in done]
+        rest = [row for tid, row in sorted(found.items()) if tid not in done]
+        defined = {t["strategy"]: t["definition"] for t in tasks}
+        others = [row for row in rest if _same_code(row, defined, data_id)]
         full = _sorted(pd.concat([table, pd.DataFrame(others)], ignore_index=True)) if others \
             else table  # fmt: skip
-        rows = f"{len(full)} row{'s' if len(full) != 1 else ''}"
-        note = (f"({rows}: {len(table)} of this sweep, {len(others)} of other sweeps in this "
-                "folder)") if others else f"({rows})"  # fmt: skip
-        _write_table(full, folder, results_format=results_format, note=note)
+        _write_table(full, folder, results_format=results_format,
+                     note=_table_note(len(full), len(table), len(others),
+                                      len(rest) - len(others)))  # fmt: skip
     return table
+
+
+def _same_code(row: dict, defined: dict, data_id: str) -> bool:
+    """Whether the finished task ``row`` of another sweep ran this sweep's code, data and
+    model: its id is the one this sweep gives its parameters, strategy, seed and root seed
+    (a row of an edited plug-in, another baygo version, other data or another model is
+    not, nor one of a strategy not registered here). ``defined``: strategy name ->
+    definition, filled as strategies are met."""
+    name = row.get("strategy")
+    if name not in defined:
+        known = isinstance(name, str) and name in strategy_names()
+        defined[name] = definition(strategy_factory(name)) if known else None
+    if defined[name] is None or not all(p in row for p in PARAMETERS):
+        return False
+    task = {p: row[p] for p in PARAMETERS} | {
+        "strategy": name, "definition": defined[name], "seed": row.get("seed"),
+        "root_seed": row.get("root_seed"), "data": data_id, "version": __version__,
+    }  # fmt: skip
+    return task_id(task) == row["id"]
+
+
+def _table_note(rows: int, mine: int, others: int, left_out: int) -> str:
+    """What a sweep's ``wrote`` line says of its table: its rows, this sweep's and other
+    sweeps' of the same code, and the task rows of other code left out.
+
+    Examples
+    --------
+    >>> _table_note(8, 4, 4, 0), _table_note(2, 2, 0, 2)
+    ('(8 rows: 4 of this sweep, 4 of other sweeps in this folder)', '(2 rows; 2 task rows \
+of other code, data or model left out, kept in tasks/)')
+    """
+    text = f"{rows} row{'s' if rows != 1 else ''}"
+    if others:
+        text += f": {mine} of this sweep, {others} of other sweeps in this folder"
+    if left_out:
+        text += (f"; {left_out} task row{'s' if left_out != 1 else ''} of other code, data or "
+                 "model left out, kept in tasks/")  # fmt: skip
+    return f"({text})"
 
 
 def _check_tables(folder: Path) -> None:

@@ -253,3 +253,17 @@ def test_the_table_holds_every_finished_task_of_the_folder(reference, tmp_path):
     assert disk["id"].tolist() == want["id"].tolist()
     np.testing.assert_array_equal(disk["final_mse_others_mean"], want["final_mse_others_mean"])
     assert sorted(p.name for p in tmp_path.iterdir()) == ["results.parquet", "tasks"]
+
+
+def test_the_table_leaves_out_tasks_of_other_data_or_code(reference, tmp_path):
+    """Since L9 the table held every finished task of the folder, also those of an edited
+    plug-in or other data: two rows per seed that no column told apart (hostile round 9,
+    M15). Only tasks of this sweep's code, data and model are in it."""
+    grid = {"delta": [0.3], "agents": [4], "grid": [11]}
+    other = sweep(grid, out=tmp_path, n_jobs=1, **dict(KW, data=synthetic_bodyfat(rng=1)))
+    mine = sweep(grid, out=tmp_path, n_jobs=1, **KW)
+    wider = sweep({**grid, "delta": [0.7]}, out=tmp_path, n_jobs=1, **KW)  # same code: kept
+    disk = pd.read_parquet(tmp_path / "results.parquet")
+    assert sorted(disk["id"]) == sorted([*mine["id"], *wider["id"]])
+    assert not set(disk["id"]) & set(other["id"])
+    assert len(list((tmp_path / "tasks").glob("*.json"))) == 12  # left out, not removed
