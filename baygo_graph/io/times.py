@@ -348,7 +348,14 @@ def _check_format_date(fmt: str, bin) -> None:
     missing year with 1900 and a missing month or day with 1, so times of day, or dates
     of different years, would be reordered. A format of months (``%Y-%m``) or years
     (``%Y``) reads with a bin of whole months or years only."""
-    codes = set(re.findall(r"%[-#^]?([A-Za-z])", fmt.replace("%%", "")))
+    named = re.findall(r"%[-#^]?([A-Za-z])", fmt.replace("%%", ""))
+    twice = sorted({c for c in named if named.count(c) > 1})
+    if twice:  # the reason pandas would give, before what the format lacks
+        raise ValueError(
+            f"time_format={_cell(fmt)} is not a format pandas reads: it names a directive "
+            f"twice (%{twice[0]})"
+        )
+    codes = set(named)
     if codes & {"c", "x", "s"}:  # the locale's date (and time), or Unix seconds
         return
     year = bool(codes & {"Y", "y", "G"})
