@@ -119,6 +119,7 @@ def deferred_interrupt():
     Examples
     --------
     >>> import signal
+    >>> before = signal.signal(signal.SIGINT, signal.default_int_handler)  # Python's own
     >>> try:
     ...     with deferred_interrupt():
     ...         signal.raise_signal(signal.SIGINT)
@@ -127,6 +128,7 @@ def deferred_interrupt():
     ...     print("then interrupted")
     finished first
     then interrupted
+    >>> _ = signal.signal(signal.SIGINT, before)
     """
     if threading.current_thread() is not threading.main_thread():
         yield

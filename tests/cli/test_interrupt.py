@@ -43,6 +43,7 @@ def test_ctrl_c_after_the_first_figure_keeps_the_wrote_lines_of_the_finished_fil
     proc = subprocess.Popen(
         [sys.executable, "-c", MAIN, "plot", str(run), "--out", str(out), *formats],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # also under nohup
     )  # fmt: skip
     try:
         first = proc.stdout.readline()
@@ -123,6 +124,11 @@ def _sigint_blocked_or_ignored() -> bool:
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").is_file(), reason="needs Linux /proc")
+@pytest.mark.skipif(
+    signal.getsignal(signal.SIGINT) is signal.SIG_IGN,
+    reason="SIGINT is ignored in this test process (nohup ... &, cron, some CI runners): "
+    "there is no Ctrl-C to keep from the workers",
+)
 def test_workers_never_see_a_terminals_ctrl_c_from_their_first_instruction():
     """hostile7 K14: a terminal's Ctrl-C reaches every process of the group; loky workers
     still importing joblib/numpy (before baygo_graph ignores it there) printed import
