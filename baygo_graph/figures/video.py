@@ -181,8 +181,7 @@ class _GifSink:
                 int((count - len(self.images)) * w * h * GIF_BYTES_PER_PIXEL),
                 what=f"a GIF of {count} frames of {w}x{h} pixels",
                 used=int(len(self.images) * w * h * GIF_BYTES_PER_PIXEL),
-                advice="draw fewer frames (--steps A:B), at a lower --dpi or as MP4 (--format "
-                "mp4: streamed)",
+                advice="draw fewer (--steps A:B), at a lower --dpi or as --format mp4",
             )
             self.checked = count
         self.images.append(
