@@ -229,7 +229,8 @@ def _is_number(value) -> bool:
 
 
 def _check_offsets(offset: pd.Series, values: pd.Series, name: str) -> None:
-    """Refuse a UTC offset no clock has (beyond +-14:00, or minutes past 59)."""
+    """Refuse a UTC offset no clock has (beyond +-14:00, or minutes past 59), and a
+    column where some times give an offset and others do not (those have no instant)."""
     given = offset.notna() & (offset != "Z")
     if not given.any():
         return
@@ -244,6 +245,16 @@ def _check_offsets(offset: pd.Series, values: pd.Series, name: str) -> None:
             row,
             f": {_cell(values.iloc[row])} has the UTC offset "
             f"{offset.iloc[row]}, which no clock has (offsets run from -14:00 to +14:00)",
+        )
+    has = offset.notna().to_numpy()
+    if has.any() and not has.all():
+        row = _first_bad(has != has[0])
+        this, first = ("has a", "has none") if has[row] else ("has no", "has one")
+        raise CellError(
+            f"time column {name!r} ",
+            row,
+            f": {_cell(values.iloc[row])} {this} UTC offset, while the column's first time, "
+            f"{_cell(values.iloc[0])}, {first}: give every time a UTC offset, or none",
         )
 
 
@@ -358,6 +369,16 @@ def _check_format_date(fmt: str, bin) -> None:
     codes = set(named)
     if codes & {"c", "x", "s"}:  # the locale's date (and time), or Unix seconds
         return
+    if "I" in codes and "p" not in codes:  # strptime reads 12:30 as 00:30
+        raise ValueError(
+            f"time_format={_cell(fmt, 40)} has a 12-hour clock (%I) without AM/PM (%p): "
+            "12:30 would be read as 00:30; use %H, or add %p"
+        )
+    if "y" in codes:  # strptime's pivot: 68 -> 2068, 69 -> 1969
+        raise ValueError(
+            f"time_format={_cell(fmt, 40)} has a two-digit year (%y), whose century "
+            "strptime guesses (68 is 2068, 69 is 1969): write the year with four digits (%Y)"
+        )
     year = bool(codes & {"Y", "y", "G"})
     weekday = bool(codes & {"a", "A", "w", "u"})
     day = bool(codes & {"d", "j"}) or (weekday and bool(codes & {"U", "W", "V"}))

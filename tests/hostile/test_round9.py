@@ -196,6 +196,10 @@ def test_a_time_is_refused_for_its_real_reason(cell, why):
         ("%Y-%m", ["2024-05", "2024-06"], "1D", "gives no day"),
         ("%Y", ["2024", "2025"], "1MS", "gives no month"),
         ("%Y-%U", ["2024-05", "2024-06"], "1W", "gives no day"),
+        # hostile10 N1: a 12-hour clock without AM/PM, a two-digit year: a part guessed
+        ("%Y-%m-%d %I:%M", ["2024-05-01 11:00", "2024-05-01 12:30"], "1h", "without AM/PM"),
+        ("%y-%m-%d", ["68-12-31", "69-01-01"], "1D", "two-digit year (%y)"),
+        ("%d/%m/%y %H:%M", ["31/12/24 23:00", "01/01/25 00:30"], "1h", "two-digit year"),
     ],
 )
 def test_a_time_format_without_a_date_is_refused(fmt, cells, bin, why):
@@ -214,7 +218,8 @@ def test_a_time_format_without_a_date_is_refused(fmt, cells, bin, why):
         ("%Y-%m", ["2024-05", "2024-07"], "1MS", 3),
         ("%Y", ["2024", "2026"], "1YS", 3),
         ("%G-W%V-%u", ["2024-W18-3", "2024-W19-1"], "1D", 6),
-        ("%d/%m/%y %H:%M", ["31/12/24 23:00", "01/01/25 00:30"], "1h", 2),
+        ("%d/%m/%Y %H:%M", ["31/12/2024 23:00", "01/01/2025 00:30"], "1h", 2),
+        ("%Y-%m-%d %I:%M %p", ["2024-05-01 11:00 AM", "2024-05-01 12:30 PM"], "1h", 2),
         ("%Y-%j", ["2024-123", "2024-125"], "1D", 3),
     ],
 )
@@ -279,3 +284,17 @@ def test_a_shortened_cell_counts_what_it_cut(cell):
     with pytest.raises(ValueError) as e:
         as_series(frame, bin="1D")
     assert "(-" not in str(e.value) and len(str(e.value)) <= 300
+
+
+# -- hostile10 N3: times with and without a UTC offset in one column -------------------
+@pytest.mark.parametrize("last", ["2024-01-01T12:00", "2024-01-01T12:00Z"])
+def test_a_column_mixing_times_with_and_without_an_offset_is_refused(last):
+    """08:00Z was put after 09:00Z when one naive time joined the column (exit 0)."""
+    cells = ["2024-01-01T10:00+02:00", "2024-01-01T09:00+00:00", last]
+    frame = pd.DataFrame({"source": ["a", "b", "c"], "target": ["b", "c", "a"], "time": cells})
+    if last.endswith("Z"):  # every time gives its offset: laid on instants, in order
+        series = as_series(frame, bin="1h")
+        assert series.n_steps == 5
+        return
+    with pytest.raises(ValueError, match=r"row 2: '2024-01-01T12:00' has no UTC offset, while"):
+        as_series(frame, bin="1h")
