@@ -169,12 +169,19 @@ def map_partitions(
             delayed(_indexed)(fn, k, piece, arg) for k, (piece, arg) in enumerate(tasks)
         )
     try:
-        for item in results:  # noqa: UP028 (yield from would close results unquietly)
+        for item in results:  # noqa: UP028 (yield from would close results)
             yield item
-    finally:  # stopped early (a verdict found): the other partitions are cancelled, quietly
+    except GeneratorExit:  # stopped early (a verdict found): the other partitions run to
+        # their end and their answers are dropped; cancelling them (closing joblib's
+        # generator) made loky's manager thread print a KeyError traceback now and then
+        for _ in results:
+            pass
+        raise
+    except BaseException:  # Ctrl-C or a failed partition: cancelled at once
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", r".*tasks which were still being processed")
             results.close()
+        raise
 
 
 def _indexed(fn, k, piece, arg):
