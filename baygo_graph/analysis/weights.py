@@ -166,8 +166,9 @@ PRODUCT_BYTES_PER_ENTRY = 40
 def budgeted_product(a, b, *, what: str) -> sp.csr_array:
     """``a @ b`` (CSR), checked against the memory budget before it is formed.
 
-    The bound is the product's largest fill, ``sum over a's entries (i, k) of the
-    entries of row k of b`` (what SciPy allocates first): a window of steps that
+    The bound is the product's largest fill: row i holds at most ``sum over a's
+    entries (i, k) of the entries of row k of b``, and at most one entry a column (SciPy
+    counts the product's entries before it allocates them): a window of steps that
     reaches everyone makes a dense M x M product however sparse each step is.
 
     Examples
@@ -179,7 +180,9 @@ def budgeted_product(a, b, *, what: str) -> sp.csr_array:
     from ..limits import check_budget
 
     a, b = sp.csr_array(a), sp.csr_array(b)
-    fill = int(np.diff(b.indptr)[a.indices].sum())
+    rows = np.repeat(np.arange(a.shape[0]), np.diff(a.indptr))
+    reach = np.bincount(rows, weights=np.diff(b.indptr)[a.indices], minlength=a.shape[0])
+    fill = int(np.minimum(reach, b.shape[1]).sum())  # at most one entry a column
     check_budget(
         PRODUCT_BYTES_PER_ENTRY * fill,
         what=f"the product of {what} ({fill:,} entries at most, {a.shape[0]:,} nodes)",

@@ -216,3 +216,37 @@ def test_damped_influence_of_a_node_that_listens_to_no_one():
     assert got[3] == pytest.approx(0.8716, abs=1e-4)
     bare = nx.pagerank(g.reverse(), alpha=0.85)  # no self-loop: 3 is dangling
     assert abs(bare[3] - got[3]) > 0.3
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(1, 7),
+    st.floats(0.05, 1.0),
+    st.floats(0.05, 1.0),
+    st.integers(0, 2**32 - 1),
+)
+def test_the_product_bound_holds_the_product_and_never_passes_m_squared(m, da, db, seed):
+    """hostile10 N2: the bound summed per-row fills past M^2 (11.7 M entries counted for
+    a 2,000-node product, at most 4 M), refusing products that fit."""
+    import scipy.sparse as sp
+
+    import baygo_graph.limits as limits
+    from baygo_graph.analysis.weights import PRODUCT_BYTES_PER_ENTRY, budgeted_product
+
+    rng = np.random.default_rng(seed)
+    a = sp.csr_array(rng.random((m, m)) < da)
+    b = sp.csr_array(rng.random((m, m)) < db)
+    asked = []
+
+    def check(nbytes, **kw):
+        asked.append(nbytes // PRODUCT_BYTES_PER_ENTRY)
+
+    original = limits.check_budget
+    limits.check_budget = check
+    try:
+        product = budgeted_product(a.astype(float), b.astype(float), what="x")
+    finally:
+        limits.check_budget = original
+    brute = sum(min(sum(b[[k]].nnz for k in a[[i]].indices), m) for i in range(m))
+    assert asked == [brute]
+    assert product.nnz <= brute <= m * m
