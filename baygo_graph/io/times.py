@@ -374,6 +374,12 @@ def _check_format_date(fmt: str, bin) -> None:
             f"time_format={_cell(fmt, 40)} has a 12-hour clock (%I) without AM/PM (%p): "
             "12:30 would be read as 00:30; use %H, or add %p"
         )
+    if "Z" in codes:  # as ISO text with a zone name: refused, never read as an offset
+        raise ValueError(
+            f"time_format={_cell(fmt, 40)} reads zone names (%Z), which are not UTC offsets "
+            "('CET' is +01:00 in winter, +02:00 in summer): write each time's offset and "
+            "read it with %z"
+        )
     if "y" in codes:  # strptime's pivot: 68 -> 2068, 69 -> 1969
         raise ValueError(
             f"time_format={_cell(fmt, 40)} has a two-digit year (%y), whose century "

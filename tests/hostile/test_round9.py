@@ -200,6 +200,8 @@ def test_a_time_is_refused_for_its_real_reason(cell, why):
         ("%Y-%m-%d %I:%M", ["2024-05-01 11:00", "2024-05-01 12:30"], "1h", "without AM/PM"),
         ("%y-%m-%d", ["68-12-31", "69-01-01"], "1D", "two-digit year (%y)"),
         ("%d/%m/%y %H:%M", ["31/12/24 23:00", "01/01/25 00:30"], "1h", "two-digit year"),
+        # hostile10 N7: zone names gave pandas' "Mixed timezones detected. Pass utc=True"
+        ("%Y-%m-%d %H:%M %Z", ["2024-05-01 10:00 CET", "2024-05-01 10:00 UTC"], "1h", "%z"),
     ],
 )
 def test_a_time_format_without_a_date_is_refused(fmt, cells, bin, why):
