@@ -437,7 +437,7 @@ def table_spec(path, *, columns=None) -> TableSpec:
     except UnicodeDecodeError:  # latin-1 or Windows text: name the line, never guess
         raise RunFormatError(_not_utf8(path, compression, name)) from None
     except (OSError, EOFError, lzma.LZMAError, ValueError) as e:
-        raise RunFormatError(f"{name} cannot be read: {_text.shorten(e, 120)}") from None
+        raise RunFormatError(f"{name} cannot be read: {_stream_error(e, compression)}") from None
     skip = next((k for k, line in enumerate(lines) if not _is_comment(line)), len(lines))
     first = lines[skip] if skip < len(lines) else ""
     defaults: dict = {}
@@ -641,6 +641,10 @@ def read_rows(spec: TableSpec, *, text=(), keep=None, limit=None) -> pd.DataFram
                 f"{_other_space(text)}: every row has the fields of the first (to ignore "
                 "positions after some, name the columns: columns='source,target,time')"
             ) from None
+        if isinstance(e, EOFError):
+            raise RunFormatError(
+                f"{name} cannot be read: {_stream_error(e, spec.compression)}"
+            ) from None
         raise RunFormatError(
             f"{name} is not a readable edge list: {_text.shorten(' '.join(str(e).split()), 160)}"
         ) from None
@@ -802,3 +806,16 @@ def _not_utf8(path: Path, compression: str | None, name: str) -> str:
 
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def _stream_error(e: BaseException, compression) -> str:
+    """Why a compressed file could not be read, in one clause: an ``.xz`` file that ends
+    early may be whole with padding after its last stream, which Python's lzma (unlike
+    ``xz``) does not read."""
+    if isinstance(e, EOFError) and compression == "xz":
+        return (
+            "it ends inside an xz stream, or has padding after its last stream, which this "
+            "reader does not take: check it with xz -t, and if that passes, decompress it "
+            "(xz -d) and read the plain file"
+        )
+    return _text.shorten(" ".join(str(e).split()), 120)

@@ -300,3 +300,18 @@ def test_a_column_mixing_times_with_and_without_an_offset_is_refused(last):
         return
     with pytest.raises(ValueError, match=r"row 2: '2024-01-01T12:00' has no UTC offset, while"):
         as_series(frame, bin="1h")
+
+
+# -- hostile10 N6: an .xz file ending early, or whole with stream padding ---------------
+def test_an_xz_file_that_ends_early_or_has_padding_says_what_to_do(tmp_path):
+    import lzma
+
+    whole = lzma.compress(b"1\t2\t100\n2\t3\t101\n", format=lzma.FORMAT_XZ)
+    (tmp_path / "pad.txt.xz").write_bytes(whole + b"\0\0\0\0")  # xz -t accepts it
+    (tmp_path / "cut.txt.xz").write_bytes(whole[:40])
+    for name in ("pad.txt.xz", "cut.txt.xz"):
+        with pytest.raises(ValueError) as e:
+            as_series(tmp_path / name)
+        text = str(e.value)
+        assert "padding after its last stream" in text and "xz -t" in text, text
+        assert "end-of-stream marker" not in text and len(text) <= 300
