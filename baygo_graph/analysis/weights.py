@@ -186,7 +186,7 @@ def budgeted_product(a, b, *, what: str) -> sp.csr_array:
     check_budget(
         PRODUCT_BYTES_PER_ENTRY * fill,
         what=f"the product of {what} ({fill:,} entries at most, {a.shape[0]:,} nodes)",
-        advice="take a shorter window (--window 1 forms no product) or the union influence",
+        advice="take a shorter window (--window), or method='union'",
     )
     return sp.csr_array(a @ b)
 
