@@ -56,6 +56,10 @@ _DAY_NS = 86_400 * 10**9
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 #: A trailing UTC offset after a clock time: ``08:00+02:00``, ``08:00:00.5Z``.
 _OFFSET = r"^(.*\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?)\s*(Z|[+-]\d{2}(?::?\d{2})?)$"
+#: What looks like an offset or a zone that _OFFSET does not read (after an hour-only or
+#: basic-form time, a lower-case z, a bracketed zone): named, never guessed
+_ODD_OFFSET = r"(?:[T ]\d{2}(?::?\d{2}){0,2}(?:[.,]\d+)?[+-]\d{2}(?::?\d{2})?|\d[zZ]|\])$"
+_OFFSET_FORM = "write each time as 2024-05-01T08:00+02:00, or 08:00Z"
 #: Reduced-precision ISO dates: a year, a year and month (their own precision).
 _REDUCED = {"a year": r"\d{4}", "a year and month": r"\d{4}-\d{2}"}
 #: ISO 8601 forms that are not read, and why (instead of "not ISO 8601").
@@ -249,6 +253,14 @@ def _check_offsets(offset: pd.Series, values: pd.Series, name: str) -> None:
     has = offset.notna().to_numpy()
     if has.any() and not has.all():
         row = _first_bad(has != has[0])
+        bare = row if not has[row] else 0  # a time whose offset was not seen
+        if re.search(_ODD_OFFSET, str(values.iloc[bare]).strip()):
+            raise CellError(
+                f"time column {name!r} ",
+                bare,
+                f": {_cell(values.iloc[bare])} gives its UTC offset in a form not read "
+                f"({_OFFSET_FORM})",
+            )
         this, first = ("has a", "has none") if has[row] else ("has no", "has one")
         raise CellError(
             f"time column {name!r} ",
@@ -294,7 +306,18 @@ def _parse_text(values: pd.Series, name: str, time_format: str | None):
         _check_offsets(offset, values, name)
         _one_precision(text, values, name)
         text = local.where(local.notna(), text)
-        stamps = pd.to_datetime(text, format="ISO8601", errors="coerce")
+        try:
+            stamps = pd.to_datetime(text, format="ISO8601", errors="coerce")
+        except ValueError as e:  # offsets pandas reads but _OFFSET did not see
+            if "timezone" not in str(e).lower():
+                raise
+            row = next((k for k, v in enumerate(values) if re.search(_ODD_OFFSET, str(v))), 0)
+            raise CellError(
+                f"time column {name!r} ",
+                row,
+                f": {_cell(values.iloc[row])} gives its UTC offset in a form not read "
+                f"({_OFFSET_FORM})",
+            ) from None
         hint = None  # said by _why_not_read: the day/month advice for day/month text only
     else:
         fmt, offset = time_format, None

@@ -315,3 +315,31 @@ def test_an_xz_file_that_ends_early_or_has_padding_says_what_to_do(tmp_path):
         text = str(e.value)
         assert "padding after its last stream" in text and "xz -t" in text, text
         assert "end-of-stream marker" not in text and len(text) <= 300
+
+
+# -- hostile11 P1: offsets in forms the offset pattern does not read ---------------------
+@pytest.mark.parametrize(
+    ("cells", "row", "named"),
+    [
+        (["2024-05-01T08+02", "2024-05-01T08+00"], 0, "2024-05-01T08+02"),
+        (["20240501T080000+0200", "20240501T073000Z"], 0, "20240501T080000+0200"),
+        (["2024-05-01T08:00+02", "2024-05-01T0730+00"], 1, "2024-05-01T0730+00"),
+        (["2024-05-01T08:00:00z", "2024-05-01T07:30:00+02:00"], 0, "2024-05-01T08:00:00z"),
+    ],
+)
+def test_an_offset_in_a_form_not_read_is_named(cells, row, named):
+    """pandas' 'Mixed timezones detected. Pass utc=True ...', or 'has none' of a time
+    whose offset is there in a form the reader does not take."""
+    frame = pd.DataFrame({"source": ["a", "b"], "target": ["b", "c"], "time": cells})
+    with pytest.raises(ValueError) as e:
+        as_series(frame, bin="1h")
+    text = str(e.value)
+    assert f"row {row}: '{named}' gives its UTC offset in a form not read" in text, text
+    assert "utc=True" not in text and "has none" not in text
+
+
+def test_a_date_among_zoned_times_is_still_said_to_have_no_offset():
+    frame = pd.DataFrame({"source": ["a", "b"], "target": ["b", "c"],
+                          "time": ["2024-05-01T08:00+02:00", "2024-05-02"]})  # fmt: skip
+    with pytest.raises(ValueError, match=r"row 1: '2024-05-02' has no UTC offset, while"):
+        as_series(frame, bin="1h")
