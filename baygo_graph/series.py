@@ -139,6 +139,8 @@ def _node_order(graphs: list) -> tuple:
                 f"graphs[{t}] must be a networkx.DiGraph or Graph, got {type(g).__name__}"
                 + (" (a row: give an edge list as a pandas.DataFrame)" if row else "")
             )
+    for t, g in enumerate(graphs):  # each graph's labels: True, 1.0 and 1 are one key
+        _check_labels(g, where=f"graphs[{t}]: " if len(graphs) > 1 else "")
     union = dict.fromkeys(v for g in graphs for v in g)  # first-appearance order
     if not union:
         raise ValueError("the graphs have no nodes: a series needs at least one node")
@@ -263,16 +265,18 @@ def informative_marks(graphs) -> list:
     return marks
 
 
-def _check_labels(nodes: tuple) -> None:
+def _check_labels(nodes, *, where: str = "") -> None:
     """Node labels are integers or text, in every form (docs/formats.md): a float, a
     bool, a tuple, a numpy float... refused in one line (``1.0`` and ``1`` are one dict
     key, ``True`` and ``1`` too, and no series file can give them back)."""
-    bad = next((v for v in nodes if (isinstance(v, bool) or not isinstance(v, int | str))
+    bad = next((v for v in nodes if (isinstance(v, bool | np.bool_)
+                                     or not isinstance(v, int | str | np.integer))
                 and _present(v)), None)  # fmt: skip
     if bad is not None:
         raise ValueError(
-            f"node label {shorten(repr(bad), 40)} is a {type(bad).__name__}: node labels are "
-            "integers or text (relabel the graphs, e.g. networkx.relabel_nodes(g, str))"
+            f"{where}node label {shorten(repr(bad), 40)} is a {type(bad).__name__}: node "
+            "labels are integers or text (relabel the graphs, e.g. networkx.relabel_nodes(g, "
+            "str))"
         )
 
 

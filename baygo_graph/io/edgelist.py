@@ -246,7 +246,8 @@ def _labels(values: pd.Series, name: str) -> pd.Series:
         )
     empty = values.isna().to_numpy()
     if values.dtype.kind == "O" or isinstance(values.dtype, pd.StringDtype):
-        empty = empty | (values.to_numpy(dtype=object) == "")  # a CSV's empty cell, as text
+        text = values.to_numpy(dtype=object, na_value=None)  # pd.NA has no truth value
+        empty = empty | (text == "")  # a CSV's empty cell, as text
     if empty.any():
         row = int(np.flatnonzero(empty)[0])
         raise CellError(f"column {name!r} is empty in ", row, ": every row needs a node label")

@@ -236,8 +236,6 @@ def _check_offsets(offset: pd.Series, values: pd.Series, name: str) -> None:
     """Refuse a UTC offset no clock has (beyond +-14:00, or minutes past 59), and a
     column where some times give an offset and others do not (those have no instant)."""
     given = offset.notna() & (offset != "Z")
-    if not given.any():
-        return
     digits = offset[given].str.replace(":", "", regex=False)
     hours = digits.str[1:3].astype(int)
     minutes = digits.str[3:5].replace("", "0").astype(int)
@@ -402,6 +400,11 @@ def _check_format_date(fmt: str, bin) -> None:
             f"time_format={_cell(fmt, 40)} reads zone names (%Z), which are not UTC offsets "
             "('CET' is +01:00 in winter, +02:00 in summer): write each time's offset and "
             "read it with %z"
+        )
+    if "p" in codes and "H" in codes and "I" not in codes:  # strptime drops the AM/PM
+        raise ValueError(
+            f"time_format={_cell(fmt, 40)} has AM/PM (%p) with a 24-hour clock (%H), which "
+            "strptime ignores (11:00 PM would be 11:00): use %I with %p, or %H alone"
         )
     if "y" in codes:  # strptime's pivot: 68 -> 2068, 69 -> 1969
         raise ValueError(

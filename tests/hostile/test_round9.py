@@ -343,3 +343,41 @@ def test_a_date_among_zoned_times_is_still_said_to_have_no_offset():
                           "time": ["2024-05-01T08:00+02:00", "2024-05-02"]})  # fmt: skip
     with pytest.raises(ValueError, match=r"row 1: '2024-05-02' has no UTC offset, while"):
         as_series(frame, bin="1h")
+
+
+# -- hostile11 P2-P5 -----------------------------------------------------------------------
+@pytest.mark.parametrize("label", [True, np.True_, 1.0, np.float64(1), 1 + 0j])
+def test_a_later_graphs_bool_or_float_label_is_refused(label):
+    """P2: True or 1.0 in a later graph became the int node 1 (one dict key)."""
+    import networkx as nx
+
+    with pytest.raises(ValueError, match=r"graphs\[1\]: node label .* is a"):
+        as_series([nx.DiGraph([(1, 2)]), nx.DiGraph([(label, 2)])])
+    series = as_series([nx.DiGraph([(np.int64(1), 2)]), nx.DiGraph([(2, np.int64(1))])])
+    assert series.nodes == (1, 2) and all(type(v) is int for v in series.nodes)
+
+
+def test_a_nullable_string_label_column_with_a_missing_cell_names_it():
+    """P3: 'boolean value of NA is ambiguous' (pandas' words)."""
+    frame = pd.DataFrame({"source": pd.array(["a", None], dtype="string"),
+                          "target": ["b", "a"], "time": [0, 1]})  # fmt: skip
+    with pytest.raises(ValueError, match=r"column 'source' is empty in row 1"):
+        as_series(frame)
+
+
+def test_am_pm_with_a_24_hour_clock_is_refused():
+    """P4: '%H ... %p' read 11:00 PM as 11:00."""
+    frame = pd.DataFrame({"source": ["a", "b"], "target": ["b", "c"],
+                          "time": ["2024-05-01 11:00 PM", "2024-05-01 12:30 AM"]})  # fmt: skip
+    with pytest.raises(ValueError, match=r"AM/PM \(%p\) with a 24-hour clock"):
+        as_series(frame, bin="1h", time_format="%Y-%m-%d %H:%M %p")
+    assert as_series(frame, bin="1h", time_format="%Y-%m-%d %I:%M %p").n_steps == 24
+
+
+def test_z_times_among_times_without_an_offset_are_refused():
+    """P5: only 'Z' offsets skipped the mixed check (+00:00 was refused)."""
+    frame = pd.DataFrame({"source": ["a", "b", "c"], "target": ["b", "c", "a"],
+                          "time": ["2024-06-01T10:00", "2024-06-01T09:00Z",
+                                   "2024-06-01T12:00"]})  # fmt: skip
+    with pytest.raises(ValueError, match=r"row 1: '2024-06-01T09:00Z' has a UTC offset, while"):
+        as_series(frame, bin="1h")
