@@ -173,6 +173,11 @@ def main(argv=None) -> int:
     (exit code 1). ``baygo --debug ...`` or ``BAYGO_DEBUG=1`` adds the traceback.
     Each file a command writes is said, ``wrote PATH``, as soon as it is finished.
     """
+    # a standard stream closed when the command started (``>&-``, ``2>&-``: Python then
+    # holds None): what would go there is dropped, as for a reader that has gone
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, "w"))  # noqa: SIM115 (for the whole run)
     import signal
 
     from .._interrupt import (

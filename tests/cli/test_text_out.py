@@ -103,3 +103,21 @@ def test_a_mistyped_command_gets_the_closest_one(capsys):
     assert main(["Z" * 5000]) == 2
     line = capsys.readouterr().err.strip()
     assert line.endswith("See baygo --help.") and len(line) < 200
+
+
+def test_a_closed_standard_output_or_error_is_no_traceback(tmp_path):
+    """hostile11 P7: 'baygo ... >&-' (fd 1 closed at start: Python's sys.stdout is None)
+    ended in an AttributeError traceback and wrote no file."""
+    import subprocess
+    import sys
+
+    (tmp_path / "in.csv").write_text("source,target,time\na,b,0\nb,a,1\n")
+    run = "import sys; from baygo_graph.cli import main; sys.exit(main(sys.argv[1:]))"
+    for closed, args in ((1, ["analyze", "in.csv", "--out", "rep"]), (2, ["analyze", "no.csv"])):
+        done = subprocess.run(
+            [sys.executable, "-c", run, *args], cwd=tmp_path, capture_output=True, text=True,
+            pass_fds=(), preexec_fn=lambda fd=closed: __import__("os").close(fd),
+        )  # fmt: skip
+        assert "Traceback" not in done.stderr + done.stdout
+        assert done.returncode == (0 if closed == 1 else 1)
+    assert (tmp_path / "rep" / "report.txt").is_file()
