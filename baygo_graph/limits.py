@@ -521,10 +521,17 @@ def series_nbytes(series) -> int:
     return sum(a.nbytes for a in (getattr(series, "entries", None) or ()))
 
 
-def check_analysis_budget(series, *, what: str, limit=None) -> int:
+#: What ``baygo plot`` of a series holds per step on top of its analysis: the window
+#: connectivity figure's per-step arrays and artists (measured 1.1-2.1 kB a step, hostile
+#: round 11, P9).
+FIGURE_BYTES_PER_STEP = 2_304
+
+
+def check_analysis_budget(series, *, what: str, limit=None, per_step: int = 0) -> int:
     """Check the per-step work of analysing ``series`` (its windows' answers and two
-    (T, M) influence arrays, :data:`ANALYSIS_BYTES_PER_STEP`) against the budget, before
-    any window is answered; ``what`` names the work (``"the analysis"``).
+    (T, M) influence arrays, :data:`ANALYSIS_BYTES_PER_STEP`, plus ``per_step`` bytes a
+    step of the caller's own, e.g. :data:`FIGURE_BYTES_PER_STEP`) against the budget,
+    before any window is answered; ``what`` names the work (``"the analysis"``).
 
     Examples
     --------
@@ -538,7 +545,7 @@ def check_analysis_budget(series, *, what: str, limit=None) -> int:
     t, m = int(series.n_steps), int(series.n_agents)
     held = series_nbytes(series)
     return check_budget(
-        ANALYSIS_BYTES_PER_STEP * t + 16 * t * m,
+        (ANALYSIS_BYTES_PER_STEP + per_step) * t + 16 * t * m,
         what=f"{what} of {t} steps x {m} nodes",
         limit=limit,
         used=held,

@@ -227,3 +227,23 @@ def test_only_limits_compares_against_the_budget():
             if "memory_limit(" in line and not line.strip().startswith(("#", ":", "The ")):
                 found.add((rel, line.strip()))
     assert found == allowed
+
+
+def test_plot_counts_its_figures_per_step_on_top_of_the_analysis():
+    """hostile11 P9: plot of a 2-row file spanning 250,000 steps passed the analysis
+    check (~214 B a step) and peaked at 1.7x the budget (its figure ~1-2 kB a step)."""
+    from types import SimpleNamespace
+
+    from baygo_graph.exceptions import BudgetError
+    from baygo_graph.limits import (
+        ANALYSIS_BYTES_PER_STEP,
+        FIGURE_BYTES_PER_STEP,
+        check_analysis_budget,
+    )
+
+    s = SimpleNamespace(n_steps=100_000, n_agents=2)
+    limit = (ANALYSIS_BYTES_PER_STEP + 16 * 2) * 100_000 + 2**20
+    check_analysis_budget(s, what="the analysis", limit=limit)  # the analysis alone fits
+    with pytest.raises(BudgetError, match="the figures' analysis of 100000 steps x 2 nodes"):
+        check_analysis_budget(s, what="the figures' analysis", limit=limit,
+                              per_step=FIGURE_BYTES_PER_STEP)  # fmt: skip

@@ -80,9 +80,9 @@ def _series_figures(series, *, window=10) -> dict:
     from .. import analysis
     from .. import figures as F
     from .._render import self_weight_text
-    from ..limits import check_analysis_budget
+    from ..limits import FIGURE_BYTES_PER_STEP, check_analysis_budget
 
-    check_analysis_budget(series, what="the figures' analysis")  # before the windows
+    check_analysis_budget(series, what="the figures' analysis", per_step=FIGURE_BYTES_PER_STEP)
     t, syn = series.n_steps, series.synthetic
     window = max(1, min(window, t))
     infl = analysis.influence_series(series, window=window, windows="sliding").values
