@@ -320,48 +320,56 @@ def _open(path: Path, compression: str | None):
                 "install zstandard), or decompress it first: zstd -d FILE"
             ) from None
         return zstandard.open(path, "rb")
-    if compression == "xz":
-        _check_xz(path)
+    if compression in ("xz", "bz2"):
+        _check_streams(path, compression)
     return {"gzip": gzip.open, "bz2": bz2.open, "xz": lzma.open}[compression](path, "rb")
 
 
-_XZ_MAGIC = b"\xfd7zXZ\x00"
-_XZ_WHOLE: set = set()  # (path, mtime, size) of .xz files whose streams were walked
+_MAGIC = {"xz": b"\xfd7zXZ\x00", "bz2": b"BZh"}
+_WHOLE: set = set()  # (path, mtime, size) of .xz/.bz2 files whose streams were walked
 
 
-def _check_xz(path: Path) -> None:
-    """Refuse an ``.xz`` file with anything but further streams after a stream (padding,
-    junk): Python's lzma stops there without a word, where ``xz -d`` reads on past
-    padding. One decompression pass, its output dropped, 1 MiB at a time; a truncated
-    file is left to the reader, whose error says so."""
+def _decompressor(compression: str):
+    return lzma.LZMADecompressor(format=lzma.FORMAT_XZ) if compression == "xz" else (
+        bz2.BZ2Decompressor())  # fmt: skip
+
+
+def _check_streams(path: Path, compression: str) -> None:
+    """Refuse an ``.xz`` or ``.bz2`` file with anything but further streams after a
+    stream (padding, junk): Python's lzma and bz2 stop there without a word, where ``xz
+    -d`` reads on past padding and ``bzip2 -d`` warns. One decompression pass, its
+    output dropped, 1 MiB at a time; a truncated file is left to the reader, whose error
+    says so."""
     st = path.stat()
     key = (str(path), st.st_mtime_ns, st.st_size)
-    if key in _XZ_WHOLE:
+    if key in _WHOLE:
         return
-    chunk = 1 << 20
+    chunk, magic = 1 << 20, _MAGIC[compression]
     with open(path, "rb") as f:
-        d, feed = lzma.LZMADecompressor(format=lzma.FORMAT_XZ), f.read(chunk)
+        d, feed = _decompressor(compression), f.read(chunk)
         while True:
             d.decompress(feed, max_length=chunk)
             if d.eof:
                 tail = d.unused_data
-                while len(tail) < len(_XZ_MAGIC) and (more := f.read(chunk)):
+                while len(tail) < len(magic) and (more := f.read(chunk)):
                     tail += more
                 if not tail:
                     break
-                if not tail.startswith(_XZ_MAGIC):
+                if not tail.startswith(magic):
                     raise RunFormatError(
-                        f"{_text.shorten(repr(str(path)), 120)} has bytes after an xz stream "
-                        "that are not another stream (padding or other data), which this "
-                        "reader does not take: check it with xz -t, and if that passes, "
-                        "decompress it (xz -d) and read the plain file"
+                        f"{_text.shorten(repr(str(path)), 120)} has bytes after "
+                        f"{'an' if compression == 'xz' else 'a'} {compression} stream that "
+                        "are not another stream (padding or other "
+                        f"data), which this reader does not take: check it with "
+                        f"{'xz -t' if compression == 'xz' else 'bzip2 -t'}, and if that "
+                        "passes, decompress it and read the plain file"
                     )
-                d, feed = lzma.LZMADecompressor(format=lzma.FORMAT_XZ), tail
+                d, feed = _decompressor(compression), tail
                 continue
             feed = f.read(chunk) if d.needs_input else b""
             if d.needs_input and not feed:
                 return  # ends inside a stream: the reader's EOFError names it
-    _XZ_WHOLE.add(key)
+    _WHOLE.add(key)
 
 
 def _head_lines(path: Path, compression: str | None) -> list[str]:

@@ -388,7 +388,13 @@ def _check_format_date(fmt: str, bin) -> None:
             f"twice (%{twice[0]})"
         )
     codes = set(named)
-    if codes & {"c", "x", "s"}:  # the locale's date (and time), or Unix seconds
+    if "x" in codes:  # the locale's date: '%m/%d/%y' in the C locale, a guessed century
+        raise ValueError(
+            f"time_format={_cell(fmt, 40)} reads the locale's date (%x), which here is "
+            "%m/%d/%y, with a two-digit year whose century strptime guesses: write the "
+            "date's own directives with %Y, e.g. '%m/%d/%Y'"
+        )
+    if codes & {"c", "s"}:  # the locale's date and time (a four-digit year), Unix seconds
         return
     if "I" in codes and "p" not in codes:  # strptime reads 12:30 as 00:30
         raise ValueError(

@@ -386,3 +386,23 @@ def test_z_times_among_times_without_an_offset_are_refused():
                                    "2024-06-01T12:00"]})  # fmt: skip
     with pytest.raises(ValueError, match=r"row 1: '2024-06-01T09:00Z' has a UTC offset, while"):
         as_series(frame, bin="1h")
+
+
+def test_a_bz2_file_with_junk_after_a_stream_is_refused(tmp_path):
+    """hostile11 P11: junk between two bz2 streams dropped the second without a word."""
+    import bz2
+
+    one, two = bz2.compress(b"1\t2\t100\n2\t3\t101\n"), bz2.compress(b"3\t4\t103\n")
+    (tmp_path / "mid.txt.bz2").write_bytes(one + b"JUNK" + two)
+    (tmp_path / "two.txt.bz2").write_bytes(one + two)
+    with pytest.raises(ValueError, match=r"after a bz2 stream that are not another stream"):
+        as_series(tmp_path / "mid.txt.bz2")
+    assert as_series(tmp_path / "two.txt.bz2").n_steps == 4
+
+
+def test_the_locales_date_is_refused_for_its_two_digit_year():
+    """hostile11 P12: '%x' is %m/%d/%y: 12/31/68 read as 2068, 01/01/69 as 1969."""
+    frame = pd.DataFrame({"source": ["a", "b"], "target": ["b", "c"],
+                          "time": ["12/31/68", "01/01/69"]})  # fmt: skip
+    with pytest.raises(ValueError, match=r"locale's date \(%x\)"):
+        as_series(frame, bin="1D", time_format="%x")
