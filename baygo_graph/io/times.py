@@ -388,9 +388,10 @@ def _check_format_date(fmt: str, bin) -> None:
             f"twice (%{twice[0]})"
         )
     codes = set(named)
+    shown = _cell(fmt, 40)
     if "x" in codes:  # the locale's date: '%m/%d/%y' in the C locale, a guessed century
         raise ValueError(
-            f"time_format={_cell(fmt, 40)} reads the locale's date (%x), which here is "
+            f"time_format={shown} reads the locale's date (%x), which here is "
             "%m/%d/%y, with a two-digit year whose century strptime guesses: write the "
             "date's own directives with %Y, e.g. '%m/%d/%Y'"
         )
@@ -398,30 +399,29 @@ def _check_format_date(fmt: str, bin) -> None:
         return
     if "I" in codes and "p" not in codes:  # strptime reads 12:30 as 00:30
         raise ValueError(
-            f"time_format={_cell(fmt, 40)} has a 12-hour clock (%I) without AM/PM (%p): "
+            f"time_format={shown} has a 12-hour clock (%I) without AM/PM (%p): "
             "12:30 would be read as 00:30; use %H, or add %p"
         )
     if "Z" in codes:  # as ISO text with a zone name: refused, never read as an offset
         raise ValueError(
-            f"time_format={_cell(fmt, 40)} reads zone names (%Z), which are not UTC offsets "
+            f"time_format={shown} reads zone names (%Z), which are not UTC offsets "
             "('CET' is +01:00 in winter, +02:00 in summer): write each time's offset and "
             "read it with %z"
         )
     if "p" in codes and "H" in codes and "I" not in codes:  # strptime drops the AM/PM
         raise ValueError(
-            f"time_format={_cell(fmt, 40)} has AM/PM (%p) with a 24-hour clock (%H), which "
+            f"time_format={shown} has AM/PM (%p) with a 24-hour clock (%H), which "
             "strptime ignores (11:00 PM would be 11:00): use %I with %p, or %H alone"
         )
     if "y" in codes:  # strptime's pivot: 68 -> 2068, 69 -> 1969
         raise ValueError(
-            f"time_format={_cell(fmt, 40)} has a two-digit year (%y), whose century "
+            f"time_format={shown} has a two-digit year (%y), whose century "
             "strptime guesses (68 is 2068, 69 is 1969): write the year with four digits (%Y)"
         )
     year = bool(codes & {"Y", "y", "G"})
     weekday = bool(codes & {"a", "A", "w", "u"})
     day = bool(codes & {"d", "j"}) or (weekday and bool(codes & {"U", "W", "V"}))
     month = bool(codes & {"m", "b", "B", "h"}) or day
-    shown = _cell(fmt, 40)
     if not (year or month):
         raise ValueError(
             f"time_format={shown} gives no date (strptime puts every time on 1 January "
