@@ -327,11 +327,14 @@ class Budget:
         :data:`ADVICE_MARGIN`."""
         return size_text(math.ceil(ADVICE_MARGIN * (self.held + int(nbytes))))
 
-    def check(self, nbytes, *, what: str, advice: str = "") -> int:
+    def check(self, nbytes, *, what: str, advice: str = "", covers: tuple | None = None) -> int:
         """``nbytes``, or :class:`BudgetError` when they do not fit on top of what is held
         (the words of :func:`check_budget`). Several checks of one computation measured
-        once (``simulate_seeds``: its loops and results) use one ``Budget``: memory they
-        freed stays resident, and measuring again would count it twice."""
+        once (``simulate_seeds``: its loops and results; the window products of an
+        analysis) use one ``Budget``: memory they freed stays resident, and measuring
+        again would count it twice. ``covers``: ``(bytes, goal)``, the most the rest of
+        those checks can ask and what they do (``"to run every window"``): the limit
+        advised lets every one pass, so one retry runs."""
         nbytes = int(nbytes)
         if self.fits(nbytes):
             return nbytes
@@ -343,10 +346,15 @@ class Budget:
                 f"memory ({format_bytes(machine)}; the budget: {format_bytes(self.limit)}): "
                 + (advice or "it cannot run here")
             )
-        text = self.advised(nbytes)
-        how = f"pass a limit of {text}" if self.given else f"set {LIMIT_ENV}={text}"
         # a parse is estimated, not the work after it: its advice promises the read only
         goal = "to read it" if what.startswith(("parsing ", "reading ")) else "to run it"
+        every, rest = covers or (nbytes, goal)
+        if int(every) >= nbytes and (machine is None or self.held + int(every) <= machine):
+            goal = rest
+        else:  # nothing more, or more than the machine: this check's own need
+            every = nbytes
+        text = self.advised(every)
+        how = f"pass a limit of {text}" if self.given else f"set {LIMIT_ENV}={text}"
         raise BudgetError(
             f"{what} needs {self.over(nbytes)}: {f'{advice}, or ' if advice else ''}{how} or "
             f"more {goal}"

@@ -32,7 +32,7 @@ from .perron import (
     influence,
     perron_vector,
 )
-from .weights import METHODS, budgeted_product, weight_matrix, window_matrix
+from .weights import METHODS, weight_matrix, window_matrix, window_products
 from .window_influence import (
     series_choices,
     union_window_influence,
@@ -306,10 +306,7 @@ def _fill_windows(s, out, counts, ends, w, *, method, on_nonunique) -> None:
             return
     T, m = s.n_steps, s.n_agents
     if s.fixed is not None:
-        mat = s.fixed
-        if method == "product":
-            for k in range(w - 1):
-                mat = budgeted_product(s.fixed, mat, what=f"{k + 2} steps of the fixed graph")
+        mat = next(window_products(s, [(0, w)])) if method == "product" else s.fixed
         out[ends], counts[ends] = _solve(_to_weights(mat, None), on_nonunique)
         return
     form = series_choices(s)
@@ -338,8 +335,14 @@ def _fill_windows(s, out, counts, ends, w, *, method, on_nonunique) -> None:
         for t in ends:
             out[t], counts[t] = _solve(_to_weights(_renorm(acc[t]), None), on_nonunique)
         return
-    for t in ends:  # one window matrix held at a time, rescaled where it is
-        mat = _renorm(window_matrix(s, int(t) - w + 1, int(t) + 1, method=method), own=True)
+    # one window matrix held at a time, rescaled where it is; what the process holds is
+    # measured once for all of them (limits: what freed products leave resident)
+    # (no zip or enumerate: their reused result tuple would keep the last matrix alive
+    # while the next is formed)
+    at = iter(ends.tolist())
+    for mat in window_products(s, [(t - w + 1, t + 1) for t in ends.tolist()]):
+        t = next(at)
+        mat = _renorm(mat, own=True)
         out[t], counts[t] = _solve(_to_weights(mat, None), on_nonunique)
         del mat
 
@@ -471,10 +474,13 @@ def _count_classes(s, ends, w: int, method: str) -> np.ndarray:
     first = group = np.arange(len(ends))
     if len(ends) and ends.min() >= w - 1 and ends.max() < s.n_steps:  # else window_matrix says
         first, group = window_groups(s, ends - w + 1, ends + 1)  # the same matrix: once
-    return np.array(
-        [len(_closed(_window_weights(s, int(e), w, method))[1]) for e in ends[first]],
-        dtype=np.int64,
-    )[group]
+    counts = np.zeros(len(first), dtype=np.int64)
+    k = 0
+    for mat in _window_weights(s, ends[first], w, method):  # one window's weights held
+        counts[k] = len(_closed(mat)[1])
+        k += 1
+        del mat
+    return counts[group]
 
 
 def _damped_power(factors, m: int, *, method: str, damping: float, tol: float = 1e-11,
@@ -502,15 +508,25 @@ def _damped_power(factors, m: int, *, method: str, damping: float, tol: float = 
     return pi
 
 
-def _window_weights(s, end: int, w: int, method: str) -> sp.csr_array:
-    if s.fixed is not None:
-        mat = s.fixed
-        if method == "product":
-            for k in range(w - 1):
-                mat = budgeted_product(s.fixed, mat, what=f"{k + 2} steps of the fixed graph")
-        return _to_weights(_renorm(sp.csr_array(mat)), None)
-    mat = window_matrix(s, end - w + 1, end + 1, method=method)
-    return _to_weights(_renorm(mat), None)
+def _window_weights(s, ends, w: int, method: str):
+    """The weights of the windows of ``w`` steps ending at ``ends``, one at a time (the
+    products under one budget, :func:`~baygo_graph.analysis.weights.window_products`)."""
+    if s.fixed is not None:  # the same matrix at every end
+        mat = next(window_products(s, [(0, w)])) if method == "product" else s.fixed
+        yield from (_to_weights(_renorm(sp.csr_array(mat)), None) for _ in ends)
+        return
+    spans = [(int(e) - w + 1, int(e) + 1) for e in ends]
+    for start, stop in spans:
+        if not 0 <= start < stop <= s.n_steps:
+            window_matrix(s, start, stop)  # its words for a window outside the series
+    if method == "product":
+        for mat in window_products(s, spans):
+            mat = _to_weights(_renorm(mat, own=True), None)
+            yield mat
+            del mat  # before the next product is formed
+        return
+    for start, stop in spans:
+        yield _to_weights(_renorm(window_matrix(s, start, stop, method=method)), None)
 
 
 def _windows_default(windows):
@@ -534,9 +550,16 @@ def _fill_incomplete(s, out, counts, w, *, windows, method, on_nonunique) -> Non
     else:
         tail = (t_all // w) * w
         cut = [(tail, t_all)] if tail < t_all else []
-    for start, stop in cut:
-        mat = _renorm(window_matrix(s, start, stop, method=method), own=True)
+    if method == "product":  # under one budget, measured once (window_products)
+        mats = window_products(s, cut)
+    else:
+        mats = (window_matrix(s, start, stop, method=method) for start, stop in cut)
+    stops = iter([stop for _, stop in cut])
+    for mat in mats:  # no zip: its result tuple would hold the last matrix (_fill_windows)
+        stop = next(stops)
+        mat = _renorm(mat, own=True)
         out[stop - 1], counts[stop - 1] = _solve(_to_weights(mat, None), on_nonunique)
+        del mat
 
 
 def _renorm(mat, *, own: bool = False):

@@ -1,0 +1,178 @@
+"""Hostile round 12, reader side: round 11's open items (P10, compressed streams) and the
+findings of round 12 (Q...) in the readers and the analysis, with their payloads."""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from baygo_graph.exceptions import BudgetError
+from baygo_graph.limits import parse_bytes
+
+
+# -- P10: the window products measure what the process holds once, advise for all ------
+@functools.cache
+def _spreading(m: int, steps: int, seed: int = 0):
+    """``steps`` quiet steps (a few pairs talk), then steps where every node hears two
+    random others: the first windows' products are small, the last ones dense."""
+    from baygo_graph.series import series_from_edges
+
+    rng = np.random.default_rng(seed)
+    step, row, col = [], [], []
+    for t in range(2 * steps):
+        n = 3 if t < steps else m
+        hearer = rng.choice(m, n, replace=False) if t < steps else np.arange(m)
+        for _ in range(2):
+            src = rng.integers(0, m, n)
+            keep = src != hearer
+            step += [t] * int(keep.sum())
+            row += hearer[keep].tolist()
+            col += src[keep].tolist()
+    return series_from_edges(np.array(step), np.array(row), np.array(col), np.ones(len(step)),
+                             n_steps=2 * steps, nodes=tuple(range(m)),
+                             self_weight="equal")  # fmt: skip
+
+
+@functools.cache
+def _largest_fill(s, w: int) -> int:
+    """Brute force: the largest count of the product check over every sliding window."""
+    top = 0
+    for end in range(w - 1, s.n_steps):
+        out = s.weights(end - w + 1).toarray() != 0
+        for t in range(end - w + 2, end + 1):
+            a = (s.weights(t).toarray() != 0).astype(np.float32)
+            reach = a @ out.sum(axis=1)
+            top = max(top, int(np.minimum(reach, s.n_agents).sum()))
+            out = (a @ out.astype(np.float32)) != 0
+    return top
+
+
+def test_window_products_measure_the_process_once(monkeypatch):
+    """Round 11, P10: every product step measured the process again, and memory freed
+    products leave resident made the next check count it on top: each advised limit was
+    refused again (400M -> 410 -> 440 -> 490 -> 520MiB). A process whose resident memory
+    grows by 10 MB at every measure now passes what fits on top of its first measure."""
+    import baygo_graph.limits as limits
+    from baygo_graph.analysis import influence_series
+    from baygo_graph.analysis.weights import PRODUCT_BYTES_PER_ENTRY
+
+    s = _spreading(40, 6)
+    grown = iter(range(100 * 2**20, 10**12, 10 * 2**20))
+    monkeypatch.setattr(limits, "process_memory", lambda: next(grown))
+    need = PRODUCT_BYTES_PER_ENTRY * _largest_fill(s, 5)
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", str(100 * 2**20 + need + 2**20))
+    r = influence_series(s, window=5, method="product", windows="sliding")
+    assert r.defined[-1]
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", str(100 * 2**20 + need - 1))
+    with pytest.raises(BudgetError):  # and what does not fit is still refused
+        influence_series(s, window=5, method="product", windows="sliding")
+
+
+@pytest.mark.parametrize("entry", ["influence_series", "nonunique_windows", "incomplete"])
+def test_a_product_refusal_advises_a_limit_for_every_window(monkeypatch, entry):
+    """N2's second part: the advice covered the product step where the check failed, and
+    a later, denser window was refused again under it. The advised limit now covers the
+    largest check of every window left: following it once runs (every door that forms
+    window products: the influence, the count of closed classes, the cut windows)."""
+    import baygo_graph.limits as limits
+    from baygo_graph.analysis import influence_series, nonunique_windows
+    from baygo_graph.analysis.weights import PRODUCT_BYTES_PER_ENTRY
+
+    s = _spreading(300, 6)  # T M^2 above the dense stack's 2^20
+    w = 5
+    monkeypatch.setattr(limits, "process_memory", lambda: 100 * 2**20)
+
+    def run():
+        if entry == "nonunique_windows":
+            return nonunique_windows(s, window=w)
+        keep = "keep" if entry == "incomplete" else "drop"
+        return influence_series(s, window=w, method="product", windows="sliding",
+                                incomplete=keep)  # fmt: skip
+
+    first = 100 * 2**20 + 3 * 2**19  # the (T, M) arrays fit, the dense products do not
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", str(first))
+    with pytest.raises(BudgetError) as e:
+        run()
+    text = str(e.value)
+    assert "for every window" in text and len(text) <= 300, text
+    advised = re.search(r"BAYGO_MEMORY_LIMIT=(\S+) or more", text).group(1)
+    assert parse_bytes(advised) >= 100 * 2**20 + PRODUCT_BYTES_PER_ENTRY * _largest_fill(s, w)
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", advised)
+    run()  # one retry runs
+
+
+def test_window_matrix_checks_its_window_once(monkeypatch):
+    """The public window_matrix: one measure for the window, its advice for the whole
+    window (not the step where the check failed)."""
+    import baygo_graph.limits as limits
+    from baygo_graph.analysis import window_matrix
+    from baygo_graph.analysis.weights import PRODUCT_BYTES_PER_ENTRY, products_bound
+
+    s = _spreading(30, 4)
+    grown = iter(range(50 * 2**20, 10**12, 10 * 2**20))
+    monkeypatch.setattr(limits, "process_memory", lambda: next(grown))
+    bound = products_bound(s, [(2, 8)])
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", str(50 * 2**20 + PRODUCT_BYTES_PER_ENTRY * bound))
+    dense = np.linalg.multi_dot([s.weights(t).toarray() for t in range(7, 1, -1)])
+    assert np.allclose(window_matrix(s, 2, 8).toarray(), dense)
+
+
+def test_products_bound_bounds_every_check():
+    """products_bound is at least every count the checks make (brute force), at most
+    M^2, on random series."""
+    from baygo_graph.analysis.weights import products_bound
+
+    for seed in range(8):
+        s = _spreading(12, 3, seed)
+        for w in (2, 3, 5):
+            spans = [(e - w + 1, e + 1) for e in range(w - 1, s.n_steps)]
+            bound = products_bound(s, spans)
+            assert _largest_fill(s, w) <= bound <= 12 * 12
+
+
+def test_following_a_product_refusal_runs_under_the_budget(tmp_path):
+    """The real process (a child: it measures its own memory): refused, the advice
+    followed once runs, and its peak stays under the advised limit."""
+    rng = np.random.default_rng(1)
+    n, steps = 1500, 11  # two windows of 10 steps, each product dense (2.25 x 10^6 entries)
+    lines = ["source,target,time"]
+    for t in range(steps):
+        for _ in range(2):
+            src = rng.integers(0, n, n)
+            lines += [f"{a},{i},{t}" for i, a in enumerate(src.tolist()) if a != i]
+    path = tmp_path / "dense.csv"
+    path.write_text("\n".join(lines) + "\n")
+    code = (
+        "import os, resource, sys\n"
+        "from baygo_graph.analysis import influence_series\n"
+        "from baygo_graph.inputs import as_series\n"
+        "from baygo_graph.exceptions import BudgetError\n"
+        "from baygo_graph.limits import process_memory\n"
+        "s = as_series(sys.argv[1])\n"
+        "if sys.argv[2] == 'tight':  # the read fits, the products (~103 MiB) do not\n"
+        "    os.environ['BAYGO_MEMORY_LIMIT'] = str(process_memory() + 50 * 2**20)\n"
+        "try:\n"
+        "    influence_series(s, window=10, method='product', windows='sliding')\n"
+        "except BudgetError as e:\n"
+        "    print(e); sys.exit(3)\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)\n"
+    )
+
+    def child(limit):
+        env = {**os.environ, "BAYGO_MEMORY_LIMIT": "100GiB" if limit == "tight" else limit}
+        return subprocess.run([sys.executable, "-c", code, str(path), limit], env=env,
+                              capture_output=True, text=True, timeout=300)  # fmt: skip
+
+    first = child("tight")
+    assert first.returncode == 3, (first.stdout, first.stderr)
+    assert "for every window" in first.stdout, first.stdout
+    advised = re.search(r"BAYGO_MEMORY_LIMIT=(\S+) or more", first.stdout).group(1)
+    again = child(advised)
+    assert again.returncode == 0, again.stdout
+    assert int(again.stdout) <= parse_bytes(advised), (int(again.stdout), advised)
