@@ -2,7 +2,7 @@
 the package.
 
 The command's own handler (:func:`baygo_graph.cli.main`: ``baygo: aborted``, exit code
-1) starts only once numpy, SciPy, pandas and matplotlib are imported, seconds on a busy
+130) starts only once numpy, SciPy, pandas and matplotlib are imported, seconds on a busy
 machine; a Ctrl-C before that printed an import traceback. Imported first by the
 package, this module gives the ``baygo`` script the same one line from its first
 moment; :func:`baygo_graph.cli.main` puts Python's own handler back. The command's
@@ -94,12 +94,13 @@ def is_script() -> bool:
 
 
 def aborted_while_starting(signum, frame):  # pragma: no cover - timing-dependent
-    """``baygo: aborted`` on stderr and exit code 1 (for SIGTERM or SIGHUP ``baygo: aborted
-    (SIGTERM)`` and 128 + its number), as the command says it later."""
+    """``baygo: aborted`` on stderr and exit code 130 (for SIGTERM or SIGHUP ``baygo: aborted
+    (SIGTERM)``), 128 + the signal's number, as the command says it later."""
     if signum == signal.SIGINT:
-        line, code = "baygo: aborted", 1
+        line = "baygo: aborted"
     else:
-        line, code = f"baygo: aborted ({signal.Signals(signum).name})", 128 + signum
+        line = f"baygo: aborted ({signal.Signals(signum).name})"
+    code = 128 + signum
     with contextlib.suppress(OSError, ValueError):  # a closed terminal takes no line
         sys.stderr.write(line + "\n")
     raise SystemExit(code)

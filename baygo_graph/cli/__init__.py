@@ -40,7 +40,18 @@ _COMMANDS = {
 }
 
 
+class _Stopped(Exception):
+    """A Ctrl-C or a stop signal inside a command, carried past click's own handler of
+    KeyboardInterrupt (which writes a blank line to stderr first) to :func:`main`."""
+
+
 class _LazyGroup(click.Group):
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt as e:  # Terminated too
+            raise _Stopped() from e
+
     def list_commands(self, ctx):
         return sorted(_COMMANDS)
 
@@ -80,8 +91,9 @@ def cli(debug, plugins):
 
     Data: --data PATH, else the file named by $BAYGO_BODYFAT, else a synthetic
     stand-in that every output labels as synthetic. Errors are one line
-    "baygo: error: ..." (exit code 1, also after Ctrl-C; 2 for a mistyped command or
-    option; 143 after SIGTERM, 129 after SIGHUP); --debug shows the traceback.
+    "baygo: error: ..." (exit code 1; 2 for a mistyped command or option); a stop says
+    "baygo: aborted" (exit code 130 after Ctrl-C, 143 after SIGTERM, 129 after SIGHUP);
+    --debug shows the traceback.
     Strategies and models of your own: --plugin my_strategy.py.
     """
     from ..io.atomic import announce_written, one_write_per_file
@@ -171,6 +183,8 @@ def main(argv=None) -> int:
     Errors become one line on stderr, ``baygo: error: ...``: click's usage
     errors (exit code 2) and the package's, file-system, value and memory errors
     (exit code 1). ``baygo --debug ...`` or ``BAYGO_DEBUG=1`` adds the traceback.
+    A Ctrl-C, SIGTERM or SIGHUP stops it with ``baygo: aborted`` (exit code 128 + the
+    signal's number: 130, 143, 129); one that comes once the work is done is ignored.
     Each file a command writes is said, ``wrote PATH``, as soon as it is finished.
     """
     # a standard stream closed when the command started (``>&-``, ``2>&-``: Python then
@@ -182,6 +196,7 @@ def main(argv=None) -> int:
 
     from .._interrupt import (
         CLI_PID_ENV,
+        STOP_SIGNALS,
         Terminated,
         aborted_while_starting,
         is_script,
@@ -215,13 +230,16 @@ def main(argv=None) -> int:
             traceback.print_exception(e, file=sys.stderr)
         click.echo(f"baygo: error: {_bounded(e.format_message())}", err=True)
         code = e.exit_code
-    except (click.exceptions.Abort, Terminated) as e:
+    except (click.exceptions.Abort, _Stopped, KeyboardInterrupt) as e:
         term = e if isinstance(e, Terminated) else e.__cause__
         term = term if isinstance(term, Terminated) else None
         with contextlib.suppress(OSError, ValueError):  # a closed terminal takes no line
             sys.stdout.flush()  # the files said finished come before the line that ends them
-            click.echo(f"baygo: aborted ({term.name})" if term else "baygo: aborted", err=True)
-        code = 128 + term.signum if term else 1
+            # after the terminal's '^C', on a line of its own; a stop signal has no '^C'
+            start = "\n" if term is None and sys.stderr.isatty() else ""
+            line = f"baygo: aborted ({term.name})" if term else "baygo: aborted"
+            click.echo(start + line, err=True)
+        code = 128 + (term.signum if term else signal.SIGINT)
     except _USER_ERRORS as e:
         if _debug():
             traceback.print_exc(file=sys.stderr)
@@ -246,6 +264,8 @@ def main(argv=None) -> int:
             os.environ.pop(CLI_PID_ENV, None)
         else:
             os.environ[CLI_PID_ENV] = pid_before
-        if is_script():  # the work is done: a Ctrl-C now would only cut the exit short
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        if is_script():  # the work is done: a Ctrl-C or stop signal now would only cut
+            # the exit short (the worker pool's join) and print a traceback from it
+            for s in (signal.SIGINT, *STOP_SIGNALS):
+                signal.signal(s, signal.SIG_IGN)
     return code if isinstance(code, int) else 0
