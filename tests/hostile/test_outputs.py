@@ -244,7 +244,7 @@ def test_ctrl_c_in_a_parallel_sweep_is_quiet_and_leaves_no_half_file(tmp_path):
     out = tmp_path / "sw"
     code = "import sys; from baygo_graph.cli import main; sys.exit(main(sys.argv[1:]))"
     returncode, text = _interrupted_sweep([sys.executable, "-c", code], out, group=False)
-    assert returncode == 1 and text.strip() == "baygo: aborted", text
+    assert returncode == 130 and text == "baygo: aborted\n", text  # one line, no blank
     time.sleep(0.5)  # the resource tracker reports (or not) as the last process ends
     left = [p for p in out.rglob("*") if TMP_NAME.match(p.name) or p.suffix == ".tmp"]
     assert left == []
@@ -265,7 +265,7 @@ def test_ctrl_c_of_the_terminal_reaches_workers_too_and_prints_one_line(tmp_path
     if script is None:
         pytest.skip("the baygo script is not installed (pip install -e .)")
     returncode, text = _interrupted_sweep([script], tmp_path / "sw", group=True)
-    assert returncode == 1 and text.strip() == "baygo: aborted", text
+    assert returncode == 130 and text == "baygo: aborted\n", text  # one line, no blank
 
 
 @given(
