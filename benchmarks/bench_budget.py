@@ -15,10 +15,13 @@ Two runs per case:
 A ratio peak / budget above 1 is a run that passed the check and went past the budget.
 Cases: ``seeds-at-once`` (``simulate_seeds(at_once=1000)`` of the paper's grid, 2 steps),
 ``seeds-many`` (20 agents, 200 steps, grid 5: the results of every seed),
-``gif`` (``baygo animate`` of a 3-agent run, ``--dpi 40``). Run::
+``gif`` (``baygo animate`` of a 3-agent run, ``--dpi 40``), ``gexf`` (``write_series`` to
+``.gexf`` of a series whose edges, self-weights and influence change at every step:
+``--nodes`` x ``--steps``, each node hearing 1 or 2 random others a step). Run::
 
     python benchmarks/bench_budget.py                 # every case
     python benchmarks/bench_budget.py --case gif --frames 1000
+    python benchmarks/bench_budget.py --case gexf --nodes 300 --steps 3000
 """
 
 from __future__ import annotations
@@ -74,6 +77,26 @@ for _ in range(5):
             print(f"REFUSED {n} {e}")
             break
         n = int(n * 0.98)
+"""
+
+
+_GEXF = """
+import sys, numpy as np, baygo_graph as bg
+from baygo_graph.exceptions import BudgetError
+from baygo_graph.series import series_from_edges
+nodes, steps = map(int, sys.argv[1:3])
+rng = np.random.default_rng(0)
+per = rng.integers(1, 3, (steps, nodes))
+step = np.repeat(np.arange(steps), per.sum(axis=1))
+dst = np.concatenate([np.repeat(np.arange(nodes), row) for row in per])
+src = (dst + rng.integers(1, nodes, len(dst))) % nodes
+s = series_from_edges(step, src, dst, np.ones(len(dst)), n_steps=steps,
+                      nodes=tuple(range(nodes)), self_weight="equal")
+try:
+    bg.write_series(s, "s.gexf", window=1, overwrite=True)
+    print("RAN written")
+except BudgetError as e:
+    print(f"REFUSED {e}")
 """
 
 
@@ -141,11 +164,26 @@ def gif_case(limit: str, frames: int) -> None:
             _row("gif", "advice", what, advised, kb)
 
 
+def gexf_case(limit: str, nodes: int, steps: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd = [sys.executable, "-c", _GEXF, str(nodes), str(steps)]
+        kb, out = _peak(cmd, limit, cwd=tmp)
+        advised = _advised(out)
+        print(f"  {nodes} nodes x {steps} steps under {limit}: {out.strip()[-320:]}")
+        _row("gexf", "under the limit", "refused" if advised else "written", limit, kb)
+        if advised:
+            kb, out = _peak(cmd, advised, cwd=tmp)
+            what = "at the advised limit: " + ("written" if "RAN" in out else out.strip()[-120:])
+            _row("gexf", "advice", what, advised, kb)
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--case", choices=["seeds-at-once", "seeds-many", "gif", "all"],
+    parser.add_argument("--case", choices=["seeds-at-once", "seeds-many", "gif", "gexf", "all"],
                         default="all")  # fmt: skip
     parser.add_argument("--frames", type=int, default=3000, help="GIF frames (run steps)")
+    parser.add_argument("--nodes", type=int, default=150, help="GEXF series nodes")
+    parser.add_argument("--steps", type=int, default=1000, help="GEXF series steps")
     args = parser.parse_args(argv)
     print(f"load average {os.getloadavg()[0]:.1f}")
     print("| case | run | what | budget | peak RSS | peak / budget |")
@@ -156,6 +194,8 @@ def main(argv=None) -> None:
         seeds_case("seeds-many", "200M", 20, 200, 5, 0, past=1200)
     if args.case in ("gif", "all"):
         gif_case("300M", args.frames)
+    if args.case in ("gexf", "all"):
+        gexf_case("300M", args.nodes, args.steps)
 
 
 if __name__ == "__main__":

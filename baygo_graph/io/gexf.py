@@ -50,7 +50,8 @@ import numpy as np
 import scipy.sparse as sp
 from networkx.readwrite.gexf import GEXFWriter
 
-from .._text import xml_text
+from .._text import shorten, xml_text
+from ..limits import check_budget
 from ..series import GraphSeries
 from .atomic import atomic_write
 
@@ -58,6 +59,16 @@ from .atomic import atomic_write
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 __all__ = ["edge_spells", "write_gexf"]
+
+#: Bytes :func:`write_gexf` holds per record before the file is written: an edge, a
+#: spell, a ``step_weight``, ``self_weight`` or ``influence`` value (Python tuples in a
+#: NetworkX graph, then one pretty-printed XML element each), and per node (its element,
+#: attribute containers, NetworkX's dicts). Measured (RSS above the process before the
+#: call, 10^4 to 10^6 records, ``benchmarks/bench_budget.py --case gexf``): 640-810 B a
+#: record with a few hundred nodes, ~1.5 kB a node (10^5 nodes); plus a fixed part.
+GEXF_BYTES_PER_RECORD = 1024
+GEXF_BYTES_PER_NODE = 3072
+GEXF_BYTES_FIXED = 8 << 20
 
 
 def _runs(steps: np.ndarray, key: np.ndarray):
@@ -115,8 +126,9 @@ def edge_spells(series):
     return [e[:4] for e in _edge_table(series)]
 
 
-def _edge_table(series) -> list:
-    """``(src, dst, mean weight, spells, step weights or None)`` per edge."""
+def _edge_table(series, runs=None) -> list:
+    """``(src, dst, mean weight, spells, step weights or None)`` per edge; ``runs``:
+    :func:`_step_weight_runs` of the series when computed already."""
     if series.fixed is not None:
         w = series.fixed.tocoo()
         off = (w.row != w.col) & (w.data > 0)
@@ -127,7 +139,7 @@ def _edge_table(series) -> list:
             (int(s), int(d), float(x), [span], None)
             for s, d, x in zip(src[order], dst[order], weight[order], strict=True)
         ]
-    src, dst, weight, start, end, length = _step_weight_runs(series)
+    src, dst, weight, start, end, length = _step_weight_runs(series) if runs is None else runs
     out = []
     for s, d, w, a, b, n in zip(*(x.tolist() for x in (src, dst, weight, start, end, length)),
                                 strict=True):  # fmt: skip
@@ -162,20 +174,77 @@ def _influence_values(values: np.ndarray) -> list:
     ]
 
 
-def _self_weights(series) -> list[list]:
-    """Per node, ``[(w_ii, start, end), ...]``: runs of consecutive steps with one
-    (exactly equal) positive self-weight; one pass over the steps, O(M) memory."""
+def _self_weight_runs(series) -> tuple:
+    """``(node, w_ii, start, end)`` arrays: the runs of consecutive steps with one (exactly
+    equal) positive self-weight, sorted by node then step; one pass over the steps, the
+    runs held as arrays (about 32 B each), never as Python objects."""
     m = series.n_agents
-    out = [[] for _ in range(m)]
     value, since = np.zeros(m), np.zeros(m, dtype=np.int64)
+    parts, pending = [], []
     for t in range(series.n_steps + 1):
         now = series.weights(t).diagonal() if t < series.n_steps else np.zeros(m)
-        for k in np.flatnonzero(now != value).tolist():
-            if value[k] > 0:
-                out[k].append((float(value[k]), int(since[k]), t - 1))
-            since[k] = t
+        changed = np.flatnonzero(now != value)
+        ended = changed[value[changed] > 0]
+        if len(ended):
+            pending.append((ended, value[ended], since[ended], np.full(len(ended), t - 1)))
+            if len(pending) >= 1024:  # a few large arrays, not one small one per step
+                parts.append(tuple(map(np.concatenate, zip(*pending, strict=True))))
+                pending = []
+        since[changed] = t
         value = now
+    if pending:
+        parts.append(tuple(map(np.concatenate, zip(*pending, strict=True))))
+    if not parts:
+        return np.zeros(0, np.int64), np.zeros(0), np.zeros(0, np.int64), np.zeros(0, np.int64)
+    node, w, first, last = map(np.concatenate, zip(*parts, strict=True))
+    order = np.argsort(node, kind="stable")  # each node's runs stay in step order
+    return node[order], w[order], first[order], last[order]
+
+
+def _self_weights(series, runs=None) -> list[list]:
+    """Per node, ``[(w_ii, start, end), ...]`` (:func:`_self_weight_runs`, or ``runs`` when
+    computed already)."""
+    out = [[] for _ in range(series.n_agents)]
+    node, w, first, last = _self_weight_runs(series) if runs is None else runs
+    for k, x, a, b in zip(*(v.tolist() for v in (node, w, first, last)), strict=True):
+        out[k].append((x, a, b))
     return out
+
+
+def _record_bound(series, influence: np.ndarray, edge_runs, self_runs) -> int:
+    """An upper bound of the records :func:`write_gexf` builds besides its nodes (edges,
+    spells, ``step_weight``, ``self_weight`` and ``influence`` values), from arrays alone:
+    before any Python object or XML element of that number exists.
+
+    Edges: one per pair, one spell and one ``step_weight`` at most per run of
+    :func:`_step_weight_runs` (none for a pair of one run); self-weights: their runs,
+    exactly; influence: the runs of equal defined values before rounding (rounding
+    only merges runs).
+    """
+    m = series.n_agents
+    if series.fixed is not None:
+        edges = 2 * len(series.window_edges(0, 1)[0])
+    else:
+        src, dst = edge_runs[:2]
+        first = np.flatnonzero(np.diff(src * m + dst, prepend=-1))  # each pair's first run
+        per_pair = np.diff(first, append=len(src))
+        edges = len(first) + len(src) + int(per_pair[per_pair > 1].sum())
+    defined = np.isfinite(influence)
+    starts = defined.copy()
+    starts[1:] &= ~(defined[:-1] & (influence[1:] == influence[:-1]))
+    return edges + len(self_runs[0]) + int(np.count_nonzero(starts))
+
+
+def _check_write_budget(series, influence: np.ndarray, edge_runs, self_runs, path) -> None:
+    """BudgetError before the GEXF document of ``series`` is built (its records,
+    :func:`_record_bound`, :data:`GEXF_BYTES_PER_RECORD` each, and its nodes)."""
+    records = _record_bound(series, influence, edge_runs, self_runs)
+    check_budget(
+        GEXF_BYTES_FIXED + GEXF_BYTES_PER_NODE * series.n_agents + GEXF_BYTES_PER_RECORD * records,
+        what=f"writing {shorten(repr(Path(path).name), 60)} as GEXF ({series.n_steps} steps x "
+        f"{series.n_agents} nodes, up to {records} spells and values)",
+        advice="write fewer steps (series.head(n)) or bin the times coarser",
+    )
 
 
 def _description(run, series) -> str:
@@ -255,6 +324,10 @@ def write_gexf(series, path, *, influence=None, run=None) -> Path:
     ValueError
         For an ``influence`` of another shape, or labels GEXF cannot give back
         (two with the same text, a character outside XML 1.0).
+    BudgetError
+        Before the document is built, when its records (nodes, edges, spells and
+        dynamic values, :data:`GEXF_BYTES_PER_RECORD` each) would exceed the memory
+        budget.
 
     Examples
     --------
@@ -282,7 +355,11 @@ def write_gexf(series, path, *, influence=None, run=None) -> Path:
                 f"node label {v!r} holds {bad.group()!r}, which GEXF (XML 1.0) cannot give "
                 "back; write .json, which keeps it, or relabel"
             )
-    selfs = _self_weights(series)
+    runs = _step_weight_runs(series) if series.fixed is None else None
+    self_runs = _self_weight_runs(series)
+    _check_write_budget(series, influence, runs, self_runs, path)
+    selfs = _self_weights(series, self_runs)
+    del self_runs
     for k, v in enumerate(nodes):
         data = {"label": f"agent {v}" if run is not None else ids[k]}
         if series.informative is not None:
@@ -298,7 +375,7 @@ def write_gexf(series, path, *, influence=None, run=None) -> Path:
             "two node labels have the same text (such as 1 and '1'): GEXF ids are text; "
             "write .json, which keeps them apart, or relabel"
         )
-    for s, d, weight, spells, dynamic in _edge_table(series):
+    for s, d, weight, spells, dynamic in _edge_table(series, runs):
         data = {"weight": float(weight), "spells": spells}
         if dynamic is not None:
             data["step_weight"] = dynamic

@@ -1,0 +1,78 @@
+"""Output side, hostile rounds 11-12 and the open items after them: every series writer
+budgeted before it builds its document (P6), the folder record's read budget (L3), a
+compare that would replace a sweep's table, and the newcomer's nits."""
+
+from __future__ import annotations
+
+import re
+import tracemalloc
+
+import numpy as np
+import pytest
+
+from baygo_graph import write_series
+from baygo_graph.exceptions import BudgetError
+from baygo_graph.series import series_from_edges
+
+
+def _busy_series(nodes: int, steps: int, seed: int = 0):
+    """Each node hears 1 or 2 random others at every step: its edges, its self-weight
+    and its influence change at every step (the most records a GEXF file can hold)."""
+    rng = np.random.default_rng(seed)
+    per = rng.integers(1, 3, (steps, nodes))
+    step = np.repeat(np.arange(steps), per.sum(axis=1))
+    dst = np.concatenate([np.repeat(np.arange(nodes), row) for row in per])
+    src = (dst + rng.integers(1, nodes, len(dst))) % nodes  # never itself
+    return series_from_edges(step, src, dst, np.ones(len(dst)), n_steps=steps,
+                             nodes=tuple(range(nodes)), self_weight="equal")  # fmt: skip
+
+
+# -- P6: every format write_series writes is budgeted before its document is built ---
+@pytest.mark.parametrize("suffix", [".json", ".graphml", ".gexf"])
+def test_every_series_format_is_budgeted_before_it_is_built(tmp_path, monkeypatch, suffix):
+    """60 nodes x 200 steps, all changing: 3-7 x 10^4 records (edges, spells,
+    self-weights, influence values), 30-80 MB built in memory whatever the format (GEXF
+    had no check: a 10.7 MB edge list peaked at 3.0x the budget). Refused in one line
+    naming the file, nothing written; the advised limit lets the same write run."""
+    s = _busy_series(60, 200)
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "20MB")
+    path = tmp_path / f"big{suffix}"
+    with pytest.raises(BudgetError) as e:
+        write_series(s, path, window=2)
+    text = str(e.value)
+    assert text.startswith(f"writing 'big{suffix}' as ") and "200 steps x 60 nodes" in text
+    assert "\n" not in text and len(text) <= 320 and not path.exists()
+    assert "series.head(n)" in text  # advice that works: fewer steps
+    assert write_series(s.head(3), tmp_path / f"small{suffix}").exists()
+    advised = re.search(r"BAYGO_MEMORY_LIMIT=(\S+) or more", text).group(1)
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", advised)
+    assert write_series(s, path, window=2).exists()
+
+
+def test_the_gexf_estimate_bounds_what_the_writer_allocates(tmp_path):
+    """The estimate (records from arrays, before the document) is above the writer's
+    measured peak, and its record count is the document's (runs of 6-digit influence
+    values may merge: never more)."""
+    import networkx as nx
+
+    from baygo_graph.analysis import influence_series
+    from baygo_graph.io import gexf
+
+    s = _busy_series(40, 120, seed=1)
+    infl = influence_series(s, window=3, windows="sliding").values
+    edge_runs, self_runs = gexf._step_weight_runs(s), gexf._self_weight_runs(s)
+    records = gexf._record_bound(s, infl, edge_runs, self_runs)
+    need = gexf.GEXF_BYTES_PER_NODE * s.n_agents + gexf.GEXF_BYTES_PER_RECORD * records
+    tracemalloc.start()
+    try:
+        path = gexf.write_gexf(s, tmp_path / "s.gexf", influence=infl)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < need
+    g = nx.read_gexf(path)
+    written = sum(len(d["spells"]) + len(d.get("step_weight", [])) + 1
+                  for *_, d in g.edges(data=True))  # fmt: skip
+    written += sum(len(d.get("self_weight", [])) + len(d.get("influence", []))
+                   for _, d in g.nodes(data=True))  # fmt: skip
+    assert written <= records and records <= 1.05 * written
