@@ -112,7 +112,8 @@ def strategy_label(name: str, *, math: bool = True) -> str:
 
 @contextlib.contextmanager
 def figure_style():
-    """Seaborn's whitegrid look and the package palette, for the ``with`` block only.
+    """Seaborn's whitegrid look (its rc values, :data:`._palettes.SEABORN_LOOK`: seaborn
+    is not imported) and the package palette, for the ``with`` block only.
 
     Examples
     --------
@@ -125,21 +126,19 @@ def figure_style():
     True
     """
     import matplotlib as mpl
-    import seaborn as sns
+
+    from ._palettes import SEABORN_LOOK
 
     palette = list(STRATEGY_COLORS.values())
-    with (
-        sns.axes_style("whitegrid"),
-        sns.plotting_context("notebook", font_scale=0.9),
-        mpl.rc_context(
-            {
-                "axes.prop_cycle": mpl.cycler(color=palette),
-                "legend.frameon": True,
-                "legend.framealpha": 0.85,
-                "figure.dpi": 100,
-                "animation.embed_limit": 50.0,
-            }
-        ),
+    with mpl.rc_context(
+        SEABORN_LOOK
+        | {
+            "axes.prop_cycle": mpl.cycler(color=palette),
+            "legend.frameon": True,
+            "legend.framealpha": 0.85,
+            "figure.dpi": 100,
+            "animation.embed_limit": 50.0,
+        }
     ):
         yield
 

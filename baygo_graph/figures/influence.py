@@ -15,6 +15,7 @@ import numpy as np
 
 from .._text import figure_label
 from ._bands import seed_bands, table_seeds, table_steps
+from ._palettes import colorblind
 from ._style import (
     INFLUENCE_LABEL,
     INFORMATIVE_COLOR,
@@ -244,8 +245,6 @@ def plot_influence_series(
     highlighted = _top_agents(s, top, informative)
     steps = np.arange(t)
     with figure_style():
-        import seaborn as sns
-
         ax = new_axes(ax, figsize=(8.4, 4.2))
         grey = [i for i in range(m) if i not in highlighted and i != informative]
         for k, i in enumerate(grey):
@@ -253,7 +252,7 @@ def plot_influence_series(
                 steps, s[:, i], color="#9A9A9A", lw=0.6, alpha=0.35 if m > 30 else 0.6, zorder=1,
                 label=f"other agents ({len(grey)})" if k == 0 else "_nolegend_", gid=f"agent:{i}",
             )  # fmt: skip
-        palette = sns.color_palette("colorblind", n_colors=10)
+        palette = colorblind()
         palette = [palette[k] for k in (0, 2, 4, 6, 9, 8)]  # no orange next to vermillion
         mean = _mean_influence(s)
         for k, i in enumerate(highlighted):

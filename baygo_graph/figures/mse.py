@@ -29,6 +29,7 @@ from ._bands import (
     table_steps,
     table_strategies,
 )
+from ._palettes import crest
 from ._style import (
     INFORMATIVE_COLOR,
     INFORMATIVE_MARKER,
@@ -499,10 +500,8 @@ def plot_agents_mse(data, *, strategy="baygo", seed=None, ax=None, synthetic=Non
     t_len, m = mse.shape
     steps = np.arange(t_len)
     with figure_style():
-        import seaborn as sns
-
         ax = new_axes(ax, figsize=(8.0, 4.2))
-        others = sns.color_palette("crest", n_colors=max(m - 1, 1))
+        others = crest(max(m - 1, 1))
         k = 0
         for i in range(m):
             if i == informative:
