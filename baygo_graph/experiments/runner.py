@@ -1,8 +1,10 @@
 """One task runner for every experiment: compare, sweep and the reproduction.
 
 :func:`run_tasks` calls ``fn(task, shared)`` for each task, where ``shared`` (the
-data set) is sent to each worker once, not once per task, on local cores
-(joblib, loky processes) or on a Dask cluster (``scheduler=``). Warnings raised
+data set) is sent to each worker once per batch, not once per task, on local cores
+(this process and loky worker processes share the tasks: a worker's start costs
+about 1.5 s of CPU in imports, and a calling process that only waited left its core
+to the others) or on a Dask cluster (``scheduler=``). Warnings raised
 in the tasks are captured where they run and re-emitted once per category in
 the calling process; a tqdm bar counts finished tasks; ``on_result`` is called
 in the calling process as each task finishes (a sweep writes its task files
@@ -92,8 +94,8 @@ def spawn_seeds(rng, n: int) -> tuple[np.random.SeedSequence, list[np.random.See
 
 
 def n_workers(n_jobs, n_tasks: int) -> int:
-    """Worker processes for ``n_tasks`` tasks: joblib's rule for ``n_jobs``, at most one
-    per task.
+    """Processes for ``n_tasks`` tasks (this one and the loky workers): joblib's rule
+    for ``n_jobs``, at most one per task.
 
     None means all cores; a negative value counts back from the number of cores.
 
@@ -200,43 +202,112 @@ def reemit_warnings(notes, n_tasks: int, *, stacklevel: int = 3) -> None:
         )
 
 
-def _local(fn, indexed, shared, n, blas_threads):
-    """Results ``(index, result, notes)`` from n loky workers, as batches finish."""
-    if n == 1:
-        for group in _groups(indexed, fn):
-            yield from _call_group(fn, group, shared, blas_threads)
-        return
-    from joblib import Parallel, delayed
+#: Variables that cap a worker's BLAS and OpenMP threads (joblib's list: its loky
+#: workers got them the same way); a value set by the user wins.
+_THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
+                "BLIS_NUM_THREADS", "VECLIB_MAXIMUM_THREADS", "NUMBA_NUM_THREADS",
+                "NUMEXPR_NUM_THREADS")  # fmt: skip
+#: Seconds an idle worker waits for the next run before it exits (joblib's default).
+IDLE_WORKER_SECONDS = 300
+
+
+def _pool(workers: int, threads: int):
+    """``workers`` loky processes (the reusable pool: they stay for the next run with the
+    same settings, imports paid once), each on ``threads`` BLAS and row-pass threads."""
+    import os
+
+    from joblib.externals.loky import get_reusable_executor
 
     from .._interrupt import workers_ignore_ctrl_c
 
     workers_ignore_ctrl_c()  # a terminal's Ctrl-C: no import traceback of a starting worker
-    # Small batches: the data travel once per batch, results still arrive steadily.
+    env = {var: os.environ.get(var, str(threads)) for var in _THREAD_VARS}
+    return get_reusable_executor(max_workers=workers, timeout=IDLE_WORKER_SECONDS,
+                                 initializer=_start_worker, initargs=(loaded_plugins(),),
+                                 env=env)  # fmt: skip
+
+
+def _local(fn, indexed, shared, n, meanwhile=None):
+    """Results ``(index, result, notes)`` as batches finish: this process and ``n - 1``
+    loky workers share the tasks (each on ``cores // n`` threads).
+
+    The tasks are cut into small batches (the data travel once per batch, results
+    still arrive steadily). A worker holds one batch at a time and gets the next from
+    the front as soon as it hands one back; this process takes its batches from the
+    back, so the last ones end together and no batch waits for a worker that is still
+    starting. ``meanwhile()`` runs here first, while the workers start (with
+    ``n == 1``: before the tasks)."""
+    if n == 1:
+        if meanwhile is not None:
+            meanwhile()
+        for group in _groups(indexed, fn):
+            yield from _call_group(fn, group, shared, None)
+        return
+    import queue
+    from collections import deque
+
+    from joblib import cpu_count
+
+    threads = max(1, cpu_count() // n)
     size = max(1, math.ceil(len(indexed) / (4 * n)))
-    batches = [indexed[k : k + size] for k in range(0, len(indexed), size)]
-    # loky workers get cores // n_jobs BLAS threads each (no oversubscription); each
-    # imports the plug-ins loaded here first (a changed set starts fresh workers).
-    parallel = Parallel(
-        n_jobs=n,
-        backend="loky",
-        return_as="generator_unordered",
-        initializer=_start_worker,
-        initargs=(loaded_plugins(),),
-    )
+    batches = deque(indexed[k : k + size] for k in range(0, len(indexed), size))
+    pool = _pool(n - 1, threads)
+    lock = threading.Lock()
+    back: queue.SimpleQueue = queue.SimpleQueue()  # the workers' finished batches
+    held = [0]  # batches given to the workers and not yet taken back here
+
+    def hand_out(future=None):
+        """The next batch from the front to a worker (at the start, or in loky's thread
+        as one comes back: counted before the finished one is passed on)."""
+        with lock:
+            batch = batches.popleft() if batches else None
+            held[0] += batch is not None
+        if batch is not None:
+            try:
+                pool.submit(_call_batch, fn, batch, shared, None).add_done_callback(hand_out)
+            except RuntimeError:  # the pool was shut down (a failed or interrupted run)
+                with lock:
+                    held[0] -= 1
+        if future is not None:
+            back.put(future)
+
+    def arrived(block: bool):
+        """The workers' finished batches (with ``block``, until none is held)."""
+        while True:
+            with lock:
+                if not held[0]:
+                    return
+            try:
+                future = back.get(block=block)
+            except queue.Empty:
+                return
+            with lock:
+                held[0] -= 1
+            yield from future.result()
+
     finished = False
     try:
-        for out in parallel(delayed(_call_batch)(fn, b, shared, blas_threads) for b in batches):
-            yield from out
+        for _ in range(n - 1):
+            hand_out()
+        if meanwhile is not None:
+            meanwhile()
+        while True:
+            yield from arrived(False)
+            with lock:
+                batch = batches.pop() if batches else None
+            if batch is None:
+                break
+            yield from _call_batch(fn, batch, shared, threads)
+        yield from arrived(True)
         finished = True
     finally:
         if not finished:  # interrupted or failed: no worker outlives the run
-            from joblib.externals.loky import get_reusable_executor
-
-            get_reusable_executor().shutdown(wait=True, kill_workers=True)
+            pool.shutdown(wait=True, kill_workers=True)
 
 
-def _dask(fn, indexed, shared, scheduler, key):
-    """Results ``(index, result, notes)`` from a Dask cluster, as tasks finish."""
+def _dask(fn, indexed, shared, scheduler, key, meanwhile=None):
+    """Results ``(index, result, notes)`` from a Dask cluster, as tasks finish;
+    ``meanwhile()`` runs here once the tasks are submitted."""
     from .._cluster import dask_client
 
     with dask_client(scheduler) as client:
@@ -254,6 +325,8 @@ def _dask(fn, indexed, shared, scheduler, key):
             client.submit(_call_group, fn, group, data, 1, key=key(*group[0]), pure=False)
             for group in _dask_groups(indexed, fn, client)
         ]
+        if meanwhile is not None:
+            meanwhile()
         for fut in as_completed(futures):
             yield from fut.result()
 
@@ -278,6 +351,7 @@ def run_tasks(
     desc: str = "tasks",
     on_result: Callable | None = None,
     first_here: bool = True,
+    meanwhile: Callable | None = None,
     warn: bool = True,
     key: Callable | None = None,
 ) -> list:
@@ -290,11 +364,12 @@ def run_tasks(
     tasks : sequence
         One item per call.
     shared : optional
-        Passed to every call; sent once per worker batch (joblib) or scattered
+        Passed to every call; sent once per worker batch (loky) or scattered
         once to the cluster (Dask).
     n_jobs : int, optional
-        Local worker processes (joblib's rule, see :func:`n_workers`); 1 runs
-        in this process.
+        Local processes that run the tasks (joblib's rule, see :func:`n_workers`):
+        this one and ``n_jobs - 1`` loky workers, each on ``cores // n_jobs`` BLAS
+        and row-pass threads; 1 runs them all in this process.
     scheduler : str or distributed.Client, optional
         Run on this Dask cluster instead (one BLAS thread per task).
     progress : bool, optional
@@ -306,6 +381,10 @@ def run_tasks(
     first_here : bool, default True
         With local workers, run the first task in this process before any
         pool starts, so that bad arguments fail fast.
+    meanwhile : callable, optional
+        ``meanwhile()``: other work of this process, run once while the workers
+        start (or the cluster runs), before this process takes tasks; with one
+        process, before the tasks (after the first, with ``first_here``).
     warn : bool, default True
         Re-emit the tasks' warnings here, once per category (see
         :func:`reemit_warnings`), attributed to the caller of the function
@@ -343,12 +422,12 @@ def run_tasks(
 
         if scheduler is not None:
             key = key or (lambda i, task: None)
-            for item in _dask(fn, indexed, shared, scheduler, key):
+            for item in _dask(fn, indexed, shared, scheduler, key, meanwhile):
                 done(*item)
         else:
             if first:
                 done(0, *_call(fn, indexed[0][1], shared, None))
-            for item in _local(fn, indexed[first:], shared, n, None):
+            for item in _local(fn, indexed[first:], shared, n, meanwhile):
                 done(*item)
     if warn:  # attributed to the caller of the function that called run_tasks
         reemit_warnings(notes, len(indexed), stacklevel=4)

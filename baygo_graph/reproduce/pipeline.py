@@ -145,16 +145,14 @@ def _run(study: dict, *, keep_all: bool):
 
 
 def _long_and_animation(kwargs, *, horizons, res, run0, synthetic, window, video, beside):
-    """The long BayGo runs (:func:`.horizon.long_runs`) and, beside them on the workers,
-    the animation of BayGo seed 0 (:func:`.drawing.animation_task`): its worker starts
-    on it while the other takes long runs, so neither waits at the end of a stage.
+    """The long BayGo runs (:func:`.horizon.long_runs`) and, beside them,
+    the animation of BayGo seed 0 (:func:`.drawing.animation_task`): one process starts
+    on it while the others take long runs, so none waits at the end of a stage.
 
-    ``beside()`` (work of this process that needs neither) runs here meanwhile, in a
-    thread, when the tasks run on other processes (else before them); its result is
+    ``beside()`` (work of this process that needs neither) runs here while the workers
+    start, before this process takes tasks (``run_tasks``' ``meanwhile``); its result is
     returned third."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    from ..experiments.runner import n_workers, run_tasks
+    from ..experiments.runner import run_tasks
     from .drawing import animation_task
     from .horizon import _long_plan, _long_result
 
@@ -163,29 +161,13 @@ def _long_and_animation(kwargs, *, horizons, res, run0, synthetic, window, video
                                   **plan)  # fmt: skip
     anim_fn, anim_task, anim_shared = animation_task(res, run0, video=video)
     tasks = [("animation", anim_task), *(("long", seed) for seed in children)]
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="baygo-beside") as here:
-        side = early = None
-        if n_workers(kwargs["n_jobs"], len(tasks)) > 1:
-            side = here.submit(beside)
-        else:  # the tasks run in this thread: nothing to overlap
-            early = beside()
-        got = []
-
-        def arrived(task, result):
-            """At the last task's result, before run_tasks re-emits the tasks' warnings,
-            the thread has ended (warnings' filters are process-wide)."""
-            got.append(task)
-            if side is not None and len(got) == len(tasks):
-                side.result()
-
-        done = run_tasks(_side_task(), tasks, shared={"animation": (anim_fn, anim_shared),
-                                                    "long": shared},
-                         n_jobs=kwargs["n_jobs"], progress=kwargs["progress"],
-                         desc="long BayGo runs", first_here=False,
-                         on_result=arrived)  # fmt: skip
-        if side is not None:
-            early = side.result()
-    return _long_result(done[1:]), done[0], early
+    early = []
+    done = run_tasks(_side_task(), tasks, shared={"animation": (anim_fn, anim_shared),
+                                                "long": shared},
+                     n_jobs=kwargs["n_jobs"], progress=kwargs["progress"],
+                     desc="long BayGo runs", first_here=False,
+                     meanwhile=lambda: early.append(beside()))  # fmt: skip
+    return _long_result(done[1:]), done[0], early[0]
 
 
 def _side_one(task, shared):

@@ -46,6 +46,33 @@ def test_same_results_for_one_and_two_workers():
     assert one == two == ref
 
 
+_MEANWHILE: list = []  # set by meanwhile() in the calling process only
+
+
+def where(task, shared):
+    """The process a task ran in, and whether meanwhile() had run there before it."""
+    import os
+    import time
+
+    time.sleep(0.01)
+    return os.getpid(), bool(_MEANWHILE)
+
+
+def test_this_process_takes_tasks_beside_its_worker_after_meanwhile():
+    import os
+
+    _MEANWHILE.clear()
+    out = run_tasks(where, list(range(40)), n_jobs=2, progress=False, first_here=False,
+                    meanwhile=lambda: _MEANWHILE.append(1))  # fmt: skip
+    here = [seen for pid, seen in out if pid == os.getpid()]
+    assert _MEANWHILE == [1]  # once
+    assert here and all(here)  # this process ran tasks, each after meanwhile()
+    assert len({pid for pid, _ in out}) == 2  # and one worker the others
+    _MEANWHILE.clear()
+    run_tasks(where, [0], n_jobs=1, progress=False, meanwhile=lambda: _MEANWHILE.append(1))
+    assert _MEANWHILE == [1]
+
+
 @pytest.mark.parametrize("n_jobs", [1, 2])
 def test_warnings_are_captured_and_reemitted_once_per_category(n_jobs):
     with warnings.catch_warnings(record=True) as caught:
