@@ -300,3 +300,20 @@ def test_bootstrap_band_of_a_share_stays_in_its_range(rng):
     np.testing.assert_allclose(hi, np.quantile(means, 0.975, axis=0))
     _, t_lo, _ = array_band(share, method="t")
     assert (t_lo < 0).any()
+
+
+def test_t_half_width_is_scipy_stats_t_ppf_bit_for_bit():
+    """half_width's quantile (scipy.special.stdtrit, no scipy.stats import) is
+    scipy.stats.t.ppf's, NaN below two values."""
+    from scipy import stats
+
+    from baygo_graph.analysis._reduce import half_width
+
+    n = np.array([0.0, 1.0, 2.0, 3.0, 5.0, 20.0, 80.0, 1000.0])
+    sd = np.linspace(0.1, 2.0, len(n))
+    for level in (0.5, 0.9, 0.95, 0.99, 0.999):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ref = stats.t.ppf(0.5 + level / 2, np.where(n > 1, n - 1, np.nan)) * sd / np.sqrt(n)
+        got = half_width(sd, n, level)
+        assert np.array_equal(got, ref, equal_nan=True), level
+        assert np.isnan(got[:2]).all() and np.isfinite(got[2:]).all()
