@@ -38,7 +38,9 @@ def test_the_palettes_are_seaborns():
         assert crest(n) == list(sns.color_palette("crest", n_colors=n)), n
 
 
-def test_drawing_does_not_import_seaborn():
+def test_drawing_does_not_import_seaborn_nor_scipy_stats():
+    """Seaborn's look without seaborn; seed bands' t quantiles without scipy.stats (each
+    ~0.5-0.8 s of CPU to import in every process that draws)."""
     code = (
         "import sys, numpy as np\n"
         "from baygo_graph import figures as F, simulate, synthetic_bodyfat\n"
@@ -47,7 +49,12 @@ def test_drawing_does_not_import_seaborn():
         " data=synthetic_bodyfat())\n"
         "F.plot_agents_mse(run).figure.canvas.draw()\n"
         "F.plot_influence_series(np.full((4, 3), 1 / 3), informative=0).figure.canvas.draw()\n"
-        "assert 'seaborn' not in sys.modules\n"
+        "from baygo_graph.experiments import compare\n"
+        "res = compare(['baygo', 'nocol'], seeds=3, steps=3, agents=3, n_jobs=1, tidy=False,"
+        " progress=False, model=LinearRegression(grid=11), data=synthetic_bodyfat())\n"
+        "F.plot_mse(res).figure.canvas.draw()\n"
+        "assert 'seaborn' not in sys.modules, 'seaborn'\n"
+        "assert 'scipy.stats' not in sys.modules, 'scipy.stats'\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env={**__import__("os").environ, "MPLBACKEND": "Agg"})  # fmt: skip
