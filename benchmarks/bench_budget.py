@@ -15,9 +15,10 @@ Two runs per case:
 A ratio peak / budget above 1 is a run that passed the check and went past the budget.
 Cases: ``seeds-at-once`` (``simulate_seeds(at_once=1000)`` of the paper's grid, 2 steps),
 ``seeds-many`` (20 agents, 200 steps, grid 5: the results of every seed),
-``gif`` (``baygo animate`` of a 3-agent run, ``--dpi 40``), ``gexf`` (``write_series`` to
-``.gexf`` of a series whose edges, self-weights and influence change at every step:
-``--nodes`` x ``--steps``, each node hearing 1 or 2 random others a step). Run::
+``gif`` (``baygo animate`` of a 3-agent run, ``--dpi 40``), ``gexf``, ``graphml``,
+``json`` (``write_series`` to that format of a series whose edges, self-weights and
+influence change at every step: ``--nodes`` x ``--steps``, each node hearing 1 or 2
+random others a step). Run::
 
     python benchmarks/bench_budget.py                 # every case
     python benchmarks/bench_budget.py --case gif --frames 1000
@@ -80,7 +81,7 @@ for _ in range(5):
 """
 
 
-_GEXF = """
+_WRITE = """
 import sys, numpy as np, baygo_graph as bg
 from baygo_graph.exceptions import BudgetError
 from baygo_graph.series import series_from_edges
@@ -93,11 +94,14 @@ src = (dst + rng.integers(1, nodes, len(dst))) % nodes
 s = series_from_edges(step, src, dst, np.ones(len(dst)), n_steps=steps,
                       nodes=tuple(range(nodes)), self_weight="equal")
 try:
-    bg.write_series(s, "s.gexf", window=1, overwrite=True)
+    bg.write_series(s, "s" + sys.argv[3], window=1, overwrite=True)
     print("RAN written")
 except BudgetError as e:
     print(f"REFUSED {e}")
 """
+
+
+_WRITERS = ("gexf", "graphml", "json")
 
 
 def _peak(cmd: list, limit: str, cwd=None) -> tuple[int, str]:
@@ -164,26 +168,26 @@ def gif_case(limit: str, frames: int) -> None:
             _row("gif", "advice", what, advised, kb)
 
 
-def gexf_case(limit: str, nodes: int, steps: int) -> None:
+def write_case(fmt: str, limit: str, nodes: int, steps: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        cmd = [sys.executable, "-c", _GEXF, str(nodes), str(steps)]
+        cmd = [sys.executable, "-c", _WRITE, str(nodes), str(steps), f".{fmt}"]
         kb, out = _peak(cmd, limit, cwd=tmp)
         advised = _advised(out)
         print(f"  {nodes} nodes x {steps} steps under {limit}: {out.strip()[-320:]}")
-        _row("gexf", "under the limit", "refused" if advised else "written", limit, kb)
+        _row(fmt, "under the limit", "refused" if advised else "written", limit, kb)
         if advised:
             kb, out = _peak(cmd, advised, cwd=tmp)
             what = "at the advised limit: " + ("written" if "RAN" in out else out.strip()[-120:])
-            _row("gexf", "advice", what, advised, kb)
+            _row(fmt, "advice", what, advised, kb)
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--case", choices=["seeds-at-once", "seeds-many", "gif", "gexf", "all"],
+    parser.add_argument("--case", choices=["seeds-at-once", "seeds-many", "gif", *_WRITERS, "all"],
                         default="all")  # fmt: skip
     parser.add_argument("--frames", type=int, default=3000, help="GIF frames (run steps)")
-    parser.add_argument("--nodes", type=int, default=150, help="GEXF series nodes")
-    parser.add_argument("--steps", type=int, default=1000, help="GEXF series steps")
+    parser.add_argument("--nodes", type=int, default=150, help="written series: nodes")
+    parser.add_argument("--steps", type=int, default=1000, help="written series: steps")
     args = parser.parse_args(argv)
     print(f"load average {os.getloadavg()[0]:.1f}")
     print("| case | run | what | budget | peak RSS | peak / budget |")
@@ -194,8 +198,9 @@ def main(argv=None) -> None:
         seeds_case("seeds-many", "200M", 20, 200, 5, 0, past=1200)
     if args.case in ("gif", "all"):
         gif_case("300M", args.frames)
-    if args.case in ("gexf", "all"):
-        gexf_case("300M", args.nodes, args.steps)
+    for fmt in _WRITERS:
+        if args.case in (fmt, "all"):
+            write_case(fmt, "300M", args.nodes, args.steps)
 
 
 if __name__ == "__main__":
