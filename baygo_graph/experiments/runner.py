@@ -213,18 +213,22 @@ IDLE_WORKER_SECONDS = 300
 
 def _pool(workers: int, threads: int):
     """``workers`` loky processes (the reusable pool: they stay for the next run with the
-    same settings, imports paid once), each on ``threads`` BLAS and row-pass threads."""
+    same settings, imports paid once), each on ``threads`` BLAS and row-pass threads.
+
+    joblib's own executor (the one its ``Parallel`` uses): the process has one reusable
+    loky pool, and a pool made by loky's ``get_reusable_executor`` directly broke the
+    next ``joblib.Parallel`` of the process (the partitioned analyses)."""
     import os
 
-    from joblib.externals.loky import get_reusable_executor
+    from joblib.executor import get_memmapping_executor
 
     from .._interrupt import workers_ignore_ctrl_c
 
     workers_ignore_ctrl_c()  # a terminal's Ctrl-C: no import traceback of a starting worker
     env = {var: os.environ.get(var, str(threads)) for var in _THREAD_VARS}
-    return get_reusable_executor(max_workers=workers, timeout=IDLE_WORKER_SECONDS,
-                                 initializer=_start_worker, initargs=(loaded_plugins(),),
-                                 env=env)  # fmt: skip
+    return get_memmapping_executor(workers, timeout=IDLE_WORKER_SECONDS,
+                                   initializer=_start_worker, initargs=(loaded_plugins(),),
+                                   env=env)  # fmt: skip
 
 
 def _local(fn, indexed, shared, n, meanwhile=None):

@@ -230,3 +230,17 @@ def test_a_dask_group_runs_on_one_blas_and_one_row_thread():
     fn = Batched(threads_here, threads_of_each, tens)
     out = _call_group(fn, [(0, 1), (1, 2), (2, 3)], None, 1)
     assert [(i, r) for i, r, _ in out] == [(0, (1, 1)), (1, (1, 1)), (2, (1, 1))]
+
+
+def _double(task, shared):
+    return 2 * task + shared
+
+
+def test_the_runners_pool_leaves_joblib_parallel_working_in_the_same_process():
+    """The runner's local pool is joblib's reusable executor: a pool made by loky's own
+    ``get_reusable_executor`` broke the process's next ``joblib.Parallel`` (a partitioned
+    analysis after a run: AttributeError '_temp_folder_manager')."""
+    from joblib import Parallel, delayed
+
+    assert run_tasks(_double, list(range(8)), shared=1, n_jobs=2) == [2 * t + 1 for t in range(8)]
+    assert Parallel(n_jobs=2, backend="loky")(delayed(abs)(-i) for i in range(4)) == [0, 1, 2, 3]
