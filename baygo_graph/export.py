@@ -17,6 +17,7 @@ from pathlib import Path
 from ._validate import check_int
 from .analysis import influence_series
 from .inputs import as_series, read_series
+from .io.atomic import check_target, input_files, protected_inputs
 from .io.gexf import write_gexf
 from .io.series_files import write_graphml, write_json
 from .run import Run
@@ -50,8 +51,8 @@ def write_series(source, path, *, window: int = 10, overwrite: bool = False) -> 
     overwrite : bool, default False
         Replace a file already at ``path`` (else :class:`FileExistsError`, before any
         work, as :meth:`~baygo_graph.Run.save`): a Gephi project or notes of the same
-        name are never lost by mistake. A symbolic link at ``path`` is refused either
-        way.
+        name are never lost by mistake. A symbolic link at ``path``, and the file
+        ``source`` names (any spelling, a link to it), are refused either way.
 
     Returns
     -------
@@ -62,6 +63,8 @@ def write_series(source, path, *, window: int = 10, overwrite: bool = False) -> 
     ------
     FileExistsError
         When a file is at ``path`` and ``overwrite`` is False.
+    PermissionError
+        When ``path`` is the file ``source`` names, before any work.
     TypeError
         When a node label is not int or str (``.json``, ``.graphml``), or the
         input is no series.
@@ -92,11 +95,17 @@ def write_series(source, path, *, window: int = 10, overwrite: bool = False) -> 
     suffix = path.suffix.lower()
     if suffix not in WRITTEN_SUFFIXES:
         raise ValueError(f"path must end in .json, .graphml or .gexf, got {str(path)!r}")
-    if not overwrite and (path.is_file() or path.is_symlink()):
-        raise FileExistsError(
-            errno.EEXIST, "a file is already there: pass overwrite=True to replace it",
-            str(path),
-        )  # fmt: skip
+    with protected_inputs(input_files(source), whose="this call"):
+        check_target(path)  # never the file read (even with overwrite), before the work
+        if not overwrite and (path.is_file() or path.is_symlink()):
+            raise FileExistsError(
+                errno.EEXIST, "a file is already there: pass overwrite=True to replace it",
+                str(path),
+            )  # fmt: skip
+        return _write(source, path, suffix, window=window)
+
+
+def _write(source, path: Path, suffix: str, *, window) -> Path:
     window = check_int("window", window, minimum=1)
     run = source if isinstance(source, Run) else None
     if run is not None and run.series is None:

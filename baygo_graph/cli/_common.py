@@ -607,7 +607,7 @@ def command_inputs(*, exclude=None, option: str | None = None) -> list:
     >>> command_inputs()  # outside a command: none
     []
     """
-    from ..io.npz import RUN_FILE
+    from ..io.atomic import input_files
 
     ctx = click.get_current_context(silent=True)
     found: list = []  # paths, or (path, shown) for a run folder's run.npz
@@ -617,18 +617,12 @@ def command_inputs(*, exclude=None, option: str | None = None) -> list:
             if key == own:  # the output option itself
                 continue
             for item in value if isinstance(value, (list, tuple)) else (value,):
-                if not isinstance(item, (str, os.PathLike)) or not str(item):
-                    continue
-                path = Path(item)
                 try:
-                    if exclude is not None and os.path.samefile(path, exclude):
+                    if exclude is not None and os.path.samefile(item, exclude):
                         continue
-                    if path.is_file():
-                        found.append(path)
-                    elif (path / RUN_FILE).is_file():  # shown as given
-                        found.append((path / RUN_FILE, f"{path} (its {RUN_FILE})"))
-                except (OSError, ValueError):  # not a path that exists
-                    continue
+                except (OSError, ValueError, TypeError):  # not a path that exists
+                    pass
+                found.extend(input_files(item))
         ctx = ctx.parent
     return found
 

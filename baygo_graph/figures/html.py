@@ -57,7 +57,7 @@ from .._render import self_weight_text
 from .._text import escape_surrogates, shorten
 from ..analysis import b_connectivity, influence_series, time_to_connectivity
 from ..inputs import as_series
-from ..io.atomic import atomic_text
+from ..io.atomic import atomic_text, check_target, input_files, protected_inputs
 from ..run import Run
 from ._graph import (
     COARSE_CORE,
@@ -372,7 +372,8 @@ def to_html(
         curve of a clicked agent is drawn when ``source`` is a run with MSE
         values (a run made by ``Run.from_choices`` holds none).
     path : str or os.PathLike
-        The ``.html`` file to write (atomically; parent folders are made).
+        The ``.html`` (or ``.htm``) file to write (atomically; parent folders are made);
+        never the file ``source`` names (refused, as ``baygo view`` refuses it).
     window : int, default 10
         Window length w. Step mode: node sizes show the influence of the sliding
         window of w steps ending at the selected step
@@ -413,8 +414,11 @@ def to_html(
         If ``source`` is not a series input or ``window`` not an int.
     ValueError
         If ``source`` is a centralised (``cen``) run, which has no graph,
-        ``window < 1``, or ``layout`` unknown (or ``"spring"`` for more than
-        5,000 nodes).
+        ``window < 1``, ``layout`` unknown (or ``"spring"`` for more than
+        5,000 nodes), or ``path`` does not end in ``.html``.
+    PermissionError
+        If ``path`` is the file ``source`` names (any spelling, a link to it),
+        before any work.
     BudgetError
         If the viewer's arrays would exceed the memory budget
         (:mod:`baygo_graph.limits`), checked before they are made.
@@ -443,6 +447,16 @@ def to_html(
     >>> steps[1].add_node("bob")
     >>> p = to_html(steps, tempfile.mkdtemp() + "/mine.html", window=2)
     """
+    path = Path(path)
+    if path.suffix.lower() not in (".html", ".htm"):
+        raise ValueError(f"path must end in .html (the page is HTML), got {shorten(str(path))!r}")
+    with protected_inputs(input_files(source), whose="this call"):
+        check_target(path, overwrite=overwrite)  # before the work: never the source itself
+        return _write_page(source, path, window=window, layout=layout,
+                           layout_seed=layout_seed, title=title, overwrite=overwrite)  # fmt: skip
+
+
+def _write_page(source, path: Path, *, window, layout, layout_seed, title, overwrite) -> Path:
     if isinstance(source, Run) and source.series is None:
         raise ValueError(
             f"run is a centralised run (strategy {source.strategy!r}): one central learner "
@@ -467,4 +481,4 @@ def to_html(
     values = {"TITLE": html.escape(escape_surrogates(str(title)), quote=True),
               "DATA": _script_json(data)}  # fmt: skip
     page = re.sub(r"\{\{(TITLE|DATA)\}\}", lambda m: values[m.group(1)], template)
-    return atomic_text(Path(path), page, overwrite=overwrite)
+    return atomic_text(path, page, overwrite=overwrite)

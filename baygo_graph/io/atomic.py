@@ -67,6 +67,7 @@ __all__ = [
     "check_target",
     "clean_stale_tmp",
     "forced",
+    "input_files",
     "make_parent",
     "one_write_per_file",
     "output_lock",
@@ -92,7 +93,7 @@ RECORD_NAME = ".baygo-files.json"
 #: A record larger than this is taken as damaged, unread (baygo's own record holds
 #: about 100 bytes a file: 32 MiB is some 300,000 files).
 RECORD_MAX_BYTES = 32 * 2**20
-_INPUTS: list[tuple[Path, str]] = []  # (file, as given) the command reads (protected_inputs)
+_INPUTS: list[tuple[Path, str, str]] = []  # (file, as given, whose) read (protected_inputs)
 _RECORDED: dict[Path, bool] = {}  # output folders with a record (resolved) -> --force given
 _ANNOUNCE: list = []  # told of each file as it is finished (announce_written)
 _WRITTEN: list[set] = []  # files written by the running command (one_write_per_file)
@@ -249,11 +250,11 @@ through a link; remove it or write elsewhere: '.../link.md'
             errno.EEXIST,
         )
     if path.exists():  # first: --force cannot allow it, so it is never advised
-        for source, shown in _INPUTS:
+        for source, shown, whose in _INPUTS:
             if _same_file(path, source):  # the command's own input: never, even with --force
                 raise _refused(
                     path,
-                    f"is the input {shown[:120]} of this command; write the output elsewhere",
+                    f"is the input {shown[:120]} of {whose}; write the output elsewhere",
                     errno.EPERM,  # not "exists": --force cannot allow it
                 )
     if not overwrite and path.exists():
@@ -268,12 +269,41 @@ def _same_file(a, b) -> bool:
         return False
 
 
+def input_files(value) -> list:
+    """The files an argument naming an input reads: ``[path]`` for an existing file,
+    ``[(folder/run.npz, "folder (its run.npz)")]`` for a run folder, ``[]`` for anything
+    else (a run, a series, a path that does not exist): what :func:`protected_inputs`
+    keeps from being written over.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp()); _ = (d / "a.csv").write_text("x\\n")
+    >>> input_files(d / "a.csv") == [d / "a.csv"], input_files(d), input_files(3)
+    (True, [], [])
+    """
+    from .npz import RUN_FILE
+
+    if not isinstance(value, str | os.PathLike) or not os.fspath(value):
+        return []
+    path = Path(value)
+    try:
+        if path.is_file():
+            return [path]
+        if (path / RUN_FILE).is_file():  # shown as given
+            return [(path / RUN_FILE, f"{path} (its {RUN_FILE})")]
+    except (OSError, ValueError):  # not a path that exists
+        pass
+    return []
+
+
 @contextlib.contextmanager
-def protected_inputs(paths):
+def protected_inputs(paths, *, whose: str = "this command"):
     """While the block runs, no file is written over one of ``paths`` (the files the
-    running command reads: whatever their spelling, a hard or symbolic link to them),
-    even with ``--force`` (:func:`check_target` refuses it in one line). An entry may
-    be ``(path, shown)``: the refusal names the input as ``shown``.
+    running command or call reads: whatever their spelling, a hard or symbolic link to
+    them), even with ``--force`` or ``overwrite=True`` (:func:`check_target` refuses it
+    in one line, "is the input ... of ``whose``"). An entry may be ``(path, shown)``:
+    the refusal names the input as ``shown``.
 
     Examples
     --------
@@ -286,7 +316,10 @@ def protected_inputs(paths):
     PermissionError: [Errno 1] is the input .../data.csv of this command; write the output \
 elsewhere: '.../data.csv'
     """
-    added = [(Path(p[0]), p[1]) if isinstance(p, tuple) else (Path(p), str(p)) for p in paths]
+    added = [
+        (Path(p[0]), p[1], whose) if isinstance(p, tuple) else (Path(p), str(p), whose)
+        for p in paths
+    ]
     _INPUTS.extend(added)
     try:
         yield

@@ -76,3 +76,57 @@ def test_the_gexf_estimate_bounds_what_the_writer_allocates(tmp_path):
     written += sum(len(d.get("self_weight", [])) + len(d.get("influence", []))
                    for _, d in g.nodes(data=True))  # fmt: skip
     assert written <= records and records <= 1.05 * written
+
+
+# -- Q5: the Python writers never write over the file they read ------------------------
+EDGES = "source,target,time\nann,bob,0\nbob,cy,0\ncy,ann,1\n"
+
+
+@pytest.fixture
+def inputs(tmp_path):
+    """A CSV edge list and the JSON series written from it (both read by the writers)."""
+    csv = tmp_path / "contacts.csv"
+    csv.write_text(EDGES)
+    saved = write_series(csv, tmp_path / "s.json")
+    return {"csv": csv, "json": saved, "json_bytes": saved.read_bytes()}
+
+
+def _spellings(tmp_path, path):
+    """The same file by other names: itself, through '.', a hard link, a symbolic link."""
+    hard = path.with_name("hard" + path.suffix)
+    soft = path.with_name("soft" + path.suffix)
+    hard.hardlink_to(path)
+    soft.symlink_to(path.name)
+    return [path, tmp_path / "." / path.name, hard, soft]
+
+
+@pytest.mark.parametrize("suffix", [".json", ".graphml", ".gexf", ".html"])
+def test_python_writers_never_replace_their_source(tmp_path, inputs, suffix):
+    """to_html(src, src) replaced the user's edge list with the page; write_series(s.json,
+    s.json, overwrite=True) rewrote its own input. Every writer refuses its source by any
+    name (and a link), before any work, whatever ``overwrite`` says."""
+    from baygo_graph.figures import to_html
+
+    src = inputs["json"] if suffix == ".json" else tmp_path / f"in{suffix}"
+    if suffix != ".json":  # a file of the output's suffix that is read as the source
+        src.write_bytes(inputs["json_bytes"])
+        src = src.rename(src.with_suffix(suffix))
+    before = src.read_bytes()
+    for target in _spellings(tmp_path, src):
+        refusal = r"is a symbolic link" if target.is_symlink() else r"is the input .* of this call"
+        with pytest.raises(OSError, match=refusal):
+            if suffix == ".html":
+                to_html(src, target)
+            else:
+                write_series(src, target, overwrite=True)
+    assert src.read_bytes() == before
+
+
+def test_to_html_writes_html_names_only(inputs):
+    from baygo_graph.figures import to_html
+
+    csv = inputs["csv"]
+    with pytest.raises(ValueError, match=r"path must end in \.html"):
+        to_html(csv, csv)
+    assert csv.read_text() == EDGES
+    assert to_html(csv, csv.with_name("page.HTML")).read_text().startswith("<!DOCTYPE html>")
