@@ -18,7 +18,7 @@ from ._validate import check_int
 from .analysis import influence_series
 from .inputs import as_series, read_series
 from .io.atomic import check_target, input_files, protected_inputs
-from .io.gexf import write_gexf
+from .io.gexf import gexf_ids, write_gexf
 from .io.series_files import write_graphml, write_json
 from .run import Run
 
@@ -118,6 +118,7 @@ def _write(source, path: Path, suffix: str, *, window) -> Path:
         attrs = {"strategy": run.strategy} if run is not None else None
         write = write_json if suffix == ".json" else write_graphml
         return write(series, path, attrs=attrs)
+    gexf_ids(series)  # labels GEXF cannot give back: refused before the influence is computed
     window = min(window, series.n_steps)
     influence = influence_series(series, window=window, windows="sliding").values
     return write_gexf(series, path, influence=influence, run=run)

@@ -27,8 +27,9 @@ GEXF writer (:class:`networkx.readwrite.gexf.GEXFWriter`):
 Weights are written as Python writes floats (shortest exact text), so
 :func:`baygo_graph.io.series_files.read_gexf` gives the series back exactly:
 labels (ints when every label is an int, text otherwise: GEXF ids are text, so a
-series mixing int and text labels comes back as text; write ``.json`` to keep
-both), steps (the graph's ``start``/``end``) and every step's weights.
+series mixing int and text labels, or of text labels that all read as integers, is
+refused before writing: write ``.json`` or ``.graphml`` to keep them), steps (the
+graph's ``start``/``end``) and every step's weights.
 
 What NetworkX's writer cannot do, and this module adds to its XML before
 writing: the ``description`` of the file (what the series is, its data source
@@ -58,7 +59,7 @@ from .atomic import atomic_write
 #: A character XML 1.0 cannot hold.
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
-__all__ = ["edge_spells", "write_gexf"]
+__all__ = ["edge_spells", "gexf_ids", "write_gexf"]
 
 #: Bytes :func:`write_gexf` holds per record before the file is written: an edge, a
 #: spell, a ``step_weight``, ``self_weight`` or ``influence`` value (Python tuples in a
@@ -293,6 +294,57 @@ def series_digest(series) -> str:
     return h.hexdigest()
 
 
+def gexf_ids(series) -> list[str]:
+    """The GEXF ids of ``series``' nodes (their text), or ValueError when the file could
+    not give the labels back as they are: a character outside XML 1.0, two labels of one
+    text (``1`` and ``"1"``), or labels whose types the ids lose. GEXF ids carry no
+    type and are read as integers only when every one is an integer's canonical text
+    (``docs/formats.md``), so integers beside text labels, or text labels that all
+    read as integers (``"1"``, ``"2"``), would come back changed (and fail the file's
+    digest): refused before anything is computed.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as S
+    >>> gexf_ids(S(nodes=(1, 2))), gexf_ids(S(nodes=("a", "007")))
+    (['1', '2'], ['a', '007'])
+    >>> gexf_ids(S(nodes=(1, "zz")))
+    Traceback (most recent call last):
+    ...
+    ValueError: node labels 1 and 'zz' are an integer and text: GEXF ids are text, so 1 ...
+    """
+    from .series_files import _int_ids  # the reader's rule: one rule (no import cycle)
+
+    nodes = series.nodes
+    ids = [str(v) for v in nodes]
+    for v, text in zip(nodes, ids, strict=True):
+        bad = _NOT_XML.search(text)
+        if bad:
+            raise ValueError(
+                f"node label {shorten(repr(v), 60)} holds {bad.group()!r}, which GEXF (XML 1.0) "
+                "cannot give back; write .json, which keeps it, or relabel"
+            )
+    if len(set(ids)) != len(ids):
+        raise ValueError(
+            "two node labels have the same text (such as 1 and '1'): GEXF ids are text; "
+            "write .json, which keeps them apart, or relabel"
+        )
+    back = _int_ids(ids)
+    changed = [v for v, text in zip(nodes, ids, strict=True) if type(back[text]) is not type(v)]
+    if changed:
+        v = changed[0]
+        shown, plain = shorten(repr(v), 40), shorten(str(v), 40)
+        if isinstance(v, str):  # every label is text reading as an integer
+            why = (f"node labels such as {shown} are text that reads as integers: GEXF ids "
+                   f"carry no type, so {shown} would read back as {plain}")  # fmt: skip
+        else:
+            text = shorten(repr(next(w for w in nodes if isinstance(w, str))), 40)
+            why = (f"node labels {shown} and {text} are an integer and text: GEXF ids are "
+                   f"text, so {shown} would read back as {shorten(repr(str(v)), 40)}")  # fmt: skip
+        raise ValueError(f"{why}; write .json or .graphml, which keep label types, or relabel")
+    return ids
+
+
 def write_gexf(series, path, *, influence=None, run=None) -> Path:
     """Write a graph series as one dynamic GEXF 1.2 file (Gephi: open, then enable
     the timeline).
@@ -323,7 +375,8 @@ def write_gexf(series, path, *, influence=None, run=None) -> Path:
         If ``series`` is no GraphSeries.
     ValueError
         For an ``influence`` of another shape, or labels GEXF cannot give back
-        (two with the same text, a character outside XML 1.0).
+        (:func:`gexf_ids`: two with the same text, a character outside XML 1.0,
+        integers beside text, text that all reads as integers).
     BudgetError
         Before the document is built, when its records (nodes, edges, spells and
         dynamic values, :data:`GEXF_BYTES_PER_RECORD` each) would exceed the memory
@@ -347,14 +400,7 @@ def write_gexf(series, path, *, influence=None, run=None) -> Path:
         raise ValueError(f"influence must have the series' shape {shape}, got {influence.shape}")
     nodes = series.nodes
     g = nx.DiGraph(mode="dynamic")
-    ids = [str(v) for v in nodes]
-    for v, text in zip(nodes, ids, strict=True):
-        bad = _NOT_XML.search(text)
-        if bad:
-            raise ValueError(
-                f"node label {v!r} holds {bad.group()!r}, which GEXF (XML 1.0) cannot give "
-                "back; write .json, which keeps it, or relabel"
-            )
+    ids = gexf_ids(series)
     runs = _step_weight_runs(series) if series.fixed is None else None
     self_runs = _self_weight_runs(series)
     _check_write_budget(series, influence, runs, self_runs, path)
@@ -370,11 +416,6 @@ def write_gexf(series, path, *, influence=None, run=None) -> Path:
         if selfs[k]:
             data["self_weight"] = selfs[k]
         g.add_node(ids[k], **data)
-    if len(g) != len(nodes):
-        raise ValueError(
-            "two node labels have the same text (such as 1 and '1'): GEXF ids are text; "
-            "write .json, which keeps them apart, or relabel"
-        )
     for s, d, weight, spells, dynamic in _edge_table(series, runs):
         data = {"weight": float(weight), "spells": spells}
         if dynamic is not None:

@@ -130,3 +130,33 @@ def test_to_html_writes_html_names_only(inputs):
         to_html(csv, csv)
     assert csv.read_text() == EDGES
     assert to_html(csv, csv.with_name("page.HTML")).read_text().startswith("<!DOCTYPE html>")
+
+
+# -- Q4: a GEXF file gives its labels back as written, or is refused before writing ----
+@pytest.mark.parametrize(
+    "labels", [(1, "zz"), ("zz", 1), ("1", "2"), ("007", "zz"), (1, 2), ("-0", "5"), ("a", "b"),
+               (2**70, "x"), ("10", "-3")],
+)  # fmt: skip
+@pytest.mark.parametrize("suffix", [".json", ".graphml", ".gexf"])
+def test_every_format_gives_labels_back_or_refuses_them(tmp_path, labels, suffix):
+    """A GEXF file of int and text labels (or of text that all reads as integers) came
+    back as other labels and was refused by its own reader as "changed or damaged";
+    now refused in one line before writing, naming the labels and .json/.graphml."""
+    import networkx as nx
+
+    from baygo_graph import read_series
+    from baygo_graph.inputs import as_series
+
+    a, b = labels
+    s = as_series([nx.DiGraph([(a, b)]), nx.DiGraph([(b, a)])])
+    path = tmp_path / f"s{suffix}"
+    ints = [isinstance(v, int) for v in labels]
+    canonical = all(re.fullmatch(r"0|-?[1-9][0-9]*", str(v)) for v in labels)
+    lost = suffix == ".gexf" and (any(ints) != all(ints) or (not any(ints) and canonical))
+    if not lost:
+        back = read_series(write_series(s, path, window=1))
+        assert back.nodes == s.nodes and [type(v) for v in back.nodes] == list(map(type, s.nodes))
+        return
+    with pytest.raises(ValueError, match=r"GEXF ids .*; write \.json or \.graphml") as e:
+        write_series(s, path, window=1)
+    assert len(str(e.value)) <= 300 and "\n" not in str(e.value) and not path.exists()
