@@ -93,6 +93,14 @@ RECORD_NAME = ".baygo-files.json"
 #: A record larger than this is taken as damaged, unread (baygo's own record holds
 #: about 100 bytes a file: 32 MiB is some 300,000 files).
 RECORD_MAX_BYTES = 32 * 2**20
+#: What parsing a record may take, checked against the memory budget before it is
+#: parsed (:func:`_check_record_budget`): per byte (its bytes, its text at up to 4
+#: bytes a character, the strings parsed) and per JSON value it can hold (counted as
+#: its ``,``, ``:``, ``[`` and ``{``, plus one). Measured (tracemalloc): baygo's own
+#: record 3.4 B a byte; crafted ones up to 25 B a byte (``[{},{},...]``: 75 B a value),
+#: 14 (short keys), 23 (``[[],[],...]``), so 32 MiB could take 800 MB unbudgeted.
+RECORD_BYTES_PER_BYTE = 6
+RECORD_BYTES_PER_VALUE = 128
 _INPUTS: list[tuple[Path, str, str]] = []  # (file, as given, whose) read (protected_inputs)
 _RECORDED: dict[Path, bool] = {}  # output folders with a record (resolved) -> --force given
 _ANNOUNCE: list = []  # told of each file as it is finished (announce_written)
@@ -670,10 +678,40 @@ def _key(root: Path, path) -> str:
     return (Path(path).parent.resolve() / Path(path).name).relative_to(root).as_posix()
 
 
+def _check_record_budget(record: Path, shown=None) -> None:
+    """BudgetError before ``record`` is parsed when what its parse may take
+    (:data:`RECORD_BYTES_PER_BYTE`, :data:`RECORD_BYTES_PER_VALUE`; its values counted in
+    1 MiB blocks) does not fit the memory budget; nothing for a record that is not
+    there, a link, or over :data:`RECORD_MAX_BYTES` (never parsed)."""
+    from ..limits import check_budget, format_bytes
+
+    try:
+        if record.is_symlink() or not record.is_file():
+            return
+        size = record.stat().st_size
+        if size > RECORD_MAX_BYTES:
+            return
+        values = 1
+        with open(record, "rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                values += sum(block.count(c) for c in (b",", b":", b"[", b"{"))
+    except OSError:  # unreadable: read as damaged (lists none) where it is parsed
+        return
+    where = str(shown or record)
+    where = where if len(where) <= 60 else "..." + where[-57:]
+    check_budget(
+        RECORD_BYTES_PER_BYTE * size + RECORD_BYTES_PER_VALUE * values,
+        what=f"reading the folder record {where} ({format_bytes(size)})",
+        advice="write to another folder",
+    )
+
+
 def _read_record(root: Path) -> dict:
     """The files listed in ``root``'s record; an unreadable record lists none (so nothing
-    is replaced without ``--force``: the safe side)."""
+    is replaced without ``--force``: the safe side). Its parse is budgeted first
+    (:func:`_check_record_budget`)."""
     record = root / RECORD_NAME
+    _check_record_budget(record)
     try:
         if record.is_symlink() or not record.is_file():
             return {}
@@ -860,6 +898,7 @@ def output_record(folder, *, force: bool = False):
             errno.EISDIR, "is a folder where baygo keeps the record of the files it wrote "
             "here; remove it or write elsewhere", str(record),
         )  # fmt: skip
+    _check_record_budget(record)  # before the work, not at its first file
     before = _RECORDED.get(key)
     _RECORDED[key] = bool(force) or bool(before)
     try:

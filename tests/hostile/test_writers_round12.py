@@ -160,3 +160,66 @@ def test_every_format_gives_labels_back_or_refuses_them(tmp_path, labels, suffix
     with pytest.raises(ValueError, match=r"GEXF ids .*; write \.json or \.graphml") as e:
         write_series(s, path, window=1)
     assert len(str(e.value)) <= 300 and "\n" not in str(e.value) and not path.exists()
+
+
+# -- L3: the folder record's parse is budgeted before it is parsed --------------------
+def _record_shapes(size: int) -> dict:
+    import json
+
+    n = size // 110
+    deep = "[" * 400 + "]" * 400
+    return {
+        "ours": json.dumps(
+            {"files": {f"runs/b-seed{i}/run.npz": "a" * 64 for i in range(n)}}, indent=1
+        ),  # fmt: skip
+        "short keys": json.dumps({"files": {f"{i:x}": "" for i in range(size // 12)}}),
+        "empty objects": "[" + ",".join(["{}"] * (size // 3)) + "]",
+        "empty lists": "[" + ",".join(["[]"] * (size // 3)) + "]",
+        "deep branches": "[" + ",".join([deep] * (size // 801)) + "]",
+        "astral keys": json.dumps(
+            {"files": {f"\U0001f600{i}": "" for i in range(size // 16)}}, ensure_ascii=False
+        ),  # fmt: skip
+        "floats": '{"files":[' + ",".join(["1.5"] * (size // 4)) + "]}",
+    }
+
+
+@pytest.mark.parametrize("shape", list(_record_shapes(100)))
+def test_the_folder_record_parse_is_within_its_estimate(tmp_path, shape):
+    """A 32 MiB record was parsed with no budget check: baygo's own takes 3.4 B a byte,
+    a crafted one up to 25 (about 800 MB). The estimate (per byte, per JSON value)
+    bounds the parse of every shape."""
+    from baygo_graph.io import atomic
+
+    record = tmp_path / atomic.RECORD_NAME
+    record.write_text(_record_shapes(1 << 20)[shape], encoding="utf-8")
+    values = 1 + sum(record.read_bytes().count(c) for c in (b",", b":", b"[", b"{"))
+    need = atomic.RECORD_BYTES_PER_BYTE * record.stat().st_size
+    need += atomic.RECORD_BYTES_PER_VALUE * values
+    tracemalloc.start()
+    try:
+        atomic._read_record(tmp_path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < need
+
+
+def test_a_record_over_the_budget_is_refused_before_any_work(tmp_path, monkeypatch, capsys):
+    """The refusal names the record and comes when the folder is opened, not after the
+    work at the first file written; a small record is read as before."""
+    from baygo_graph.cli import main
+    from baygo_graph.io import atomic
+
+    csv = tmp_path / "c.csv"
+    csv.write_text(EDGES)
+    out = tmp_path / "rep"
+    out.mkdir()
+    (out / atomic.RECORD_NAME).write_text("[" + ",".join(["{}"] * 2_000_000) + "]")
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "200MB")
+    assert main(["analyze", str(csv), "--out", str(out)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("baygo: error: reading the folder record ") and "(5.7 MiB)" in err
+    assert "\n" not in err and len(err) <= 300 and "write to another folder" in err
+    assert sorted(p.name for p in out.iterdir()) == [atomic.RECORD_NAME]
+    (out / atomic.RECORD_NAME).write_text('{"files": {}}')
+    assert main(["analyze", str(csv), "--out", str(out)]) == 0
