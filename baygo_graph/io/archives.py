@@ -218,10 +218,31 @@ def unknown_kind_message(path) -> str | None:
         return None
     if edge_file_kind(path) is not None:
         return None
+    name = _text.shorten(repr(str(path)), 100)
+    lower = path.name.lower()
+    packed = next((how for ends, how in _PACKED.items() if lower.endswith(ends)), None)
+    if packed:  # an archive, a codec not read, or compressed data of no kind named
+        return f"{name} is {packed[0]}, which baygo does not open: {packed[1]}"
     return (
-        f"{_text.shorten(repr(str(path)), 100)} is not a file baygo reads: runs (folder, .npz), "
-        f"series (.json/.graphml/.gexf), {KINDS_TEXT}"
+        f"{name} is not a file baygo reads: runs (folder, .npz), series (.json/.graphml/"
+        f".gexf), {KINDS_TEXT}"
     )
+
+
+#: File endings of archives and codecs not read, what they are and how to get the file
+#: inside (Netzschleuder distributes NAME.csv.zip).
+_INSIDE = "and pass the edge list inside (.csv, .txt, out.NAME) by its path"
+_PACKED = {
+    ".zip": ("a zip archive", f"extract it (python -m zipfile -e FILE DIR), {_INSIDE}"),
+    **dict.fromkeys((".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tar.xz", ".tar.zst"),
+                    ("a tar archive", f"extract it (tar -xf FILE), {_INSIDE}")),
+    ".7z": ("a 7-Zip archive", f"extract it (7z x FILE), {_INSIDE}"),
+    ".rar": ("a RAR archive", f"extract it (unrar x FILE), {_INSIDE}"),
+    ".lzma": ("legacy lzma data", "decompress it (xz -d FILE) and pass the plain file"),
+    **{c: ("compressed data of no kind named", "name it by what it holds (NAME.txt" + c
+           + " for SNAP rows, NAME.csv" + c + " with a header), or give its columns="
+           "'source,target,time' (CLI --columns)") for c in COMPRESSIONS},
+}  # fmt: skip
 
 
 def parse_columns(columns) -> tuple:

@@ -273,3 +273,37 @@ def test_a_compressed_bomb_is_decompressed_only_as_far_as_the_budget_reads(monke
     with pytest.raises(BudgetError, match="bomb.txt.bz2"):
         as_series(path)
     assert sum(out) < 16 * 2**20, sum(out)  # at most what 64 MiB lets text take, ~4 MiB
+
+
+# -- newcomer nits: refusals that say what to do --------------------------------------
+@pytest.mark.parametrize(
+    ("name", "data", "said"),
+    [
+        ("empty.txt", b"", "is empty: no contact to read"),
+        ("empty.csv", b"", "is empty: no contact to read"),
+        ("out.empty", b"", "is empty: no contact to read"),
+        ("notes.txt", b"# only a comment\n\n% and another\n", "holds only comment and blank"),
+        ("empty.txt.gz", b"", "is empty: no contact to read"),
+        ("contacts.csv.zip", b"PK\x05\x06" + bytes(18), "extract it (python -m zipfile -e FILE"),
+        ("data.tar.gz", b"", "a tar archive, which baygo does not open: extract it (tar -xf"),
+        ("edges.lzma", b"", "legacy lzma data, which baygo does not open: decompress it (xz"),
+        ("edges.gz", b"", "name it by what it holds (NAME.txt.gz for SNAP rows"),
+        ("mid.txt", b"1 2 100\n# a note\n2 3 101\n", "delete the line, or move it to the top"),
+        ("mid.csv", b"source,target,time\n1,2,100\n# a note\n", None),
+        ("mid4.txt", b"1 2 100\n# a note here now\n", "delete the line, or move it to the top"),
+    ],
+)
+def test_a_refusal_of_an_empty_archive_or_mid_comment_says_what_to_do(tmp_path, name, data,
+                                                                      said):  # fmt: skip
+    """newcomer5: an empty file was 'its first data line has 0 fields ... name other
+    orders by position'; a .zip listed the kinds read; a comment line inside the data
+    said why, not what to do."""
+    (tmp_path / name).write_bytes(data)
+    with pytest.raises(ValueError) as e:
+        as_series(tmp_path / name)
+    text = str(e.value)
+    assert len(text) <= 300, text
+    if said is None:  # a CSV's cell '# a note' is a label: refused as a row of 1 field
+        return
+    assert said in text, text
+    assert "first data line has 0 fields" not in text
