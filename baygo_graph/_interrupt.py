@@ -150,15 +150,19 @@ def deferred_interrupt():
 
 
 def workers_ignore_ctrl_c() -> None:
-    """Worker processes started from now on (joblib's loky) begin with Ctrl-C blocked.
+    """Worker processes started from now on (joblib's loky), and loky's resource tracker,
+    begin with Ctrl-C and SIGHUP blocked.
 
-    A terminal's Ctrl-C reaches every process of the command; a worker still importing
-    joblib or numpy (before :data:`CLI_PID_ENV` makes it ignore Ctrl-C) printed an import
-    traceback. SIGINT is blocked in the launching thread while a worker is forked and
-    exec'd (the child keeps that mask from its first instruction; the launcher gets a
-    Ctrl-C of that moment right after). The command stops its workers itself. Installed
-    once per process (by the runner before its pool starts); elsewhere (no loky, not
-    POSIX) nothing changes.
+    A terminal's Ctrl-C (and the SIGHUP of a closed terminal or a dropped ssh session)
+    reaches every process of the command; a worker still importing joblib or numpy
+    (before :data:`CLI_PID_ENV` makes it ignore Ctrl-C) printed an import traceback, and
+    loky's resource tracker, which ignores only SIGINT and SIGTERM, died of SIGHUP with a
+    "process died unexpectedly" warning and six KeyError tracebacks. These signals are
+    blocked in the launching thread while a worker or the tracker is forked and exec'd
+    (the child keeps that mask from its first instruction; the launcher gets a signal of
+    that moment right after). The command stops its workers itself (SIGKILL); the tracker
+    ends when the command does. Installed once per process (by the runner before its
+    pool starts); elsewhere (no loky, not POSIX) nothing changes.
 
     Examples
     --------
@@ -168,14 +172,21 @@ def workers_ignore_ctrl_c() -> None:
         return
     try:
         from joblib.externals.loky.backend import fork_exec as launcher
+        from joblib.externals.loky.backend import resource_tracker
     except ImportError:
         return
+    deaf = {signal.SIGINT, *(s for s in STOP_SIGNALS if s != signal.SIGTERM)}
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, deaf)
+    try:  # started now, if not running yet: with the mask (a no-op once it runs)
+        resource_tracker.ensure_running()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
     original = launcher.fork_exec
     if getattr(original, "_baygo_deaf", False):
         return
 
     def fork_exec(*args, **kwargs):
-        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, deaf)
         try:
             return original(*args, **kwargs)
         finally:

@@ -216,9 +216,10 @@ _SWEEP = [
 ]  # fmt: skip
 
 
-def _interrupted_sweep(argv0, out, *, group: bool):
-    """Start a parallel sweep, Ctrl-C it once its first task file exists (``group``: as a
-    terminal does, every process of its group), and return (exit code, stderr)."""
+def _interrupted_sweep(argv0, out, *, group: bool, sig=signal.SIGINT):
+    """Start a parallel sweep, Ctrl-C it (or send ``sig``) once its first task file exists
+    (``group``: as a terminal does, every process of its group), and return (exit code,
+    stderr)."""
     env = os.environ | {"PYTHONPATH": os.pathsep.join(sys.path)}
     proc = subprocess.Popen(
         [*argv0, *_SWEEP, "--out", str(out)],
@@ -230,9 +231,9 @@ def _interrupted_sweep(argv0, out, *, group: bool):
         while not list((out / "tasks").glob("*.json")) and time.perf_counter() - t0 < 120:
             time.sleep(0.05)
         if group:
-            os.killpg(proc.pid, signal.SIGINT)
+            os.killpg(proc.pid, sig)
         else:
-            proc.send_signal(signal.SIGINT)
+            proc.send_signal(sig)
         _, err = proc.communicate(timeout=120)
     finally:
         proc.kill()
@@ -266,6 +267,18 @@ def test_ctrl_c_of_the_terminal_reaches_workers_too_and_prints_one_line(tmp_path
         pytest.skip("the baygo script is not installed (pip install -e .)")
     returncode, text = _interrupted_sweep([script], tmp_path / "sw", group=True)
     assert returncode == 130 and text == "baygo: aborted\n", text  # one line, no blank
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGHUP to a process group")
+def test_a_closed_terminals_sighup_to_the_group_prints_one_line(tmp_path):
+    """SIGHUP (a closed terminal, a dropped ssh session) to the whole group of a parallel
+    sweep: loky's resource tracker, which ignores only SIGINT and SIGTERM, died of it and
+    printed a "process died unexpectedly" warning and six KeyError tracebacks, 32-42 lines
+    (hostile round 12, Q11); it starts with SIGHUP blocked now, like the workers."""
+    code = "import sys; from baygo_graph.cli import main; sys.exit(main(sys.argv[1:]))"
+    argv0 = [sys.executable, "-c", code]
+    returncode, text = _interrupted_sweep(argv0, tmp_path / "sw", group=True, sig=signal.SIGHUP)
+    assert returncode == 129 and text == "baygo: aborted (SIGHUP)\n", text
 
 
 @given(
