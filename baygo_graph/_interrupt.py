@@ -149,6 +149,13 @@ def deferred_interrupt():
             held[signum](signum, frame)
 
 
+#: The warning filter loky's resource tracker gets in a ``baygo`` command: after a
+#: Ctrl-C that stopped the workers mid-task it cleans up what they left (a semaphore),
+#: which is its job, and said so in two warnings ("There appear to be 1 leaked semlock
+#: objects to clean up at shutdown"), printed after ``baygo: aborted``.
+_TRACKER_QUIET = "ignore::UserWarning:joblib.externals.loky.backend.resource_tracker"
+
+
 def workers_ignore_ctrl_c() -> None:
     """Worker processes started from now on (joblib's loky), and loky's resource tracker,
     begin with Ctrl-C and SIGHUP blocked.
@@ -161,8 +168,10 @@ def workers_ignore_ctrl_c() -> None:
     blocked in the launching thread while a worker or the tracker is forked and exec'd
     (the child keeps that mask from its first instruction; the launcher gets a signal of
     that moment right after). The command stops its workers itself (SIGKILL); the tracker
-    ends when the command does. Installed once per process (by the runner before its
-    pool starts); elsewhere (no loky, not POSIX) nothing changes.
+    ends when the command does, and in a ``baygo`` command it cleans up what stopped
+    workers left without a warning (:data:`_TRACKER_QUIET`). Installed once per process
+    (by the runner before its pool starts); elsewhere (no loky, not POSIX) nothing
+    changes.
 
     Examples
     --------
@@ -177,10 +186,18 @@ def workers_ignore_ctrl_c() -> None:
         return
     deaf = {signal.SIGINT, *(s for s in STOP_SIGNALS if s != signal.SIGTERM)}
     held = signal.pthread_sigmask(signal.SIG_BLOCK, deaf)
+    quiet = os.environ.get(CLI_PID_ENV) == str(os.getpid())  # the command's own tracker
+    before = os.environ.get("PYTHONWARNINGS")
+    if quiet:  # its notes on what it cleans up after a stop: noise, not news
+        os.environ["PYTHONWARNINGS"] = ",".join(filter(None, (before, _TRACKER_QUIET)))
     try:  # started now, if not running yet: with the mask (a no-op once it runs)
         resource_tracker.ensure_running()
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        if quiet and before is None:
+            os.environ.pop("PYTHONWARNINGS", None)
+        elif quiet:
+            os.environ["PYTHONWARNINGS"] = before
     original = launcher.fork_exec
     if getattr(original, "_baygo_deaf", False):
         return

@@ -306,7 +306,7 @@ def _local(fn, indexed, shared, n, meanwhile=None):
         finished = True
     finally:
         if not finished:  # interrupted or failed: no worker outlives the run
-            pool.shutdown(wait=True, kill_workers=True)
+            pool.terminate(kill_workers=True)  # as joblib aborts: temporary files too
 
 
 def _dask(fn, indexed, shared, scheduler, key, meanwhile=None):
