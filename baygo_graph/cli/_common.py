@@ -629,7 +629,7 @@ def command_inputs(*, exclude=None, option: str | None = None) -> list:
 
 @contextlib.contextmanager
 def output_folder(folder, *, option: str = "--out", lock: bool = True, force: bool = False,
-                  names=()):  # fmt: skip
+                  names=(), table: str | None = None):  # fmt: skip
     """The one way a command writes into a folder.
 
     :func:`ensure_writable`, then hold the folder for this process while the block
@@ -638,8 +638,11 @@ def output_folder(folder, *, option: str = "--out", lock: bool = True, force: bo
     its record of the files baygo wrote (:func:`~baygo_graph.io.atomic.output_record`:
     an existing file is replaced only when baygo wrote it there, else only with
     ``force``, ``--force``), refuse at once any of the files ``names`` (relative to
-    the folder) that could not be replaced, and remove the folders it created if the
-    block fails and left them empty. ``lock=False`` for a folder several processes
+    the folder) that could not be replaced, and, for a command writing a results
+    ``table`` (``"results"``: compare, reproduce; ``"sweep"``), a table of the other
+    kind there (:func:`~baygo_graph.io.results.check_tables`: a sweep's folder belongs
+    to the sweep), and remove the folders it created if the block fails and left them
+    empty. ``lock=False`` for a folder several processes
     share on purpose (a sweep's).
 
     Examples
@@ -675,6 +678,13 @@ def output_folder(folder, *, option: str = "--out", lock: bool = True, force: bo
                     check_replace(folder / name)
                 except OSError as e:
                     raise out_error(option, folder / name, e) from None
+            if table is not None:
+                from ..io.results import check_tables
+
+                try:
+                    check_tables(folder, kind=table)
+                except OSError as e:
+                    raise out_error(option, Path(e.filename), e) from None
             yield folder
     except OSError as e:
         _remove_created(created)

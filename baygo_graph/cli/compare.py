@@ -351,7 +351,7 @@ def _folders(out, save_runs_dir, *, force: bool, names):
     """``--out`` and ``--save-runs`` made and checked now; removed if left empty by a failure."""
     with contextlib.ExitStack() as stack:
         if out is not None:
-            stack.enter_context(output_folder(out, force=force, names=names))
+            stack.enter_context(output_folder(out, force=force, names=names, table="results"))
         if save_runs_dir is not None:
             stack.enter_context(output_folder(save_runs_dir, option="--save-runs", force=force))
         yield

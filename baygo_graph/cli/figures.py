@@ -353,7 +353,7 @@ def reproduce(seeds, steps, data, n_jobs, out, seed, agents, grid, gallery, vide
     # of its top level checked now (a file baygo did not write there needs --force)
     results_name = "results.csv" if as_csv else "results.parquet"
     with (
-        output_folder(out, force=force, names=(results_name, *REPRODUCE_FILES)),
+        output_folder(out, force=force, names=(results_name, *REPRODUCE_FILES), table="results"),
         output_folder(gallery, option="--gallery", force=force)
         if gallery is not None
         else contextlib.nullcontext(),

@@ -176,7 +176,7 @@ def sweep(
     # table write: concurrent sweeps share a folder on purpose, each task claimed by one,
     # the table of them all (docs/formats.md)
     results_name = "results.csv" if as_csv else "results.parquet"
-    with output_folder(out, lock=False, force=force, names=[results_name]):
+    with output_folder(out, lock=False, force=force, names=[results_name], table="sweep"):
         try:
             table = run_sweep(
                 grid,

@@ -49,7 +49,6 @@ workers (apart from the ``seconds`` column, the run's wall time).
 from __future__ import annotations
 
 import dataclasses
-import errno
 import hashlib
 import itertools
 import json
@@ -69,13 +68,13 @@ from .._version import __version__
 from ..data import Dataset
 from ..defaults import PAPER
 from ..exceptions import GridResolutionWarning
-from ..io.atomic import atomic_text, atomic_write, forced, output_lock
+from ..io.atomic import atomic_text, atomic_write, output_lock
 from ..io.results import (
     RESULTS_FILES,
     check_results_format,
+    check_tables,
     remove_stale_results,
     source_metadata,
-    table_kind,
 )
 from ..learning import simulate
 from ..models import resolve_model
@@ -511,7 +510,7 @@ def sweep(
     task_dir.mkdir(parents=True, exist_ok=True)
     try:
         with output_lock(folder, wait=_START_WAIT):  # another command's folder: refused now
-            _check_tables(folder)
+            check_tables(folder, kind="sweep")
         shared = (dataset, model, names)
         done = _run_all(tasks, task_dir, shared, n_jobs, scheduler, progress)
     except BaseException:
@@ -519,7 +518,7 @@ def sweep(
         raise
     table = _sorted(pd.DataFrame([done[t["id"]] for t in tasks]))
     with output_lock(folder, wait=_TABLE_WAIT):  # one table write at a time, of every row
-        _check_tables(folder)  # one another command wrote meanwhile is kept too
+        check_tables(folder, kind="sweep")  # one another command wrote meanwhile is kept too
         found = _read_done(task_dir, [p.stem for p in task_dir.glob("*.json")])
         rest = [row for tid, row in sorted(found.items()) if tid not in done]
         defined = {t["strategy"]: t["definition"] for t in tasks}
@@ -568,21 +567,6 @@ of other code, data or model left out, kept in tasks/)')
         text += (f"; {left_out} task row{'s' if left_out != 1 else ''} of other code, data or "
                  "model left out, kept in tasks/")  # fmt: skip
     return f"({text})"
-
-
-def _check_tables(folder: Path) -> None:
-    """Refuse a results table in ``folder`` that is not a sweep's (the per-step results of
-    ``compare`` or ``reproduce``, or a file of the user's), which the sweep's table would
-    replace or remove, unless the command was given ``--force`` (hostile9 M6)."""
-    for name in RESULTS_FILES.values():
-        path = folder / name
-        if path.is_file() and table_kind(path) != "sweep" and not forced(path):
-            raise FileExistsError(
-                errno.EEXIST,
-                "is not a sweep's table (the results of compare or reproduce, or yours): "
-                "give the sweep its own folder (baygo sweep --force replaces it)",
-                str(path),
-            )
 
 
 def _sorted(table: pd.DataFrame) -> pd.DataFrame:

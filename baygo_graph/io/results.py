@@ -34,6 +34,7 @@ the ``Comparison`` one row group at a time.
 
 from __future__ import annotations
 
+import errno
 import json
 from contextlib import contextmanager
 from pathlib import Path
@@ -44,7 +45,7 @@ from .._format import synthetic_banner
 from .._text import csv_uncell, short_list, shorten
 from ..exceptions import DataError
 from ..limits import check_budget
-from .atomic import atomic_write, remove_told, written_here
+from .atomic import atomic_write, forced, remove_told, written_here
 
 __all__ = [
     "COLUMNS",
@@ -310,6 +311,7 @@ def write_results(res, out, *, results_format: str = "parquet") -> Path:
     """
     check_results_format(results_format)
     out = Path(out)
+    check_tables(out, kind="results")  # never a sweep's table, even of the other format
     path = out / RESULTS_FILES[results_format]
     if results_format == "csv":
         source = str(res.attrs.get("data_source", "unknown"))
@@ -381,6 +383,41 @@ def table_kind(path) -> str | None:
     except Exception:  # unreadable, not text, or a damaged Parquet file: not provably ours
         return None
     return None
+
+
+def check_tables(folder, *, kind: str) -> None:
+    """Refuse, unless the command was given ``--force`` (:func:`~baygo_graph.io.atomic.forced`),
+    a results table in ``folder`` of another kind than the ``kind`` about to be written
+    there (:func:`table_kind`), which it would replace or remove: a sweep
+    (``kind="sweep"``) never replaces the per-step results of ``compare`` or
+    ``reproduce`` or a file of the user's (hostile9 M6), and these
+    (``kind="results"``) never a sweep's table, whose folder belongs to the sweep. A
+    :class:`FileExistsError` naming the table.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> _ = (d / "results.csv").write_text("id,strategy,delta,seed,final_mse_informative\\n")
+    >>> check_tables(d, kind="results")
+    Traceback (most recent call last):
+    ...
+    FileExistsError: [Errno 17] is a sweep's table: the folder belongs to a sweep ...
+    """
+    for name in RESULTS_FILES.values():
+        path = Path(folder) / name
+        if not path.is_file() or forced(path):
+            continue
+        found = table_kind(path)
+        if kind == "sweep" and found != "sweep":
+            why = ("is not a sweep's table (the results of compare or reproduce, or yours): "
+                   "give the sweep its own folder (baygo sweep --force replaces it)")  # fmt: skip
+        elif kind != "sweep" and found == "sweep":
+            why = ("is a sweep's table: the folder belongs to a sweep (its rows are kept in "
+                   "tasks/); use another --out (--force replaces the table)")  # fmt: skip
+        else:
+            continue
+        raise FileExistsError(errno.EEXIST, why, str(path))
 
 
 def remove_stale_results(folder, *, keep: str) -> list[Path]:

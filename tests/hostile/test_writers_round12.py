@@ -223,3 +223,66 @@ def test_a_record_over_the_budget_is_refused_before_any_work(tmp_path, monkeypat
     assert sorted(p.name for p in out.iterdir()) == [atomic.RECORD_NAME]
     (out / atomic.RECORD_NAME).write_text('{"files": {}}')
     assert main(["analyze", str(csv), "--out", str(out)]) == 0
+
+
+# -- compare / reproduce never replace a sweep's table (a sweep's folder is its own) --
+SMALL = ["--seeds", "2", "--steps", "3", "--grid", "5"]
+
+
+@pytest.fixture(scope="module")
+def sweep_folder(tmp_path_factory):
+    from baygo_graph.cli import main
+
+    out = tmp_path_factory.mktemp("sw") / "sweep"
+    assert main(["sweep", "--param", "grid=5", "--seeds", "2", "--steps", "3", "--jobs", "1",
+                 "--out", str(out), "--no-progress"]) == 0  # fmt: skip
+    return out
+
+
+@pytest.mark.parametrize("extra", [[], ["--csv"]])
+def test_compare_into_a_sweep_folder_is_refused_unless_forced(tmp_path, sweep_folder, capsys,
+                                                              extra):  # fmt: skip
+    """compare --out SWEEP replaced the sweep's results.parquet (--csv: removed it),
+    after which the sweep refused its own folder; now one line before any work, and
+    --force replaces it as asked."""
+    import shutil
+
+    from baygo_graph.cli import main
+
+    out = tmp_path / "sweep"
+    shutil.copytree(sweep_folder, out)
+    table = (out / "results.parquet").read_bytes()
+    argv = ["compare", "--strategies", "baygo", *SMALL, "--out", str(out), *extra]
+    assert main(argv) == 1
+    err = capsys.readouterr().err.strip()
+    assert err == (f"baygo: error: --out: {out}/results.parquet: is a sweep's table: the folder "
+                   "belongs to a sweep (its rows are kept in tasks/); use another --out (--force "
+                   "replaces the table)")  # fmt: skip
+    assert (out / "results.parquet").read_bytes() == table
+    assert sorted(p.name for p in out.iterdir()) == sorted(p.name for p in sweep_folder.iterdir())
+    assert main([*argv, "--force"]) == 0
+
+
+def test_reproduce_and_the_python_writer_refuse_a_sweeps_table(tmp_path, sweep_folder,
+                                                                 monkeypatch, capsys):  # fmt: skip
+    """The same rule for every writer of a results table: reproduce (before its work)
+    and write_results from Python."""
+    import shutil
+
+    from baygo_graph.analysis import Comparison
+    from baygo_graph.cli import main
+    from baygo_graph.io.results import write_results
+
+    out = tmp_path / "sweep"
+    shutil.copytree(sweep_folder, out)
+    ran = []
+    monkeypatch.setattr("baygo_graph.reproduce.reproduce", lambda *a, **k: ran.append(1))
+    assert main(["reproduce", *SMALL, "--jobs", "1", "--out", str(out)]) == 1
+    assert "is a sweep's table: the folder belongs to a sweep" in capsys.readouterr().err
+    assert not ran
+    c = Comparison(("a",), np.ones((1, 1, 2, 2)), np.zeros((1, 1, 2, 2)),
+                   np.zeros((1, 1), dtype=int))  # fmt: skip
+    for fmt in ("parquet", "csv"):
+        with pytest.raises(FileExistsError, match="is a sweep's table"):
+            write_results(c, out, results_format=fmt)
+    assert sorted(p.name for p in out.iterdir()) == sorted(p.name for p in sweep_folder.iterdir())
