@@ -397,7 +397,9 @@ def to_html(
     layout_seed : int, default 0
         Seed of the layout.
     title : str, optional
-        Page title (default: strategy, agents, steps).
+        Page title (default: strategy, agents, steps). With synthetic data the
+        browser's title (tab, bookmark) begins ``SYNTHETIC DATA - `` and the page
+        shows the mark beside it.
     overwrite : bool, default True
         Replace an existing file at ``path``; False refuses it
         (:class:`FileExistsError`). A symbolic link at ``path`` is always refused
@@ -478,7 +480,9 @@ def _write_page(source, path: Path, *, window, layout, layout_seed, title, overw
         source, window=window, layout_seed=int(layout_seed), layout=layout, title=str(title)
     )
     template = resources.files(__package__).joinpath(_TEMPLATE).read_text(encoding="utf-8")
-    values = {"TITLE": html.escape(escape_surrogates(str(title)), quote=True),
-              "DATA": _script_json(data)}  # fmt: skip
-    page = re.sub(r"\{\{(TITLE|DATA)\}\}", lambda m: values[m.group(1)], template)
+    shown = html.escape(escape_surrogates(str(title)), quote=True)
+    # the browser's tab, bookmarks and window title say it too, not only the page
+    mark = f"{SYNTHETIC_TEXT} - " if data["synthetic"] else ""
+    values = {"TITLE": shown, "PAGE_TITLE": mark + shown, "DATA": _script_json(data)}
+    page = re.sub(r"\{\{(TITLE|PAGE_TITLE|DATA)\}\}", lambda m: values[m.group(1)], template)
     return atomic_text(path, page, overwrite=overwrite)
