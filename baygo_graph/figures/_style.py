@@ -31,6 +31,7 @@ __all__ = [
     "frame_caption",
     "run_caption",
     "describe_seeds",
+    "figure_metadata",
     "is_synthetic",
     "source_caption",
     "source_text",
@@ -201,6 +202,30 @@ def mark_synthetic(target, synthetic: bool = True, *, xy=(0.5, 0.5), fontsize=26
     if isinstance(target, Figure):
         return target.text(*xy, SYNTHETIC_TEXT, transform=target.transFigure, **kw)
     return target.text(*xy, SYNTHETIC_TEXT, transform=target.transAxes, **kw)
+
+
+def figure_metadata(fig, fmt) -> dict:
+    """The ``savefig`` metadata that puts the "SYNTHETIC DATA" mark in a figure file as
+    text, when the figure carries the drawn mark (:func:`mark_synthetic`): a PDF's
+    ``Subject`` and ``Keywords``, a PNG's or SVG's ``Description`` (the drawn glyphs are
+    no text a search or ``strings`` finds); ``{}`` otherwise, or for another format.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> figure_metadata(fig, "pdf")
+    {}
+    >>> _ = mark_synthetic(ax)
+    >>> figure_metadata(fig, "png")
+    {'Description': 'SYNTHETIC DATA'}
+    >>> plt.close(fig)
+    """
+    keys = {"pdf": ("Subject", "Keywords"), "png": ("Description",), "svg": ("Description",)}
+    fmt = str(fmt or "").lower()
+    if fmt not in keys or not fig.findobj(lambda a: a.get_gid() == SYNTHETIC_GID):
+        return {}
+    return dict.fromkeys(keys[fmt], SYNTHETIC_TEXT)
 
 
 #: Artist id of the caption naming a figure's data source and seeds.

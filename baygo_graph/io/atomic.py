@@ -570,7 +570,9 @@ def atomic_text(path, text: str, *, within=None, overwrite: bool = True, record:
 
 def atomic_figure(fig, path, *, within=None, overwrite: bool = True, **savefig) -> Path:
     """``fig.savefig`` to ``path`` atomically (:func:`atomic_write`), the format given
-    by ``path``'s suffix; ``savefig`` keywords (``dpi``, ``bbox_inches``) passed on.
+    by ``path``'s suffix; ``savefig`` keywords (``dpi``, ``bbox_inches``) passed on; a
+    figure marked SYNTHETIC DATA carries the mark as text in the file's metadata
+    (:func:`~baygo_graph.figures._style.figure_metadata`).
 
     Examples
     --------
@@ -581,8 +583,13 @@ def atomic_figure(fig, path, *, within=None, overwrite: bool = True, **savefig) 
     b'\\x89PNG'
     >>> plt.close(fig)
     """
+    from ..figures._style import figure_metadata
+
     path = Path(path)
     fmt = path.suffix.lstrip(".").lower() or None
+    mark = figure_metadata(fig, fmt)  # the SYNTHETIC mark as text, not only drawn
+    if mark:
+        savefig["metadata"] = {**mark, **(savefig.get("metadata") or {})}
     return atomic_write(
         path, lambda fh: fig.savefig(fh, format=fmt, **savefig), within=within,
         overwrite=overwrite,

@@ -237,8 +237,11 @@ def _draw_task(task, shared):
 
 def _figure_bytes(fig, fmt: str, *, dpi, box) -> bytes:
     """``fig.savefig`` in ``fmt`` cut to ``box``: the bytes :func:`save_figures` writes."""
+    from ..figures._style import figure_metadata
+
     buf = io.BytesIO()
-    fig.savefig(buf, format=fmt, dpi=dpi, bbox_inches=box)
+    meta = figure_metadata(fig, fmt) or None  # the SYNTHETIC mark as text too
+    fig.savefig(buf, format=fmt, dpi=dpi, bbox_inches=box, metadata=meta)
     return buf.getvalue()
 
 

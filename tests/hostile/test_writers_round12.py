@@ -286,3 +286,38 @@ def test_reproduce_and_the_python_writer_refuse_a_sweeps_table(tmp_path, sweep_f
         with pytest.raises(FileExistsError, match="is a sweep's table"):
             write_results(c, out, results_format=fmt)
     assert sorted(p.name for p in out.iterdir()) == sorted(p.name for p in sweep_folder.iterdir())
+
+
+# -- newcomer nits: the SYNTHETIC mark as text in figure files and the viewer's title ---
+@pytest.mark.parametrize("fmt", ["pdf", "png", "svg"])
+@pytest.mark.parametrize("synthetic", [True, False])
+def test_figure_files_carry_the_synthetic_mark_as_text(tmp_path, fmt, synthetic):
+    """The mark was only drawn (glyphs in a compressed stream): `strings x.pdf | grep -c
+    SYNTHETIC` gave 0. Both ways a figure file is written (atomic_figure, reproduce's
+    bytes) carry it as text, and only when the figure is marked."""
+    import matplotlib.pyplot as plt
+
+    from baygo_graph.figures._style import mark_synthetic
+    from baygo_graph.io.atomic import atomic_figure
+    from baygo_graph.reproduce.drawing import _figure_bytes
+
+    fig, ax = plt.subplots()
+    ax.plot([0, 1])
+    mark_synthetic(ax, synthetic)
+    written = atomic_figure(fig, tmp_path / f"f.{fmt}", dpi=20).read_bytes()
+    made = _figure_bytes(fig, fmt, dpi=20, box=None)
+    plt.close(fig)
+    for data in (written, made):
+        assert (b"SYNTHETIC DATA" in data) is synthetic
+
+
+@pytest.mark.parametrize("synthetic", [True, False])
+def test_the_viewer_page_title_says_synthetic(tmp_path, small_run, synthetic):
+    from baygo_graph import Run
+    from baygo_graph.figures import to_html
+
+    run = small_run if synthetic else Run.from_choices([[1, 0], [1, 0]])
+    text = to_html(run, tmp_path / "v.html", window=2).read_text()
+    title = re.search(r"<title>(.*?)</title>", text).group(1)
+    assert title.startswith("SYNTHETIC DATA - ") is synthetic
+    assert "SYNTHETIC" not in re.search(r'<h1 id="title">(.*?)</h1>', text).group(1)
