@@ -178,6 +178,12 @@ def sweep(
     results_name = "results.csv" if as_csv else "results.parquet"
     with output_folder(out, lock=False, force=force, names=[results_name], table="sweep"):
         try:
+            from ..models import resolve_model
+
+            data = resolve_model(model).resolve_data(data)  # read once, said before the work
+            noted = not as_json and bool(getattr(data, "synthetic", False))
+            if noted:  # the note first, as every command says it (not after the table)
+                emit({}, as_json=False, text=[synthetic_banner(True)])
             table = run_sweep(
                 grid,
                 strategies=names,
@@ -216,8 +222,9 @@ def sweep(
         "data": str(table["data"].iloc[0]),
         "mean_over_seeds": json.loads(groups.to_json(orient="records")),
     }
-    lines = [b for b in [synthetic_banner(synthetic)] if b]
-    lines.append(f"{len(table)} runs ({seeds} seeds), data {summary['data']}")
+    lines = [b for b in [synthetic_banner(synthetic)] if b and not noted]
+    n, data_text = len(table), summary["data"]
+    lines.append(f"{n} run{'s' * (n != 1)} ({seeds} seed{'s' * (seeds != 1)}), data {data_text}")
     loss = loss_label(str(table["loss"].iloc[0]))
     lines.append(f"mean final {loss} over seeds:")
     lines += groups.to_string(index=False, float_format=lambda v: f"{v:.4f}").splitlines()

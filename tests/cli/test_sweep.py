@@ -60,9 +60,9 @@ def test_text_summary_says_synthetic(tmp_path, capsys, monkeypatch):
     monkeypatch.delenv("BAYGO_BODYFAT", raising=False)
     code, out, _ = call([*ARGS, "--out", str(tmp_path)], capsys)
     assert code == 0
-    first, note = out.splitlines()[:2]  # the table, said once written, then the summary
+    note, first = out.splitlines()[:2]  # the note before the work, the table once written
     assert first == f"wrote {tmp_path / 'results.parquet'} (8 rows)"  # all of this sweep
-    assert note.startswith("NOTE: SYNTHETIC")
+    assert note.startswith("NOTE: SYNTHETIC") and out.count("SYNTHETIC") == 1
     assert "8 runs (2 seeds)" in out and "mean final MSE over seeds" in out
 
 

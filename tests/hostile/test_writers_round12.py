@@ -321,3 +321,17 @@ def test_the_viewer_page_title_says_synthetic(tmp_path, small_run, synthetic):
     title = re.search(r"<title>(.*?)</title>", text).group(1)
     assert title.startswith("SYNTHETIC DATA - ") is synthetic
     assert "SYNTHETIC" not in re.search(r'<h1 id="title">(.*?)</h1>', text).group(1)
+
+
+def test_sweep_says_synthetic_first(tmp_path, capsys, monkeypatch):
+    """The note came after the sweep's `wrote` line; now first, as every command's."""
+    from baygo_graph.cli import main
+
+    monkeypatch.delenv("BAYGO_BODYFAT", raising=False)
+    argv = ["sweep", "--param", "grid=5", "--seeds", "1", "--steps", "2", "--jobs", "1",
+            "--no-progress", "--out"]  # fmt: skip
+    assert main([*argv, str(tmp_path / "a")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("NOTE: SYNTHETIC DATA") and lines[1].startswith("wrote ")
+    assert lines[2].startswith("1 run (1 seed), data synthetic")
+    assert sum("SYNTHETIC" in line for line in lines) == 1
