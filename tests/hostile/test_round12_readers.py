@@ -137,6 +137,7 @@ def test_products_bound_bounds_every_check():
             assert _largest_fill(s, w) <= bound <= 12 * 12
 
 
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads VmHWM (Linux)")
 def test_following_a_product_refusal_runs_under_the_budget(tmp_path):
     """The real process (a child: it measures its own memory): refused, the advice
     followed once runs, and its peak stays under the advised limit."""
@@ -150,7 +151,7 @@ def test_following_a_product_refusal_runs_under_the_budget(tmp_path):
     path = tmp_path / "dense.csv"
     path.write_text("\n".join(lines) + "\n")
     code = (
-        "import os, resource, sys\n"
+        "import os, sys\n"
         "from baygo_graph.analysis import influence_series\n"
         "from baygo_graph.inputs import as_series\n"
         "from baygo_graph.exceptions import BudgetError\n"
@@ -162,7 +163,8 @@ def test_following_a_product_refusal_runs_under_the_budget(tmp_path):
         "    influence_series(s, window=10, method='product', windows='sliding')\n"
         "except BudgetError as e:\n"
         "    print(e); sys.exit(3)\n"
-        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)\n"
+        "status = open('/proc/self/status').read()  # this image's peak (ru_maxrss keeps\n"
+        "print(int(status.split('VmHWM:')[1].split()[0]) * 1024)  # the parent's over exec)\n"
     )
 
     def child(limit):
@@ -307,3 +309,150 @@ def test_a_refusal_of_an_empty_archive_or_mid_comment_says_what_to_do(tmp_path, 
         return
     assert said in text, text
     assert "first data line has 0 fields" not in text
+
+
+# -- Q7: numbers in XML files read by the edge-list cells' rule (ASCII only) ----------
+_GRAPHML = (
+    '<?xml version="1.0" encoding="UTF-8"?><graphml xmlns="http://graphml.graphdrawing.org/'
+    'xmlns"><key id="w" for="edge" attr.name="weight" attr.type="double"/><key id="s" '
+    'for="edge" attr.name="step" attr.type="{kind}"/><graph edgedefault="directed"><node '
+    'id="a"/><node id="b"/><node id="c"/><edge source="a" target="b"><data key="w">1</data>'
+    '<data key="s">0</data></edge><edge source="c" target="b"><data key="w">{w}</data><data '
+    'key="s">{step}</data></edge></graph></graphml>'
+)
+_GEXF = (
+    '<?xml version="1.0" encoding="UTF-8"?><gexf xmlns="http://gexf.net/1.2" version="1.2">'
+    '<graph mode="dynamic" defaultedgetype="directed" timeformat="integer"><nodes><node '
+    'id="a"/><node id="b"/><node id="c"/></nodes><edges><edge id="0" source="a" target="b" '
+    'weight="1" start="0" end="0"/><edge id="1" source="c" target="b" weight="{w}" '
+    'start="0" end="0"/></edges></graph></gexf>'
+)
+
+
+@pytest.mark.parametrize(
+    ("name", "fill", "said"),
+    [
+        ("s.graphml", {"kind": "int", "w": "1", "step": "1_0"}, "'step': '1_0' is not a valid int"),
+        ("s.graphml", {"kind": "long", "w": "1", "step": "\u0663"}, "is not a valid long"),
+        ("s.graphml", {"kind": "int", "w": "1", "step": "2\u00a0"}, "is not a valid int"),
+        ("s.graphml", {"kind": "int", "w": "1_000", "step": "0"}, "'1_000' is not a valid double"),
+        ("s.graphml", {"kind": "int", "w": "\u0662", "step": "0"}, "is not a valid double"),
+        ("s.graphml", {"kind": "int", "w": "2\u00a0", "step": "0"}, "is not a valid double"),
+        ("s.graphml", {"kind": "double", "w": "1", "step": "2.5"}, "needs an integer 'step'"),
+        ("s.gexf", {"w": "1_000"}, "weight '1_000' is not a finite number"),
+        ("s.gexf", {"w": "\u0661"}, "is not a finite number"),
+        ("s.gexf", {"w": "2\u00a0"}, "is not a finite number"),
+    ],
+)  # fmt: skip
+def test_numbers_in_xml_series_are_ascii(tmp_path, name, fill, said):
+    """Q7: GraphML int/long/double data and GEXF weights went through Python's int() and
+    float(): a step '1_0' was step 10, '\u0663' step 3, a weight '1_000' 1000, exit 0; the
+    edge-list cells refuse each. Siblings: long, double, the GEXF weight, a no-break
+    space."""
+    path = tmp_path / name
+    path.write_text((_GRAPHML if name.endswith("graphml") else _GEXF).format(**fill),
+                    encoding="utf-8")  # fmt: skip
+    with pytest.raises(ValueError) as e:
+        as_series(path)
+    assert said in str(e.value) and len(str(e.value)) <= 300, str(e.value)
+
+
+@pytest.mark.parametrize(
+    ("kind", "w", "step", "steps"),
+    [("double", "1", "2.0", 3), ("int", " 1 ", " 2\n", 3), ("int", "1e0", "+2", 3),
+     ("double", "2.5E-1", "1.0", 2)],
+)  # fmt: skip
+def test_numbers_xml_schema_writes_are_read(tmp_path, kind, w, step, steps):
+    """What XML Schema allows (XML white space, a sign, an exponent) is read; a whole
+    double step (networkx writes Python floats as doubles) is its integer, as an edge
+    list's 5.0."""
+    path = tmp_path / "s.graphml"
+    path.write_text(_GRAPHML.format(kind=kind, w=w, step=step), encoding="utf-8")
+    assert as_series(path).n_steps == steps
+
+
+def test_snapshot_names_of_other_digits_are_not_times():
+    """Q7's sibling in networkx-temporal snapshot names: '\u0663' was int() 3 (4 steps)."""
+    from types import SimpleNamespace
+
+    import networkx as nx
+
+    from baygo_graph.io.foreign import temporal_graph_series
+
+    graphs = [nx.DiGraph([(1, 2)]), nx.DiGraph([(2, 1)])]
+    ascii_names = SimpleNamespace(to_snapshots=lambda: graphs, index=["0", "3"])
+    assert temporal_graph_series(ascii_names).n_steps == 4
+    other = SimpleNamespace(to_snapshots=lambda: graphs, index=["\u0660", "\u0663"])
+    assert temporal_graph_series(other).n_steps == 2  # snapshot order, never int()
+
+
+@pytest.mark.parametrize("text", ["1_0", "\u0660.\u0665", "0.5\u00a0"])
+def test_typed_numbers_are_ascii(text):
+    """Q7's sibling at the options' door (real_text: --delta, --self-weight)."""
+    from baygo_graph._validate import real_text
+
+    with pytest.raises(ValueError, match="is not a number"):
+        real_text("delta", text)
+    assert real_text("delta", " 0.5 ") == 0.5
+
+
+# -- Q1: %z anywhere in a time_format; Q2: directives pandas does not read ------------
+@pytest.mark.parametrize(
+    ("cells", "fmt"),
+    [
+        (["+0200 2024-05-01 08:00", "+0000 2024-05-01 07:00"], "%z %Y-%m-%d %H:%M"),
+        (["2024-05-01 08:00 +0200 local", "2024-05-01 07:00 +0000 local"],
+         "%Y-%m-%d %H:%M %z local"),
+        (["2024-05-01 08:00 +02:00%", "2024-05-01 07:00 Z%"], "%Y-%m-%d %H:%M %z%%"),
+        (["2024-05-01T08:00:00+02:00", "2024-05-01T07:00:00+00:00"], "%Y-%m-%dT%H:%M:%S%z "),
+        (["2024-05-01T08:00:00+02:00", "2024-05-01T07:00:00+00:00"], "%Y-%m-%dT%H:%M:%S%z"),
+    ],
+)  # fmt: skip
+def test_an_offset_anywhere_in_the_format_is_read(cells, fmt):
+    """Q1: %z before other text (or a space after it) gave pandas' 'Mixed timezones
+    detected. Pass utc=True ...' as 'is not a format pandas reads'. Read as with %z
+    last: 08:00+02:00 (06:00 UTC) comes before 07:00+00:00."""
+    import pandas as pd
+
+    frame = pd.DataFrame({"source": ["a", "b"], "target": ["b", "c"], "time": cells})
+    s = as_series(frame, bin="1h", time_format=fmt)
+    step, src, _, _ = s.step_edges()
+    assert s.n_steps == 2 and step.tolist() == [0, 1] and [s.nodes[k] for k in src] == ["a", "b"]
+
+
+def test_an_offset_of_no_clock_inside_the_format_is_named():
+    import pandas as pd
+
+    cells = ["+1500 2024-05-01 08:00", "+0000 2024-05-01 07:00"]
+    frame = pd.DataFrame({"source": ["a", "b"], "target": ["b", "c"], "time": cells})
+    with pytest.raises(ValueError, match=r"row 0: .* which no clock has"):
+        as_series(frame, bin="1h", time_format="%z %Y-%m-%d %H:%M")
+
+
+@pytest.mark.parametrize(
+    ("fmt", "said"),
+    [
+        ("%F %H:%M", "has %F, which pandas does not read: write %Y-%m-%d"),
+        ("%D", "has %D, which pandas does not read: write %m/%d/%Y"),
+        ("%e %b %Y", "has %e, which pandas does not read: write %d"),
+        ("%T %Y-%m-%d", "write %H:%M:%S"),
+        ("%Y-%m-%d %k", "write %H"),
+        ("%h %d %Y", "write %b"),
+        ("%s", "time_format='unix'"),
+        ("%EY-%m-%d", "no modifier (E) in a directive: write %Y"),
+        ("%Y-%Om-%Od", "no modifier (O) in a directive: write %m"),
+        ("%-d/%m/%Y", "no modifier (-) in a directive: write %d"),
+        ("%Y-%m-%d %H:%M %:z", "has %:z, which pandas does not read: write %z"),
+        ("%Y-%m-%d %", "ends with a lone %"),
+    ],
+)
+def test_a_directive_pandas_does_not_read_is_named(fmt, said):
+    """Q2: %F, %D gave 'gives no date', %e 'gives no day', %EY 'gives no year', %Om 'names
+    a directive twice (%O)'; the others pandas' own words."""
+    import pandas as pd
+
+    frame = pd.DataFrame({"source": ["a"], "target": ["b"], "time": ["2024-05-01 08:00"]})
+    with pytest.raises(ValueError) as e:
+        as_series(frame, bin="1D", time_format=fmt)
+    text = str(e.value)
+    assert said in text and "bad directive" not in text and len(text) <= 300, text
