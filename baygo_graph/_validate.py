@@ -14,6 +14,8 @@ import re
 import numpy as np
 
 __all__ = [
+    "INTEGER_TEXT",
+    "NUMBER_TEXT",
     "real_text",
     "check_choice",
     "check_int",
@@ -30,6 +32,15 @@ __all__ = [
     "seed_record",
     "underflows",
 ]
+
+
+#: An integer as every reader takes it from text: ASCII digits and an optional sign.
+#: Python's ``int()`` and ``float()`` take more (``1_000``, Arabic-Indic digits, a
+#: no-break space around it), which the readers refuse (docs/formats.md).
+INTEGER_TEXT = re.compile(r"[+-]?[0-9]+")
+#: A decimal number as every reader takes it from text: :data:`INTEGER_TEXT` with an
+#: optional fraction and exponent, ASCII only.
+NUMBER_TEXT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
 def check_int(name: str, value, *, minimum: int | None = None, maximum: int | None = None) -> int:
@@ -115,6 +126,9 @@ def real_text(name: str, text, *, zero: str = "") -> float:
     ValueError: delta '1e-400' is nonzero but below the smallest float, so it would be 0: \
 give 0, or a value of 1e-300 or more
     """
+    if isinstance(text, str) and not NUMBER_TEXT.fullmatch(text.strip(" \t\r\n")) and (
+            text.strip(" \t\r\n").lower().lstrip("+-") not in ("inf", "infinity", "nan")):
+        raise ValueError(f"{name} {text!r} is not a number (ASCII digits, e.g. 0.5)")
     value = float(text)  # ValueError / TypeError for what is no number
     if value == 0 and isinstance(text, str):
         from decimal import Decimal, InvalidOperation

@@ -27,11 +27,12 @@ import networkx as nx
 import numpy as np
 
 from .. import _text
+from .._validate import INTEGER_TEXT
 from ..limits import check_budget, estimate_edge_list_bytes
 
 __all__ = ["dynetx_series", "temporal_graph_series"]
 
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")  # ASCII digits: int() takes others
 
 
 def _plain(label):
@@ -50,7 +51,7 @@ def _node_order(labels) -> tuple:
 def _positions(names, n: int, what: str) -> tuple[np.ndarray, str]:
     """The step of each of ``n`` snapshots from their names, and the rule used."""
     names = [str(v) for v in (names or [])]
-    if len(names) == n and n and all(re.fullmatch(r"[+-]?\d+", v) for v in names):
+    if len(names) == n and n and all(INTEGER_TEXT.fullmatch(v) for v in names):
         times = [int(v) for v in names]
         rule = "integer times"
     elif len(names) == n and n and all(_DATE.match(v) for v in names):

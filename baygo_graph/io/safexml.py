@@ -45,7 +45,7 @@ import defusedxml.ElementTree as DET
 import networkx as nx
 
 from .._text import shorten
-from .._validate import underflows
+from .._validate import INTEGER_TEXT, NUMBER_TEXT, underflows
 from ..exceptions import RunFormatError
 from ..limits import check_budget
 
@@ -74,17 +74,45 @@ def _q(value) -> str:
     return shorten(repr(value), 60)
 
 
+#: XML's white space, what XML Schema strips around a number or a boolean (never a
+#: no-break space, which Python's ``str.strip`` and ``int()`` would also take).
+XML_SPACE = " \t\r\n"
+#: The special values of ``xs:double`` besides decimal numbers (any case: networkx
+#: writes Python's ``inf`` and ``nan``), refused later where a value must be finite.
+_SPECIAL = ("inf", "infinity", "nan")
+
+
+def xml_number(text: str, kind: str):
+    """The int (``kind`` int or long) or float (float, double) that ``text`` writes by XML
+    Schema's rule (ASCII digits, sign, fraction, exponent, ``INF``, ``NaN``), or None:
+    Python's ``int()``/``float()`` also take ``1_000``, Arabic-Indic digits and a
+    no-break space, which no XML tool writes and the edge-list cells refuse.
+
+    Examples
+    --------
+    >>> xml_number(" 12 ", "int"), xml_number("1e3", "double"), xml_number("1_0", "int")
+    (12, 1000.0, None)
+    """
+    text = text.strip(XML_SPACE)
+    if kind in ("int", "long"):
+        return int(text) if INTEGER_TEXT.fullmatch(text) else None
+    special = text.lower().lstrip("+-") in _SPECIAL
+    return float(text) if NUMBER_TEXT.fullmatch(text) or special else None
+
+
 def _convert(text, kind: str, where: str):
     text = text or ""
     if kind == "string":  # kept as written (only numbers and booleans are stripped)
         return text
-    text = text.strip()
+    text = text.strip(XML_SPACE)
     try:
         if kind == "boolean":
             low = text.lower()
             if low not in ("true", "false", "1", "0"):
                 raise ValueError(f"{_q(text)} is not a boolean")
             return low in ("true", "1")
+        if kind in ("int", "long", "float", "double") and xml_number(text, kind) is None:
+            raise ValueError(f"{_q(text)} is not a valid {kind}")
         if kind in ("int", "long"):
             return int(text)
         if kind in ("float", "double"):
@@ -139,10 +167,10 @@ def _keys(root) -> dict:
 def _node_id(text, where: str, node_type=int):
     if node_type is str and text is not None:
         return str(text)
-    try:
-        return int(text)
-    except (TypeError, ValueError):
-        raise RunFormatError(f"{where}: node id {_q(text)} is not an integer") from None
+    value = xml_number(text, "int") if isinstance(text, str) else None
+    if value is None:
+        raise RunFormatError(f"{where}: node id {_q(text)} is not an integer")
+    return value
 
 
 def _directed(value, default: bool, where: str) -> bool:
@@ -173,6 +201,8 @@ def _edges(graph, keys, nodes, node_type=int) -> tuple[list, int]:
             raise RunFormatError(f"{where}: ({_q(u)}, {_q(v)}) joins an undeclared node")
         d = _data(e, keys, "edge", where, only=("step", "weight"))
         step, weight = d.get("step"), d.get("weight", 1.0)
+        if isinstance(step, float) and step.is_integer():  # a whole double (what networkx
+            step = int(step)  # writes for a Python float), as an edge list's 5.0
         if isinstance(step, bool) or not isinstance(step, int):
             raise RunFormatError(f"{where}: needs an integer 'step', got {_q(step)}")
         if isinstance(weight, bool) or not isinstance(weight, int | float):

@@ -69,7 +69,7 @@ from .archives import first_bad_utf8
 from .atomic import atomic_write
 from .filekind import missing_message
 from .gexf import DIGEST_KEY, series_digest
-from .safexml import read_graphml_series
+from .safexml import read_graphml_series, xml_number
 from .times import _exact as _exact_time
 
 __all__ = [
@@ -629,9 +629,8 @@ def _attvalues(el, ids: set, where: str) -> list[tuple]:
 
 
 def _weight(text, where: str) -> float:
-    try:
-        w = float(text)
-    except (TypeError, ValueError):
+    w = xml_number(text, "double") if isinstance(text, str) else None
+    if w is None:
         w = math.nan
     if not math.isfinite(w) or w < 0:
         raise RunFormatError(

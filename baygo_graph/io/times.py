@@ -43,6 +43,7 @@ import numpy as np
 import pandas as pd
 
 from .. import _text
+from .._validate import INTEGER_TEXT, NUMBER_TEXT
 from ..exceptions import CellError, TimeBinWarning
 
 __all__ = ["MANY_STEPS", "ORIGINS", "UNIX_FORMATS", "time_steps"]
@@ -53,7 +54,7 @@ ORIGINS = ("first", "epoch")
 UNIX_FORMATS = {"unix": "s", "unix-ms": "ms", "unix-us": "us", "unix-ns": "ns"}
 _SIGN = np.uint64(1 << 63)
 _DAY_NS = 86_400 * 10**9
-_INTEGER = re.compile(r"[+-]?[0-9]+")
+_INTEGER = INTEGER_TEXT
 #: A trailing UTC offset after a clock time: ``08:00+02:00``, ``08:00:00.5Z``.
 _OFFSET = r"^(.*\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?)\s*(Z|[+-]\d{2}(?::?\d{2})?)$"
 #: What looks like an offset or a zone that _OFFSET does not read (after an hour-only or
@@ -125,7 +126,7 @@ def _first_bad(bad: np.ndarray) -> int:
 #: ASCII whitespace around a number (the fast path and the exact one strip the same).
 _BLANK = " \t\n\r\f\v"
 #: A number written in decimal, with an optional fraction and exponent (ASCII only).
-_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_NUMBER = NUMBER_TEXT
 _INT64 = (-(2**63), 2**63 - 1)
 _WHOLE_HINT = (
     "is not an integer time: times are never rounded; give whole numbers in a finer unit "

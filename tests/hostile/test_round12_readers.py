@@ -307,3 +307,88 @@ def test_a_refusal_of_an_empty_archive_or_mid_comment_says_what_to_do(tmp_path, 
         return
     assert said in text, text
     assert "first data line has 0 fields" not in text
+
+
+# -- Q7: numbers in XML files read by the edge-list cells' rule (ASCII only) ----------
+_GRAPHML = (
+    '<?xml version="1.0" encoding="UTF-8"?><graphml xmlns="http://graphml.graphdrawing.org/'
+    'xmlns"><key id="w" for="edge" attr.name="weight" attr.type="double"/><key id="s" '
+    'for="edge" attr.name="step" attr.type="{kind}"/><graph edgedefault="directed"><node '
+    'id="a"/><node id="b"/><node id="c"/><edge source="a" target="b"><data key="w">1</data>'
+    '<data key="s">0</data></edge><edge source="c" target="b"><data key="w">{w}</data><data '
+    'key="s">{step}</data></edge></graph></graphml>'
+)
+_GEXF = (
+    '<?xml version="1.0" encoding="UTF-8"?><gexf xmlns="http://gexf.net/1.2" version="1.2">'
+    '<graph mode="dynamic" defaultedgetype="directed" timeformat="integer"><nodes><node '
+    'id="a"/><node id="b"/><node id="c"/></nodes><edges><edge id="0" source="a" target="b" '
+    'weight="1" start="0" end="0"/><edge id="1" source="c" target="b" weight="{w}" '
+    'start="0" end="0"/></edges></graph></gexf>'
+)
+
+
+@pytest.mark.parametrize(
+    ("name", "fill", "said"),
+    [
+        ("s.graphml", {"kind": "int", "w": "1", "step": "1_0"}, "'step': '1_0' is not a valid int"),
+        ("s.graphml", {"kind": "long", "w": "1", "step": "\u0663"}, "is not a valid long"),
+        ("s.graphml", {"kind": "int", "w": "1", "step": "2\u00a0"}, "is not a valid int"),
+        ("s.graphml", {"kind": "int", "w": "1_000", "step": "0"}, "'1_000' is not a valid double"),
+        ("s.graphml", {"kind": "int", "w": "\u0662", "step": "0"}, "is not a valid double"),
+        ("s.graphml", {"kind": "int", "w": "2\u00a0", "step": "0"}, "is not a valid double"),
+        ("s.graphml", {"kind": "double", "w": "1", "step": "2.5"}, "needs an integer 'step'"),
+        ("s.gexf", {"w": "1_000"}, "weight '1_000' is not a finite number"),
+        ("s.gexf", {"w": "\u0661"}, "is not a finite number"),
+        ("s.gexf", {"w": "2\u00a0"}, "is not a finite number"),
+    ],
+)  # fmt: skip
+def test_numbers_in_xml_series_are_ascii(tmp_path, name, fill, said):
+    """Q7: GraphML int/long/double data and GEXF weights went through Python's int() and
+    float(): a step '1_0' was step 10, '\u0663' step 3, a weight '1_000' 1000, exit 0; the
+    edge-list cells refuse each. Siblings: long, double, the GEXF weight, a no-break
+    space."""
+    path = tmp_path / name
+    path.write_text((_GRAPHML if name.endswith("graphml") else _GEXF).format(**fill),
+                    encoding="utf-8")  # fmt: skip
+    with pytest.raises(ValueError) as e:
+        as_series(path)
+    assert said in str(e.value) and len(str(e.value)) <= 300, str(e.value)
+
+
+@pytest.mark.parametrize(
+    ("kind", "w", "step", "steps"),
+    [("double", "1", "2.0", 3), ("int", " 1 ", " 2\n", 3), ("int", "1e0", "+2", 3),
+     ("double", "2.5E-1", "1.0", 2)],
+)  # fmt: skip
+def test_numbers_xml_schema_writes_are_read(tmp_path, kind, w, step, steps):
+    """What XML Schema allows (XML white space, a sign, an exponent) is read; a whole
+    double step (networkx writes Python floats as doubles) is its integer, as an edge
+    list's 5.0."""
+    path = tmp_path / "s.graphml"
+    path.write_text(_GRAPHML.format(kind=kind, w=w, step=step), encoding="utf-8")
+    assert as_series(path).n_steps == steps
+
+
+def test_snapshot_names_of_other_digits_are_not_times():
+    """Q7's sibling in networkx-temporal snapshot names: '\u0663' was int() 3 (4 steps)."""
+    from types import SimpleNamespace
+
+    import networkx as nx
+
+    from baygo_graph.io.foreign import temporal_graph_series
+
+    graphs = [nx.DiGraph([(1, 2)]), nx.DiGraph([(2, 1)])]
+    ascii_names = SimpleNamespace(to_snapshots=lambda: graphs, index=["0", "3"])
+    assert temporal_graph_series(ascii_names).n_steps == 4
+    other = SimpleNamespace(to_snapshots=lambda: graphs, index=["\u0660", "\u0663"])
+    assert temporal_graph_series(other).n_steps == 2  # snapshot order, never int()
+
+
+@pytest.mark.parametrize("text", ["1_0", "\u0660.\u0665", "0.5\u00a0"])
+def test_typed_numbers_are_ascii(text):
+    """Q7's sibling at the options' door (real_text: --delta, --self-weight)."""
+    from baygo_graph._validate import real_text
+
+    with pytest.raises(ValueError, match="is not a number"):
+        real_text("delta", text)
+    assert real_text("delta", " 0.5 ") == 0.5
