@@ -319,12 +319,15 @@ def _parse_text(values: pd.Series, name: str, time_format: str | None):
             ) from None
         hint = None  # said by _why_not_read: the day/month advice for day/month text only
     else:
-        fmt, offset = time_format, None
-        if fmt.endswith("%z"):  # the written (wall) clock, as for ISO text: offset dropped
+        fmt, offset = time_format.strip(_BLANK), None  # as the cells: stripped
+        if fmt.endswith("%z") and not fmt.endswith("%%z"):  # the written (wall) clock, as
+            # for ISO text: the offset dropped
             parts = text.str.extract(r"^(.*?)\s*(Z|[+-]\d{2}(?::?\d{2})?)$", expand=True)
             offset = parts[1]
             _check_offsets(offset, values, name)
             text, fmt = parts[0].where(parts[0].notna(), text), fmt[:-2].rstrip()
+        elif "z" in _directives(fmt):  # elsewhere: found where strptime finds it
+            text, fmt, offset = _offset_inside(text, fmt, values, name)
         try:
             stamps = pd.to_datetime(text, format=fmt, errors="coerce")
         except (ValueError, re.error) as e:  # a bad directive, or one named twice
@@ -346,6 +349,63 @@ def _parse_text(values: pd.Series, name: str, time_format: str | None):
     index = pd.DatetimeIndex(stamps)
     index = index.tz_localize(None) if index.tz is not None else index
     return index, _instants(index, offset)
+
+
+#: The directives pandas' (and Python's) strptime reads.
+_STRPTIME = frozenset("aAbBcdfGHIjmMpSuUVwWxXyYzZ")
+#: What to write for a directive of C's strftime that strptime does not read.
+_INSTEAD = {
+    "F": "%Y-%m-%d",
+    "D": "%m/%d/%Y",
+    "T": "%H:%M:%S",
+    "R": "%H:%M",
+    "r": "%I:%M:%S %p",
+    "e": "%d",
+    "k": "%H",
+    "l": "%I",
+    "h": "%b",
+    "P": "%p",
+    "C": "%Y",
+    "g": "%G",
+    "s": "time_format='unix' (Unix seconds)",
+    "n": "the line break itself",
+    "t": "the tab itself",
+    ":z": "%z",
+    ":": "%z",
+}
+
+
+def _directives(fmt: str) -> list[str]:
+    """The directives of a strftime format, in order, each with its modifiers (``-d``,
+    ``Ey``); ``%%`` is a literal."""
+    return re.findall(r"%([-#^_0EO]*:?[A-Za-z]?)", fmt.replace("%%", ""))
+
+
+def _offset_inside(text: pd.Series, fmt: str, values: pd.Series, name: str):
+    """Text, format and offsets of times whose format has ``%z`` before other text
+    (``'%z %Y-%m-%d %H:%M'``): the offset is found where strptime finds it (its own
+    pattern of the format, group ``z``) and taken out of the text and the format, so the
+    wall clock is read as with ``%z`` last, never pandas' "Mixed timezones" refusal."""
+    import _strptime
+
+    pattern = _strptime._TimeRE_cache.compile(fmt)  # what strptime (and pandas) match
+
+    def drop(m):
+        a, b = m.start("z") - m.start(), m.end("z") - m.start()
+        return m.group(0)[:a] + m.group(0)[b:]
+
+    offset = text.str.extract(pattern, expand=True)["z"]
+    odd = offset.str.len().fillna(0).to_numpy() > 6  # seconds: +02:00:30
+    if odd.any():
+        row = _first_bad(odd)
+        raise CellError(
+            f"time column {name!r} ",
+            row,
+            f": {_cell(values.iloc[row])} has a UTC offset with seconds, which no clock "
+            "has: write it as +hh:mm",
+        )
+    _check_offsets(offset, values, name)
+    return text.str.replace(pattern, drop, regex=True), fmt.replace("%z", "", 1), offset
 
 
 def _why_not_read(cell: str, hint: str | None) -> str:
@@ -381,7 +441,21 @@ def _check_format_date(fmt: str, bin) -> None:
     missing year with 1900 and a missing month or day with 1, so times of day, or dates
     of different years, would be reordered. A format of months (``%Y-%m``) or years
     (``%Y``) reads with a bin of whole months or years only."""
-    named = re.findall(r"%[-#^]?([A-Za-z])", fmt.replace("%%", ""))
+    shown = _cell(fmt, 40)
+    for code in _directives(fmt):  # first what pandas does not read at all, by name
+        if code in _STRPTIME:
+            continue
+        base = code.lstrip("-#^_0EO")
+        if not code:
+            why = "ends with a lone %: write %% for a percent sign"
+        elif base != code and base in _STRPTIME:
+            why = (f"has %{code}: pandas reads no modifier ({code[: -len(base)]}) in a "
+                   f"directive: write %{base}")  # fmt: skip
+        else:
+            instead = _INSTEAD.get(base, "the strptime directives of its parts")
+            why = f"has %{code}, which pandas does not read: write {instead}"
+        raise ValueError(f"time_format={shown} {why}")
+    named = re.findall(r"%([A-Za-z])", fmt.replace("%%", ""))
     twice = sorted({c for c in named if named.count(c) > 1})
     if twice:  # the reason pandas would give, before what the format lacks
         raise ValueError(
@@ -389,14 +463,13 @@ def _check_format_date(fmt: str, bin) -> None:
             f"twice (%{twice[0]})"
         )
     codes = set(named)
-    shown = _cell(fmt, 40)
     if "x" in codes:  # the locale's date: '%m/%d/%y' in the C locale, a guessed century
         raise ValueError(
             f"time_format={shown} reads the locale's date (%x), which here is "
             "%m/%d/%y, with a two-digit year whose century strptime guesses: write the "
             "date's own directives with %Y, e.g. '%m/%d/%Y'"
         )
-    if codes & {"c", "s"}:  # the locale's date and time (a four-digit year), Unix seconds
+    if "c" in codes:  # the locale's date and time (a four-digit year)
         return
     if "I" in codes and "p" not in codes:  # strptime reads 12:30 as 00:30
         raise ValueError(
@@ -422,7 +495,7 @@ def _check_format_date(fmt: str, bin) -> None:
     year = bool(codes & {"Y", "y", "G"})
     weekday = bool(codes & {"a", "A", "w", "u"})
     day = bool(codes & {"d", "j"}) or (weekday and bool(codes & {"U", "W", "V"}))
-    month = bool(codes & {"m", "b", "B", "h"}) or day
+    month = bool(codes & {"m", "b", "B"}) or day
     if not (year or month):
         raise ValueError(
             f"time_format={shown} gives no date (strptime puts every time on 1 January "

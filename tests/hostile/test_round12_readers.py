@@ -137,6 +137,7 @@ def test_products_bound_bounds_every_check():
             assert _largest_fill(s, w) <= bound <= 12 * 12
 
 
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads VmHWM (Linux)")
 def test_following_a_product_refusal_runs_under_the_budget(tmp_path):
     """The real process (a child: it measures its own memory): refused, the advice
     followed once runs, and its peak stays under the advised limit."""
@@ -150,7 +151,7 @@ def test_following_a_product_refusal_runs_under_the_budget(tmp_path):
     path = tmp_path / "dense.csv"
     path.write_text("\n".join(lines) + "\n")
     code = (
-        "import os, resource, sys\n"
+        "import os, sys\n"
         "from baygo_graph.analysis import influence_series\n"
         "from baygo_graph.inputs import as_series\n"
         "from baygo_graph.exceptions import BudgetError\n"
@@ -162,7 +163,8 @@ def test_following_a_product_refusal_runs_under_the_budget(tmp_path):
         "    influence_series(s, window=10, method='product', windows='sliding')\n"
         "except BudgetError as e:\n"
         "    print(e); sys.exit(3)\n"
-        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)\n"
+        "status = open('/proc/self/status').read()  # this image's peak (ru_maxrss keeps\n"
+        "print(int(status.split('VmHWM:')[1].split()[0]) * 1024)  # the parent's over exec)\n"
     )
 
     def child(limit):
@@ -392,3 +394,65 @@ def test_typed_numbers_are_ascii(text):
     with pytest.raises(ValueError, match="is not a number"):
         real_text("delta", text)
     assert real_text("delta", " 0.5 ") == 0.5
+
+
+# -- Q1: %z anywhere in a time_format; Q2: directives pandas does not read ------------
+@pytest.mark.parametrize(
+    ("cells", "fmt"),
+    [
+        (["+0200 2024-05-01 08:00", "+0000 2024-05-01 07:00"], "%z %Y-%m-%d %H:%M"),
+        (["2024-05-01 08:00 +0200 local", "2024-05-01 07:00 +0000 local"],
+         "%Y-%m-%d %H:%M %z local"),
+        (["2024-05-01 08:00 +02:00%", "2024-05-01 07:00 Z%"], "%Y-%m-%d %H:%M %z%%"),
+        (["2024-05-01T08:00:00+02:00", "2024-05-01T07:00:00+00:00"], "%Y-%m-%dT%H:%M:%S%z "),
+        (["2024-05-01T08:00:00+02:00", "2024-05-01T07:00:00+00:00"], "%Y-%m-%dT%H:%M:%S%z"),
+    ],
+)  # fmt: skip
+def test_an_offset_anywhere_in_the_format_is_read(cells, fmt):
+    """Q1: %z before other text (or a space after it) gave pandas' 'Mixed timezones
+    detected. Pass utc=True ...' as 'is not a format pandas reads'. Read as with %z
+    last: 08:00+02:00 (06:00 UTC) comes before 07:00+00:00."""
+    import pandas as pd
+
+    frame = pd.DataFrame({"source": ["a", "b"], "target": ["b", "c"], "time": cells})
+    s = as_series(frame, bin="1h", time_format=fmt)
+    step, src, _, _ = s.step_edges()
+    assert s.n_steps == 2 and step.tolist() == [0, 1] and [s.nodes[k] for k in src] == ["a", "b"]
+
+
+def test_an_offset_of_no_clock_inside_the_format_is_named():
+    import pandas as pd
+
+    cells = ["+1500 2024-05-01 08:00", "+0000 2024-05-01 07:00"]
+    frame = pd.DataFrame({"source": ["a", "b"], "target": ["b", "c"], "time": cells})
+    with pytest.raises(ValueError, match=r"row 0: .* which no clock has"):
+        as_series(frame, bin="1h", time_format="%z %Y-%m-%d %H:%M")
+
+
+@pytest.mark.parametrize(
+    ("fmt", "said"),
+    [
+        ("%F %H:%M", "has %F, which pandas does not read: write %Y-%m-%d"),
+        ("%D", "has %D, which pandas does not read: write %m/%d/%Y"),
+        ("%e %b %Y", "has %e, which pandas does not read: write %d"),
+        ("%T %Y-%m-%d", "write %H:%M:%S"),
+        ("%Y-%m-%d %k", "write %H"),
+        ("%h %d %Y", "write %b"),
+        ("%s", "time_format='unix'"),
+        ("%EY-%m-%d", "no modifier (E) in a directive: write %Y"),
+        ("%Y-%Om-%Od", "no modifier (O) in a directive: write %m"),
+        ("%-d/%m/%Y", "no modifier (-) in a directive: write %d"),
+        ("%Y-%m-%d %H:%M %:z", "has %:z, which pandas does not read: write %z"),
+        ("%Y-%m-%d %", "ends with a lone %"),
+    ],
+)
+def test_a_directive_pandas_does_not_read_is_named(fmt, said):
+    """Q2: %F, %D gave 'gives no date', %e 'gives no day', %EY 'gives no year', %Om 'names
+    a directive twice (%O)'; the others pandas' own words."""
+    import pandas as pd
+
+    frame = pd.DataFrame({"source": ["a"], "target": ["b"], "time": ["2024-05-01 08:00"]})
+    with pytest.raises(ValueError) as e:
+        as_series(frame, bin="1D", time_format=fmt)
+    text = str(e.value)
+    assert said in text and "bad directive" not in text and len(text) <= 300, text
