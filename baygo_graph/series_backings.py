@@ -87,6 +87,16 @@ def _unhashable(v) -> bool:
     return False
 
 
+def _stack_checked(series) -> tuple[int, int]:
+    """``(T, M)`` of a series whose dense (T, M, M) stack fits the memory budget (else
+    BudgetError, before it exists: hostile round 12, Q9)."""
+    from .limits import check_budget
+
+    t, m = series.n_steps, series.n_agents
+    check_budget(8 * t * m * m, what=f"the dense W of {t:,} steps x {m:,} nodes")
+    return t, m
+
+
 @dataclass(frozen=True, eq=False)
 class GraphSeries:
     """A series of T weighted step digraphs on M nodes (base class).
@@ -179,8 +189,9 @@ class GraphSeries:
         return _csr(vals, rows, cols, m)
 
     def weight_stack(self) -> np.ndarray:
-        """Every W_t as one dense array of shape (T, M, M) (for small M only)."""
-        t, m = self.n_steps, self.n_agents
+        """Every W_t as one dense array of shape (T, M, M) (for small M only; checked
+        against the memory budget before it exists)."""
+        t, m = _stack_checked(self)
         out = np.zeros((t, m, m))
         step, src, dst, w = self.step_edges(0, t)
         np.add.at(out, (step, dst, src), w)
@@ -408,7 +419,7 @@ class EdgeListSeries(GraphSeries):
         )
 
     def weight_stack(self) -> np.ndarray:
-        t, m = self.n_steps, self.n_agents
+        t, m = _stack_checked(self)
         out = np.zeros((t, m, m))
         step, row, col, w = self.entries
         np.add.at(out, (step, row, col), w)

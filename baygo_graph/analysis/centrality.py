@@ -34,6 +34,7 @@ from .perron import (
 )
 from .weights import METHODS, weight_matrix, window_matrix, window_products
 from .window_influence import (
+    choice_form_bytes,
     series_choices,
     union_window_influence,
     window_closed_classes,
@@ -265,8 +266,9 @@ def influence_series(
     stride = check_int("stride", stride, minimum=1)
     T, m = s.n_steps, s.n_agents
     held = series_nbytes(s)  # the series itself
-    check_budget(  # the rows, and a window's sums and iterates (~130 bytes per entry)
-        8 * T * m + 130 * held // 32,
+    check_budget(  # the rows, and a window's sums and iterates (~130 bytes per entry);
+        # for a choice series, its choices and the kernel's rows too (hostile12 Q9)
+        8 * T * m + 130 * held // 32 + choice_form_bytes(s, T, result=8),
         what=f"the influence of {T} steps x {m} nodes (a (T, M) float array)",
         used=held,
     )
@@ -432,6 +434,11 @@ def nonunique_windows(
         w = check_int("window", window, minimum=1, maximum=s.n_steps)
         check_choice("method", method, METHODS)
         ends = np.arange(w - 1, s.n_steps) if ends is None else np.asarray(ends, dtype=np.int64)
+        check_budget(  # a choice series' choices, class memberships and batch (Q9)
+            choice_form_bytes(s, len(ends), result=1),
+            what=f"the closed classes of {len(ends):,} windows x {s.n_agents:,} nodes",
+            advice="pass influence= (influence_series' counts), or fewer ends",
+        )
         counts = _count_classes(s, ends, w, method)
     else:
         w, method = influence.window, influence.method

@@ -21,6 +21,7 @@ import numpy as np
 
 from .._validate import check_choice, check_int
 from ..inputs import series_input
+from ..limits import check_budget
 from ..series import GraphSeries
 
 __all__ = [
@@ -79,12 +80,25 @@ def listen_counts(source, *, start: int = 0, stop: int | None = None) -> np.ndar
     s = source
     start, stop = _range(s, start, stop)
     m = s.n_agents
+    edges = len(s.window_edges(0, 1)[0]) if s.fixed is not None else _edge_count(s, start, stop)
+    check_budget(  # the M x M counts and the edges' keys, before either exists
+        8 * m * m + 16 * edges,
+        what=f"listen_counts of {m:,} nodes (an M x M int64 array)",
+        advice="count a subgraph of fewer nodes",
+    )
     if s.fixed is not None:
         src, dst = s.window_edges(0, 1)
         once = np.bincount(dst * m + src, minlength=m * m)
-        return (once * (stop - start)).reshape(m, m)
+        once *= stop - start
+        return once.reshape(m, m)
     _, src, dst = _edges(s, start, stop)
     return np.bincount(dst * m + src, minlength=m * m).reshape(m, m)
+
+
+def _edge_count(s: GraphSeries, start: int, stop: int) -> int:
+    """The positive off-diagonal edges of steps ``[start, stop)``."""
+    ptr = s.edges[0]
+    return int(ptr[stop] - ptr[start])
 
 
 @series_input
@@ -139,6 +153,12 @@ def degrees(source, *, direction: str = "out") -> np.ndarray:
     s = source
     check_choice("direction", direction, DIRECTIONS)
     m, T = s.n_agents, s.n_steps
+    edges = len(s.window_edges(0, 1)[0]) if s.fixed is not None else _edge_count(s, 0, T)
+    check_budget(  # the (T, M) degrees and the edges' keys, before either exists
+        8 * T * m + 16 * edges,
+        what=f"the degrees of {T:,} steps x {m:,} nodes (a (T, M) int64 array)",
+        advice="take degree_distribution or listener_fraction, which count the edges only",
+    )
     if s.fixed is not None:
         src, dst = s.window_edges(0, 1)
         once = np.bincount(src if direction == "out" else dst, minlength=m)
@@ -180,9 +200,18 @@ def degree_distribution(
     [0, 3, 0]
     """
     s = source
+    check_choice("direction", direction, DIRECTIONS)
     start, stop = _range(s, start, stop)
-    deg = degrees(s, direction=direction)[start:stop]
-    return np.bincount(deg.ravel(), minlength=s.n_agents)
+    m = s.n_agents
+    if s.fixed is not None:  # one degree per node, the same at every step
+        src, dst = s.window_edges(0, 1)
+        once = np.bincount(src if direction == "out" else dst, minlength=m)
+        return np.bincount(once, minlength=m) * (stop - start)
+    step, src, dst = _edges(s, start, stop)  # only the (step, node) pairs with an edge:
+    _, deg = np.unique(step * m + (src if direction == "out" else dst), return_counts=True)
+    out = np.bincount(deg, minlength=m)  # no (T, M) array (hostile round 12, Q9)
+    out[0] += (stop - start) * m - len(deg)
+    return out
 
 
 @series_input
@@ -221,4 +250,9 @@ def listener_fraction(source, *, agent: int | None = None) -> np.ndarray:
     agent = check_int("agent", agent, minimum=0, maximum=m - 1)
     if m < 2:
         raise ValueError(f"listener_fraction needs at least 2 agents, got {m}")
-    return degrees(s, direction="out")[:, agent] / (m - 1)
+    if s.fixed is not None:
+        src, dst = s.window_edges(0, 1)
+        heard = int(np.count_nonzero(src == agent))
+        return np.full(s.n_steps, heard / (m - 1))
+    step, src, _ = _edges(s, 0, s.n_steps)  # the agent's column only, from its edges
+    return np.bincount(step[src == agent], minlength=s.n_steps) / (m - 1)

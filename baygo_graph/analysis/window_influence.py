@@ -100,9 +100,10 @@ def series_choices(source) -> tuple[np.ndarray, float] | None:
     return None if entries is None else _edge_choices(entries, s.n_steps, s.n_agents)
 
 
-def _edge_choices(entries, t: int, m: int) -> tuple[np.ndarray, float] | None:
-    """The choice form of row-stochastic edge entries, when every row of every step
-    has at most one off-diagonal entry and all of them weigh the same ``1 - delta``."""
+def _edge_form(entries, m: int):
+    """``(key, col, delta)`` when every row of every step of the row-stochastic edge
+    entries has at most one off-diagonal entry and all of them weigh the same ``1 -
+    delta`` (``key``: step x M + row of each), else None."""
     step, row, col, w = (np.asarray(a) for a in entries)
     off = row != col
     w_off = w[off]
@@ -113,9 +114,56 @@ def _edge_choices(entries, t: int, m: int) -> tuple[np.ndarray, float] | None:
         ordered = np.sort(key)
         if np.any(ordered[1:] == ordered[:-1]):
             return None
+    return key, col[off], float(1.0 - w_off[0])
+
+
+def _edge_choices(entries, t: int, m: int) -> tuple[np.ndarray, float] | None:
+    """The choice form of row-stochastic edge entries (:func:`_edge_form`), or None."""
+    form = _edge_form(entries, m)
+    if form is None:
+        return None
+    key, col, delta = form
+    from ..limits import check_budget
+
+    check_budget(  # hostile round 12, Q9: a ring of 10^4 nodes x 10^4 steps asked 763 MiB
+        8 * t * m,
+        what=f"the choices of {t:,} steps x {m:,} nodes (a (T, M) int64 array)",
+        advice="take fewer steps or nodes",
+    )
     choices = np.full((t, m), -1, dtype=np.int64)
-    choices.reshape(-1)[key] = col[off]
-    return choices, float(1.0 - w_off[0])
+    choices.reshape(-1)[key] = col
+    return choices, delta
+
+
+#: Bytes a batch of :func:`~baygo_graph.analysis._window_solver.window_batches` holds
+#: (its (n, w, M) int64 targets and their copies, at most 2^21 entries each).
+BATCH_BYTES = 64 << 20
+
+
+def choice_form_bytes(source, windows: int, *, result: int = 0) -> int:
+    """Bytes the choice-form kernels allocate for ``windows`` windows of ``source``: the
+    (T, M) choices when they are built from edges (0 when the series stores them),
+    ``result`` bytes per window and node (8: an influence row; 1: a class membership)
+    and one batch; 0 for a series without a choice form (the kernels are not used).
+
+    Examples
+    --------
+    >>> from baygo_graph import Run
+    >>> choice_form_bytes(Run.from_choices([[1, 0, -1]], delta=0.3), 1, result=8) >> 20
+    64
+    """
+    s = source
+    if getattr(s, "fixed", None) is not None:
+        return 0
+    t, m = s.n_steps, s.n_agents
+    if getattr(s, "choices", None) is not None:
+        built = 0
+    else:
+        entries = getattr(s, "entries", None)
+        if entries is None or _edge_form(entries, m) is None:
+            return 0
+        built = 8 * t * m
+    return built + result * windows * m + BATCH_BYTES
 
 
 def _check(choices, delta, window, ends, method):

@@ -58,19 +58,21 @@ def test_window_products_measure_the_process_once(monkeypatch):
     """Round 11, P10: every product step measured the process again, and memory freed
     products leave resident made the next check count it on top: each advised limit was
     refused again (400M -> 410 -> 440 -> 490 -> 520MiB). A process whose resident memory
-    grows by 10 MB at every measure now passes what fits on top of its first measure."""
+    grows by 10 MB at every measure now passes what fits on top of its first measures
+    (the influence's arrays, then the products: twice, not at each of the ~40 steps)."""
     import baygo_graph.limits as limits
     from baygo_graph.analysis import influence_series
     from baygo_graph.analysis.weights import PRODUCT_BYTES_PER_ENTRY
 
-    s = _spreading(40, 6)
+    s = _spreading(300, 6)  # T M^2 above the dense stack's 2^20: the products path
     grown = iter(range(100 * 2**20, 10**12, 10 * 2**20))
     monkeypatch.setattr(limits, "process_memory", lambda: next(grown))
     need = PRODUCT_BYTES_PER_ENTRY * _largest_fill(s, 5)
-    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", str(100 * 2**20 + need + 2**20))
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", str(120 * 2**20 + need))
     r = influence_series(s, window=5, method="product", windows="sliding")
     assert r.defined[-1]
-    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", str(100 * 2**20 + need - 1))
+    grown = iter(range(100 * 2**20, 10**12, 10 * 2**20))
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", str(110 * 2**20 + need - 1))
     with pytest.raises(BudgetError):  # and what does not fit is still refused
         influence_series(s, window=5, method="product", windows="sliding")
 
@@ -456,3 +458,55 @@ def test_a_directive_pandas_does_not_read_is_named(fmt, said):
         as_series(frame, bin="1D", time_format=fmt)
     text = str(e.value)
     assert said in text and "bad directive" not in text and len(text) <= 300, text
+
+
+# -- Q9: dense (M, M) and (T, M) arrays of the analysis checked before they exist ------
+def _ring(n: int):
+    from baygo_graph.series import series_from_edges
+
+    i = np.arange(n)
+    return series_from_edges(i, (i + 1) % n, i, np.ones(n), n_steps=n, nodes=tuple(range(n)),
+                             self_weight="equal")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("call", "said"),
+    [
+        (lambda A, s: A.listen_counts(s), "listen_counts of 3,000 nodes (an M x M int64"),
+        (lambda A, s: A.degrees(s), "the degrees of 3,000 steps x 3,000 nodes"),
+        (lambda A, s: A.nonunique_windows(s, window=10), "the closed classes of 2,991 windows"),
+        (lambda A, s: A.influence_series(s, window=10, windows="sliding"), "the influence of"),
+        (lambda A, s: s.weight_stack(), "the dense W of 3,000 steps x 3,000 nodes"),
+    ],
+)
+def test_dense_analysis_arrays_are_budgeted(monkeypatch, call, said):
+    """Q9: a 146 KB ring of 10^4 nodes x 10^4 steps read within 300M, then listen_counts,
+    degree_distribution, nonunique_windows peaked at 3.3-3.8x the budget, unchecked (its
+    choices, a (T, M) int64 array, and M x M counts). Each is now refused before it
+    allocates (3,000 nodes: 69 MiB an array, under a 40 MiB budget)."""
+    import baygo_graph.analysis as A
+
+    s = _ring(3000)
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "40MiB")
+    with pytest.raises(BudgetError) as e:
+        call(A, s)
+    assert said in str(e.value) and len(str(e.value)) <= 300, str(e.value)
+
+
+def test_degree_counts_need_no_dense_array(monkeypatch):
+    """degree_distribution and listener_fraction count the edges only (no (T, M) array):
+    they run under the budget that refuses degrees, and agree with it where it runs."""
+    import baygo_graph.analysis as A
+
+    s = _ring(3000)
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "40MiB")
+    hist = A.degree_distribution(s)
+    assert hist[0] == 3000 * 3000 - 3000 and hist[1] == 3000
+    assert A.listener_fraction(s, agent=5).sum() == pytest.approx(1 / 2999)
+    small = _ring(30)
+    monkeypatch.delenv("BAYGO_MEMORY_LIMIT")
+    for direction in ("in", "out"):
+        deg = A.degrees(small, direction=direction)
+        want = np.bincount(deg[3:17].ravel(), minlength=30)
+        assert (A.degree_distribution(small, direction=direction, start=3, stop=17) == want).all()
+    assert np.allclose(A.listener_fraction(small, agent=4), A.degrees(small)[:, 4] / 29)
