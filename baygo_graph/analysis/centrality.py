@@ -268,7 +268,7 @@ def influence_series(
     held = series_nbytes(s)  # the series itself
     check_budget(  # the rows, and a window's sums and iterates (~130 bytes per entry);
         # for a choice series, its choices and the kernel's rows too (hostile12 Q9)
-        8 * T * m + 130 * held // 32 + choice_form_bytes(s, T, result=8),
+        8 * T * m + 130 * held // 32 + choice_form_bytes(s, T, w, result=8),
         what=f"the influence of {T} steps x {m} nodes (a (T, M) float array)",
         used=held,
     )
@@ -435,7 +435,7 @@ def nonunique_windows(
         check_choice("method", method, METHODS)
         ends = np.arange(w - 1, s.n_steps) if ends is None else np.asarray(ends, dtype=np.int64)
         check_budget(  # a choice series' choices, class memberships and batch (Q9)
-            choice_form_bytes(s, len(ends), result=1),
+            choice_form_bytes(s, len(ends), w, result=1),
             what=f"the closed classes of {len(ends):,} windows x {s.n_agents:,} nodes",
             advice="pass influence= (influence_series' counts), or fewer ends",
         )

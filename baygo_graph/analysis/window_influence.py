@@ -22,6 +22,7 @@ from scipy.sparse.csgraph import connected_components
 from ..exceptions import NotUniqueError
 from ..inputs import series_input
 from ._window_solver import (
+    _BATCH_ENTRIES,
     batch_closed_classes,
     chain_perron,
     class_perron,
@@ -135,22 +136,23 @@ def _edge_choices(entries, t: int, m: int) -> tuple[np.ndarray, float] | None:
     return choices, delta
 
 
-#: Bytes a batch of :func:`~baygo_graph.analysis._window_solver.window_batches` holds
-#: (its (n, w, M) int64 targets and their copies, at most 2^21 entries each).
-BATCH_BYTES = 64 << 20
+#: Bytes per entry of a batch of :func:`~baygo_graph.analysis._window_solver.window_batches`
+#: (its (n, w, M) int64 targets, their copy and the kernels' work arrays).
+BATCH_BYTES_PER_ENTRY = 32
 
 
-def choice_form_bytes(source, windows: int, *, result: int = 0) -> int:
-    """Bytes the choice-form kernels allocate for ``windows`` windows of ``source``: the
-    (T, M) choices when they are built from edges (0 when the series stores them),
-    ``result`` bytes per window and node (8: an influence row; 1: a class membership)
-    and one batch; 0 for a series without a choice form (the kernels are not used).
+def choice_form_bytes(source, windows: int, window: int, *, result: int = 0) -> int:
+    """Bytes the choice-form kernels allocate for ``windows`` windows of ``window`` steps
+    of ``source``: the (T, M) choices when they are built from edges (0 when the series
+    stores them), ``result`` bytes per window and node (8: an influence row; 1: a class
+    membership) and one batch (at most 2^21 entries, or one window); 0 for a series
+    without a choice form (the kernels are not used).
 
     Examples
     --------
     >>> from baygo_graph import Run
-    >>> choice_form_bytes(Run.from_choices([[1, 0, -1]], delta=0.3), 1, result=8) >> 20
-    64
+    >>> choice_form_bytes(Run.from_choices([[1, 0, -1]], delta=0.3), 1, 1, result=8)
+    120
     """
     s = source
     if getattr(s, "fixed", None) is not None:
@@ -163,7 +165,8 @@ def choice_form_bytes(source, windows: int, *, result: int = 0) -> int:
         if entries is None or _edge_form(entries, m) is None:
             return 0
         built = 8 * t * m
-    return built + result * windows * m + BATCH_BYTES
+    batch = min(max(_BATCH_ENTRIES, m * window), windows * window * m)
+    return built + result * windows * m + BATCH_BYTES_PER_ENTRY * batch
 
 
 def _check(choices, delta, window, ends, method):

@@ -267,19 +267,21 @@ def _check_series_budget(
     if need <= budget:
         return
     by_steps = EDGE_LIST_BYTES_PER_STEP * n_steps
-    rows_text = ""
+    rows_only = False
     if need - by_steps >= budget:  # the rows alone do not fit: a wider bin cannot help
-        how = "read fewer rows (a smaller time window) or raise BAYGO_MEMORY_LIMIT"
-        rows_text = f"{rows} rows; "
+        how = "read fewer rows (a smaller time window)"  # the limit that fits: said next
+        rows_only = True
     elif bin is None or isinstance(bin, int | np.integer):
         wider = int(bin or 1) * (by_steps // (budget - (need - by_steps)) + 1)  # this fits
         how = f"pass bin={wider} or wider (CLI --bin {wider})"
     else:
         how = "pass a wider bin (CLI --bin)"
     col, width = _text.shorten(repr(column), 40), _text.shorten(repr(1 if bin is None else bin), 30)
+    # the rows alone: the bin is beside the point (and the line stays whole, <= 300)
+    said = f"{rows} rows" if rows_only else f"time column {col}, bin {width}"
     check_budget(
         need,
-        what=f"{n_steps} steps x {m} nodes ({rows_text}time column {col}, bin {width})",
+        what=f"{n_steps} step{'s' if n_steps != 1 else ''} x {m} nodes ({said})",
         advice=how,
     )
 

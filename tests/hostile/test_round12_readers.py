@@ -510,3 +510,20 @@ def test_degree_counts_need_no_dense_array(monkeypatch):
         want = np.bincount(deg[3:17].ravel(), minlength=30)
         assert (A.degree_distribution(small, direction=direction, start=3, stop=17) == want).all()
     assert np.allclose(A.listener_fraction(small, agent=4), A.degrees(small)[:, 4] / 29)
+
+
+# -- Q8 (reader side): the edge list's refusal is one whole line with one advice -------
+def test_an_edge_list_of_too_many_rows_says_one_advice_whole(tmp_path, monkeypatch):
+    """Q8: "... (200000 rows; time column 'time', bin 1) ...: read fewer rows (a smaller
+    time window) or raise BAYGO_MEMORY_LIMIT, or set BAYGO_MEMORY_LIMIT=470MiB ...": two
+    advices, and the line was cut in its middle (the budget hidden); '1 steps'."""
+    path = tmp_path / "star.csv"
+    path.write_text("source,target,time\n" + "".join(f"0,{i},0\n" for i in range(1, 20001)))
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "30MiB")
+    with pytest.raises(BudgetError) as e:
+        as_series(path)
+    text = str(e.value)
+    assert "1 step x 20001 nodes (20000 rows)" in text, text
+    assert "read fewer rows (a smaller time window), or set BAYGO_MEMORY_LIMIT=" in text
+    said = text.split("star.csv': ", 1)[1]  # the CLI's line: baygo: error: 'star.csv': ...
+    assert "or raise" not in said and len(said) <= 300 - len("baygo: error: 'star.csv': ")
