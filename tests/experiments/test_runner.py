@@ -230,3 +230,26 @@ def test_a_dask_group_runs_on_one_blas_and_one_row_thread():
     fn = Batched(threads_here, threads_of_each, tens)
     out = _call_group(fn, [(0, 1), (1, 2), (2, 3)], None, 1)
     assert [(i, r) for i, r, _ in out] == [(0, (1, 1)), (1, (1, 1)), (2, (1, 1))]
+
+
+def test_a_worker_ends_without_teardown_and_keeps_its_output():
+    """Workers end with os._exit once loky's clean-up has run (no ~0.3 s teardown each):
+    what a task wrote to stdout without a newline or flush still comes out."""
+    import subprocess
+    import sys
+
+    code = (
+        "import os, sys\n"
+        "from baygo_graph.experiments.runner import run_tasks\n"
+        "def say(task, shared):\n"
+        "    import os, sys\n"
+        "    sys.stdout.write(f'<task {task} in {os.getpid()}>')\n"
+        "    return os.getpid()\n"
+        "pids = run_tasks(say, list(range(8)), n_jobs=2, progress=False, first_here=False)\n"
+        "sys.stdout.write(f'<pids {len(set(pids))} main {os.getpid()}>')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=300)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert all(f"<task {k} in " in done.stdout for k in range(8)), done.stdout
+    assert "<pids 2 main " in done.stdout  # the command and its worker both ran tasks
