@@ -134,11 +134,28 @@ def _call(fn, task, shared, threads):
 
 
 def _start_worker(plugins) -> None:
-    """A loky worker's start: die with the parent; import the parent's plug-ins before
-    any task (whose strategies and models may be theirs) is read."""
+    """A loky worker's start: die with the parent; end without Python's teardown; import
+    the parent's plug-ins before any task (whose strategies and models may be theirs) is
+    read."""
+    import atexit
+
     die_with_parent()
     _thread_lock_for_bars()
+    atexit.register(_end_worker)  # registered last: runs first at the worker's exit
     import_plugins(plugins)
+
+
+def _end_worker() -> None:
+    """A worker's exit, once loky's and multiprocessing's own clean-up has run (they
+    run before ``atexit``): its output flushed, then ended at once. Python's teardown
+    (freeing every module and object) cost ~0.3 s of CPU a worker while the command
+    waited for it, and a worker holds nothing else to release."""
+    import os
+
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(0)
 
 
 def _call_group(fn, group, shared, threads) -> list:

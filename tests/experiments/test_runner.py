@@ -244,3 +244,26 @@ def test_the_runners_pool_leaves_joblib_parallel_working_in_the_same_process():
 
     assert run_tasks(_double, list(range(8)), shared=1, n_jobs=2) == [2 * t + 1 for t in range(8)]
     assert Parallel(n_jobs=2, backend="loky")(delayed(abs)(-i) for i in range(4)) == [0, 1, 2, 3]
+
+
+def test_a_worker_ends_without_teardown_and_keeps_its_output():
+    """Workers end with os._exit once loky's clean-up has run (no ~0.3 s teardown each):
+    what a task wrote to stdout without a newline or flush still comes out."""
+    import subprocess
+    import sys
+
+    code = (
+        "import os, sys\n"
+        "from baygo_graph.experiments.runner import run_tasks\n"
+        "def say(task, shared):\n"
+        "    import os, sys\n"
+        "    sys.stdout.write(f'<task {task} in {os.getpid()}>')\n"
+        "    return os.getpid()\n"
+        "pids = run_tasks(say, list(range(8)), n_jobs=2, progress=False, first_here=False)\n"
+        "sys.stdout.write(f'<pids {len(set(pids))} main {os.getpid()}>')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=300)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert all(f"<task {k} in " in done.stdout for k in range(8)), done.stdout
+    assert "<pids 2 main " in done.stdout  # the command and its worker both ran tasks
