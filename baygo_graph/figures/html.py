@@ -398,7 +398,7 @@ def to_html(
         Seed of the layout.
     title : str, optional
         Page title (default: strategy, agents, steps). With synthetic data the
-        browser's title (tab, bookmark) begins ``SYNTHETIC DATA - `` and the page
+        browser's title (tab, bookmark) begins with "SYNTHETIC DATA -" and the page
         shows the mark beside it.
     overwrite : bool, default True
         Replace an existing file at ``path``; False refuses it
