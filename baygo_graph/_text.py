@@ -33,6 +33,9 @@ import hashlib
 import re
 
 __all__ = [
+    "SYNTHETIC_GID",
+    "SYNTHETIC_TEXT",
+    "figure_metadata",
     "console",
     "escape_surrogates",
     "csv_cell",
@@ -366,3 +369,34 @@ def short_list(items, k: int = 10, *, quote: bool = False, limit: int = 80) -> s
     shown = [shorten(repr(v) if quote else v, limit) for v in items[:k]]
     more = len(items) - len(shown)
     return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
+
+
+#: Text and artist id of the label that marks figures made from synthetic data
+#: (:func:`baygo_graph.figures._style.mark_synthetic` draws it).
+SYNTHETIC_TEXT = "SYNTHETIC DATA"
+SYNTHETIC_GID = "baygo-synthetic-label"
+
+
+def figure_metadata(fig, fmt) -> dict:
+    """The ``savefig`` metadata that puts the "SYNTHETIC DATA" mark in a figure file as
+    text, when the figure carries the drawn mark
+    (:func:`~baygo_graph.figures._style.mark_synthetic`): a PDF's
+    ``Subject`` and ``Keywords``, a PNG's or SVG's ``Description`` (the drawn glyphs are
+    no text a search or ``strings`` finds); ``{}`` otherwise, or for another format.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> figure_metadata(fig, "pdf")
+    {}
+    >>> _ = ax.text(0.5, 0.5, SYNTHETIC_TEXT, gid=SYNTHETIC_GID)  # as mark_synthetic draws it
+    >>> figure_metadata(fig, "png")
+    {'Description': 'SYNTHETIC DATA'}
+    >>> plt.close(fig)
+    """
+    keys = {"pdf": ("Subject", "Keywords"), "png": ("Description",), "svg": ("Description",)}
+    fmt = str(fmt or "").lower()
+    if fmt not in keys or not fig.findobj(lambda a: a.get_gid() == SYNTHETIC_GID):
+        return {}
+    return dict.fromkeys(keys[fmt], SYNTHETIC_TEXT)

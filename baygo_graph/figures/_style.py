@@ -84,9 +84,9 @@ STEP_LABEL = "step t (iterations)"
 INFLUENCE_LABEL = "influence (left Perron vector entry, sums to 1)"
 AGENT_LABEL = "agent"
 
-#: Text and artist id of the label that marks figures made from synthetic data.
-SYNTHETIC_TEXT = "SYNTHETIC DATA"
-SYNTHETIC_GID = "baygo-synthetic-label"
+# Text and artist id of the label that marks figures made from synthetic data, and the
+# file metadata that carries it as text: in _text (io's figure writer reads them too).
+from .._text import SYNTHETIC_GID, SYNTHETIC_TEXT, figure_metadata  # noqa: E402
 
 _EXTRA_COLORS = [_OKABE_ITO[k] for k in ("skyblue", "yellow", "vermillion", "black")]
 
@@ -202,30 +202,6 @@ def mark_synthetic(target, synthetic: bool = True, *, xy=(0.5, 0.5), fontsize=26
     if isinstance(target, Figure):
         return target.text(*xy, SYNTHETIC_TEXT, transform=target.transFigure, **kw)
     return target.text(*xy, SYNTHETIC_TEXT, transform=target.transAxes, **kw)
-
-
-def figure_metadata(fig, fmt) -> dict:
-    """The ``savefig`` metadata that puts the "SYNTHETIC DATA" mark in a figure file as
-    text, when the figure carries the drawn mark (:func:`mark_synthetic`): a PDF's
-    ``Subject`` and ``Keywords``, a PNG's or SVG's ``Description`` (the drawn glyphs are
-    no text a search or ``strings`` finds); ``{}`` otherwise, or for another format.
-
-    Examples
-    --------
-    >>> import matplotlib.pyplot as plt
-    >>> fig, ax = plt.subplots()
-    >>> figure_metadata(fig, "pdf")
-    {}
-    >>> _ = mark_synthetic(ax)
-    >>> figure_metadata(fig, "png")
-    {'Description': 'SYNTHETIC DATA'}
-    >>> plt.close(fig)
-    """
-    keys = {"pdf": ("Subject", "Keywords"), "png": ("Description",), "svg": ("Description",)}
-    fmt = str(fmt or "").lower()
-    if fmt not in keys or not fig.findobj(lambda a: a.get_gid() == SYNTHETIC_GID):
-        return {}
-    return dict.fromkeys(keys[fmt], SYNTHETIC_TEXT)
 
 
 #: Artist id of the caption naming a figure's data source and seeds.

@@ -290,7 +290,7 @@ def input_files(value) -> list:
     >>> input_files(d / "a.csv") == [d / "a.csv"], input_files(d), input_files(3)
     (True, [], [])
     """
-    from .npz import RUN_FILE
+    from .safenpz import RUN_FILE
 
     if not isinstance(value, str | os.PathLike) or not os.fspath(value):
         return []
@@ -572,7 +572,7 @@ def atomic_figure(fig, path, *, within=None, overwrite: bool = True, **savefig) 
     """``fig.savefig`` to ``path`` atomically (:func:`atomic_write`), the format given
     by ``path``'s suffix; ``savefig`` keywords (``dpi``, ``bbox_inches``) passed on; a
     figure marked SYNTHETIC DATA carries the mark as text in the file's metadata
-    (:func:`~baygo_graph.figures._style.figure_metadata`).
+    (:func:`~baygo_graph._text.figure_metadata`).
 
     Examples
     --------
@@ -583,7 +583,7 @@ def atomic_figure(fig, path, *, within=None, overwrite: bool = True, **savefig) 
     b'\\x89PNG'
     >>> plt.close(fig)
     """
-    from ..figures._style import figure_metadata
+    from .._text import figure_metadata
 
     path = Path(path)
     fmt = path.suffix.lstrip(".").lower() or None

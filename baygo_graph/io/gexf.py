@@ -72,6 +72,20 @@ GEXF_BYTES_PER_NODE = 3072
 GEXF_BYTES_FIXED = 8 << 20
 
 
+#: An integer label written the one canonical way: ASCII digits, no ``+``, no leading
+#: zero, no ``-0`` (so no two texts name one integer).
+CANONICAL_INT = re.compile(r"0|-?[1-9][0-9]*")
+
+
+def int_ids(ids) -> dict:
+    """Text ids -> ints when every id is an integer written the canonical way
+    (:data:`CANONICAL_INT`), else the ids as they are: ``7``, ``007``, ``+7`` and
+    ``\u0667`` stay four nodes."""
+    if ids and all(isinstance(n, str) and CANONICAL_INT.fullmatch(n) for n in ids):
+        return {n: int(n) for n in ids}
+    return {n: n for n in ids}
+
+
 def _runs(steps: np.ndarray, key: np.ndarray):
     """Start and end (inclusive) of each run of consecutive steps with the same key.
 
@@ -313,8 +327,6 @@ def gexf_ids(series) -> list[str]:
     ...
     ValueError: node labels 1 and 'zz' are an integer and text: GEXF ids are text, so 1 ...
     """
-    from .series_files import _int_ids  # the reader's rule: one rule (no import cycle)
-
     nodes = series.nodes
     ids = [str(v) for v in nodes]
     for v, text in zip(nodes, ids, strict=True):
@@ -329,7 +341,7 @@ def gexf_ids(series) -> list[str]:
             "two node labels have the same text (such as 1 and '1'): GEXF ids are text; "
             "write .json, which keeps them apart, or relabel"
         )
-    back = _int_ids(ids)
+    back = int_ids(ids)
     changed = [v for v, text in zip(nodes, ids, strict=True) if type(back[text]) is not type(v)]
     if changed:
         v = changed[0]

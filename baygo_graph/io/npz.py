@@ -24,14 +24,12 @@ import numpy as np
 from ..exceptions import RunFormatError
 from .atomic import atomic_write
 from .filekind import missing_message, not_a_run_message
-from .safenpz import RUN_MEMBERS, RUN_PREFIXES, read_npz, validate_run_arrays
+from .safenpz import RUN_FILE, RUN_MEMBERS, RUN_PREFIXES, read_npz, validate_run_arrays
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "RUN_FILE", "read_run_file", "run_path", "write_run_file"]
 
 FORMAT = "baygo-run"
 FORMAT_VERSION = 1
-#: File name of a run inside a run folder.
-RUN_FILE = "run.npz"
 
 
 def run_path(path) -> Path:

@@ -39,6 +39,9 @@ from .. import _text
 from ..exceptions import RunFormatError
 from ..limits import JSON_BYTES_PER_FILE_BYTE, check_budget, memory_limit
 
+#: File name of a run inside a run folder.
+RUN_FILE = "run.npz"
+
 __all__ = [
     "MAX_DEFLATE_RATIO",
     "RUN_MEMBERS",

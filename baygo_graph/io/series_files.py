@@ -68,7 +68,7 @@ from ..series import SELF_WEIGHT, GraphSeries, series_from_edges, series_from_gr
 from .archives import first_bad_utf8
 from .atomic import atomic_write
 from .filekind import missing_message
-from .gexf import DIGEST_KEY, series_digest
+from .gexf import DIGEST_KEY, int_ids, series_digest
 from .safexml import read_graphml_series, xml_number
 from .times import _exact as _exact_time
 
@@ -85,9 +85,6 @@ __all__ = [
 SERIES_FORMAT = "baygo-graph-series"
 #: Suffixes of saved series (edge lists: :mod:`.edgelist`).
 SERIES_SUFFIXES = (".json", ".graphml", ".gexf")
-#: An integer label written the one canonical way: ASCII digits, no ``+``, no leading
-#: zero, no ``-0`` (so no two texts name one integer).
-CANONICAL_INT = re.compile(r"0|-?[1-9][0-9]*")
 #: Bytes a writer builds in memory per record, a node at a step (each has its self-weight)
 #: or an edge at a step, before the file is written (measured with tracemalloc: at most
 #: ~720 for JSON's node-link documents, ~1,720 for GraphML's multigraph and XML; as
@@ -294,7 +291,7 @@ def _labels(ids, written) -> dict:
     """GraphML's string node ids -> the labels written (``node_labels``), else ints
     when every id parses as one, else the strings."""
     if written is None:
-        return _int_ids(ids)
+        return int_ids(ids)
     labels = json.loads(written)
     ok = isinstance(labels, list) and all(
         isinstance(n, int | str) and not isinstance(n, bool) for n in labels
@@ -303,15 +300,6 @@ def _labels(ids, written) -> dict:
     if not ok or len(mapping) != len(labels) or set(mapping) != set(ids):
         raise RunFormatError("graph attribute node_labels does not list the file's node ids")
     return mapping
-
-
-def _int_ids(ids) -> dict:
-    """Text ids -> ints when every id is an integer written the canonical way
-    (:data:`CANONICAL_INT`), else the ids as they are: ``7``, ``007``, ``+7`` and
-    ``\u0667`` stay four nodes."""
-    if ids and all(isinstance(n, str) and CANONICAL_INT.fullmatch(n) for n in ids):
-        return {n: int(n) for n in ids}
-    return {n: n for n in ids}
 
 
 def _step_attrs(written, steps: int) -> list[dict]:
@@ -791,7 +779,7 @@ def _read_gexf(path: Path, self_weight=None) -> GraphSeries:
         estimate_edge_list_bytes(entries, nodes=len(ids), steps=steps),
         what=f"{path.name}: {steps} steps x {len(ids)} nodes and {entries} edge-steps (its spells)",
     )
-    mapping = _int_ids(ids)
+    mapping = int_ids(ids)
     index = {n: k for k, n in enumerate(ids)}
     length = np.array([b - a + 1 for *_, a, b in spans], dtype=np.int64)
     offset = np.repeat(np.cumsum(length) - length, length)
