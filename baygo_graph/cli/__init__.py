@@ -225,6 +225,9 @@ def main(argv=None) -> int:
             click.echo(f"baygo: error: {name}: {why}: what this command printed there was cut "
                        "short (the files it wrote are whole)", err=True)  # fmt: skip
             code = 1
+    except click.exceptions.NoArgsIsHelpError as e:  # `baygo` alone: the help, whole
+        click.echo(e.ctx.get_help() if e.ctx is not None else e.format_message())
+        code = 0
     except click.ClickException as e:
         if _debug():
             traceback.print_exception(e, file=sys.stderr)

@@ -129,3 +129,15 @@ def test_a_fifo_or_device_as_an_input_is_named_as_such(tmp_path, capsys, args, o
         "baygo reads files; save it to a file first\n"
     )
     assert not (tmp_path / "out").exists()
+
+
+def test_baygo_alone_prints_the_whole_help(capsys):
+    """`baygo` with no command printed the help squashed into one error line, cut after
+    300 characters ('baygo: error: Usage: ... (1392 more characters)'), exit code 2
+    (newcomer6): a newcomer typing `baygo` gets the help itself, exit code 0."""
+    from baygo_graph.cli import main
+
+    assert main([]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and out.startswith("Usage: baygo [OPTIONS] COMMAND")
+    assert all(f"  {name} " in out for name in ("analyze", "reproduce", "view"))
