@@ -41,6 +41,7 @@ __all__ = [
     "LIMIT_ENV",
     "check_analysis_budget",
     "check_budget",
+    "check_figure_budget",
     "estimate_edge_list_bytes",
     "estimate_run_bytes",
     "format_bytes",
@@ -529,10 +530,35 @@ def series_nbytes(series) -> int:
     return sum(a.nbytes for a in (getattr(series, "entries", None) or ()))
 
 
-#: What ``baygo plot`` of a series holds per step on top of its analysis: the window
-#: connectivity figure's per-step arrays and artists (measured 1.1-2.1 kB a step, hostile
-#: round 11, P9).
-FIGURE_BYTES_PER_STEP = 2_304
+#: What ``baygo plot`` of a series holds per step on top of its analysis besides its
+#: window-connectivity bars (:data:`FIGURE_BYTES_PER_WINDOW`): measured 1.1-2.1 kB a step
+#: in all with windows of 10 steps (hostile round 11, P9), ~1.2 kB of it the bars.
+FIGURE_BYTES_PER_STEP = 1_024
+#: Bytes a figure holds per window bar (a Rectangle artist each, drawn and saved:
+#: measured 11.6 kB, 2 x 10^4 windows): :func:`~baygo_graph.figures.plot_window_connectivity`.
+FIGURE_BYTES_PER_WINDOW = 16_384
+#: Bytes a line figure holds per point (per step and line: its data, paths and their
+#: transformed copies at draw; measured 64-120 B, 10^6 to 2 x 10^6 points):
+#: :func:`~baygo_graph.figures.plot_influence_series`.
+FIGURE_BYTES_PER_POINT = 160
+#: Bytes an image figure holds per cell (the float copy, the normalised one and the
+#: image's own at draw; measured 59-68 B, 2,000^2 and 4,000^2 cells):
+#: :func:`~baygo_graph.figures.plot_listen_matrix`.
+FIGURE_BYTES_PER_CELL = 96
+
+
+def check_figure_budget(units: int, per_unit: int, *, what: str, advice: str) -> int:
+    """Check a figure's memory (``units`` points, cells or bars of ``per_unit`` bytes each,
+    plus 16 MiB for the figure itself) against the budget before it is drawn.
+
+    Examples
+    --------
+    >>> check_figure_budget(10**9, FIGURE_BYTES_PER_POINT, what="a figure", advice="less")
+    Traceback (most recent call last):
+    ...
+    baygo_graph.exceptions.BudgetError: a figure needs about 149.0 GiB...
+    """
+    return check_budget((16 << 20) + int(units) * int(per_unit), what=what, advice=advice)
 
 
 def check_analysis_budget(series, *, what: str, limit=None, per_step: int = 0) -> int:

@@ -80,11 +80,13 @@ def _series_figures(series, *, window=10) -> dict:
     from .. import analysis
     from .. import figures as F
     from .._render import self_weight_text
-    from ..limits import FIGURE_BYTES_PER_STEP, check_analysis_budget
+    from ..limits import FIGURE_BYTES_PER_STEP, FIGURE_BYTES_PER_WINDOW, check_analysis_budget
 
-    check_analysis_budget(series, what="the figures' analysis", per_step=FIGURE_BYTES_PER_STEP)
     t, syn = series.n_steps, series.synthetic
     window = max(1, min(window, t))
+    bars = -(-FIGURE_BYTES_PER_WINDOW // window)  # one bar per aligned window of the figure
+    check_analysis_budget(series, what="the figures' analysis",
+                          per_step=FIGURE_BYTES_PER_STEP + bars)  # fmt: skip
     infl = analysis.influence_series(series, window=window, windows="sliding").values
     last = None if np.isnan(infl[t - 1]).any() else infl[t - 1]
     rule = self_weight_text(getattr(series, "self_weight", None), series.delta)

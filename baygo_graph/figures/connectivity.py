@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._render import b_counts
+from ..limits import FIGURE_BYTES_PER_WINDOW, check_figure_budget
 from ._style import (
     INFORMATIVE_COLOR,
     figure_style,
@@ -54,6 +55,12 @@ def plot_window_connectivity(result, *, ax=None, synthetic=False, title=None, ca
         One bar per window (x: its first step, width: its length, height: the
         number of components), green where the union is strongly connected,
         vermillion where it is not; a dotted line at 1 component.
+
+    Raises
+    ------
+    BudgetError
+        Before drawing, when the bars (:data:`~baygo_graph.limits.FIGURE_BYTES_PER_WINDOW`
+        each) would exceed the memory budget.
     """
     starts = np.asarray(_field(result, "starts", "start"), dtype=float)
     stops = np.asarray(_field(result, "stops", "stop", "ends"), dtype=float)
@@ -62,6 +69,10 @@ def plot_window_connectivity(result, *, ax=None, synthetic=False, title=None, ca
     b = _field(result, "B", "b")
     kind = getattr(result, "windows", "aligned")
     widths = stops - starts
+    check_figure_budget(
+        len(starts), FIGURE_BYTES_PER_WINDOW, what=f"the figure of {len(starts)} window bars",
+        advice="take aligned windows or a longer window (fewer bars), or a shorter span",
+    )  # fmt: skip
     with figure_style():
         ax = new_axes(ax, figsize=(8.0, 3.6))
         colors = np.where(ok, CONNECTED_COLOR, BROKEN_COLOR)

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from .._text import figure_label
+from ..limits import FIGURE_BYTES_PER_POINT, check_figure_budget
 from ._bands import seed_bands, table_seeds, table_steps
 from ._palettes import colorblind
 from ._style import (
@@ -216,6 +217,12 @@ def plot_influence_series(
         One line per agent (gid ``"agent:<i>"``; highlighted ones drawn last),
         then the reference lines.
 
+    Raises
+    ------
+    BudgetError
+        Before drawing, when its lines (:data:`~baygo_graph.limits.FIGURE_BYTES_PER_POINT`
+        a step and agent) would exceed the memory budget.
+
     Examples
     --------
     >>> ax = plot_influence_series([[0.5, 0.25, 0.25], [0.6, 0.2, 0.2]])
@@ -242,6 +249,10 @@ def plot_influence_series(
     if len(labels) != m:
         raise ValueError(f"labels must hold {m} labels (one per agent), got {len(labels)}")
     labels = [figure_label(label) for label in labels]  # as written, at most 40 characters
+    check_figure_budget(
+        t * m, FIGURE_BYTES_PER_POINT, what=f"the figure of {t} steps x {m} agents' lines",
+        advice="plot a slice of the steps (its values[a:b]) or fewer agents",
+    )  # fmt: skip
     highlighted = _top_agents(s, top, informative)
     steps = np.arange(t)
     with figure_style():

@@ -10,6 +10,7 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 
+from ..limits import FIGURE_BYTES_PER_CELL, check_figure_budget
 from ..series import node_order
 from ._bands import array_band
 from ._graph import (
@@ -171,16 +172,28 @@ def plot_listen_matrix(
     matplotlib.axes.Axes
         ``ax.images[0]`` holds the drawn matrix.
 
+    Raises
+    ------
+    BudgetError
+        Before anything is copied or drawn, when the image
+        (:data:`~baygo_graph.limits.FIGURE_BYTES_PER_CELL` a cell) would exceed the
+        memory budget.
+
     Examples
     --------
     >>> ax = plot_listen_matrix([[0, 4], [2, 2]], normalize=True)
     >>> ax.images[0].get_array().tolist()
     [[0.0, 1.0], [0.5, 0.5]]
     """
+    shape = np.shape(counts)
+    if len(shape) != 2 or shape[0] != shape[1]:
+        raise ValueError(f"counts must be a square (M, M) matrix, got shape {shape}")
+    m = shape[0]
+    check_figure_budget(  # before its float copy
+        m * m, FIGURE_BYTES_PER_CELL, what=f"the figure of a {m} x {m} matrix",
+        advice="plot the rows and columns of fewer agents",
+    )  # fmt: skip
     c = np.asarray(counts, dtype=float)
-    if c.ndim != 2 or c.shape[0] != c.shape[1]:
-        raise ValueError(f"counts must be a square (M, M) matrix, got shape {c.shape}")
-    m = c.shape[0]
     if normalize:
         tot = c.sum(axis=1, keepdims=True)
         c = np.divide(c, tot, out=np.zeros_like(c), where=tot > 0)

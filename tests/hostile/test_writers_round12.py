@@ -335,3 +335,51 @@ def test_sweep_says_synthetic_first(tmp_path, capsys, monkeypatch):
     assert lines[0].startswith("NOTE: SYNTHETIC DATA") and lines[1].startswith("wrote ")
     assert lines[2].startswith("1 run (1 seed), data synthetic")
     assert sum("SYNTHETIC" in line for line in lines) == 1
+
+
+# -- Q9/Q10: every figure function checks its own memory before it draws ---------------
+@pytest.mark.parametrize(
+    ("figure", "make", "words"),
+    [
+        ("plot_influence_series", lambda: np.zeros((100_000, 2)),
+         "100000 steps x 2 agents' lines"),
+        ("plot_listen_matrix", lambda: np.zeros((300, 300), dtype=np.int8), "a 300 x 300 matrix"),
+        ("plot_window_connectivity", lambda: {"starts": np.arange(600), "stops":
+         np.arange(600) + 1, "n_components": np.ones(600), "strongly_connected":
+         np.ones(600, bool), "B": 1}, "600 window bars"),
+    ],
+)  # fmt: skip
+def test_figure_functions_are_budgeted_before_they_draw(monkeypatch, figure, make, words):
+    """plot_influence_series of a 1.3 x 10^6-step span peaked at 1.34x the budget its
+    influence passed; plot_listen_matrix of 10,000 agents asked numpy for 763 MiB more
+    at 5.9x; window bars take ~12 kB each. Each is refused in one line before drawing."""
+    import matplotlib.pyplot as plt
+
+    from baygo_graph import figures as F
+
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "20MB")
+    data = make()
+    if isinstance(data, dict):
+        from types import SimpleNamespace
+
+        data = SimpleNamespace(**data)
+    before = plt.get_fignums()
+    with pytest.raises(BudgetError, match=rf"^the figure of {words} needs about .* or more"):
+        getattr(F, figure)(data)
+    assert plt.get_fignums() == before  # nothing drawn
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "8GiB")
+    assert getattr(F, figure)(data) is not None  # within the budget: drawn as before
+
+
+def test_plot_counts_its_window_bars_for_the_window_given(tmp_path, monkeypatch, capsys):
+    """`baygo plot --window 1` draws a bar a step (~12 kB each): 20,000 steps passed a
+    check of 2.3 kB a step; the check now counts the bars of the window given."""
+    from baygo_graph.cli import main
+
+    span = tmp_path / "span.csv"
+    span.write_text("source,target,time\na,b,0\nb,a,20000\n")
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "200MB")
+    assert main(["plot", str(span), "--window", "1", "--out", str(tmp_path / "p")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("baygo: error: the figures' analysis of 20001 steps x 2 nodes needs ")
+    assert not (tmp_path / "p").exists()
