@@ -319,6 +319,23 @@ def short_repr(value, limit: int = 60) -> str:
 _QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
 
 
+def fit_head(text: str, limit: int) -> str:
+    """``text`` cut in its middle to at most ``limit`` characters (never below 40): the head
+    of a message, so that what follows it stays whole.
+
+    Examples
+    --------
+    >>> fit_head("reading 'a.csv'", 80), fit_head("reading '" + "x" * 60 + ".csv'", 40)
+    ("reading 'a.csv'", "reading 'xxxxxxxxxx...xxxxxxxxxxxxx.csv'")
+    """
+    text = str(text)
+    limit = max(int(limit), 40)
+    if len(text) <= limit:
+        return text
+    tail = (limit - 3) // 2
+    return f"{text[: limit - 3 - tail]}...{text[-tail:]}"
+
+
 def _middle_cut(text: str, limit: int, tail: int) -> str:
     """``text`` of more than ``limit`` characters as its head, ``... (N more characters)
     ...``, then its last ``tail`` characters (a file name, advice): ``limit`` at most."""

@@ -238,6 +238,10 @@ def physical_memory() -> int | None:
     return pages * size if pages > 0 and size > 0 else None
 
 
+#: The length of a refusal's line (the command line's error line): a longer ``what``
+#: (a quoted file name) is cut in its middle so that the budget and the advice stay whole.
+LINE_CHARS = 300
+
 #: The limit a refusal advises is this much above what the process holds plus the
 #: estimate (then rounded up to two significant digits), so that the next run, whose
 #: resident memory at the same point differs by a few MB, passes too.
@@ -356,10 +360,10 @@ class Budget:
             every = nbytes
         text = self.advised(every)
         how = f"pass a limit of {text}" if self.given else f"set {LIMIT_ENV}={text}"
-        raise BudgetError(
-            f"{what} needs {self.over(nbytes)}: {f'{advice}, or ' if advice else ''}{how} or "
-            f"more {goal}"
+        tail = (
+            f" needs {self.over(nbytes)}: {f'{advice}, or ' if advice else ''}{how} or more {goal}"
         )
+        raise BudgetError(_text.fit_head(what, LINE_CHARS - len(tail)) + tail)
 
 
 def memory_budget(limit=None, *, used: int = 0) -> Budget:

@@ -54,10 +54,20 @@ def _union_graph(series, start: int, stop: int):
 
 
 def _check_drawing_budget(run, window: int) -> None:
-    """The graph figures' memory (two networkx graphs and their drawing), checked
-    against the budget before anything is drawn: a 300,000-node ring took 922 MB under
-    a 300M budget."""
-    from ..limits import check_budget, estimate_drawing_bytes
+    """What ``baygo plot`` holds once the input is read, checked against the budget in
+    one sum before anything is computed or drawn, so that one refusal advises a limit
+    that lets the whole command run: the graph figures' memory (two networkx graphs and
+    their drawing: a 300,000-node ring took 922 MB under a 300M budget) and, for a
+    series that is not a run, its analysis and the per-step figure
+    (:func:`~baygo_graph.limits.check_analysis_budget`'s bound and the window bars)."""
+    from ..limits import (
+        ANALYSIS_BYTES_PER_STEP,
+        FIGURE_BYTES_PER_STEP,
+        FIGURE_BYTES_PER_WINDOW,
+        check_budget,
+        estimate_drawing_bytes,
+        series_nbytes,
+    )
 
     series = run.series if hasattr(run, "strategy") else run
     if series is None:  # a run without a graph (Cen, NoCol): no graph figure
@@ -66,10 +76,16 @@ def _check_drawing_budget(run, window: int) -> None:
     lo = max(0, t - window)
     nodes = series.n_agents if hasattr(series, "n_agents") else len(series.nodes)
     edges = len(series.step_edges(lo, t)[1]) + len(series.step_edges(t - 1, t)[1]) + 2 * nodes
+    need, what = estimate_drawing_bytes(nodes, edges), f"drawing the graphs of {nodes} nodes"
+    if not hasattr(run, "strategy"):  # _series_figures: the analysis and its figure too
+        bars = -(-FIGURE_BYTES_PER_WINDOW // window)  # a bar per aligned window
+        need += (ANALYSIS_BYTES_PER_STEP + FIGURE_BYTES_PER_STEP + bars) * t + 16 * t * nodes
+        what = f"the figures of {t} step{'s' * (t != 1)} x {nodes} nodes"
     check_budget(
-        estimate_drawing_bytes(nodes, edges),
-        what=f"drawing the graphs of {nodes} nodes ({edges} edges)",
-        advice="draw it with baygo view or analyse it with baygo analyze",
+        need,
+        what=f"{what} ({edges} edges drawn)",
+        used=series_nbytes(series),
+        advice="bin the times coarser (--bin) or take a shorter span",
     )
 
 
@@ -80,13 +96,9 @@ def _series_figures(series, *, window=10) -> dict:
     from .. import analysis
     from .. import figures as F
     from .._render import self_weight_text
-    from ..limits import FIGURE_BYTES_PER_STEP, FIGURE_BYTES_PER_WINDOW, check_analysis_budget
 
     t, syn = series.n_steps, series.synthetic
-    window = max(1, min(window, t))
-    bars = -(-FIGURE_BYTES_PER_WINDOW // window)  # one bar per aligned window of the figure
-    check_analysis_budget(series, what="the figures' analysis",
-                          per_step=FIGURE_BYTES_PER_STEP + bars)  # fmt: skip
+    window = max(1, min(window, t))  # its memory: checked with the drawing's (plot)
     infl = analysis.influence_series(series, window=window, windows="sliding").values
     last = None if np.isnan(infl[t - 1]).any() else infl[t - 1]
     rule = self_weight_text(getattr(series, "self_weight", None), series.delta)

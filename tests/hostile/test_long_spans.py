@@ -14,7 +14,7 @@ from baygo_graph.exceptions import BudgetError
     ("command", "words"),
     [
         (["analyze"], "the analysis of 1000001 steps x 2 nodes needs about"),
-        (["plot", "--out", "{out}"], "the figures' analysis of 1000001 steps x 2 nodes"),
+        (["plot", "--out", "{out}"], "the figures of 1000001 steps x 2 nodes ("),
         (["view", "--out", "{out}.html"], "the viewer of 2 nodes x 1,000,001 steps"),
     ],
 )

@@ -381,5 +381,41 @@ def test_plot_counts_its_window_bars_for_the_window_given(tmp_path, monkeypatch,
     monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "200MB")
     assert main(["plot", str(span), "--window", "1", "--out", str(tmp_path / "p")]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("baygo: error: the figures' analysis of 20001 steps x 2 nodes needs ")
+    assert err.startswith("baygo: error: the figures of 20001 steps x 2 nodes (")
     assert not (tmp_path / "p").exists()
+
+
+# -- Q8 (command side): one refusal after the read, whose advice lets plot run ---------
+def test_plot_checks_what_follows_the_read_once(tmp_path, monkeypatch):
+    """plot checked its drawing, then its analysis, each advising a limit for its own
+    stage: following the first was refused by the second. One check now sums both, and
+    its advice lets the whole command run."""
+    import pandas as pd
+
+    from baygo_graph import as_series
+    from baygo_graph.cli.figures import _check_drawing_budget
+
+    n = 20_000
+    i = np.arange(n)
+    series = as_series(pd.DataFrame({"source": i, "target": (i + 1) % n, "time": i % 3000}))
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "60MB")
+    with pytest.raises(BudgetError) as e:
+        _check_drawing_budget(series, 1)
+    text = str(e.value)
+    assert text.startswith("the figures of 3000 steps x 20000 nodes (")
+    advised = re.search(r"BAYGO_MEMORY_LIMIT=(\S+) or more to run it$", text).group(1)
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", advised)
+    _check_drawing_budget(series, 1)  # the drawing and the analysis both fit
+
+
+def test_a_refusal_keeps_its_budget_and_advice_whole(monkeypatch):
+    """A long quoted name made the line longer than the command line's 300 characters,
+    and its middle (the budget) was cut; the name is cut now, the rest kept."""
+    from baygo_graph.limits import check_budget
+
+    name = "'" + "n" * 400 + ".csv'"
+    with pytest.raises(BudgetError) as e:
+        check_budget(10**9, what=f"reading {name}: 3 steps", limit="1MB", advice="bin it")
+    text = str(e.value)
+    assert len(text) <= 300 and text.startswith("reading 'nnn") and "...nnn" in text
+    assert "over the memory budget of 976.6 KiB (the limit given): bin it, or pass a " in text
