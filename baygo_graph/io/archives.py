@@ -62,6 +62,7 @@ from ..limits import (
     memory_budget,
     memory_limit,
 )
+from .filekind import misnamed_message
 
 __all__ = [
     "COMPRESSIONS",
@@ -156,6 +157,11 @@ class TableSpec:
     @property
     def headerless(self) -> bool:
         return self.kind != "csv"
+
+
+def _suffix(compression: str) -> str:
+    """The file suffix of a compression (``"gzip"`` -> ``".gz"``)."""
+    return next(s for s, c in COMPRESSIONS.items() if c == compression)
 
 
 def _compression(name: str) -> str | None:
@@ -620,6 +626,8 @@ def table_spec(path, *, columns=None) -> TableSpec:
         kind = "columns"
     elif kind is None or kind == "parquet":
         raise RunFormatError(f"{name} is not an edge-list file; baygo reads {KINDS_TEXT}")
+    if why := misnamed_message(path, compression=compression and _suffix(compression)):
+        raise RunFormatError(why)  # packed bytes under a text name: what it is, its name
     try:
         _not_wide_text(path, compression, name)
         lines, ended = _head_lines(path, compression)

@@ -7,7 +7,16 @@ what, instead of a parser's complaint ("File is not a zip file").
 
 from __future__ import annotations
 
-__all__ = ["describe_file", "missing_message", "not_a_run_message"]
+import re
+from pathlib import Path
+
+__all__ = [
+    "describe_file",
+    "misnamed_message",
+    "missing_message",
+    "not_a_run_message",
+    "packed_kind",
+]
 
 #: What a file that is not a run looks like: (marker in its first bytes, description).
 _KINDS = (
@@ -16,6 +25,83 @@ _KINDS = (
     (b"<graphml", "a GraphML file"),
     (b'"format": "baygo-graph-series"', "a JSON graph series"),
 )
+
+
+#: Packed data a text reader may be handed under a text name (a ``.txt.gz`` saved as
+#: ``.txt``, as browsers and some servers do): (its first bytes, what it is, the suffix
+#: that names it, how to unpack it).
+_PACKED = (
+    (re.compile(rb"\x1f\x8b\x08"), "gzip-compressed data", ".gz", "gzip -d"),
+    (re.compile(rb"BZh[1-9]1AY&SY"), "bzip2-compressed data", ".bz2", "bzip2 -d"),
+    (re.compile(rb"\xfd7zXZ\x00"), "xz-compressed data", ".xz", "xz -d"),
+    (re.compile(rb"\x28\xb5\x2f\xfd"), "zstd-compressed data", ".zst", "zstd -d"),
+    (re.compile(rb"PAR1"), "a Parquet file", ".parquet", None),
+    (re.compile(rb"PK(\x03\x04|\x05\x06)"), "a zip archive (or a run saved as .npz)", ".zip",
+     "python -m zipfile -e FILE DIR"),
+    (re.compile(rb"7z\xbc\xaf\x27\x1c"), "a 7-Zip archive", ".7z", "7z x FILE"),
+)  # fmt: skip
+
+
+def packed_kind(path) -> tuple[str, str, str | None] | None:
+    """``(what, suffix, how to unpack)`` of a file whose first bytes are compressed
+    data, a Parquet file or an archive; None for anything else (or no file).
+
+    Examples
+    --------
+    >>> import gzip, tempfile
+    >>> p = Path(tempfile.mkdtemp()) / "edges.txt"
+    >>> _ = p.write_bytes(gzip.compress(b"1 2 100\\n"))
+    >>> packed_kind(p)
+    ('gzip-compressed data', '.gz', 'gzip -d')
+    """
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(16)
+            if head.startswith(b"PAR1"):  # and ends so (a label PAR1 starts no Parquet)
+                fh.seek(-4, 2)
+                if fh.read(4) != b"PAR1":
+                    return None
+    except OSError:
+        return None
+    return next(((w, s, h) for magic, w, s, h in _PACKED if magic.match(head)), None)
+
+
+def misnamed_message(path, *, compression: str | None = None, renamable: bool = True):
+    """One line for a file whose bytes are of another kind than its name says (gzip data
+    named ``.txt``, xz data named ``.gz``, a Parquet file named ``.csv``), saying what it
+    is and the name to give it (``renamable``: a name with that suffix is read) or how
+    to unpack it; None when the name fits (or nothing packed is seen).
+
+    Examples
+    --------
+    >>> import gzip, tempfile
+    >>> p = Path(tempfile.mkdtemp()) / "edges.txt"
+    >>> _ = p.write_bytes(gzip.compress(b"1 2 100\\n"))
+    >>> print(misnamed_message(p).split(": ", 1)[1])
+    name it edges.txt.gz (or decompress it: gzip -d FILE)
+    """
+    path = Path(path)
+    kind = packed_kind(path)
+    if kind is None:
+        return None
+    what, suffix, how = kind
+    if compression is not None and path.name.lower().endswith(suffix):
+        return None  # named as it is
+    name = repr(str(path)) if len(str(path)) <= 120 else repr("..." + str(path)[-117:])
+    base = path.name
+    if compression is not None:  # another codec's suffix: swap it
+        base = base[: base.rindex(".")]
+    if suffix == ".parquet":
+        stem = base.split(".")[0] or base
+        return f"{name} is {what}: name it {stem}.parquet"
+    if suffix in (".zip", ".7z"):
+        return f"{name} is {what}: extract it ({how}) and pass the file inside"
+    if not renamable:
+        return (
+            f"{name} is {what}, which this reader does not take: decompress it ({how} FILE) "
+            "and pass the plain file"
+        )
+    return f"{name} is {what}: name it {base}{suffix} (or decompress it: {how} FILE)"
 
 
 def describe_file(path) -> str | None:

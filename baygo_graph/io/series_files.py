@@ -67,7 +67,7 @@ from ..limits import JSON_BYTES_PER_FILE_BYTE, check_budget, estimate_edge_list_
 from ..series import SELF_WEIGHT, GraphSeries, series_from_edges, series_from_graphs
 from .archives import first_bad_utf8
 from .atomic import atomic_write
-from .filekind import missing_message
+from .filekind import misnamed_message, missing_message
 from .gexf import DIGEST_KEY, int_ids, series_digest
 from .safexml import read_graphml_series, xml_number
 from .times import _exact as _exact_time
@@ -846,6 +846,8 @@ def _read(path, reader) -> GraphSeries:
     path = Path(path)
     if not path.is_file():
         raise RunFormatError(missing_message(path, "graph series", "graph series"))
+    if why := misnamed_message(path, renamable=False):  # gzip bytes named .json (Q13)
+        raise RunFormatError(why)
     try:
         with _no_gc():
             return reader(path)

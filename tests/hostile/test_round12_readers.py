@@ -527,3 +527,54 @@ def test_an_edge_list_of_too_many_rows_says_one_advice_whole(tmp_path, monkeypat
     assert "read fewer rows (a smaller time window), or set BAYGO_MEMORY_LIMIT=" in text
     said = text.split("star.csv': ", 1)[1]  # the CLI's line: baygo: error: 'star.csv': ...
     assert "or raise" not in said and len(said) <= 300 - len("baygo: error: 'star.csv': ")
+
+
+# -- Q13: packed bytes under a text name are named by what they are -------------------
+@pytest.mark.parametrize(
+    ("name", "codec", "said"),
+    [
+        ("gz_as.txt", "gz", "is gzip-compressed data: name it gz_as.txt.gz (or decompress"),
+        ("xz_as.txt", "xz", "is xz-compressed data: name it xz_as.txt.xz"),
+        ("bz2_as.csv", "bz2", "is bzip2-compressed data: name it bz2_as.csv.bz2"),
+        ("zst_as.txt", "zst", "is zstd-compressed data: name it zst_as.txt.zst"),
+        ("xz_as.txt.gz", "xz", "is xz-compressed data: name it xz_as.txt.xz"),
+        ("parquet_as.csv", "parquet", "is a Parquet file: name it parquet_as.parquet"),
+        ("zip_as.txt", "zip", "is a zip archive (or a run saved as .npz): extract it"),
+        ("out.gzipped", "gz", "is gzip-compressed data: name it out.gzipped.gz"),
+        ("gz_as.json", "gz", "is gzip-compressed data, which this reader does not take"),
+        ("gz_as.gexf", "gz", "is gzip-compressed data, which this reader does not take"),
+        ("gz_as.graphml", "gz", "is gzip-compressed data, which this reader does not take"),
+    ],
+)
+def test_packed_bytes_under_a_text_name_are_named(tmp_path, name, codec, said):
+    """Q13: 'holds NUL bytes in its first line: it is UTF-16 or UTF-32 text, or not text:
+    save it as UTF-8', or 'byte 0x8b is not UTF-8', for a .txt.gz saved as .txt."""
+    import io
+    import zipfile
+
+    import pandas as pd
+
+    rows = b"1 2 100\n2 3 101\n"
+    if codec == "parquet":
+        buf = io.BytesIO()
+        pd.DataFrame({"source": [1], "target": [2], "time": [0]}).to_parquet(buf)
+        data = buf.getvalue()
+    elif codec == "zip":
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w") as z:
+            z.writestr("e.txt", rows)
+        data = buf.getvalue()
+    else:
+        data = _codec(codec)[1](rows)
+    (tmp_path / name).write_bytes(data)
+    with pytest.raises(ValueError) as e:
+        as_series(tmp_path / name)
+    text = str(e.value)
+    assert said in text and len(text) <= 300, text
+    assert "UTF" not in text
+
+
+def test_a_label_like_a_magic_is_text(tmp_path):
+    """'PAR1' or 'BZh9' at the start of a text file are labels, not a Parquet file."""
+    (tmp_path / "e.txt").write_text("PAR1 2 100\nBZh9 3 101\n")
+    assert sorted(as_series(tmp_path / "e.txt").nodes) == ["2", "3", "BZh9", "PAR1"]
