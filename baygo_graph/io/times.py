@@ -492,6 +492,7 @@ def _check_format_date(fmt: str, bin) -> None:
             f"time_format={shown} has a two-digit year (%y), whose century "
             "strptime guesses (68 is 2068, 69 is 1969): write the year with four digits (%Y)"
         )
+    _check_weeks(codes, shown)
     year = bool(codes & {"Y", "y", "G"})
     weekday = bool(codes & {"a", "A", "w", "u"})
     day = bool(codes & {"d", "j"}) or (weekday and bool(codes & {"U", "W", "V"}))
@@ -509,12 +510,6 @@ def _check_format_date(fmt: str, bin) -> None:
         )
     if day:
         return
-    week = sorted(codes & {"U", "W", "V"})
-    if week:
-        raise ValueError(
-            f"time_format={shown} gives no day: strptime reads a week number (%{week[0]}) "
-            "only with a weekday (%a, %w or %u): add one, e.g. '%G-W%V-%u'"
-        )
     calendar_bin = _calendar(bin) if isinstance(bin, str) else None
     coarse = ("M", "Y") if month else ("Y",)
     if calendar_bin is None or not calendar_bin[0].startswith(coarse):
@@ -523,6 +518,27 @@ def _check_format_date(fmt: str, bin) -> None:
             f"time_format={shown} gives no {'day' if month else 'month'}: its times are "
             f"{unit}s, which a bin of {_bin_text(bin)} would place at a day they do not "
             f"name; give a bin of whole {need}, or full dates"
+        )
+
+
+def _check_weeks(codes: set, shown: str) -> None:
+    """ValueError for week directives strptime (and pandas) pair otherwise: a week number
+    (%U, %W) is read with %Y and a weekday %a, %A or %w; the ISO week (%V) with the ISO
+    year (%G) and a weekday (%u, %a, %A or %w), and %G only with %V (hostile12 Q15:
+    pandas' reason for '%Y-%W-%u', "without day and year", named neither)."""
+    week = sorted(codes & {"U", "W"})
+    if week and not (codes & {"a", "A", "w"} and "Y" in codes):
+        lacks = [] if codes & {"a", "A", "w"} else [
+            "the ISO weekday (%u)" if "u" in codes else "no weekday"]  # fmt: skip
+        has = " and ".join([*lacks, *([] if "Y" in codes else ["no year %Y"])])
+        raise ValueError(
+            f"time_format={shown} pairs a week number (%{week[0]}) with {has}: use %w or %a "
+            "with %U/%W and %Y, or %u with %V and %G"
+        )
+    if codes & {"V", "G"} and not ({"V", "G"} <= codes and codes & {"a", "A", "w", "u"}):
+        raise ValueError(
+            f"time_format={shown} reads an ISO week date only whole: the ISO year (%G), its "
+            "week (%V) and a weekday (%u), e.g. '%G-W%V-%u'"
         )
 
 

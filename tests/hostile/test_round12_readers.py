@@ -578,3 +578,30 @@ def test_a_label_like_a_magic_is_text(tmp_path):
     """'PAR1' or 'BZh9' at the start of a text file are labels, not a Parquet file."""
     (tmp_path / "e.txt").write_text("PAR1 2 100\nBZh9 3 101\n")
     assert sorted(as_series(tmp_path / "e.txt").nodes) == ["2", "3", "BZh9", "PAR1"]
+
+
+# -- Q15: week directives paired as strptime reads them --------------------------------
+@pytest.mark.parametrize(
+    ("fmt", "said"),
+    [
+        ("%Y-%W-%u", "pairs a week number (%W) with the ISO weekday (%u): use %w or %a"),
+        ("%Y-%U-%u", "pairs a week number (%U) with the ISO weekday (%u)"),
+        ("%G-%W-%u", "with the ISO weekday (%u) and no year %Y"),
+        ("%G-%U-%a", "pairs a week number (%U) with no year %Y"),
+        ("%Y-%U", "pairs a week number (%U) with no weekday"),
+        ("%G-%m-%d", "reads an ISO week date only whole"),
+        ("%Y-W%V-%u", "reads an ISO week date only whole"),
+    ],
+)
+def test_week_directives_are_paired_as_strptime_reads_them(fmt, said):
+    """Q15: '%Y-%W-%u' got pandas' "Cannot use '%W' or '%U' without day and year"."""
+    import pandas as pd
+
+    frame = pd.DataFrame({"source": ["a"], "target": ["b"], "time": ["2024-01-1"]})
+    with pytest.raises(ValueError) as e:
+        as_series(frame, bin="1D", time_format=fmt)
+    assert said in str(e.value) and "Cannot use" not in str(e.value), str(e.value)
+    good = pd.DataFrame({"source": ["a", "b"], "target": ["b", "c"],
+                         "time": ["2024-01-1", "2024-W01-2"]})  # fmt: skip
+    assert as_series(good.iloc[:1], bin="1D", time_format="%Y-%W-%w").n_steps == 1
+    assert as_series(good.iloc[1:], bin="1D", time_format="%G-W%V-%u").n_steps == 1

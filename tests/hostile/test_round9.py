@@ -195,7 +195,7 @@ def test_a_time_is_refused_for_its_real_reason(cell, why):
         ("%d/%m %H:%M", ["31/12 23:00", "01/01 00:30"], "1h", "gives no year"),
         ("%Y-%m", ["2024-05", "2024-06"], "1D", "gives no day"),
         ("%Y", ["2024", "2025"], "1MS", "gives no month"),
-        ("%Y-%U", ["2024-05", "2024-06"], "1W", "gives no day"),
+        ("%Y-%U", ["2024-05", "2024-06"], "1W", "pairs a week number (%U) with no weekday"),
         # hostile10 N1: a 12-hour clock without AM/PM, a two-digit year: a part guessed
         ("%Y-%m-%d %I:%M", ["2024-05-01 11:00", "2024-05-01 12:30"], "1h", "without AM/PM"),
         ("%y-%m-%d", ["68-12-31", "69-01-01"], "1D", "two-digit year (%y)"),
