@@ -388,6 +388,8 @@ class _Decoder:
 
     @property
     def rest(self) -> bytes:
+        if self.kind == "gzip":  # at a member's end zlib may leave the rest in both
+            return self.d.unused_data  # unused_data and a stale unconsumed_tail
         return self.d.unused_data + self.held
 
     def wants(self) -> bool:
