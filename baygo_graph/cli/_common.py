@@ -661,6 +661,7 @@ def output_folder(folder, *, option: str = "--out", lock: bool = True, force: bo
         LOCK_NAME,
         RECORD_NAME,
         check_replace,
+        check_target,
         output_lock,
         output_record,
         protected_inputs,
@@ -675,6 +676,7 @@ def output_folder(folder, *, option: str = "--out", lock: bool = True, force: bo
         ):
             for name in names:  # before the work, not after it
                 try:
+                    check_target(folder / name, within=folder)  # a linked sub-folder too
                     check_replace(folder / name)
                 except OSError as e:
                     raise out_error(option, folder / name, e) from None

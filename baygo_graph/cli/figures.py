@@ -28,9 +28,12 @@ from ._common import (
 
 __all__ = ["animate", "parse_steps", "plot", "reproduce"]
 
-#: Files of the top level of ``baygo reproduce --out`` besides the results table.
+#: Files of ``baygo reproduce --out`` besides the results table, checked before the work:
+#: the top level's, and one of each sub-folder (a sub-folder linked elsewhere is refused
+#: then, not after the work).
 REPRODUCE_FILES = ("report.md", "summary.md", "summary.json", "smallest_b.csv", "horizon.csv",
-                   "theorem.csv")  # fmt: skip
+                   "theorem.csv", "figures/theorem.png", "animation/baygo_seed0.gif",
+                   "animation/baygo_seed0.mp4")  # fmt: skip
 
 
 def _union_graph(series, start: int, stop: int):

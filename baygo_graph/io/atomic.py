@@ -75,6 +75,7 @@ __all__ = [
     "protected_inputs",
     "remove_told",
     "umask_mode",
+    "unannounced",
     "written_here",
 ]
 
@@ -103,6 +104,7 @@ RECORD_BYTES_PER_BYTE = 6
 RECORD_BYTES_PER_VALUE = 128
 _INPUTS: list[tuple[Path, str, str]] = []  # (file, as given, whose) read (protected_inputs)
 _RECORDED: dict[Path, bool] = {}  # output folders with a record (resolved) -> --force given
+_SPELLED: dict[Path, Path] = {}  # output folders (resolved) -> as named (absolute, unresolved)
 _ANNOUNCE: list = []  # told of each file as it is finished (announce_written)
 _WRITTEN: list[set] = []  # files written by the running command (one_write_per_file)
 
@@ -380,6 +382,8 @@ def atomic_path(path, *, within=None, overwrite: bool = True, suffix: bool = Fal
     >>> p.read_text(), len(list(p.parent.iterdir()))
     ('hi', 1)
     """
+    if within is None and record:  # a file named in an output folder stays in it
+        within = _named_in_output(path)
     path = check_target(path, within=within, overwrite=overwrite)  # before any folder is made
     key = path.parent.resolve() / path.name
     if record and _WRITTEN and key in _WRITTEN[-1]:
@@ -445,6 +449,41 @@ def atomic_path(path, *, within=None, overwrite: bool = True, suffix: bool = Fal
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def _named_in_output(path) -> Path | None:
+    """The output folder of a command (:func:`output_record`) that ``path`` is named in
+    (its absolute spelling, links not followed), or None: a file named there must stay
+    there, so a link in its path (``OUT/animation -> ../mine``) is refused, not followed
+    (:func:`check_target`'s ``within``)."""
+    if not _SPELLED:
+        return None
+    named = Path(os.path.abspath(path)).parent
+    inside = [f for f in _SPELLED.values() if named == f or f in named.parents]
+    return max(inside, key=lambda f: len(f.parts)) if inside else None
+
+
+@contextlib.contextmanager
+def unannounced():
+    """Files written while the block runs are not told (:func:`announce_written`): a
+    writer's temporary files, which it moves or copies to their names (told there).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> with announce_written(lambda p, what, note: print(what, p.name)):
+    ...     with unannounced():
+    ...         _ = atomic_text(d / "tmp.gif", "frames")
+    ...     _ = atomic_text(d / "a.gif", "frames")
+    wrote a.gif
+    """
+    saved = _ANNOUNCE[:]
+    _ANNOUNCE.clear()
+    try:
+        yield
+    finally:
+        _ANNOUNCE[:] = saved
 
 
 @contextlib.contextmanager
@@ -908,6 +947,8 @@ def output_record(folder, *, force: bool = False):
     _check_record_budget(record)  # before the work, not at its first file
     before = _RECORDED.get(key)
     _RECORDED[key] = bool(force) or bool(before)
+    spelled = _SPELLED.get(key)
+    _SPELLED[key] = Path(os.path.abspath(folder))
     try:
         yield Path(folder)
     finally:
@@ -915,3 +956,7 @@ def output_record(folder, *, force: bool = False):
             _RECORDED.pop(key, None)
         else:
             _RECORDED[key] = before
+        if spelled is None:
+            _SPELLED.pop(key, None)
+        else:
+            _SPELLED[key] = spelled

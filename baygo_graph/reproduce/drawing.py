@@ -201,7 +201,7 @@ def draw(
                 files[role] = written[role]
     notes.extend(anim_notes)
     for kind, data in anim.items():
-        files[f"animation:{kind}"] = put(out / "animation" / f"baygo_seed0.{kind}", data, None)
+        files[f"animation:{kind}"] = put(out / "animation" / f"baygo_seed0.{kind}", data, out)
     return seconds
 
 
@@ -219,8 +219,10 @@ def _draw_task(task, shared):
     if task == "animation":
         t0 = time.perf_counter()
         notes: list = []
-        with tempfile.TemporaryDirectory(prefix="baygo-animation-") as tmp:
-            made: dict = {}
+        from ..io.atomic import unannounced
+
+        with tempfile.TemporaryDirectory(prefix="baygo-animation-") as tmp, unannounced():
+            made: dict = {}  # temporary files, said once put at their names
             animate_seed0(inp.df, inp.run0, Path(tmp), video=video, files=made, notes=notes)
             data = {key.split(":")[1]: path.read_bytes() for key, path in made.items()}
         return data, time.perf_counter() - t0, notes

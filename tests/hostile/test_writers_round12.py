@@ -419,3 +419,66 @@ def test_a_refusal_keeps_its_budget_and_advice_whole(monkeypatch):
     text = str(e.value)
     assert len(text) <= 300 and text.startswith("reading 'nnn") and "...nnn" in text
     assert "over the memory budget of 976.6 KiB (the limit given): bin it, or pass a " in text
+
+
+# -- Q12: no file named in an output folder is written through a linked sub-folder -----
+def test_reproduce_refuses_a_linked_animation_folder_before_the_work(tmp_path, monkeypatch,
+                                                                     capsys):  # fmt: skip
+    """OUT/animation -> ../mine: reproduce replaced mine/baygo_seed0.gif (the user's)
+    after the work, and said two temporary files; refused before any work now."""
+    from baygo_graph.cli import main
+
+    mine, out = tmp_path / "mine", tmp_path / "OUT"
+    mine.mkdir()
+    out.mkdir()
+    (mine / "baygo_seed0.gif").write_text("my own gif")
+    (out / "animation").symlink_to("../mine")
+    ran = []
+    monkeypatch.setattr("baygo_graph.reproduce.reproduce", lambda *a, **k: ran.append(1))
+    monkeypatch.chdir(tmp_path)
+    assert main(["reproduce", *SMALL, "--jobs", "1", "--out", "OUT"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert err == (
+        "baygo: error: --out: OUT/animation/baygo_seed0.gif: is outside the output "
+        f"folder OUT (a link in its path leads to {mine}); baygo never writes outside it"
+    )
+    assert not ran and (mine / "baygo_seed0.gif").read_text() == "my own gif"
+
+
+@pytest.mark.parametrize("writer", ["text", "figure", "run", "runs"])
+def test_no_writer_follows_a_linked_sub_folder_of_an_output_folder(tmp_path, writer):
+    """Every file named in a command's output folder stays in it, whichever writer names
+    it and whatever `within` it passes: a sub-folder linked elsewhere is refused."""
+    import matplotlib.pyplot as plt
+
+    from baygo_graph import Run
+    from baygo_graph.io.atomic import atomic_figure, atomic_text, output_record
+    from baygo_graph.io.runs import save_runs
+
+    mine, out = tmp_path / "mine", tmp_path / "OUT"
+    mine.mkdir()
+    out.mkdir()
+    (out / "sub").symlink_to("../mine")
+    run = Run.from_choices([[1, 0]])
+    with output_record(out), pytest.raises(OSError, match="is outside the output folder"):
+        if writer == "text":
+            atomic_text(out / "sub" / "a.md", "x")
+        elif writer == "figure":
+            fig = plt.figure()
+            atomic_figure(fig, out / "sub" / "f.png")
+        elif writer == "run":
+            run.save(out / "sub" / "run.npz")
+        else:
+            save_runs([run], out / "sub")
+    assert list(mine.iterdir()) == []
+
+
+def test_files_written_unannounced_are_not_said(tmp_path):
+    from baygo_graph.io.atomic import announce_written, atomic_text, unannounced
+
+    told = []
+    with announce_written(lambda p, what, note: told.append(p.name)):
+        with unannounced():
+            atomic_text(tmp_path / "tmp.gif", "x")
+        atomic_text(tmp_path / "a.gif", "x")
+    assert told == ["a.gif"]
