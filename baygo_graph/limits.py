@@ -42,6 +42,7 @@ __all__ = [
     "check_analysis_budget",
     "check_budget",
     "check_figure_budget",
+    "check_results_budget",
     "estimate_edge_list_bytes",
     "estimate_run_bytes",
     "format_bytes",
@@ -549,6 +550,38 @@ FIGURE_BYTES_PER_POINT = 160
 #: image's own at draw; measured 59-68 B, 2,000^2 and 4,000^2 cells):
 #: :func:`~baygo_graph.figures.plot_listen_matrix`.
 FIGURE_BYTES_PER_CELL = 96
+
+
+#: Bytes per result entry (a strategy, seed, step and agent) that
+#: :func:`~baygo_graph.experiments.compare` holds at its end: the (S, N, T, M) MSE and
+#: influence arrays and, with ``tidy=True``, the tidy frame (measured 123 B), or without it
+#: the arrays and their Parquet write (71 B); ``baygo compare`` holds the arrays, the frame,
+#: the summary's and the table's copies (measured 155 B; 2.4 x 10^6 entries).
+COMPARE_BYTES_PER_ENTRY = {"tidy": 160, "arrays": 96, "command": 224}
+
+
+def check_results_budget(strategies: int, seeds: int, steps: int, agents: int, *, kind: str,
+                         advice: str, limit=None) -> int:  # fmt: skip
+    """Check the results a comparison will hold (:data:`COMPARE_BYTES_PER_ENTRY` of
+    ``kind`` per entry) against the budget before its first run.
+
+    Examples
+    --------
+    >>> check_results_budget(2, 100, 2000, 60, kind="command", advice="fewer seeds",
+    ...                      limit="300M")
+    Traceback (most recent call last):
+    ...
+    baygo_graph.exceptions.BudgetError: keeping the results of 2 strategies x 100 seeds x 2000 ...
+    """
+    entries = int(strategies) * int(seeds) * int(steps) * int(agents)
+    names = "strategies" if strategies != 1 else "strategy"
+    return check_budget(
+        COMPARE_BYTES_PER_ENTRY[kind] * entries,
+        what=f"keeping the results of {strategies} {names} x {seeds} seeds x {steps} steps x "
+        f"{agents} agents",
+        advice=advice,
+        limit=limit,
+    )
 
 
 def check_figure_budget(units: int, per_unit: int, *, what: str, advice: str) -> int:

@@ -300,6 +300,12 @@ def compare(
                 f"--save-runs {console(save_runs_dir)!r} is not empty: an analysis of it would "
                 "mix earlier runs with these; choose an empty or new folder"
             )
+    from ..limits import check_results_budget
+
+    check_results_budget(  # what the command holds at its end, before its first run
+        len(strategies), seeds, steps, agents, kind="command", advice="pass fewer --seeds or "
+        "--steps",
+    )  # fmt: skip
     results = _RESULTS["csv" if as_csv else "parquet"]
     # checked before the work (a file baygo did not write there needs --force), removed if
     # the work fails

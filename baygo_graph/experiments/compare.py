@@ -18,6 +18,7 @@ import numpy as np
 from ..analysis.comparison import Comparison
 from ..defaults import DEFAULT_WINDOW, PAPER
 from ..learning import refuse_renamed, simulate, simulate_seeds
+from ..limits import check_results_budget
 from ..models import resolve_model
 from ..strategies import (
     PAPER_STRATEGIES,
@@ -283,6 +284,10 @@ def compare(
     dataset = model.resolve_data(kwargs.pop("data", None))
     tasks = [(label, strat, children[r]) for label, strat in labels.items() for r in range(seeds)]
     keep = _kept_labels(return_runs, labels)
+    check_results_budget(  # the table every run adds to, before the first run
+        len(labels), int(seeds), int(steps), int(kwargs.get("agents", PAPER.agents)),
+        kind="tidy" if tidy else "arrays", advice="run fewer seeds or steps",
+    )  # fmt: skip
     shared = (int(steps), dataset, int(influence_window), kwargs, keep)
     collect = _Collect(len(labels), int(seeds))
     collect.index = {id(t): divmod(i, int(seeds)) for i, t in enumerate(tasks)}

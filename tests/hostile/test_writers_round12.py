@@ -482,3 +482,34 @@ def test_files_written_unannounced_are_not_said(tmp_path):
             atomic_text(tmp_path / "tmp.gif", "x")
         atomic_text(tmp_path / "a.gif", "x")
     assert told == ["a.gif"]
+
+
+# -- Q14: a comparison's results are budgeted before its first run ----------------------
+def test_compare_checks_its_whole_results_table_before_the_first_run(monkeypatch, capsys):
+    """compare kept every run's per-step results with no check: it ran a minute, then
+    refused one run at 1.08x the budget with advice refused again a minute later. The
+    table is checked before the first run now, in the command and in Python, and the
+    limit advised lets the whole command pass its check."""
+    from baygo_graph.cli import main
+    from baygo_graph.experiments import compare
+    from baygo_graph.limits import check_results_budget
+
+    import importlib
+
+    ran = []
+    module = importlib.import_module("baygo_graph.experiments.compare")
+    monkeypatch.setattr(module, "run_tasks", lambda *a, **k: ran.append(1))
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "300M")
+    argv = ["compare", "--strategies", "baygo,nocol", "--seeds", "100", "--steps", "2000",
+            "--agents", "60", "--grid", "9", "--jobs", "1", "--no-progress"]  # fmt: skip
+    assert main(argv) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("baygo: error: keeping the results of 2 strategies x 100 seeds x 2000 "
+                          "steps x 60 agents needs about ")  # fmt: skip
+    assert "pass fewer --seeds or --steps" in err and len(err) <= 314
+    with pytest.raises(BudgetError, match="keeping the results of 2 strategies"):
+        compare(["baygo", "nocol"], seeds=100, steps=2000, agents=60, n_jobs=1, progress=False)
+    assert not ran
+    advised = re.search(r"BAYGO_MEMORY_LIMIT=(\S+) or more", err).group(1)
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", advised)
+    check_results_budget(2, 100, 2000, 60, kind="command", advice="")
