@@ -68,7 +68,7 @@ from .._version import __version__
 from ..data import Dataset
 from ..defaults import PAPER
 from ..exceptions import GridResolutionWarning
-from ..io.atomic import atomic_text, atomic_write, output_lock
+from ..io.atomic import atomic_text, atomic_write, check_target, output_lock
 from ..io.results import (
     RESULTS_FILES,
     check_results_format,
@@ -360,11 +360,27 @@ def _small_regular_file(path: Path) -> str:
 _ROW_TASK_KEYS = ("strategy", *PARAMETERS, "seed", "root_seed")
 
 
+#: The key of a task file holding the SHA-256 of its row (:func:`_row_text`).
+_ROW_DIGEST = "row_sha256"
+_SAID: set = set()  # task files said to be changed (each once)
+
+
+def _row_digest(row: dict) -> str:
+    return hashlib.sha256(json.dumps(row, sort_keys=True).encode()).hexdigest()
+
+
+def _row_text(row: dict) -> str:
+    """A task file's text: the row and the SHA-256 of its canonical JSON, so that a
+    changed number (a flipped byte that leaves valid JSON) is found when it is read."""
+    return json.dumps(row | {_ROW_DIGEST: _row_digest(row)})
+
+
 def _read_done(folder: Path, tasks, dataset=None) -> dict[str, dict]:
     """Rows of the finished ``tasks`` found in ``folder``: a row is trusted only when it
     repeats its task's parameters, seed and root seed (and, given the sweep's
-    ``dataset``, its data source and synthetic flag); anything else (unreadable, one
-    digit changed, another strategy or data claimed) is redone (hostile7 K19)."""
+    ``dataset``, its data source and synthetic flag) and its file the SHA-256 of the row
+    (:func:`_row_text`); anything else (unreadable, one digit changed, another strategy
+    or data claimed) is redone (hostile7 K19, hostile12 Q18), a changed file said."""
     done = {}
     for task in tasks:
         task = task if isinstance(task, dict) else {"id": task}  # ids alone: the id checked
@@ -374,8 +390,21 @@ def _read_done(folder: Path, tasks, dataset=None) -> dict[str, dict]:
             row = json.loads(_small_regular_file(path)) if path.exists() else None
         except (OSError, ValueError, RecursionError):  # e.g. nested a million deep
             continue
+        digest = row.pop(_ROW_DIGEST, None) if isinstance(row, dict) else None
         if not (isinstance(row, dict) and row.get("id") == tid
                 and is_plain_row(row, _ROW_NUMBERS)):  # fmt: skip
+            continue
+        if digest != _row_digest(row):  # changed or damaged since written: never its numbers
+            if path.resolve() in _SAID:  # once, though the folder is read again
+                continue
+            _SAID.add(path.resolve())
+            warnings.warn(
+                f"{_TASKS}/{path.name} does not match the digest written with it (changed or "
+                "damaged after a sweep wrote it): its numbers are not taken (a sweep of that "
+                "task runs it again)",
+                UserWarning,
+                stacklevel=2,
+            )
             continue
         same = all(k in row and row[k] == task[k] for k in _ROW_TASK_KEYS if k in task)
         if dataset is not None:
@@ -506,6 +535,7 @@ def sweep(
 
     folder = Path(out)
     task_dir = folder / _TASKS
+    check_target(task_dir / "task.json", within=folder)  # tasks/ linked elsewhere: refused
     created = [p for p in [task_dir, *task_dir.parents] if not p.exists()]
     task_dir.mkdir(parents=True, exist_ok=True)
     try:
@@ -652,7 +682,8 @@ def _run_all(tasks, task_dir: Path, shared, n_jobs, scheduler, progress) -> dict
 
     def keep(task, row):  # as each task finishes: its file, atomically, then the claim
         # named by the task's digest: the sweep's own bookkeeping, not in the folder's record
-        atomic_text(task_dir / f"{row['id']}.json", json.dumps(row), record=False)
+        atomic_text(task_dir / f"{row['id']}.json", _row_text(row), record=False,
+                    within=task_dir.parent)  # fmt: skip
         release(task_dir / f"{row['id']}.claim")
         done[row["id"]] = row
 

@@ -490,11 +490,11 @@ def test_compare_checks_its_whole_results_table_before_the_first_run(monkeypatch
     refused one run at 1.08x the budget with advice refused again a minute later. The
     table is checked before the first run now, in the command and in Python, and the
     limit advised lets the whole command pass its check."""
+    import importlib
+
     from baygo_graph.cli import main
     from baygo_graph.experiments import compare
     from baygo_graph.limits import check_results_budget
-
-    import importlib
 
     ran = []
     module = importlib.import_module("baygo_graph.experiments.compare")
@@ -513,3 +513,56 @@ def test_compare_checks_its_whole_results_table_before_the_first_run(monkeypatch
     advised = re.search(r"BAYGO_MEMORY_LIMIT=(\S+) or more", err).group(1)
     monkeypatch.setenv("BAYGO_MEMORY_LIMIT", advised)
     check_results_budget(2, 100, 2000, 60, kind="command", advice="")
+
+
+# -- Q17/Q18: a sweep's task files stay in its folder and are taken only as written ------
+SWEEP = ["sweep", "--param", "grid=5", "--seeds", "1", "--steps", "2", "--jobs", "1",
+         "--no-progress", "--out"]  # fmt: skip
+
+
+def test_a_sweep_never_writes_its_tasks_through_a_link(tmp_path, capsys, monkeypatch):
+    """OUT/tasks -> ../mine: the task files went there, replacing a file of the user's."""
+    from baygo_graph.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "W").mkdir()
+    (tmp_path / "W" / "tasks").symlink_to("../mine")
+    assert main([*SWEEP, "W"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err == (
+        "baygo: error: --out: W/tasks/task.json: is outside the output folder W (a "
+        f"link in its path leads to {tmp_path / 'mine'}); baygo never writes outside it"
+    )
+    assert list((tmp_path / "mine").iterdir()) == []
+
+
+@pytest.mark.parametrize("change", ["digit", "digest", "no digest"])
+def test_a_changed_task_file_is_said_and_never_taken(tmp_path, capsys, change):
+    """One digit of a task's result changed (valid JSON still) was taken into the rebuilt
+    table and the summary: each task file carries its row's SHA-256, checked on resume."""
+    import json
+
+    import pandas as pd
+
+    from baygo_graph.cli import main
+
+    out = tmp_path / "W"
+    assert main([*SWEEP, str(out)]) == 0
+    first = pd.read_parquet(out / "results.parquet")["final_mse_informative"].iloc[0]
+    (task,) = (out / "tasks").glob("*.json")
+    row = json.loads(task.read_text())
+    if change == "digit":
+        row["final_mse_informative"] += 0.3
+    elif change == "digest":
+        row["row_sha256"] = "0" * 64
+    else:
+        del row["row_sha256"]
+    task.write_text(json.dumps(row))
+    capsys.readouterr()
+    assert main([*SWEEP, str(out)]) == 0
+    err = capsys.readouterr().err
+    said = f"tasks/{task.name} does not match the digest written with it"
+    assert err.count(said) == 1
+    again = pd.read_parquet(out / "results.parquet")["final_mse_informative"].iloc[0]
+    assert again == first and "row_sha256" not in pd.read_parquet(out / "results.parquet")
