@@ -77,9 +77,9 @@ def _check(steps: int, nodes: int, entries: int, what: str) -> None:
     measured in ``benchmarks/bench_foreign_memory.py``)."""
     check_budget(
         estimate_edge_list_bytes(entries, nodes=nodes, steps=steps),
-        what=f"{what}: a series of {steps} steps x {nodes} nodes ({entries} edge-steps)",
-        advice="make fewer, wider snapshots (times divided by a bin)",
-    )
+        what=f"{what}: {steps} steps x {nodes} nodes",
+        advice="make fewer, wider snapshots (bin the times)",  # the line within 300
+    )  # characters, or the middle of 'what' (the steps) would be cut (limits.LINE_CHARS)
 
 
 def temporal_graph_series(obj, *, self_weight="equal"):
@@ -121,7 +121,7 @@ def temporal_graph_series(obj, *, self_weight="equal"):
     if not nodes:
         raise ValueError("the temporal graph has no nodes: a series needs at least one node")
     entries = sum(g.number_of_edges() * (1 if g.is_directed() else 2) for g in graphs)
-    _check(n_steps, len(nodes), entries, f"the networkx-temporal graph ({rule})")
+    _check(n_steps, len(nodes), entries, f"networkx-temporal ({rule})")
     index = {v: k for k, v in enumerate(nodes)}
     step, row, col, weight = [], [], [], []
     for at, g in zip(where, graphs, strict=True):
