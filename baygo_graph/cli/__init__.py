@@ -136,11 +136,12 @@ def _one_line(e: BaseException) -> str:
 
 
 def _bounded(text: str) -> str:
-    """One printable line (a file name or metadata quoted in an error stays text) of at
-    most :data:`ERROR_CHARS` characters, then how many were cut, long quoted values
-    shortened first (:func:`~baygo_graph._text.short_line`): the last guard for
-    messages that quote a user's input."""
-    return short_line(console(text), ERROR_CHARS)
+    """One printable line (a file name or metadata quoted in an error stays text) that,
+    after ``baygo: error: ``, is at most :data:`ERROR_CHARS` characters, then how many
+    were cut, long quoted values shortened first
+    (:func:`~baygo_graph._text.short_line`): the last guard for messages that quote a
+    user's input."""
+    return short_line(console(text), ERROR_CHARS - len("baygo: error: "))
 
 
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
