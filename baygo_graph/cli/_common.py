@@ -617,6 +617,8 @@ def command_inputs(*, exclude=None, option: str | None = None) -> list:
             if key == own:  # the output option itself
                 continue
             for item in value if isinstance(value, (list, tuple)) else (value,):
+                if not isinstance(item, str | os.PathLike):  # a number is no file (samefile
+                    continue  # takes an int as a file descriptor: 2**32 overflowed)
                 try:
                     if exclude is not None and os.path.samefile(item, exclude):
                         continue

@@ -198,3 +198,18 @@ def test_minus_0_is_0(capsys, tmp_path):
     assert run.delta == 0 and str(run.delta) == "0.0"  # not -0.0, printed "-0"
     code, out, _ = call(["analyze", str(tmp_path / "r")], capsys)
     assert "delta = -0" not in out and "delta = 0" in out
+
+
+@pytest.mark.parametrize("command", ["run", "compare"])
+def test_a_32_bit_seed_with_out_runs_as_without(tmp_path, command):
+    """`--seed 4294967295 --out X` died with a 35-43-line traceback (OverflowError: fd is
+    greater than maximum): the output-is-an-input check called os.path.samefile on every
+    option value, and samefile takes an int as a file descriptor (hostile round 13, R7)."""
+    from baygo_graph.cli import main
+
+    argv = [command, "--steps", "3", "--agents", "3", "--grid", "5", "--seed", "4294967295",
+            "--out", str(tmp_path / "x")]  # fmt: skip
+    if command == "compare":
+        argv[1:1] = ["--seeds", "1", "--strategies", "baygo"]
+    assert main(argv) == 0
+    assert (tmp_path / "x").exists()
