@@ -9,9 +9,11 @@ from __future__ import annotations
 import contextlib
 import importlib
 import os
+import re
 import sys
 import traceback
 import warnings
+from concurrent.futures.process import BrokenProcessPool
 
 import click
 
@@ -248,6 +250,18 @@ def main(argv=None) -> int:
         if _debug():
             traceback.print_exc(file=sys.stderr)
         click.echo(f"baygo: error: {_one_line(e)}", err=True)
+        code = 1
+    except BrokenProcessPool as e:  # a worker killed (the OOM killer, a crash in C code)
+        if _debug():
+            traceback.print_exc(file=sys.stderr)
+        codes = re.search(r"exit codes of the workers are \{([^}]*)\}", str(e))
+        text = (
+            "a worker process died" + (f" ({codes.group(1)})" if codes else "") + " while "
+            "running tasks (killed: out of memory, or a crash in compiled code), and the "
+            "tasks it held are lost: run the same command again (a sweep resumes from its "
+            "tasks/ folder), with fewer --jobs or a lower BAYGO_MEMORY_LIMIT"
+        )
+        click.echo(f"baygo: error: {_bounded(text)}", err=True)
         code = 1
     except Exception as e:  # a plug-in's code raised: one line naming it (else a bug of ours)
         from ..experiments.plugins import blame

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pandas as pd
@@ -208,3 +211,41 @@ def test_sweep_takes_the_samples_its_advice_names(tmp_path, capsys, monkeypatch)
     assert code == 0 and json.loads(out)["data"] == "synthetic (n=4000)"
     code, _, err = call([*many, "--samples", "4000", "--model", "mean"], capsys)
     assert code == 2 and "--samples sizes the bodyfat data; --model mean" in err
+
+
+_KILLED = """
+import multiprocessing, os, signal
+import baygo_graph as bg
+from baygo_graph.strategies import ChoiceStrategy
+
+class Killed(ChoiceStrategy):
+    name = "killedworker"
+
+    def choose(self, t, *, model, state, listen, rng, choices):
+        if t == 2 and multiprocessing.parent_process() is not None:  # in a worker only
+            os.kill(os.getpid(), signal.SIGKILL)  # as the OOM killer does
+        return model.most_divergent(state, listen=listen, rng=rng)
+
+bg.strategies.register("killedworker", Killed)
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL (POSIX)")
+def test_a_worker_killed_mid_run_is_one_line(tmp_path):
+    """A loky worker killed while a sweep runs (the OOM killer, a crash in compiled code)
+    gave a 46-55-line traceback ending in TerminatedWorkerError (hostile round 13, R2):
+    one line now, naming what happened and what to do, exit code 1. (In a process of its
+    own: the plug-in stays loaded in the process that loads it.)"""
+    plugin = tmp_path / "killed_plugin.py"
+    plugin.write_text(_KILLED)
+    code = "import sys; from baygo_graph.cli import main; sys.exit(main(sys.argv[1:]))"
+    argv = ["--plugin", str(plugin), "sweep", "--strategies", "killedworker", "--seeds",
+            "6", "--steps", "6", "--param", "agents=4", "--param", "grid=5", "--jobs", "2",
+            "--out", str(tmp_path / "k"), "--no-progress"]  # fmt: skip
+    env = os.environ | {"PYTHONPATH": os.pathsep.join(sys.path)}
+    done = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True,
+                          text=True, env=env, timeout=300)  # fmt: skip
+    err = done.stderr.splitlines()
+    assert done.returncode == 1 and len(err) == 1, done.stderr
+    assert err[0].startswith("baygo: error: a worker process died") and "SIGKILL" in err[0]
+    assert len(err[0]) <= 300
