@@ -686,9 +686,8 @@ def table_spec(path, *, columns=None) -> TableSpec:
         columns = first.count(sep) + 1  # before the header is split into names
         check_budget(
             columns * HEADER_BYTES_PER_COLUMN,
-            what=f"reading the header of {name} ({columns} columns, ~{HEADER_BYTES_PER_COLUMN} B "
-            "each)",
-            advice="save only the columns used (source, target, time, weight)",
+            what=f"reading the header of {name} ({columns:,} columns)",
+            advice="save only the columns used",
         )
         raw = next(csv.reader([first], delimiter=sep), [])
         # a header written "source, target, time" matches its names without the spaces:

@@ -32,3 +32,19 @@ def test_comment_lines_past_the_read_cap_are_named_as_such(tmp_path, monkeypatch
     text = str(e.value)
     assert "has more than 1MiB of comment and blank lines at its top" in text, text
     assert "before any data line" in text and len(text) <= 300
+
+
+def test_a_header_refusal_keeps_the_file_name_and_the_column_count(tmp_path, monkeypatch):
+    """The header's budget refusal cut its own middle: "reading the header of
+    'one...004 columns, ~512 B each)", the two things to act on lost (hostile round 13,
+    R8)."""
+    from baygo_graph.exceptions import BudgetError
+
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "64MiB")
+    path = tmp_path / "onecsvh.csv"
+    path.write_text("source,target,time," + "x," * 400_000 + "\n1,2,3\n")
+    with pytest.raises(BudgetError) as e:
+        as_series(path)
+    text = str(e.value)
+    assert text.startswith(f"reading the header of {str(path)!r} (400,004 columns) needs"), text
+    assert text.endswith("or more to read it") and len(text) <= 300
