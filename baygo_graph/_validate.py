@@ -19,6 +19,7 @@ __all__ = [
     "real_text",
     "check_choice",
     "check_int",
+    "check_registry_name",
     "check_finite_step",
     "check_real",
     "check_real_array",
@@ -41,6 +42,35 @@ INTEGER_TEXT = re.compile(r"[+-]?[0-9]+")
 #: A decimal number as every reader takes it from text: :data:`INTEGER_TEXT` with an
 #: optional fraction and exponent, ASCII only.
 NUMBER_TEXT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+#: A strategy's or model's registered name: what a command can select (``--strategies``
+#: splits on commas, and ``_`` is read as ``-``).
+REGISTRY_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+
+
+def check_registry_name(name, *, what: str = "name") -> str:
+    """``name`` when it is a name a command can select: lower-case ASCII letters and
+    digits, words joined by ``-`` (``"cen-stratified"``); a ValueError naming it
+    otherwise (a comma, a newline, ``_``, ``/`` or a NUL made a name no command could
+    select, or one printed as another).
+
+    Examples
+    --------
+    >>> check_registry_name("cen-stratified")
+    'cen-stratified'
+    >>> check_registry_name("x,y")
+    Traceback (most recent call last):
+    ...
+    ValueError: name must be lower-case letters and digits, words joined by '-' (how ...
+    """
+    if not isinstance(name, str) or not REGISTRY_NAME.fullmatch(name):
+        shown = repr(name) if len(repr(name)) <= 60 else repr(name)[:57] + "..."
+        raise ValueError(
+            f"{what} must be lower-case letters and digits, words joined by '-' (how "
+            f"commands select it, e.g. 'cen-stratified'), got {shown}"
+        )
+    return name
 
 
 def check_int(name: str, value, *, minimum: int | None = None, maximum: int | None = None) -> int:
@@ -126,8 +156,11 @@ def real_text(name: str, text, *, zero: str = "") -> float:
     ValueError: delta '1e-400' is nonzero but below the smallest float, so it would be 0: \
 give 0, or a value of 1e-300 or more
     """
-    if isinstance(text, str) and not NUMBER_TEXT.fullmatch(text.strip(" \t\r\n")) and (
-            text.strip(" \t\r\n").lower().lstrip("+-") not in ("inf", "infinity", "nan")):
+    if (
+        isinstance(text, str)
+        and not NUMBER_TEXT.fullmatch(text.strip(" \t\r\n"))
+        and (text.strip(" \t\r\n").lower().lstrip("+-") not in ("inf", "infinity", "nan"))
+    ):
         raise ValueError(f"{name} {text!r} is not a number (ASCII digits, e.g. 0.5)")
     value = float(text)  # ValueError / TypeError for what is no number
     if value == 0 and isinstance(text, str):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from .._validate import check_registry_name
 from .gaussian import ExactGaussian
 from .linear import LinearRegression
 from .logistic import LogisticRegression
@@ -42,8 +43,7 @@ def register(name: str, factory, *, replace: bool = False) -> None:
     >>> resolve_model("fine-linear").grid
     81
     """
-    if not isinstance(name, str) or not name or name != name.strip().lower() or " " in name:
-        raise ValueError(f"name must be a lower-case word, got {name!r}")
+    check_registry_name(name)
     if not callable(factory):
         raise TypeError(f"factory must be callable, got {type(factory).__name__}")
     if name in _REGISTRY and not replace:

@@ -13,6 +13,7 @@ import inspect
 
 import networkx as nx
 
+from .._validate import check_registry_name
 from .base import Strategy, capabilities
 from .baygo import BayGo
 from .central import Centralised, CentralisedStratified
@@ -65,8 +66,9 @@ def register(name: str, factory, *, aliases=(), replace: bool = False) -> None:
     >>> resolve_strategy("alone", agents=3).name
     'nocol'
     """
-    if not isinstance(name, str) or not name or name != name.strip().lower() or " " in name:
-        raise ValueError(f"name must be a lower-case word, got {name!r}")
+    check_registry_name(name)
+    for alias in aliases:
+        check_registry_name(alias, what="alias")
     if not callable(factory):
         raise TypeError(f"factory must be callable, got {type(factory).__name__}")
     keys = [name, *aliases]

@@ -75,3 +75,19 @@ def test_a_user_strategy_plugs_into_the_loop():
     from baygo_graph.analysis import smallest_b
 
     assert smallest_b(run, windows="sliding").B is not None
+
+
+@pytest.mark.parametrize("bad", ["x,y", "x\ny", "x\x00", "</script>", "..", "a/b", "x_y", "-x",
+                                 "x-", "NA", "a b", "", "Baygo", 1])  # fmt: skip
+def test_register_refuses_a_name_no_command_could_select(bad):
+    """register took 'x,y' (no --strategies can select it: commas split), 'x\\ny' (a
+    compare header split in two), 'x\\x00' (listed as another 'x') (hostile round 13, R4)."""
+    from baygo_graph.models import register as register_model
+    from baygo_graph.strategies import nocol, register
+
+    with pytest.raises(ValueError, match="lower-case letters and digits"):
+        register(bad, lambda *, agents: nocol(agents))
+    with pytest.raises(ValueError, match="lower-case letters and digits"):
+        register_model(bad, lambda **o: None)
+    with pytest.raises(ValueError, match="alias must be"):
+        register("fine-name", lambda *, agents: nocol(agents), aliases=[bad], replace=True)
