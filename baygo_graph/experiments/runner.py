@@ -373,7 +373,7 @@ def run_tasks(
     on_result: Callable | None = None,
     first_here: bool = True,
     meanwhile: Callable | None = None,
-    warn: bool = True,
+    notes: list | None = None,
     key: Callable | None = None,
 ) -> list:
     """Run ``fn(task, shared)`` for every task; results in the order of ``tasks``.
@@ -406,10 +406,11 @@ def run_tasks(
         ``meanwhile()``: other work of this process, run once while the workers
         start (or the cluster runs), before this process takes tasks; with one
         process, before the tasks (after the first, with ``first_here``).
-    warn : bool, default True
-        Re-emit the tasks' warnings here, once per category (see
-        :func:`reemit_warnings`), attributed to the caller of the function
-        that called ``run_tasks``.
+    notes : list, optional
+        Where the tasks' warnings go, as ``(category, message)`` pairs, for a caller
+        that runs its tasks in several calls to re-emit once (:func:`reemit_warnings`);
+        None: re-emitted here, once per category, attributed to the caller of the
+        function that called ``run_tasks``.
     key : callable, optional
         ``key(index, task)``: the Dask key of a task.
 
@@ -428,7 +429,7 @@ def run_tasks(
     if scheduler is None:  # check n_jobs before any work
         n = n_workers(n_jobs, max(len(indexed) - first, 1))
     results: list = [None] * len(indexed)
-    notes: list = []
+    caught_here: list = [] if notes is None else notes
     from tqdm.auto import tqdm
 
     show = sys.stderr.isatty() if progress is None else bool(progress)
@@ -436,7 +437,7 @@ def run_tasks(
 
         def done(i, result, caught):
             results[i] = result
-            notes.extend(caught)
+            caught_here.extend(caught)
             if on_result is not None:
                 on_result(indexed[i][1], result)
             bar.update()
@@ -450,6 +451,6 @@ def run_tasks(
                 done(0, *_call(fn, indexed[0][1], shared, None))
             for item in _local(fn, indexed[first:], shared, n, meanwhile):
                 done(*item)
-    if warn:  # attributed to the caller of the function that called run_tasks
-        reemit_warnings(notes, len(indexed), stacklevel=4)
+    if notes is None:  # attributed to the caller of the function that called run_tasks
+        reemit_warnings(caught_here, len(indexed), stacklevel=4)
     return results

@@ -88,7 +88,7 @@ from ..strategies import (
 )
 from .locks import claim, release
 from .plugins import definition
-from .runner import run_tasks
+from .runner import reemit_warnings, run_tasks
 
 __all__ = ["PARAMETERS", "fingerprint", "sweep", "task_id", "write_table"]
 
@@ -689,6 +689,8 @@ def _run_all(tasks, task_dir: Path, shared, n_jobs, scheduler, progress) -> dict
 
     jobs = (os.cpu_count() or 1) if n_jobs in (None, -1) else int(n_jobs)
     chunk = 4 * jobs if scheduler is None else max(1, len(tasks))
+    notes: list = []  # every batch's warnings, said once for the command
+    ran = 0
     while todo := [t for t in tasks if t["id"] not in done]:
         mine = _claim_tasks(todo, task_dir, done, chunk, dataset)
         if not mine:  # the rest is claimed by live concurrent sweeps: wait for them
@@ -705,10 +707,13 @@ def _run_all(tasks, task_dir: Path, shared, n_jobs, scheduler, progress) -> dict
                     desc="sweep",
                     on_result=keep,
                     first_here=False,
+                    notes=notes,
                     key=lambda i, task: f"baygo-sweep-{task['id']}",
                 )
+                ran += len(mine)
             finally:  # interrupted: give back what did not finish
                 for task in mine:
                     release(task_dir / f"{task['id']}.claim")
         done |= _read_done(task_dir, [t for t in todo if t["id"] not in done], dataset)
+    reemit_warnings(notes, ran, stacklevel=3)
     return done

@@ -249,3 +249,17 @@ def test_a_worker_killed_mid_run_is_one_line(tmp_path):
     assert done.returncode == 1 and len(err) == 1, done.stderr
     assert err[0].startswith("baygo: error: a worker process died") and "SIGKILL" in err[0]
     assert len(err[0]) <= 300
+
+
+def test_a_sweeps_warnings_are_said_once_for_the_command(tmp_path, capsys):
+    """A sweep claims its tasks in batches (4 x jobs) and said each batch's warnings:
+    40 runs gave 10 'k warning(s) in 4 runs' lines, none with the total (hostile round
+    13, R3); one line per category now, counting every run."""
+    from baygo_graph.cli import main
+
+    argv = ["sweep", "--strategies", "baygo", "--seeds", "12", "--steps", "8", "--param",
+            "agents=4", "--param", "grid=5", "--jobs", "1", "--out", str(tmp_path / "w"),
+            "--no-progress"]  # fmt: skip
+    assert main(argv) == 0
+    notes = [line for line in capsys.readouterr().err.splitlines() if "warning(s) in" in line]
+    assert len(notes) == 1 and " in 12 runs; first: " in notes[0], notes
