@@ -138,12 +138,11 @@ def _one_line(e: BaseException) -> str:
 
 
 def _bounded(text: str) -> str:
-    """One printable line (a file name or metadata quoted in an error stays text) that,
-    after ``baygo: error: ``, is at most :data:`ERROR_CHARS` characters, then how many
-    were cut, long quoted values shortened first
-    (:func:`~baygo_graph._text.short_line`): the last guard for messages that quote a
-    user's input."""
-    return short_line(console(text), ERROR_CHARS - len("baygo: error: "))
+    """One printable line (a file name or metadata quoted in an error stays text) of at
+    most :data:`ERROR_CHARS` characters after ``baygo: error: ``, then how many were
+    cut, long quoted values shortened first (:func:`~baygo_graph._text.short_line`): the
+    last guard for messages that quote a user's input."""
+    return short_line(console(text), ERROR_CHARS)
 
 
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -686,7 +686,8 @@ def table_spec(path, *, columns=None) -> TableSpec:
         columns = first.count(sep) + 1  # before the header is split into names
         check_budget(
             columns * HEADER_BYTES_PER_COLUMN,
-            what=f"reading the header of {name} ({columns:,} columns)",
+            what=f"reading the header of {_text.shorten(repr(path.name), 60)} "
+            f"({columns:,} columns)",
             advice="save only the columns used",
         )
         raw = next(csv.reader([first], delimiter=sep), [])

@@ -46,5 +46,5 @@ def test_a_header_refusal_keeps_the_file_name_and_the_column_count(tmp_path, mon
     with pytest.raises(BudgetError) as e:
         as_series(path)
     text = str(e.value)
-    assert text.startswith(f"reading the header of {str(path)!r} (400,004 columns) needs"), text
+    assert text.startswith("reading the header of 'onecsvh.csv' (400,004 columns) needs"), text
     assert text.endswith("or more to read it") and len(text) <= 300
