@@ -320,20 +320,28 @@ _QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
 
 
 def fit_head(text: str, limit: int) -> str:
-    """``text`` cut in its middle to at most ``limit`` characters (never below 40): the head
-    of a message, so that what follows it stays whole.
+    """``text`` with its quoted values (a file name, an option value) cut in their
+    middle, longest first, until it is at most ``limit`` characters: the head of a
+    message, so that what follows it stays whole; its numbers and words are never cut
+    (a text that still does not fit is returned as it is).
 
     Examples
     --------
-    >>> fit_head("reading 'a.csv'", 80), fit_head("reading '" + "x" * 60 + ".csv'", 40)
-    ("reading 'a.csv'", "reading 'xxxxxxxxxx...xxxxxxxxxxxxx.csv'")
+    >>> fit_head("reading 'a.csv'", 80)
+    "reading 'a.csv'"
+    >>> fit_head("reading '" + "x" * 60 + ".csv': 3 steps", 40)
+    "reading 'xxxxxxxxxxx...xxxxxxx.csv': 3 steps"
     """
     text = str(text)
-    limit = max(int(limit), 40)
-    if len(text) <= limit:
-        return text
-    tail = (limit - 3) // 2
-    return f"{text[: limit - 3 - tail]}...{text[-tail:]}"
+    while len(text) > limit:
+        quoted = max(_QUOTED.finditer(text), key=lambda m: len(m.group()), default=None)
+        value = quoted.group() if quoted is not None else ""
+        keep = max(24, len(value) - (len(text) - limit) - 3)
+        if keep + 3 >= len(value):  # nothing quoted is long enough to cut
+            break
+        cut = f"{value[: keep - keep // 2]}...{value[len(value) - keep // 2 :]}"
+        text = text[: quoted.start()] + cut + text[quoted.end() :]
+    return text
 
 
 def _middle_cut(text: str, limit: int, tail: int) -> str:
