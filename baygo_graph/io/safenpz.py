@@ -29,6 +29,7 @@ against each other, so an inconsistent file fails with
 from __future__ import annotations
 
 import math
+import tokenize
 import zipfile
 import zlib
 from pathlib import Path
@@ -88,6 +89,7 @@ _CORRUPT = (
     ValueError,
     NotImplementedError,
     SyntaxError,
+    tokenize.TokenError,  # numpy's fallback parse of an old-style .npy header
     KeyError,
 )
 

@@ -215,3 +215,21 @@ def test_a_zip_member_given_twice_is_refused(saved_runs, kit, tmp_path):
     assert str(e.value).endswith("member 'mse.npy' appears 2 times in the zip: which copy is "
                                  "the run's is not said (refused)")  # fmt: skip
     assert "twice.npz" in str(e.value)
+
+
+def test_a_npy_header_numpy_cannot_tokenize_is_refused_as_corrupt(tmp_path):
+    """A flipped byte in a member's .npy header (an unbalanced bracket and a control
+    character) sent numpy to its fallback parse, whose tokenize.TokenError escaped as a
+    traceback (found by test_bit_flips): refused in one line as corrupt now."""
+    import zipfile
+
+    from baygo_graph.exceptions import RunFormatError
+
+    head = b"{'descr': '<f8', 'fortran_order': False, 'shape': (2, \x1c}"
+    head += b" " * (63 - len(head) % 64) + b"\n"
+    blob = b"\x93NUMPY\x01\x00" + len(head).to_bytes(2, "little") + head + bytes(16)
+    path = tmp_path / "tok.npz"
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("x.npy", blob)
+    with pytest.raises(RunFormatError, match="member 'x' is corrupt"):
+        read_npz(path, expected={"x": ("f", 1)})
