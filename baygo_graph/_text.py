@@ -33,6 +33,7 @@ import hashlib
 import re
 
 __all__ = [
+    "NOT_XML",
     "SYNTHETIC_GID",
     "SYNTHETIC_TEXT",
     "figure_metadata",
@@ -61,7 +62,8 @@ _SURROGATE = re.compile("[\ud800-\udfff]")  # no UTF-8 for them: a JSON label, a
 _MARKDOWN = re.compile(r"([\\`*_\[\]<>|])")
 _FORMULA = ("=", "+", "-", "@", "\t", "\r", "'")
 _UNSAFE_NAME = re.compile(r"[^\w.+=@,-]")
-_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+#: A character XML 1.0 cannot hold (every XML writer and check of the package).
+NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 def mathtext(text) -> str:
@@ -261,7 +263,7 @@ def xml_text(text) -> str:
     >>> xml_text("agent\\x00\\x1b1")
     'agent\\ufffd\\ufffd1'
     """
-    return _NOT_XML.sub("\ufffd", str(text))
+    return NOT_XML.sub("\ufffd", str(text))
 
 
 def path_component(text, *, max_length: int = 96) -> str:

@@ -13,6 +13,8 @@ import re
 
 import numpy as np
 
+from ._text import short_repr
+
 __all__ = [
     "INTEGER_TEXT",
     "NUMBER_TEXT",
@@ -65,10 +67,9 @@ def check_registry_name(name, *, what: str = "name") -> str:
     ValueError: name must be lower-case letters and digits, words joined by '-' (how ...
     """
     if not isinstance(name, str) or not REGISTRY_NAME.fullmatch(name):
-        shown = repr(name) if len(repr(name)) <= 60 else repr(name)[:57] + "..."
         raise ValueError(
             f"{what} must be lower-case letters and digits, words joined by '-' (how "
-            f"commands select it, e.g. 'cen-stratified'), got {shown}"
+            f"commands select it, e.g. 'cen-stratified'), got {short_repr(name)}"
         )
     return name
 
@@ -156,10 +157,11 @@ def real_text(name: str, text, *, zero: str = "") -> float:
     ValueError: delta '1e-400' is nonzero but below the smallest float, so it would be 0: \
 give 0, or a value of 1e-300 or more
     """
+    bare = text.strip(" \t\r\n") if isinstance(text, str) else None
     if (
-        isinstance(text, str)
-        and not NUMBER_TEXT.fullmatch(text.strip(" \t\r\n"))
-        and (text.strip(" \t\r\n").lower().lstrip("+-") not in ("inf", "infinity", "nan"))
+        bare is not None
+        and not NUMBER_TEXT.fullmatch(bare)
+        and (bare.lower().lstrip("+-") not in ("inf", "infinity", "nan"))
     ):
         raise ValueError(f"{name} {text!r} is not a number (ASCII digits, e.g. 0.5)")
     value = float(text)  # ValueError / TypeError for what is no number

@@ -175,10 +175,11 @@ def _product_fill(a: sp.csr_array, b_rows: np.ndarray) -> np.ndarray:
 
 def products_bound(s, spans) -> int:
     """The largest fill any product check of the windows ``spans`` (``(start, stop)``
-    pairs) can count: the bound of :func:`budgeted_product` with each earlier product's
-    row counts replaced by their own bound (at most M a row), computed from the steps'
-    sparsity patterns alone, without forming a product. Every check of
-    :func:`window_products` over these windows counts at most this many entries.
+    pairs) can count: the fill :func:`window_products` checks (:func:`_product_fill`)
+    with each earlier product's row counts replaced by their own bound (at most M a
+    row), computed from the steps' sparsity patterns alone, without forming a product.
+    Every check of :func:`window_products` over these windows counts at most this many
+    entries.
 
     Examples
     --------
@@ -188,13 +189,13 @@ def products_bound(s, spans) -> int:
     6
     """
     top, cache = 0, {}
+
+    def pattern(t):
+        return cache[t] if t in cache else cache.setdefault(t, s.weights(t))
+
     for start, stop in spans:
         for t in [t for t in cache if t < start]:  # sliding windows move forward
             del cache[t]
-
-        def pattern(t):
-            return cache[t] if t in cache else cache.setdefault(t, s.weights(t))
-
         rows = np.diff(pattern(start).indptr).astype(float)
         for t in range(start + 1, stop):
             rows = _product_fill(pattern(t), rows)

@@ -19,6 +19,7 @@ import click
 
 from .._text import console, escaped_path, short_line, shorten
 from ..exceptions import BayGoError
+from ..limits import LINE_CHARS
 
 __all__ = ["DEBUG_ENV", "PLUGINS_ENV", "cli", "main"]
 
@@ -117,8 +118,9 @@ def cli(debug, plugins):
 
 #: Longest error line ``baygo`` prints (before "... (N more characters)"); a longer one
 #: has its long quoted values cut first, so what went wrong stays readable; a line
-#: within it is printed whole.
-ERROR_CHARS = 300
+#: within it is printed whole. The length a budget refusal is fitted to
+#: (:data:`baygo_graph.limits.LINE_CHARS`): one bound for both.
+ERROR_CHARS = LINE_CHARS
 
 
 def _debug() -> bool:

@@ -11,7 +11,16 @@ import textwrap
 
 import numpy as np
 
-from .._text import figure_label, mathtext, shorten
+# the synthetic-data mark's text, artist id and file metadata live in _text (io's
+# figure writer reads them too); here for the figures and their users
+from .._text import (
+    SYNTHETIC_GID,
+    SYNTHETIC_TEXT,
+    figure_label,
+    figure_metadata,
+    mathtext,
+    shorten,
+)
 
 __all__ = [
     "AGENT_LABEL",
@@ -83,10 +92,6 @@ MSE_LABEL = "test MSE (standardised units)"
 STEP_LABEL = "step t (iterations)"
 INFLUENCE_LABEL = "influence (left Perron vector entry, sums to 1)"
 AGENT_LABEL = "agent"
-
-# Text and artist id of the label that marks figures made from synthetic data, and the
-# file metadata that carries it as text: in _text (io's figure writer reads them too).
-from .._text import SYNTHETIC_GID, SYNTHETIC_TEXT, figure_metadata  # noqa: E402
 
 _EXTRA_COLORS = [_OKABE_ITO[k] for k in ("skyblue", "yellow", "vermillion", "black")]
 

@@ -51,13 +51,10 @@ import numpy as np
 import scipy.sparse as sp
 from networkx.readwrite.gexf import GEXFWriter
 
-from .._text import shorten, xml_text
+from .._text import NOT_XML, shorten, xml_text
 from ..limits import check_budget
 from ..series import GraphSeries
 from .atomic import atomic_write
-
-#: A character XML 1.0 cannot hold.
-_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 __all__ = ["edge_spells", "gexf_ids", "write_gexf"]
 
@@ -330,7 +327,7 @@ def gexf_ids(series) -> list[str]:
     nodes = series.nodes
     ids = [str(v) for v in nodes]
     for v, text in zip(nodes, ids, strict=True):
-        bad = _NOT_XML.search(text)
+        bad = NOT_XML.search(text)
         if bad:
             raise ValueError(
                 f"node label {shorten(repr(v), 60)} holds {bad.group()!r}, which GEXF (XML 1.0) "

@@ -60,7 +60,7 @@ from xml.etree.ElementTree import ParseError
 import networkx as nx
 import numpy as np
 
-from .._text import shorten
+from .._text import NOT_XML, shorten
 from .._validate import underflows
 from ..exceptions import RunFormatError
 from ..limits import JSON_BYTES_PER_FILE_BYTE, check_budget, estimate_edge_list_bytes
@@ -91,8 +91,6 @@ SERIES_SUFFIXES = (".json", ".graphml", ".gexf")
 #: resident memory above the process, 460-740 B for JSON and 2,140-2,340 B for GraphML:
 #: 2,048 let a GraphML write at the budget's edge peak at 1.04x it).
 WRITE_BYTES_PER_RECORD = {"JSON": 1024, "GraphML": 3072}
-#: A character XML 1.0 cannot hold.
-_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 def _json_scalar(value):
@@ -110,7 +108,7 @@ def _check_label(node) -> None:
 
 def _xml_text(text: str, what: str, *, cr: bool = True) -> None:
     """ValueError when GraphML cannot give ``text`` back (``cr``: ``\\r`` allowed)."""
-    bad = _NOT_XML.search(text) or (None if cr else re.search("\r", text))
+    bad = NOT_XML.search(text) or (None if cr else re.search("\r", text))
     if bad:
         raise ValueError(
             f"{what} holds {bad.group()!r}, which GraphML (XML 1.0) cannot give back; "

@@ -316,7 +316,8 @@ def test_plot_checks_the_drawing_against_the_budget(monkeypatch):
     frame = pd.DataFrame({"source": i, "target": (i + 1) % n, "time": i % 2})
     series = as_series(frame)
     monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "100M")
-    with pytest.raises(BudgetError, match=r"the figures of 2 steps x 40000 nodes \(140000 edges drawn\)"):
+    said = r"the figures of 2 steps x 40000 nodes \(140000 edges drawn\)"
+    with pytest.raises(BudgetError, match=said):
         _check_drawing_budget(series, 2)
     monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "150M")
     _check_drawing_budget(series, 2)  # 120 MiB: drawn
