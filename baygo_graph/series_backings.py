@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import NamedTuple
 
 import networkx as nx
 import numpy as np
@@ -33,8 +34,73 @@ __all__ = [
     "EdgeListSeries",
     "FixedSeries",
     "GraphSeries",
+    "StepRows",
     "series_from_arrays",
 ]
+
+
+class StepRows(NamedTuple):
+    """Every step's W of a series as one base matrix and the rows that replace its rows
+    (:meth:`GraphSeries.step_rows`): the arrays grow with the series' entries, not with
+    its steps (a long sparse span has few).
+
+    Row ``row[r]`` of ``W_t`` at step ``t = step[r]`` holds the entries
+    ``col[ptr[r]:ptr[r + 1]]`` with weights ``w[ptr[r]:ptr[r + 1]]`` (columns sorted, no
+    zeros: possibly none); every other row of every step is ``base``'s row.
+    """
+
+    #: The canonical W (float64 CSR: columns sorted, duplicates summed, no stored zero)
+    #: of a step none of whose rows is listed (the identity, or a fixed series' W).
+    base: sp.csr_array
+    #: ``(step, row)`` of each replaced row, sorted by step then row (int64).
+    step: np.ndarray
+    row: np.ndarray
+    #: Row ``r``'s entries are ``ptr[r]:ptr[r + 1]`` of ``col`` and ``w``.
+    ptr: np.ndarray
+    col: np.ndarray
+    w: np.ndarray
+
+
+def _identity(m: int) -> sp.csr_array:
+    idx = np.arange(m, dtype=np.int64)
+    return sp.csr_array((np.ones(m), idx, np.arange(m + 1, dtype=np.int64)), shape=(m, m))
+
+
+def _step_rows(m: int, step, row, col, w) -> StepRows:
+    """:class:`StepRows` over the identity from entries ``(step, row, col, w)`` (each
+    listed row replaced whole): sorted by step, row and column, repeats added (in the
+    order given), zeros dropped after the rows are known (a row of zeros stays listed,
+    empty)."""
+    step, row, col = (np.asarray(a, dtype=np.int64) for a in (step, row, col))
+    w = np.asarray(w, dtype=np.float64)
+    same = np.zeros(len(step), dtype=bool)
+    if len(step) > 1 and not np.all(_lex_le((step, row, col))):
+        order = np.lexsort((col, row, step))  # stable: repeats keep the order given
+        step, row, col, w = step[order], row[order], col[order], w[order]
+    same[1:] = (step[1:] == step[:-1]) & (row[1:] == row[:-1]) & (col[1:] == col[:-1])
+    if same.any():  # repeated (step, row, col): added up, as a CSR matrix sums them
+        group = np.cumsum(~same) - 1
+        w = np.bincount(group, weights=w)
+        keep = ~same
+        step, row, col = step[keep], row[keep], col[keep]
+    first = np.ones(len(step), dtype=bool)
+    first[1:] = (step[1:] != step[:-1]) | (row[1:] != row[:-1])
+    rid = np.cumsum(first) - 1
+    nz = w != 0
+    ptr = np.zeros(int(first.sum()) + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rid[nz], minlength=len(ptr) - 1), out=ptr[1:])
+    return StepRows(_identity(m), step[first], row[first], ptr, col[nz], w[nz])
+
+
+def _lex_le(keys) -> np.ndarray:
+    """Whether each consecutive pair of ``keys`` (a tuple of equal-length arrays, most
+    significant first) is in order (``<=``)."""
+    le = np.ones(len(keys[0]) - 1, dtype=bool)
+    tie = np.ones(len(keys[0]) - 1, dtype=bool)
+    for k in keys:
+        le &= ~tie | (k[1:] >= k[:-1])
+        tie &= k[1:] == k[:-1]
+    return le
 
 
 def _check_node_labels(nodes: tuple, m: int) -> None:
@@ -199,6 +265,37 @@ class GraphSeries:
         out[:, idx, idx] = 1.0 - out.sum(axis=2)
         return out
 
+    def step_rows(self) -> StepRows:
+        """Every step's W as one base matrix and the rows that differ from it, in arrays
+        that grow with the series' entries, never with its steps.
+
+        ``W_t`` (:meth:`weights`, in canonical form) is ``base`` with the rows listed
+        for step ``t`` replaced: what writers and digests use to visit a long sparse
+        span without building a matrix per step.
+
+        Returns
+        -------
+        StepRows
+
+        Examples
+        --------
+        >>> s = ChoiceSeries.from_choices([[1, -1], [-1, -1]], delta=0.25)
+        >>> r = s.step_rows()
+        >>> r.step.tolist(), r.row.tolist(), r.col.tolist(), r.w.tolist()
+        ([0], [0], [0, 1], [0.25, 0.75])
+        """
+        # W_t = the off-diagonal entries and w_ii = 1 - their row sum (weight_sum):
+        # a row with no entry at a step is the identity's
+        step, src, dst, w = self.step_edges(0, self.n_steps)
+        order = np.lexsort((dst, step))  # stable: each row's edges in the order given
+        step, src, dst, w = step[order], src[order], dst[order], w[order]
+        first = np.ones(len(step), dtype=bool)
+        first[1:] = (step[1:] != step[:-1]) | (dst[1:] != dst[:-1])
+        off = np.bincount(np.cumsum(first) - 1, weights=w)
+        at, node = step[first], dst[first]
+        return _step_rows(self.n_agents, np.concatenate([step, at]), np.concatenate([dst, node]),
+                          np.concatenate([src, node]), np.concatenate([w, 1.0 - off]))  # fmt: skip
+
     def arrays(self) -> tuple[str, dict]:
         """``(kind, arrays)`` to store the series; :func:`series_from_arrays` inverts it."""
         raise NotImplementedError
@@ -322,6 +419,19 @@ class ChoiceSeries(GraphSeries):
         indices[at], data[at] = choice[rows], 1.0 - delta
         return sp.csr_array((data, indices, indptr), shape=(m, m))
 
+    def step_rows(self) -> StepRows:
+        # the rows weights() builds: an agent with no choice keeps the identity's row
+        choices = self.choices
+        t, i = np.nonzero(choices >= 0)
+        c = choices[t, i].astype(np.int64)
+        delta = self.delta
+        other = c != i
+        diag = np.where(other, delta, delta + (1.0 - delta))
+        t, i, o = t.astype(np.int64), i.astype(np.int64), np.flatnonzero(other)
+        return _step_rows(self.n_agents, np.concatenate([t, t[o]]), np.concatenate([i, i[o]]),
+                          np.concatenate([i, c[o]]),
+                          np.concatenate([diag, np.full(len(o), 1.0 - delta)]))  # fmt: skip
+
     def arrays(self) -> tuple[str, dict]:
         return "dynamic", {"choices": self.choices}
 
@@ -365,6 +475,14 @@ class FixedSeries(GraphSeries):
     def weight_stack(self) -> np.ndarray:
         t, m = self.n_steps, self.n_agents
         return np.broadcast_to(self.fixed.toarray(), (t, m, m))
+
+    def step_rows(self) -> StepRows:
+        base = sp.csr_array(self.fixed, dtype=np.float64, copy=True)
+        base.eliminate_zeros()
+        base.sum_duplicates()
+        base.sort_indices()
+        none = np.zeros(0, dtype=np.int64)
+        return StepRows(base, none, none, np.zeros(1, dtype=np.int64), none, np.zeros(0))
 
     def arrays(self) -> tuple[str, dict]:
         w = self.fixed
@@ -427,6 +545,10 @@ class EdgeListSeries(GraphSeries):
         tt, ii = np.nonzero(idle)
         out[tt, ii, ii] = 1.0
         return out
+
+    def step_rows(self) -> StepRows:
+        # a row with entries at a step is those entries; a row with none, the identity's
+        return _step_rows(self.n_agents, *self.entries)
 
     def arrays(self) -> tuple[str, dict]:
         step, row, col, w = self.entries

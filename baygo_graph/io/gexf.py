@@ -48,7 +48,6 @@ from pathlib import Path
 
 import networkx as nx
 import numpy as np
-import scipy.sparse as sp
 from networkx.readwrite.gexf import GEXFWriter
 
 from .._text import NOT_XML, shorten, xml_text
@@ -188,29 +187,43 @@ def _influence_values(values: np.ndarray) -> list:
 
 def _self_weight_runs(series) -> tuple:
     """``(node, w_ii, start, end)`` arrays: the runs of consecutive steps with one (exactly
-    equal) positive self-weight, sorted by node then step; one pass over the steps, the
-    runs held as arrays (about 32 B each), never as Python objects."""
-    m = series.n_agents
-    value, since = np.zeros(m), np.zeros(m, dtype=np.int64)
-    parts, pending = [], []
-    for t in range(series.n_steps + 1):
-        now = series.weights(t).diagonal() if t < series.n_steps else np.zeros(m)
-        changed = np.flatnonzero(now != value)
-        ended = changed[value[changed] > 0]
-        if len(ended):
-            pending.append((ended, value[ended], since[ended], np.full(len(ended), t - 1)))
-            if len(pending) >= 1024:  # a few large arrays, not one small one per step
-                parts.append(tuple(map(np.concatenate, zip(*pending, strict=True))))
-                pending = []
-        since[changed] = t
-        value = now
-    if pending:
-        parts.append(tuple(map(np.concatenate, zip(*pending, strict=True))))
-    if not parts:
-        return np.zeros(0, np.int64), np.zeros(0), np.zeros(0, np.int64), np.zeros(0, np.int64)
-    node, w, first, last = map(np.concatenate, zip(*parts, strict=True))
-    order = np.argsort(node, kind="stable")  # each node's runs stay in step order
-    return node[order], w[order], first[order], last[order]
+    equal) positive self-weight, sorted by node then step.
+
+    From :meth:`~baygo_graph.series.GraphSeries.step_rows` in one vectorised pass: each
+    node's steps are pieces (a replaced row's step, or a stretch of steps between them
+    holding the base's self-weight), and pieces of one value that follow each other are
+    one run; the work grows with the replaced rows and the nodes, not with the steps (an
+    empty step of a long sparse span costs nothing).
+    """
+    rows = series.step_rows()
+    m, t_all = series.n_agents, series.n_steps
+    default = rows.base.diagonal().astype(np.float64)
+    own = np.repeat(rows.row, np.diff(rows.ptr)) == rows.col  # each row's diagonal entry
+    value = np.zeros(len(rows.step))
+    value[np.repeat(np.arange(len(rows.step)), np.diff(rows.ptr))[own]] = rows.w[own]
+    order = np.lexsort((rows.step, rows.row))  # by node, then step
+    node, step, value = rows.row[order], rows.step[order], value[order]
+    new = np.ones(len(node), dtype=bool)
+    new[1:] = node[1:] != node[:-1]
+    prev = np.where(new, -1, np.concatenate([[-1], step[:-1]]))
+    last = np.full(m, -1, dtype=np.int64)  # each node's last replaced step
+    last[node] = step  # sorted by step within a node: the last write wins
+    nodes = np.arange(m, dtype=np.int64)
+    piece_node = np.concatenate([node, node, nodes])  # gaps before, the rows, gaps after
+    start = np.concatenate([prev + 1, step, last + 1])
+    end = np.concatenate([step - 1, step, np.full(m, t_all - 1, dtype=np.int64)])
+    w = np.concatenate([default[node], value, default])
+    keep = start <= end
+    piece_node, start, end, w = piece_node[keep], start[keep], end[keep], w[keep]
+    order = np.lexsort((start, piece_node))
+    piece_node, start, end, w = piece_node[order], start[order], end[order], w[order]
+    brk = np.ones(len(w), dtype=bool)  # a new run: another node, or another value (NaN: each)
+    brk[1:] = (piece_node[1:] != piece_node[:-1]) | ~(w[1:] == w[:-1])
+    first = np.flatnonzero(brk)
+    final = np.append(first[1:] - 1, len(w) - 1)
+    pos = w[first] > 0
+    first, final = first[pos], final[pos]
+    return piece_node[first], w[first], start[first], end[final]
 
 
 def _self_weights(series, runs=None) -> list[list]:
@@ -295,14 +308,91 @@ def series_digest(series) -> str:
     h = hashlib.sha256()
     marks = (tuple(series.nodes), series.n_steps, series.informative, bool(series.synthetic))
     h.update(repr(marks).encode())
-    for t in range(series.n_steps):
-        w = sp.csr_array(series.weights(t), dtype=np.float64)
-        w.eliminate_zeros()
-        w.sum_duplicates()
-        w.sort_indices()
-        for part in (w.indptr.astype(np.int64), w.indices.astype(np.int64), w.data):
-            h.update(part.tobytes())
+    for block in _step_words(series):
+        h.update(block)
     return h.hexdigest()
+
+
+#: Words (8 bytes) of one block :func:`_step_words` hands the hash at most (one step more
+#: when a step alone is larger): 16 MiB.
+_DIGEST_WORDS = 1 << 21
+
+
+def _step_words(series):
+    """Every step's canonical W (CSR ``indptr``, ``indices`` as int64, ``data`` as
+    float64, one after the other, step after step) as blocks of 8-byte words: the bytes
+    :func:`series_digest` hashes, built from
+    :meth:`~baygo_graph.series.GraphSeries.step_rows` a block of steps at a time (a step
+    whose rows are all the base's is the base's bytes, repeated)."""
+    rows = series.step_rows()
+    m, t_all = series.n_agents, series.n_steps
+    base = rows.base
+    b_count = np.diff(base.indptr).astype(np.int64)
+    base_words = np.concatenate([base.indptr.astype(np.int64), base.indices.astype(np.int64),
+                                 base.data.astype(np.float64).view(np.int64)])  # fmt: skip
+    per_base = len(base_words)
+    steps, at = np.unique(rows.step, return_index=True)  # the steps with replaced rows
+    r_count = np.diff(rows.ptr)
+    # words of each such step (its nnz: the base's, with its replaced rows' counts instead)
+    delta = np.add.reduceat(r_count - b_count[rows.row], at) if len(at) else np.zeros(0, int)
+    words = per_base + 2 * delta
+    # cum[k]: the words from step 0 to the end of steps[k] if every step between were base
+    cum = (steps + 1) * per_base + 2 * np.cumsum(delta)
+    start = np.append(at, len(rows.step))
+    block, reps = base_words.tobytes(), max(1, _DIGEST_WORDS // per_base)
+    pos, k = 0, 0
+    while pos < t_all:
+        stop = t_all if k == len(steps) else int(steps[k])
+        if stop > pos:  # steps of the base alone: its bytes, repeated
+            for n in (reps,) * ((stop - pos) // reps) + ((stop - pos) % reps,):
+                if n:
+                    yield block * n
+            pos = stop
+            continue
+        # steps[k:j]: as many as fit one block, the base's steps between them included
+        j = max(k + 1, int(np.searchsorted(cum, cum[k] - words[k] + _DIGEST_WORDS,
+                                           side="right")))  # fmt: skip
+        t1 = int(steps[j - 1]) + 1
+        yield _block(rows, m, pos, t1, base, b_count, start[k], start[j])
+        pos, k = t1, j
+
+
+def _block(rows, m: int, t0: int, t1: int, base, b_count, lo: int, hi: int) -> np.ndarray:
+    """The words of steps ``[t0, t1)`` (see :func:`_step_words`); ``lo:hi``: the replaced
+    rows of those steps."""
+    n = t1 - t0
+    r_step, r_row = rows.step[lo:hi] - t0, rows.row[lo:hi]
+    r_count = np.diff(rows.ptr[lo : hi + 1])
+    counts = np.tile(b_count, (n, 1))
+    counts[r_step, r_row] = r_count
+    replaced = np.zeros((n, m), dtype=bool)
+    replaced[r_step, r_row] = True
+    indptr = np.zeros((n, m + 1), dtype=np.int64)
+    np.cumsum(counts, axis=1, out=indptr[:, 1:])
+    # each step's entries: the base's rows that are not replaced, then the replaced rows
+    b_row = np.repeat(np.arange(m, dtype=np.int64), b_count)
+    e_step = np.repeat(np.arange(n, dtype=np.int64), len(b_row))
+    e_row = np.tile(b_row, n)
+    keep = ~replaced[e_step, e_row]
+    a, b = rows.ptr[lo], rows.ptr[hi]
+    e_step = np.concatenate([e_step[keep], np.repeat(r_step, r_count)])
+    e_row = np.concatenate([e_row[keep], np.repeat(r_row, r_count)])
+    e_col = np.concatenate([np.tile(base.indices.astype(np.int64), n)[keep], rows.col[a:b]])
+    e_w = np.concatenate([np.tile(base.data.astype(np.float64), n)[keep], rows.w[a:b]])
+    order = np.lexsort((e_col, e_row, e_step))
+    e_step, e_col, e_w = e_step[order], e_col[order], e_w[order]
+    nnz = indptr[:, -1]
+    head = np.zeros(n + 1, dtype=np.int64)  # where each step's words start
+    np.cumsum((m + 1) + 2 * nnz, out=head[1:])
+    out = np.empty(int(head[-1]), dtype=np.int64)
+    out[(head[:-1, None] + np.arange(m + 1)).ravel()] = indptr.ravel()
+    e_first = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(nnz, out=e_first[1:])
+    within = np.arange(len(e_step)) - e_first[e_step]
+    at = head[e_step] + (m + 1) + within
+    out[at] = e_col
+    out[at + nnz[e_step]] = e_w.view(np.int64)
+    return out
 
 
 def gexf_ids(series) -> list[str]:

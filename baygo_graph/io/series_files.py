@@ -661,6 +661,39 @@ def _pieces(a: int, b: int, runs: list[tuple], static: float) -> list[tuple]:
     return out
 
 
+def _heard_loops(selfs: list, spans: list) -> list:
+    """Self-loop spans ``(n, n, w, a, b)``, those of weight 1 cut to the steps where their
+    node hears someone (a span of ``spans`` ends at it): a row holding its self-loop 1
+    alone is the identity's, which a series leaves implicit. write_gexf writes ``w_ii = 1``
+    over each idle stretch; expanded step by step, two contacts 10^6 steps apart would be
+    2 x 10^6 entries (hostile round 13, R6's reader side). The series' W is the same."""
+    import bisect
+
+    heard: dict = {}
+    for _, v, _, a, b in spans:
+        heard.setdefault(v, []).append((a, b))
+    merged = {}
+    for v, spells in heard.items():  # each node's steps with an in-edge, as sorted intervals
+        out = []
+        for a, b in sorted(spells):
+            if out and a <= out[-1][1] + 1:
+                out[-1][1] = max(out[-1][1], b)
+            else:
+                out.append([a, b])
+        merged[v] = ([a for a, _ in out], [b for _, b in out])
+    kept = []
+    for n, _, w, a, b in selfs:
+        if w != 1.0:
+            kept.append((n, n, w, a, b))
+            continue
+        starts, ends = merged.get(n, ([], []))
+        k = bisect.bisect_left(ends, a)  # the first interval ending at or after a
+        while k < len(starts) and starts[k] <= b:
+            kept.append((n, n, w, max(a, starts[k]), min(b, ends[k])))
+            k += 1
+    return kept
+
+
 def _gexf_nodes(graph, titles: dict) -> tuple[list, list, list]:
     """Node ids (file order, unique), the informative ones and the timed self-weights."""
     informative = {i for (c, i), t in titles.items() if c == "node" and t == "informative"}
@@ -770,7 +803,7 @@ def _read_gexf(path: Path, self_weight=None) -> GraphSeries:
             if two_way and u != v:
                 spans += [(v, u, w, s, t) for w, s, t in pieces]
     selfs = [(n, n, w, first if a is None else a, last if b is None else b) for n, w, a, b in loops]
-    spans += [x for x in selfs if x[3] <= x[4]]
+    spans += _heard_loops([x for x in selfs if x[3] <= x[4]], spans)
     steps = last - first + 1
     entries = sum(b - a + 1 for *_, a, b in spans)
     check_budget(  # counted before the spells are expanded (one spell may claim millions)

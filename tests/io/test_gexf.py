@@ -123,3 +123,119 @@ def test_escaping_and_errors(tmp_path):
     with pytest.raises(TypeError, match="graphs must be a Run"):
         write_series(42, tmp_path / "x.gexf")
     assert not (tmp_path / "cen.gexf").exists() and not (tmp_path / "x.gexf").exists()
+
+
+# --- the digest and the self-weight runs from one pass over the rows (hostile round 13, R6)
+
+
+def per_step_digest_and_runs(series):
+    """Brute force: the digest and the self-weight runs from ``series.weights(t)`` built at
+    every step (what write_gexf and every series file's digest did before R6)."""
+    import hashlib
+
+    import scipy.sparse as sp
+
+    h = hashlib.sha256()
+    marks = (tuple(series.nodes), series.n_steps, series.informative, bool(series.synthetic))
+    h.update(repr(marks).encode())
+    diag = []
+    for t in range(series.n_steps):
+        w = sp.csr_array(series.weights(t), dtype=np.float64)
+        w.eliminate_zeros()
+        w.sum_duplicates()
+        w.sort_indices()
+        for part in (w.indptr.astype(np.int64), w.indices.astype(np.int64), w.data):
+            h.update(part.tobytes())
+        diag.append(w.diagonal())
+    runs = []  # per node, maximal runs of one positive value
+    for k in range(series.n_agents):
+        t = 0
+        while t < series.n_steps:
+            v, end = diag[t][k], t
+            while end + 1 < series.n_steps and diag[end + 1][k] == v:
+                end += 1
+            if v > 0:
+                runs.append((k, float(v), t, end))
+            t = end + 1
+    return h.hexdigest(), runs
+
+
+def _random_series(kind, steps, m, rows, seed):
+    import scipy.sparse as sp
+
+    from baygo_graph.series import ChoiceSeries, EdgeListSeries, FixedSeries, series_from_edges
+
+    rng = np.random.default_rng(seed)
+    if kind == "choices":
+        delta = float(rng.choice([0.0, 0.3, 0.5, 1.0]))
+        return ChoiceSeries.from_choices(rng.integers(-1, m, (steps, m)), delta=delta)
+    if kind == "fixed":
+        w = sp.random(m, m, density=0.5, random_state=seed, format="csr") + sp.eye(m)
+        return FixedSeries(n_steps=steps, n_agents=m, fixed=sp.csr_array(w))
+    t = rng.integers(0, steps, rows)  # most steps empty when steps >> rows
+    r, c = rng.integers(0, m, rows), rng.integers(0, m, rows)
+    w = rng.choice([0.0, 0.25, 1.0, 1 / 3, 2.0], rows)
+    if kind == "raw":  # entries as a file of an earlier version stored them (zeros, repeats)
+        order = np.lexsort((c, r, t))
+        return EdgeListSeries(n_steps=steps, n_agents=m, entries=(t[order], r[order],
+                              c[order], w[order]))  # fmt: skip
+    rule = {"edges": None, "equal": "equal", "half": 0.5}[kind]
+    return series_from_edges(t, r, c, w, n_steps=steps, nodes=range(m), self_weight=rule)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    kind=st.sampled_from(["edges", "equal", "half", "raw", "choices", "fixed"]),
+    steps=st.integers(1, 60),
+    m=st.integers(1, 5),
+    rows=st.integers(0, 12),
+    seed=st.integers(0, 2**16),
+    block=st.sampled_from([1, 5, 13, 1 << 21]),
+)
+def test_digest_and_self_weights_equal_the_per_step_path(kind, steps, m, rows, seed, block):
+    """The digest stored in files must not change: the one-pass digest (blocks of any size,
+    empty steps as the base's bytes) and self-weight runs equal the per-step brute force."""
+    from baygo_graph.io import gexf
+
+    series = _random_series(kind, steps, m, rows, seed)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(gexf, "_DIGEST_WORDS", block)
+        digest = gexf.series_digest(series)
+    runs = list(zip(*(a.tolist() for a in gexf._self_weight_runs(series)), strict=True))
+    assert (digest, runs) == per_step_digest_and_runs(series)
+
+
+def test_digest_of_a_known_series_is_unchanged():
+    """A digest written into files before the one-pass path (the value main fc9a124 gave)."""
+    from baygo_graph.io.gexf import series_digest
+    from baygo_graph.series import series_from_edges
+
+    s = series_from_edges([0, 4, 4], [1, 0, 2], [0, 1, 1], [1.0, 2.0, 1.0], n_steps=9,
+                          nodes=("a", "b", "c"), self_weight="equal")  # fmt: skip
+    assert series_digest(s) == "e025763c2b73b5067d02d31d9eb1ae4b139a1ea73786d371d928e1509aace3e5"
+
+
+def test_a_long_sparse_span_builds_no_matrix_per_step(tmp_path, monkeypatch):
+    """Two contacts 10^6 steps apart (R6: write_series to .gexf took 311 s, a scipy matrix
+    per step, twice): the runs, the digest and the whole file come from the rows alone, and
+    the file reads back with its digest checked."""
+    from baygo_graph import read_series
+    from baygo_graph.io import gexf
+    from baygo_graph.series import EdgeListSeries, series_from_edges
+
+    s = series_from_edges([0, 999_999], [1, 0], [0, 1], [1.0, 1.0], n_steps=1_000_000,
+                          nodes=("a", "b"), self_weight="equal")  # fmt: skip
+    digest = gexf.series_digest(s)
+
+    def per_step(*args):
+        raise AssertionError("a matrix built for one step")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(EdgeListSeries, "weight_sum", per_step)
+        runs = [a.tolist() for a in gexf._self_weight_runs(s)]
+        assert gexf.series_digest(s) == digest
+        path = write_series(s, tmp_path / "span.gexf", window=1)
+    assert runs == [[0, 0, 1, 1], [1.0, 0.5, 0.5, 1.0], [0, 999_999, 0, 1],
+                    [999_998, 999_999, 0, 999_999]]  # fmt: skip
+    back = read_series(path)
+    assert back.n_steps == 1_000_000 and gexf.series_digest(back) == digest
