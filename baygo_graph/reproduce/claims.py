@@ -292,6 +292,14 @@ def _b_claim(df, smallest_b, min_windows):
     if smallest_b is None or smallest_b.empty:
         return Claim("b_connectivity", claim, test, None, "not measured")
     evidence, values, holds = _b_evidence(smallest_b, b_max)
+    n = int(smallest_b["seed"].nunique()) if "seed" in smallest_b else None
+    if b_max < 1:  # no B >= 1 meets the threshold: the run decides nothing
+        why = (
+            f"not tested: a run of T = {steps} steps cannot hold {min_windows} complete "
+            f"windows of any B >= 1 (needs T >= {min_windows}; the paper: 60)"
+        )
+        values["not_tested"] = why
+        return Claim("b_connectivity", claim, test, None, f"{why}; {evidence}", values, n=n)
     note = (
         ""
         if holds
@@ -304,7 +312,6 @@ def _b_claim(df, smallest_b, min_windows):
             f"{note} In {loose} seed(s) the aligned B covers only [0, k*B): the tail after "
             "it is not strongly connected (unchecked by that B)."
         ).strip()
-    n = int(smallest_b["seed"].nunique()) if "seed" in smallest_b else None
     return Claim("b_connectivity", claim, test, holds, evidence, values, note, n=n)
 
 

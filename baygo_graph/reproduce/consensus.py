@@ -21,7 +21,7 @@ import pandas as pd
 
 from .._format import format_number as _fmt
 from ..analysis.stats import first_stable
-from ..analysis.tables import table_array, table_seeds, table_strategies
+from ..analysis.tables import table_array, table_seeds, table_steps, table_strategies
 from .verdict import Claim
 
 __all__ = [
@@ -142,14 +142,20 @@ def consensus_claims(
             continue
         steps = table[name].to_numpy()
         claims.append(_median_claim(key, claim, test, steps, limit=limit, level=level,
+                                    run=table_steps(df),
                                     what=f"tolerance {_describe(kind, value)}",
                                     extra={"kind": kind, "tolerance": value,
                                            "reading": "mse"}))  # fmt: skip
     return claims
 
 
-def _median_claim(key, claim, test, steps, *, limit, level, what, extra):
-    """Three-way verdict from the order-statistics interval of the median step."""
+def _median_claim(key, claim, test, steps, *, limit, level, what, extra, run):
+    """Three-way verdict from the order-statistics interval of the median step.
+
+    A seed that never reaches consensus in a ``run`` of steps ending before step
+    ``limit`` is censored, not late: a verdict that rests on such seeds is not
+    decided by this run.
+    """
     from scipy.stats import quantile_test
 
     median = float(np.median(steps))
@@ -162,6 +168,7 @@ def _median_claim(key, claim, test, steps, *, limit, level, what, extra):
     else:
         lo, hi = -np.inf, np.inf
     holds = True if hi <= limit else (False if lo > limit else None)
+    short = holds is False and not np.isfinite(lo) and run - 1 < limit
     evidence = (
         f"{what}: median consensus step {_fmt(median)}, {100 * level:.4g}% [{_fmt(lo)}, "
         f"{_fmt(hi)}] (limit {limit}); reached in {reached:.0%} of {len(steps)} seeds"
@@ -169,9 +176,16 @@ def _median_claim(key, claim, test, steps, *, limit, level, what, extra):
     values = {"median_step": median, "median_lo": lo, "median_hi": hi, "reached": reached,
               "limit": limit} | extra  # fmt: skip
     note = "" if holds or reached >= 0.5 else "Most seeds never reach consensus here."
-    if holds is None:
+    if short:  # the seeds above the limit are only seeds the run ended on
+        why = (
+            f"not tested: the run of T = {run} steps ends before step {limit}, so a seed "
+            f"that has not reached consensus by step {run - 1} may still reach it by step "
+            f"{limit} (needs T > {limit}; the paper: 60)"
+        )
+        holds, note, values["not_tested"] = None, f"N{why[1:]}.", why
+    elif holds is None:
         note = (note + " Cannot tell: the interval straddles the limit.").strip()
-    outcome = "cannot tell" if holds is None else ""
+    outcome = "cannot tell" if holds is None and not short else ""
     return Claim(key, claim, test, holds, evidence, values, note, outcome=outcome,
                  n=len(steps))  # fmt: skip
 
@@ -212,9 +226,11 @@ def belief_claim(spreads, *, within: int = 20, slack: int = 5, level: float = 0.
     )
     if spreads is None:
         return Claim("consensus_beliefs", claim, test, None, "not measured")
-    first = first_stable(np.asarray(spreads, dtype=float) <= tolerance)
+    spreads = np.asarray(spreads, dtype=float)
+    first = first_stable(spreads <= tolerance)
     steps = np.where(np.isnan(first), np.inf, first)
     return _median_claim("consensus_beliefs", claim, test, steps, limit=limit, level=level,
+                         run=spreads.shape[-1],
                          what=f"belief spread <= {tolerance:g}",
                          extra={"kind": "belief", "tolerance": tolerance,
                                 "reading": "beliefs"})  # fmt: skip

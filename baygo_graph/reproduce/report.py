@@ -86,6 +86,8 @@ def _effect(c) -> str:
     v, f = c.values, _fmt
     if not v:
         return c.evidence
+    if "not_tested" in v:  # the run cannot show what the claim speaks of
+        return v["not_tested"]
     if "word" in v:  # a contrast
         text = f"d = {f(v['mean_difference'])} [{f(v['lo'])}, {f(v['hi'])}]"
         if v["word"] == "matches":

@@ -271,3 +271,44 @@ def test_belief_consensus_is_its_own_reading(rng):
     assert b.values["reading"] == "beliefs" and "posterior means" in b.test
     assert by_key["consensus_abs_0.01"].values["reading"] == "mse"
     assert "MSE reading" in by_key["consensus_abs_0.01"].test
+
+
+@pytest.mark.parametrize("steps", [2, 3, 12])
+def test_a_run_shorter_than_a_claims_span_is_not_tested_never_contradicted(rng, steps):
+    # a run of T steps cannot show: 4 complete windows when T < 4, the first 20
+    # iterations when T < 20, consensus by step 25 when it ends before step 25
+    t = np.arange(steps)
+    falling = 1.0 / (1 + t)
+    df = curves_table(rng, complete=falling, baygo=falling, stars={})
+    df = pd.concat([df, df.assign(agent=2, mse=df["mse"] + 1.0)])  # agents never agree
+    claims = {c.key: c for c in evaluate_claims(df, smallest_b=b_table([1] * 8),
+                                                beliefs=np.ones((8, steps)))}  # fmt: skip
+    b = claims["b_connectivity"]
+    if steps < 4:
+        assert b.holds is None and b.verdict == "not evaluated"
+        assert b.evidence.startswith(f"not tested: a run of T = {steps} steps")
+    else:  # B = 1 <= 12 // 4: decided on the data
+        assert b.verdict == "holds"
+    early = claims["paper_complete_worsens_early"]
+    assert early.holds is None and early.verdict == "not evaluated"
+    assert f"T = {steps} steps is shorter than the sentence's first 20" in early.evidence
+    for key in ("consensus_abs_0.01", "consensus_beliefs"):
+        c = claims[key]
+        assert c.holds is None and c.verdict == "not evaluated", key
+        assert c.note.startswith(f"Not tested: the run of T = {steps} steps ends before")
+        assert np.isinf(c.values["median_step"])  # never reached within the run
+        assert c.values["not_tested"] == c.note[0].lower() + c.note[1:-1]
+    if steps < 4:  # every teller reads the same reason (the report's table from values)
+        assert b.evidence.startswith(b.values["not_tested"] + "; aligned: smallest B")
+    else:
+        assert "not_tested" not in b.values
+    assert early.values["not_tested"] == early.evidence
+
+
+def test_a_long_enough_run_that_never_reaches_consensus_contradicts(rng):
+    t = np.arange(30)  # the run goes past step 25: never reaching consensus is late
+    df = curves_table(rng, complete=1.0 / (1 + t), baygo=1.0 / (1 + t), stars={})
+    df = pd.concat([df, df.assign(agent=2, mse=df["mse"] + 1.0)])
+    claims = {c.key: c for c in evaluate_claims(df, beliefs=np.ones((8, 30)))}
+    assert claims["consensus_abs_0.01"].verdict == "does not hold"
+    assert claims["consensus_beliefs"].verdict == "does not hold"

@@ -103,6 +103,11 @@ def test_report_names_each_claim_with_its_computed_verdict(small_reproduction):
     report = (out / "results" / "report.md").read_text()
     assert "SYNTHETIC DATA" in report.splitlines()[2]
     for claim in result.claims:
+        if "not_tested" in claim.values:  # a span longer than the run's 5 steps: said so
+            assert claim.verdict == "not evaluated" and claim.key in (
+                "paper_complete_worsens_early", "consensus_beliefs", "consensus_abs_0.01",
+                "consensus_abs_0.02", "consensus_rel_5pct")  # fmt: skip
+            continue
         assert re.fullmatch(
             r"holds|does not hold|violated where informative|vacuous|cannot tell at \d+ seeds",
             claim.verdict,
