@@ -405,7 +405,11 @@ def reproduce(seeds, steps, data, n_jobs, out, seed, agents, grid, gallery, vide
         + (" (SYNTHETIC: see the note above, and in every file)" if dataset.synthetic else ""),
         "claims of the paper (tests in report.md):",
     ]
-    lines += [f"  {c.key:<{width}}  {c.verdict}" for c in result.claims]
+    untested = {c.key: c.values["not_tested"] for c in result.claims if "not_tested" in c.values}
+    lines += [
+        f"  {c.key:<{width}}  {c.verdict}" + (f" ({untested[c.key]})" if c.key in untested else "")
+        for c in result.claims
+    ]
     lines += [f"  ({n})" for n in result.notes]
     lines += [
         f"report: {result.files['report']}",
@@ -416,6 +420,7 @@ def reproduce(seeds, steps, data, n_jobs, out, seed, agents, grid, gallery, vide
         "data": dataset.source,
         "note": banner or None,
         "claims": {c.key: c.verdict for c in result.claims},
+        "not_tested": untested,  # why a claim is not evaluated: the run lacks its span
         "files": {k: str(v) for k, v in result.files.items()},
         "timings_s": result.timings,
     }
