@@ -1,0 +1,73 @@
+"""Hostile rounds 13-14, reader side: what a compressed file holds once decompressed,
+long spans, integer labels, ties."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import io
+import lzma
+
+import pandas as pd
+import pytest
+
+from baygo_graph import as_series
+from baygo_graph.exceptions import RunFormatError
+
+_CODECS = {".gz": (gzip.compress, "gzip -d"), ".bz2": (bz2.compress, "bzip2 -d"),
+           ".xz": (lzma.compress, "xz -d")}  # fmt: skip
+_TEXT = b"1 2 100\n2 3 160\n"
+
+
+def _parquet() -> bytes:
+    out = io.BytesIO()
+    pd.DataFrame({"source": [1, 2], "target": [2, 3], "time": [0, 1]}).to_parquet(out)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("outer", list(_CODECS))
+@pytest.mark.parametrize("inner", [*_CODECS, ".parquet", ".zip"])
+@pytest.mark.parametrize("name", ["e.txt", "e.csv"])
+def test_what_a_compressed_file_holds_is_named(tmp_path, outer, inner, name):
+    """gzip inside .bz2, a file compressed twice, a gzipped Parquet file were told "holds NUL
+    bytes ... UTF-16 or UTF-32 text: save it as UTF-8" (hostile round 13, Q13 one level
+    down): the line names both layers and how to undo them."""
+    if inner in _CODECS:
+        content = _CODECS[inner][0](_TEXT)
+    elif inner == ".parquet":
+        content = _parquet()
+    else:
+        import zipfile
+
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w") as z:
+            z.writestr("e.txt", _TEXT)
+        content = out.getvalue()
+    path = tmp_path / (name + outer)
+    path.write_bytes(_CODECS[outer][0](content))
+    with pytest.raises(RunFormatError) as e:
+        as_series(path)
+    text = str(e.value)
+    assert "UTF" not in text and len(text) <= 300, text
+    assert f"decompress it ({_CODECS[outer][1]} FILE" in text or (
+        f"decompress both layers ({_CODECS[outer][1]} FILE, then {_CODECS[inner][1]}" in text
+    ), text
+    words = {".parquet": "holding a Parquet file", ".zip": "holding a zip archive"}
+    if inner in words:
+        assert words[inner] in text, text
+    else:
+        assert ("again (compressed twice)" in text) == (inner == outer), text
+
+
+def test_text_starting_par1_is_still_read(tmp_path):
+    """A label PAR1 at the top of a compressed text file is text, not a Parquet file."""
+    path = tmp_path / "e.txt.gz"
+    path.write_bytes(gzip.compress(b"PAR1 2 100\n2 3 160\n"))
+    assert as_series(path).nodes == ("2", "3", "PAR1")
+
+
+def test_legacy_lzma_named_xz_is_named(tmp_path):
+    path = tmp_path / "e.txt.xz"
+    path.write_bytes(lzma.compress(_TEXT, format=lzma.FORMAT_ALONE))
+    with pytest.raises(RunFormatError, match=r"is legacy lzma data \(\.lzma\), not xz: "):
+        as_series(path)
