@@ -71,3 +71,39 @@ def test_legacy_lzma_named_xz_is_named(tmp_path):
     path.write_bytes(lzma.compress(_TEXT, format=lzma.FORMAT_ALONE))
     with pytest.raises(RunFormatError, match=r"is legacy lzma data \(\.lzma\), not xz: "):
         as_series(path)
+
+
+_GRAPHML = (
+    '<?xml version="1.0"?><graphml xmlns="http://graphml.graphdrawing.org/xmlns">'
+    '<key id="s" for="edge" attr.name="step" attr.type="{kind}"/>'
+    '<key id="w" for="edge" attr.name="weight" attr.type="double"/>'
+    '<graph edgedefault="directed"><node id="0"/><node id="1"/>'
+    '<edge source="0" target="1"><data key="s">{step}</data><data key="w">1.0</data></edge>'
+    '<edge source="1" target="0"><data key="s">0</data><data key="w">1.0</data></edge>'
+    "</graph></graphml>"
+)
+
+
+@pytest.mark.parametrize(
+    ("kind", "step", "shown"),
+    [("long", "1" + "0" * 400, "1.000...e+400 (a 401-digit integer)"),
+     ("double", "1E300", "1.000...e+300 (a 301-digit integer)"),
+     ("long", "123456789012345678901", "1.234...e+20 (a 21-digit integer)")],
+)  # fmt: skip
+def test_a_huge_step_keeps_the_limit_on_the_line(tmp_path, kind, step, shown):
+    """A 400-digit step filled the line, and the CLI's 300 characters cut off the limit it
+    states (hostile round 12, Q7 nit): the number is shown by its size, the limit whole."""
+    from click.testing import CliRunner
+
+    from baygo_graph.cli import cli
+
+    path = tmp_path / "big.graphml"
+    path.write_text(_GRAPHML.format(kind=kind, step=step))
+    with pytest.raises(RunFormatError) as e:
+        as_series(path)
+    text = str(e.value)
+    assert f"declares {shown} steps for 2 edges: at most 4096 + (number of edges) steps " \
+           "are accepted" in text and len(text) <= 300, text  # fmt: skip
+    result = CliRunner().invoke(cli, ["analyze", str(path)])
+    line = (str(result.exception) + result.output).strip().splitlines()[-1]
+    assert line.endswith("steps are accepted") and len(line) <= 300, line
