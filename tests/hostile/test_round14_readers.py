@@ -107,3 +107,73 @@ def test_a_huge_step_keeps_the_limit_on_the_line(tmp_path, kind, step, shown):
     result = CliRunner().invoke(cli, ["analyze", str(path)])
     line = (str(result.exception) + result.output).strip().splitlines()[-1]
     assert line.endswith("steps are accepted") and len(line) <= 300, line
+
+
+_TOP, _LOW = 2**63 - 1, -(2**63)
+
+
+@pytest.mark.parametrize(
+    "labels",
+    [(1, 10**18, 3), (1, 4_611_686_018_427_387_904, 3), (_TOP, _LOW, 5), (-(10**18), 0, 7)],
+)
+@pytest.mark.parametrize("door", ["frame", ".csv", ".tsv", ".txt", ".txt.gz", ".parquet",
+                                  "out.k", ".json", ".graphml", ".gexf"])  # fmt: skip
+def test_int64_labels_read_the_same_through_every_door(tmp_path, labels, door):
+    """19-digit labels (64-bit hashed ids, snowflake ids) read from CSV, TSV or SNAP text
+    made every label of the file text where a DataFrame, Parquet, JSON, GraphML and GEXF
+    gave ints: two rules of "a canonical integer" (hostile round 14, S1). One rule now:
+    canonical digits within the signed 64-bit range."""
+    from baygo_graph import write_series
+
+    a, b, c = labels
+    frame = pd.DataFrame({"source": [a, b, c], "target": [b, c, a], "time": [0, 1, 2]})
+    expected = tuple(sorted(labels))
+    path = tmp_path / ("e" + door if door.startswith(".") else door)
+    if door in (".csv", ".tsv"):
+        frame.to_csv(path, sep="," if door == ".csv" else "\t", index=False)
+    elif door in (".txt", ".txt.gz", "out.k"):
+        text = "".join(f"{u} {v} {t}\n" for u, v, t in frame.itertuples(index=False))
+        data = ("% asym unweighted\n" if door == "out.k" else "") + text
+        path.write_bytes(gzip.compress(data.encode()) if door.endswith(".gz") else data.encode())
+    elif door == ".parquet":
+        frame.to_parquet(path)
+    elif door != "frame":
+        write_series(frame, path)
+    series = as_series(frame if door == "frame" else path)
+    assert series.nodes == expected and all(type(v) is int for v in series.nodes)
+
+
+@pytest.mark.parametrize("door", [".csv", ".txt", ".gexf", ".graphml"])
+def test_a_label_past_int64_makes_the_file_text(tmp_path, door):
+    """A 20-digit id (and 2^63) is text in every door that reads text: the file's labels
+    stay text (never an integer past the 64-bit range one door would refuse)."""
+    big = "9223372036854775808"
+    path = tmp_path / ("e" + door)
+    if door in (".csv", ".txt"):
+        sep = "," if door == ".csv" else " "
+        head = "source,target,time\n" if door == ".csv" else ""
+        path.write_text(head + f"{big}{sep}1{sep}0\n1{sep}2{sep}1\n")
+    elif door == ".gexf":
+        path.write_text(
+            '<?xml version="1.0"?><gexf xmlns="http://www.gexf.net/1.2draft" version="1.2">'
+            f'<graph defaultedgetype="directed"><nodes><node id="{big}"/><node id="1"/><node '
+            f'id="2"/></nodes><edges><edge source="{big}" target="1"/><edge source="1" '
+            'target="2"/></edges></graph></gexf>'
+        )
+    else:
+        path.write_text(
+            '<?xml version="1.0"?><graphml xmlns="http://graphml.graphdrawing.org/xmlns">'
+            '<key id="s" for="edge" attr.name="step" attr.type="int"/><graph '
+            f'edgedefault="directed"><node id="{big}"/><node id="1"/><node id="2"/><edge '
+            f'source="{big}" target="1"><data key="s">0</data></edge><edge source="1" '
+            'target="2"><data key="s">1</data></edge></graph></graphml>'
+        )
+    assert set(as_series(path).nodes) == {"1", "2", big}
+
+
+def test_a_python_integer_label_past_int64_is_refused():
+    import networkx as nx
+
+    with pytest.raises(ValueError, match=r"node label 100000000000000000000 is an integer "
+                                         r"beyond the signed 64-bit range"):  # fmt: skip
+        as_series([nx.DiGraph([(10**20, 1)])])
