@@ -35,6 +35,7 @@ from .series_backings import (
     EdgeListSeries,
     FixedSeries,
     GraphSeries,
+    StepRows,
     series_from_arrays,
 )
 
@@ -44,6 +45,7 @@ __all__ = [
     "EdgeListSeries",
     "FixedSeries",
     "GraphSeries",
+    "StepRows",
     "check_self_weight",
     "informative_marks",
     "node_order",
