@@ -305,6 +305,23 @@ def shorten(text, limit: int = 200) -> str:
     return f"{text[:limit]}... ({len(text) - limit} more characters)"
 
 
+def big_int(n: int) -> str:
+    """An integer from a file as a message shows it: whole up to 18 digits, else its
+    leading digits, its power of ten and its length (a 400-digit step would push the
+    limit a message states off the line).
+
+    Examples
+    --------
+    >>> big_int(4096), big_int(-(10**400) - 7)
+    ('4096', '-1.000...e+400 (a 401-digit integer)')
+    """
+    text = str(abs(int(n)))
+    sign = "-" if n < 0 else ""
+    if len(text) <= 18:
+        return sign + text
+    return f"{sign}{text[0]}.{text[1:4]}...e+{len(text) - 1} (a {len(text)}-digit integer)"
+
+
 def short_repr(value, limit: int = 60) -> str:
     """``repr(value)`` shortened to ``limit`` characters (:func:`shorten`): how a
     message quotes a value a user gave (an option, a cell).

@@ -17,7 +17,10 @@ from ._text import short_repr
 
 __all__ = [
     "INTEGER_TEXT",
+    "INT_LABEL",
     "NUMBER_TEXT",
+    "int_label_text",
+    "int_label_texts",
     "real_text",
     "check_choice",
     "check_int",
@@ -44,6 +47,55 @@ INTEGER_TEXT = re.compile(r"[+-]?[0-9]+")
 #: A decimal number as every reader takes it from text: :data:`INTEGER_TEXT` with an
 #: optional fraction and exponent, ASCII only.
 NUMBER_TEXT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+#: An integer node label written the one canonical way (ASCII digits, no ``+``, no
+#: leading zero, no ``-0``: no two texts name one integer), at most 19 digits; read as an
+#: integer only when it also fits a signed 64-bit integer (:func:`int_label_text`).
+INT_LABEL = re.compile(r"0|-?[1-9][0-9]{0,18}")
+_INT64_TOP = {False: "9223372036854775807", True: "9223372036854775808"}  # 2^63 - 1, -2^63
+
+
+def int_label_text(text) -> bool:
+    """Whether ``text`` is read as an integer label: :data:`INT_LABEL` and within the
+    signed 64-bit range (integer labels are 64-bit signed, docs/formats.md) - the one
+    rule of every door that reads labels from text (CSV, TSV, SNAP and KONECT files,
+    GEXF and GraphML ids).
+
+    Examples
+    --------
+    >>> [int_label_text(t) for t in ("7", "007", "-0", "9223372036854775807")]
+    [True, False, False, True]
+    >>> int_label_text("9223372036854775808"), int_label_text("-9223372036854775808")
+    (False, True)
+    """
+    if not isinstance(text, str) or not INT_LABEL.fullmatch(text):
+        return False
+    digits = text.removeprefix("-")
+    return len(digits) < 19 or digits <= _INT64_TOP[text.startswith("-")]
+
+
+def int_label_texts(texts) -> bool:
+    """:func:`int_label_text` of every cell of a pandas Series of text, vectorised (False
+    for an empty one).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> int_label_texts(pd.Series(["1", "-9223372036854775808"]))
+    True
+    >>> int_label_texts(pd.Series(["1", "10000000000000000000"]))
+    False
+    """
+    if not len(texts) or not texts.str.fullmatch(INT_LABEL.pattern).all():
+        return False
+    digits = texts.str.removeprefix("-")
+    long = digits.str.len() == 19
+    if not long.any():
+        return True
+    negative = texts.str.startswith("-")
+    top = negative.map({False: _INT64_TOP[False], True: _INT64_TOP[True]})
+    return bool((digits[long] <= top[long]).all())
 
 
 #: A strategy's or model's registered name: what a command can select (``--strategies``

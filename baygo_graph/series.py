@@ -35,6 +35,7 @@ from .series_backings import (
     EdgeListSeries,
     FixedSeries,
     GraphSeries,
+    StepRows,
     series_from_arrays,
 )
 
@@ -44,6 +45,7 @@ __all__ = [
     "EdgeListSeries",
     "FixedSeries",
     "GraphSeries",
+    "StepRows",
     "check_self_weight",
     "informative_marks",
     "node_order",
@@ -277,6 +279,14 @@ def _check_labels(nodes, *, where: str = "") -> None:
             f"{where}node label {shorten(repr(bad), 40)} is a {type(bad).__name__}: node "
             "labels are integers or text (relabel the graphs, e.g. networkx.relabel_nodes(g, "
             "str))"
+        )
+    big = next((v for v in nodes if isinstance(v, int | np.integer) and not isinstance(v, bool)
+                and not -(2**63) <= int(v) < 2**63), None)  # fmt: skip
+    if big is not None:  # a text door reads such a label as text: never two kinds of one
+        raise ValueError(
+            f"{where}node label {shorten(repr(int(big)), 40)} is an integer beyond the signed "
+            "64-bit range that integer labels have (docs/formats.md): relabel it as text "
+            "(e.g. networkx.relabel_nodes(g, str))"
         )
 
 

@@ -64,7 +64,7 @@ from ..limits import (
     memory_limit,
     size_text,
 )
-from .filekind import misnamed_message
+from .filekind import head_kind, misnamed_message, packed_kind
 
 __all__ = [
     "COMPRESSIONS",
@@ -476,6 +476,9 @@ class _Framed(io.RawIOBase):
         if not head:
             return False
         if not head.startswith(self.magic):
+            if not self.frames and self.kind == "xz" and head[:3] == b"\x5d\x00\x00":
+                what, advice = _PACKED[".lzma"]  # xz -z --format=lzma, named .xz
+                raise RunFormatError(f"{self._name()} is {what} (.lzma), not xz: {advice}")
             if not self.frames:
                 raise RunFormatError(
                     f"{self._name()} is not {self.kind} data (it starts with "
@@ -573,6 +576,23 @@ def _not_wide_text(path: Path, compression: str | None, name: str) -> None:
     in the first line, in one line saying so (not its header as NUL-riddled names)."""
     with _open(path, compression) as raw:
         head = raw.read(4096)
+    inner = head_kind(head[:16]) if compression is not None else None
+    if inner is not None and (inner[1] != ".parquet" or head[4:5] == b"\x15"):
+        # compressed twice, gzip inside .bz2, a gzipped Parquet file (its first page header
+        # follows PAR1: text starting "PAR1" is not one): never "UTF-16 ... save as UTF-8"
+        what, suffix, how = inner
+        outer, _, unpack = packed_kind(path) or (f"{compression} data", None, "decompress")
+        if suffix == ".parquet":
+            tail = (f"{what}: decompress it ({unpack} FILE) and read the Parquet file it "
+                    "gives, named .parquet")  # fmt: skip
+        elif suffix in (".zip", ".7z"):
+            tail = (f"{what}: decompress it ({unpack} FILE), extract the archive ({how}) and "
+                    "pass the file inside")  # fmt: skip
+        else:
+            again = " again (compressed twice)" if what == outer else ""
+            tail = (f"{what}{again}: decompress both layers ({unpack} FILE, then {how} what it "
+                    "gives) and pass the plain file")  # fmt: skip
+        raise RunFormatError(f"{name} is {outer} holding {tail}")
     for mark, what in _WIDE_MARKS:
         if head.startswith(mark):
             raise RunFormatError(

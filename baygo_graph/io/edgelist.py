@@ -38,7 +38,7 @@ import numpy as np
 import pandas as pd
 
 from .. import _text
-from .._validate import check_unique_names
+from .._validate import check_unique_names, int_label_texts
 from ..exceptions import BudgetError, CellError, RunFormatError
 from ..limits import (
     EDGE_LIST_BYTES_PER_STEP,
@@ -127,16 +127,13 @@ def _steps(values: pd.Series, name: str, **rules) -> np.ndarray:
     return time_steps(values, name=name, **rules)
 
 
-_CANONICAL_INT = r"0|-?[1-9][0-9]{0,17}"
-
-
 def _int_labels(text: pd.Series):
     """``"int64"`` when every label of a column read as text is an integer written the
-    canonical way (ASCII digits, no ``+``, no leading zero, no ``-0``: so no two labels
-    merge), else ``object`` (the labels stay text)."""
+    canonical way within the 64-bit range (:func:`~baygo_graph._validate.int_label_texts`:
+    the rule of every door), else ``object`` (the labels stay text)."""
     filled = text.dropna()  # an empty cell keeps the text kind: refused later by its row
     whole = len(filled) == len(text) and len(filled)
-    return "int64" if whole and filled.str.fullmatch(_CANONICAL_INT).all() else object
+    return "int64" if whole and int_label_texts(filled) else object
 
 
 #: What pandas.api.types.infer_dtype says of a column of plain labels (no scan needed).

@@ -12,6 +12,7 @@ from pathlib import Path
 
 __all__ = [
     "describe_file",
+    "head_kind",
     "misnamed_message",
     "missing_message",
     "not_a_run_message",
@@ -63,6 +64,19 @@ def packed_kind(path) -> tuple[str, str, str | None] | None:
                     return None
     except OSError:
         return None
+    return head_kind(head)
+
+
+def head_kind(head: bytes) -> tuple[str, str, str | None] | None:
+    """:func:`packed_kind` of a file's first bytes (e.g. what a compressed file holds
+    once decompressed); a Parquet file is taken at its first bytes alone.
+
+    Examples
+    --------
+    >>> import gzip
+    >>> head_kind(gzip.compress(b"1 2 100\\n")[:16]), head_kind(b"1 2 100")
+    (('gzip-compressed data', '.gz', 'gzip -d'), None)
+    """
     return next(((w, s, h) for magic, w, s, h in _PACKED if magic.match(head)), None)
 
 

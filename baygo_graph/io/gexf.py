@@ -43,7 +43,6 @@ means steps 2, 3 and 4.
 from __future__ import annotations
 
 import datetime
-import re
 from pathlib import Path
 
 import networkx as nx
@@ -51,6 +50,7 @@ import numpy as np
 from networkx.readwrite.gexf import GEXFWriter
 
 from .._text import NOT_XML, shorten, xml_text
+from .._validate import int_label_text
 from ..limits import check_budget
 from ..series import GraphSeries
 from .atomic import atomic_write
@@ -68,16 +68,12 @@ GEXF_BYTES_PER_NODE = 3072
 GEXF_BYTES_FIXED = 8 << 20
 
 
-#: An integer label written the one canonical way: ASCII digits, no ``+``, no leading
-#: zero, no ``-0`` (so no two texts name one integer).
-CANONICAL_INT = re.compile(r"0|-?[1-9][0-9]*")
-
-
 def int_ids(ids) -> dict:
-    """Text ids -> ints when every id is an integer written the canonical way
-    (:data:`CANONICAL_INT`), else the ids as they are: ``7``, ``007``, ``+7`` and
-    ``\u0667`` stay four nodes."""
-    if ids and all(isinstance(n, str) and CANONICAL_INT.fullmatch(n) for n in ids):
+    """Text ids -> ints when every id is an integer written the canonical way within the
+    64-bit range (:func:`~baygo_graph._validate.int_label_text`, the rule of every door),
+    else the ids as they are: ``7``, ``007``, ``+7`` and ``\u0667`` stay four nodes, and
+    ``99999999999999999999`` makes every id of its file text."""
+    if ids and all(int_label_text(n) for n in ids):
         return {n: int(n) for n in ids}
     return {n: n for n in ids}
 

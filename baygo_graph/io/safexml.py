@@ -44,7 +44,7 @@ import defusedxml
 import defusedxml.ElementTree as DET
 import networkx as nx
 
-from .._text import shorten
+from .._text import big_int, shorten
 from .._validate import INTEGER_TEXT, NUMBER_TEXT, underflows
 from ..exceptions import RunFormatError
 from ..limits import check_budget
@@ -292,13 +292,13 @@ def _series(root, budget, node_type=int) -> tuple[list[nx.DiGraph], dict]:
         raise RunFormatError(f"graph attribute steps must be an integer >= 0, got {steps!r}")
     if steps > MAX_EMPTY_STEPS + count:
         raise RunFormatError(
-            f"declares {steps} steps for {count} edges: at most "
+            f"declares {big_int(steps)} steps for {count} edges: at most "
             f"{MAX_EMPTY_STEPS} + (number of edges) steps are accepted"
         )
     low = min((e[0] for e in edges), default=0)
     if low < 0 or last >= steps:
         bad = low if low < 0 else last
-        raise RunFormatError(f"an edge has step {bad}, outside [0, {steps})")
+        raise RunFormatError(f"an edge has step {big_int(bad)}, outside [0, {big_int(steps)})")
     # every step graph holds its own copy of every node's attribute dict
     cost = (steps + 1) * (len(ids) * _GRAPH_ITEM_BYTES + attrs * _ATTR_BYTES)
     cost += (len(edges) + steps) * _GRAPH_ITEM_BYTES

@@ -60,7 +60,7 @@ from xml.etree.ElementTree import ParseError
 import networkx as nx
 import numpy as np
 
-from .._text import NOT_XML, shorten
+from .._text import NOT_XML, big_int, shorten
 from .._validate import underflows
 from ..exceptions import RunFormatError
 from ..limits import JSON_BYTES_PER_FILE_BYTE, check_budget, estimate_edge_list_bytes
@@ -304,7 +304,7 @@ def _step_attrs(written, steps: int) -> list[dict]:
     attrs = json.loads(written) if written is not None else [{}] * steps
     if not isinstance(attrs, list) or len(attrs) != steps:
         got = len(attrs) if isinstance(attrs, list) else type(attrs).__name__
-        raise RunFormatError(f"step_graphs lists {got} steps, steps is {steps}")
+        raise RunFormatError(f"step_graphs lists {got} steps, steps is {big_int(steps)}")
     scalar = bool | int | float | str | None
     if not all(isinstance(a, dict) and all(isinstance(v, scalar) for v in a.values())
                for a in attrs):  # fmt: skip

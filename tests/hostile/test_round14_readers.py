@@ -1,0 +1,179 @@
+"""Hostile rounds 13-14, reader side: what a compressed file holds once decompressed,
+long spans, integer labels, ties."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import io
+import lzma
+
+import pandas as pd
+import pytest
+
+from baygo_graph import as_series
+from baygo_graph.exceptions import RunFormatError
+
+_CODECS = {".gz": (gzip.compress, "gzip -d"), ".bz2": (bz2.compress, "bzip2 -d"),
+           ".xz": (lzma.compress, "xz -d")}  # fmt: skip
+_TEXT = b"1 2 100\n2 3 160\n"
+
+
+def _parquet() -> bytes:
+    out = io.BytesIO()
+    pd.DataFrame({"source": [1, 2], "target": [2, 3], "time": [0, 1]}).to_parquet(out)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("outer", list(_CODECS))
+@pytest.mark.parametrize("inner", [*_CODECS, ".parquet", ".zip"])
+@pytest.mark.parametrize("name", ["e.txt", "e.csv"])
+def test_what_a_compressed_file_holds_is_named(tmp_path, outer, inner, name):
+    """gzip inside .bz2, a file compressed twice, a gzipped Parquet file were told "holds NUL
+    bytes ... UTF-16 or UTF-32 text: save it as UTF-8" (hostile round 13, Q13 one level
+    down): the line names both layers and how to undo them."""
+    if inner in _CODECS:
+        content = _CODECS[inner][0](_TEXT)
+    elif inner == ".parquet":
+        content = _parquet()
+    else:
+        import zipfile
+
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w") as z:
+            z.writestr("e.txt", _TEXT)
+        content = out.getvalue()
+    path = tmp_path / (name + outer)
+    path.write_bytes(_CODECS[outer][0](content))
+    with pytest.raises(RunFormatError) as e:
+        as_series(path)
+    text = str(e.value)
+    assert "UTF" not in text and len(text) <= 300, text
+    assert f"decompress it ({_CODECS[outer][1]} FILE" in text or (
+        f"decompress both layers ({_CODECS[outer][1]} FILE, then {_CODECS[inner][1]}" in text
+    ), text
+    words = {".parquet": "holding a Parquet file", ".zip": "holding a zip archive"}
+    if inner in words:
+        assert words[inner] in text, text
+    else:
+        assert ("again (compressed twice)" in text) == (inner == outer), text
+
+
+def test_text_starting_par1_is_still_read(tmp_path):
+    """A label PAR1 at the top of a compressed text file is text, not a Parquet file."""
+    path = tmp_path / "e.txt.gz"
+    path.write_bytes(gzip.compress(b"PAR1 2 100\n2 3 160\n"))
+    assert as_series(path).nodes == ("2", "3", "PAR1")
+
+
+def test_legacy_lzma_named_xz_is_named(tmp_path):
+    path = tmp_path / "e.txt.xz"
+    path.write_bytes(lzma.compress(_TEXT, format=lzma.FORMAT_ALONE))
+    with pytest.raises(RunFormatError, match=r"is legacy lzma data \(\.lzma\), not xz: "):
+        as_series(path)
+
+
+_GRAPHML = (
+    '<?xml version="1.0"?><graphml xmlns="http://graphml.graphdrawing.org/xmlns">'
+    '<key id="s" for="edge" attr.name="step" attr.type="{kind}"/>'
+    '<key id="w" for="edge" attr.name="weight" attr.type="double"/>'
+    '<graph edgedefault="directed"><node id="0"/><node id="1"/>'
+    '<edge source="0" target="1"><data key="s">{step}</data><data key="w">1.0</data></edge>'
+    '<edge source="1" target="0"><data key="s">0</data><data key="w">1.0</data></edge>'
+    "</graph></graphml>"
+)
+
+
+@pytest.mark.parametrize(
+    ("kind", "step", "shown"),
+    [("long", "1" + "0" * 400, "1.000...e+400 (a 401-digit integer)"),
+     ("double", "1E300", "1.000...e+300 (a 301-digit integer)"),
+     ("long", "123456789012345678901", "1.234...e+20 (a 21-digit integer)")],
+)  # fmt: skip
+def test_a_huge_step_keeps_the_limit_on_the_line(tmp_path, kind, step, shown):
+    """A 400-digit step filled the line, and the CLI's 300 characters cut off the limit it
+    states (hostile round 12, Q7 nit): the number is shown by its size, the limit whole."""
+    from click.testing import CliRunner
+
+    from baygo_graph.cli import cli
+
+    path = tmp_path / "big.graphml"
+    path.write_text(_GRAPHML.format(kind=kind, step=step))
+    with pytest.raises(RunFormatError) as e:
+        as_series(path)
+    text = str(e.value)
+    assert f"declares {shown} steps for 2 edges: at most 4096 + (number of edges) steps " \
+           "are accepted" in text and len(text) <= 300, text  # fmt: skip
+    result = CliRunner().invoke(cli, ["analyze", str(path)])
+    line = (str(result.exception) + result.output).strip().splitlines()[-1]
+    assert line.endswith("steps are accepted") and len(line) <= 300, line
+
+
+_TOP, _LOW = 2**63 - 1, -(2**63)
+
+
+@pytest.mark.parametrize(
+    "labels",
+    [(1, 10**18, 3), (1, 4_611_686_018_427_387_904, 3), (_TOP, _LOW, 5), (-(10**18), 0, 7)],
+)
+@pytest.mark.parametrize("door", ["frame", ".csv", ".tsv", ".txt", ".txt.gz", ".parquet",
+                                  "out.k", ".json", ".graphml", ".gexf"])  # fmt: skip
+def test_int64_labels_read_the_same_through_every_door(tmp_path, labels, door):
+    """19-digit labels (64-bit hashed ids, snowflake ids) read from CSV, TSV or SNAP text
+    made every label of the file text where a DataFrame, Parquet, JSON, GraphML and GEXF
+    gave ints: two rules of "a canonical integer" (hostile round 14, S1). One rule now:
+    canonical digits within the signed 64-bit range."""
+    from baygo_graph import write_series
+
+    a, b, c = labels
+    frame = pd.DataFrame({"source": [a, b, c], "target": [b, c, a], "time": [0, 1, 2]})
+    expected = tuple(sorted(labels))
+    path = tmp_path / ("e" + door if door.startswith(".") else door)
+    if door in (".csv", ".tsv"):
+        frame.to_csv(path, sep="," if door == ".csv" else "\t", index=False)
+    elif door in (".txt", ".txt.gz", "out.k"):
+        text = "".join(f"{u} {v} {t}\n" for u, v, t in frame.itertuples(index=False))
+        data = ("% asym unweighted\n" if door == "out.k" else "") + text
+        path.write_bytes(gzip.compress(data.encode()) if door.endswith(".gz") else data.encode())
+    elif door == ".parquet":
+        frame.to_parquet(path)
+    elif door != "frame":
+        write_series(frame, path)
+    series = as_series(frame if door == "frame" else path)
+    assert series.nodes == expected and all(type(v) is int for v in series.nodes)
+
+
+@pytest.mark.parametrize("door", [".csv", ".txt", ".gexf", ".graphml"])
+def test_a_label_past_int64_makes_the_file_text(tmp_path, door):
+    """A 20-digit id (and 2^63) is text in every door that reads text: the file's labels
+    stay text (never an integer past the 64-bit range one door would refuse)."""
+    big = "9223372036854775808"
+    path = tmp_path / ("e" + door)
+    if door in (".csv", ".txt"):
+        sep = "," if door == ".csv" else " "
+        head = "source,target,time\n" if door == ".csv" else ""
+        path.write_text(head + f"{big}{sep}1{sep}0\n1{sep}2{sep}1\n")
+    elif door == ".gexf":
+        path.write_text(
+            '<?xml version="1.0"?><gexf xmlns="http://www.gexf.net/1.2draft" version="1.2">'
+            f'<graph defaultedgetype="directed"><nodes><node id="{big}"/><node id="1"/><node '
+            f'id="2"/></nodes><edges><edge source="{big}" target="1"/><edge source="1" '
+            'target="2"/></edges></graph></gexf>'
+        )
+    else:
+        path.write_text(
+            '<?xml version="1.0"?><graphml xmlns="http://graphml.graphdrawing.org/xmlns">'
+            '<key id="s" for="edge" attr.name="step" attr.type="int"/><graph '
+            f'edgedefault="directed"><node id="{big}"/><node id="1"/><node id="2"/><edge '
+            f'source="{big}" target="1"><data key="s">0</data></edge><edge source="1" '
+            'target="2"><data key="s">1</data></edge></graph></graphml>'
+        )
+    assert set(as_series(path).nodes) == {"1", "2", big}
+
+
+def test_a_python_integer_label_past_int64_is_refused():
+    import networkx as nx
+
+    with pytest.raises(ValueError, match=r"node label 100000000000000000000 is an integer "
+                                         r"beyond the signed 64-bit range"):  # fmt: skip
+        as_series([nx.DiGraph([(10**20, 1)])])
