@@ -278,7 +278,11 @@ def _settled_box(fig, *, dpi):
     (inches, padded by ``savefig.pad_inches``): what ``bbox_inches="tight"`` computes.
 
     The layout engine runs alone, not inside a draw of the whole figure (the box and
-    the files are the same; the draw took a third of the time)."""
+    the files are the same; the draw took a third of the time). The engine is then
+    removed, not left as a placeholder: with any engine set, ``savefig`` draws the
+    whole figure once more before it prints it (about 15% of a figure's CPU time; the
+    PNG files are the same, a PDF's coordinates may move in their last digit, 1e-10
+    point)."""
     import matplotlib as mpl
 
     old = fig.dpi
@@ -288,7 +292,8 @@ def _settled_box(fig, *, dpi):
         engine = fig.get_layout_engine()
         if engine is not None and fig.axes:  # as Figure.draw runs it
             engine.execute(fig)
-        fig.set_layout_engine("none")
+        with mpl.rc_context({"figure.autolayout": False, "figure.constrained_layout.use": False}):
+            fig.set_layout_engine(None)  # None, not "none": no layout and no draw in savefig
         box = fig.get_tightbbox(renderer)
     finally:
         fig.set_dpi(old)
