@@ -15,6 +15,7 @@ from collections.abc import Collection, Mapping
 
 import numpy as np
 
+from .._validate import seed_record
 from ..analysis.comparison import Comparison
 from ..defaults import DEFAULT_WINDOW, PAPER
 from ..learning import refuse_renamed, simulate, simulate_seeds
@@ -159,6 +160,7 @@ def compare(
     return_runs: bool = False,
     influence_window: int = DEFAULT_WINDOW,
     tidy: bool = True,
+    made: Mapping | None = None,
     **simulate_kwargs,
 ):
     """Run several strategies over many seeds into one tidy table.
@@ -200,6 +202,12 @@ def compare(
         (T, M) arrays, with the reductions of :mod:`baygo_graph.analysis.stats`
         as methods and the tidy frame on demand (``.to_frame()``); use it for
         studies whose tidy frame (S x N x T x M rows) would not fit in memory.
+    made : mapping of str to sequence of Run, optional
+        Runs already made for some strategy labels, one per seed in seed order (e.g.
+        the first ``steps`` steps of longer runs on the same seeds, :meth:`Run.head`):
+        measured here, not run again. Each must be the run ``compare`` would make:
+        that label's strategy, ``steps`` steps and replicate ``r``'s seed
+        (``run.config["seed"]``); anything else is refused (ValueError).
     influence_window : int, default 10
         Window w of :func:`baygo_graph.analysis.influence_series`
         (``method="product"``, ``windows="sliding"``) for the influence column:
@@ -283,6 +291,7 @@ def compare(
     root, children = spawn_seeds(rng, int(seeds))
     dataset = model.resolve_data(kwargs.pop("data", None))
     tasks = [(label, strat, children[r]) for label, strat in labels.items() for r in range(seeds)]
+    made = _made_runs(made, labels, children, int(steps), kwargs)
     keep = _kept_labels(return_runs, labels)
     check_results_budget(  # the table every run adds to, before the first run
         len(labels), int(seeds), int(steps), int(kwargs.get("agents", PAPER.agents)),
@@ -291,10 +300,17 @@ def compare(
     shared = (int(steps), dataset, int(influence_window), kwargs, keep)
     collect = _Collect(len(labels), int(seeds))
     collect.index = {id(t): divmod(i, int(seeds)) for i, t in enumerate(tasks)}
+    results = {}
+    for i, task in enumerate(tasks):  # the runs already made: measured here
+        if task[0] in made:
+            results[i] = _measured(task[0], made[task[0]][i % int(seeds)],
+                                   int(influence_window), keep)  # fmt: skip
+            collect(task, results[i])
+    todo = [i for i in range(len(tasks)) if i not in results]
     # The first task runs here: bad arguments fail before any worker starts.
     out = run_tasks(
         RUN_TASK,
-        tasks,
+        [tasks[i] for i in todo],
         shared=shared,
         n_jobs=n_jobs,
         progress=progress,
@@ -324,9 +340,46 @@ def compare(
     if tidy:
         result = result.to_frame()
     if not (isinstance(return_runs, bool | np.bool_) and not return_runs):
+        results.update(zip(todo, out, strict=True))
         keys = [(label, r) for label in labels for r in range(seeds)]
-        return result, {k: o[4] for k, o in zip(keys, out, strict=True) if k[0] in keep}
+        return result, {k: results[i][4] for i, k in enumerate(keys) if k[0] in keep}
     return result
+
+
+def _made_runs(made, labels, children, steps: int, kwargs) -> dict:
+    """``made`` checked: each label's runs are the ones compare would make for it."""
+    if made is None:
+        return {}
+    if not isinstance(made, Mapping):
+        raise TypeError(f"made must be a mapping of strategy labels to runs, got {made!r}")
+    from ..run import Run
+
+    out = {}
+    for label, runs in made.items():
+        if label not in labels:
+            raise ValueError(f"made names {label!r}, not one of the strategies {list(labels)}")
+        runs = list(runs)
+        if len(runs) != len(children):
+            raise ValueError(f"made[{label!r}] must hold {len(children)} runs (one per seed), "
+                             f"got {len(runs)}")  # fmt: skip
+        for r, run in enumerate(runs):
+            if not isinstance(run, Run):
+                raise TypeError(f"made[{label!r}][{r}] must be a Run, got {type(run).__name__}")
+            if run.n_steps != steps or run.config.get("seed") != seed_record(children[r])[0]:
+                raise ValueError(
+                    f"made[{label!r}][{r}] is not replicate {r}'s run of {steps} steps "
+                    f"(it has {run.n_steps} steps, seed {run.config.get('seed')!r})"
+                )
+            want = labels[label]
+            if not _is_strategy(want) and callable(want) and not isinstance(want, type):
+                want = build_strategy(want, agents=kwargs.get("agents", PAPER.agents),
+                                      informative=kwargs.get("informative", 0))  # fmt: skip
+            want = getattr(want, "name", None)
+            if want is not None and run.strategy != want:
+                raise ValueError(f"made[{label!r}][{r}] is a run of {run.strategy!r}, "
+                                 f"not {want!r}")  # fmt: skip
+        out[label] = runs
+    return out
 
 
 def _kept_labels(return_runs, labels) -> frozenset:

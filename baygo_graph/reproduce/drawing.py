@@ -22,7 +22,6 @@ from .report import GALLERY
 __all__ = [
     "ANIMATION_FRAMES",
     "animate_seed0",
-    "animation_task",
     "draw",
     "figure_names",
     "make_figures",
@@ -144,7 +143,6 @@ def draw(
     notes: list,
     n_jobs=None,
     progress=None,
-    animation=None,
 ) -> float:
     """Draw and write every figure (PNG, PDF, gallery PNG) and the animation of BayGo
     seed 0, spread over the workers (:func:`~baygo_graph.experiments.runner.run_tasks`).
@@ -153,10 +151,8 @@ def draw(
     layout, the same bytes), or renders the animation to a temporary folder; this
     process writes every file into ``out`` (atomically, with the folder's record): a
     figure's as soon as it is drawn, the animation's last; ``files`` lists them in the
-    order of :func:`figure_names`, then the animation. ``animation``: the
-    animation already rendered (the result of :func:`animation_task`'s task, run
-    elsewhere, e.g. beside the long runs). Returns the animation's own time (s, in
-    its worker).
+    order of :func:`figure_names`, then the animation. Returns the animation's own
+    time (s, in its worker).
     """
     from ..experiments.runner import run_tasks
     from ..io.atomic import atomic_write
@@ -169,8 +165,8 @@ def draw(
     # scipy.stats, the costliest last (this process takes tasks from the back); written
     # in the order of names
     by_cost = sorted(names, key=_COSTLIEST.index)
-    tasks = [n for n in by_cost if n not in _STATS] + [n for n in by_cost if n in _STATS][::-1]
-    tasks = tasks if animation is not None else ["animation", *tasks]
+    tasks = ["animation", *(n for n in by_cost if n not in _STATS),
+             *[n for n in by_cost if n in _STATS][::-1]]  # fmt: skip
 
     def put(path, data, within):
         atomic_write(path, lambda fh: fh.write(data), within=within)
@@ -192,9 +188,7 @@ def draw(
     done = run_tasks(_draw_task, tasks, shared=(inp, wanted, bool(video)), n_jobs=n_jobs,
                      progress=progress, desc="figures", first_here=False,
                      on_result=write)  # fmt: skip
-    if animation is None:
-        animation = done[0]
-    anim, seconds, anim_notes = animation
+    anim, seconds, anim_notes = done[0]
     for name in names:  # recorded in the order of names
         for role in (f"figure:{name}:png", f"figure:{name}:pdf", f"gallery:{name}"):
             if role in written:
@@ -203,12 +197,6 @@ def draw(
     for kind, data in anim.items():
         files[f"animation:{kind}"] = put(out / "animation" / f"baygo_seed0.{kind}", data, out)
     return seconds
-
-
-def animation_task(df, run0, *, video: bool):
-    """The task (a function, its argument, its shared data) that renders the animation
-    of BayGo seed 0 as :func:`draw` does, to run elsewhere and pass to it."""
-    return _draw_task, "animation", (_Inputs(df, None, False, 0, 0, run0), (), bool(video))
 
 
 def _draw_task(task, shared):

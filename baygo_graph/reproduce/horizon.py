@@ -45,6 +45,31 @@ class LongRuns:
     horizon: pd.DataFrame
     theorem: pd.DataFrame
 
+    def heads(self, steps: int) -> list:
+        """Each run's first ``steps`` steps as :func:`~baygo_graph.experiments.compare`
+        makes that run (same seed, same draws: the same arrays bit for bit), without the
+        theorem monitor's records: the reproduction's BayGo runs (``compare(made=)``).
+
+        Examples
+        --------
+        >>> import baygo_graph as bg
+        >>> from baygo_graph.models import LinearRegression
+        >>> lr = long_runs(seeds=1, steps=4, horizons=(6,), agents=4, n_jobs=1,
+        ...                model=LinearRegression(grid=11), progress=False, window=2,
+        ...                data=bg.synthetic_bodyfat(), synthetic=True)
+        >>> head = lr.heads(4)[0]
+        >>> head.n_steps, head.records, "monitors" in head.config
+        (4, {}, False)
+        """
+        import dataclasses
+
+        out = []
+        for run in self.runs:
+            head = run.head(steps)
+            config = {k: v for k, v in head.config.items() if k != "monitors"}
+            out.append(dataclasses.replace(head, records={}, config=config))
+        return out
+
 
 def long_runs(*, seeds, steps, horizons=HORIZONS, rng=0, n_jobs=None, progress=None,
               window=10, synthetic=False, **simulate_kwargs) -> LongRuns:  # fmt: skip

@@ -38,7 +38,6 @@ import pandas as pd
 
 from .._format import json_clean, json_default, synthetic_banner
 from .._text import csv_frame
-from ..analysis.tables import table_array
 from ..data import resolve_data
 from ..io.atomic import atomic_text
 from ..io.results import check_results_format, write_results
@@ -132,8 +131,9 @@ def _timed(timings: dict, stage: str):
     timings[stage] = time.perf_counter() - t0
 
 
-def _run(study: dict, *, keep_all: bool):
-    """Every strategy over the seeds: the per-run arrays (a Comparison) and the runs.
+def _run(study: dict, *, keep_all: bool, made: dict):
+    """Every strategy over the seeds: the per-run arrays (a Comparison) and the runs;
+    the strategies in ``made`` (label -> runs) are measured, not run again.
 
     Only the BayGo runs come back unless ``keep_all`` (``save_runs``): the
     others' measures are in the Comparison already.
@@ -141,94 +141,33 @@ def _run(study: dict, *, keep_all: bool):
     from ..experiments import compare
 
     keep = True if keep_all else ("baygo",)
-    return compare(STRATEGIES, **study, return_runs=keep, tidy=False)
+    return compare(STRATEGIES, **study, return_runs=keep, tidy=False, made=made)
 
 
-def _long_and_animation(kwargs, *, horizons, res, run0, synthetic, window, video, beside):
-    """The long BayGo runs (:func:`.horizon.long_runs`) and, beside them,
-    the animation of BayGo seed 0 (:func:`.drawing.animation_task`): one process starts
-    on it while the others take long runs, so none waits at the end of a stage.
+def _simulate(study: dict, *, horizons, save_runs, out, files, notes, timings, log):
+    """The long BayGo runs (theorem monitor, horizons), then the other strategies: the
+    comparison's BayGo runs are the long runs' first ``steps`` steps (same seeds, same
+    draws), not run twice."""
+    from .horizon import long_runs
 
-    ``beside()`` (work of this process that needs neither) runs here while the workers
-    start, before this process takes tasks (``run_tasks``' ``meanwhile``); its result is
-    returned third."""
-    from ..experiments.runner import run_tasks
-    from .drawing import animation_task
-    from .horizon import _long_plan, _long_result
-
-    plan = {k: v for k, v in kwargs.items() if k not in ("n_jobs", "progress")}
-    children, shared = _long_plan(horizons=horizons, window=window, synthetic=synthetic,
-                                  **plan)  # fmt: skip
-    anim_fn, anim_task, anim_shared = animation_task(res, run0, video=video)
-    tasks = [("animation", anim_task), *(("long", seed) for seed in children)]
-    early = []
-    done = run_tasks(_side_task(), tasks, shared={"animation": (anim_fn, anim_shared),
-                                                "long": shared},
-                     n_jobs=kwargs["n_jobs"], progress=kwargs["progress"],
-                     desc="long BayGo runs", first_here=False,
-                     meanwhile=lambda: early.append(beside()))  # fmt: skip
-    return _long_result(done[1:]), done[0], early[0]
-
-
-def _side_one(task, shared):
-    """One task of :func:`_long_and_animation`: the animation, or one long run."""
-    from .horizon import LONG_TASK
-
-    kind, item = task
-    if kind == "animation":
-        fn, own = shared["animation"]
-        return fn(item, own)
-    return LONG_TASK.one(item, shared["long"])
-
-
-def _side_many(tasks, shared):
-    """Several long runs at once (the animation is a group of its own)."""
-    from .horizon import LONG_TASK
-
-    return LONG_TASK.many([item for _, item in tasks], shared["long"])
-
-
-def _side_group(task):
-    """Long runs group together (several seeds in one loop); the animation alone."""
-    return task[0]
-
-
-def _side_task():
-    from ..experiments.runner import Batched
-
-    return Batched(_side_one, _side_many, _side_group)
-
-
-def _simulate(study: dict, *, horizons, save_runs, video, out, files, notes, timings, log):
-    """The comparison and the long BayGo runs (theorem monitor, horizons); beside the
-    long runs, what the analysis says of the comparison (:func:`_measure_runs`)."""
     seeds, steps = study["seeds"], study["steps"]
-    log(f"running {len(STRATEGIES)} strategies x {seeds} seeds, {steps} steps ...")
+    log(f"BayGo with the theorem monitor, {seeds} seeds x {max([*horizons, steps])} steps ...")
+    with _timed(timings, "long_runs"):
+        kwargs = {k: v for k, v in study.items() if k != "influence_window"}
+        long = long_runs(horizons=horizons, window=study["influence_window"],
+                         synthetic=bool(study["data"].synthetic), **kwargs)  # fmt: skip
+    others = len([s for s in STRATEGIES if s != "baygo"])
+    log(f"running {others} other strategies x {seeds} seeds, {steps} steps ...")
     with _timed(timings, "compare"):
-        res, runs = _run(study, keep_all=save_runs)
+        res, runs = _run(study, keep_all=save_runs, made={"baygo": long.heads(steps)})
     if save_runs:
         files["runs"] = out / "runs"
         write_runs(runs, files["runs"], overwrite=True)
-    log(f"BayGo with the theorem monitor, {seeds} seeds x {max([*horizons, steps])} steps, "
-        "and the animation ...")  # fmt: skip
-    with _timed(timings, "long_runs"):
-        kwargs = {k: v for k, v in study.items() if k != "influence_window"}
-        synthetic = bool(res.attrs.get("synthetic", False))
-        long, animation, early = _long_and_animation(
-            kwargs, horizons=horizons, res=res, run0=runs[("baygo", 0)], synthetic=synthetic,
-            window=study["influence_window"], video=video,
-            beside=lambda: _measure_runs(res, runs, seeds=seeds,
-                                         window=study["influence_window"]),
-        )  # fmt: skip
-        gap = _same_head(res, long, steps)
-        if gap > 1e-9:
-            notes.append(f"the long BayGo runs' first {steps} steps differ from the claims' "
-                         f"runs (max |MSE difference| {gap:.3g})")  # fmt: skip
     with _timed(timings, "exact_nocol"):
         truncation = _grid_truncation(study, res)
     if truncation:
         notes.append(truncation)
-    return res, runs, long, animation, early
+    return res, runs, long
 
 
 def _grid_truncation(study, res) -> str:
@@ -273,20 +212,12 @@ def _measure_runs(res, runs, *, seeds, window):
     return summary, measures, beliefs
 
 
-def _measure(res, early, *, checks):
-    """The summary table, the measures of the BayGo graphs (``early``:
-    :func:`_measure_runs`) and the claims."""
-    summary, measures, beliefs = early
+def _measure(res, runs, *, seeds, window, checks):
+    """The summary table, the measures of the BayGo graphs and the claims."""
+    summary, measures, beliefs = _measure_runs(res, runs, seeds=seeds, window=window)
     claims = evaluate_claims(res, smallest_b=measures.smallest_b, theorem=checks,
                              beliefs=beliefs)  # fmt: skip
     return summary, measures, claims
-
-
-def _same_head(res, long, steps) -> float:
-    """Largest |MSE difference| between the claims' BayGo runs and the long runs' heads."""
-    mine = table_array(res, "baygo")  # (N, T, M)
-    theirs = np.stack([run.head(steps).mse for run in long.runs])
-    return float(np.max(np.abs(mine - theirs)))
 
 
 def _regime_stage(regimes, *, out, gallery, files, data, **kwargs):
@@ -481,20 +412,21 @@ def reproduce(
     study = {"seeds": seeds, "steps": steps, "rng": rng, "n_jobs": n_jobs, "progress": progress,
              "influence_window": influence_window, "data": dataset, "agents": agents,
              "model": LinearRegression(grid=grid)}  # fmt: skip
-    res, runs, long, animation, early = _simulate(
-        study, horizons=horizons, save_runs=save_runs, video=video, out=out, files=files,
-        notes=notes, timings=timings, log=log,
+    res, runs, long = _simulate(
+        study, horizons=horizons, save_runs=save_runs, out=out, files=files, notes=notes,
+        timings=timings, log=log,
     )  # fmt: skip
     synthetic = bool(res.attrs.get("synthetic", False))
     log("measuring the emergent graphs ...")
     with _timed(timings, "analysis"):
-        summary, measures, claims = _measure(res, early, checks=long.checks)
+        summary, measures, claims = _measure(res, runs, seeds=seeds, window=influence_window,
+                                             checks=long.checks)  # fmt: skip
     log("drawing the figures ...")
     with _timed(timings, "figures"):
         seconds = draw(
             res, measures, synthetic=synthetic, steps=steps, agents=agents, long=long,
             run0=runs[("baygo", 0)], out=out, gallery=gallery, video=video, files=files,
-            notes=notes, n_jobs=n_jobs, progress=progress, animation=animation,
+            notes=notes, n_jobs=n_jobs, progress=progress,
         )  # fmt: skip
     timings["animation"] = seconds
     regime_map = None

@@ -431,11 +431,11 @@ def _header(config, synthetic, data_source, timings) -> list:
         f"- {config['seeds']} paired seeds x {len(STRATEGIES)} strategies "
         f"({', '.join(STRATEGIES)}), T = {config['steps']} steps, M = {config['agents']} "
         f"agents, grid {config['grid']} x {config['grid']}, root seed {config['rng']}",
-        f"- wall time {timings['total']:.1f} s (runs {timings['compare']:.1f} s, long BayGo "
-        f"runs with the animation and the comparison's analysis beside them "
-        f"{timings.get('long_runs', 0.0):.1f} s (the animation {timings['animation']:.1f} s "
-        f"of it), claims {timings['analysis']:.1f} s, figures {timings['figures']:.1f} s"
-        f"{regimes}) on "
+        f"- wall time {timings['total']:.1f} s (long BayGo runs "
+        f"{timings.get('long_runs', 0.0):.1f} s, the other strategies' runs "
+        f"{timings['compare']:.1f} s, claims {timings['analysis']:.1f} s, figures and the "
+        f"animation {timings['figures']:.1f} s (the animation {timings['animation']:.1f} s of "
+        f"it){regimes}) on "
         f"{config['machine']}{_load_text()}",
         f"- baygo-graph {__version__}; command: {markdown_code(config['command'])}",
         "",

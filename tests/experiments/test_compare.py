@@ -130,6 +130,38 @@ def test_return_runs_of_some_strategies_only(data):
     assert isinstance(small(("nocol",), data=data, n_jobs=1, return_runs=np.False_), pd.DataFrame)
 
 
+def test_made_runs_are_measured_not_run_again(data, monkeypatch):
+    """Runs handed in (``made``) give the table and runs of running them here; only the
+    other strategies run; a run of another seed, length or strategy is refused."""
+    import importlib
+
+    compare_module = importlib.import_module("baygo_graph.experiments.compare")
+
+    kw = {"data": data, "seeds": 2, "steps": 4, "rng": 5, "n_jobs": 1, "tidy": False}
+    want, runs = small(("baygo", "nocol"), return_runs=True, **kw)
+    ran = []
+    real = compare_module.simulate_seeds
+    monkeypatch.setattr(compare_module, "simulate_seeds",
+                        lambda s, **k: ran.append(s) or real(s, **k))  # fmt: skip
+    made = [runs[("baygo", r)] for r in range(2)]
+    got, got_runs = small(("baygo", "nocol"), return_runs=True, made={"baygo": made}, **kw)
+    assert {getattr(s, "name", s) for s in ran} == {"nocol"}  # BayGo not run again
+    np.testing.assert_array_equal(got.mse, want.mse)
+    np.testing.assert_array_equal(got.influence, want.influence)
+    np.testing.assert_array_equal(got.informative, want.informative)
+    assert got.attrs == want.attrs and sorted(got_runs) == sorted(runs)
+    assert got_runs[("baygo", 1)] is made[1]
+    for bad, message in (
+        ({"complete": made}, "made names 'complete'"),
+        ({"baygo": made[:1]}, "must hold 2 runs"),
+        ({"baygo": made[::-1]}, r"made\['baygo'\]\[0\] is not replicate 0's run"),
+        ({"baygo": [r.head(3) for r in made]}, "of 4 steps"),
+        ({"nocol": made}, "is a run of 'baygo', not 'nocol'"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            small(("baygo", "nocol"), made=bad, **kw)
+
+
 def test_rng_kinds(data):
     seq = np.random.SeedSequence(5)
     a = small(("nocol",), data=data, n_jobs=1, rng=seq)

@@ -39,3 +39,32 @@ def test_long_runs_equal_compares_runs_measured_afterwards(n_jobs):
         np.testing.assert_array_equal(c.rate, ref.rate)
         assert c.holds_kl == ref.holds_kl
     assert got.theorem["seed"].tolist() == [0, 1, 2]
+
+
+def test_heads_are_compares_runs_bit_for_bit():
+    """The reproduction's BayGo runs are the long runs' heads: every field of
+    compare's run, bit for bit (records and config included)."""
+    import dataclasses
+
+    kw = {"agents": 5, "model": LinearRegression(grid=11), "data": bg.synthetic_bodyfat()}
+    _, runs = compare(["baygo"], seeds=3, steps=8, rng=4, n_jobs=1, return_runs=True,
+                      progress=False, tidy=False, keep_posteriors=[0, 7], **kw)  # fmt: skip
+    got = long_runs(seeds=3, steps=8, horizons=(8, 14), rng=4, n_jobs=1, window=3,
+                    progress=False, synthetic=True, keep_posteriors=[0, 7],
+                    **kw).heads(8)  # fmt: skip
+    for r, head in enumerate(got):
+        want = runs[("baygo", r)]
+        for f in dataclasses.fields(want):
+            a, b = getattr(head, f.name), getattr(want, f.name)
+            if f.name == "series":
+                for t in range(8):
+                    assert (a.weights(t) != b.weights(t)).nnz == 0
+                np.testing.assert_array_equal(a.choices, b.choices)
+            elif f.name == "posteriors":
+                assert a.keys() == b.keys() == {0, 7}
+                for t in a:
+                    np.testing.assert_array_equal(a[t], b[t])
+            elif isinstance(b, np.ndarray):
+                np.testing.assert_array_equal(a, b)
+            else:
+                assert a == b, f.name

@@ -195,31 +195,3 @@ def test_summary_json_is_strict_and_says_inf_not_null(small_reproduction):
     assert claims["consensus_abs_0.01"]["values"]["median_lo"] == "-inf"
     assert "inf" in payload["conventions"] and set(payload["contradicted"]) <= set(CLAIM_KEYS)
     assert claims["paper_outperforms_stars"]["values"]["source"] == "abstract and conclusion"
-
-
-@pytest.mark.parametrize("n_jobs", [1, 2])
-def test_work_beside_the_long_runs_runs_once_here(n_jobs):
-    """``beside`` runs once in this process's own thread (with a worker: while it starts,
-    before this process takes long runs; no thread beside the tasks, whose warnings are
-    caught process-wide). Same results."""
-    import threading
-
-    from baygo_graph.experiments import compare
-    from baygo_graph.models import LinearRegression
-    from baygo_graph.reproduce.pipeline import _long_and_animation
-
-    kw = {"seeds": 2, "steps": 4, "rng": 1, "data": synthetic_bodyfat(), "agents": 4,
-          "model": LinearRegression(grid=11)}  # fmt: skip
-    res, runs = compare(["baygo"], n_jobs=1, progress=False, return_runs=True, tidy=False, **kw)
-    seen = []
-
-    def beside():
-        seen.append(threading.current_thread().name)
-        return "measured"
-
-    long, animation, early = _long_and_animation(
-        kw | {"n_jobs": n_jobs, "progress": False}, horizons=(4, 6), res=res,
-        run0=runs[("baygo", 0)], synthetic=True, window=2, video=False, beside=beside,
-    )  # fmt: skip
-    assert early == "measured" and seen == [threading.main_thread().name]
-    assert [run.n_steps for run in long.runs] == [6, 6] and "gif" in animation[0]
