@@ -177,3 +177,61 @@ def test_a_python_integer_label_past_int64_is_refused():
     with pytest.raises(ValueError, match=r"node label 100000000000000000000 is an integer "
                                          r"beyond the signed 64-bit range"):  # fmt: skip
         as_series([nx.DiGraph([(10**20, 1)])])
+
+
+_CHILD = """
+import json, resource, sys
+import pandas, pyarrow.parquet, baygo_graph as bg
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+s = bg.as_series(sys.argv[1])
+grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 - base
+print(json.dumps({"grown_mib": grown, "steps": s.n_steps, "nodes": list(s.nodes)}))
+"""
+
+
+def test_parquet_row_groups_are_read_as_one_chunk(tmp_path):
+    """10,000 one-row row groups (an appending writer's file): pandas.read_parquet kept one
+    Arrow chunk per group, ~15 kB each (30,000 rows: 450 MB, 2.3x the budget; hostile
+    round 14, S5). Read as one chunk per column, the same frame, a few MiB."""
+    import json
+    import subprocess
+    import sys
+
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    n = 10_000
+    table = pa.table({"source": np.arange(n) % 7, "target": (np.arange(n) + 1) % 7,
+                      "time": np.arange(n) % 50})  # fmt: skip
+    path = tmp_path / "rg.parquet"
+    pq.write_table(table, path, row_group_size=1, compression="none", write_statistics=False)
+    done = subprocess.run([sys.executable, "-c", _CHILD, str(path)], capture_output=True,
+                          text=True, timeout=300, check=True)  # fmt: skip
+    out = json.loads(done.stdout)
+    assert (out["steps"], out["nodes"]) == (50, list(range(7)))
+    assert out["grown_mib"] < 90, out  # read_parquet: ~150 MiB for these 10,000 groups
+    frame = table.to_pandas()
+    assert as_series(path).weights(3).toarray().tolist() == as_series(frame).weights(
+        3).toarray().tolist()  # fmt: skip
+
+
+def test_a_parquet_footer_is_budgeted_before_it_is_parsed(tmp_path, monkeypatch):
+    """100,000 unused columns: a 15 MiB footer parsed into ~250 MiB before any check
+    (S5): its length (the 4 bytes before the closing PAR1) is checked first."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from baygo_graph.exceptions import BudgetError
+
+    cols = {"source": pa.array([1, 2]), "target": pa.array([2, 1]), "time": pa.array([0, 1])}
+    cols |= {f"c{i}": pa.array(np.zeros(2, np.int8)) for i in range(5_000)}
+    path = tmp_path / "wide.parquet"
+    pq.write_table(pa.table(cols), path, compression="none", write_statistics=False)
+    assert as_series(path).nodes == (1, 2)
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "1MiB")
+    with pytest.raises(BudgetError, match=r"^parsing the [0-9.]+ [KM]iB footer of '.*wide"
+                                          r"\.parquet' needs about .* rewrite it with fewer "
+                                          r"row groups or columns"):  # fmt: skip
+        as_series(path)
