@@ -60,6 +60,21 @@ def _stats(values) -> dict:
     }
 
 
+def _ties(influence, agent: int, tol: float = 1e-12) -> dict:
+    """How the followed node's rank is shared (competition ranking: tied nodes share the
+    better rank): ``tied``, the share of the defined windows in which another node has
+    its influence (within ``tol``); ``tied_with``, the mean number of such nodes;
+    ``zero_windows``, the windows in which its influence is 0 (a node nobody hears ranks
+    with every other such node)."""
+    x = np.asarray(influence, dtype=float)
+    x = x[np.isfinite(x).all(axis=1)]
+    if not len(x):
+        return {"tied": None, "tied_with": None, "zero_windows": 0}
+    others = (np.abs(x - x[:, [agent]]) <= tol).sum(axis=1) - 1
+    return {"tied": float((others > 0).mean()), "tied_with": float(others.mean()),
+            "zero_windows": int((np.abs(x[:, agent]) <= tol).sum())}  # fmt: skip
+
+
 def _label(node):
     return node if isinstance(node, int | str) else str(node)
 
@@ -226,7 +241,7 @@ class AnalysisReport:
                 rank = influence_rank(r.values, agent)
                 entry[key] = _stats(r.values[:, agent])
                 entry[key]["last"] = json_number(r.values[-1, agent])
-                entry[f"{key}_rank"] = _stats(rank)
+                entry[f"{key}_rank"] = _stats(rank) | _ties(r.values, agent)
             out["influence"][method] = entry
         if agent is not None and self.listening is not None:
             frac = self.listening

@@ -75,6 +75,20 @@ def _held_by(r: dict, agents: int) -> str:
     return f" ({text})" if text else ""
 
 
+def _rank_text(k: dict, agents: int, n: int) -> str:
+    """The followed node's rank with its ties (competition ranking: tied nodes share the
+    better rank, so a node nobody hears is not "second" beside others nobody hears)."""
+    if k.get("zero_windows") == n:
+        return (f", influence 0 in every window: no rank (tied at 0 with "
+                f"{_fmt(k['tied_with'], '.1f')} others on average)")  # fmt: skip
+    text = f", mean rank {_fmt(k['mean'], '.1f')} of {agents} (1 = most"
+    if k.get("tied"):
+        text += (f"; tied in {k['tied']:.0%} of the windows, with "
+                 f"{_fmt(k['tied_with'], '.1f')} others on average: ties share the better "
+                 "rank")  # fmt: skip
+    return text + ")"
+
+
 def _key(d: dict) -> str | None:
     return next((k for k in ("focus", "informative") if k in d), None)
 
@@ -142,7 +156,7 @@ def _text(report, label: str) -> list[str]:
             lines.append(
                 f"{head}: {followed} mean {_fmt(i['mean'])} "
                 f"[{_fmt(i['min'])}, {_fmt(i['max'])}] over those windows, last window {last}"
-                f", mean rank {_fmt(k['mean'], '.1f')} of {s['agents']} (1 = most)"
+                + _rank_text(k, s["agents"], i["n"])
             )
         else:
             lines.append(

@@ -235,3 +235,58 @@ def test_a_parquet_footer_is_budgeted_before_it_is_parsed(tmp_path, monkeypatch)
                                           r"\.parquet' needs about .* rewrite it with fewer "
                                           r"row groups or columns"):  # fmt: skip
         as_series(path)
+
+
+def _star_csv(tmp_path):
+    rows = ["source,target,time"] + [f"hub,leaf{i},{t}" for t in range(6) for i in range(8)]
+    path = tmp_path / "star.csv"
+    path.write_text("\n".join(rows) + "\n")
+    return path
+
+
+def test_a_node_nobody_hears_is_not_ranked_second(tmp_path):
+    """A leaf with influence 0 in every window was "mean rank 2.0 of 9 (1 = most)": tied
+    zeros share the better rank and the line did not say so (hostile round 14, S2)."""
+    import json
+
+    from click.testing import CliRunner
+
+    from baygo_graph.analysis import analysis_report
+    from baygo_graph.cli import cli
+
+    path = _star_csv(tmp_path)
+    out = CliRunner().invoke(cli, ["analyze", str(path), "--window", "3", "--focus", "leaf7"])
+    lines = [x for x in out.output.splitlines() if x.startswith("influence (")]
+    assert len(lines) == 2 and all(
+        x.endswith("influence 0 in every window: no rank (tied at 0 with 7.0 others on "
+                   "average)") for x in lines), lines  # fmt: skip
+    rank = analysis_report(as_series(path), window=3, focus="leaf7").as_dict()
+    rank = rank["influence"]["union"]["focus_rank"]
+    assert (rank["mean"], rank["tied"], rank["tied_with"], rank["zero_windows"]) == (
+        2.0,
+        1.0,
+        7.0,
+        4,
+    )
+    out = CliRunner().invoke(cli, ["analyze", str(path), "--window", "3", "--focus", "hub",
+                                   "--json"])  # fmt: skip
+    hub = json.loads(out.output)["influence"]["union"]["focus_rank"]
+    assert (hub["mean"], hub["tied"], hub["zero_windows"]) == (1.0, 0.0, 0)
+
+
+def test_a_shared_rank_says_it_is_shared(tmp_path):
+    """Two nodes that hear each other and nobody else: each ranks 1 of 4, tied with the
+    other in every window, and the line says so."""
+    from click.testing import CliRunner
+
+    from baygo_graph.cli import cli
+
+    path = tmp_path / "pair.csv"
+    path.write_text("source,target,time\n" + "".join(
+        f"a,b,{t}\nb,a,{t}\na,c,{t}\nb,d,{t}\n" for t in range(4)))  # fmt: skip
+    out = CliRunner().invoke(cli, ["analyze", str(path), "--window", "2", "--focus", "a"])
+    line = next(x for x in out.output.splitlines() if x.startswith("influence (union"))
+    assert line.endswith(
+        "mean rank 1.0 of 4 (1 = most; tied in 100% of the windows, with "
+        "1.0 others on average: ties share the better rank)"
+    ), line
