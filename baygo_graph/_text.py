@@ -322,6 +322,45 @@ def big_int(n: int) -> str:
     return f"{sign}{text[0]}.{text[1:4]}...e+{len(text) - 1} (a {len(text)}-digit integer)"
 
 
+def quoted(value, limit: int = 30) -> str:
+    """A cell quoted for a message: at most ``limit`` characters of it, its quotes kept
+    (``'ZZZ...' (17 more characters)``), so a line shortened again keeps them paired.
+
+    Examples
+    --------
+    >>> quoted("1D"), quoted("x" * 100, 12)
+    ("'1D'", "'xxxxxxx...' (93 more characters)")
+    """
+    text = value if isinstance(value, str) else None
+    if text is None or len(repr(text)) <= limit:
+        return shorten(repr(value), limit)
+    kept = limit - 5  # the characters kept: their escaped form fits, and is what is counted
+    while kept > 0 and len(repr(text[:kept])) > limit - 3:
+        kept -= 1
+    head = repr(text[:kept])
+    return f"{head[:-1]}...{head[-1]} ({len(text) - kept} more characters)"
+
+
+def quoted_path(path, limit: int = 80) -> str:
+    """A file's path quoted for a message: ``repr`` of it, at most ``limit`` characters,
+    cut in its middle with both quotes kept (a cut that dropped the closing quote made a
+    shortened line pair it with the next quote and cut the words between), the end (the
+    file name) kept.
+
+    Examples
+    --------
+    >>> quoted_path("data/c.csv")
+    "'data/c.csv'"
+    >>> quoted_path("/".join(["project_" + "d" * 40] * 3) + "/c.csv", 40)
+    "'project_dddd...ddddddddddddddddd/c.csv'"
+    """
+    text = repr(str(path))
+    if len(text) <= limit:
+        return text
+    head = min(16, limit // 3)
+    return f"{text[:head]}...{text[len(text) - (limit - head - 3) :]}"
+
+
 def short_repr(value, limit: int = 60) -> str:
     """``repr(value)`` shortened to ``limit`` characters (:func:`shorten`): how a
     message quotes a value a user gave (an option, a cell).
@@ -374,8 +413,9 @@ def _middle_cut(text: str, limit: int, tail: int) -> str:
 def short_line(text, limit: int = 300, *, quoted: int = 120) -> str:
     """One message line of at most about ``limit`` characters: a line within it is kept
     whole; a longer one has each quoted value longer than ``quoted`` characters cut in
-    its middle (its start and its end, where a file name is, kept), then, if still too
-    long, the line cut in its middle (what went wrong at the start, what to do at the
+    its middle (its start and its end, where a file name is, kept), then the quoted
+    values cut further, longest first (:func:`fit_head`), then, if still too long, the
+    line cut in its middle (what went wrong at the start, what to do at the
     end kept). (A line within the limit is never cut: a quote a reader's own shortening
     left unbalanced would pair with the next one and cut the reason out.)
 
@@ -394,6 +434,7 @@ def short_line(text, limit: int = 300, *, quoted: int = 120) -> str:
         lambda m: _middle_cut(m.group(0), quoted, 40) if len(m.group(0)) > quoted else m.group(0),
         text,
     )
+    text = fit_head(text, limit)  # then every quoted value, longest first, not the words
     return text if len(text) <= limit else _middle_cut(text, limit, 100)
 
 

@@ -226,7 +226,7 @@ def unknown_kind_message(path) -> str | None:
         return None
     if edge_file_kind(path) is not None:
         return None
-    name = _text.shorten(repr(str(path)), 100)
+    name = _text.quoted_path(path)
     lower = path.name.lower()
     packed = next((how for ends, how in _PACKED.items() if lower.endswith(ends)), None)
     if packed:  # an archive, a codec not read, or compressed data of no kind named
@@ -274,7 +274,7 @@ def parse_columns(columns) -> tuple:
     >>> parse_columns(["source", "-", "target", "time"])
     ('source', '-1', 'target', 'time')
     """
-    what = _text.shorten(repr(columns), 80)
+    what = _text.quoted(columns, 40)
     if isinstance(columns, str):
         items = [c.strip() for c in columns.split(",")]
     elif isinstance(columns, list | tuple):
@@ -285,7 +285,7 @@ def parse_columns(columns) -> tuple:
     if bad:
         raise ValueError(
             f"columns={what}: each position is one of source, target, time, weight or - "
-            f"(skip), got {_text.shorten(repr(bad[0]), 40)}"
+            f"(skip), got {_text.quoted(bad[0], 30)}"
         )
     named = [c for c in items if c != "-"]
     repeated = sorted({c for c in named if named.count(c) > 1})
@@ -656,7 +656,7 @@ def table_spec(path, *, columns=None) -> TableSpec:
     ('konect', ('source', 'target', 'weight', 'time'), {'directed': False})
     """
     path = Path(path)
-    name = _text.shorten(repr(str(path)), 120)
+    name = _text.quoted_path(path)
     kind = edge_file_kind(path)
     compression = _compression(path.name.lower())
     if columns is not None:
@@ -810,7 +810,7 @@ def read_rows(spec: TableSpec, *, text=(), keep=None, limit=None) -> pd.DataFram
     budget = max(0, memory_budget(limit).room)  # what the process holds counts
     per_row = BYTES_PER_ROW + BYTES_PER_TEXT_CELL * len(text)
     chunk = max(1, min(CHUNK_ROWS, budget // (4 * per_row)))  # a chunk fits 4 times over
-    name = _text.shorten(repr(str(spec.path)), 120)
+    name = _text.quoted_path(spec.path)
     options = {
         "header": None,
         "skiprows": spec.skip,

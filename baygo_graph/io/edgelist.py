@@ -633,7 +633,7 @@ def read_edge_list(path, **options):
     2
     """
     path = Path(path)
-    shown = _text.shorten(repr(str(path)), 120)
+    shown = _text.quoted_path(path)
     if not path.is_file():  # missing, or a FIFO, device or socket: never read
         raise RunFormatError(missing_message(path, "edge list", "edge lists"))
     columns = options.pop("columns", None)

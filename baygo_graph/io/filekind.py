@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from .._text import quoted_path
+
 __all__ = [
     "describe_file",
     "head_kind",
@@ -101,7 +103,7 @@ def misnamed_message(path, *, compression: str | None = None, renamable: bool = 
     what, suffix, how = kind
     if compression is not None and path.name.lower().endswith(suffix):
         return None  # named as it is
-    name = repr(str(path)) if len(str(path)) <= 120 else repr("..." + str(path)[-117:])
+    name = quoted_path(path)
     base = path.name
     if compression is not None:  # another codec's suffix: swap it
         base = base[: base.rindex(".")]
@@ -195,11 +197,7 @@ def missing_message(path, what: str, plural: str) -> str:
     >>> missing_message("/no/such.json", "graph series", "graph series")
     "no graph series at '/no/such.json'"
     """
-    from pathlib import Path
-
-    from .._text import shorten
-
-    shown = shorten(repr(str(path)), 120)
+    shown = quoted_path(path)
     target = Path(path)
     if target.exists() and not target.is_dir() and not target.is_file():
         return (

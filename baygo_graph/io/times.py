@@ -89,17 +89,7 @@ _DAY_MONTH = re.compile(r"^\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}(?:$|[ T])")
 _CLOCK_WORDS = ("now", "today")
 
 
-def _cell(value, limit: int = 30) -> str:
-    """A cell quoted for a message: at most ``limit`` characters of it, its quotes kept
-    (``'ZZZ...' (17 more characters)``), so a line shortened again keeps them paired."""
-    text = value if isinstance(value, str) else None
-    if text is None or len(repr(text)) <= limit:
-        return _text.shorten(repr(value), limit)
-    kept = limit - 5  # the characters kept: their escaped form fits, and is what is counted
-    while kept > 0 and len(repr(text[:kept])) > limit - 3:
-        kept -= 1
-    quoted = repr(text[:kept])
-    return f"{quoted[:-1]}...{quoted[-1]} ({len(text) - kept} more characters)"
+_cell = _text.quoted  # a cell quoted for a message, both quotes kept
 
 
 def _offsets(ints: np.ndarray, origin: int) -> np.ndarray:
@@ -576,7 +566,7 @@ def _calendar(bin) -> tuple[str, int] | None:
 
 
 def _bin_text(bin) -> str:
-    return _text.shorten(repr(bin), 40)
+    return _cell(bin, 40)
 
 
 def _duration_ns(bin) -> int:

@@ -290,3 +290,33 @@ def test_a_shared_rank_says_it_is_shared(tmp_path):
         "mean rank 1.0 of 4 (1 = most; tied in 100% of the windows, with "
         "1.0 others on average: ties share the better rank)"
     ), line
+
+
+@pytest.mark.parametrize(
+    ("option", "words"),
+    [(["--bin", "1D" + "x" * 300], "bin must be a positive int for the integer time column "
+                                   "'time', got '1Dx"),
+     (["--columns", "source,target,time," + "x" * 300], "each position is one of source, "
+                                                         "target, time, weight or - (skip)"),
+     (["--self-weight", "x" * 5000], "self_weight must be 'equal' or a number in [0, 1]"),
+     (["--time-format", "x" * 5000], "time_format must be 'unix', 'unix-ms'")],
+)  # fmt: skip
+@pytest.mark.parametrize("depth", [3, 15])
+def test_a_long_path_and_value_leave_the_words_whole(tmp_path, capsys, option, words, depth):
+    """A 146-character path and a 300-character option value: the line was cut through its
+    words ("'project_.../p... (111 more characters) ...sitive int for ..."; hostile round
+    14, S4): paths and values are quoted with both quotes kept and shortened, the words
+    and the file name stay."""
+    from baygo_graph.cli import ERROR_CHARS, main
+
+    folder = tmp_path.joinpath(*[("project_" + "d" * 40) if depth == 3 else "d" * 200] * depth)
+    folder.mkdir(parents=True)
+    (folder / "c.csv").write_text("source,target,time\na,b,0\nb,a,1\n")
+    try:
+        code = main(["analyze", str(folder / "c.csv"), *option])
+    except SystemExit as e:
+        code = e.code
+    line = capsys.readouterr().err.strip()
+    assert code in (1, 2), code
+    assert line.startswith("baygo: error: ") and "\n" not in line, line
+    assert len(line) <= ERROR_CHARS + 20 and words in line and "/c.csv'" in line, line
