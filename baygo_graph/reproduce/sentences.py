@@ -186,8 +186,10 @@ def sentence_claims(df, *, level: float = 0.95, early: int = 20) -> list:
     ...              mse=(1.0 + 0.1 * r) / (1 + t) + (s != "baygo"))
     ...         for s in ("baygo", "complete", "posm", "negm") for r in range(4)
     ...         for t in range(3) for a in range(2)]
-    >>> [c.verdict for c in sentence_claims(pd.DataFrame(rows))]
+    >>> [c.verdict for c in sentence_claims(pd.DataFrame(rows), early=3)]
     ['does not hold', 'holds', 'holds']
+    >>> sentence_claims(pd.DataFrame(rows))[0].evidence[:52]  # 3 steps, not 20
+    'not tested: a run of T = 3 steps is shorter than the'
     """
     return [
         _worsens_early(df, level=level, early=early),
