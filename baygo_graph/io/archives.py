@@ -859,6 +859,9 @@ def read_rows(spec: TableSpec, *, text=(), keep=None, limit=None) -> pd.DataFram
                 ) as reader,
             ):
                 for part in reader:
+                    # a comment line inside the data, refused before its chunk's rows
+                    # count against the budget (7,000,000 `#a` lines were "too many rows")
+                    _no_inner_comments(part, spec, name)
                     rows += len(part)
                     chunks.append(part)
                     # the rows so far and the next chunk, before that chunk is parsed
@@ -900,7 +903,6 @@ def read_rows(spec: TableSpec, *, text=(), keep=None, limit=None) -> pd.DataFram
     else:
         frame = pd.concat(chunks, ignore_index=True) if len(chunks) > 1 else chunks[0]
     if spec.headerless:
-        _no_inner_comments(frame, spec, name)  # on the file's first field, kept or not
         if spec.names[0].startswith("-"):
             frame = frame.drop(columns=[0])
         frame.columns = [spec.names[k] for k in frame.columns]
@@ -934,17 +936,24 @@ def _line_at(spec: TableSpec, number: int) -> str:
 
 
 def _no_inner_comments(frame: pd.DataFrame, spec: TableSpec, name: str) -> None:
-    """Refuse a comment line after the data began: its words would be labels."""
+    """Refuse a comment line after the data began (a chunk of rows as read: its index
+    counts the rows from the file's first): in a headerless file, a first field starting
+    with ``#`` or ``%`` (its words would be labels); in a file with a header, where a
+    label may start so, such a first field with every other field empty (a row refused
+    anyway)."""
     first = frame.columns[0]
     values = frame[first]
     if values.dtype.kind != "O" and not isinstance(values.dtype, pd.StringDtype):
         return
     hit = values.astype(str).str.match(_COMMENT).to_numpy(dtype=bool)
+    if not spec.headerless and hit.any():
+        hit = hit & frame.drop(columns=first).isna().all(axis=1).to_numpy(dtype=bool)
     if hit.any():
-        row = int(np.flatnonzero(hit)[0])
+        at = int(np.flatnonzero(hit)[0])
+        row = int(frame.index[at])
         raise RunFormatError(
             f"{name}: line {data_line(spec, row)} starts with "
-            f"{_text.shorten(repr(values.iloc[row]), 40)}: {_MID}"
+            f"{_text.quoted(values.iloc[at], 40)}: {_MID}"
         )
 
 

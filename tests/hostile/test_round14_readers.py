@@ -320,3 +320,30 @@ def test_a_long_path_and_value_leave_the_words_whole(tmp_path, capsys, option, w
     assert code in (1, 2), code
     assert line.startswith("baygo: error: ") and "\n" not in line, line
     assert len(line) <= ERROR_CHARS + 20 and words in line and "/c.csv'" in line, line
+
+
+@pytest.mark.parametrize("name", ["mid.txt", "mid.txt.gz", "mid.csv.gz", "out.mid"])
+def test_comments_inside_the_data_are_refused_before_they_count_as_rows(tmp_path, monkeypatch,
+                                                                        name):  # fmt: skip
+    """300,000 `#a` lines after the first row were counted as rows by the budget check
+    before the comment check ran on the whole frame: "... rows so far ... need about ...
+    MiB" for a file of 2 rows (hostile round 14, S6). Each chunk is checked first."""
+    from baygo_graph.limits import process_memory
+
+    head = "source,target,time\n" if ".csv" in name else ""
+    text = (head + "1,2,3\n" + "#a\n" * 300_000 + "2,1,4\n").encode()
+    if ".csv" not in name:
+        text = text.replace(b",", b" ")
+    path = tmp_path / name
+    path.write_bytes(gzip.compress(text) if name.endswith(".gz") else text)
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", str(process_memory() + (32 << 20)))
+    line = 3 if ".csv" in name else 2
+    with pytest.raises(RunFormatError, match=rf"line {line} starts with '#a': comment lines "
+                                             "are read only before the data"):  # fmt: skip
+        as_series(path)
+
+
+def test_a_label_starting_with_a_hash_is_read_in_a_file_with_a_header(tmp_path):
+    path = tmp_path / "tags.csv"
+    path.write_text("source,target,time\n#ai,#ml,0\n#ml,#ai,1\n")
+    assert as_series(path).nodes == ("#ai", "#ml")
