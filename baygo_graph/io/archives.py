@@ -875,7 +875,7 @@ def read_rows(spec: TableSpec, *, text=(), keep=None, limit=None) -> pd.DataFram
         raise
     except UnicodeDecodeError:  # latin-1 or Windows text: name the line, never guess
         raise RunFormatError(_not_utf8(spec.path, spec.compression, name)) from None
-    except pd.errors.ParserWarning:
+    except pd.errors.ParserWarning:  # a row wider than the names: pandas would drop values
         raise RunFormatError(_wider_than_header(spec, name)) from None
     except (ValueError, OSError, EOFError, pd.errors.ParserError) as e:
         wide = _WIDER.search(str(e))
@@ -997,6 +997,13 @@ def data_line(spec: TableSpec, row: int) -> int | None:
 
 def _wider_than_header(spec: TableSpec, name: str) -> str:
     line, saw = _wider_line(spec)
+    if spec.headerless:  # the columns were counted on the first data line
+        where = f"line {line} has {saw} fields" if line else "a row has more fields"
+        return (
+            f"{name}: {where}, the first data line {len(spec.names)}: every row has the "
+            "fields of the first (to ignore positions after some, name the columns: "
+            "columns='source,target,time')"
+        )
     where = f"line {line} holds {saw} values, more" if line else "a row holds more values"
     return (
         f"{name}: {where} than the header names ({len(spec.names)}): its values would be "
@@ -1005,19 +1012,34 @@ def _wider_than_header(spec: TableSpec, name: str) -> str:
 
 
 def _wider_line(spec: TableSpec) -> tuple[int | None, int]:
-    """The first line of a file with a header that holds more values than the header
-    names, and how many (for the refusal; read again from the top)."""
+    """The first line after the header (or the first data line) that holds more
+    values than the columns named, and how many (for the refusal; read again from the
+    top, its lines split as the reader splits them)."""
+    first = spec.skip + (0 if spec.headerless else 1)  # the lines before the rows
     with (
         _open(spec.path, spec.compression) as raw,
         io.TextIOWrapper(raw, encoding="utf-8-sig", errors="replace", newline="") as fh,
     ):
+        if spec.sep == "whitespace":  # no csv dialect: fields split on spaces and tabs
+            for number, line in enumerate(_text_lines(fh), start=1):
+                fields = _split(line, spec.sep)
+                if number > first and fields and not _COMMENT.match(fields[0]):
+                    if len(fields) > len(spec.names):
+                        return number, len(fields)
+            return None, 0
         rows = csv.reader(fh, delimiter=spec.sep, skipinitialspace=spec.spaced)
         last = 0
         for row in rows:
-            if rows.line_num > spec.skip + 1 and len(row) > len(spec.names):
+            if rows.line_num > first and len(row) > len(spec.names):
                 return last + 1, len(row)
             last = rows.line_num
     return None, 0
+
+
+def _text_lines(fh):
+    """The lines of ``fh`` (opened with ``newline=""``: broken at ``\\n``, ``\\r\\n``
+    and a lone ``\\r``, as pandas' reader counts them), without their line breaks."""
+    return (line.rstrip("\r\n") for line in fh)
 
 
 def first_bad_utf8(path, compression: str | None = None) -> tuple[int, int, int] | None:

@@ -19,7 +19,7 @@ import sys
 
 import hypothesis.strategies as st
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 
 from baygo_graph.exceptions import BudgetError, RunFormatError
 from baygo_graph.inputs import as_series
@@ -165,9 +165,28 @@ SNAP = "# SNAP\n1 2 1082040961\n2 3 1082040999\n3 1 1082127361\n"
 KONECT = "% asym positive\n% 3 3 3\n1 2 1 10\n2 3 1 20\n3 1 1 30\n"
 
 
+@pytest.mark.parametrize(
+    ("name", "text", "line", "saw", "first"),
+    [("x.txt", SNAP, 3, 3, 2), ("x.txt.gz", SNAP, 3, 3, 2), ("out.x", KONECT, 4, 4, 3)],
+)
+def test_a_lone_carriage_return_makes_a_short_first_line_named(tmp_path, name, text, line,
+                                                              saw, first):  # fmt: skip
+    # '\r0' before the comment: a lone CR breaks the line, so '0# SNAP' is the first data
+    # line (2 fields) and the rows are wider: named by line, as pandas counts lines (a
+    # TypeError from the csv module before: the whitespace kinds have no one-character
+    # delimiter)
+    data = ("\r0" + text).encode()
+    p = tmp_path / name
+    p.write_bytes(gzip.compress(data) if name.endswith(".gz") else data)
+    with pytest.raises(RunFormatError, match=rf"line {line} has {saw} fields, the first data "
+                       rf"line {first}: every row has the fields of the first"):  # fmt: skip
+        as_series(p, bin=3600)
+
+
 @settings(
     max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
+@example(base=("x.txt", SNAP), at=0, junk="\r0", cut=False)
 @given(
     base=st.sampled_from([("x.txt", SNAP), ("out.x", KONECT), ("x.txt.gz", SNAP)]),
     at=st.integers(0, 60),
