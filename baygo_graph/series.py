@@ -285,8 +285,8 @@ def _check_labels(nodes, *, where: str = "") -> None:
     if big is not None:  # a text door reads such a label as text: never two kinds of one
         raise ValueError(
             f"{where}node label {shorten(repr(int(big)), 40)} is an integer beyond the signed "
-            "64-bit range that integer labels have (docs/formats.md): relabel it as text "
-            "(e.g. networkx.relabel_nodes(g, str))"
+            "64-bit range that integer labels have (docs/formats.md): give the labels as "
+            "text (a column: .astype(str); graphs: networkx.relabel_nodes(g, str))"
         )
 
 
