@@ -207,6 +207,8 @@ def _label_kind(values: pd.Series) -> str | None:
     dtype = values.dtype
     if isinstance(dtype, pd.CategoricalDtype):
         return _label_kind(pd.Series(dtype.categories))
+    if isinstance(dtype, pd.ArrowDtype) and dtype.kind == "O":  # named as pandas names it
+        return None if pd.api.types.is_string_dtype(dtype) else str(dtype)
     if pd.api.types.is_bool_dtype(dtype):
         return str(dtype)
     if pd.api.types.is_integer_dtype(dtype) or isinstance(dtype, pd.StringDtype):
@@ -219,12 +221,26 @@ def _label_kind(values: pd.Series) -> str | None:
     return str(dtype)
 
 
+def _arrow_values(values: pd.Series) -> pd.Series:
+    """A pyarrow dictionary column (``pd.read_parquet(..., dtype_backend="pyarrow")`` of
+    a file with dictionary-encoded columns: how pyarrow, Spark and polars write
+    categoricals) as its values, as a pandas categorical and the Parquet door read it."""
+    dtype = values.dtype
+    if isinstance(dtype, pd.ArrowDtype):
+        import pyarrow as pa
+
+        if pa.types.is_dictionary(dtype.pyarrow_dtype):
+            return values.astype(pd.ArrowDtype(dtype.pyarrow_dtype.value_type))
+    return values
+
+
 def _labels(values: pd.Series, name: str) -> pd.Series:
     """The column, refused when a cell is empty (missing, or the empty text: a CSV's
     empty cell is missing, so the same rows are refused in every form) or nested, or
     holds anything but integers and text: floats, booleans, datetimes, durations,
     complex numbers (``0.0`` and ``-0.0`` compare equal, and a CSV of the same rows
     reads them as text: no one rule keeps them apart in every format)."""
+    values = _arrow_values(values)
     _one_value_cells(values, f"column {name!r}")
     kind = _label_kind(values)
     if kind is not None:

@@ -347,3 +347,31 @@ def test_a_label_starting_with_a_hash_is_read_in_a_file_with_a_header(tmp_path):
     path = tmp_path / "tags.csv"
     path.write_text("source,target,time\n#ai,#ml,0\n#ml,#ai,1\n")
     assert as_series(path).nodes == ("#ai", "#ml")
+
+
+@pytest.mark.parametrize(("values", "labels"), [(["a", "b", "c"], ("a", "b", "c")),
+                                                ([1, 2, 3], (1, 2, 3))])  # fmt: skip
+@pytest.mark.parametrize("backend", ["numpy_nullable", "pyarrow", None])
+def test_arrow_dictionary_labels_are_read_as_their_values(tmp_path, values, labels, backend):
+    """pd.read_parquet(path, dtype_backend="pyarrow") of dictionary-encoded columns (how
+    pyarrow, Spark and polars write categoricals) was refused as "unknown-array (object)
+    labels" (hostile round 14, S8): read as its values, as the path door reads the file."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rolled = values[1:] + values[:1]
+    table = pa.table({"source": pa.array(values).dictionary_encode(),
+                      "target": pa.array(rolled).dictionary_encode(),
+                      "time": [0, 1, 2]})  # fmt: skip
+    path = tmp_path / "dict.parquet"
+    pq.write_table(table, path)
+    frame = pd.read_parquet(path, **({} if backend is None else {"dtype_backend": backend}))
+    assert as_series(frame).nodes == as_series(path).nodes == labels
+
+
+def test_a_refused_arrow_label_dtype_is_named_as_pandas_names_it():
+    frame = pd.DataFrame({"source": pd.array([1.5, 2.5], dtype="double[pyarrow]"),
+                          "target": pd.array([2.5, 1.5], dtype="double[pyarrow]"),
+                          "time": [0, 1]})  # fmt: skip
+    with pytest.raises(ValueError, match=r"column 'source' holds double\[pyarrow\] labels"):
+        as_series(frame)
