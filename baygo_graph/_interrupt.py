@@ -12,11 +12,13 @@ Python changes nothing (the script's name and that variable decide).
 
 from __future__ import annotations
 
+import _thread
 import contextlib
 import os
 import signal
 import sys
 import threading
+import time
 
 __all__ = [
     "CLI_PID_ENV",
@@ -25,6 +27,8 @@ __all__ = [
     "aborted_while_starting",
     "deferred_interrupt",
     "is_script",
+    "never_lose_a_stop",
+    "say_aborted",
     "workers_ignore_ctrl_c",
 ]
 
@@ -66,10 +70,76 @@ def _terminated(signum, frame):
     raise Terminated(signum)
 
 
+class _Aborted(SystemExit):
+    """The exit of :func:`aborted_while_starting`: its line is said, its code 128 + signum."""
+
+    def __init__(self, signum: int):
+        super().__init__(128 + signum)
+        self.signum = int(signum)
+
+
+#: Whether ``baygo: aborted`` has been said in this process (it is said once).
+_said = []
+
+
+def say_aborted(line: str) -> None:
+    """Write the abort line to stderr, once per process (a stop signal delivered again
+    after Python dropped it, see :func:`_unraisable`, says nothing more)."""
+    if _said:
+        return
+    _said.append(line)
+    with contextlib.suppress(OSError, ValueError):  # a closed terminal takes no line
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+
+
+def _stop_signal(exc) -> int | None:
+    """The signal a stop exception of ours (or Python's Ctrl-C) stands for, else None."""
+    if isinstance(exc, Terminated | _Aborted):
+        return exc.signum
+    if isinstance(exc, KeyboardInterrupt):
+        return signal.SIGINT
+    return None
+
+
+def _unraisable(args) -> None:
+    """A stop raised where Python cannot raise (a ``__del__``, a weakref callback: Python
+    prints "Exception ignored in ..." and drops it) is sent again, quietly: it stops the
+    command at its next statement outside such a callback. A signal handler's exception
+    lands wherever the main thread is; matplotlib runs weakref callbacks at every figure,
+    and a SIGTERM there was lost (the command ran on and exited 0)."""
+    signum = _stop_signal(args.exc_value)
+    if signum is None:
+        return _unraisable.before(args)
+    # sent from another thread, a moment later: sent from here, its handler would run
+    # inside this hook, where it would be dropped again
+    _thread.start_new_thread(_send_later, (signum,))
+    return None
+
+
+def _send_later(signum: int) -> None:
+    time.sleep(0.01)
+    with contextlib.suppress(OSError):
+        os.kill(os.getpid(), signum)  # to the process: Python runs it in the main thread
+
+
+_unraisable.before = sys.__unraisablehook__
+
+
+def never_lose_a_stop() -> None:
+    """From now on, in this process, a stop signal's exception dropped inside a callback
+    is delivered again (:func:`_unraisable`); other unraisable exceptions go to the hook
+    before. For the ``baygo`` command's own process, from its first moment."""
+    if sys.unraisablehook is not _unraisable:
+        _unraisable.before = sys.unraisablehook
+        sys.unraisablehook = _unraisable
+
+
 @contextlib.contextmanager
 def stop_on_signals():
     """While the block runs (in the main thread), each signal of :data:`STOP_SIGNALS`
-    that is not handled already raises :class:`Terminated`; the handlers before are
+    that is not handled already raises :class:`Terminated`, and a stop dropped inside a
+    callback is delivered again (:func:`never_lose_a_stop`); the handlers before are
     restored after."""
     if threading.current_thread() is not threading.main_thread():
         yield
@@ -78,11 +148,15 @@ def stop_on_signals():
     previous = {s: h for s, h in previous.items() if h in (signal.SIG_DFL, aborted_while_starting)}
     for s in previous:
         signal.signal(s, _terminated)
+    hook = sys.unraisablehook
+    _said.clear()  # this run says its own abort line
+    never_lose_a_stop()
     try:
         yield
     finally:
         for s, h in previous.items():
             signal.signal(s, h)
+        sys.unraisablehook = hook
 
 
 def is_script() -> bool:
@@ -100,10 +174,8 @@ def aborted_while_starting(signum, frame):  # pragma: no cover - timing-dependen
         line = "baygo: aborted"
     else:
         line = f"baygo: aborted ({signal.Signals(signum).name})"
-    code = 128 + signum
-    with contextlib.suppress(OSError, ValueError):  # a closed terminal takes no line
-        sys.stderr.write(line + "\n")
-    raise SystemExit(code)
+    say_aborted(line)
+    raise _Aborted(signum)
 
 
 @contextlib.contextmanager
@@ -222,6 +294,7 @@ def _install() -> None:
     if owner is not None and owner != str(os.getpid()):
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a worker: the command stops it
     elif is_script():
+        never_lose_a_stop()
         signal.signal(signal.SIGINT, aborted_while_starting)
         for s in STOP_SIGNALS:  # SIGTERM, SIGHUP while importing: the same line
             if signal.getsignal(s) is signal.SIG_DFL:

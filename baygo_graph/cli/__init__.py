@@ -204,6 +204,7 @@ def main(argv=None) -> int:
         Terminated,
         aborted_while_starting,
         is_script,
+        say_aborted,
         stop_on_signals,
     )
 
@@ -240,12 +241,13 @@ def main(argv=None) -> int:
     except (click.exceptions.Abort, _Stopped, KeyboardInterrupt) as e:
         term = e if isinstance(e, Terminated) else e.__cause__
         term = term if isinstance(term, Terminated) else None
+        tty = False
         with contextlib.suppress(OSError, ValueError):  # a closed terminal takes no line
             sys.stdout.flush()  # the files said finished come before the line that ends them
-            # after the terminal's '^C', on a line of its own; a stop signal has no '^C'
-            start = "\n" if term is None and sys.stderr.isatty() else ""
-            line = f"baygo: aborted ({term.name})" if term else "baygo: aborted"
-            click.echo(start + line, err=True)
+            tty = sys.stderr.isatty()
+        # after the terminal's '^C', on a line of its own; a stop signal has no '^C'
+        start = "\n" if term is None and tty else ""
+        say_aborted(start + (f"baygo: aborted ({term.name})" if term else "baygo: aborted"))
         code = 128 + (term.signum if term else signal.SIGINT)
     except _USER_ERRORS as e:
         if _debug():

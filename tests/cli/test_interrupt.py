@@ -195,3 +195,84 @@ def test_the_commands_resource_tracker_cleans_up_after_a_stop_without_a_warning(
         assert proc.stderr == ""
     else:
         assert "leaked semlock objects" in proc.stderr
+
+
+_DROPPED = """
+import signal, sys, weakref
+from baygo_graph import _interrupt
+
+class Held:
+    pass
+
+def callback(ref):  # Python drops what a weakref callback raises ("Exception ignored")
+    signal.raise_signal(signal.SIGTERM)
+    for _ in range(100):  # the handler runs here, inside the callback
+        pass
+
+def drop_one():
+    held = Held()
+    ref = weakref.ref(held, callback)
+    del held
+    import time
+    time.sleep(20)  # the command's work goes on: the stop lands here
+    print("ran on", flush=True)
+"""
+
+
+def test_a_stop_dropped_inside_a_callback_still_stops_the_command():
+    # hostile14 S7: a SIGTERM whose exception landed in one of matplotlib's weakref
+    # callbacks was printed as "Exception ignored ..." and lost: the command ran on to
+    # exit code 0 (and once said "aborted" first)
+    code = (
+        _DROPPED
+        + """
+try:
+    with _interrupt.stop_on_signals():
+        drop_one()
+except _interrupt.Terminated as e:
+    print("stopped", e.signum)
+"""
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, env=os.environ | {"BAYGO_CLI_PID": ""})  # fmt: skip
+    assert proc.stdout == f"stopped {int(signal.SIGTERM)}\n", proc
+    assert proc.stderr == ""  # no "Exception ignored in" block
+    # while the command starts: one line, 128 + the signal, whatever the callback did
+    code = (
+        _DROPPED
+        + """
+_interrupt.never_lose_a_stop()
+signal.signal(signal.SIGTERM, _interrupt.aborted_while_starting)
+drop_one()
+"""
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, env=os.environ | {"BAYGO_CLI_PID": ""})  # fmt: skip
+    assert (proc.returncode, proc.stdout) == (128 + signal.SIGTERM, ""), proc
+    assert proc.stderr == "baygo: aborted (SIGTERM)\n"
+
+
+def test_other_unraisable_exceptions_go_to_the_hook_before(capsys):
+    import weakref
+
+    from baygo_graph import _interrupt
+
+    seen = []
+    before = sys.unraisablehook
+    sys.unraisablehook = seen.append
+    try:
+        with _interrupt.stop_on_signals():
+
+            class Held:
+                pass
+
+            def callback(ref):
+                raise RuntimeError("a callback's own error")
+
+            held = Held()
+            ref = weakref.ref(held, callback)  # noqa: F841
+            del held
+        assert sys.unraisablehook == seen.append  # restored after the block
+    finally:
+        sys.unraisablehook = before
+    assert [type(a.exc_value) for a in seen] == [RuntimeError]
