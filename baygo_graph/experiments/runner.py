@@ -248,7 +248,7 @@ def _pool(workers: int, threads: int):
                                    env=env)  # fmt: skip
 
 
-def _local(fn, indexed, shared, n, meanwhile=None):
+def _local(fn, indexed, shared, n):
     """Results ``(index, result, notes)`` as batches finish: this process and ``n - 1``
     loky workers share the tasks (each on ``cores // n`` threads).
 
@@ -256,11 +256,8 @@ def _local(fn, indexed, shared, n, meanwhile=None):
     still arrive steadily). A worker holds one batch at a time and gets the next from
     the front as soon as it hands one back; this process takes its batches from the
     back, so the last ones end together and no batch waits for a worker that is still
-    starting. ``meanwhile()`` runs here first, while the workers start (with
-    ``n == 1``: before the tasks)."""
+    starting."""
     if n == 1:
-        if meanwhile is not None:
-            meanwhile()
         for group in _groups(indexed, fn):
             yield from _call_group(fn, group, shared, None)
         return
@@ -310,8 +307,6 @@ def _local(fn, indexed, shared, n, meanwhile=None):
     try:
         for _ in range(n - 1):
             hand_out()
-        if meanwhile is not None:
-            meanwhile()
         while True:
             yield from arrived(False)
             with lock:
@@ -326,9 +321,8 @@ def _local(fn, indexed, shared, n, meanwhile=None):
             pool.terminate(kill_workers=True)  # as joblib aborts: temporary files too
 
 
-def _dask(fn, indexed, shared, scheduler, key, meanwhile=None):
-    """Results ``(index, result, notes)`` from a Dask cluster, as tasks finish;
-    ``meanwhile()`` runs here once the tasks are submitted."""
+def _dask(fn, indexed, shared, scheduler, key):
+    """Results ``(index, result, notes)`` from a Dask cluster, as tasks finish."""
     from .._cluster import dask_client
 
     with dask_client(scheduler) as client:
@@ -346,8 +340,6 @@ def _dask(fn, indexed, shared, scheduler, key, meanwhile=None):
             client.submit(_call_group, fn, group, data, 1, key=key(*group[0]), pure=False)
             for group in _dask_groups(indexed, fn, client)
         ]
-        if meanwhile is not None:
-            meanwhile()
         for fut in as_completed(futures):
             yield from fut.result()
 
@@ -372,7 +364,6 @@ def run_tasks(
     desc: str = "tasks",
     on_result: Callable | None = None,
     first_here: bool = True,
-    meanwhile: Callable | None = None,
     notes: list | None = None,
     key: Callable | None = None,
 ) -> list:
@@ -402,10 +393,6 @@ def run_tasks(
     first_here : bool, default True
         With local workers, run the first task in this process before any
         pool starts, so that bad arguments fail fast.
-    meanwhile : callable, optional
-        ``meanwhile()``: other work of this process, run once while the workers
-        start (or the cluster runs), before this process takes tasks; with one
-        process, before the tasks (after the first, with ``first_here``).
     notes : list, optional
         Where the tasks' warnings go, as ``(category, message)`` pairs, for a caller
         that runs its tasks in several calls to re-emit once (:func:`reemit_warnings`);
@@ -444,12 +431,12 @@ def run_tasks(
 
         if scheduler is not None:
             key = key or (lambda i, task: None)
-            for item in _dask(fn, indexed, shared, scheduler, key, meanwhile):
+            for item in _dask(fn, indexed, shared, scheduler, key):
                 done(*item)
         else:
             if first:
                 done(0, *_call(fn, indexed[0][1], shared, None))
-            for item in _local(fn, indexed[first:], shared, n, meanwhile):
+            for item in _local(fn, indexed[first:], shared, n):
                 done(*item)
     if notes is None:  # attributed to the caller of the function that called run_tasks
         reemit_warnings(caught_here, len(indexed), stacklevel=4)

@@ -20,9 +20,11 @@ writes a folder::
       figures/*.png, *.pdf the figures
       animation/baygo_seed0.gif (and .mp4 when an ffmpeg writer is available)
 
-:func:`reproduce` is a short sequence of steps: run the comparison, measure
-(summary, BayGo graphs, claims), draw (:mod:`.drawing`, the animation) and
-write (tables, summary.md/.json, report.md from :mod:`.report`).
+:func:`reproduce` is a short sequence of steps: run the long BayGo runs
+(:mod:`.horizon`) and then the other strategies (the comparison's BayGo runs are the
+long runs' first ``steps`` steps), measure (summary, BayGo graphs, claims), draw
+(:mod:`.drawing`, the animation) and write (tables, summary.md/.json, report.md from
+:mod:`.report`).
 """
 
 from __future__ import annotations
