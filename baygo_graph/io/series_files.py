@@ -641,6 +641,25 @@ def _runs(values: list[tuple], first: int, last: int, where: str) -> list[tuple]
     return runs
 
 
+def _union(intervals: list[tuple]) -> list[tuple]:
+    """Closed intervals as the sorted disjoint ones holding the same steps (an edge's
+    spells and timestamps: one that overlaps or repeats another adds no second contact;
+    an empty one, start after end, holds none).
+
+    Examples
+    --------
+    >>> _union([(2, 4), (1, 3), (2, 2), (7, 7), (9, 8)])
+    [(1, 4), (7, 7)]
+    """
+    out: list[list] = []
+    for a, b in sorted(i for i in intervals if i[0] <= i[1]):
+        if out and a <= out[-1][1] + 1:
+            out[-1][1] = max(out[-1][1], b)
+        else:
+            out.append([a, b])
+    return [(a, b) for a, b in out]
+
+
 def _pieces(a: int, b: int, runs: list[tuple], static: float) -> list[tuple]:
     """Steps ``a..b`` cut into ``(weight, first, last)``: each timed weight where it
     holds, ``static`` in between."""
@@ -796,13 +815,16 @@ def _read_gexf(path: Path, self_weight=None) -> GraphSeries:
     spans = []  # (u, v, weight, first, last)
     for u, v, two_way, static, spells, timed, where in edges:
         runs = _runs(timed, first, last, where)
-        for a, b in spells:
-            a, b = (first if a is None else a), (last if b is None else b)
-            pieces = _pieces(a, b, runs, static) if a <= b else []
+        closed = [(first if a is None else a, last if b is None else b) for a, b in spells]
+        for a, b in _union(closed):  # an edge holds at a step or not: overlaps count once
+            pieces = _pieces(a, b, runs, static)
             spans += [(u, v, w, s, t) for w, s, t in pieces]
             if two_way and u != v:
                 spans += [(v, u, w, s, t) for w, s, t in pieces]
     selfs = [(n, n, w, first if a is None else a, last if b is None else b) for n, w, a, b in loops]
+    for n in dict.fromkeys(n for n, *_ in loops):  # one self-weight a step, as for a weight
+        _runs([(w, a, b) for m, _, w, a, b in selfs if m == n], first, last,
+              f"node {shorten(repr(n), 40)} self_weight")  # fmt: skip
     spans += _heard_loops([x for x in selfs if x[3] <= x[4]], spans)
     steps = last - first + 1
     entries = sum(b - a + 1 for *_, a, b in spans)

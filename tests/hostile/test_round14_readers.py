@@ -10,6 +10,8 @@ import lzma
 
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from baygo_graph import as_series
 from baygo_graph.exceptions import RunFormatError
@@ -375,3 +377,55 @@ def test_a_refused_arrow_label_dtype_is_named_as_pandas_names_it():
                           "time": [0, 1]})  # fmt: skip
     with pytest.raises(ValueError, match=r"column 'source' holds double\[pyarrow\] labels"):
         as_series(frame)
+
+
+def _gexf(times: str, node_extra: str = "") -> str:
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?><gexf xmlns="http://gexf.net/1.3" '
+        'version="1.3"><graph mode="dynamic" defaultedgetype="directed" '
+        f'timeformat="integer"><nodes><node id="a"/><node id="b">{node_extra}</node>'
+        '<node id="c"/></nodes><edges><edge id="0" source="a" target="b">'
+        f'{times}</edge><edge id="1" source="c" target="b" start="0" end="9"/></edges>'
+        "</graph></gexf>"
+    )
+
+
+@settings(max_examples=25, deadline=None)
+@given(spells=st.lists(st.tuples(st.integers(0, 9), st.integers(0, 9)), min_size=1,
+                       max_size=4),
+       stamps=st.lists(st.integers(0, 9), max_size=3))  # fmt: skip
+def test_gexf_spells_hold_at_the_union_of_their_steps(spells, stamps):
+    """An edge with overlapping or repeated spells or timestamps was read as two contacts
+    where they overlap: its weight doubled there (hostile round 14, S9). It holds at the
+    union of their steps, once, whatever the repeats."""
+    import tempfile
+    from pathlib import Path
+
+    spells = [(a, b) for a, b in spells if a <= b] or [(0, 0)]
+    body = "<spells>" + "".join(f'<spell start="{a}" end="{b}"/>' for a, b in spells)
+    body += "</spells>"
+    if stamps:
+        body += "<timestamps>" + "".join(f'<timestamp value="{t}"/>' for t in stamps)
+        body += "</timestamps>"
+    held = {t for a, b in spells for t in range(a, b + 1)} | set(stamps)
+    path = Path(tempfile.mkdtemp()) / "o.gexf"
+    path.write_text(_gexf(body))
+    s = as_series(path)
+    a, b = s.nodes.index("a"), s.nodes.index("b")
+    w = [s.weights(t).toarray()[b, a] for t in range(s.n_steps)]
+    assert w == pytest.approx([1 / 3 if t in held else 0.0 for t in range(10)], abs=1e-15)
+
+
+def test_two_self_weights_for_one_step_are_refused(tmp_path):
+    """The self-weight's sibling: two attvalues of one node's self_weight at one step were
+    added (1.0 + 0.5): refused as two weights of one edge are."""
+    node = ('<attvalues><attvalue for="sw" value="0.5" start="0" end="4"/><attvalue for="sw" '
+            'value="0.25" start="3" end="9"/></attvalues>')  # fmt: skip
+    text = _gexf('<spells><spell start="0" end="9"/></spells>', node).replace(
+        "<nodes>", '<attributes class="node" mode="dynamic"><attribute id="sw" '
+        'title="self_weight" type="double"/></attributes><nodes>')  # fmt: skip
+    path = tmp_path / "sw.gexf"
+    path.write_text(text)
+    with pytest.raises(RunFormatError, match=r"node 'b' self_weight: two weights are given "
+                                             r"for step 3"):  # fmt: skip
+        as_series(path)
