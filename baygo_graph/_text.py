@@ -395,11 +395,28 @@ def fit_head(text: str, limit: int) -> str:
         quoted = max(_QUOTED.finditer(text), key=lambda m: len(m.group()), default=None)
         value = quoted.group() if quoted is not None else ""
         keep = max(24, len(value) - (len(text) - limit) - 3)
-        if keep + 3 >= len(value):  # nothing quoted is long enough to cut
+        cut = _cut_value(value, keep)
+        if len(cut) >= len(value):  # nothing quoted is long enough to cut
             break
-        cut = f"{value[: keep - keep // 2]}...{value[len(value) - keep // 2 :]}"
         text = text[: quoted.start()] + cut + text[quoted.end() :]
     return text
+
+
+#: The mark a value cut in its middle carries (:func:`_middle_cut`).
+_MARK = re.compile(r"\.\.\. \((\d+) more characters\) \.\.\.")
+
+
+def _cut_value(value: str, keep: int) -> str:
+    """``value`` cut to about ``keep`` characters in its middle; a value cut before
+    keeps its mark, counting what goes now too (never a cut through the count)."""
+    mark = _MARK.search(value)
+    if mark is None:
+        return f"{value[: keep - keep // 2]}...{value[len(value) - keep // 2 :]}"
+    head, tail, n = value[: mark.start()], value[mark.end() :], int(mark.group(1))
+    side = max(2, (keep - len(mark.group()) - 2) // 2)  # kept on each side of the mark
+    h, t = head[:side], tail[max(len(tail) - side, 0) :]
+    gone = len(head) - len(h) + len(tail) - len(t)
+    return f"{h}... ({n + gone} more characters) ...{t}"
 
 
 def _middle_cut(text: str, limit: int, tail: int) -> str:

@@ -5,6 +5,7 @@ characters long (each one line of at most ~300 characters naming the bad input).
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -167,3 +168,17 @@ def test_ctrl_c_while_the_command_starts_is_one_line(tmp_path, delay):
         pytest.skip("finished before the signal")
     assert err.splitlines() == ["baygo: aborted"], err  # one line, no blank before it
     assert proc.returncode == 130
+
+
+@pytest.mark.parametrize("limit", [40, 60, 90, 140])
+def test_a_value_cut_before_keeps_its_count_when_cut_again(limit):
+    # short_line cuts a long value in its middle with a count, then fit_head cut that
+    # value's middle again through the count: "(999... characters)"
+    from baygo_graph._text import fit_head
+
+    value = "x" * 30 + "... (999880 more characters) ..." + "y" * 30
+    text = fit_head(f"got '{value}'; see --help", limit)
+    head, n, tail = re.fullmatch(r"got '(x*)\.\.\. \((\d+) more characters\) \.\.\.(y*)'; "
+                                 r"see --help", text).groups()  # fmt: skip
+    assert int(n) + len(head) + len(tail) == 999880 + 60  # every character counted
+    assert head and tail  # both ends of the value stay
