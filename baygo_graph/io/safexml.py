@@ -135,6 +135,7 @@ def _data(element, keys, domain: str, where: str, only=None) -> dict:
         for dom, name, _, default in keys.values()
         if dom in (domain, "all") and default is not None and (only is None or name in only)
     }
+    given: dict = {}
     for child in element:
         if _local(child.tag) != "data":
             continue
@@ -142,6 +143,12 @@ def _data(element, keys, domain: str, where: str, only=None) -> dict:
         if key not in keys or keys[key][0] not in (domain, "all"):
             raise RunFormatError(f"{where}: data refers to undeclared {domain} key {_q(key)}")
         _, name, kind, _ = keys[key]
+        if name in given:  # GraphML gives a repeat no meaning: never the last one silently
+            raise RunFormatError(
+                f"{where}: {_q(name)} is given twice ({_q(given[name])} and "
+                f"{_q(child.text)}): keep one"
+            )
+        given[name] = child.text
         if only is None or name in only:
             out[name] = _convert(child.text, kind, f"{where}, {_q(name)}")
     return out

@@ -495,13 +495,39 @@ def _json_float(text: str) -> float:
     return value
 
 
+def _json_object(pairs: list) -> dict:
+    """A JSON object, refused when it gives one key twice: ``json`` keeps the last value
+    silently (an edge's ``"weight": 1, "weight": 5`` read as 5, a second ``"graphs"``
+    list replacing the first; hostile round 14, S12)."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: dict = {}
+        for key, value in pairs:
+            if key in seen:
+                one, two = (_json_shown(v) for v in (seen[key], value))
+                raise RunFormatError(f"an object gives the key {shorten(repr(key), 40)} twice "
+                                     f"({one} and {two}): which holds? keep one")  # fmt: skip
+            seen[key] = value
+    return out
+
+
+def _json_shown(value) -> str:
+    if isinstance(value, list | dict):
+        return f"a {'list' if isinstance(value, list) else 'object'} of {len(value)}"
+    return shorten(repr(value), 40)
+
+
 def _read_json(path: Path) -> tuple[list[nx.DiGraph], bool, object]:
     """The file's step graphs, whether it marks its weights ``row_stochastic``, and the
     digest written with it (None for a file made elsewhere)."""
     check_budget(JSON_BYTES_PER_FILE_BYTE * path.stat().st_size, what=f"parsing {path.name}")
-    doc = json.loads(  # a byte-order mark is no error
-        path.read_text(encoding="utf-8-sig"), parse_float=_json_float
-    )
+    try:
+        doc = json.loads(  # a byte-order mark is no error
+            path.read_text(encoding="utf-8-sig"), parse_float=_json_float,
+            object_pairs_hook=_json_object,
+        )  # fmt: skip
+    except RunFormatError as e:
+        raise RunFormatError(f"{str(path)!r} is not a readable graph series: {e}") from None
     if not isinstance(doc, dict) or doc.get("format") != SERIES_FORMAT:
         raise RunFormatError(f"{str(path)!r} is not a baygo graph series")
     out = []
@@ -804,7 +830,11 @@ def _read_gexf(path: Path, self_weight=None) -> GraphSeries:
             )
         static = _weight(e.get("weight", "1"), where)
         timed = [(_weight(v, where), a, b) for v, a, b in _attvalues(e, weight_ids, where)]
-        static = next((w for w, a, b in timed if a is None and b is None), static)
+        untimed = [w for w, a, b in timed if a is None and b is None]
+        if len(untimed) > 1:  # each holds at every step: which one? (as for timed ones)
+            raise RunFormatError(f"{where}: two weights are given for every step "
+                                 f"({untimed[0]!r} and {untimed[1]!r}): keep one")  # fmt: skip
+        static = untimed[0] if untimed else static
         timed = [t for t in timed if t[1:] != (None, None)]
         edges.append((*ends, kind != "directed", static, _spells(e, where), timed, where))
     bounds = [t for *_, spells, timed, _ in edges for _, *ab in [(0, *s) for s in spells] + timed

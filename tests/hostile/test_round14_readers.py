@@ -7,6 +7,7 @@ import bz2
 import gzip
 import io
 import lzma
+import re
 
 import pandas as pd
 import pytest
@@ -428,4 +429,65 @@ def test_two_self_weights_for_one_step_are_refused(tmp_path):
     path.write_text(text)
     with pytest.raises(RunFormatError, match=r"node 'b' self_weight: two weights are given "
                                              r"for step 3"):  # fmt: skip
+        as_series(path)
+
+
+_GRAPHML_DUP = (
+    '<?xml version="1.0"?><graphml xmlns="http://graphml.graphdrawing.org/xmlns">'
+    '<key id="s" for="edge" attr.name="step" attr.type="int"/>'
+    '<key id="w" for="edge" attr.name="weight" attr.type="double"/>'
+    '<key id="i" for="node" attr.name="informative" attr.type="boolean"/>'
+    '<graph edgedefault="directed"><node id="a">{node}</node><node id="b"/>'
+    '<edge source="a" target="b">{edge}</edge></graph></graphml>'
+)
+
+
+@pytest.mark.parametrize(
+    ("node", "edge", "words"),
+    [("", '<data key="s">0</data><data key="s">2</data>', "edge 0: 'step' is given twice "
+                                                          "('0' and '2')"),
+     ("", '<data key="s">0</data><data key="w">1</data><data key="w">5</data>',
+      "edge 0: 'weight' is given twice ('1' and '5')"),
+     ('<data key="i">true</data><data key="i">false</data>', '<data key="s">0</data>',
+      "'informative' is given twice ('true' and 'false')")],
+)  # fmt: skip
+def test_graphml_data_given_twice_is_refused(tmp_path, node, edge, words):
+    """Two <data> of one key on one element were read as the last, silently: a contact at
+    step 0 dropped, weight 1 read as 5 (hostile round 14, S12)."""
+    path = tmp_path / "dup.graphml"
+    path.write_text(_GRAPHML_DUP.format(node=node, edge=edge))
+    with pytest.raises(RunFormatError) as e:
+        as_series(path)
+    assert words in str(e.value) and "keep one" in str(e.value), str(e.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [('{"format": "baygo-graph-series", "graphs": [{"directed": true, "multigraph": false, '
+      '"graph": {}, "nodes": [{"id": "a"}, {"id": "b"}], "edges": [{"source": "a", '
+      '"target": "b", "weight": 1, "weight": 5}]}]}', "the key 'weight' twice (1 and 5)"),
+     ('{"format": "baygo-graph-series", "graphs": [], "graphs": [{"directed": true, '
+      '"multigraph": false, "graph": {}, "nodes": [{"id": "x"}], "edges": []}]}',
+      "the key 'graphs' twice (a list of 0 and a list of 1)")],
+)  # fmt: skip
+def test_a_json_key_given_twice_is_refused(tmp_path, text, words):
+    """json keeps a repeated key's last value: an edge's weight 1 read as 5, a second
+    "graphs" replacing the first (S12's JSON sibling)."""
+    path = tmp_path / "dup.json"
+    path.write_text(text)
+    with pytest.raises(RunFormatError, match=re.escape(words)):
+        as_series(path)
+
+
+def test_two_untimed_gexf_weights_of_one_edge_are_refused(tmp_path):
+    """Two untimed weight attvalues of one edge hold at every step: the first was taken
+    (S12's GEXF sibling), as two timed ones at one step are refused."""
+    text = _gexf('<attvalues><attvalue for="w" value="1"/><attvalue for="w" value="5"/>'
+                 "</attvalues>").replace(  # fmt: skip
+        "<nodes>", '<attributes class="edge" mode="dynamic"><attribute id="w" '
+        'title="weight" type="double"/></attributes><nodes>')  # fmt: skip
+    path = tmp_path / "w.gexf"
+    path.write_text(text)
+    with pytest.raises(RunFormatError, match=r"two weights are given for every step \(1\.0 "
+                                             r"and 5\.0\): keep one"):  # fmt: skip
         as_series(path)
