@@ -29,6 +29,9 @@ __all__ = [
     "is_script",
     "never_lose_a_stop",
     "say_aborted",
+    "stop_behind",
+    "stop_exception",
+    "stop_pending",
     "workers_ignore_ctrl_c",
 ]
 
@@ -66,8 +69,46 @@ class Terminated(KeyboardInterrupt):
         return signal.Signals(self.signum).name
 
 
+#: The stop signals a handler of ours turned into an exception while a command runs
+#: (:func:`stop_on_signals`; while it starts, :func:`aborted_while_starting`): a stop
+#: whose exception was swallowed on its way (a bare ``except:`` in a library, Python's
+#: ``__set_name__`` wrapping it in a RuntimeError) is still known here.
+_pending: list[int] = []
+
+
+def stop_pending() -> int | None:
+    """The signal of a stop this command received, or None (see :data:`_pending`)."""
+    return _pending[0] if _pending else None
+
+
+def stop_behind(exc: BaseException) -> int | None:
+    """The stop signal an exception stands for: itself or one in its chain (``raise ...
+    from``, an exception raised while handling one) a Ctrl-C or :class:`Terminated`,
+    else the pending stop (see :data:`_pending`), else None."""
+    seen = 0
+    while exc is not None and seen < 50:
+        if isinstance(exc, Terminated):
+            return exc.signum
+        if isinstance(exc, KeyboardInterrupt):
+            return signal.SIGINT
+        exc, seen = exc.__cause__ or exc.__context__, seen + 1
+    return stop_pending()
+
+
+def stop_exception(signum: int) -> KeyboardInterrupt:
+    """The exception a stop by ``signum`` raises in a command."""
+    return KeyboardInterrupt() if signum == signal.SIGINT else Terminated(signum)
+
+
 def _terminated(signum, frame):
+    _pending.append(signum)
     raise Terminated(signum)
+
+
+def _interrupted(signum, frame):
+    """Python's own Ctrl-C (``KeyboardInterrupt``), recorded as pending."""
+    _pending.append(signum)
+    raise KeyboardInterrupt
 
 
 class _Aborted(SystemExit):
@@ -148,15 +189,22 @@ def stop_on_signals():
     previous = {s: h for s, h in previous.items() if h in (signal.SIG_DFL, aborted_while_starting)}
     for s in previous:
         signal.signal(s, _terminated)
+    ctrl_c = signal.getsignal(signal.SIGINT)
+    if ctrl_c is signal.default_int_handler:  # Python's own: the same, and recorded
+        signal.signal(signal.SIGINT, _interrupted)
     hook = sys.unraisablehook
     _said.clear()  # this run says its own abort line
+    _pending.clear()
     never_lose_a_stop()
     try:
         yield
     finally:
         for s, h in previous.items():
             signal.signal(s, h)
+        if ctrl_c is signal.default_int_handler:
+            signal.signal(signal.SIGINT, ctrl_c)
         sys.unraisablehook = hook
+        _pending.clear()
 
 
 def is_script() -> bool:
@@ -174,6 +222,7 @@ def aborted_while_starting(signum, frame):  # pragma: no cover - timing-dependen
         line = "baygo: aborted"
     else:
         line = f"baygo: aborted ({signal.Signals(signum).name})"
+    _pending.append(signum)
     say_aborted(line)
     raise _Aborted(signum)
 
@@ -219,6 +268,8 @@ def deferred_interrupt():
         if caught:
             signum, frame = caught[0]
             held[signum](signum, frame)
+    if _pending:  # a stop the command received was swallowed on its way: it stops here
+        raise stop_exception(_pending[0])
 
 
 #: The warning filter loky's resource tracker gets in a ``baygo`` command: after a

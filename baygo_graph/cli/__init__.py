@@ -205,8 +205,15 @@ def main(argv=None) -> int:
         aborted_while_starting,
         is_script,
         say_aborted,
+        stop_behind,
+        stop_exception,
         stop_on_signals,
+        stop_pending,
     )
+
+    early = stop_pending() if is_script() else None
+    if early is not None:  # a stop while the command started, dropped on its way: said
+        return 128 + early
 
     if signal.getsignal(signal.SIGINT) is aborted_while_starting:
         signal.signal(signal.SIGINT, signal.default_int_handler)  # imported: click's Abort now
@@ -223,7 +230,14 @@ def main(argv=None) -> int:
     try:
         with warnings.catch_warnings(), stop_on_signals():
             warnings.showwarning = _show_warning
-            code = cli.main(args=argv, prog_name="baygo", standalone_mode=False)
+            try:
+                code = cli.main(args=argv, prog_name="baygo", standalone_mode=False)
+            except Exception as e:  # a stop wrapped on its way (a RuntimeError from
+                # __set_name__ while matplotlib imports), or one swallowed before e
+                signum = stop_behind(e)
+                if signum is None:
+                    raise
+                raise stop_exception(signum) from e
         if STDOUT_ERRORS and code in (0, None):  # its files are written; its lines are not
             name, e = STDOUT_ERRORS[0]
             why = (e.strerror or str(e)).lower()

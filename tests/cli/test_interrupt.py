@@ -276,3 +276,68 @@ def test_other_unraisable_exceptions_go_to_the_hook_before(capsys):
     finally:
         sys.unraisablehook = before
     assert [type(a.exc_value) for a in seen] == [RuntimeError]
+
+
+def test_a_stop_wrapped_on_its_way_is_a_stop(monkeypatch, capsys):
+    # hostile14 S7: a SIGTERM landing while matplotlib imports is wrapped by Python in
+    # "RuntimeError: Error calling __set_name__ ..." (the stop as its cause): a traceback
+    import baygo_graph.cli as cli_module
+    from baygo_graph._interrupt import Terminated
+
+    def wrapped(**kwargs):
+        try:
+            raise Terminated(signal.SIGTERM)
+        except Terminated as e:
+            raise RuntimeError("Error calling __set_name__ on '_axis_method_wrapper'") from e
+
+    monkeypatch.setattr(cli_module.cli, "main", wrapped)
+    assert cli_module.main(["run"]) == 128 + signal.SIGTERM
+    assert capsys.readouterr().err == "baygo: aborted (SIGTERM)\n"
+
+
+def test_a_stop_swallowed_on_its_way_stops_at_the_next_file(monkeypatch, capsys):
+    # a bare `except:` in a library swallowed the stop: the command stops before it
+    # names its next file, not at its end with exit code 0
+    import baygo_graph.cli as cli_module
+    from baygo_graph._interrupt import deferred_interrupt
+
+    done = []
+
+    def swallowing(**kwargs):
+        try:
+            signal.raise_signal(signal.SIGTERM)
+        except BaseException:  # noqa: S110 - what the library did
+            pass
+        done.append("went on")
+        with deferred_interrupt():  # a file named, recorded and said
+            done.append("file")
+        done.append("after the file")
+        return 0
+
+    monkeypatch.setattr(cli_module.cli, "main", swallowing)
+    assert cli_module.main(["run"]) == 128 + signal.SIGTERM
+    assert done == ["went on", "file"]
+    assert capsys.readouterr().err == "baygo: aborted (SIGTERM)\n"
+    # the next command of this process starts afresh
+    monkeypatch.setattr(cli_module.cli, "main", lambda **kwargs: 0)
+    assert cli_module.main(["run"]) == 0
+
+
+def test_a_stop_dropped_while_the_command_starts_ends_it_before_any_work(tmp_path):
+    code = """
+import signal, sys
+sys.argv[0] = "baygo"
+from baygo_graph import _interrupt  # the script's handlers, as from its first moment
+try:
+    signal.raise_signal(signal.SIGTERM)  # while importing: a library's bare except
+except BaseException:
+    pass
+from baygo_graph.cli import main
+sys.exit(main(["run", "--agents", "3", "--steps", "2", "--grid", "5", "--out", "r"]))
+"""
+    env = {k: v for k, v in os.environ.items() if k != "BAYGO_CLI_PID"}
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path, env=env)  # fmt: skip
+    assert (proc.returncode, proc.stdout) == (128 + signal.SIGTERM, ""), proc
+    assert proc.stderr == "baygo: aborted (SIGTERM)\n"
+    assert not (tmp_path / "r").exists()
