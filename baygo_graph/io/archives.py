@@ -303,8 +303,8 @@ def _check_partial(need: int, so_far: str, *, limit, compressed: str = "") -> No
     if budget.fits(need):
         return
     raise BudgetError(
-        f"{so_far} need {budget.over(need)}; the file may hold more{compressed}: read a part "
-        "of it or raise the limit"
+        f"{so_far} need {budget.over(need)}; it may hold more{compressed}: read part of it, "
+        "or raise the limit"
     )
 
 
@@ -329,8 +329,8 @@ class _Counted(io.RawIOBase):
         if self.read_bytes > self.cap:
             _check_partial(
                 CSV_BYTES_PER_FILE_BYTE * self.read_bytes,
-                f"reading {self.name}: {self.read_bytes} bytes of text so far (up to "
-                f"{CSV_BYTES_PER_FILE_BYTE} B of memory each)",
+                f"reading {self.name}: {self.read_bytes:,} bytes so far "
+                f"({CSV_BYTES_PER_FILE_BYTE} B each)",
                 limit=self.limit,
                 compressed=self.compressed,
             )
@@ -867,7 +867,7 @@ def read_rows(spec: TableSpec, *, text=(), keep=None, limit=None) -> pd.DataFram
                     # the rows so far and the next chunk, before that chunk is parsed
                     _check_partial(
                         (rows + chunk) * per_row,
-                        f"reading {name}: {rows} rows so far, {chunk} next (~{per_row} B each)",
+                        f"reading {name}: {rows:,} rows so far, {chunk:,} next ({per_row} B each)",
                         limit=limit,
                         compressed=packed,
                     )

@@ -136,7 +136,7 @@ def test_gzip_of_one_endless_line_stops_at_the_budget(tmp_path, first):
     result = _capped("series", p)
     assert result["grown_mib"] < 200 and "\n" not in result["message"]
     if first:
-        _refused(result, "bytes of text so far")
+        _refused(result, "bytes so far")
     else:  # the head read is capped too: its one field is named
         assert result["error"] == "RunFormatError" and "1 field" in result["message"]
 

@@ -491,3 +491,25 @@ def test_two_untimed_gexf_weights_of_one_edge_are_refused(tmp_path):
     with pytest.raises(RunFormatError, match=r"two weights are given for every step \(1\.0 "
                                              r"and 5\.0\): keep one"):  # fmt: skip
         as_series(path)
+
+
+def test_the_text_bytes_budget_line_keeps_the_budget_whole(tmp_path, monkeypatch, capsys):
+    """Long labels in a small .gz: the line of the bytes read so far was over 300
+    characters by itself and lost the budget from its middle (S4's variant)."""
+    from baygo_graph.cli import ERROR_CHARS, main
+
+    rows = "".join(f"{'a' * 1000}{k},{'b' * 1000}{k},{k % 7}\n" for k in range(20_000))
+    path = tmp_path / "long2.csv.gz"
+    path.write_bytes(gzip.compress(("source,target,time\n" + rows).encode()))
+    from baygo_graph.limits import process_memory
+
+    limit = process_memory() + (24 << 20)  # room for the header, not the text
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", str(limit))
+    try:
+        main(["analyze", str(path)])
+    except SystemExit:
+        pass
+    line = capsys.readouterr().err.strip()
+    assert "bytes so far (16 B each) need about" in line, line
+    assert len(line) <= ERROR_CHARS + 20 and "... (" not in line, line
+    assert "over the memory budget of" in line and f"(BAYGO_MEMORY_LIMIT={limit})" in line
