@@ -22,7 +22,7 @@ import scipy.sparse as sp
 from ._run_arrays import arrays_equal, head_records, run_arrays, run_fields, run_meta
 from ._validate import check_int
 from .exceptions import RunFormatError
-from .io.npz import RUN_FILE, read_run_file, run_path, write_run_file
+from .io.npz import RUN_FILE, read_run_file, write_run_file
 from .io.runs import find_runs
 from .series import ChoiceSeries, GraphSeries
 
@@ -339,12 +339,7 @@ class Run:
         FileExistsError
             When a run file is already there and ``overwrite`` is False.
         """
-        target = run_path(path)
-        if target.exists() and not overwrite:
-            raise FileExistsError(
-                f"a run is already saved at {str(target)!r}: pass overwrite=True to replace it"
-            )
-        return write_run_file(path, run_meta(self), run_arrays(self))
+        return write_run_file(path, run_meta(self), run_arrays(self), overwrite=overwrite)
 
     @classmethod
     def load(cls, path) -> Run:

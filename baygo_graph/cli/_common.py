@@ -496,7 +496,7 @@ def ensure_writable(folder, *, option: str = "--out") -> tuple[Path, list[Path]]
     return folder, created
 
 
-def check_out_file(path, *, option: str = "--out", overwrite: bool = True) -> Path:
+def check_out_file(path, *, option: str = "--out", overwrite: bool = False) -> Path:
     """Check, before computing, that the file ``path`` can be written (nothing is made).
 
     Its nearest existing parent must be a folder the process can write in, ``path``
@@ -563,7 +563,7 @@ def note(text: str) -> None:
 
 
 @contextlib.contextmanager
-def output_file(path, *, option: str = "--out", overwrite: bool = True):
+def output_file(path, *, option: str = "--out", overwrite: bool = False):
     """:func:`check_out_file`, then, as :func:`output_folder` does for a folder, remove
     the missing parent folders that writing the file made if the block fails.
 
@@ -678,7 +678,9 @@ def output_folder(folder, *, option: str = "--out", lock: bool = True, force: bo
         ):
             for name in names:  # before the work, not after it
                 try:
-                    check_target(folder / name, within=folder)  # a linked sub-folder too
+                    check_target(
+                        folder / name, within=folder, overwrite=True
+                    )  # a linked sub-folder too
                     check_replace(folder / name)
                 except OSError as e:
                     raise out_error(option, folder / name, e) from None

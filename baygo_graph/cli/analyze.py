@@ -225,8 +225,10 @@ def _write_single(out: Path, summary: dict, lines) -> None:
 
     try:
         text = "\n".join(console(line) for line in lines) + "\n"  # as printed
-        atomic_text(out / SINGLE_FILES[0], text, within=out)
-        atomic_text(out / SINGLE_FILES[1], json.dumps(summary, indent=2) + "\n", within=out)
+        atomic_text(out / SINGLE_FILES[0], text, within=out, overwrite=True)
+        atomic_text(
+            out / SINGLE_FILES[1], json.dumps(summary, indent=2) + "\n", within=out, overwrite=True
+        )
     except OSError as e:
         raise out_error("--out", out, e) from None
 
@@ -343,14 +345,14 @@ def _write_many(out: Path, table, summary) -> list[Path]:
 
     try:
         paths = [out / MANY_FILES[0], out / MANY_FILES[1]]
-        atomic_text(paths[0], csv_frame(table).to_csv(index=False), within=out)
-        atomic_text(paths[1], csv_frame(summary).to_csv(index=False), within=out)
+        atomic_text(paths[0], csv_frame(table).to_csv(index=False), within=out, overwrite=True)
+        atomic_text(paths[1], csv_frame(summary).to_csv(index=False), within=out, overwrite=True)
         figs = {"analysis": F.plot_analysis_table(table)}
         strategy = table["strategy"].iloc[0]  # the first strategy of the table
         figs["smallest_b"] = F.plot_table_smallest_b(table, strategy=strategy).figure
         for name, fig in figs.items():
             paths.append(out / f"{name}.png")
-            atomic_figure(fig, paths[-1], within=out, dpi=110, bbox_inches="tight")
+            atomic_figure(fig, paths[-1], within=out, overwrite=True, dpi=110, bbox_inches="tight")
             plt.close(fig)
     except OSError as e:
         raise out_error("--out", out, e) from None

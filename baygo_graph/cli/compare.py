@@ -151,12 +151,14 @@ def _write(out, res, record, blocks, *, banner, notes, results_format) -> dict:
     try:
         paths = {k: folder / name for k, name in _FILES.items()}
         paths["results"] = folder / RESULTS_FILES[results_format]
-        write_results(res, folder, results_format=results_format)
+        write_results(res, folder, results_format=results_format, overwrite=True)
         md = ["# Strategy comparison", *([f"**{banner}**"] if banner else []), *blocks]
         md = [b for b in md if b != banner] + [notes]
-        atomic_text(paths["markdown"], "\n\n".join(md) + "\n", within=folder)
+        atomic_text(paths["markdown"], "\n\n".join(md) + "\n", within=folder, overwrite=True)
         record["files"] = {k: str(p) for k, p in paths.items()}
-        atomic_text(paths["json"], json.dumps(record, indent=2) + "\n", within=folder)
+        atomic_text(
+            paths["json"], json.dumps(record, indent=2) + "\n", within=folder, overwrite=True
+        )
     except OSError as e:
         raise out_error("--out", out, e) from None
     return paths

@@ -212,7 +212,9 @@ def plot(run_dir, out, formats, window, force, as_json, **options):
             for ext in formats:
                 path = folder / f"{name}.{ext}"
                 try:
-                    atomic_figure(fig, path, within=folder, dpi=130, bbox_inches="tight")
+                    atomic_figure(
+                        fig, path, within=folder, overwrite=True, dpi=130, bbox_inches="tight"
+                    )
                 except OSError as e:
                     raise out_error("--out", path, e) from None
                 written.append(str(path))

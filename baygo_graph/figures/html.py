@@ -358,7 +358,7 @@ def to_html(
     layout: str = "auto",
     layout_seed: int = 0,
     title: str | None = None,
-    overwrite: bool = True,
+    overwrite: bool = False,
 ):
     """Write an interactive viewer of a graph series to one HTML file.
 
@@ -400,9 +400,10 @@ def to_html(
         Page title (default: strategy, agents, steps). With synthetic data the
         browser's title (tab, bookmark) begins with "SYNTHETIC DATA -" and the page
         shows the mark beside it.
-    overwrite : bool, default True
-        Replace an existing file at ``path``; False refuses it
-        (:class:`FileExistsError`). A symbolic link at ``path`` is always refused
+    overwrite : bool, default False
+        Replace a file already at ``path`` (else :class:`FileExistsError`, before any
+        work: every writer's rule, as ``baygo view`` asks for ``--force``). A
+        symbolic link at ``path`` is always refused
         (:func:`~baygo_graph.io.atomic.atomic_write`).
 
     Returns
@@ -418,6 +419,8 @@ def to_html(
         If ``source`` is a centralised (``cen``) run, which has no graph,
         ``window < 1``, ``layout`` unknown (or ``"spring"`` for more than
         5,000 nodes), or ``path`` does not end in ``.html``.
+    FileExistsError
+        If a file is at ``path`` and ``overwrite`` is False, before any work.
     PermissionError
         If ``path`` is the file ``source`` names (any spelling, a link to it),
         before any work.

@@ -53,7 +53,7 @@ from .._text import NOT_XML, shorten, xml_text
 from .._validate import int_label_text
 from ..limits import check_budget
 from ..series import GraphSeries
-from .atomic import atomic_write
+from .atomic import atomic_write, check_target
 
 __all__ = ["edge_spells", "gexf_ids", "write_gexf"]
 
@@ -440,7 +440,7 @@ def gexf_ids(series) -> list[str]:
     return ids
 
 
-def write_gexf(series, path, *, influence=None, run=None) -> Path:
+def write_gexf(series, path, *, influence=None, run=None, overwrite: bool = False) -> Path:
     """Write a graph series as one dynamic GEXF 1.2 file (Gephi: open, then enable
     the timeline).
 
@@ -458,6 +458,9 @@ def write_gexf(series, path, *, influence=None, run=None) -> Path:
     run : Run, optional
         The run the series is from: its strategy and data source go in the
         file's description, its agents are labelled ``"agent i"``.
+    overwrite : bool, default False
+        Replace a file already at ``path`` (else :class:`FileExistsError`, before any
+        work: every writer's rule).
 
     Returns
     -------
@@ -489,6 +492,7 @@ def write_gexf(series, path, *, influence=None, run=None) -> Path:
     """
     if not isinstance(series, GraphSeries):
         raise TypeError(f"series must be a GraphSeries, got {type(series).__name__}")
+    check_target(path, overwrite=overwrite)
     shape = (series.n_steps, series.n_agents)
     influence = np.full(shape, np.nan) if influence is None else np.asarray(influence)
     if influence.shape != shape:
@@ -535,4 +539,4 @@ def write_gexf(series, path, *, influence=None, run=None) -> Path:
     graph.set("timeformat", "long")
     graph.set("start", "0")
     graph.set("end", str(series.n_steps - 1))
-    return atomic_write(Path(path), writer.write)
+    return atomic_write(Path(path), writer.write, overwrite=overwrite)

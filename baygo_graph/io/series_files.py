@@ -66,7 +66,7 @@ from ..exceptions import RunFormatError
 from ..limits import JSON_BYTES_PER_FILE_BYTE, check_budget, estimate_edge_list_bytes
 from ..series import SELF_WEIGHT, GraphSeries, series_from_edges, series_from_graphs
 from .archives import first_bad_utf8
-from .atomic import atomic_write
+from .atomic import atomic_write, check_target
 from .filekind import misnamed_message, missing_message
 from .gexf import DIGEST_KEY, int_ids, series_digest
 from .safexml import read_graphml_series, xml_number
@@ -194,7 +194,7 @@ def _step_graphs(series, attrs):
         yield g
 
 
-def write_json(series, path, *, attrs=None) -> Path:
+def write_json(series, path, *, attrs=None, overwrite: bool = False) -> Path:
     """Write a series as node-link JSON: ``{"format": "baygo-graph-series",
     "row_stochastic": true, "digest": ..., "graphs": [...]}``, one NetworkX node-link
     document per step (its W: edge ``j -> i`` with ``weight`` = ``w_ij``, self-loops
@@ -207,6 +207,9 @@ def write_json(series, path, *, attrs=None) -> Path:
     path : str or os.PathLike
     attrs : dict, optional
         Graph attributes added to every step (e.g. ``{"strategy": "baygo"}``).
+    overwrite : bool, default False
+        Replace a file already at ``path`` (else :class:`FileExistsError`, before any
+        work: every writer's rule).
 
     Returns
     -------
@@ -229,12 +232,13 @@ def write_json(series, path, *, attrs=None) -> Path:
     >>> back.nodes == s.nodes, back.n_steps
     (True, 2)
     """
+    check_target(path, overwrite=overwrite)
     _check_write_budget(series, "JSON", path)
     text = _json_text(_step_graphs(series, attrs), series_digest(series))
-    return atomic_write(Path(path), lambda fh: fh.write(text.encode()))
+    return atomic_write(Path(path), lambda fh: fh.write(text.encode()), overwrite=overwrite)
 
 
-def write_graphml(series, path, *, attrs=None) -> Path:
+def write_graphml(series, path, *, attrs=None, overwrite: bool = False) -> Path:
     """Write a series as one GraphML multi-digraph holding every step's edges (W,
     self-loops included), each with attributes ``step`` and ``weight``; graph
     attributes ``steps`` = T, ``node_labels`` and ``step_graphs`` (JSON lists of the
@@ -246,6 +250,9 @@ def write_graphml(series, path, *, attrs=None) -> Path:
     path : str or os.PathLike
     attrs : dict, optional
         Graph attributes added to every step.
+    overwrite : bool, default False
+        Replace a file already at ``path`` (else :class:`FileExistsError`, before any
+        work: every writer's rule).
 
     Returns
     -------
@@ -274,9 +281,10 @@ def write_graphml(series, path, *, attrs=None) -> Path:
     ...
     ValueError: node labels 1 and '1' are both written as GraphML node id '1'; ...
     """
+    check_target(path, overwrite=overwrite)
     _check_write_budget(series, "GraphML", path)
     multi = _graphml_doc(_step_graphs(series, attrs), True, series_digest(series))
-    return atomic_write(Path(path), lambda fh: nx.write_graphml(multi, fh))
+    return atomic_write(Path(path), lambda fh: nx.write_graphml(multi, fh), overwrite=overwrite)
 
 
 def _plain_int_labels(g):

@@ -229,7 +229,9 @@ def _regime_stage(regimes, *, out, gallery, files, data, **kwargs):
     regime_map = run_regimes(design=design, cells=cells, data=data, **kwargs)
     files["regimes"] = out / "regimes.csv"
     atomic_text(
-        files["regimes"], csv_frame(regime_map.table).to_csv(index=False, float_format="%.6g")
+        files["regimes"],
+        csv_frame(regime_map.table).to_csv(index=False, float_format="%.6g"),
+        overwrite=True,
     )
     fig = plot_regimes(regime_map, synthetic=bool(data.synthetic)).figure
     save_figures({"regimes": fig}, out, gallery=gallery, files=files)
@@ -241,7 +243,7 @@ def _write_tables(res, smallest_b, long, out: Path, files: dict, *, results_form
     flag on every row."""
     source = str(res.attrs.get("data_source", "unknown"))
     synthetic = bool(res.attrs.get("synthetic", False))
-    files["results"] = write_results(res, out, results_format=results_format)
+    files["results"] = write_results(res, out, results_format=results_format, overwrite=True)
     for name, frame in (
         ("smallest_b", smallest_b),
         ("horizon", long.horizon),
@@ -249,7 +251,11 @@ def _write_tables(res, smallest_b, long, out: Path, files: dict, *, results_form
     ):
         files[name] = out / f"{name}.csv"
         labelled = frame.assign(data=source, synthetic=synthetic)
-        atomic_text(files[name], csv_frame(labelled).to_csv(index=False, float_format="%.6g"))
+        atomic_text(
+            files[name],
+            csv_frame(labelled).to_csv(index=False, float_format="%.6g"),
+            overwrite=True,
+        )
 
 
 def _write_reports(out: Path, *, config, summary, claims, measures, long, regime_map, timings,
@@ -263,6 +269,7 @@ def _write_reports(out: Path, *, config, summary, claims, measures, long, regime
         + "\n\n"
         + claims_table(claims)
         + "\n",
+        overwrite=True,
     )
     payload = {
         # what the numbers were made from, said first, as every other output says it
@@ -287,7 +294,9 @@ def _write_reports(out: Path, *, config, summary, claims, measures, long, regime
     }
     files["summary_json"] = out / "summary.json"
     atomic_text(
-        files["summary_json"], json.dumps(json_clean(payload), indent=2, default=json_default)
+        files["summary_json"],
+        json.dumps(json_clean(payload), indent=2, default=json_default),
+        overwrite=True,
     )
     files["report"] = out / "report.md"
     report = render_report(
@@ -304,7 +313,7 @@ def _write_reports(out: Path, *, config, summary, claims, measures, long, regime
         notes=notes,
         out=out,
     )
-    atomic_text(files["report"], report)
+    atomic_text(files["report"], report, overwrite=True)
 
 
 def reproduce(

@@ -247,7 +247,7 @@ def test_one_command_never_writes_one_file_twice(tmp_path):
         with pytest.raises(OSError, match="written twice by this command"):
             atomic_text(tmp_path / "." / "a.md", "gallery")
     assert (tmp_path / "a.md").read_text() == "report"
-    atomic_text(tmp_path / "a.md", "again")  # outside a command: a later write replaces
+    atomic_text(tmp_path / "a.md", "again", overwrite=True)  # outside a command: replaced
 
 
 @pytest.mark.parametrize(
