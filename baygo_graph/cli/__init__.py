@@ -204,6 +204,7 @@ def main(argv=None) -> int:
         Terminated,
         aborted_while_starting,
         is_script,
+        restart_dead_tracker,
         stop_on_signals,
     )
 
@@ -223,6 +224,8 @@ def main(argv=None) -> int:
         with warnings.catch_warnings(), stop_on_signals():
             warnings.showwarning = _show_warning
             code = cli.main(args=argv, prog_name="baygo", standalone_mode=False)
+            if "joblib.externals.loky" in sys.modules:  # the workers' tracker, killed?
+                restart_dead_tracker()  # one line, before the pool's exit speaks to it
         if STDOUT_ERRORS and code in (0, None):  # its files are written; its lines are not
             name, e = STDOUT_ERRORS[0]
             why = (e.strerror or str(e)).lower()

@@ -235,17 +235,23 @@ def _pool(workers: int, threads: int):
     joblib's own executor (the one its ``Parallel`` uses): the process has one reusable
     loky pool, and a pool made by loky's ``get_reusable_executor`` directly broke the
     next ``joblib.Parallel`` of the process (the partitioned analyses)."""
+    import atexit
     import os
 
     from joblib.executor import get_memmapping_executor
 
-    from .._interrupt import workers_ignore_ctrl_c
+    from .._interrupt import restart_dead_tracker, workers_ignore_ctrl_c
 
     workers_ignore_ctrl_c()  # a terminal's Ctrl-C: no import traceback of a starting worker
     env = {var: os.environ.get(var, str(threads)) for var in _THREAD_VARS}
-    return get_memmapping_executor(workers, timeout=IDLE_WORKER_SECONDS,
+    pool = get_memmapping_executor(workers, timeout=IDLE_WORKER_SECONDS,
                                    initializer=_start_worker, initargs=(loaded_plugins(),),
                                    env=env)  # fmt: skip
+    # at exit, before the exit handlers the pool registered (last in, first run): a
+    # tracker killed meanwhile is started again quietly, not by their messages
+    atexit.unregister(restart_dead_tracker)
+    atexit.register(restart_dead_tracker)
+    return pool
 
 
 def _local(fn, indexed, shared, n, meanwhile=None):
@@ -268,6 +274,8 @@ def _local(fn, indexed, shared, n, meanwhile=None):
     from collections import deque
 
     from joblib import cpu_count
+
+    from .._interrupt import restart_dead_tracker
 
     threads = max(1, cpu_count() // n)
     size = max(1, math.ceil(len(indexed) / (4 * n)))
@@ -304,6 +312,7 @@ def _local(fn, indexed, shared, n, meanwhile=None):
                 return
             with lock:
                 held[0] -= 1
+            restart_dead_tracker()  # killed from outside: quietly, before its next message
             yield from future.result()
 
     finished = False
@@ -320,6 +329,7 @@ def _local(fn, indexed, shared, n, meanwhile=None):
                 break
             yield from _call_batch(fn, batch, shared, threads)
         yield from arrived(True)
+        restart_dead_tracker()
         finished = True
     finally:
         if not finished:  # interrupted or failed: no worker outlives the run
