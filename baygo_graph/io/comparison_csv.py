@@ -20,7 +20,7 @@ import gzip
 import numpy as np
 import pandas as pd
 
-from .._text import csv_frame, csv_uncell
+from .._text import counted, csv_frame, csv_uncell
 from .._validate import check_int
 from ..exceptions import DataError
 from ..limits import check_budget
@@ -106,7 +106,8 @@ def read_arrays(path, *, chunksize: int = 1_000_000):
     if not seen.all():
         missing = int(seen.size - np.count_nonzero(seen))
         raise DataError(
-            f"{path}: the table is not complete: {missing} of {seen.size} rows are missing "
+            f"{path}: the table is not complete: {missing} of {counted(seen.size, 'row')} are "
+            "missing "
             "(every strategy needs every seed, step and agent)"
         )
     attrs = {"strategies": list(labels), "seeds": shape[1], "steps": shape[2],
@@ -178,7 +179,8 @@ def _positions(chunk: pd.DataFrame, path) -> tuple:
     out = []
     for col in ("seed", "step", "agent"):
         values = pd.to_numeric(chunk[col], errors="coerce").to_numpy(float)
-        ok = np.isfinite(values) & (values >= 0) & (values % 1 == 0) & (values < MAX_INDEX)
+        with np.errstate(invalid="ignore"):  # inf % 1 is NaN: refused below, no warning
+            ok = np.isfinite(values) & (values >= 0) & (values % 1 == 0) & (values < MAX_INDEX)
         if not ok.all():
             bad = chunk[col].to_numpy()[~ok][0]
             raise DataError(
