@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._text import counted
 from .._validate import root_seed_sequence
 from ..models.rows import limit_threads
 from .locks import die_with_parent
@@ -173,7 +174,8 @@ def _call_group(fn, group, shared, threads) -> list:
         if results is not None:
             if len(results) != len(group):
                 raise RuntimeError(
-                    f"{fn.many.__name__} returned {len(results)} results for {len(group)} tasks"
+                    f"{fn.many.__name__} returned {counted(len(results), 'result')} for "
+                    f"{counted(len(group), 'task')}"
                 )
             notes = [(w.category, str(w.message)) for w in caught]
             return [(i, r, notes if k == 0 else []) for k, ((i, _), r) in
@@ -213,7 +215,7 @@ def reemit_warnings(notes, n_tasks: int, *, stacklevel: int = 3) -> None:
         by_cat.setdefault(cat, []).append(msg)
     for cat, msgs in by_cat.items():
         warnings.warn(
-            f"{len(msgs)} warning(s) in {n_tasks} runs; first: {msgs[0]}",
+            f"{counted(len(msgs), 'warning')} in {counted(n_tasks, 'run')}; first: {msgs[0]}",
             cat,
             stacklevel=stacklevel,
         )

@@ -62,7 +62,7 @@ import numpy as np
 import pandas as pd
 
 from .._cluster import check_scheduler
-from .._text import csv_frame
+from .._text import counted, csv_frame
 from .._validate import check_int, check_real, is_plain_row
 from .._version import __version__
 from ..data import Dataset
@@ -590,11 +590,11 @@ def _table_note(rows: int, mine: int, others: int, left_out: int) -> str:
     ('(8 rows: 4 of this sweep, 4 of other sweeps in this folder)', '(2 rows; 2 task rows \
 of other code, data or model left out, kept in tasks/)')
     """
-    text = f"{rows} row{'s' if rows != 1 else ''}"
+    text = f"{counted(rows, 'row')}"
     if others:
         text += f": {mine} of this sweep, {others} of other sweeps in this folder"
     if left_out:
-        text += (f"; {left_out} task row{'s' if left_out != 1 else ''} of other code, data or "
+        text += (f"; {counted(left_out, 'task row')} of other code, data or "
                  "model left out, kept in tasks/")  # fmt: skip
     return f"({text})"
 

@@ -49,7 +49,7 @@ import networkx as nx
 import numpy as np
 from networkx.readwrite.gexf import GEXFWriter
 
-from .._text import NOT_XML, shorten, xml_text
+from .._text import NOT_XML, counted, shorten, xml_text
 from .._validate import int_label_text
 from ..limits import check_budget
 from ..series import GraphSeries
@@ -262,8 +262,9 @@ def _check_write_budget(series, influence: np.ndarray, edge_runs, self_runs, pat
     records = _record_bound(series, influence, edge_runs, self_runs)
     check_budget(
         GEXF_BYTES_FIXED + GEXF_BYTES_PER_NODE * series.n_agents + GEXF_BYTES_PER_RECORD * records,
-        what=f"writing {shorten(repr(Path(path).name), 60)} as GEXF ({series.n_steps} steps x "
-        f"{series.n_agents} nodes, up to {records} spells and values)",
+        what=f"writing {shorten(repr(Path(path).name), 60)} as GEXF "
+        f"({counted(series.n_steps, 'step')} x "
+        f"{counted(series.n_agents, 'node')}, up to {records} spells and values)",
         advice="write fewer steps (series.head(n)) or bin the times coarser",
     )
 
@@ -276,7 +277,8 @@ def _description(run, series) -> str:
         data = "SYNTHETIC DATA" if series.synthetic else "data: the user's series"
         what = "graph series"
     return xml_text(  # user text: control characters would make the file malformed
-        f"{what}, {series.n_agents} nodes, {series.n_steps} steps (time = step), {data}; "
+        f"{what}, {counted(series.n_agents, 'node')}, {counted(series.n_steps, 'step')} (time = "
+        f"step), {data}; "
         "edge j -> i: i listens to j"
     )
 

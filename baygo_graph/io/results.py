@@ -42,7 +42,7 @@ from pathlib import Path
 import numpy as np
 
 from .._format import synthetic_banner
-from .._text import csv_uncell, short_list, shorten
+from .._text import counted, csv_uncell, short_list, shorten
 from ..exceptions import DataError
 from ..limits import check_budget
 from .atomic import atomic_write, check_target, forced, remove_told, written_here
@@ -780,7 +780,7 @@ def _read_arrays(path):
         part = pf.read_row_group(g, columns=["strategy", "seed", "step", "agent",
                                              "informative", "mse", "influence"])  # fmt: skip
         if part.num_rows != k * t * m:
-            raise DataError(f"{str(path)!r}: row group {g} has {part.num_rows} rows, "
+            raise DataError(f"{str(path)!r}: row group {g} has {counted(part.num_rows, 'row')}, "
                             f"need {k * t * m}")  # fmt: skip
         label = _check_layout(path, g, part, seeds=np.arange(r0, r0 + k), t=t, m=m)
         if labels[i] is not None and labels[i] != label:

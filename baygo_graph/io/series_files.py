@@ -60,7 +60,7 @@ from xml.etree.ElementTree import ParseError
 import networkx as nx
 import numpy as np
 
-from .._text import NOT_XML, big_int, shorten
+from .._text import NOT_XML, big_int, counted, shorten
 from .._validate import underflows
 from ..exceptions import RunFormatError
 from ..limits import JSON_BYTES_PER_FILE_BYTE, check_budget, estimate_edge_list_bytes
@@ -179,7 +179,8 @@ def _check_write_budget(series, fmt: str, path) -> None:
         edges = len(series.edges[1])
     check_budget(
         WRITE_BYTES_PER_RECORD[fmt] * (t * m + edges),
-        what=f"writing {shorten(repr(Path(path).name), 60)} as {fmt} ({t} steps x {m} nodes, "
+        what=f"writing {shorten(repr(Path(path).name), 60)} as {fmt} ({counted(t, 'step')} x "
+        f"{counted(m, 'node')}, "
         f"{edges} edge-steps)",
         advice="write fewer steps (series.head(n)) or .gexf (each node once)",
     )
@@ -312,7 +313,7 @@ def _step_attrs(written, steps: int) -> list[dict]:
     attrs = json.loads(written) if written is not None else [{}] * steps
     if not isinstance(attrs, list) or len(attrs) != steps:
         got = len(attrs) if isinstance(attrs, list) else type(attrs).__name__
-        raise RunFormatError(f"step_graphs lists {got} steps, steps is {big_int(steps)}")
+        raise RunFormatError(f"step_graphs lists {counted(got, 'step')}, steps is {big_int(steps)}")
     scalar = bool | int | float | str | None
     if not all(isinstance(a, dict) and all(isinstance(v, scalar) for v in a.values())
                for a in attrs):  # fmt: skip
@@ -816,7 +817,8 @@ def _read_gexf(path: Path, self_weight=None) -> GraphSeries:
     entries = sum(b - a + 1 for *_, a, b in spans)
     check_budget(  # counted before the spells are expanded (one spell may claim millions)
         estimate_edge_list_bytes(entries, nodes=len(ids), steps=steps),
-        what=f"{path.name}: {steps} steps x {len(ids)} nodes and {entries} edge-steps (its spells)",
+        what=f"{path.name}: {counted(steps, 'step')} x {counted(len(ids), 'node')} and {entries} "
+        "edge-steps (its spells)",
     )
     mapping = int_ids(ids)
     index = {n: k for k, n in enumerate(ids)}

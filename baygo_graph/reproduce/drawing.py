@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._text import counted
 from ..analysis.tables import table_array
 from .claims import MIN_WINDOWS
 from .report import GALLERY
@@ -347,7 +348,8 @@ def run_figures(run, *, window=10) -> dict:
     ).figure  # fmt: skip
     figs["influence"] = F.plot_influence_series(
         infl, informative=run.informative, references=refs, synthetic=syn,
-        title=f"Influence (product of W over sliding windows of {window} steps)", caption=cap,
+        title="Influence (product of W over sliding windows of "
+              f"{counted(window, 'step')})", caption=cap,
     ).figure  # fmt: skip
     windows = analysis.b_connectivity(run, max(1, min(window, t)), windows="aligned")
     figs["window_connectivity"] = F.plot_window_connectivity(

@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 
 from .._format import json_clean, json_default, synthetic_banner
-from .._text import csv_frame
+from .._text import counted, csv_frame
 from ..data import resolve_data
 from ..io.atomic import atomic_text
 from ..io.results import check_results_format, write_results
@@ -151,13 +151,19 @@ def _simulate(study: dict, *, horizons, save_runs, out, files, notes, timings, l
     from .horizon import long_runs
 
     seeds, steps = study["seeds"], study["steps"]
-    log(f"BayGo with the theorem monitor, {seeds} seeds x {max([*horizons, steps])} steps ...")
+    log(
+        f"BayGo with the theorem monitor, {counted(seeds, 'seed')} x "
+        f"{counted(max([*horizons, steps]), 'step')} ..."
+    )
     with _timed(timings, "long_runs"):
         kwargs = {k: v for k, v in study.items() if k != "influence_window"}
         long = long_runs(horizons=horizons, window=study["influence_window"],
                          synthetic=bool(study["data"].synthetic), **kwargs)  # fmt: skip
     others = len([s for s in STRATEGIES if s != "baygo"])
-    log(f"running {others} other strategies x {seeds} seeds, {steps} steps ...")
+    log(
+        f"running {counted(others, 'other strategy', 'other strategies')} x "
+        f"{counted(seeds, 'seed')}, {counted(steps, 'step')} ..."
+    )
     with _timed(timings, "compare"):
         res, runs = _run(study, keep_all=save_runs, made={"baygo": long.heads(steps)})
     if save_runs:
