@@ -31,3 +31,26 @@ def test_every_number_of_the_performance_table_is_on_its_page():
         on_page = (ROOT / link.group(1)).read_text()
         missing += [f"{what[:40]}: {n}" for n in NUMBER.findall(measured) if n not in on_page]
     assert not missing, missing
+
+
+def test_no_python_block_of_the_docs_ends_its_lines_in_a_bare_expression():
+    """A block run as a script prints nothing of ``run.mse[-1]`` or ``smallest_b(...).B``
+    (getting_started, newcomer5/6): a value shown is printed. A call's value left unused
+    (``run.save(...)``) is an action, not a value to read."""
+    import ast
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("docs_runner", ROOT / "tests" / "test_docs.py")
+    docs = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(docs)
+    bare = []
+    for path in docs.pages():
+        for block in docs.fenced_blocks(path.read_text()):
+            if block["lang"] != "python" or block["code"].lstrip().startswith(">>>"):
+                continue
+            for node in ast.parse(block["code"]).body:
+                value = node.value if isinstance(node, ast.Expr) else None
+                if value is not None and not isinstance(value, ast.Call | ast.Constant):
+                    where = f"{path.relative_to(ROOT)}:{block['line'] + node.lineno}"
+                    bare.append(f"{where}: {ast.unparse(value)[:60]}")
+    assert not bare, bare
