@@ -441,6 +441,15 @@ def stdout_failed(e: OSError, stream) -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())  # the rest: dropped
 
 
+def _json_banner(summary: dict, text) -> str:
+    """The SYNTHETIC line of a JSON output, as its text for people would say it."""
+    lines = text.splitlines() if isinstance(text, str) else list(text)
+    said = [line for line in lines if str(line).startswith("NOTE: SYNTHETIC DATA")]
+    return (said[0] if said else summary.get("banner") or summary.get("note")
+            or "NOTE: SYNTHETIC DATA: these numbers come from the synthetic stand-in for the "
+            "bodyfat data")  # fmt: skip
+
+
 def emit(summary: dict, *, as_json: bool, text) -> None:
     """Print ``summary`` as JSON, or ``text`` for people.
 
@@ -461,8 +470,7 @@ def emit(summary: dict, *, as_json: bool, text) -> None:
         if as_json:
             click.echo(json.dumps(summary, indent=2))
             if summary.get("synthetic") is True:  # the screen says it too, as every output
-                shown = summary.get("banner") or summary.get("note") or synthetic_banner(True)
-                click.echo(console(shown), err=True)
+                click.echo(console(_json_banner(summary, text)), err=True)
         elif isinstance(text, str):
             click.echo(console(text, lines=True))  # run metadata cannot drive the terminal
         else:

@@ -225,7 +225,7 @@ def plot(run_dir, out, formats, window, force, as_json, **options):
                 written.append(str(path))
             plt.close(fig)
     if as_json:
-        emit({"synthetic": run.synthetic, "files": written}, as_json=True, text=[])
+        emit({"synthetic": run.synthetic, "files": written}, as_json=True, text=[banner])
 
 
 @click.command()

@@ -208,7 +208,7 @@ def reemit_warnings(notes, n_tasks: int, *, stacklevel: int = 3) -> None:
     ...     warnings.simplefilter("always")
     ...     reemit_warnings([(UserWarning, "a"), (UserWarning, "b")], 5)
     >>> [str(x.message) for x in w]
-    ['2 warning(s) in 5 runs; first: a']
+    ['2 warnings in 5 runs; first: a']
     """
     by_cat: dict = {}
     for cat, msg in notes:
