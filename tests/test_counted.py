@@ -24,7 +24,8 @@ WORDS = (
     "strategies entries"
 ).split()
 #: ``{expr} word`` where ``expr`` is no count (a kind, a type, a number already formatted).
-NOT_COUNTS = {"kind", "dtype", "kind.__name__", "cov.windows", "_fmt(np.nanmax(tails[ok]))", "m"}
+NOT_COUNTS = {"kind", "dtype", "kind.__name__", "cov.windows", "_fmt(np.nanmax(tails[ok]))", "m",
+              "big_int(steps)"}  # fmt: skip
 _COUNT_WORD = re.compile(r"\{([^{}!:]+?)(?::[^{}]*)?\} (" + "|".join(WORDS) + r")\b")
 _HAND_PLURAL = re.compile(r"\{'s' if |\{'' if |\{'s' \*|\} \w+\(s\)")
 

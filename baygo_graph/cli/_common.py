@@ -302,8 +302,8 @@ def _roles(ctx, param, value):
     try:
         parse_columns(value)
     except ValueError as e:
-        raise click.BadParameter(str(e)) from None
-    return value
+        raise click.BadParameter(str(e), param_hint="--columns") from None  # no quotes:
+    return value  # the value's own quotes stay paired when a long line is shortened
 
 
 #: The edge-list options every command that reads a series takes (docs/user_series.md).

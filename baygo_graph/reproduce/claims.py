@@ -296,7 +296,7 @@ def _b_claim(df, smallest_b, min_windows):
     n = int(smallest_b["seed"].nunique()) if "seed" in smallest_b else None
     if b_max < 1:  # no B >= 1 meets the threshold: the run decides nothing
         why = (
-            f"not tested: a run of T = {steps} steps cannot hold {min_windows} complete "
+            f"not tested: a run of T = {counted(steps, 'step')} cannot hold {min_windows} complete "
             f"windows of any B >= 1 (needs T >= {min_windows}; the paper: 60)"
         )
         values["not_tested"] = why

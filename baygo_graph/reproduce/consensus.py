@@ -180,7 +180,8 @@ def _median_claim(key, claim, test, steps, *, limit, level, what, extra, run):
     note = "" if holds or reached >= 0.5 else "Most seeds never reach consensus here."
     if short:  # the seeds above the limit are only seeds the run ended on
         why = (
-            f"not tested: the run of T = {run} steps ends before step {limit}, so a seed "
+            f"not tested: the run of T = {counted(run, 'step')} ends before step {limit}, so a "
+            "seed "
             f"that has not reached consensus by step {run - 1} may still reach it by step "
             f"{limit} (needs T > {limit}; the paper: 60)"
         )

@@ -72,7 +72,8 @@ def _worsens_early(df, *, level, early):
     if "complete" not in table_strategies(df) or steps < 2:
         return _claim(key, test, None, "not run: needs 'complete' and >= 2 steps", {})
     if steps < early:  # the sentence speaks of iterations the run does not have
-        why = (f"not tested: a run of T = {steps} steps is shorter than the sentence's first "
+        why = (f"not tested: a run of T = {counted(steps, 'step')} is shorter than the sentence's "
+               "first "
                f"{early} iterations (needs T >= {early}; the paper: 60)")  # fmt: skip
         return _claim(key, test, None, why, {"steps": steps, "not_tested": why})
     c = _informative_curves(df, "complete")
