@@ -43,8 +43,9 @@ B_COLUMNS = (
 )
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+def _all_steps(n: int) -> str:
+    """The union of a run's steps, said as a count: 'the one step' for a 1-step run."""
+    return "the one step" if n == 1 else f"the union of all {counted(n, 'step')}"
 
 
 def b_text(cov) -> str:
@@ -61,23 +62,23 @@ def b_text(cov) -> str:
     """
     if cov.B is None:
         if cov.union_connected is False:
-            why = f"the union of all {counted(cov.steps, 'step')} is not strongly connected"
+            why = f"{_all_steps(cov.steps)} is not strongly connected"
         elif cov.max_b < cov.steps:
             why = f"only B <= {cov.max_b} was tried"
         else:
             why = (
-                f"the union of all {counted(cov.steps, 'step')} is strongly connected, but no "
+                f"{_all_steps(cov.steps)} is strongly connected, but no "
                 "block length makes every block strongly connected"
             )
         return f"no B up to {cov.max_b} works ({cov.windows} windows): {why}"
     head = (
         f"B-connected over [0, {cov.steps_covered}) with B = {cov.B} "
-        f"({_plural(cov.windows_checked, cov.windows + ' window')})"
+        f"({counted(cov.windows_checked, cov.windows + ' window')})"
     )
     if not cov.tail_length:
         return head
     state = "strongly connected" if cov.tail_connected else "not connected"
-    return f"{head}, tail of {_plural(cov.tail_length, 'step')} {state}"
+    return f"{head}, tail of {counted(cov.tail_length, 'step')} {state}"
 
 
 def b_row(cov) -> dict:
@@ -138,12 +139,12 @@ def undefined_text(n_classes) -> str:
         return "every window has exactly one closed class"
     values, counts = np.unique(n, return_counts=True)
     parts = ", ".join(
-        f"{_plural(c, 'window')} with {v}"
+        f"{counted(c, 'window')} with {v}"
         for v, c in zip(values.tolist(), counts.tolist(), strict=True)
     )
     verb = "has" if len(n) == 1 else "have"
     return (
-        f"{_plural(len(n), 'window')} {verb} more than one closed class ({parts}): groups that "
+        f"{counted(len(n), 'window')} {verb} more than one closed class ({parts}): groups that "
         "listen to no one outside reach separate consensuses, so no single influence vector "
         "exists"
     )
@@ -191,7 +192,8 @@ def held_by_text(positive: int, agents: int) -> str:
             "belief carries no weight in the consensus (influence 0)"
         )
     return (
-        f"{positive} of {agents} nodes hold all the influence: the closed classes of the "
+        f"{positive} of {counted(agents, 'node')} hold all the influence: the closed classes of "
+        "the "
         "windows (groups that listen to no one outside); every other node's own belief "
         "carries no weight in the consensus (influence 0)"
     )

@@ -101,15 +101,21 @@ def figure_label(text, limit: int = FIGURE_LABEL_CHARS) -> str:
     return text.replace("$", r"\$")
 
 
-def counted(n, word: str) -> str:
-    """``n`` and ``word``, in the plural unless ``n`` is 1: ``1 step``, ``2 steps``.
+def counted(n, word: str, plural: str | None = None, *, spec: str = "") -> str:
+    """``n`` and ``word``, in the plural unless ``n`` is 1: ``1 step``, ``2 steps``; the
+    one way printed text says a count (``plural`` for a word that does not take an s,
+    ``spec`` a format for ``n``, such as ``","``).
 
     Examples
     --------
     >>> counted(1, "step"), counted(0, "node"), counted(60, "step")
     ('1 step', '0 nodes', '60 steps')
+    >>> counted(1, "strategy", "strategies"), counted(3, "strategy", "strategies")
+    ('1 strategy', '3 strategies')
+    >>> counted(12000, "row", spec=",")
+    '12,000 rows'
     """
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+    return f"{n:{spec}} {word if n == 1 else plural or word + 's'}"
 
 
 def markdown(text) -> str:

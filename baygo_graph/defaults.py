@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ._text import counted
+
 __all__ = [
     "BODYFAT_ENV",
     "DEFAULT_WINDOW",
@@ -105,5 +107,8 @@ def resolve_window(window, steps: int) -> tuple[int, str]:
         raise ValueError(f"window must be an integer >= 1 or None, got {window!r}")
     window = int(window)
     if window > steps:
-        return steps, f"window {window} is longer than the run ({steps} steps): cut to {steps}"
+        return (
+            steps,
+            f"window {window} is longer than the run ({counted(steps, 'step')}): cut to {steps}",
+        )
     return window, ""

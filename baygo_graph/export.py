@@ -11,7 +11,6 @@ same labels, steps and weights (``docs/formats.md``).
 
 from __future__ import annotations
 
-import errno
 from pathlib import Path
 
 from ._validate import check_int
@@ -96,16 +95,11 @@ def write_series(source, path, *, window: int = 10, overwrite: bool = False) -> 
     if suffix not in WRITTEN_SUFFIXES:
         raise ValueError(f"path must end in .json, .graphml or .gexf, got {str(path)!r}")
     with protected_inputs(input_files(source), whose="this call"):
-        check_target(path)  # never the file read (even with overwrite), before the work
-        if not overwrite and (path.is_file() or path.is_symlink()):
-            raise FileExistsError(
-                errno.EEXIST, "a file is already there: pass overwrite=True to replace it",
-                str(path),
-            )  # fmt: skip
-        return _write(source, path, suffix, window=window)
+        check_target(path, overwrite=overwrite)  # never the file read; before the work
+        return _write(source, path, suffix, window=window, overwrite=overwrite)
 
 
-def _write(source, path: Path, suffix: str, *, window) -> Path:
+def _write(source, path: Path, suffix: str, *, window, overwrite: bool) -> Path:
     window = check_int("window", window, minimum=1)
     run = source if isinstance(source, Run) else None
     if run is not None and run.series is None:
@@ -117,8 +111,8 @@ def _write(source, path: Path, suffix: str, *, window) -> Path:
     if suffix != ".gexf":
         attrs = {"strategy": run.strategy} if run is not None else None
         write = write_json if suffix == ".json" else write_graphml
-        return write(series, path, attrs=attrs)
+        return write(series, path, attrs=attrs, overwrite=overwrite)
     gexf_ids(series)  # labels GEXF cannot give back: refused before the influence is computed
     window = min(window, series.n_steps)
     influence = influence_series(series, window=window, windows="sliding").values
-    return write_gexf(series, path, influence=influence, run=run)
+    return write_gexf(series, path, influence=influence, run=run, overwrite=overwrite)

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import networkx as nx
 
-from ._text import short_list, shorten
+from ._text import counted, short_list, shorten
 from .exceptions import BudgetError
 from .io import archives, edgelist, foreign, series_files
 from .limits import (
@@ -499,7 +499,7 @@ def _graphs(obj, *, self_weight=SELF_WEIGHT) -> GraphSeries:
     per_step = EDGE_LIST_BYTES_PER_STEP + GRAPH_STEP_BYTES
     total = len(obj) if isinstance(obj, Sized) else None
     if total is not None and not budget.fits(total * per_step):
-        _refuse_graphs(f"networkx graphs: {total} steps", total * per_step, budget)
+        _refuse_graphs(f"networkx graphs: {counted(total, 'step')}", total * per_step, budget)
     graphs, entries, nodes = [], 0, 0
     for g in obj:
         graphs.append(g)
@@ -511,8 +511,8 @@ def _graphs(obj, *, self_weight=SELF_WEIGHT) -> GraphSeries:
         need += per_step * len(graphs)
         if need > budget.room:  # the message is made only then: the loop stays cheap
             of = f" of {total}" if total is not None else ""
-            _refuse_graphs(f"networkx graphs: {len(graphs)} steps{of} so far ({entries} "
-                           f"edge-steps, at least {nodes} nodes)", need, budget,
+            _refuse_graphs(f"networkx graphs: {counted(len(graphs), 'step')}{of} so far ({entries} "
+                           f"edge-steps, at least {counted(nodes, 'node')})", need, budget,
                            endless=total is None)  # fmt: skip
     return series_from_graphs(graphs, self_weight=self_weight)
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from tqdm.auto import tqdm
 
+from ._text import counted
 from ._validate import (
     check_finite_step,
     check_int,
@@ -543,12 +544,14 @@ def _check_memory(model, strat, *, agents, steps, batch, dtype, keep, seeds=1, r
     runs = max(int(runs), seeds)
     nbytes = loop + runs * result + int(split)
     unit = "grid points" if hasattr(model, "space") or hasattr(model, "make_grid") else "values"
-    size = f"{agents} agents x {steps} steps x {values} {unit}"
+    size = f"{counted(agents, 'agent')} x {counted(steps, 'step')} x {values} {unit}"
     size += f", batch {batch}" if batch > 1 else ""
     if runs == 1:
         what, advice = f"a run of {size} per agent", ""
     else:  # every run is returned: fewer per call is the way
-        what = f"{runs:,} runs of {size}" + (f" ({seeds} at once)" if seeds > 1 else "")
+        what = f"{counted(runs, 'run', spec=',')} of {size}" + (
+            f" ({seeds} at once)" if seeds > 1 else ""
+        )
         advice = "pass fewer seeds or a smaller at_once" if seeds > 1 else "pass fewer seeds"
     (budget or memory_budget()).check(nbytes, what=what, advice=advice)
 

@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass
 
 from . import _text
+from ._text import counted
 from .exceptions import BudgetError, SettingError
 
 __all__ = [
@@ -577,8 +578,9 @@ def check_results_budget(strategies: int, seeds: int, steps: int, agents: int, *
     names = "strategies" if strategies != 1 else "strategy"
     return check_budget(
         COMPARE_BYTES_PER_ENTRY[kind] * entries,
-        what=f"keeping the results of {strategies} {names} x {seeds} seeds x {steps} steps x "
-        f"{agents} agents",
+        what=f"keeping the results of {strategies} {names} x {counted(seeds, 'seed')} x "
+        f"{counted(steps, 'step')} x "
+        f"{counted(agents, 'agent')}",
         advice=advice,
         limit=limit,
     )
@@ -617,7 +619,7 @@ def check_analysis_budget(series, *, what: str, limit=None, per_step: int = 0) -
     held = series_nbytes(series)
     return check_budget(
         (ANALYSIS_BYTES_PER_STEP + per_step) * t + 16 * t * m,
-        what=f"{what} of {t} steps x {m} nodes",
+        what=f"{what} of {counted(t, 'step')} x {counted(m, 'node')}",
         limit=limit,
         used=held,
         advice="bin the times coarser (--bin) or take a shorter span",

@@ -20,9 +20,10 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._run_arrays import arrays_equal, head_records, run_arrays, run_fields, run_meta
+from ._text import counted
 from ._validate import check_int
 from .exceptions import RunFormatError
-from .io.npz import RUN_FILE, read_run_file, run_path, write_run_file
+from .io.npz import RUN_FILE, read_run_file, write_run_file
 from .io.runs import find_runs
 from .series import ChoiceSeries, GraphSeries
 
@@ -228,7 +229,7 @@ class Run:
         if isinstance(t, bool) or not isinstance(t, int | np.integer):
             raise TypeError(f"step must be an int, got {type(t).__name__}")
         if not -self.n_steps <= t < self.n_steps:
-            raise IndexError(f"step {t} out of range for a run of {self.n_steps} steps")
+            raise IndexError(f"step {t} out of range for a run of {counted(self.n_steps, 'step')}")
         return int(t) % self.n_steps
 
     def weights(self, t: int) -> sp.csr_array:
@@ -339,12 +340,7 @@ class Run:
         FileExistsError
             When a run file is already there and ``overwrite`` is False.
         """
-        target = run_path(path)
-        if target.exists() and not overwrite:
-            raise FileExistsError(
-                f"a run is already saved at {str(target)!r}: pass overwrite=True to replace it"
-            )
-        return write_run_file(path, run_meta(self), run_arrays(self))
+        return write_run_file(path, run_meta(self), run_arrays(self), overwrite=overwrite)
 
     @classmethod
     def load(cls, path) -> Run:
@@ -426,7 +422,7 @@ def check_same_setup(runs, *, mixed: str = "refuse") -> dict:
         keys = list(groups)
         differ = [name for k, name in enumerate(SETUP_COLUMNS) if len({g[k] for g in keys}) > 1]
         parts = "; ".join(
-            f"{len(v)} run{'s' if len(v) > 1 else ''} of T={t}, M={m}, data {d} (e.g. {v[0]})"
+            f"{counted(len(v), 'run')} of T={t}, M={m}, data {d} (e.g. {v[0]})"
             for (t, m, d), v in groups.items()
         )
         raise ValueError(

@@ -29,7 +29,7 @@ from collections.abc import Hashable
 import networkx as nx
 import numpy as np
 
-from ._text import shorten
+from ._text import counted, shorten
 from .series_backings import (
     ChoiceSeries,
     EdgeListSeries,
@@ -86,7 +86,8 @@ def node_order(graph: nx.Graph, nodelist=None) -> list:
     if len(nodelist) != len(set(nodelist)) or set(nodelist) != set(graph.nodes):
         raise ValueError(
             "nodelist must hold every node of the graph exactly once, "
-            f"got {len(nodelist)} entries for {graph.number_of_nodes()} nodes"
+            f"got {counted(len(nodelist), 'entry', 'entries')} for "
+            f"{counted(graph.number_of_nodes(), 'node')}"
         )
     return nodelist
 

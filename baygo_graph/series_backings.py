@@ -26,7 +26,7 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
-from ._text import shorten
+from ._text import counted, shorten
 from ._validate import check_real
 
 __all__ = [
@@ -111,7 +111,9 @@ def _check_node_labels(nodes: tuple, m: int) -> None:
     (docs/user_series.md).
     """
     if len(nodes) != m:
-        raise ValueError(f"nodes must hold one label per node ({m}), got {len(nodes)} labels")
+        raise ValueError(
+            f"nodes must hold one label per node ({m}), got {counted(len(nodes), 'label')}"
+        )
     missing = next((k for k, v in enumerate(nodes) if _missing(v)), None)
     if missing is not None:
         raise ValueError(
@@ -159,7 +161,10 @@ def _stack_checked(series) -> tuple[int, int]:
     from .limits import check_budget
 
     t, m = series.n_steps, series.n_agents
-    check_budget(8 * t * m * m, what=f"the dense W of {t:,} steps x {m:,} nodes")
+    check_budget(
+        8 * t * m * m,
+        what=f"the dense W of {counted(t, 'step', spec=',')} x {counted(m, 'node', spec=',')}",
+    )
     return t, m
 
 

@@ -68,8 +68,8 @@ def main(argv=None) -> str:
     times = {k: [] for k in ("write csv", "write parquet", "read csv", "read parquet", "mse only")}
     source = {"data": c.attrs["data_source"], "synthetic": c.attrs["synthetic"]}
     for _ in range(args.rounds):
-        times["write csv"].append(_timed(c.write_csv, csv, **source)[0])
-        times["write parquet"].append(_timed(write_results_parquet, c, pq)[0])
+        times["write csv"].append(_timed(c.write_csv, csv, overwrite=True, **source)[0])
+        times["write parquet"].append(_timed(write_results_parquet, c, pq, overwrite=True)[0])
         t, back_csv = _timed(Comparison.read_csv, csv)
         times["read csv"].append(t)
         t, back = _timed(Comparison.read_parquet, pq)

@@ -221,7 +221,7 @@ def main(argv=None) -> str:
             for kind, source, sim_s in sources(agents, steps, folder):
                 page = folder / f"{kind.split()[0].lower()}_{agents}x{steps}.html"
                 t0 = time.perf_counter()
-                to_html(source, page, window=10)
+                to_html(source, page, window=10, overwrite=True)  # --keep: again
                 build = time.perf_counter() - t0
                 times = [open_ms(drv, page) for _ in range(args.repeat)]
                 rows.append(

@@ -18,6 +18,7 @@ import networkx as nx  # noqa: F401  (used by the doctests)
 import numpy as np
 import scipy.sparse as sp
 
+from .._text import counted
 from .._validate import check_choice, check_int
 from ..inputs import series_input
 from ..limits import check_budget, series_nbytes
@@ -269,7 +270,7 @@ def influence_series(
     check_budget(  # the rows, and a window's sums and iterates (~130 bytes per entry);
         # for a choice series, its choices and the kernel's rows too (hostile12 Q9)
         8 * T * m + 130 * held // 32 + choice_form_bytes(s, T, w, result=8),
-        what=f"the influence of {T} steps x {m} nodes (a (T, M) float array)",
+        what=f"the influence of {counted(T, 'step')} x {counted(m, 'node')} (a (T, M) float array)",
         used=held,
     )
     out = np.full((T, m), np.nan)
@@ -436,7 +437,8 @@ def nonunique_windows(
         ends = np.arange(w - 1, s.n_steps) if ends is None else np.asarray(ends, dtype=np.int64)
         check_budget(  # a choice series' choices, class memberships and batch (Q9)
             choice_form_bytes(s, len(ends), w, result=1),
-            what=f"the closed classes of {len(ends):,} windows x {s.n_agents:,} nodes",
+            what=f"the closed classes of {counted(len(ends), 'window', spec=',')} x "
+            f"{counted(s.n_agents, 'node', spec=',')}",
             advice="pass influence= (influence_series' counts), or fewer ends",
         )
         counts = _count_classes(s, ends, w, method)

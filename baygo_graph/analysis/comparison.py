@@ -162,13 +162,23 @@ class Comparison:
         df.attrs = dict(self.attrs)
         return df
 
-    def write_csv(self, path, *, float_format: str = "%.6g", comment=None, **constants):
+    def write_csv(
+        self,
+        path,
+        *,
+        float_format: str = "%.6g",
+        comment=None,
+        overwrite: bool = False,
+        **constants,
+    ):
         """Write :meth:`to_frame`'s table to ``path``, one run at a time (atomically).
 
         Memory stays that of one run's rows whatever the study's size; the file
         equals ``to_frame().assign(**constants).to_csv(path, index=False,
         float_format=float_format)``. ``constants`` add columns of one value
         (e.g. ``data=..., synthetic=...``); ``comment`` a first line ``# comment``.
+        A file already at ``path`` is replaced only with ``overwrite=True`` (else
+        :class:`FileExistsError`, before any work: every writer's rule).
 
         Returns
         -------
@@ -182,7 +192,9 @@ class Comparison:
                     yield _tidy((label,), self.mse[run], self.influence[run],
                                 self.informative[run], seed0=r).assign(**constants)  # fmt: skip
 
-        return write_frames(path, parts(), float_format=float_format, comment=comment)
+        return write_frames(
+            path, parts(), float_format=float_format, comment=comment, overwrite=overwrite
+        )
 
     @classmethod
     def read_csv(cls, path, *, chunksize: int = 1_000_000) -> Comparison:
@@ -221,11 +233,12 @@ class Comparison:
         labels, mse, influence, informative, attrs = read_arrays(path, chunksize=chunksize)
         return cls(tuple(labels), mse, influence, informative, attrs)
 
-    def write_parquet(self, path, *, compression_level: int = 3):
+    def write_parquet(self, path, *, compression_level: int = 3, overwrite: bool = False):
         """Write the per-step results as Parquet, one run per row group (several seeds
         of small runs), exact float64, with the ``data`` source and the ``synthetic``
         flag of :attr:`attrs` on every row and in the file's metadata: see
-        :func:`baygo_graph.io.results.write_results_parquet`.
+        :func:`baygo_graph.io.results.write_results_parquet` (``overwrite=True``
+        replaces a file already at ``path``).
 
         Returns
         -------
@@ -233,7 +246,9 @@ class Comparison:
         """
         from ..io.results import write_results_parquet
 
-        return write_results_parquet(self, path, compression_level=compression_level)
+        return write_results_parquet(
+            self, path, compression_level=compression_level, overwrite=overwrite
+        )
 
     @classmethod
     def read_parquet(cls, path) -> Comparison:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .._text import counted
 from .._validate import check_int
 from .centrality import influence_rank, influence_series
 from .connectivity import smallest_b, time_to_connectivity
@@ -68,7 +69,7 @@ def horizon_table(runs, horizons, *, window: int = 10) -> pd.DataFrame:
         if max(horizons) > run.n_steps:
             raise ValueError(
                 f"horizons must be <= the runs' length, got {max(horizons)} for run {k} "
-                f"of {run.n_steps} steps"
+                f"of {counted(run.n_steps, 'step')}"
             )
         infl = influence_series(run, window=window, windows="sliding").values
         ttc = time_to_connectivity(run)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._text import counted
 from .._validate import check_choice, check_int
 from ..inputs import series_input
 from ..limits import check_budget
@@ -83,7 +84,7 @@ def listen_counts(source, *, start: int = 0, stop: int | None = None) -> np.ndar
     edges = len(s.window_edges(0, 1)[0]) if s.fixed is not None else _edge_count(s, start, stop)
     check_budget(  # the M x M counts and the edges' keys, before either exists
         8 * m * m + 16 * edges,
-        what=f"listen_counts of {m:,} nodes (an M x M int64 array)",
+        what=f"listen_counts of {counted(m, 'node', spec=',')} (an M x M int64 array)",
         advice="count a subgraph of fewer nodes",
     )
     if s.fixed is not None:
@@ -156,7 +157,8 @@ def degrees(source, *, direction: str = "out") -> np.ndarray:
     edges = len(s.window_edges(0, 1)[0]) if s.fixed is not None else _edge_count(s, 0, T)
     check_budget(  # the (T, M) degrees and the edges' keys, before either exists
         8 * T * m + 16 * edges,
-        what=f"the degrees of {T:,} steps x {m:,} nodes (a (T, M) int64 array)",
+        what=f"the degrees of {counted(T, 'step', spec=',')} x {counted(m, 'node', spec=',')} (a "
+        "(T, M) int64 array)",
         advice="take degree_distribution or listener_fraction, which count the edges only",
     )
     if s.fixed is not None:

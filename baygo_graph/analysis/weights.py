@@ -16,6 +16,7 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
+from .._text import counted
 from .._validate import check_choice, check_int, check_real_array
 from ..inputs import series_input
 from ..series import node_order, row_shares
@@ -235,7 +236,8 @@ def window_products(s, spans, *, budget=None):
                 bound = max(fill, products_bound(s, spans[k:]))
                 budget.check(
                     need,
-                    what=f"the product of steps {start}..{t} ({fill:,} entries at most)",
+                    what=f"the product of steps {start}..{t} "
+                    f"({counted(fill, 'entry', 'entries', spec=',')} at most)",
                     advice="take a shorter window, or method='union'",
                     covers=(PRODUCT_BYTES_PER_ENTRY * bound, "for every window"),
                 )

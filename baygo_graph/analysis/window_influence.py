@@ -19,6 +19,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
+from .._text import counted
 from ..exceptions import NotUniqueError
 from ..inputs import series_input
 from ._window_solver import (
@@ -128,7 +129,8 @@ def _edge_choices(entries, t: int, m: int) -> tuple[np.ndarray, float] | None:
 
     check_budget(  # hostile round 12, Q9: a ring of 10^4 nodes x 10^4 steps asked 763 MiB
         8 * t * m,
-        what=f"the choices of {t:,} steps x {m:,} nodes (a (T, M) int64 array)",
+        what=f"the choices of {counted(t, 'step', spec=',')} x {counted(m, 'node', spec=',')} (a "
+        "(T, M) int64 array)",
         advice="take fewer steps or nodes",
     )
     choices = np.full((t, m), -1, dtype=np.int64)

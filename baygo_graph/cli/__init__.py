@@ -204,6 +204,7 @@ def main(argv=None) -> int:
         Terminated,
         aborted_while_starting,
         is_script,
+        restart_dead_tracker,
         say_aborted,
         stop_behind,
         stop_exception,
@@ -238,6 +239,8 @@ def main(argv=None) -> int:
                 if signum is None:
                     raise
                 raise stop_exception(signum) from e
+            if "joblib.externals.loky" in sys.modules:  # the workers' tracker, killed?
+                restart_dead_tracker()  # one line, before the pool's exit speaks to it
         if STDOUT_ERRORS and code in (0, None):  # its files are written; its lines are not
             name, e = STDOUT_ERRORS[0]
             why = (e.strerror or str(e)).lower()

@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from .._format import synthetic_banner
-from .._text import console
+from .._text import console, counted
 from ..defaults import BODYFAT_ENV, DEFAULT_WINDOW, resolve_window
 
 __all__ = [
@@ -42,8 +42,66 @@ __all__ = [
     "output_folder",
     "command_inputs",
     "seed_option",
+    "strategy_list",
+    "strategy_name",
+    "model_name",
     "synthetic_banner",
 ]
+
+
+def _unknown(what: str, value, known) -> click.BadParameter:
+    from .._text import short_repr
+
+    return click.BadParameter(f"unknown {what} {short_repr(value)}; choose from {','.join(known)}")
+
+
+def strategy_list(ctx, param, value: str) -> list[str]:
+    """``--strategies``: registered names (plug-ins loaded by ``--plugin`` included),
+    comma-separated, each once. A bad value is a usage error (exit code 2), as every
+    option's: the one rule (docs/cli.md).
+
+    Examples
+    --------
+    >>> strategy_list(None, None, "baygo, nocol")
+    ['baygo', 'nocol']
+    """
+    from ..strategies import strategy_names
+
+    names = [s.strip().lower() for s in value.split(",") if s.strip()]
+    known = strategy_names()
+    if not names:
+        raise click.BadParameter(f"give at least one of {','.join(known)}")
+    bad = [s for s in names if s not in known]
+    if bad:
+        raise _unknown("strategy", bad[0], known)
+    if len(set(names)) != len(names):
+        raise click.BadParameter(f"a strategy is named twice in {value!r}")
+    return names
+
+
+def strategy_name(ctx, param, value: str) -> str:
+    """``--strategy``: one registered name (see :func:`strategy_list`)."""
+    from ..strategies import strategy_names
+
+    name = value.strip().lower()
+    if name not in strategy_names():
+        raise _unknown("strategy", value, strategy_names())
+    return name
+
+
+def model_name(ctx, param, value: str) -> str:
+    """``--model``: a registered model's name (plug-ins included): a usage error otherwise.
+
+    Examples
+    --------
+    >>> model_name(None, None, "linear")
+    'linear'
+    """
+    from ..models import model_names
+
+    if value not in model_names():
+        raise _unknown("model", value, model_names())
+    return value
 
 
 def _shown(param) -> str:
@@ -67,12 +125,22 @@ class NamedPath(click.Path):
     ... except click.ClickException as e:
     ...     print(e.message)
     --out: the path is empty (an unset shell variable?)
+
+    A folder option naming a file (``--out report.txt``) says so in the words of every
+    ``--out`` (``--out: report.txt: is a file, not a folder``), not click's "Directory
+    ... is a file".
     """
 
     def convert(self, value, param, ctx):
         if isinstance(value, (str, os.PathLike)) and not os.fspath(value):
             raise click.ClickException(f"{_shown(param)}the path is empty (an unset shell "
                                        "variable?)")  # fmt: skip
+        if isinstance(value, (str, os.PathLike)):  # in our words, as every --out says it
+            path = Path(value)
+            if not self.file_okay and path.exists() and not path.is_dir():
+                raise click.ClickException(f"{_shown(param)}{value}: is a file, not a folder")
+            if not self.dir_okay and path.is_dir():
+                raise click.ClickException(f"{_shown(param)}{value}: is a folder, not a file")
         return super().convert(value, param, ctx)
 
 
@@ -225,6 +293,19 @@ def default_data(data, *, agents: int, samples: int | None):
     return synthetic_bodyfat(samples if samples is not None else synthetic_samples(agents))
 
 
+def _roles(ctx, param, value):
+    """``--columns``: checked as typed (a usage error, exit code 2), passed on as typed."""
+    if value is None:
+        return None
+    from ..io.archives import parse_columns
+
+    try:
+        parse_columns(value)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--columns") from None  # no quotes:
+    return value  # the value's own quotes stay paired when a long line is shortened
+
+
 #: The edge-list options every command that reads a series takes (docs/user_series.md).
 _SERIES_OPTIONS = [
     click.option("--source", "source_column", default=None, metavar="COLUMN",
@@ -240,7 +321,7 @@ _SERIES_OPTIONS = [
                  "offset alias (1D, 6h, 15min) for timestamps (required for them)."),
     click.option("--undirected", is_flag=True,
                  help="Edge lists: each row is a two-way contact (both nodes hear each other)."),
-    click.option("--columns", "columns", default=None, metavar="ROLES",
+    click.option("--columns", "columns", default=None, metavar="ROLES", callback=_roles,
                  help="Edge lists without a header row: the role of each column by position, "
                  "e.g. time,source,target (SocioPatterns); - skips one [default: SNAP source,"
                  "target,time; KONECT source,target,weight,time]."),
@@ -360,6 +441,15 @@ def stdout_failed(e: OSError, stream) -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())  # the rest: dropped
 
 
+def _json_banner(summary: dict, text) -> str:
+    """The SYNTHETIC line of a JSON output, as its text for people would say it."""
+    lines = text.splitlines() if isinstance(text, str) else list(text)
+    said = [line for line in lines if str(line).startswith("NOTE: SYNTHETIC DATA")]
+    return (said[0] if said else summary.get("banner") or summary.get("note")
+            or "NOTE: SYNTHETIC DATA: these numbers come from the synthetic stand-in for the "
+            "bodyfat data")  # fmt: skip
+
+
 def emit(summary: dict, *, as_json: bool, text) -> None:
     """Print ``summary`` as JSON, or ``text`` for people.
 
@@ -367,7 +457,8 @@ def emit(summary: dict, *, as_json: bool, text) -> None:
     e.g. from a node label or run metadata, becomes a space) or one string (its
     newlines kept, so it cannot tell a field's newline from a line break: for text
     that holds no user content). Control characters are removed either way
-    (:func:`~baygo_graph._text.console`).
+    (:func:`~baygo_graph._text.console`). JSON of synthetic data (``"synthetic": true``)
+    is said on stderr too, one line: every output says it.
 
     Examples
     --------
@@ -378,6 +469,8 @@ def emit(summary: dict, *, as_json: bool, text) -> None:
     try:
         if as_json:
             click.echo(json.dumps(summary, indent=2))
+            if summary.get("synthetic") is True:  # the screen says it too, as every output
+                click.echo(console(_json_banner(summary, text)), err=True)
         elif isinstance(text, str):
             click.echo(console(text, lines=True))  # run metadata cannot drive the terminal
         else:
@@ -496,7 +589,7 @@ def ensure_writable(folder, *, option: str = "--out") -> tuple[Path, list[Path]]
     return folder, created
 
 
-def check_out_file(path, *, option: str = "--out", overwrite: bool = True) -> Path:
+def check_out_file(path, *, option: str = "--out", overwrite: bool = False) -> Path:
     """Check, before computing, that the file ``path`` can be written (nothing is made).
 
     Its nearest existing parent must be a folder the process can write in, ``path``
@@ -553,7 +646,7 @@ def fit_window(
         return min(default, n_steps)
     used, cut = resolve_window(window, n_steps)  # the one window rule
     if cut:
-        note(f"--window {window} is longer than {what} ({n_steps} steps): using {used}")
+        note(f"--window {window} is longer than {what} ({counted(n_steps, 'step')}): using {used}")
     return used
 
 
@@ -563,7 +656,7 @@ def note(text: str) -> None:
 
 
 @contextlib.contextmanager
-def output_file(path, *, option: str = "--out", overwrite: bool = True):
+def output_file(path, *, option: str = "--out", overwrite: bool = False):
     """:func:`check_out_file`, then, as :func:`output_folder` does for a folder, remove
     the missing parent folders that writing the file made if the block fails.
 
@@ -678,7 +771,9 @@ def output_folder(folder, *, option: str = "--out", lock: bool = True, force: bo
         ):
             for name in names:  # before the work, not after it
                 try:
-                    check_target(folder / name, within=folder)  # a linked sub-folder too
+                    check_target(
+                        folder / name, within=folder, overwrite=True
+                    )  # a linked sub-folder too
                     check_replace(folder / name)
                 except OSError as e:
                     raise out_error(option, folder / name, e) from None

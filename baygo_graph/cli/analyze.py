@@ -63,7 +63,8 @@ def _undefined_text(u: dict, gaps, followed: str | None) -> str:
     alt = u["alternative"]
     extra = f"; {followed} {_fmt(alt[followed_key])}" if (followed_key := _key(alt)) else ""
     return (
-        f"  undefined in {u['windows']} windows: {undefined_text(gaps.n_classes)}. Alternative "
+        f"  undefined in {counted(u['windows'], 'window')}: {undefined_text(gaps.n_classes)}. "
+        "Alternative "
         f"({alt['name']}, damping {alt['damping']}, mean over {alt['windows']} of these "
         f"windows): top {_top_text(alt['top'])}{extra}"
     )
@@ -225,8 +226,10 @@ def _write_single(out: Path, summary: dict, lines) -> None:
 
     try:
         text = "\n".join(console(line) for line in lines) + "\n"  # as printed
-        atomic_text(out / SINGLE_FILES[0], text, within=out)
-        atomic_text(out / SINGLE_FILES[1], json.dumps(summary, indent=2) + "\n", within=out)
+        atomic_text(out / SINGLE_FILES[0], text, within=out, overwrite=True)
+        atomic_text(
+            out / SINGLE_FILES[1], json.dumps(summary, indent=2) + "\n", within=out, overwrite=True
+        )
     except OSError as e:
         raise out_error("--out", out, e) from None
 
@@ -252,9 +255,8 @@ def _many_text(table, summary) -> str:
     synthetic = bool(table["synthetic"].all()) if len(table) else False
     lines = [b for b in [synthetic_banner(synthetic, saved=True)] if b]
     skipped = table.attrs.get("skipped", [])
-    head = (
-        f"{len(table)} runs, data {short_list(sorted(set(map(str, table['data']))), 3, limit=100)}"
-    )
+    data = short_list(sorted(set(map(str, table["data"]))), 3, limit=100)
+    head = f"{counted(len(table), 'run')}, data {data}"
     if skipped:
         head += f"; {len(skipped)} skipped (listed below)"
     lines += [
@@ -278,10 +280,7 @@ def _many_text(table, summary) -> str:
         lines.append(
             "skipped:\n"
             + "\n".join(
-                console(
-                    f"- {len(v)} {strategy} run{'s' if len(v) > 1 else ''} ({short_list(v, 3)}): "
-                    f"{reason}"
-                )
+                console(f"- {counted(len(v), strategy + ' run')} ({short_list(v, 3)}): {reason}")
                 for (strategy, reason), v in by_reason.items()
             )
         )
@@ -306,8 +305,10 @@ def _many(paths, *, window: int | None, as_json: bool, out, group: bool = False,
             short = [t for t in lengths if window is not None and t < window]
             if short:  # analysis_table cuts each run's window to the run's length
                 note(
-                    f"--window {window} is longer than {len(short)} of the {len(lengths)} runs "
-                    f"(shortest {min(short)} steps): their windows are cut to their length"
+                    f"--window {window} is longer than {len(short)} of the "
+                    f"{counted(len(lengths), 'run')} "
+                    f"(shortest {counted(min(short), 'step')}): their windows are cut to their "
+                    "length"
                 )
             window = DEFAULT_WINDOW if window is None else window
             table = analysis_table(runs, window=window, mixed=mixed)
@@ -317,7 +318,8 @@ def _many(paths, *, window: int | None, as_json: bool, out, group: bool = False,
         if table.empty:
             why = "; ".join(sorted({s["reason"] for s in table.attrs.get("skipped", [])}))
             raise click.ClickException(
-                f"no run with a graph among the {len(runs)} runs given" + (f" ({why})" if why
+                f"no run with a graph among the {counted(len(runs), 'run')} "
+                "given" + (f" ({why})" if why
                                                                            else "")
             )  # fmt: skip
         summary = summarize_analysis(table)
@@ -343,14 +345,14 @@ def _write_many(out: Path, table, summary) -> list[Path]:
 
     try:
         paths = [out / MANY_FILES[0], out / MANY_FILES[1]]
-        atomic_text(paths[0], csv_frame(table).to_csv(index=False), within=out)
-        atomic_text(paths[1], csv_frame(summary).to_csv(index=False), within=out)
+        atomic_text(paths[0], csv_frame(table).to_csv(index=False), within=out, overwrite=True)
+        atomic_text(paths[1], csv_frame(summary).to_csv(index=False), within=out, overwrite=True)
         figs = {"analysis": F.plot_analysis_table(table)}
         strategy = table["strategy"].iloc[0]  # the first strategy of the table
         figs["smallest_b"] = F.plot_table_smallest_b(table, strategy=strategy).figure
         for name, fig in figs.items():
             paths.append(out / f"{name}.png")
-            atomic_figure(fig, paths[-1], within=out, dpi=110, bbox_inches="tight")
+            atomic_figure(fig, paths[-1], within=out, overwrite=True, dpi=110, bbox_inches="tight")
             plt.close(fig)
     except OSError as e:
         raise out_error("--out", out, e) from None

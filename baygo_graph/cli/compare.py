@@ -32,10 +32,10 @@ import click
 import pandas as pd
 
 from .._format import format_number, json_number, markdown_table
-from .._text import console
+from .._text import console, counted
 from ..defaults import PAPER
 from ..models import DEFAULT_MODEL, MODEL_NAMES
-from ..strategies import PAPER_STRATEGIES, strategy_names
+from ..strategies import PAPER_STRATEGIES
 from ._common import (
     NamedPath,
     Real,
@@ -45,10 +45,12 @@ from ._common import (
     fit_window,
     force_option,
     loss_label,
+    model_name,
     out_error,
     output_folder,
     samples_option,
     seed_option,
+    strategy_list,
     synthetic_banner,
 )
 
@@ -56,19 +58,6 @@ __all__ = ["compare"]
 
 _FILES = {"results": "results.parquet", "markdown": "summary.md", "json": "summary.json"}
 _RESULTS = {"parquet": "results.parquet", "csv": "results.csv"}
-
-
-def _parse_strategies(ctx, param, value: str) -> list[str]:
-    names = [s.strip().lower() for s in value.split(",") if s.strip()]
-    known = strategy_names()  # plug-ins loaded by --plugin included
-    if not names:
-        raise click.BadParameter(f"give at least one of {','.join(known)}")
-    bad = [s for s in names if s not in known]
-    if bad:
-        raise click.BadParameter(f"unknown strategy {bad[0]!r}; choose from {','.join(known)}")
-    if len(set(names)) != len(names):
-        raise click.BadParameter(f"a strategy is named twice in {value!r}")
-    return names
 
 
 def _check_jobs(ctx, param, value):
@@ -151,12 +140,14 @@ def _write(out, res, record, blocks, *, banner, notes, results_format) -> dict:
     try:
         paths = {k: folder / name for k, name in _FILES.items()}
         paths["results"] = folder / RESULTS_FILES[results_format]
-        write_results(res, folder, results_format=results_format)
+        write_results(res, folder, results_format=results_format, overwrite=True)
         md = ["# Strategy comparison", *([f"**{banner}**"] if banner else []), *blocks]
         md = [b for b in md if b != banner] + [notes]
-        atomic_text(paths["markdown"], "\n\n".join(md) + "\n", within=folder)
+        atomic_text(paths["markdown"], "\n\n".join(md) + "\n", within=folder, overwrite=True)
         record["files"] = {k: str(p) for k, p in paths.items()}
-        atomic_text(paths["json"], json.dumps(record, indent=2) + "\n", within=folder)
+        atomic_text(
+            paths["json"], json.dumps(record, indent=2) + "\n", within=folder, overwrite=True
+        )
     except OSError as e:
         raise out_error("--out", out, e) from None
     return paths
@@ -190,7 +181,7 @@ def _save_runs(runs, folder) -> str:
 @click.option("--steps", type=click.IntRange(min=1), default=PAPER.steps, show_default=True)
 @click.option(
     "--strategies",
-    callback=_parse_strategies,
+    callback=strategy_list,
     default=",".join(PAPER_STRATEGIES),
     show_default=True,
     help="Comma-separated registered strategy names (plug-ins: baygo --plugin FILE.py); "
@@ -211,6 +202,7 @@ def _save_runs(runs, folder) -> str:
 @click.option("--batch", type=click.IntRange(min=1), default=PAPER.batch, show_default=True)
 @click.option(
     "--model",
+    callback=model_name,
     default=DEFAULT_MODEL,
     show_default=True,
     help=f"What the agents learn: a registered model ({', '.join(MODEL_NAMES)}, or a plug-in).",
@@ -318,7 +310,8 @@ def compare(
         settings = options | {"wall_time_s": round(time.perf_counter() - start, 3)}
         banner = synthetic_banner(df.attrs["synthetic"])
         head = (
-            f"compare: {', '.join(strategies)}; {seeds} seeds x {steps} steps, {agents} "
+            f"compare: {', '.join(strategies)}; {counted(seeds, 'seed')} x "
+            f"{counted(steps, 'step')}, {agents} "
             f"agents, seed {seed}, data {console(df.attrs['data_source'])} "
             f"({settings['wall_time_s']:.1f} s)"
         )

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from .._text import counted
 from ._common import (
     InputPath,
     NamedPath,
@@ -79,14 +80,17 @@ def _check_drawing_budget(run, window: int) -> None:
     lo = max(0, t - window)
     nodes = series.n_agents if hasattr(series, "n_agents") else len(series.nodes)
     edges = len(series.step_edges(lo, t)[1]) + len(series.step_edges(t - 1, t)[1]) + 2 * nodes
-    need, what = estimate_drawing_bytes(nodes, edges), f"drawing the graphs of {nodes} nodes"
+    need, what = (
+        estimate_drawing_bytes(nodes, edges),
+        f"drawing the graphs of {counted(nodes, 'node')}",
+    )
     if not hasattr(run, "strategy"):  # _series_figures: the analysis and its figure too
         bars = -(-FIGURE_BYTES_PER_WINDOW // window)  # a bar per aligned window
         need += (ANALYSIS_BYTES_PER_STEP + FIGURE_BYTES_PER_STEP + bars) * t + 16 * t * nodes
-        what = f"the figures of {t} step{'s' * (t != 1)} x {nodes} nodes"
+        what = f"the figures of {counted(t, 'step')} x {counted(nodes, 'node')}"
     check_budget(
         need,
-        what=f"{what} ({edges} edges drawn)",
+        what=f"{what} ({counted(edges, 'edge')} drawn)",
         used=series_nbytes(series),
         advice="bin the times coarser (--bin) or take a shorter span",
     )
@@ -153,11 +157,12 @@ def parse_steps(text: str | None, n_steps: int) -> range:
             sel = range(k % n_steps, k % n_steps + 1)
     except (ValueError, IndexError):
         raise click.BadParameter(
-            f"expected a:b (or a single step) within a run of {n_steps} steps, got {text!r}",
+            f"expected a:b (or a single step) within a run of {counted(n_steps, 'step')}, got "
+            f"{text!r}",
             param_hint="--steps",
         ) from None
     if len(sel) == 0:
-        raise click.BadParameter(f"{text!r} selects no step of a run of {n_steps} steps",
+        raise click.BadParameter(f"{text!r} selects no step of a run of {counted(n_steps, 'step')}",
                                  param_hint="--steps")  # fmt: skip
     return sel
 
@@ -212,13 +217,15 @@ def plot(run_dir, out, formats, window, force, as_json, **options):
             for ext in formats:
                 path = folder / f"{name}.{ext}"
                 try:
-                    atomic_figure(fig, path, within=folder, dpi=130, bbox_inches="tight")
+                    atomic_figure(
+                        fig, path, within=folder, overwrite=True, dpi=130, bbox_inches="tight"
+                    )
                 except OSError as e:
                     raise out_error("--out", path, e) from None
                 written.append(str(path))
             plt.close(fig)
     if as_json:
-        emit({"synthetic": run.synthetic, "files": written}, as_json=True, text=[])
+        emit({"synthetic": run.synthetic, "files": written}, as_json=True, text=[banner])
 
 
 @click.command()

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 import numpy as np
 
-from .._text import shorten
+from .._text import counted, shorten
 from ..defaults import PAPER
 from ..io.npz import run_path
 from ..learning import simulate
@@ -22,11 +22,13 @@ from ._common import (
     default_data,
     emit,
     loss_label,
+    model_name,
     out_error,
     output_file,
     output_folder,
     samples_option,
     seed_option,
+    strategy_name,
     synthetic_banner,
 )
 
@@ -36,6 +38,7 @@ __all__ = ["parse_options", "run"]
 @click.command()
 @click.option(
     "--strategy",
+    callback=strategy_name,
     default=DEFAULT_STRATEGY,
     show_default=True,
     help=f"A registered strategy ({', '.join(STRATEGY_NAMES)}, or one a --plugin registers).",
@@ -63,6 +66,7 @@ __all__ = ["parse_options", "run"]
 )
 @click.option(
     "--model",
+    callback=model_name,
     default=DEFAULT_MODEL,
     show_default=True,
     help=f"What the agents learn: a registered model ({', '.join(MODEL_NAMES)}, or one a "
@@ -92,6 +96,7 @@ def run(out, force, as_json, samples, **options):
     elif samples is not None:
         raise click.UsageError(f"--samples sizes the bodyfat data; --model {options['model']} "
                                "has data of its own")  # fmt: skip
+    _check_physical(options["physical"], options["agents"])
     with _output(out, force=force):
         result = _simulate(**options)
         summary = result.summary()
@@ -103,6 +108,19 @@ def run(out, force, as_json, samples, **options):
     if as_json:
         _print(result, summary, strategy=options["strategy"], seed=options["seed"],
                as_json=True)  # fmt: skip
+
+
+def _check_physical(physical: str, agents: int) -> None:
+    """A --physical the strategy cannot take is a usage error (exit code 2), before any work."""
+    from ..strategies.physical import check_physical
+    from ..strategies.timevarying import PHYSICAL_PRESETS
+
+    if physical.split("-")[0] in {p.split("-")[0] for p in PHYSICAL_PRESETS}:
+        return  # a graph that changes every step: checked by its own parser
+    try:
+        check_physical(physical, agents)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="'--physical'") from None
 
 
 def _saved_at(out) -> Path:
@@ -174,7 +192,8 @@ def _print(result, summary, *, strategy, seed, as_json) -> None:
     agents, steps = result.n_agents, result.n_steps
     loss = loss_label(result.loss_name)
     lines = [banner for banner in [synthetic_banner(result.synthetic)] if banner] + [
-        f"{strategy}: {agents} agents, {steps} steps, seed {seed}, data {result.data_source}",
+        f"{strategy}: {counted(agents, 'agent')}, {counted(steps, 'step')}, seed {seed}, data "
+        f"{result.data_source}",
         f"final {loss} informative agent {result.informative}: "
         f"{summary['final_mse_informative']:.4f}",
         f"final {loss} non-informative agents (mean): {summary['final_mse_others_mean']:.4f}",
@@ -208,7 +227,7 @@ def listened_line(chosen_counts, *, top: int = TOP_LISTENED) -> str:
     order = np.argsort(-share, kind="stable")
     rest = share[order[top:]]
     return (
-        f"listened to (share of all choices; top {top} of {len(share)} agents): "
+        f"listened to (share of all choices; top {top} of {counted(len(share), 'agent')}): "
         + ", ".join(f"{i}:{share[i]:.2f}" for i in order[:top].tolist())
         + f"; {len(rest)} others: {rest.sum():.2f}"
     )

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from .._text import counted
 from ..models import DEFAULT_MODEL, MODEL_NAMES
 from ..strategies import DEFAULT_STRATEGY, STRATEGY_NAMES
 from ._common import (
@@ -16,11 +17,13 @@ from ._common import (
     emit,
     force_option,
     loss_label,
+    model_name,
     os_error_text,
     out_error,
     output_folder,
     reach_scheduler,
     scheduler_option,
+    strategy_list,
     synthetic_banner,
 )
 
@@ -52,6 +55,12 @@ def _parse_params(values) -> dict:
             except ValueError as e:
                 raise click.BadParameter(str(e), param_hint="--param") from None
         grid.setdefault(name, []).extend(values)
+    from ..experiments.sweep import _check_grid
+
+    try:  # a value of the wrong kind or range: a usage error (exit code 2), before any work
+        _check_grid({k: v for k, v in grid.items() if k != "physical"})
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--param") from None
     return grid
 
 
@@ -80,6 +89,7 @@ def _is_number(text: str) -> bool:
 )
 @click.option(
     "--strategies",
+    callback=strategy_list,
     default=DEFAULT_STRATEGY,
     show_default=True,
     help=f"Comma-separated registered strategy names ({', '.join(STRATEGY_NAMES)}, or "
@@ -88,6 +98,7 @@ def _is_number(text: str) -> bool:
 )
 @click.option(
     "--model",
+    callback=model_name,
     default=DEFAULT_MODEL,
     show_default=True,
     help=f"What the agents learn: a registered model ({', '.join(MODEL_NAMES)}, or a plug-in).",
@@ -165,7 +176,7 @@ def sweep(
     from ..experiments import sweep as run_sweep
 
     grid = _parse_params(params)
-    names = [s.strip() for s in strategies.split(",") if s.strip()]
+    names = strategies
     reach_scheduler(scheduler)  # before the folder is made
     if samples is not None:  # the synthetic stand-in's size, as run and compare take it
         if model not in ("linear", "exact"):
@@ -224,7 +235,7 @@ def sweep(
     }
     lines = [b for b in [synthetic_banner(synthetic)] if b and not noted]
     n, data_text = len(table), summary["data"]
-    lines.append(f"{n} run{'s' * (n != 1)} ({seeds} seed{'s' * (seeds != 1)}), data {data_text}")
+    lines.append(f"{counted(n, 'run')} ({counted(seeds, 'seed')}), data {data_text}")
     loss = loss_label(str(table["loss"].iloc[0]))
     lines.append(f"mean final {loss} over seeds:")
     lines += groups.to_string(index=False, float_format=lambda v: f"{v:.4f}").splitlines()

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._text import counted
 from ..exceptions import DataError  # noqa: F401  (importable from here, as before the split)
 from ..limits import check_budget
 from .datasets import (
@@ -197,7 +198,8 @@ def paper_split(
     counts = np.array([len(p) for p in per_agent])
     check_budget(  # the padded arrays, before they exist (docs/formats.md)
         2 * 8 * agents * int(counts.max()),
-        what=f"the data split (padded arrays of {agents} agents x {int(counts.max())} samples)",
+        what=f"the data split (padded arrays of {counted(agents, 'agent')} x {int(counts.max())} "
+        "samples)",
     )
     x = np.zeros((agents, counts.max()))
     y = np.zeros((agents, counts.max()))

@@ -15,6 +15,7 @@ from collections.abc import Collection, Mapping
 
 import numpy as np
 
+from .._text import counted
 from .._validate import seed_record
 from ..analysis.comparison import Comparison
 from ..defaults import DEFAULT_WINDOW, PAPER
@@ -360,15 +361,16 @@ def _made_runs(made, labels, children, steps: int, kwargs) -> dict:
             raise ValueError(f"made names {label!r}, not one of the strategies {list(labels)}")
         runs = list(runs)
         if len(runs) != len(children):
-            raise ValueError(f"made[{label!r}] must hold {len(children)} runs (one per seed), "
+            raise ValueError(f"made[{label!r}] must hold {counted(len(children), 'run')} (one per "
+                             "seed), "
                              f"got {len(runs)}")  # fmt: skip
         for r, run in enumerate(runs):
             if not isinstance(run, Run):
                 raise TypeError(f"made[{label!r}][{r}] must be a Run, got {type(run).__name__}")
             if run.n_steps != steps or run.config.get("seed") != seed_record(children[r])[0]:
                 raise ValueError(
-                    f"made[{label!r}][{r}] is not replicate {r}'s run of {steps} steps "
-                    f"(it has {run.n_steps} steps, seed {run.config.get('seed')!r})"
+                    f"made[{label!r}][{r}] is not replicate {r}'s run of {counted(steps, 'step')} "
+                    f"(it has {counted(run.n_steps, 'step')}, seed {run.config.get('seed')!r})"
                 )
             want = labels[label]
             if not _is_strategy(want) and callable(want) and not isinstance(want, type):

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._text import counted
 from .._validate import root_seed_sequence
 from ..models.rows import limit_threads
 from .locks import die_with_parent
@@ -173,7 +174,8 @@ def _call_group(fn, group, shared, threads) -> list:
         if results is not None:
             if len(results) != len(group):
                 raise RuntimeError(
-                    f"{fn.many.__name__} returned {len(results)} results for {len(group)} tasks"
+                    f"{fn.many.__name__} returned {counted(len(results), 'result')} for "
+                    f"{counted(len(group), 'task')}"
                 )
             notes = [(w.category, str(w.message)) for w in caught]
             return [(i, r, notes if k == 0 else []) for k, ((i, _), r) in
@@ -206,14 +208,14 @@ def reemit_warnings(notes, n_tasks: int, *, stacklevel: int = 3) -> None:
     ...     warnings.simplefilter("always")
     ...     reemit_warnings([(UserWarning, "a"), (UserWarning, "b")], 5)
     >>> [str(x.message) for x in w]
-    ['2 warning(s) in 5 runs; first: a']
+    ['2 warnings in 5 runs; first: a']
     """
     by_cat: dict = {}
     for cat, msg in notes:
         by_cat.setdefault(cat, []).append(msg)
     for cat, msgs in by_cat.items():
         warnings.warn(
-            f"{len(msgs)} warning(s) in {n_tasks} runs; first: {msgs[0]}",
+            f"{counted(len(msgs), 'warning')} in {counted(n_tasks, 'run')}; first: {msgs[0]}",
             cat,
             stacklevel=stacklevel,
         )
@@ -235,17 +237,23 @@ def _pool(workers: int, threads: int):
     joblib's own executor (the one its ``Parallel`` uses): the process has one reusable
     loky pool, and a pool made by loky's ``get_reusable_executor`` directly broke the
     next ``joblib.Parallel`` of the process (the partitioned analyses)."""
+    import atexit
     import os
 
     from joblib.executor import get_memmapping_executor
 
-    from .._interrupt import workers_ignore_ctrl_c
+    from .._interrupt import restart_dead_tracker, workers_ignore_ctrl_c
 
     workers_ignore_ctrl_c()  # a terminal's Ctrl-C: no import traceback of a starting worker
     env = {var: os.environ.get(var, str(threads)) for var in _THREAD_VARS}
-    return get_memmapping_executor(workers, timeout=IDLE_WORKER_SECONDS,
+    pool = get_memmapping_executor(workers, timeout=IDLE_WORKER_SECONDS,
                                    initializer=_start_worker, initargs=(loaded_plugins(),),
                                    env=env)  # fmt: skip
+    # at exit, before the exit handlers the pool registered (last in, first run): a
+    # tracker killed meanwhile is started again quietly, not by their messages
+    atexit.unregister(restart_dead_tracker)
+    atexit.register(restart_dead_tracker)
+    return pool
 
 
 def _local(fn, indexed, shared, n):
@@ -265,6 +273,8 @@ def _local(fn, indexed, shared, n):
     from collections import deque
 
     from joblib import cpu_count
+
+    from .._interrupt import restart_dead_tracker
 
     threads = max(1, cpu_count() // n)
     size = max(1, math.ceil(len(indexed) / (4 * n)))
@@ -301,6 +311,7 @@ def _local(fn, indexed, shared, n):
                 return
             with lock:
                 held[0] -= 1
+            restart_dead_tracker()  # killed from outside: quietly, before its next message
             yield from future.result()
 
     finished = False
@@ -315,6 +326,7 @@ def _local(fn, indexed, shared, n):
                 break
             yield from _call_batch(fn, batch, shared, threads)
         yield from arrived(True)
+        restart_dead_tracker()
         finished = True
     finally:
         if not finished:  # interrupted or failed: no worker outlives the run

@@ -62,7 +62,7 @@ import numpy as np
 import pandas as pd
 
 from .._cluster import check_scheduler
-from .._text import csv_frame
+from .._text import counted, csv_frame
 from .._validate import check_int, check_real, is_plain_row
 from .._version import __version__
 from ..data import Dataset
@@ -535,7 +535,7 @@ def sweep(
 
     folder = Path(out)
     task_dir = folder / _TASKS
-    check_target(task_dir / "task.json", within=folder)  # tasks/ linked elsewhere: refused
+    check_target(task_dir / "task.json", within=folder, overwrite=True)  # linked: refused
     created = [p for p in [task_dir, *task_dir.parents] if not p.exists()]
     task_dir.mkdir(parents=True, exist_ok=True)
     try:
@@ -555,7 +555,7 @@ def sweep(
         others = [row for row in rest if _same_code(row, defined, data_id)]
         full = _sorted(pd.concat([table, pd.DataFrame(others)], ignore_index=True)) if others \
             else table  # fmt: skip
-        _write_table(full, folder, results_format=results_format,
+        _write_table(full, folder, results_format=results_format, overwrite=True,
                      note=_table_note(len(full), len(table), len(others),
                                       len(rest) - len(others)))  # fmt: skip
     return table
@@ -590,11 +590,11 @@ def _table_note(rows: int, mine: int, others: int, left_out: int) -> str:
     ('(8 rows: 4 of this sweep, 4 of other sweeps in this folder)', '(2 rows; 2 task rows \
 of other code, data or model left out, kept in tasks/)')
     """
-    text = f"{rows} row{'s' if rows != 1 else ''}"
+    text = f"{counted(rows, 'row')}"
     if others:
         text += f": {mine} of this sweep, {others} of other sweeps in this folder"
     if left_out:
-        text += (f"; {left_out} task row{'s' if left_out != 1 else ''} of other code, data or "
+        text += (f"; {counted(left_out, 'task row')} of other code, data or "
                  "model left out, kept in tasks/")  # fmt: skip
     return f"({text})"
 
@@ -604,7 +604,9 @@ def _sorted(table: pd.DataFrame) -> pd.DataFrame:
     return table.sort_values(_TABLE_KEYS, na_position="first", kind="stable").reset_index(drop=True)
 
 
-def write_table(table: pd.DataFrame, folder, *, results_format: str = "parquet") -> Path:
+def write_table(
+    table: pd.DataFrame, folder, *, results_format: str = "parquet", overwrite: bool = False
+) -> Path:
     """Write a sweep's table as ``folder/results.parquet`` (or ``results.csv``), atomically,
     and remove the other format's table when baygo wrote it (an earlier version's).
 
@@ -623,16 +625,18 @@ def write_table(table: pd.DataFrame, folder, *, results_format: str = "parquet")
     >>> path.name, str(back["strategy"].dtype), str(back["seed"].dtype)
     ('results.parquet', 'category', 'int32')
     """
-    return _write_table(table, folder, results_format=results_format)
+    return _write_table(table, folder, results_format=results_format, overwrite=overwrite)
 
 
-def _write_table(table: pd.DataFrame, folder, *, results_format: str, note: str = "") -> Path:
+def _write_table(
+    table: pd.DataFrame, folder, *, results_format: str, overwrite: bool, note: str = ""
+) -> Path:
     """:func:`write_table`, its ``wrote`` line followed by ``note``."""
     check_results_format(results_format)
     folder = Path(folder)
     path = folder / RESULTS_FILES[results_format]
     if results_format == "csv":
-        atomic_text(path, csv_frame(table).to_csv(index=False), note=note)
+        atomic_text(path, csv_frame(table).to_csv(index=False), note=note, overwrite=overwrite)
     else:
         import pyarrow as pa
         import pyarrow.parquet as pq
@@ -661,6 +665,7 @@ def _write_table(table: pd.DataFrame, folder, *, results_format: str, note: str 
             path,
             lambda fh: pq.write_table(arrow, fh, compression="zstd", write_page_checksum=True),
             note=note,
+            overwrite=overwrite,
         )
     remove_stale_results(folder, keep=path.name)
     return path
@@ -683,7 +688,7 @@ def _run_all(tasks, task_dir: Path, shared, n_jobs, scheduler, progress) -> dict
     def keep(task, row):  # as each task finishes: its file, atomically, then the claim
         # named by the task's digest: the sweep's own bookkeeping, not in the folder's record
         atomic_text(task_dir / f"{row['id']}.json", _row_text(row), record=False,
-                    within=task_dir.parent)  # fmt: skip
+                    within=task_dir.parent, overwrite=True)  # fmt: skip
         release(task_dir / f"{row['id']}.claim")
         done[row["id"]] = row
 

@@ -11,7 +11,7 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
-from .._text import figure_label
+from .._text import counted, figure_label
 from ..analysis.weights import node_order
 from ._style import INFORMATIVE_COLOR, INFORMATIVE_MARKER
 
@@ -451,7 +451,8 @@ def graph_layout(adjacency, *, method: str = "auto", seed: int = 0) -> tuple[np.
         method = "spring" if m <= SPRING_NODES else "coarse" if m <= LAYOUT_MAX_NODES else "none"
     if method == "spring" and m > SPRING_MAX_NODES:
         raise ValueError(
-            f"layout 'spring' costs N^2 per iteration: {m:,} nodes are over its cap of "
+            f"layout 'spring' costs N^2 per iteration: {counted(m, 'node', spec=',')} are over "
+            "its cap of "
             f"{SPRING_MAX_NODES:,}; use 'coarse' (linear in nodes and edges) or 'none'"
         )
     if m == 0:

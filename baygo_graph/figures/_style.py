@@ -16,6 +16,7 @@ import numpy as np
 from .._text import (
     SYNTHETIC_GID,
     SYNTHETIC_TEXT,
+    counted,
     figure_label,
     figure_metadata,
     mathtext,
@@ -296,7 +297,7 @@ def frame_caption(df, synthetic=None) -> str | None:
         n = df["seed"].nunique()
     if n is not None:
         root = attrs.get("entropy")
-        seeds = f"{n} seed{'s' if n != 1 else ''}" + (f" from root seed {root}" if root else "")
+        seeds = f"{counted(n, 'seed')}" + (f" from root seed {root}" if root else "")
     return source_text(attrs.get("data_source"), synthetic=is_synthetic(df, synthetic), seeds=seeds)
 
 

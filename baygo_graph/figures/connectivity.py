@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._render import b_counts
+from .._text import counted
 from ..limits import FIGURE_BYTES_PER_WINDOW, check_figure_budget
 from ._style import (
     INFORMATIVE_COLOR,
@@ -177,7 +178,7 @@ def plot_smallest_b(table, *, steps=None, limit=None, ax=None, synthetic=False, 
             _, first = np.unique(found, return_index=True)
             rank = np.arange(len(found)) - np.repeat(first, np.diff(np.append(first, len(found))))
             color = _KIND_COLORS.get(kind, "#7F7F7F")
-            label = f"{kind} ({ok.sum()}/{len(b)} seeds)"
+            label = f"{kind} ({ok.sum()}/{counted(len(b), 'seed')})"
             counts = b_counts(table[table["windows"] == kind])  # as the report's B table
             if counts.get("with_tail"):  # what each B leaves unchecked (no B: no tail)
                 label += (
@@ -197,7 +198,7 @@ def plot_smallest_b(table, *, steps=None, limit=None, ax=None, synthetic=False, 
                 ax.scatter(
                     np.full(n_none, top + 0.5), y0 + step * np.arange(n_none), marker="x",
                     s=30, color=BROKEN_COLOR, zorder=3, gid=f"none:{kind}",
-                    label=f"{kind}: no B ({n_none} seeds)",
+                    label=f"{kind}: no B ({counted(n_none, 'seed')})",
                 )  # fmt: skip
         if limit is not None:
             ax.axvline(limit, color="black", ls="--", lw=1.0, label=f"limit B = {limit:g}",
@@ -208,7 +209,7 @@ def plot_smallest_b(table, *, steps=None, limit=None, ax=None, synthetic=False, 
         ax.set_xlabel("smallest B (steps per window); bar: median over seeds")
         seeds = table["seed"].nunique()
         where = f", T = {steps}" if steps else ""
-        ax.set_title(f"Smallest B for B-strong connectivity ({seeds} seeds{where})",
+        ax.set_title(f"Smallest B for B-strong connectivity ({counted(seeds, 'seed')}{where})",
                      fontsize="medium")  # fmt: skip
         ax.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
         mark_synthetic(ax, bool(synthetic))

@@ -54,7 +54,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._render import self_weight_text
-from .._text import escape_surrogates, shorten
+from .._text import counted, escape_surrogates, shorten
 from ..analysis import b_connectivity, influence_series, time_to_connectivity
 from ..inputs import as_series
 from ..io.atomic import atomic_text, check_target, input_files, protected_inputs
@@ -259,12 +259,14 @@ def _layout_note(m: int, asked: str, used: str) -> str | None:
         spring = ("; layout='spring' places all (slower: N^2 per iteration)"
                   if m <= SPRING_MAX_NODES else "")  # fmt: skip
         return (
-            f"layout: {m:,} nodes are over {SPRING_NODES:,}: the spring layout places the "
+            f"layout: {counted(m, 'node', spec=',')} are over {SPRING_NODES:,}: the spring layout "
+            "places the "
             f"{COARSE_CORE:,} best-linked nodes, the others beside their neighbours "
             f"(layout='coarse'){spring}"
         )
     return (
-        f"layout: {m:,} nodes are over the layout cap of {LAYOUT_MAX_NODES:,}: nodes placed "
+        f"layout: {counted(m, 'node', spec=',')} are over the layout cap of {LAYOUT_MAX_NODES:,}: "
+        "nodes placed "
         "on a spiral in label order, not by the graph (layout='none')"
     )
 
@@ -279,7 +281,7 @@ def _check_viewer_budget(series) -> None:
         + _VIEWER_BYTES_PER_CELL * m * t
         + _VIEWER_BYTES_PER_NODE * m
         + _VIEWER_BYTES_PER_STEP * t,
-        what=f"the viewer of {m:,} nodes x {t:,} steps",
+        what=f"the viewer of {counted(m, 'node', spec=',')} x {counted(t, 'step', spec=',')}",
     )
 
 
@@ -358,7 +360,7 @@ def to_html(
     layout: str = "auto",
     layout_seed: int = 0,
     title: str | None = None,
-    overwrite: bool = True,
+    overwrite: bool = False,
 ):
     """Write an interactive viewer of a graph series to one HTML file.
 
@@ -400,9 +402,10 @@ def to_html(
         Page title (default: strategy, agents, steps). With synthetic data the
         browser's title (tab, bookmark) begins with "SYNTHETIC DATA -" and the page
         shows the mark beside it.
-    overwrite : bool, default True
-        Replace an existing file at ``path``; False refuses it
-        (:class:`FileExistsError`). A symbolic link at ``path`` is always refused
+    overwrite : bool, default False
+        Replace a file already at ``path`` (else :class:`FileExistsError`, before any
+        work: every writer's rule, as ``baygo view`` asks for ``--force``). A
+        symbolic link at ``path`` is always refused
         (:func:`~baygo_graph.io.atomic.atomic_write`).
 
     Returns
@@ -418,6 +421,8 @@ def to_html(
         If ``source`` is a centralised (``cen``) run, which has no graph,
         ``window < 1``, ``layout`` unknown (or ``"spring"`` for more than
         5,000 nodes), or ``path`` does not end in ``.html``.
+    FileExistsError
+        If a file is at ``path`` and ``overwrite`` is False, before any work.
     PermissionError
         If ``path`` is the file ``source`` names (any spelling, a link to it),
         before any work.
@@ -471,10 +476,10 @@ def _write_page(source, path: Path, *, window, layout, layout_seed, title, overw
     if layout not in LAYOUTS:
         raise ValueError(f"layout must be one of {', '.join(LAYOUTS)}; got {shorten(repr(layout))}")
     if title is None:
-        size = f"{series.n_agents} nodes, {series.n_steps} steps"
+        size = f"{counted(series.n_agents, 'node')}, {counted(series.n_steps, 'step')}"
         if isinstance(source, Run):
-            size = f"{strategy_label(source.strategy, math=False)} run: {source.n_agents} agents, "
-            size += f"{source.n_steps} steps"
+            size = f"{strategy_label(source.strategy, math=False)} run: "
+            size += f"{counted(source.n_agents, 'agent')}, {counted(source.n_steps, 'step')}"
         title = size
     data = _viewer_data(
         source, window=window, layout_seed=int(layout_seed), layout=layout, title=str(title)

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from .._text import figure_label
+from .._text import counted, figure_label
 from ..limits import FIGURE_BYTES_PER_POINT, check_figure_budget
 from ._bands import seed_bands, table_seeds, table_steps
 from ._palettes import colorblind
@@ -154,7 +154,7 @@ def plot_influence(
         if title is None:
             title = "Influence of the informative agent"
             if window:
-                title += f"\n(product of W over sliding windows of {window} steps)"
+                title += f"\n(product of W over sliding windows of {counted(window, 'step')})"
         ax.set_title(title, fontsize="medium")
         seeds = table_seeds(df)
         if ax.get_legend_handles_labels()[0]:
@@ -162,7 +162,7 @@ def plot_influence(
                 fontsize="small",
                 loc="upper left",
                 bbox_to_anchor=(1.01, 1.0),
-                title=f"shaded: {level:.0%} bootstrap interval over {seeds} seeds",
+                title=f"shaded: {level:.0%} bootstrap interval over {counted(seeds, 'seed')}",
                 title_fontsize="small",
             )
         mark_synthetic(ax, is_synthetic(df, synthetic))
@@ -247,10 +247,13 @@ def plot_influence_series(
         raise ValueError(f"top must be an int >= 0, got {top!r}")
     labels = list(range(m)) if labels is None else list(labels)
     if len(labels) != m:
-        raise ValueError(f"labels must hold {m} labels (one per agent), got {len(labels)}")
+        raise ValueError(
+            f"labels must hold {counted(m, 'label')} (one per agent), got {len(labels)}"
+        )
     labels = [figure_label(label) for label in labels]  # as written, at most 40 characters
     check_figure_budget(
-        t * m, FIGURE_BYTES_PER_POINT, what=f"the figure of {t} steps x {m} agents' lines",
+        t * m, FIGURE_BYTES_PER_POINT, what=f"the figure of {counted(t, 'step')} x {m} agents' "
+                                            "lines",
         advice="plot a slice of the steps (its values[a:b]) or fewer agents",
     )  # fmt: skip
     highlighted = _top_agents(s, top, informative)

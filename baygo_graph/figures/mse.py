@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._text import counted
 from ._bands import (
     paired_band,
     paired_difference,
@@ -168,7 +169,8 @@ def plot_mse(
                 loc="upper center",
                 bbox_to_anchor=(0.5, -0.16),
                 ncol=2,
-                title=f"shaded: {level:.0%} log-scale t-interval over {table_seeds(df)} seeds",
+                title=f"shaded: {level:.0%} log-scale t-interval over "
+                f"{counted(table_seeds(df), 'seed')}",
                 fontsize="small",
                 title_fontsize="small",
             )
@@ -372,7 +374,7 @@ def _final_text(finals, group: str) -> str:
     row = finals.loc[f"final_mse_{group}"]
     n = int(row["n"])
     if n < 2:
-        return f"final {row['mean']:+.3g}, no interval (n={n} paired seed{'s' if n != 1 else ''})"
+        return f"final {row['mean']:+.3g}, no interval ({counted(n, 'paired seed')})"
     p = row["p_value"]
     ptext = "p undefined (all differences equal)" if not np.isfinite(p) else f"p={p:.2g}"
     return f"final {row['mean']:+.3g} [{row['lo']:+.3g}, {row['hi']:+.3g}], {ptext}, n={n}"
@@ -440,7 +442,8 @@ def plot_vs_stars(df, *, level=0.95, ax=None, synthetic=None, paired=True):
         right.legend(
             handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=3,
             fontsize="small",
-            title=f"shaded: {level:.0%} log-scale t-interval over {table_seeds(df)} seeds\n"
+            title=f"shaded: {level:.0%} log-scale t-interval over "
+                  f"{counted(table_seeds(df), 'seed')}\n"
             "(★ solid: informative agent; dashed: others' mean)",
             title_fontsize="small",
         )  # fmt: skip
@@ -526,7 +529,7 @@ def plot_agents_mse(data, *, strategy="baygo", seed=None, ax=None, synthetic=Non
         ax.set_xlabel(STEP_LABEL)
         ax.set_ylabel(MSE_LABEL)
         ax.set_xlim(0, max(t_len - 1, 1))
-        where = f"mean over {seeds} seeds" if seeds else "one run"
+        where = f"mean over {counted(seeds, 'seed')}" if seeds else "one run"
         ax.set_title(f"Every agent's test MSE under {strategy_label(name)} ({where})")
         ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
         mark_synthetic(ax, is_synthetic(data, synthetic))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._text import counted
 from ._style import (
     describe_seeds,
     figure_style,
@@ -126,12 +127,13 @@ def plot_analysis_table(table, *, ax=None, measures=None):
             a.tick_params(axis="x", labelsize="small")
         axes[0].set_yticks(
             [rows[s] for s in strategies],
-            [f"{strategy_label(s)} ({counts[s]} runs)" for s in strategies],
+            [f"{strategy_label(s)} ({counted(counts[s], 'run')})" for s in strategies],
             fontsize="small",
         )
         fig = axes[0].figure
         fig.suptitle(
-            f"{len(table)} runs: per run (dots), median (bar), interquartile range (line)",
+            f"{counted(len(table), 'run')}: per run (dots), median (bar), interquartile range "
+            "(line)",
             fontsize="medium",
         )
         # any run on synthetic data marks the figure (its numbers are partly synthetic)

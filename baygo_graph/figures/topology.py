@@ -10,6 +10,7 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 
+from .._text import counted
 from ..limits import FIGURE_BYTES_PER_CELL, check_figure_budget
 from ..series import node_order
 from ._bands import array_band
@@ -274,7 +275,7 @@ def plot_listening_fraction(
             markevery=max(1, len(steps) // 10),
             markerfacecolor=INFORMATIVE_COLOR,
             markersize=9,
-            label=label if f.shape[0] == 1 else f"{label}: mean over {f.shape[0]} seeds",
+            label=label if f.shape[0] == 1 else f"{label}: mean over {counted(f.shape[0], 'seed')}",
             gid="fraction",
         )
         if chance is not None:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..io.atomic import atomic_path
+from ..io.atomic import atomic_path, check_target
 
 __all__ = ["GIF_BYTES_PER_PIXEL", "VIDEO_HINT", "ffmpeg_path", "save_animation"]
 
@@ -60,7 +60,7 @@ def ffmpeg_path() -> str | None:
     return exe if exe and Path(exe).is_file() else None
 
 
-def save_animation(anim, path, *, fps=4, dpi=90, overwrite: bool = True):
+def save_animation(anim, path, *, fps=4, dpi=90, overwrite: bool = False):
     """Write an animation to ``path``: ``.gif`` (Pillow) or ``.mp4`` (ffmpeg); or to
     several files at once, rendering each frame once.
 
@@ -76,9 +76,9 @@ def save_animation(anim, path, *, fps=4, dpi=90, overwrite: bool = True):
         The suffix picks the format (``.gif`` or ``.mp4``).
     fps : int, default 4
     dpi : int, default 90
-    overwrite : bool, default True
-        False refuses an existing file (:class:`FileExistsError`), before any
-        frame is drawn. Every file is written atomically
+    overwrite : bool, default False
+        Replace files already at ``path`` (else :class:`FileExistsError`, before any
+        frame is drawn: every writer's rule). Every file is written atomically
         (:func:`~baygo_graph.io.atomic.atomic_path`): on an error none is left
         half-written.
 
@@ -121,6 +121,8 @@ def save_animation(anim, path, *, fps=4, dpi=90, overwrite: bool = True):
             raise ValueError(f"path must end in .gif or .mp4, got {str(p)!r}")
     if isinstance(fps, bool) or not isinstance(fps, int | float) or fps <= 0:
         raise ValueError(f"fps must be a positive number, got {fps!r}")
+    for p in paths:  # every file, before any frame is drawn
+        check_target(p, overwrite=overwrite)
     mp4 = any(p.suffix.lower() == ".mp4" for p in paths)
     exe = ffmpeg_path() if mp4 else None
     if mp4 and exe is None:

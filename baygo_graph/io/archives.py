@@ -54,6 +54,7 @@ import numpy as np
 import pandas as pd
 
 from .. import _text
+from .._text import counted
 from .._validate import check_unique_names
 from ..exceptions import BudgetError, RunFormatError
 from ..limits import (
@@ -686,7 +687,8 @@ def table_spec(path, *, columns=None) -> TableSpec:
     if head.first is None:  # the read's cap came first
         raise RunFormatError(
             f"{name} has more than {size_text(head.cap)} of comment and blank lines at its "
-            f"top ({skip:,} lines) before any data line: remove them (e.g. grep -v '^#'), "
+            f"top ({counted(skip, 'line', spec=',')}) before any data line: remove them (e.g. "
+            "grep -v '^#'), "
             "or raise BAYGO_MEMORY_LIMIT"
         )
     first = head.first
@@ -707,7 +709,7 @@ def table_spec(path, *, columns=None) -> TableSpec:
         check_budget(
             columns * HEADER_BYTES_PER_COLUMN,
             what=f"reading the header of {_text.shorten(repr(path.name), 60)} "
-            f"({columns:,} columns)",
+            f"({counted(columns, 'column', spec=',')})",
             advice="save only the columns used",
         )
         raw = next(csv.reader([first], delimiter=sep), [])
@@ -737,7 +739,7 @@ def table_spec(path, *, columns=None) -> TableSpec:
         if width and width < len(roles):
             raise RunFormatError(
                 f"{name}: columns= names {len(roles)} positions, but its first data line "
-                f"has {width} field{'s' if width != 1 else ''}{_other_space(first)}"
+                f"has {counted(width, 'field')}{_other_space(first)}"
             )
         names = roles
     else:
@@ -745,7 +747,7 @@ def table_spec(path, *, columns=None) -> TableSpec:
             "source", "target", "weight", "time")  # fmt: skip
         if width not in range(2, len(order) + 1):
             raise RunFormatError(
-                f"{name}: its first data line has {width} field{'s' if width != 1 else ''}"
+                f"{name}: its first data line has {counted(width, 'field')}"
                 f"{_other_space(first)}; a {kind.upper()} file has 2 to {len(order)} "
                 f"({' '.join(order)}): name other orders by position "
                 "(columns='time,source,target', CLI --columns time,source,target)"
@@ -867,7 +869,8 @@ def read_rows(spec: TableSpec, *, text=(), keep=None, limit=None) -> pd.DataFram
                     # the rows so far and the next chunk, before that chunk is parsed
                     _check_partial(
                         (rows + chunk) * per_row,
-                        f"reading {name}: {rows:,} rows so far, {chunk:,} next ({per_row} B each)",
+                        f"reading {name}: {counted(rows, 'row', spec=',')} so far, {chunk:,} "
+                        f"next ({per_row} B each)",
                         limit=limit,
                         compressed=packed,
                     )
@@ -1004,7 +1007,9 @@ def _wider_than_header(spec: TableSpec, name: str) -> str:
             "fields of the first (to ignore positions after some, name the columns: "
             "columns='source,target,time')"
         )
-    where = f"line {line} holds {saw} values, more" if line else "a row holds more values"
+    where = (
+        f"line {line} holds {counted(saw, 'value')}, more" if line else "a row holds more values"
+    )
     return (
         f"{name}: {where} than the header names ({len(spec.names)}): its values would be "
         "read into the wrong columns"

@@ -211,7 +211,7 @@ def _refused(path: Path, why: str, code: int) -> OSError:
     return OSError(code, why, str(path))
 
 
-def check_target(path, *, within=None, overwrite: bool = True) -> Path:
+def check_target(path, *, within=None, overwrite: bool = False) -> Path:
     """Check that ``path`` may be written, before any work is done; returns ``Path(path)``.
 
     Refused, each as an :class:`OSError` whose ``filename`` is ``path``: a symbolic
@@ -219,7 +219,9 @@ def check_target(path, *, within=None, overwrite: bool = True) -> Path:
     not a regular file nor a folder (a device such as ``/dev/null``, a FIFO: never
     replaced, even with ``overwrite``; a folder is refused when the file is
     written); with ``within``, a ``path`` whose folder resolves outside the folder
-    ``within``; with ``overwrite=False``, an existing file (:class:`FileExistsError`).
+    ``within``; unless ``overwrite`` (default False, as every writer's), an existing
+    file (:class:`FileExistsError`, saying ``overwrite=True``, or ``--force`` in a
+    ``baygo`` command).
 
     Examples
     --------
@@ -267,9 +269,16 @@ through a link; remove it or write elsewhere: '.../link.md'
                     f"is the input {shown[:120]} of {whose}; write the output elsewhere",
                     errno.EPERM,  # not "exists": --force cannot allow it
                 )
-    if not overwrite and path.exists():
-        raise FileExistsError(errno.EEXIST, "exists (pass --force to replace it)", str(path))
+    if not overwrite and path.is_file():  # a folder: refused as such when written
+        raise _exists(path)
     return path
+
+
+def _exists(path) -> FileExistsError:
+    """The refusal of an existing file, saying how to replace it: ``--force`` in a
+    ``baygo`` command, ``overwrite=True`` in a Python call (every writer's keyword)."""
+    how = "--force" if _WRITTEN else "overwrite=True"
+    return FileExistsError(errno.EEXIST, f"exists (pass {how} to replace it)", str(path))
 
 
 def _same_file(a, b) -> bool:
@@ -339,7 +348,7 @@ elsewhere: '.../data.csv'
 
 
 @contextlib.contextmanager
-def atomic_path(path, *, within=None, overwrite: bool = True, suffix: bool = False,
+def atomic_path(path, *, within=None, overwrite: bool = False, suffix: bool = False,
                 record: bool = True, note: str = ""):  # fmt: skip
     """A temporary name beside ``path`` to write, renamed to ``path`` if the block ends
     without an error (removed if it fails); the one way this package writes a file.
@@ -352,8 +361,10 @@ def atomic_path(path, *, within=None, overwrite: bool = True, suffix: bool = Fal
         is made (:func:`make_parent`).
     within : str or os.PathLike, optional
         The output folder ``path`` must stay in.
-    overwrite : bool, default True
-        False: an existing file is refused, also when it appears while writing.
+    overwrite : bool, default False
+        Replace a file already at ``path``; False (every writer's default): an
+        existing file is refused (:class:`FileExistsError`), also when it appears
+        while writing.
     suffix : bool, default False
         End the temporary name with ``path``'s suffix (``.tmp.mp4``) for writers
         that choose the format by the name.
@@ -384,7 +395,7 @@ def atomic_path(path, *, within=None, overwrite: bool = True, suffix: bool = Fal
     """
     if within is None and record:  # a file named in an output folder stays in it
         within = _named_in_output(path)
-    path = check_target(path, within=within, overwrite=overwrite)  # before any folder is made
+    path = check_target(path, within=within, overwrite=True)  # before any folder is made
     key = path.parent.resolve() / path.name
     if record and _WRITTEN and key in _WRITTEN[-1]:
         raise _refused(
@@ -393,6 +404,8 @@ def atomic_path(path, *, within=None, overwrite: bool = True, suffix: bool = Fal
             "them different folders); the first is kept",
             errno.EINVAL,  # not "exists": --force cannot allow it
         )
+    if not overwrite and path.is_file():
+        raise _exists(path)
     root = _record_root(path) if record else None
     if root is not None and overwrite:
         check_replace(path)
@@ -410,7 +423,7 @@ def atomic_path(path, *, within=None, overwrite: bool = True, suffix: bool = Fal
         yield tmp
         with open(tmp, "rb+") as fh:  # on disk before the name points at it
             os.fsync(fh.fileno())
-        check_target(path, within=within)  # a link made meanwhile is refused, not replaced
+        check_target(path, within=within, overwrite=True)  # a link made meanwhile: refused
         with _record_lock(root):
             digest = None if root is None else _sha256(tmp)
             if root is not None and overwrite:
@@ -529,7 +542,7 @@ def one_write_per_file():
     >>> d = Path(tempfile.mkdtemp())
     >>> with one_write_per_file():
     ...     _ = atomic_text(d / "a.png", "figure")
-    ...     atomic_text(d / "a.png", "thumbnail")
+    ...     atomic_text(d / "a.png", "thumbnail", overwrite=True)
     Traceback (most recent call last):
     ...
     OSError: [Errno 22] is written twice by this command: two of its outputs have this \
@@ -556,9 +569,7 @@ def _link_new(tmp: Path, path: Path) -> None:
     try:
         os.link(tmp, path)
     except FileExistsError:
-        raise FileExistsError(
-            errno.EEXIST, "exists (pass --force to replace it)", str(path)
-        ) from None
+        raise _exists(path) from None
     except OSError as e:  # a file system without hard links: check, then rename
         if e.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV):
             raise
@@ -568,7 +579,7 @@ def _link_new(tmp: Path, path: Path) -> None:
     tmp.unlink()
 
 
-def atomic_write(path, write, *, within=None, overwrite: bool = True, record: bool = True,
+def atomic_write(path, write, *, within=None, overwrite: bool = False, record: bool = True,
                  note: str = "") -> Path:  # fmt: skip
     """Call ``write(fh)`` on a binary temporary file, then rename it to ``path``
     (:func:`atomic_path`).
@@ -593,7 +604,7 @@ def atomic_write(path, write, *, within=None, overwrite: bool = True, record: bo
     return path
 
 
-def atomic_text(path, text: str, *, within=None, overwrite: bool = True, record: bool = True,
+def atomic_text(path, text: str, *, within=None, overwrite: bool = False, record: bool = True,
                 note: str = "") -> Path:  # fmt: skip
     """Write ``text`` (UTF-8) to ``path`` atomically (:func:`atomic_write`); returns the path.
 
@@ -607,7 +618,7 @@ def atomic_text(path, text: str, *, within=None, overwrite: bool = True, record:
                         overwrite=overwrite, record=record, note=note)  # fmt: skip
 
 
-def atomic_figure(fig, path, *, within=None, overwrite: bool = True, **savefig) -> Path:
+def atomic_figure(fig, path, *, within=None, overwrite: bool = False, **savefig) -> Path:
     """``fig.savefig`` to ``path`` atomically (:func:`atomic_write`), the format given
     by ``path``'s suffix; ``savefig`` keywords (``dpi``, ``bbox_inches``) passed on; a
     figure marked SYNTHETIC DATA carries the mark as text in the file's metadata
@@ -674,7 +685,7 @@ def output_lock(folder, *, wait: float = 0.0):
     if key in _LOCKED:  # this process holds it already (one folder given for two options)
         yield Path(folder)
         return
-    path = check_target(Path(folder) / LOCK_NAME)  # a link there: refused, never followed
+    path = check_target(Path(folder) / LOCK_NAME, overwrite=True)  # a link: refused
     if path.is_dir() or (path.is_file() and path.stat().st_size > 0):  # ours are empty
         raise FileExistsError(
             errno.EEXIST,
@@ -779,7 +790,7 @@ def _record_tmp(root: Path, path: Path, digest: str) -> Path:
     name = _key(root, path)
     files = _read_record(root) | {name: digest}
     files = {k: v for k, v in files.items() if k == name or (root / k).is_file()}
-    target = check_target(root / RECORD_NAME)  # never through a link
+    target = check_target(root / RECORD_NAME, overwrite=True)  # never through a link
     shown = _shown_record(root, path)
     data = (json.dumps({"files": dict(sorted(files.items()))}, indent=1) + "\n").encode()
     try:
@@ -906,7 +917,7 @@ def check_replace(path, *, new: str | None = None) -> Path:
     FileExistsError: [Errno 17] exists and baygo did not write it here (pass --force to \
 replace it): '.../table.csv'
     """
-    path = check_target(path)  # a link, a device: refused as such, even with --force
+    path = check_target(path, overwrite=True)  # a link, a device: refused, even with --force
     root = _record_root(path)
     if root is None or _RECORDED[root] or not path.exists():
         return path
@@ -933,12 +944,12 @@ def output_record(folder, *, force: bool = False):
     >>> with output_record(d):
     ...     _ = atomic_text(d / "a.md", "one")
     >>> with output_record(d):  # a later command replaces what baygo wrote
-    ...     atomic_text(d / "a.md", "two").read_text()
+    ...     atomic_text(d / "a.md", "two", overwrite=True).read_text()
     'two'
     """
     key = Path(folder).resolve()
     record = Path(folder) / RECORD_NAME
-    check_target(record)  # a link or a device there: refused before any work
+    check_target(record, overwrite=True)  # a link or a device there: refused before any work
     if record.is_dir():
         raise IsADirectoryError(
             errno.EISDIR, "is a folder where baygo keeps the record of the files it wrote "

@@ -20,11 +20,11 @@ import gzip
 import numpy as np
 import pandas as pd
 
-from .._text import csv_frame, csv_uncell
+from .._text import counted, csv_frame, csv_uncell
 from .._validate import check_int
 from ..exceptions import DataError
 from ..limits import check_budget
-from .atomic import atomic_write
+from .atomic import atomic_write, check_target
 
 __all__ = ["COLUMNS", "read_arrays", "write_frames"]
 
@@ -36,12 +36,15 @@ _TRUE = {"true": True, "1": True, "false": False, "0": False}
 _NAN = ["", "nan", "NaN", "NA"]
 
 
-def write_frames(path, frames, *, float_format: str = "%.6g", comment: str | None = None):
+def write_frames(
+    path, frames, *, float_format: str = "%.6g", comment: str | None = None, overwrite: bool = False
+):
     """Write the DataFrames ``frames`` (same columns) as one CSV table, atomically.
 
     The header comes from the first frame; memory stays that of one frame.
     ``comment``: a first line ``# comment`` (e.g. the synthetic-data note), which
-    the package's readers skip.
+    the package's readers skip. A file already at ``path`` is replaced only with
+    ``overwrite=True`` (else :class:`FileExistsError`, before the first frame).
 
     Examples
     --------
@@ -65,7 +68,8 @@ def write_frames(path, frames, *, float_format: str = "%.6g", comment: str | Non
             )
             fh.write(text.encode("utf-8"))
 
-    return atomic_write(path, write)
+    check_target(path, overwrite=overwrite)  # before the first frame is made
+    return atomic_write(path, write, overwrite=overwrite)
 
 
 def read_arrays(path, *, chunksize: int = 1_000_000):
@@ -102,7 +106,8 @@ def read_arrays(path, *, chunksize: int = 1_000_000):
     if not seen.all():
         missing = int(seen.size - np.count_nonzero(seen))
         raise DataError(
-            f"{path}: the table is not complete: {missing} of {seen.size} rows are missing "
+            f"{path}: the table is not complete: {missing} of {counted(seen.size, 'row')} are "
+            "missing "
             "(every strategy needs every seed, step and agent)"
         )
     attrs = {"strategies": list(labels), "seeds": shape[1], "steps": shape[2],
@@ -174,7 +179,8 @@ def _positions(chunk: pd.DataFrame, path) -> tuple:
     out = []
     for col in ("seed", "step", "agent"):
         values = pd.to_numeric(chunk[col], errors="coerce").to_numpy(float)
-        ok = np.isfinite(values) & (values >= 0) & (values % 1 == 0) & (values < MAX_INDEX)
+        with np.errstate(invalid="ignore"):  # inf % 1 is NaN: refused below, no warning
+            ok = np.isfinite(values) & (values >= 0) & (values % 1 == 0) & (values < MAX_INDEX)
         if not ok.all():
             bad = chunk[col].to_numpy()[~ok][0]
             raise DataError(

@@ -38,6 +38,7 @@ import numpy as np
 import pandas as pd
 
 from .. import _text
+from .._text import counted
 from .._validate import check_unique_names, int_label_texts
 from ..exceptions import BudgetError, CellError, RunFormatError
 from ..limits import (
@@ -111,7 +112,7 @@ def _columns(frame, given: dict, required) -> dict:
         parts.append(f"no {listed} column")
     if absent:
         names = " and ".join(f"{r}={_text.shorten(repr(given[r]), 40)}" for r in absent)
-        parts.append(f"{names}: no such column{'s' if len(absent) > 1 else ''}")
+        parts.append(f"{names}: {'no such columns' if len(absent) > 1 else 'no such column'}")
     advice = ""
     if missing:
         advice = (f": name {'it' if len(missing) == 1 else 'them'} with "
@@ -291,10 +292,10 @@ def _check_series_budget(
         how = "pass a wider bin (CLI --bin)"
     col, width = _text.shorten(repr(column), 40), _text.shorten(repr(1 if bin is None else bin), 30)
     # the rows alone: the bin is beside the point (and the line stays whole, <= 300)
-    said = f"{rows} rows" if rows_only else f"time column {col}, bin {width}"
+    said = f"{counted(rows, 'row')}" if rows_only else f"time column {col}, bin {width}"
     check_budget(
         need,
-        what=f"{n_steps} step{'s' if n_steps != 1 else ''} x {m} nodes ({said})",
+        what=f"{counted(n_steps, 'step')} x {counted(m, 'node')} ({said})",
         advice=how,
     )
 
@@ -603,7 +604,7 @@ def _check_text(base: int, text: dict, rows: int, shown: str, how: str) -> None:
     held = (f"; column {_text.shorten(repr(biggest), 40)} holds {format_bytes(text[biggest])} "
             "of text" if biggest is not None and text[biggest] > 2**20 else "")  # fmt: skip
     check_budget(base + PARQUET_TEXT_FACTOR * sum(text.values()),
-                 what=f"reading the {rows} rows of {shown} ({how}{held})")  # fmt: skip
+                 what=f"reading the {counted(rows, 'row')} of {shown} ({how}{held})")  # fmt: skip
 
 
 def read_edge_list(path, **options):

@@ -27,6 +27,7 @@ import networkx as nx
 import numpy as np
 
 from .. import _text
+from .._text import counted
 from .._validate import INTEGER_TEXT
 from ..limits import check_budget, estimate_edge_list_bytes
 
@@ -77,7 +78,7 @@ def _check(steps: int, nodes: int, entries: int, what: str) -> None:
     measured in ``benchmarks/bench_foreign_memory.py``)."""
     check_budget(
         estimate_edge_list_bytes(entries, nodes=nodes, steps=steps),
-        what=f"{what}: {steps} steps x {nodes} nodes",
+        what=f"{what}: {counted(steps, 'step')} x {counted(nodes, 'node')}",
         advice="make fewer, wider snapshots (bin the times)",  # the line within 300
     )  # characters, or the middle of 'what' (the steps) would be cut (limits.LINE_CHARS)
 

@@ -49,11 +49,11 @@ import networkx as nx
 import numpy as np
 from networkx.readwrite.gexf import GEXFWriter
 
-from .._text import NOT_XML, shorten, xml_text
+from .._text import NOT_XML, counted, shorten, xml_text
 from .._validate import int_label_text
 from ..limits import check_budget
 from ..series import GraphSeries
-from .atomic import atomic_write
+from .atomic import atomic_write, check_target
 
 __all__ = ["edge_spells", "gexf_ids", "write_gexf"]
 
@@ -262,8 +262,9 @@ def _check_write_budget(series, influence: np.ndarray, edge_runs, self_runs, pat
     records = _record_bound(series, influence, edge_runs, self_runs)
     check_budget(
         GEXF_BYTES_FIXED + GEXF_BYTES_PER_NODE * series.n_agents + GEXF_BYTES_PER_RECORD * records,
-        what=f"writing {shorten(repr(Path(path).name), 60)} as GEXF ({series.n_steps} steps x "
-        f"{series.n_agents} nodes, up to {records} spells and values)",
+        what=f"writing {shorten(repr(Path(path).name), 60)} as GEXF "
+        f"({counted(series.n_steps, 'step')} x "
+        f"{counted(series.n_agents, 'node')}, up to {records} spells and values)",
         advice="write fewer steps (series.head(n)) or bin the times coarser",
     )
 
@@ -276,7 +277,8 @@ def _description(run, series) -> str:
         data = "SYNTHETIC DATA" if series.synthetic else "data: the user's series"
         what = "graph series"
     return xml_text(  # user text: control characters would make the file malformed
-        f"{what}, {series.n_agents} nodes, {series.n_steps} steps (time = step), {data}; "
+        f"{what}, {counted(series.n_agents, 'node')}, {counted(series.n_steps, 'step')} (time = "
+        f"step), {data}; "
         "edge j -> i: i listens to j"
     )
 
@@ -440,7 +442,7 @@ def gexf_ids(series) -> list[str]:
     return ids
 
 
-def write_gexf(series, path, *, influence=None, run=None) -> Path:
+def write_gexf(series, path, *, influence=None, run=None, overwrite: bool = False) -> Path:
     """Write a graph series as one dynamic GEXF 1.2 file (Gephi: open, then enable
     the timeline).
 
@@ -458,6 +460,9 @@ def write_gexf(series, path, *, influence=None, run=None) -> Path:
     run : Run, optional
         The run the series is from: its strategy and data source go in the
         file's description, its agents are labelled ``"agent i"``.
+    overwrite : bool, default False
+        Replace a file already at ``path`` (else :class:`FileExistsError`, before any
+        work: every writer's rule).
 
     Returns
     -------
@@ -489,6 +494,7 @@ def write_gexf(series, path, *, influence=None, run=None) -> Path:
     """
     if not isinstance(series, GraphSeries):
         raise TypeError(f"series must be a GraphSeries, got {type(series).__name__}")
+    check_target(path, overwrite=overwrite)
     shape = (series.n_steps, series.n_agents)
     influence = np.full(shape, np.nan) if influence is None else np.asarray(influence)
     if influence.shape != shape:
@@ -535,4 +541,4 @@ def write_gexf(series, path, *, influence=None, run=None) -> Path:
     graph.set("timeformat", "long")
     graph.set("start", "0")
     graph.set("end", str(series.n_steps - 1))
-    return atomic_write(Path(path), writer.write)
+    return atomic_write(Path(path), writer.write, overwrite=overwrite)

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from ..exceptions import RunFormatError
-from .atomic import atomic_write
+from .atomic import atomic_write, check_target
 from .filekind import missing_message, not_a_run_message
 from .safenpz import RUN_FILE, RUN_MEMBERS, RUN_PREFIXES, read_npz, validate_run_arrays
 
@@ -38,12 +38,14 @@ def run_path(path) -> Path:
     return path if path.suffix == ".npz" else path / RUN_FILE
 
 
-def write_run_file(path, meta: dict, arrays: dict) -> Path:
-    """Write ``meta`` (JSON-able) and ``arrays`` to a run file; returns the file written."""
-    path = run_path(path)
+def write_run_file(path, meta: dict, arrays: dict, *, overwrite: bool = False) -> Path:
+    """Write ``meta`` (JSON-able) and ``arrays`` to a run file; returns the file written.
+    A run file already there is replaced only with ``overwrite=True`` (else
+    :class:`FileExistsError`: every writer's rule)."""
+    path = check_target(run_path(path), overwrite=overwrite)
     meta = {"format": FORMAT, "format_version": FORMAT_VERSION} | meta
     arrays = {"meta": np.array(json.dumps(meta))} | arrays
-    atomic_write(path, lambda fh: np.savez_compressed(fh, **arrays))
+    atomic_write(path, lambda fh: np.savez_compressed(fh, **arrays), overwrite=overwrite)
     return path
 
 

@@ -42,10 +42,10 @@ from pathlib import Path
 import numpy as np
 
 from .._format import synthetic_banner
-from .._text import csv_uncell, short_list, shorten
+from .._text import counted, csv_uncell, short_list, shorten
 from ..exceptions import DataError
 from ..limits import check_budget
-from .atomic import atomic_write, forced, remove_told, written_here
+from .atomic import atomic_write, check_target, forced, remove_told, written_here
 
 __all__ = [
     "COLUMNS",
@@ -174,7 +174,9 @@ def source_metadata(source: str, synthetic: bool, **attrs) -> dict:
     }
 
 
-def write_results_parquet(comparison, path, *, compression_level: int = 3) -> Path:
+def write_results_parquet(
+    comparison, path, *, compression_level: int = 3, overwrite: bool = False
+) -> Path:
     """Write a ``Comparison``'s per-step results to a Parquet file (atomically).
 
     Parameters
@@ -185,6 +187,9 @@ def write_results_parquet(comparison, path, *, compression_level: int = 3) -> Pa
         The file to write (its folder is created).
     compression_level : int, default 3
         zstd level (1-22): higher is smaller and slower.
+    overwrite : bool, default False
+        Replace a file already at ``path`` (else :class:`FileExistsError`, before any
+        work: every writer's rule).
 
     Returns
     -------
@@ -201,6 +206,7 @@ def write_results_parquet(comparison, path, *, compression_level: int = 3) -> Pa
     >>> load_results(p, columns=["strategy", "mse"]).shape
     (12, 2)
     """
+    check_target(path, overwrite=overwrite)
     pa, pq = _pyarrow()
     n_s, n_seeds, t, m = comparison.mse.shape
     labels = list(comparison.strategies)
@@ -253,7 +259,7 @@ def write_results_parquet(comparison, path, *, compression_level: int = 3) -> Pa
                     ]
                     writer.write_table(pa.Table.from_arrays(columns, schema=schema))
 
-    return atomic_write(path, write)
+    return atomic_write(path, write, overwrite=overwrite)
 
 
 #: The formats of the per-step results table (``results_format=``) and their file names.
@@ -275,7 +281,7 @@ def check_results_format(results_format) -> str:
     return results_format
 
 
-def write_results(res, out, *, results_format: str = "parquet") -> Path:
+def write_results(res, out, *, results_format: str = "parquet", overwrite: bool = False) -> Path:
     """The per-step results table in ``out``: ``results.parquet`` (default) or ``results.csv``.
 
     Either carries the data source and the synthetic flag (CSV: a column each; Parquet:
@@ -291,6 +297,9 @@ def write_results(res, out, *, results_format: str = "parquet") -> Path:
     out : str or pathlib.Path
         The folder.
     results_format : {"parquet", "csv"}, default "parquet"
+    overwrite : bool, default False
+        Replace the table already in ``out`` (else :class:`FileExistsError`, before
+        any work: every writer's rule).
 
     Returns
     -------
@@ -317,9 +326,9 @@ def write_results(res, out, *, results_format: str = "parquet") -> Path:
         source = str(res.attrs.get("data_source", "unknown"))
         synthetic = bool(res.attrs.get("synthetic", False))
         banner = synthetic_banner(synthetic) or None  # a first comment line when synthetic
-        res.write_csv(path, data=source, synthetic=synthetic, comment=banner)
+        res.write_csv(path, data=source, synthetic=synthetic, comment=banner, overwrite=overwrite)
     else:
-        res.write_parquet(path)
+        res.write_parquet(path, overwrite=overwrite)
     remove_stale_results(out, keep=path.name)
     return path
 
@@ -771,7 +780,7 @@ def _read_arrays(path):
         part = pf.read_row_group(g, columns=["strategy", "seed", "step", "agent",
                                              "informative", "mse", "influence"])  # fmt: skip
         if part.num_rows != k * t * m:
-            raise DataError(f"{str(path)!r}: row group {g} has {part.num_rows} rows, "
+            raise DataError(f"{str(path)!r}: row group {g} has {counted(part.num_rows, 'row')}, "
                             f"need {k * t * m}")  # fmt: skip
         label = _check_layout(path, g, part, seeds=np.arange(r0, r0 + k), t=t, m=m)
         if labels[i] is not None and labels[i] != label:

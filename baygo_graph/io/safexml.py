@@ -44,7 +44,7 @@ import defusedxml
 import defusedxml.ElementTree as DET
 import networkx as nx
 
-from .._text import big_int, shorten
+from .._text import big_int, counted, shorten
 from .._validate import INTEGER_TEXT, NUMBER_TEXT, underflows
 from ..exceptions import RunFormatError
 from ..limits import check_budget
@@ -299,7 +299,7 @@ def _series(root, budget, node_type=int) -> tuple[list[nx.DiGraph], dict]:
         raise RunFormatError(f"graph attribute steps must be an integer >= 0, got {steps!r}")
     if steps > MAX_EMPTY_STEPS + count:
         raise RunFormatError(
-            f"declares {big_int(steps)} steps for {count} edges: at most "
+            f"declares {big_int(steps)} steps for {counted(count, 'edge')}: at most "
             f"{MAX_EMPTY_STEPS} + (number of edges) steps are accepted"
         )
     low = min((e[0] for e in edges), default=0)
@@ -309,7 +309,7 @@ def _series(root, budget, node_type=int) -> tuple[list[nx.DiGraph], dict]:
     # every step graph holds its own copy of every node's attribute dict
     cost = (steps + 1) * (len(ids) * _GRAPH_ITEM_BYTES + attrs * _ATTR_BYTES)
     cost += (len(edges) + steps) * _GRAPH_ITEM_BYTES
-    what = f"{steps} step graphs of {len(ids)} nodes with {attrs} node attributes"
+    what = f"{steps} step graphs of {counted(len(ids), 'node')} with {attrs} node attributes"
     check_budget(cost, what=what, limit=budget)
     nodes = {i: _data(n, keys, "node", f"node {k}") for k, (i, n) in enumerate(ids.items())}
     out = [nx.DiGraph() for _ in range(steps)]

@@ -60,13 +60,13 @@ from xml.etree.ElementTree import ParseError
 import networkx as nx
 import numpy as np
 
-from .._text import NOT_XML, big_int, shorten
+from .._text import NOT_XML, big_int, counted, shorten
 from .._validate import underflows
 from ..exceptions import RunFormatError
 from ..limits import JSON_BYTES_PER_FILE_BYTE, check_budget, estimate_edge_list_bytes
 from ..series import SELF_WEIGHT, GraphSeries, series_from_edges, series_from_graphs
 from .archives import first_bad_utf8
-from .atomic import atomic_write
+from .atomic import atomic_write, check_target
 from .filekind import misnamed_message, missing_message
 from .gexf import DIGEST_KEY, int_ids, series_digest
 from .safexml import read_graphml_series, xml_number
@@ -179,7 +179,8 @@ def _check_write_budget(series, fmt: str, path) -> None:
         edges = len(series.edges[1])
     check_budget(
         WRITE_BYTES_PER_RECORD[fmt] * (t * m + edges),
-        what=f"writing {shorten(repr(Path(path).name), 60)} as {fmt} ({t} steps x {m} nodes, "
+        what=f"writing {shorten(repr(Path(path).name), 60)} as {fmt} ({counted(t, 'step')} x "
+        f"{counted(m, 'node')}, "
         f"{edges} edge-steps)",
         advice="write fewer steps (series.head(n)) or .gexf (each node once)",
     )
@@ -194,7 +195,7 @@ def _step_graphs(series, attrs):
         yield g
 
 
-def write_json(series, path, *, attrs=None) -> Path:
+def write_json(series, path, *, attrs=None, overwrite: bool = False) -> Path:
     """Write a series as node-link JSON: ``{"format": "baygo-graph-series",
     "row_stochastic": true, "digest": ..., "graphs": [...]}``, one NetworkX node-link
     document per step (its W: edge ``j -> i`` with ``weight`` = ``w_ij``, self-loops
@@ -207,6 +208,9 @@ def write_json(series, path, *, attrs=None) -> Path:
     path : str or os.PathLike
     attrs : dict, optional
         Graph attributes added to every step (e.g. ``{"strategy": "baygo"}``).
+    overwrite : bool, default False
+        Replace a file already at ``path`` (else :class:`FileExistsError`, before any
+        work: every writer's rule).
 
     Returns
     -------
@@ -229,12 +233,13 @@ def write_json(series, path, *, attrs=None) -> Path:
     >>> back.nodes == s.nodes, back.n_steps
     (True, 2)
     """
+    check_target(path, overwrite=overwrite)
     _check_write_budget(series, "JSON", path)
     text = _json_text(_step_graphs(series, attrs), series_digest(series))
-    return atomic_write(Path(path), lambda fh: fh.write(text.encode()))
+    return atomic_write(Path(path), lambda fh: fh.write(text.encode()), overwrite=overwrite)
 
 
-def write_graphml(series, path, *, attrs=None) -> Path:
+def write_graphml(series, path, *, attrs=None, overwrite: bool = False) -> Path:
     """Write a series as one GraphML multi-digraph holding every step's edges (W,
     self-loops included), each with attributes ``step`` and ``weight``; graph
     attributes ``steps`` = T, ``node_labels`` and ``step_graphs`` (JSON lists of the
@@ -246,6 +251,9 @@ def write_graphml(series, path, *, attrs=None) -> Path:
     path : str or os.PathLike
     attrs : dict, optional
         Graph attributes added to every step.
+    overwrite : bool, default False
+        Replace a file already at ``path`` (else :class:`FileExistsError`, before any
+        work: every writer's rule).
 
     Returns
     -------
@@ -274,9 +282,10 @@ def write_graphml(series, path, *, attrs=None) -> Path:
     ...
     ValueError: node labels 1 and '1' are both written as GraphML node id '1'; ...
     """
+    check_target(path, overwrite=overwrite)
     _check_write_budget(series, "GraphML", path)
     multi = _graphml_doc(_step_graphs(series, attrs), True, series_digest(series))
-    return atomic_write(Path(path), lambda fh: nx.write_graphml(multi, fh))
+    return atomic_write(Path(path), lambda fh: nx.write_graphml(multi, fh), overwrite=overwrite)
 
 
 def _plain_int_labels(g):
@@ -304,7 +313,7 @@ def _step_attrs(written, steps: int) -> list[dict]:
     attrs = json.loads(written) if written is not None else [{}] * steps
     if not isinstance(attrs, list) or len(attrs) != steps:
         got = len(attrs) if isinstance(attrs, list) else type(attrs).__name__
-        raise RunFormatError(f"step_graphs lists {got} steps, steps is {big_int(steps)}")
+        raise RunFormatError(f"step_graphs lists {counted(got, 'step')}, steps is {big_int(steps)}")
     scalar = bool | int | float | str | None
     if not all(isinstance(a, dict) and all(isinstance(v, scalar) for v in a.values())
                for a in attrs):  # fmt: skip
@@ -860,7 +869,8 @@ def _read_gexf(path: Path, self_weight=None) -> GraphSeries:
     entries = sum(b - a + 1 for *_, a, b in spans)
     check_budget(  # counted before the spells are expanded (one spell may claim millions)
         estimate_edge_list_bytes(entries, nodes=len(ids), steps=steps),
-        what=f"{path.name}: {steps} steps x {len(ids)} nodes and {entries} edge-steps (its spells)",
+        what=f"{path.name}: {counted(steps, 'step')} x {counted(len(ids), 'node')} and {entries} "
+        "edge-steps (its spells)",
     )
     mapping = int_ids(ids)
     index = {n: k for k, n in enumerate(ids)}

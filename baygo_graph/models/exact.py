@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
+from .._text import counted
 from .._validate import check_scale
 from .linear import mse_function
 from .segment import segment_argmax
@@ -263,7 +264,7 @@ def exact_choices(state: ExactState, listen, rng) -> np.ndarray:
         if m > 20_000:
             raise ValueError(
                 f"listen=None (complete graph) holds M^2 pairs: use a sparse physical graph "
-                f"for {m} agents"
+                f"for {counted(m, 'agent')}"
             )
         full = np.ones((m, m), dtype=bool)
         np.fill_diagonal(full, False)

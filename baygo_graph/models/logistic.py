@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._text import counted
 from .._validate import check_scale
 from ..data.labelled import (
     assignment_split,
@@ -202,7 +203,9 @@ class LogisticRegression(GridModel):
             informative=informative,
         )
         if split.agents != agents:
-            raise ValueError(f"assignment gives {split.agents} agents, the run has agents={agents}")
+            raise ValueError(
+                f"assignment gives {counted(split.agents, 'agent')}, the run has agents={agents}"
+            )
         check_labels(data, self.label)
         return split
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._text import counted
 from .._validate import check_int, check_scale
 from ..data.labelled import assignment_split, gaussian_samples, load_csv, mean_split
 from .grid import Grid, GridModel, log_normalize, make_grid
@@ -186,7 +187,8 @@ class GaussianMean(GridModel):
             )
             if split.agents != agents:
                 raise ValueError(
-                    f"assignment gives {split.agents} agents, the run has agents={agents}"
+                    f"assignment gives {counted(split.agents, 'agent')}, the run has "
+                    f"agents={agents}"
                 )
         else:
             split = mean_split(
@@ -220,7 +222,7 @@ class GaussianMean(GridModel):
             return np.array([c.mean() for c in coords])
         target = np.atleast_1d(np.asarray(truth, dtype=float))
         if target.shape != (self.dims,):
-            raise ValueError(f"truth must have {self.dims} coordinate(s), got {truth!r}")
+            raise ValueError(f"truth must have {counted(self.dims, 'coordinate')}, got {truth!r}")
         return target
 
     def statistics(self, x, y) -> np.ndarray:

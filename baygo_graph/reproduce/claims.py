@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._format import format_number as _fmt
+from .._text import counted
 from ..analysis.stats import final_mse, paired_difference
 from ..analysis.tables import table_steps, table_strategies
 from .consensus import TOLERANCES, belief_claim, consensus_claims
@@ -178,7 +179,7 @@ def _contrast_claim(df, key, *, level, margin):
             if word == "matches"
             else ""
         )
-        + f" over {int(o['n'])} seeds (baseline mean {_fmt(base_mean)}), BayGo lower in "
+        + f" over {counted(int(o['n']), 'seed')} (baseline mean {_fmt(base_mean)}), BayGo lower in "
         f"{o['wins']:.0%} of seeds, p = {_fmt(o['p_value'])}; informative agent: "
         f"d = {_fmt(i['mean'])} [{_fmt(i['lo'])}, {_fmt(i['hi'])}]"
     )
@@ -282,7 +283,7 @@ def _b_claim(df, smallest_b, min_windows):
         "graphs of every block of B consecutive steps nB..(n+1)B-1 is strongly connected."
     )
     test = (
-        f"Per seed, the smallest such B over the run's T = {steps} steps (aligned "
+        f"Per seed, the smallest such B over the run's T = {counted(steps, 'step')} (aligned "
         f"windows, the paper's Remark; analysis.smallest_b). Holds iff every seed has "
         f"one and the largest is <= T // {min_windows} = {b_max} (at least "
         f"{min_windows} complete windows, so the property is seen repeatedly; this "
@@ -295,7 +296,7 @@ def _b_claim(df, smallest_b, min_windows):
     n = int(smallest_b["seed"].nunique()) if "seed" in smallest_b else None
     if b_max < 1:  # no B >= 1 meets the threshold: the run decides nothing
         why = (
-            f"not tested: a run of T = {steps} steps cannot hold {min_windows} complete "
+            f"not tested: a run of T = {counted(steps, 'step')} cannot hold {min_windows} complete "
             f"windows of any B >= 1 (needs T >= {min_windows}; the paper: 60)"
         )
         values["not_tested"] = why
@@ -309,7 +310,8 @@ def _b_claim(df, smallest_b, min_windows):
     loose = values.get("aligned", {}).get("tail_not_connected", 0)
     if loose:
         note = (
-            f"{note} In {loose} seed(s) the aligned B covers only [0, k*B): the tail after "
+            f"{note} In {counted(loose, 'seed')} the aligned B covers only [0, k*B): the tail "
+            "after "
             "it is not strongly connected (unchecked by that B)."
         ).strip()
     return Claim("b_connectivity", claim, test, holds, evidence, values, note, n=n)
@@ -336,7 +338,7 @@ def _b_evidence(table, b_max):
             if ok.any()
             else "no seed has one"
         )
-        part = f"{kind}: smallest B {rng_txt}; no B in {(~ok).sum()}/{len(b)} seeds"
+        part = f"{kind}: smallest B {rng_txt}; no B in {(~ok).sum()}/{counted(len(b), 'seed')}"
         if "tail_connected" in table:
             from .._render import b_counts  # the counts of the report's B table
 
@@ -349,14 +351,14 @@ def _b_evidence(table, b_max):
                              "max_tail": top}  # fmt: skip
             if with_tail:
                 part += (
-                    f"; a tail after the last full window in {with_tail} seeds (up to "
+                    f"; a tail after the last full window in {counted(with_tail, 'seed')} (up to "
                     f"{_fmt(np.nanmax(tails[ok]))} steps), not strongly connected in {loose}"
                 )
         if "windows_checked" in table:  # a B that rests on a single window
             one = int(((table.loc[table["windows"] == kind, "windows_checked"]
                         .to_numpy(dtype=float) == 1) & ok).sum())  # fmt: skip
             values[kind]["one_window"] = one
-            part += f"; B rests on one window in {one} of {len(b)} seeds"
+            part += f"; B rests on one window in {one} of {counted(len(b), 'seed')}"
         parts.append(part)
         if kind == "aligned":
             holds = bool(ok.all() and found.max() <= b_max)

@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from .._format import format_number as _fmt
+from .._text import counted
 from ..analysis.stats import first_stable
 from ..analysis.tables import table_array, table_seeds, table_steps, table_strategies
 from .verdict import Claim
@@ -128,12 +129,13 @@ def consensus_claims(
     table = consensus_steps(df, strategy=strategy) if present else None
     for name, (kind, value) in TOLERANCES.items():
         key = f"consensus_{name}"
-        claim = f"Under BayGo all agents reach consensus within about {within} steps."
+        claim = f"Under BayGo all agents reach consensus within about {counted(within, 'step')}."
         test = (
             f"MSE reading: per seed, the consensus step is the first step from which max - "
             f"min of the agents' test MSE stays <= {_describe(kind, value)} at every later "
             f"step (never: infinite). Holds iff the {100 * level:.4g}% interval of the median "
-            f"over seeds (order statistics) lies at or below {limit} ({within} steps + {slack} of "
+            f"over seeds (order statistics) lies at or below {limit} ({counted(within, 'step')} + "
+            f"{slack} of "
             f"slack for 'about', our reading of the paper's word); does not hold iff it "
             f"lies above; cannot tell iff it straddles {limit}."
         )
@@ -171,14 +173,15 @@ def _median_claim(key, claim, test, steps, *, limit, level, what, extra, run):
     short = holds is False and not np.isfinite(lo) and run - 1 < limit
     evidence = (
         f"{what}: median consensus step {_fmt(median)}, {100 * level:.4g}% [{_fmt(lo)}, "
-        f"{_fmt(hi)}] (limit {limit}); reached in {reached:.0%} of {len(steps)} seeds"
+        f"{_fmt(hi)}] (limit {limit}); reached in {reached:.0%} of {counted(len(steps), 'seed')}"
     )
     values = {"median_step": median, "median_lo": lo, "median_hi": hi, "reached": reached,
               "limit": limit} | extra  # fmt: skip
     note = "" if holds or reached >= 0.5 else "Most seeds never reach consensus here."
     if short:  # the seeds above the limit are only seeds the run ended on
         why = (
-            f"not tested: the run of T = {run} steps ends before step {limit}, so a seed "
+            f"not tested: the run of T = {counted(run, 'step')} ends before step {limit}, so a "
+            "seed "
             f"that has not reached consensus by step {run - 1} may still reach it by step "
             f"{limit} (needs T > {limit}; the paper: 60)"
         )
@@ -214,14 +217,15 @@ def belief_claim(spreads, *, within: int = 20, slack: int = 5, level: float = 0.
     ('holds', 10.0)
     """
     limit = within + slack
-    claim = f"Under BayGo all agents reach consensus within about {within} steps."
+    claim = f"Under BayGo all agents reach consensus within about {counted(within, 'step')}."
     test = (
         f"Belief reading: per seed, the consensus step is the first step from which the "
         f"belief spread (largest Euclidean distance between two agents' posterior means "
         f"of (intercept, slope), standardised units) stays <= {tolerance:g} at every "
         f"later step (never: infinite; the tolerance is ours). Holds iff the "
         f"{100 * level:.4g}% interval of the median over seeds (order statistics) lies at "
-        f"or below {limit} ({within} steps + {slack} of slack for 'about'); does not hold "
+        f"or below {limit} ({counted(within, 'step')} + {slack} of slack for 'about'); does not "
+        "hold "
         f"iff it lies above; cannot tell iff it straddles {limit}."
     )
     if spreads is None:

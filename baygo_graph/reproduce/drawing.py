@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._text import counted
 from ..analysis.tables import table_array
 from .claims import MIN_WINDOWS
 from .report import GALLERY
@@ -169,7 +170,7 @@ def draw(
              *[n for n in by_cost if n in _STATS][::-1]]  # fmt: skip
 
     def put(path, data, within):
-        atomic_write(path, lambda fh: fh.write(data), within=within)
+        atomic_write(path, lambda fh: fh.write(data), within=within, overwrite=True)
         return path
 
     written: dict = {}
@@ -252,11 +253,11 @@ def save_figures(figs, out: Path, *, gallery: Path | None, files: dict) -> None:
         box = _settled_box(fig, dpi=130)
         for ext in ("png", "pdf"):
             path = fig_dir / f"{name}.{ext}"
-            atomic_figure(fig, path, within=out, dpi=130, bbox_inches=box)
+            atomic_figure(fig, path, within=out, overwrite=True, dpi=130, bbox_inches=box)
             files[f"figure:{name}:{ext}"] = path
         if gallery is not None and name in GALLERY:
             path = gallery / f"{name}.png"
-            atomic_figure(fig, path, within=gallery, dpi=80, bbox_inches=box)
+            atomic_figure(fig, path, within=gallery, overwrite=True, dpi=80, bbox_inches=box)
             files[f"gallery:{name}"] = path
         plt.close(fig)
 
@@ -347,7 +348,8 @@ def run_figures(run, *, window=10) -> dict:
     ).figure  # fmt: skip
     figs["influence"] = F.plot_influence_series(
         infl, informative=run.informative, references=refs, synthetic=syn,
-        title=f"Influence (product of W over sliding windows of {window} steps)", caption=cap,
+        title="Influence (product of W over sliding windows of "
+              f"{counted(window, 'step')})", caption=cap,
     ).figure  # fmt: skip
     windows = analysis.b_connectivity(run, max(1, min(window, t)), windows="aligned")
     figs["window_connectivity"] = F.plot_window_connectivity(
@@ -388,6 +390,8 @@ def animate_seed0(df, show, anim_dir: Path, *, video: bool, files: dict, notes: 
         else:
             paths["mp4"] = anim_dir / "baygo_seed0.mp4"
     # every frame rendered once, written to both files
-    for kind, path in zip(paths, save_animation(anim, list(paths.values())), strict=True):
+    for kind, path in zip(
+        paths, save_animation(anim, list(paths.values()), overwrite=True), strict=True
+    ):
         files[f"animation:{kind}"] = path
     plt.close(anim.figure)

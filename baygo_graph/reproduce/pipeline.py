@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 
 from .._format import json_clean, json_default, synthetic_banner
-from .._text import csv_frame
+from .._text import counted, csv_frame
 from ..data import resolve_data
 from ..io.atomic import atomic_text
 from ..io.results import check_results_format, write_results
@@ -153,13 +153,19 @@ def _simulate(study: dict, *, horizons, save_runs, out, files, notes, timings, l
     from .horizon import long_runs
 
     seeds, steps = study["seeds"], study["steps"]
-    log(f"BayGo with the theorem monitor, {seeds} seeds x {max([*horizons, steps])} steps ...")
+    log(
+        f"BayGo with the theorem monitor, {counted(seeds, 'seed')} x "
+        f"{counted(max([*horizons, steps]), 'step')} ..."
+    )
     with _timed(timings, "long_runs"):
         kwargs = {k: v for k, v in study.items() if k != "influence_window"}
         long = long_runs(horizons=horizons, window=study["influence_window"],
                          synthetic=bool(study["data"].synthetic), **kwargs)  # fmt: skip
     others = len([s for s in STRATEGIES if s != "baygo"])
-    log(f"running {others} other strategies x {seeds} seeds, {steps} steps ...")
+    log(
+        f"running {counted(others, 'other strategy', 'other strategies')} x "
+        f"{counted(seeds, 'seed')}, {counted(steps, 'step')} ..."
+    )
     with _timed(timings, "compare"):
         res, runs = _run(study, keep_all=save_runs, made={"baygo": long.heads(steps)})
     if save_runs:
@@ -231,7 +237,9 @@ def _regime_stage(regimes, *, out, gallery, files, data, **kwargs):
     regime_map = run_regimes(design=design, cells=cells, data=data, **kwargs)
     files["regimes"] = out / "regimes.csv"
     atomic_text(
-        files["regimes"], csv_frame(regime_map.table).to_csv(index=False, float_format="%.6g")
+        files["regimes"],
+        csv_frame(regime_map.table).to_csv(index=False, float_format="%.6g"),
+        overwrite=True,
     )
     fig = plot_regimes(regime_map, synthetic=bool(data.synthetic)).figure
     save_figures({"regimes": fig}, out, gallery=gallery, files=files)
@@ -243,7 +251,7 @@ def _write_tables(res, smallest_b, long, out: Path, files: dict, *, results_form
     flag on every row."""
     source = str(res.attrs.get("data_source", "unknown"))
     synthetic = bool(res.attrs.get("synthetic", False))
-    files["results"] = write_results(res, out, results_format=results_format)
+    files["results"] = write_results(res, out, results_format=results_format, overwrite=True)
     for name, frame in (
         ("smallest_b", smallest_b),
         ("horizon", long.horizon),
@@ -251,7 +259,11 @@ def _write_tables(res, smallest_b, long, out: Path, files: dict, *, results_form
     ):
         files[name] = out / f"{name}.csv"
         labelled = frame.assign(data=source, synthetic=synthetic)
-        atomic_text(files[name], csv_frame(labelled).to_csv(index=False, float_format="%.6g"))
+        atomic_text(
+            files[name],
+            csv_frame(labelled).to_csv(index=False, float_format="%.6g"),
+            overwrite=True,
+        )
 
 
 def _write_reports(out: Path, *, config, summary, claims, measures, long, regime_map, timings,
@@ -265,6 +277,7 @@ def _write_reports(out: Path, *, config, summary, claims, measures, long, regime
         + "\n\n"
         + claims_table(claims)
         + "\n",
+        overwrite=True,
     )
     payload = {
         # what the numbers were made from, said first, as every other output says it
@@ -289,7 +302,9 @@ def _write_reports(out: Path, *, config, summary, claims, measures, long, regime
     }
     files["summary_json"] = out / "summary.json"
     atomic_text(
-        files["summary_json"], json.dumps(json_clean(payload), indent=2, default=json_default)
+        files["summary_json"],
+        json.dumps(json_clean(payload), indent=2, default=json_default),
+        overwrite=True,
     )
     files["report"] = out / "report.md"
     report = render_report(
@@ -306,7 +321,7 @@ def _write_reports(out: Path, *, config, summary, claims, measures, long, regime
         notes=notes,
         out=out,
     )
-    atomic_text(files["report"], report)
+    atomic_text(files["report"], report, overwrite=True)
 
 
 def reproduce(

@@ -41,6 +41,8 @@ import time
 import numpy as np
 import pandas as pd
 
+from .._text import counted
+
 __all__ = [
     "DEFAULT",
     "FACTORS",
@@ -412,7 +414,8 @@ def regimes(*, design="ofat", cells=None, seeds=10, max_seeds=None, steps=60, rn
             last_claims[i], at[i] = claims, (look, n)
             if any(escalating(c.key) and c.key not in final[i] for c in claims):
                 still.append(i)
-        log(f"look {look} ({n} seeds): {len(pending)} regime(s) run, {len(still)} with an "
+        log(f"look {look} ({counted(n, 'seed')}): {counted(len(pending), 'regime')} run, "
+            f"{len(still)} with an "
             f"undecided claim, {time.perf_counter() - t0:.1f} s so far")  # fmt: skip
         pending, before = still, n
         if not pending:

@@ -11,7 +11,7 @@ import pandas as pd
 
 from .._format import format_number as _fmt
 from .._format import markdown_table, synthetic_banner
-from .._text import markdown_code
+from .._text import counted, markdown_code
 from .._version import __version__
 from .claims import BASELINES, STRATEGIES
 from .horizon import horizon_summary
@@ -95,9 +95,10 @@ def _effect(c) -> str:
         return text
     if "seeds_rising" in v:
         return (f"MSE {f(v['start'])} -> {f(v['end'])}; d = {f(v['mean_difference'])} "
-                f"[{f(v['lo'])}, {f(v['hi'])}]; rises in {v['seeds_rising']} seeds")  # fmt: skip
+                f"[{f(v['lo'])}, {f(v['hi'])}]; rises in "
+                f"{counted(v['seeds_rising'], 'seed')}")  # fmt: skip
     if "steps_rising" in v:
-        return (f"seed mean rises at {v['steps_rising']} of {v['steps']} steps "
+        return (f"seed mean rises at {v['steps_rising']} of {counted(v['steps'], 'step')} "
                 f"({v['significant_rises']} significant)")  # fmt: skip
     if "posm" in v and "negm" in v:
         return "; ".join(
@@ -279,9 +280,9 @@ def _theorem_section(long, config) -> list:
             "KL divergence between the likelihoods at theta* and at theta, per step and "
             "sample; the right side (K - 1) exp(-t K(Theta)) is below 1, i.e. informative, "
             f"only from step log(K - 1) / K(Theta). Here K(Theta) = {_fmt(np.median(rates))} "
-            f"(median over {len(rates)} seeds, range [{_fmt(min(rates))}, "
+            f"(median over {counted(len(rates), 'seed')}, range [{_fmt(min(rates))}, "
             f"{_fmt(max(rates))}]): informative from step {int(np.median(starts))} (range "
-            f"{min(starts)}-{max(starts)}), against T = {config['steps']} steps run.",
+            f"{min(starts)}-{max(starts)}), against T = {counted(config['steps'], 'step')} run.",
             "",
         ]
     return lines
@@ -371,7 +372,8 @@ def _regimes_section(regime_map, config) -> list:
     lines = [
         "## Where each claim holds: the regime map",
         "",
-        f"Design `{config['regimes']}` ({len(mat.columns)} regimes over {factors}; label "
+        f"Design `{config['regimes']}` ({counted(len(mat.columns), 'regime')} over {factors}; "
+        "label "
         "`b<batch> d<delta> g<grid> s<noise scale>`, the first is the default), the same "
         f"tests as above. Seeds in rounds {' -> '.join(map(str, rounds))}: a regime with an "
         "undecided claim gets twice the seeds (the earlier seeds' runs kept: each seed runs "
@@ -408,7 +410,7 @@ def _runs_and_load(regime_map, config) -> str:
     """`` for N runs on <machine>, load average L`` (what the map's wall time rests on)."""
     runs = getattr(regime_map, "runs", None)
     load = getattr(regime_map, "load", None)
-    text = f" for {len(runs)} runs" if runs is not None else ""
+    text = f" for {counted(len(runs), 'run')}" if runs is not None else ""
     text += f" on {config['machine']}"
     if load is not None:
         text += f", 1-minute load average {load:.1f} at the end (other jobs share the cores)"
@@ -428,8 +430,9 @@ def _header(config, synthetic, data_source, timings) -> list:
     regimes = f", regime map {timings['regimes']:.1f} s" if "regimes" in timings else ""
     return lines + [
         f"- data: {markdown_code(data_source)}" + (" (synthetic)" if synthetic else ""),
-        f"- {config['seeds']} paired seeds x {len(STRATEGIES)} strategies "
-        f"({', '.join(STRATEGIES)}), T = {config['steps']} steps, M = {config['agents']} "
+        f"- {config['seeds']} paired seeds x {counted(len(STRATEGIES), 'strategy', 'strategies')} "
+        f"({', '.join(STRATEGIES)}), T = {counted(config['steps'], 'step')}, M = "
+        f"{config['agents']} "
         f"agents, grid {config['grid']} x {config['grid']}, root seed {config['rng']}",
         f"- wall time {timings['total']:.1f} s (long BayGo runs "
         f"{timings.get('long_runs', 0.0):.1f} s, the other strategies' runs "
@@ -496,7 +499,7 @@ def render_report(
         "its 95% log-scale t-interval (mean x exp(+-t sd / (mean sqrt(n))): positive like "
         "the MSE); MSE in standardised units; influence: the informative "
         "agent's share of the left Perron vector of the product of W over sliding "
-        f"windows of {config['influence_window']} steps, mean over seeds and steps.",
+        f"windows of {counted(config['influence_window'], 'step')}, mean over seeds and steps.",
         "",
         summary_markdown(summary),
         "",

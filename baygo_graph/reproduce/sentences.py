@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._format import format_number as _fmt
+from .._text import counted
 from ..analysis.stats import paired_difference, t_interval
 from ..analysis.tables import table_steps, table_strategies
 from .verdict import Claim
@@ -71,7 +72,8 @@ def _worsens_early(df, *, level, early):
     if "complete" not in table_strategies(df) or steps < 2:
         return _claim(key, test, None, "not run: needs 'complete' and >= 2 steps", {})
     if steps < early:  # the sentence speaks of iterations the run does not have
-        why = (f"not tested: a run of T = {steps} steps is shorter than the sentence's first "
+        why = (f"not tested: a run of T = {counted(steps, 'step')} is shorter than the sentence's "
+               "first "
                f"{early} iterations (needs T >= {early}; the paper: 60)")  # fmt: skip
         return _claim(key, test, None, why, {"steps": steps, "not_tested": why})
     c = _informative_curves(df, "complete")
@@ -81,8 +83,9 @@ def _worsens_early(df, *, level, early):
     rises = int((d > 0).sum())
     evidence = (
         f"mean MSE {_fmt(c[:, 0].mean())} at step 0 -> {_fmt(c[:, last].mean())} at step "
-        f"{last}; d = {_fmt(mean)}, {pct} [{_fmt(lo)}, {_fmt(hi)}] over {len(d)} seeds; it "
-        f"rises in {rises} of {len(d)} seeds"
+        f"{last}; d = {_fmt(mean)}, {pct} [{_fmt(lo)}, {_fmt(hi)}] over "
+        f"{counted(len(d), 'seed')}; it "
+        f"rises in {rises} of {counted(len(d), 'seed')}"
     )
     note = "The data contradict the sentence: the error falls." if holds is False else ""
     values = {"mean_difference": mean, "lo": lo, "hi": hi, "start": float(c[:, 0].mean()),
@@ -97,7 +100,7 @@ def _keeps_decreasing(df, *, level):
     test = (
         f"Per step t = 1..T-1, the step change d_t = MSE(t) - MSE(t-1) of BayGo's "
         f"informative agent, paired over seeds, with its t-interval at "
-        f"{100 * each:.4g}% (Bonferroni over the {steps - 1} steps). Holds iff every "
+        f"{100 * each:.4g}% (Bonferroni over the {counted(steps - 1, 'step')}). Holds iff every "
         f"step's interval lies below 0 (a fall at each step); does not hold iff some "
         f"step's interval lies above 0 (a significant rise); cannot tell otherwise. Also "
         f"read: the steps at which the seed mean rises."
@@ -111,14 +114,16 @@ def _keeps_decreasing(df, *, level):
     up, down = int((lo > 0).sum()), int((hi < 0).sum())
     holds = False if up else (True if down == d.shape[1] else None)
     evidence = (
-        f"the seed mean rises at {rises} of {d.shape[1]} steps; significant rises at "
-        f"{up} steps, significant falls at {down} (each at {100 * each:.4g}%, "
-        f"{c.shape[0]} seeds)"
+        f"the seed mean rises at {rises} of {counted(d.shape[1], 'step')}; significant rises at "
+        f"{counted(up, 'step')}, significant falls at {down} (each at {100 * each:.4g}%, "
+        f"{counted(c.shape[0], 'seed')})"
     )
     note = (
-        f"The data contradict the sentence: the error rises significantly at {up} step(s)."
+        f"The data contradict the sentence: the error rises significantly at {counted(up, 'step')}."
         if holds is False
-        else (f"The seed mean rises at {rises} steps." if holds is None and rises else "")
+        else (
+            f"The seed mean rises at {counted(rises, 'step')}." if holds is None and rises else ""
+        )
     )
     values = {"steps_rising": rises, "steps": int(d.shape[1]), "significant_rises": up,
               "significant_falls": down, "level_each": each}  # fmt: skip
@@ -148,7 +153,7 @@ def _outperforms_stars(df, *, level):
                         "wins": float(o["wins"]), "n": n}  # fmt: skip
         parts.append(
             f"vs {star}: d = {_fmt(o['mean'])}, {pct} [{_fmt(lo)}, {_fmt(hi)}], BayGo lower "
-            f"in {o['wins']:.0%} of {n} seeds"
+            f"in {o['wins']:.0%} of {counted(n, 'seed')}"
         )
     holds = False if False in states else (True if all(states) else None)
     undecided = [s for s, v in zip(("PosM", "NegM"), states, strict=True) if v is None]

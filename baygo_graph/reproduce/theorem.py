@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._format import format_number as _fmt
+from .._text import counted
 from ..analysis.stats import t_interval
 from ..monitors import TheoremMonitor
 from .verdict import Claim
@@ -236,7 +237,7 @@ def theorem_claims(checks, *, min_holds: float = 0.95, min_informative: float = 
             holds, outcome = None, "cannot tell"
         evidence = (
             f"right side informative (< 1) in {informative:.1%} of {int(pairs.sum())} "
-            f"(agent, step) pairs ({pct} [{_pc(inf_lo)}, {_pc(inf_hi)}] over {n} seeds)"
+            f"(agent, step) pairs ({pct} [{_pc(inf_lo)}, {_pc(inf_hi)}] over {counted(n, 'seed')})"
             + (
                 f"; among those the bound holds in {held:.1%} ({pct} [{_pc(lo)}, {_pc(hi)}], "
                 f"fails in {1 - held:.1%})"

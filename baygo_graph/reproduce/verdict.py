@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .._text import counted
+
 __all__ = ["OUTCOMES", "Claim"]
 
 #: The outcomes a claim may carry beside holds / does not hold.
@@ -81,7 +83,7 @@ class Claim:
         """``"holds"``, ``"does not hold"``, ``"violated where informative"``,
         ``"vacuous"``, ``"cannot tell at N seeds"`` or ``"not evaluated"``."""
         if self.outcome == "cannot tell":
-            return f"cannot tell at {self.n} seeds"
+            return f"cannot tell at {counted(self.n, 'seed')}"
         if self.outcome == "violated":
             return "violated where informative"
         if self.outcome:

@@ -17,6 +17,7 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
+from .._text import counted
 from .._validate import check_real_array
 from ..series import FixedSeries, row_shares
 from .base import Plan
@@ -177,8 +178,8 @@ def complete(agents: int, *, weights: str = DEFAULT_WEIGHTS) -> FixedGraph:
     """
     if agents > COMPLETE_LIMIT:
         raise ValueError(
-            f"a complete graph on {agents} agents holds {agents}^2 pairs: above "
-            f"{COMPLETE_LIMIT} agents use 'baygo' with a sparse physical graph "
+            f"a complete graph on {counted(agents, 'agent')} holds {agents}^2 pairs: above "
+            f"{counted(COMPLETE_LIMIT, 'agent')} use 'baygo' with a sparse physical graph "
             "(e.g. physical='regular-10')"
         )
     return FixedGraph(nx.complete_graph(agents), weights=weights, name="complete")

@@ -15,8 +15,11 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
+from .._text import counted
+
 __all__ = [
     "FAST_REGULAR_ABOVE",
+    "check_physical",
     "edge_arrays",
     "listen_matrix",
     "physical_graph",
@@ -53,7 +56,7 @@ def _check_nodes(graph, agents: int) -> None:
     if set(graph.nodes) != set(range(agents)):
         raise ValueError(
             f"graph must have exactly the nodes 0..{agents - 1} (one per agent), "
-            f"got {graph.number_of_nodes()} nodes: {sorted(graph.nodes, key=str)[:6]}..."
+            f"got {counted(graph.number_of_nodes(), 'node')}: {sorted(graph.nodes, key=str)[:6]}..."
         )
 
 
@@ -83,7 +86,7 @@ def physical_graph(name: str, agents: int, *, seed: int = 0):
     ValueError: physical must be 'regular-D' with an integer D in [1, 9] and D * agents even, \
 got 'regular-0' (D = 0: no agent would have a neighbour) for 10 agents
     """
-    key = _check_name(name, agents)
+    key = check_physical(name, agents)
     if key == "complete":
         return None
     if key.startswith("regular-"):
@@ -94,12 +97,29 @@ got 'regular-0' (D = 0: no agent would have a neighbour) for 10 agents
     alone = sum(1 for _, d in graph.degree if d == 0)
     if alone:
         warnings.warn(
-            f"physical {name!r} drew a graph where {alone} of {agents} agents have no "
+            f"physical {name!r} drew a graph where {alone} of {counted(agents, 'agent')} have no "
             "neighbour: they listen to no one (w_ii = 1); a larger D leaves fewer alone",
             UserWarning,
             stacklevel=2,
         )
     return graph
+
+
+def check_physical(name, agents: int) -> str:
+    """``name`` lower-cased, once :func:`physical_graph` would take it for ``agents``
+    agents (a ValueError naming it otherwise), without drawing the graph.
+
+    Examples
+    --------
+    >>> check_physical("Regular-4", 10)
+    'regular-4'
+    """
+    key = _check_name(name, agents)
+    if "regular-" in key:
+        _regular_degree(name, agents)
+    elif key.startswith("geometric"):
+        _geometric_degree(name, agents)
+    return key
 
 
 def _check_name(name, agents) -> str:
@@ -114,7 +134,8 @@ def _check_name(name, agents) -> str:
         return key
     raise ValueError(
         "physical must be 'complete', 'regular-D' (an integer 1 <= D < agents, D * agents "
-        f"even) or 'geometric[-D]' (a mean degree D > 0), got {name!r} for {agents} agents"
+        f"even) or 'geometric[-D]' (a mean degree D > 0), got {name!r} for "
+        f"{counted(agents, 'agent')}"
     )
 
 
@@ -146,7 +167,7 @@ got 'regular-3' (D * agents = 15 is odd) for 5 agents
         f"even, got {name!r}"
     )
     if not _INTEGER.fullmatch(text.strip()):
-        raise ValueError(f"{head} (D = {text!r} is not an integer) for {agents} agents")
+        raise ValueError(f"{head} (D = {text!r} is not an integer) for {counted(agents, 'agent')}")
     degree = int(text)
     if degree < 1:
         why = f"D = {degree}: no agent would have a neighbour"
@@ -156,7 +177,7 @@ got 'regular-3' (D * agents = 15 is odd) for 5 agents
         why = f"D * agents = {degree * agents} is odd"
     else:
         return degree
-    raise ValueError(f"{head} ({why}) for {agents} agents")
+    raise ValueError(f"{head} ({why}) for {counted(agents, 'agent')}")
 
 
 def _geometric_degree(name: str, agents: int) -> float:
@@ -172,7 +193,7 @@ def _geometric_degree(name: str, agents: int) -> float:
     if degree is None or not math.isfinite(degree) or degree <= 0:
         raise ValueError(
             "physical must be 'geometric-D' with a finite mean degree D > 0, got "
-            f"{name!r} (D = {text!r}) for {agents} agents"
+            f"{name!r} (D = {text!r}) for {counted(agents, 'agent')}"
         )
     return degree
 
@@ -233,7 +254,7 @@ def random_regular_listen(agents: int, degree: int, *, rng=None) -> sp.csr_array
     if degree >= agents or (degree % 2 and agents % 2):
         raise ValueError(
             f"degree must be < agents and degree * agents even, got degree={degree!r} "
-            f"for {agents} agents"
+            f"for {counted(agents, 'agent')}"
         )
     rng = np.random.default_rng(rng)
     itype = np.int32 if agents < 2**31 else np.int64

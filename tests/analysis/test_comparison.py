@@ -323,3 +323,18 @@ def test_final_mse_is_each_runs_mean_bit_for_bit(shape, seed):
         want_inf = last[i] if i >= 0 else np.nan
         want_others = last[others].mean() if others.any() else np.nan
         np.testing.assert_array_equal(got[k], [want_inf, want_others])
+
+
+@pytest.mark.parametrize("cell", ["inf", "-inf", "nan", "1.5", "-1"])
+def test_a_seed_that_is_no_index_is_refused_without_a_warning(tmp_path, cell):
+    """An infinite seed warned "invalid value encountered in remainder" before its
+    refusal (found by test_fuzzed_comparison_csv)."""
+    from baygo_graph.exceptions import DataError
+
+    path = tmp_path / "t.csv"
+    path.write_text("strategy,seed,step,agent,informative,mse\n"
+                    f"a,{cell},0,0,True,1.0\n")  # fmt: skip
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(DataError, match="column 'seed' holds"):
+            Comparison.read_csv(path)

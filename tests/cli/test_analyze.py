@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from baygo_graph import Run, simulate, synthetic_bodyfat, write_series
+from baygo_graph._format import synthetic_banner
 from baygo_graph._render import b_text
 from baygo_graph.analysis import influence_series, listener_fraction, smallest_b
 from baygo_graph.cli import cli, main
@@ -48,7 +49,7 @@ def test_json_report_matches_api(saved_run):
     folder, run = saved_run
     result = invoke(folder, "--json", "--window", 6)
     assert result.exit_code == 0, result.output
-    report = json.loads(result.output)
+    report = json.loads(result.stdout)
     assert report["smallest_b"] == {
         "aligned": smallest_b(run, windows="aligned").B,
         "sliding": smallest_b(run, windows="sliding").B,
@@ -84,11 +85,11 @@ def test_series_files(saved_run, tmp_path, suffix):
     path = write_series(run, tmp_path / f"series.{suffix}")
     result = invoke(path, "--json", "--window", 4)
     assert result.exit_code == 0, result.output
-    report = json.loads(result.output)
+    report = json.loads(result.stdout)
     assert report["smallest_b"]["sliding"] == smallest_b(run, windows="sliding").B
     assert report["informative"] == 0  # node attribute survives the file
     assert report["synthetic"] is run.synthetic  # every step graph carries the mark
-    direct = json.loads(invoke(folder, "--json", "--window", 4).output)
+    direct = json.loads(invoke(folder, "--json", "--window", 4).stdout)
     for method in ("product", "union"):
         assert report["influence"][method]["informative"]["mean"] == pytest.approx(
             direct["influence"][method]["informative"]["mean"]
@@ -105,7 +106,7 @@ def test_fixed_run_report(tmp_path):
         data=synthetic_bodyfat(rng=0),
     )
     run.save(tmp_path)
-    report = json.loads(invoke(tmp_path, "--json").output)
+    report = json.loads(invoke(tmp_path, "--json").stdout)
     assert report["smallest_b"] == {"aligned": 1, "sliding": 1}
     # the paper's equal-weight star on 4 agents: the centre's influence M / (3M - 2)
     assert report["influence"]["product"]["informative"]["mean"] == pytest.approx(0.4)
@@ -143,11 +144,13 @@ def test_window_longer_than_the_run_is_cut_with_a_note(saved_run, capsys):
     folder, run = saved_run
     assert run_main(["analyze", str(folder), "--window", "99", "--json"]) == 0
     out, err = capsys.readouterr()
-    assert err == "baygo: note: --window 99 is longer than the run (24 steps): using 24\n"
+    note = "baygo: note: --window 99 is longer than the run (24 steps): using 24\n"
+    banner = synthetic_banner(True, saved=True) + "\n"  # synthetic data: said on screen too
+    assert err == note + banner
     assert json.loads(out)["window"] == 24
     assert run_main(["analyze", str(folder), "--window", "24", "--json"]) == 0
     same, err = capsys.readouterr()
-    assert err == "" and json.loads(same) == json.loads(out)
+    assert err == banner and json.loads(same) == json.loads(out)
 
 
 @pytest.fixture(scope="module")
@@ -232,7 +235,10 @@ def test_out_of_one_input_saves_its_report_and_says_so(saved_run, tmp_path, caps
         assert analyze(source, "--window", 2, "--out", out, "--json") == 0
         both = capsys.readouterr()  # replaced: baygo wrote them there; said on stderr
         assert json.loads(both.out) == printed
-        assert both.err.splitlines() == [f"wrote {out / n}" for n in ("report.txt", "report.json")]
+        mark = [synthetic_banner(True, saved=True)] if source == folder else []  # synthetic
+        assert both.err.splitlines() == mark + [
+            f"wrote {out / n}" for n in ("report.txt", "report.json")
+        ]  # --json of synthetic data: the mark on screen too
     (tmp_path / "mine").mkdir()
     (tmp_path / "mine" / "report.txt").write_text("my notes")  # not baygo's: kept
     assert analyze(edges, "--out", tmp_path / "mine") == 1
@@ -387,8 +393,8 @@ def test_influence_stride_computes_every_nth_window(tmp_path):
     )
     path = tmp_path / "contacts.csv"
     frame.to_csv(path, index=False)
-    full = json.loads(invoke(path, "--window", "8", "--json").output)
-    part = json.loads(invoke(path, "--window", "8", "--influence-stride", "5", "--json").output)
+    full = json.loads(invoke(path, "--window", "8", "--json").stdout)
+    part = json.loads(invoke(path, "--window", "8", "--influence-stride", "5", "--json").stdout)
     windows = 40 - 8 + 1
     assert full["influence"]["union"]["windows"] == windows
     assert part["influence"]["union"]["windows"] == len(range(0, windows, 5)) == 7
@@ -431,5 +437,5 @@ def test_one_step_and_one_node_are_said_in_the_singular(tmp_path):
     done = invoke(f)
     assert done.exit_code == 0, done.output
     assert "one.txt: 1 step, 2 nodes" in done.output
-    assert "the union of all 1 step is not strongly connected" in done.output
+    assert "the one step is not strongly connected" in done.output
     assert "1 steps" not in done.output

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from baygo_graph._format import synthetic_banner
 from baygo_graph.analysis import summarize
 from baygo_graph.cli import main
 from baygo_graph.experiments import compare
@@ -201,7 +202,8 @@ def test_window_longer_than_the_runs_is_cut_with_a_note(window, used, note, caps
     record = json.loads(out)
     assert record["influence_window"] == used
     expected = "baygo: note: --window 9 is longer than the runs (4 steps): using 4\n"
-    assert err == (expected if note else "")
+    banner = synthetic_banner(True) + "\n"  # --json of synthetic data: said on screen too
+    assert err == (expected if note else "") + banner
     api = compare(["baygo", "nocol"], seeds=2, steps=4, agents=3, model=LinearRegression(grid=11),
                   rng=0, n_jobs=1,
                   progress=False, influence_window=4)  # fmt: skip

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from baygo_graph import simulate, synthetic_bodyfat
+from baygo_graph._interrupt import TRACKER_NOTE
 from baygo_graph.io.atomic import LOCK_NAME, RECORD_NAME
 from baygo_graph.models import LinearRegression
 
@@ -341,3 +342,60 @@ sys.exit(main(["run", "--agents", "3", "--steps", "2", "--grid", "5", "--out", "
     assert (proc.returncode, proc.stdout) == (128 + signal.SIGTERM, ""), proc
     assert proc.stderr == "baygo: aborted (SIGTERM)\n"
     assert not (tmp_path / "r").exists()
+
+
+#: A plug-in whose strategy, in the command's own process (not in a worker), kills loky's
+#: resource tracker once (SIGKILL: the OOM killer, a `kill -9`), mid-run.
+_KILLS_THE_TRACKER = """
+import multiprocessing, os, signal
+import baygo_graph as bg
+from baygo_graph.strategies import ChoiceStrategy
+
+KILLED = []
+
+class KillsTracker(ChoiceStrategy):
+    name = "killstracker"
+    def choose(self, t, *, model, state, listen, rng, choices):
+        from joblib.externals.loky.backend import resource_tracker
+        pid = resource_tracker._resource_tracker._pid
+        if multiprocessing.parent_process() is None and pid is not None and not KILLED:
+            KILLED.append(pid)
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)  # dead before the run goes on
+        return model.most_divergent(state, listen=listen, rng=rng)
+
+bg.strategies.register("killstracker", KillsTracker)
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="loky's resource tracker (POSIX)")
+def test_a_resource_tracker_killed_from_outside_costs_one_line(tmp_path):
+    """Killing loky's resource tracker while `compare --jobs 2` ran printed 38 lines (a
+    UserWarning "died unexpectedly, relaunching", then a KeyError traceback per temporary
+    file and semaphore the relaunched tracker never heard of), exit 0 (hostile round 13,
+    R2): one line now, and the results are those of a run nothing disturbed."""
+    plugin = tmp_path / "plug.py"
+    plugin.write_text(_KILLS_THE_TRACKER)
+    env = os.environ | {"PYTHONPATH": os.pathsep.join(sys.path)}
+    env.pop("PYTHONWARNINGS", None)
+    outs = []
+    for name, kill in (("killed", True), ("calm", False)):
+        strategies = "killstracker,nocol" if kill else "nocol"
+        args = ["--plugin", str(plugin), "compare", "--strategies", strategies, "--seeds", "6",
+                "--steps", "4", "--agents", "4", "--grid", "5", "--jobs", "2",
+                "--no-progress", "--out", str(tmp_path / name)]  # fmt: skip
+        proc = subprocess.run([sys.executable, "-c", MAIN, *args], capture_output=True,
+                              text=True, env=env, timeout=300, cwd=tmp_path)  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+        outs.append(proc)
+    lines = [s for s in outs[0].stderr.splitlines() if "resource tracker" in s]
+    assert lines == [f"baygo: note: {TRACKER_NOTE}"]
+    assert "Traceback" not in outs[0].stderr and "KeyError" not in outs[0].stderr
+    assert "Warning" not in outs[0].stderr, outs[0].stderr
+    import pandas as pd
+
+    killed = pd.read_parquet(tmp_path / "killed" / "results.parquet")
+    calm = pd.read_parquet(tmp_path / "calm" / "results.parquet")
+    killed = killed[killed["strategy"] == "nocol"].reset_index(drop=True)
+    cols = ["seed", "step", "agent", "mse", "influence"]
+    pd.testing.assert_frame_equal(killed[cols], calm[cols])

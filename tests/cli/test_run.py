@@ -46,7 +46,7 @@ def test_text_summary_says_synthetic(capsys, monkeypatch):
     ("args", "message"),
     [
         (["run", "--agents", "1"], "'--agents': 1 is not in the range"),
-        (["run", "--strategy", "ring"], "strategy must be one of"),
+        (["run", "--strategy", "ring"], "unknown strategy 'ring'; choose from"),
         (
             ["run", "--data", "/does/not/exist.csv"],
             "--data: /does/not/exist.csv: no such file or folder",

@@ -75,7 +75,7 @@ def test_text_summary_says_synthetic(tmp_path, capsys, monkeypatch):
         (["--param", "delta"], "expected NAME=V1,V2"),
         (["--param", "speed=1,2"], "unknown parameter 'speed'"),
         (["--param", "agents=4.5"], "must hold int values"),
-        (["--strategies", "baygo,ring"], "strategies must be"),
+        (["--strategies", "baygo,ring"], "unknown strategy 'ring'; choose from"),
         (["--param", "physical=lattice"], "physical must be"),
         (["--seeds", "0"], "'--seeds': 0 is not in the range"),
     ],
@@ -97,7 +97,7 @@ def test_failed_sweep_leaves_no_folder_it_made(tmp_path, capsys, monkeypatch):
     sweep_mod = importlib.import_module("baygo_graph.experiments.sweep")
     # a bad value: refused before anything is made
     code, _, err = call([*ARGS, "--param", "grid=1", "--out", str(tmp_path / "a" / "b")], capsys)
-    assert code == 1 and "grid['grid'] must be an integer >= 2, got 1" in err
+    assert code == 2 and "grid['grid'] must be an integer >= 2, got 1" in err  # usage error
     assert not (tmp_path / "a").exists()
 
     def unreachable(*args, **kwargs):  # e.g. a Dask scheduler that does not answer
@@ -261,5 +261,5 @@ def test_a_sweeps_warnings_are_said_once_for_the_command(tmp_path, capsys):
             "agents=4", "--param", "grid=5", "--jobs", "1", "--out", str(tmp_path / "w"),
             "--no-progress"]  # fmt: skip
     assert main(argv) == 0
-    notes = [line for line in capsys.readouterr().err.splitlines() if "warning(s) in" in line]
+    notes = [line for line in capsys.readouterr().err.splitlines() if " in 12 runs" in line]
     assert len(notes) == 1 and " in 12 runs; first: " in notes[0], notes

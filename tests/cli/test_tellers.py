@@ -14,7 +14,7 @@ from shared import digraph
 
 from baygo_graph._format import json_clean, json_default
 from baygo_graph._render import b_counts, b_text
-from baygo_graph._text import csv_frame
+from baygo_graph._text import counted, csv_frame
 from baygo_graph.analysis import analysis_report, smallest_b
 from baygo_graph.cli.analyze import _text
 from baygo_graph.figures import plot_smallest_b
@@ -116,6 +116,6 @@ def test_every_teller_tells_the_same_b_tail_and_reason(tmp_path):
             ) in label
         else:
             assert "tail" not in label  # sliding windows: no tail is ever told
-        assert f"{k}: no B ({want['no_B']} seeds)" in legend
+        assert f"{k}: no B ({counted(want['no_B'], 'seed')})" in legend
     # the case the issue found: aligned, one tail not connected, the no-B seed not counted
     assert (rep.loc["aligned", "with a tail"], rep.loc["sliding", "with a tail"]) == (1, 0)

@@ -187,7 +187,7 @@ def test_mapping_of_labels_to_strategies(data):
 
 
 def test_run_warnings_are_reemitted_once(data):
-    with pytest.warns(bg.GridResolutionWarning, match=r"warning\(s\) in 2 runs") as record:
+    with pytest.warns(bg.GridResolutionWarning, match=r"2 warnings in 2 runs") as record:
         compare(
             ["cen"],
             seeds=2,

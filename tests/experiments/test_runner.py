@@ -71,8 +71,8 @@ def test_warnings_are_captured_and_reemitted_once_per_category(n_jobs):
     assert out == [0, 3, 6, 9, 12]
     messages = sorted((w.category.__name__, str(w.message)) for w in caught)
     assert messages == [
-        ("FutureWarning", "2 warning(s) in 5 runs; first: odd"),
-        ("UserWarning", "5 warning(s) in 5 runs; first: task 0 is noisy"),
+        ("FutureWarning", "2 warnings in 5 runs; first: odd"),
+        ("UserWarning", "5 warnings in 5 runs; first: task 0 is noisy"),
     ]
 
 

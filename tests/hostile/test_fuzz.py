@@ -267,7 +267,7 @@ def test_fuzzed_comparison_csv(tmp_path, data):
     res = bg.analysis.Comparison(strategies=("baygo", "nocol"), mse=np.ones(shape),
                                  influence=np.full(shape, 1 / 3),
                                  informative=np.zeros((2, 1), dtype=int))  # fmt: skip
-    blob = _apply(res.write_csv(tmp_path / "t.csv").read_bytes(), data, [])
+    blob = _apply(res.write_csv(tmp_path / "t.csv", overwrite=True).read_bytes(), data, [])
     (tmp_path / "t.csv").write_bytes(blob)
     _only_documented(bg.analysis.Comparison.read_csv, tmp_path / "t.csv")
 

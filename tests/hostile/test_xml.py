@@ -42,7 +42,7 @@ def test_matches_networkx_on_a_written_series(saved_runs, tmp_path):
 @pytest.mark.parametrize(
     ("text", "match"),
     [
-        ({"steps": 1_000_000, "edges": [(0, 1, 0, 1.0)]}, "declares 1000000 steps for 1 edges"),
+        ({"steps": 1_000_000, "edges": [(0, 1, 0, 1.0)]}, "declares 1000000 steps for 1 edge"),
         ({"steps": 3, "edges": [(0, 1, -1, 1.0)]}, r"step -1, outside \[0, 3\)"),
         ({"steps": 2, "edges": [(0, 1, 2, 1.0)]}, r"step 2, outside \[0, 2\)"),
         ({"steps": -1}, "steps must be an integer >= 0"),
@@ -134,7 +134,7 @@ def test_direction_attributes(tmp_path, kit):
     series = bg.read_series(_write(tmp_path, undirected), self_weight=0)
     assert series.weights(0).toarray().tolist()[:2] == [[0.0, 1.0], [1.0, 0.0]]
     longer = undirected.replace(f">{MAX_EMPTY_STEPS + 1}<", f">{MAX_EMPTY_STEPS + 2}<")
-    with pytest.raises(bg.RunFormatError, match=f"{MAX_EMPTY_STEPS + 2} steps for 1 edges"):
+    with pytest.raises(bg.RunFormatError, match=f"{MAX_EMPTY_STEPS + 2} steps for 1 edge"):
         bg.read_series(_write(tmp_path, longer))
     for old, new, match in (
         ('edgedefault="directed"', 'edgedefault="&#10;"', r"edgedefault must be .* got '\\n'"),

@@ -61,7 +61,7 @@ def _forms(folder, src, dst, t) -> dict:
 def _analyze(path, *args) -> dict:
     result = CliRunner().invoke(cli, ["analyze", str(path), *args, "--json"])
     assert result.exit_code == 0, result.output
-    return json.loads(result.output)
+    return json.loads(result.stdout)
 
 
 def test_snap_and_konect_forms_equal_the_csv_through_analyze(tmp_path):

@@ -20,6 +20,7 @@ from baygo_graph.io.atomic import (
     atomic_path,
     atomic_text,
     atomic_write,
+    one_write_per_file,
     output_lock,
 )
 
@@ -77,7 +78,7 @@ def test_a_full_disk_leaves_the_old_file_and_names_it(tmp_path):
     path = tmp_path / "mse_every_agent.png"
     path.write_bytes(b"old picture")
     with pytest.raises(OSError) as info:
-        atomic_write(path, _full_disk)
+        atomic_write(path, _full_disk, overwrite=True)
     assert info.value.errno == errno.ENOSPC and info.value.filename == str(path)
     assert path.read_bytes() == b"old picture"
     assert _only(tmp_path) == ["mse_every_agent.png"]
@@ -107,8 +108,10 @@ def test_an_error_naming_another_file_keeps_its_name(tmp_path):
 def test_no_overwrite_refuses_an_existing_file_even_one_made_meanwhile(tmp_path):
     path = tmp_path / "page.html"
     path.write_text("mine")
-    with pytest.raises(FileExistsError, match="--force"):
-        atomic_text(path, "new", overwrite=False)
+    with pytest.raises(FileExistsError, match=r"pass overwrite=True to replace"):
+        atomic_text(path, "new")  # the default: every writer refuses an existing file
+    with pytest.raises(FileExistsError, match="pass --force to replace"), one_write_per_file():
+        atomic_text(path, "new")  # in a baygo command, the command's word for it
     assert path.read_text() == "mine"
     other = tmp_path / "late.html"
     with pytest.raises(FileExistsError), atomic_path(other, overwrite=False) as tmp:
@@ -206,7 +209,7 @@ def test_a_failed_rename_names_the_output_not_the_temporary_file(tmp_path, monke
 
     monkeypatch.setattr(os, "replace", refuse)
     with pytest.raises(PermissionError) as e:
-        atomic.atomic_write(target, lambda fh: fh.write(b"{}"))
+        atomic.atomic_write(target, lambda fh: fh.write(b"{}"), overwrite=True)
     assert e.value.filename == str(target) and e.value.filename2 is None
     assert list(tmp_path.iterdir()) == []  # no temporary file left
 
@@ -221,7 +224,7 @@ out, new = Path(sys.argv[1]), sys.argv[2].encode()
 resource.setrlimit(resource.RLIMIT_FSIZE, (80, resource.RLIM_INFINITY))
 try:
     with output_record(out):
-        atomic_write(out / "figures" / "report.png", lambda fh: fh.write(new))
+        atomic_write(out / "figures" / "report.png", lambda fh: fh.write(new), overwrite=True)
 except OSError as e:
     print(e.errno, e.filename)
 """
@@ -253,7 +256,7 @@ def test_a_full_disk_at_the_record_leaves_the_old_file_or_none(tmp_path, before)
         assert target.read_bytes() == before and (out / RECORD_NAME).read_bytes() == record
     assert [p.name for p in out.rglob("*.tmp")] == []  # neither temporary file left
     with output_record(out):  # room again: replaced without --force (the record agrees)
-        atomic_write(target, lambda fh: fh.write(b"new report"))
+        atomic_write(target, lambda fh: fh.write(b"new report"), overwrite=True)
     assert target.read_bytes() == b"new report"
 
 

@@ -184,7 +184,7 @@ def test_bad_step_graphs(tmp_path):
     g.add_edge(0, 1, step=0, weight=1.0)
     path = tmp_path / "b.graphml"
     nx.write_graphml(g, path)
-    with pytest.raises(RunFormatError, match="step_graphs lists 1 steps, steps is 2"):
+    with pytest.raises(RunFormatError, match="step_graphs lists 1 step, steps is 2"):
         read_graphs(path)
 
 
