@@ -287,8 +287,16 @@ def animate(run_dir, steps_text, fmt, out, fps, dpi, panel, window, force):
 
 
 @click.command()
-@click.option("--seeds", type=click.IntRange(min=1), default=20, show_default=True)
-@click.option("--steps", type=click.IntRange(min=2), default=60, show_default=True)
+@click.option(
+    "--seeds",
+    type=click.IntRange(min=1),
+    default=20,
+    show_default=True,
+    help="Seeds of the comparison (the paper's claims are tested over them).",
+)
+@click.option("--steps", type=click.IntRange(min=2), default=60, show_default=True,
+              help="Steps of the comparison's runs (the paper: 60); a claim about a span "
+              "longer than the run is not evaluated, and says so.")  # fmt: skip
 @data_option
 @click.option("--jobs", "n_jobs", type=int, default=None,
               help="Worker processes (default: all cores; 1: serial).")  # fmt: skip
@@ -414,7 +422,8 @@ def reproduce(seeds, steps, data, n_jobs, out, seed, agents, grid, gallery, vide
     ]
     untested = {c.key: c.values["not_tested"] for c in result.claims if "not_tested" in c.values}
     lines += [
-        f"  {c.key:<{width}}  {c.verdict}" + (f" ({untested[c.key]})" if c.key in untested else "")
+        f"  {c.key:<{width}}  {c.verdict}"
+        + (f": {untested[c.key].removeprefix('not tested: ')}" if c.key in untested else "")
         for c in result.claims
     ]
     lines += [f"  ({n})" for n in result.notes]

@@ -58,7 +58,13 @@ def _parse_params(values) -> dict:
     from ..experiments.sweep import _check_grid
 
     try:  # a value of the wrong kind or range: a usage error (exit code 2), before any work
-        _check_grid({k: v for k, v in grid.items() if k != "physical"})
+        checked = _check_grid({k: v for k, v in grid.items() if k != "physical"})
+        if "physical" in grid:  # each name for each number of agents, no graph drawn
+            from ..strategies.physical import check_physical
+
+            for agents in checked.get("agents", [PARAMETERS["agents"][1]]):
+                for name in grid["physical"]:
+                    check_physical(name, int(agents))
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--param") from None
     return grid

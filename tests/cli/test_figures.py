@@ -112,14 +112,14 @@ def test_reproduce_small_configuration(tmp_path, capsys, monkeypatch):
         (line,) = [ln for ln in lines if ln.split()[:1] == [key]]
         assert re.fullmatch(
             r"holds|does not hold|violated where informative|vacuous|cannot tell at \d+ seeds"
-            r"|not evaluated \(not tested: .+\)",
+            r"|not evaluated: (a|the) run of T = \d+ steps .+",
             line.split(None, 1)[1],
         )
     # 5 steps: the first-20-iterations sentence is not read, and the console says why
     (line,) = [ln for ln in lines if ln.split()[:1] == ["paper_complete_worsens_early"]]
     assert line.endswith(
-        "not evaluated (not tested: a run of T = 5 steps is shorter than the "
-        "sentence's first 20 iterations (needs T >= 20; the paper: 60))"
+        "not evaluated: a run of T = 5 steps is shorter than the "
+        "sentence's first 20 iterations (needs T >= 20; the paper: 60)"
     )
     for name in set(FIGURES) - {"regimes"}:  # the regime map is opt-in
         assert (out_dir / "figures" / f"{name}.png").is_file()

@@ -238,6 +238,9 @@ def _interrupted_sweep(argv0, out, *, group: bool, sig=signal.SIGINT):
         _, err = proc.communicate(timeout=120)
     finally:
         proc.kill()
+    if proc.returncode == 0 and not err:  # it finished first: the signal came after its
+        pytest.skip("the sweep finished before the signal (a loaded machine): a signal "
+                    "after the work is done is ignored, as documented")  # fmt: skip
     return proc.returncode, err.decode()
 
 
