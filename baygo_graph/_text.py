@@ -367,6 +367,25 @@ def quoted_path(path, limit: int = 80) -> str:
     return f"{text[:head]}...{text[len(text) - (limit - head - 3) :]}"
 
 
+def short_path(path, limit: int = 120) -> str:
+    """A file's path as a message shows it unquoted (``--out: PATH: reason``): at most
+    ``limit`` characters, cut in its middle, its end (the file name) kept, so the words
+    after it are never what a shortened line cuts.
+
+    Examples
+    --------
+    >>> short_path("out/v.html")
+    'out/v.html'
+    >>> short_path("/".join(["project_" + "d" * 40] * 3) + "/v.html", 40)
+    'project_dddd...dddddddddddddddddd/v.html'
+    """
+    text = str(path)
+    if len(text) <= limit:
+        return text
+    head = min(12, limit // 3)
+    return f"{text[:head]}...{text[len(text) - (limit - head - 3) :]}"
+
+
 def short_repr(value, limit: int = 60) -> str:
     """``repr(value)`` shortened to ``limit`` characters (:func:`shorten`): how a
     message quotes a value a user gave (an option, a cell).

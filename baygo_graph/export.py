@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ._text import quoted_path
 from ._validate import check_int
 from .analysis import influence_series
 from .inputs import as_series, read_series
@@ -93,7 +94,7 @@ def write_series(source, path, *, window: int = 10, overwrite: bool = False) -> 
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in WRITTEN_SUFFIXES:
-        raise ValueError(f"path must end in .json, .graphml or .gexf, got {str(path)!r}")
+        raise ValueError(f"path must end in .json, .graphml or .gexf, got {quoted_path(path, 120)}")
     with protected_inputs(input_files(source), whose="this call"):
         check_target(path, overwrite=overwrite)  # never the file read; before the work
         return _write(source, path, suffix, window=window, overwrite=overwrite)

@@ -20,7 +20,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._run_arrays import arrays_equal, head_records, run_arrays, run_fields, run_meta
-from ._text import counted
+from ._text import counted, quoted_path
 from ._validate import check_int
 from .exceptions import RunFormatError
 from .io.npz import RUN_FILE, read_run_file, write_run_file
@@ -355,7 +355,7 @@ class Run:
         try:
             return cls(**run_fields(meta, arrays))
         except (KeyError, ValueError, IndexError) as e:
-            raise RunFormatError(f"{str(path)!r} is a corrupt baygo run: {e}") from e
+            raise RunFormatError(f"{quoted_path(path, 120)} is a corrupt baygo run: {e}") from e
 
     def to_frame(self):
         """The per-step metrics as a tidy pandas DataFrame.

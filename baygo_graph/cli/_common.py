@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from .._format import synthetic_banner
-from .._text import console, counted
+from .._text import console, counted, short_path
 from ..defaults import BODYFAT_ENV, DEFAULT_WINDOW, resolve_window
 
 __all__ = [
@@ -138,9 +138,13 @@ class NamedPath(click.Path):
         if isinstance(value, (str, os.PathLike)):  # in our words, as every --out says it
             path = Path(value)
             if not self.file_okay and path.exists() and not path.is_dir():
-                raise click.ClickException(f"{_shown(param)}{value}: is a file, not a folder")
+                raise click.ClickException(
+                    f"{_shown(param)}{short_path(value)}: is a file, not a folder"
+                )
             if not self.dir_okay and path.is_dir():
-                raise click.ClickException(f"{_shown(param)}{value}: is a folder, not a file")
+                raise click.ClickException(
+                    f"{_shown(param)}{short_path(value)}: is a folder, not a file"
+                )
         return super().convert(value, param, ctx)
 
 
@@ -514,16 +518,17 @@ def os_error_text(e: OSError, path=None) -> str:
     '/x/y: permission denied'
     """
     path = Path(path if path is not None else e.filename or "")
+    shown = short_path(path)  # the reason after it is never what a long line cuts
     system = e.errno is not None and e.strerror == os.strerror(e.errno)  # not ours
     if (system and isinstance(e, FileExistsError | NotADirectoryError)
             and (why := _blocker(path))):  # fmt: skip
-        return f"{path}: {why}"
+        return f"{shown}: {why}"
     if system and isinstance(e, FileExistsError) and path.exists() and not path.is_dir():
-        return f"{path}: is a file, not a folder"
+        return f"{shown}: is a file, not a folder"
     if e.strerror is None:  # raised with a message of its own
         return " ".join(str(e).split())
-    other = "" if getattr(e, "filename2", None) is None else f" -> {e.filename2}"
-    return f"{path}{other}: {e.strerror[:1].lower()}{e.strerror[1:]}"
+    other = "" if getattr(e, "filename2", None) is None else f" -> {short_path(e.filename2)}"
+    return f"{shown}{other}: {e.strerror[:1].lower()}{e.strerror[1:]}"
 
 
 def out_error(option: str, path, e: OSError | None = None) -> click.ClickException:
@@ -531,15 +536,16 @@ def out_error(option: str, path, e: OSError | None = None) -> click.ClickExcepti
     file it names, when it names one, is the path reported: a file in the folder
     ``path``, say)."""
     path = Path(e.filename if e is not None and e.filename else path)
+    shown = short_path(path)
     if e is None:
         why = _blocker(path) or "cannot be written"
-        return click.ClickException(f"{option}: {path}: {why}")
+        return click.ClickException(f"{option}: {shown}: {why}")
     text = os_error_text(e, path)
     if isinstance(e, PermissionError) and e.strerror == os.strerror(errno.EACCES):
         where = next((p for p in [path, *path.parents] if p.exists()), path)
-        text = f"{path}: permission denied (cannot write in {where})"
-    elif not text.startswith(f"{path}:"):
-        text = f"{path}: {text}"
+        text = f"{shown}: permission denied (cannot write in {short_path(where)})"
+    elif not text.startswith(f"{shown}:"):
+        text = f"{shown}: {text}"
     return click.ClickException(f"{option}: {text}")
 
 

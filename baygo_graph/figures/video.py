@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._text import quoted_path
 from ..io.atomic import atomic_path, check_target
 
 __all__ = ["GIF_BYTES_PER_PIXEL", "VIDEO_HINT", "ffmpeg_path", "save_animation"]
@@ -118,7 +119,7 @@ def save_animation(anim, path, *, fps=4, dpi=90, overwrite: bool = False):
         raise ValueError("path must name at least one file, got an empty sequence")
     for p in paths:
         if p.suffix.lower() not in (".gif", ".mp4"):
-            raise ValueError(f"path must end in .gif or .mp4, got {str(p)!r}")
+            raise ValueError(f"path must end in .gif or .mp4, got {quoted_path(p, 120)}")
     if isinstance(fps, bool) or not isinstance(fps, int | float) or fps <= 0:
         raise ValueError(f"fps must be a positive number, got {fps!r}")
     for p in paths:  # every file, before any frame is drawn

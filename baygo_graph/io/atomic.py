@@ -52,6 +52,7 @@ import time
 from pathlib import Path
 
 from .._interrupt import deferred_interrupt
+from .._text import short_path
 
 __all__ = [
     "LOCK_NAME",
@@ -240,7 +241,7 @@ through a link; remove it or write elsewhere: '.../link.md'
         to = os.readlink(path)
         raise _refused(
             path,
-            f"is a symbolic link (to {to[:120]}): baygo never writes through a link; "
+            f"is a symbolic link (to {short_path(to)}): baygo never writes through a link; "
             "remove it or write elsewhere",
             errno.ELOOP,
         )
@@ -250,8 +251,8 @@ through a link; remove it or write elsewhere: '.../link.md'
         if parent != root and root not in parent.parents:
             raise _refused(
                 path,
-                f"is outside the output folder {str(within)[:120]} (a link in its path leads "
-                f"to {str(parent)[:120]}); baygo never writes outside it",
+                f"is outside the output folder {short_path(within)} (a link in its path "
+                f"leads to {short_path(parent)}); baygo never writes outside it",
                 errno.EXDEV,
             )
     if path.exists() and not path.is_file() and not path.is_dir():  # FIFO, device, socket
@@ -266,7 +267,8 @@ through a link; remove it or write elsewhere: '.../link.md'
             if _same_file(path, source):  # the command's own input: never, even with --force
                 raise _refused(
                     path,
-                    f"is the input {shown[:120]} of {whose}; write the output elsewhere",
+                    f"is the input {short_path(shown, 120 if len(shown) <= 120 else 60)} of "
+                    f"{whose}; write the output elsewhere",  # the line names the path twice
                     errno.EPERM,  # not "exists": --force cannot allow it
                 )
     if not overwrite and path.is_file():  # a folder: refused as such when written

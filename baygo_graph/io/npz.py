@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._text import quoted_path
 from ..exceptions import RunFormatError
 from .atomic import atomic_write, check_target
 from .filekind import missing_message, not_a_run_message
@@ -74,20 +75,20 @@ def read_run_file(path, *, budget=None) -> tuple[dict, dict]:
     except RunFormatError as e:  # a GEXF, GraphML, JSON or .npy file: say so
         raise RunFormatError(not_a_run_message(path) or str(e)) from e
     if "meta" not in arrays:
-        raise RunFormatError(f"{str(path)!r} is not a baygo run (no 'meta' member)")
+        raise RunFormatError(f"{quoted_path(path, 120)} is not a baygo run (no 'meta' member)")
     try:
         meta = json.loads(str(arrays.pop("meta")))
     except (ValueError, RecursionError) as e:
-        raise RunFormatError(f"{str(path)!r} has unreadable metadata: {e}") from None
+        raise RunFormatError(f"{quoted_path(path, 120)} has unreadable metadata: {e}") from None
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        raise RunFormatError(f"{str(path)!r} is not a baygo run (no 'baygo-run' marker)")
+        raise RunFormatError(f"{quoted_path(path, 120)} is not a baygo run (no 'baygo-run' marker)")
     if meta.get("format_version") != FORMAT_VERSION:
         raise RunFormatError(
-            f"{str(path)!r} has run format version {meta.get('format_version')!r}, "
+            f"{quoted_path(path, 120)} has run format version {meta.get('format_version')!r}, "
             f"this package reads version {FORMAT_VERSION}"
         )
     try:
         validate_run_arrays(meta, arrays)
     except RunFormatError as e:
-        raise RunFormatError(f"{str(path)!r} is a corrupt baygo run: {e}") from None
+        raise RunFormatError(f"{quoted_path(path, 120)} is a corrupt baygo run: {e}") from None
     return meta, arrays

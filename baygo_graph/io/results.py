@@ -42,7 +42,7 @@ from pathlib import Path
 import numpy as np
 
 from .._format import synthetic_banner
-from .._text import counted, csv_uncell, short_list, shorten
+from .._text import counted, csv_uncell, quoted_path, short_list, shorten
 from ..exceptions import DataError
 from ..limits import check_budget
 from .atomic import atomic_write, check_target, forced, remove_told, written_here
@@ -149,7 +149,7 @@ def _check_digest(path, pf) -> None:
     fields = pf.schema_arrow.remove_metadata()
     if len(stored) != 1 or any(_digest(fields, view) not in stored for view in views):
         raise DataError(
-            f"{shorten(repr(str(path)), 120)} is corrupt: its footer (column types or "
+            f"{quoted_path(path, 120)} is corrupt: its footer (column types or "
             "metadata) does not match the digest written with it (the file changed "
             "after it was written); write it again"
         )
@@ -485,20 +485,22 @@ def _open(path):
     pa, pq = _pyarrow()
     path = Path(path)
     if not path.is_file():
-        raise FileNotFoundError(f"no results file at {str(path)!r}")
+        raise FileNotFoundError(f"no results file at {quoted_path(path, 120)}")
     try:
         pf = pq.ParquetFile(path, page_checksum_verification=True)
     except (pa.ArrowException, OSError) as e:
-        raise DataError(f"{str(path)!r} is not a Parquet file: {str(e).splitlines()[0]}") from None
+        raise DataError(
+            f"{quoted_path(path, 120)} is not a Parquet file: {str(e).splitlines()[0]}"
+        ) from None
     names = tuple(pf.schema_arrow.names)
     if names not in (COLUMNS, _REQUIRED):
-        raise ValueError(f"{shorten(repr(str(path)), 120)} is not a results file: "
+        raise ValueError(f"{quoted_path(path, 120)} is not a results file: "
                          f"{_columns_wrong(names)}")  # fmt: skip
     for field in pf.schema_arrow:
         want = _TYPES[field.name]
         if not want(pa.types, field.type):
             raise DataError(
-                f"{str(path)!r} is not a results file: column {field.name!r} holds "
+                f"{quoted_path(path, 120)} is not a results file: column {field.name!r} holds "
                 f"{field.type}, need {_TYPE_NAMES[field.name]}"
             )
     _check_digest(path, pf)  # after the columns: a rewritten file is named as such
@@ -558,15 +560,15 @@ def _arrow_errors(path):
         first = shorten(str(e).splitlines()[0] if str(e) else type(e).__name__, 120)
         if "checksum" in first.lower():
             raise DataError(
-                f"{shorten(repr(str(path)), 120)} is corrupt: a page's checksum does not match "
+                f"{quoted_path(path, 120)} is corrupt: a page's checksum does not match "
                 "its bytes (the file changed after it was written); write it again"
             ) from None
-        raise DataError(f"{shorten(repr(str(path)), 120)} cannot be read: {first}") from None
+        raise DataError(f"{quoted_path(path, 120)} cannot be read: {first}") from None
     except (AttributeError, TypeError, IndexError, OverflowError, KeyError, UnicodeError) as e:
         # values that contradict the layout (nulls, empty row groups, absurd metadata,
         # names that are not UTF-8)
         raise DataError(
-            f"{str(path)!r} is not a readable results file: {type(e).__name__}: "
+            f"{quoted_path(path, 120)} is not a readable results file: {type(e).__name__}: "
             f"{shorten(str(e).splitlines()[0] if str(e) else '', 200)}"
         ) from None
 
@@ -597,7 +599,9 @@ def _check_layout(path, g, part, *, seeds, t, m) -> str:
     returns that strategy."""
     strategy = part.column("strategy").combine_chunks()
     if strategy.null_count or len(np.unique(strategy.indices.to_numpy())) > 1:
-        raise DataError(f"{str(path)!r}: row group {g} holds several strategies (or none)")
+        raise DataError(
+            f"{quoted_path(path, 120)}: row group {g} holds several strategies (or none)"
+        )
     k = len(seeds)
     want = {
         "seed": np.repeat(seeds, t * m),
@@ -608,7 +612,8 @@ def _check_layout(path, g, part, *, seeds, t, m) -> str:
         got = part.column(name)
         if got.null_count or not np.array_equal(got.to_numpy(), values):
             raise DataError(
-                f"{str(path)!r}: row group {g}'s {name} column is not in the order baygo "
+                f"{quoted_path(path, 120)}: row group {g}'s {name} column is not in the order "
+                "baygo "
                 "writes (seeds, then steps, then agents): the file was rewritten or "
                 "damaged; read it with load_results, which reads rows by value"
             )
@@ -717,7 +722,8 @@ def _load_csv(path, cols, strategies):
         raise DataError(f"{path}: not a results table: {str(e).splitlines()[0]}") from None
     missing = [c for c in cols if c not in head.columns]
     if missing or not set(_REQUIRED[:6]) <= set(head.columns):
-        raise ValueError(f"{str(path)!r} is not a results file: columns {tuple(head.columns)}, "
+        raise ValueError(f"{quoted_path(path, 120)} is not a results file: columns "
+                         f"{tuple(head.columns)}, "
                          f"need {COLUMNS}")  # fmt: skip
     attrs = {}
     if len(head) and "data" in head:
@@ -761,15 +767,19 @@ def _read_arrays(path):
         n_s, n_seeds, t, m = (int(v) for v in meta["shape"])
         per = int(meta.get("seeds_per_group", 1))  # 1: files of the first version
     except (KeyError, ValueError, TypeError) as e:
-        raise DataError(f"{str(path)!r}: no readable shape in its metadata ({e})") from None
+        raise DataError(
+            f"{quoted_path(path, 120)}: no readable shape in its metadata ({e})"
+        ) from None
     if min(n_s, n_seeds, t, m, per) < 1:
-        raise DataError(f"{str(path)!r}: its metadata's shape {[n_s, n_seeds, t, m]} and "
+        raise DataError(f"{quoted_path(path, 120)}: its metadata's shape {[n_s, n_seeds, t, m]} "
+                        "and "
                         f"seeds per row group {per} must be positive")  # fmt: skip
     groups = -(-n_seeds // per)
     if pf.num_row_groups != n_s * groups:
-        raise DataError(f"{str(path)!r}: {pf.num_row_groups} row groups, its metadata's shape "
+        raise DataError(f"{quoted_path(path, 120)}: {pf.num_row_groups} row groups, its metadata's "
+                        "shape "
                         f"{[n_s, n_seeds, t, m]} needs {n_s * groups}")  # fmt: skip
-    check_budget(17 * n_s * n_seeds * t * m, what=f"the arrays of {path}")
+    check_budget(17 * n_s * n_seeds * t * m, what=f"the arrays of {quoted_path(path, 120)}")
     mse = np.empty((n_s, n_seeds, t, m))
     influence = np.empty_like(mse)
     informative = np.empty((n_s, n_seeds), dtype=np.int64)
@@ -780,11 +790,13 @@ def _read_arrays(path):
         part = pf.read_row_group(g, columns=["strategy", "seed", "step", "agent",
                                              "informative", "mse", "influence"])  # fmt: skip
         if part.num_rows != k * t * m:
-            raise DataError(f"{str(path)!r}: row group {g} has {counted(part.num_rows, 'row')}, "
+            raise DataError(f"{quoted_path(path, 120)}: row group {g} has "
+                            f"{counted(part.num_rows, 'row')}, "
                             f"need {k * t * m}")  # fmt: skip
         label = _check_layout(path, g, part, seeds=np.arange(r0, r0 + k), t=t, m=m)
         if labels[i] is not None and labels[i] != label:
-            raise DataError(f"{str(path)!r}: row group {g} holds strategy {label!r}, the "
+            raise DataError(f"{quoted_path(path, 120)}: row group {g} holds strategy {label!r}, "
+                            "the "
                             f"layout needs {labels[i]!r}")  # fmt: skip
         labels[i] = label
         mse[i, r0 : r0 + k] = part.column("mse").to_numpy().reshape(k, t, m)

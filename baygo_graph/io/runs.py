@@ -18,7 +18,7 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
-from .._text import path_component
+from .._text import path_component, quoted_path
 from ..exceptions import RunFormatError
 from .filekind import missing_message
 from .npz import RUN_FILE
@@ -97,7 +97,7 @@ def find_runs(paths) -> list[Path]:
                 (p for p in path.glob("*.npz") if p.name != RUN_FILE), key=_natural
             )
             if not inner:
-                raise RunFormatError(f"no saved run in {str(path)!r} or its sub-folders")
+                raise RunFormatError(f"no saved run in {quoted_path(path, 120)} or its sub-folders")
             found += inner
         else:
             raise RunFormatError(missing_message(path, "saved run", "saved runs"))
