@@ -48,3 +48,22 @@ def test_a_results_file_refusal_keeps_its_name_and_reason(tmp_path):
     assert text.startswith("'") and "/results.parquet' is not a Parquet file" in text
     assert len(text) <= 240, text  # the path at most 120 characters, the reason whole
 
+
+def test_a_sweep_too_big_for_the_budget_is_refused_before_its_task_list(tmp_path,
+                                                                        monkeypatch):  # fmt: skip
+    """--seeds 10^8 built 2 x 10^8 task dicts (15-27 MB a second past the budget, no line;
+    hostile round 14, S10): counted first, refused in one line naming the count."""
+    import importlib
+
+    from baygo_graph.exceptions import BudgetError
+    from baygo_graph.experiments import sweep
+
+    module = importlib.import_module("baygo_graph.experiments.sweep")
+    made = []
+    monkeypatch.setattr(module, "_make_tasks", lambda *a, **k: made.append(1) or [])
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "400M")
+    with pytest.raises(BudgetError, match=r"keeping the 200000000 tasks of this sweep \(2 "
+                       r"strategies x 100000000 seeds x 1 combination"):  # fmt: skip
+        sweep({"agents": [3]}, strategies=["baygo", "complete"], seeds=10**8, steps=2,
+              out=tmp_path / "sw", n_jobs=1, progress=False)  # fmt: skip
+    assert made == [] and not (tmp_path / "sw").exists()
