@@ -194,10 +194,11 @@ def stop_on_signals():
     if ctrl_c is signal.default_int_handler:  # Python's own: the same, and recorded
         signal.signal(signal.SIGINT, _interrupted)
     hook = sys.unraisablehook
-    _said.clear()  # this run says its own abort line
-    _pending.clear()
     never_lose_a_stop()
     try:
+        if _pending:  # a stop while the command started, dropped on its way: said
+            raise stop_exception(_pending[0])
+        _said.clear()  # this run says its own abort line
         yield
     finally:
         for s, h in previous.items():
@@ -205,7 +206,7 @@ def stop_on_signals():
         if ctrl_c is signal.default_int_handler:
             signal.signal(signal.SIGINT, ctrl_c)
         sys.unraisablehook = hook
-        _pending.clear()
+        _pending.clear()  # the next command of this process starts afresh
 
 
 def is_script() -> bool:

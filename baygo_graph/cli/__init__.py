@@ -212,10 +212,6 @@ def main(argv=None) -> int:
         stop_pending,
     )
 
-    early = stop_pending() if is_script() else None
-    if early is not None:  # a stop while the command started, dropped on its way: said
-        return 128 + early
-
     if signal.getsignal(signal.SIGINT) is aborted_while_starting:
         signal.signal(signal.SIGINT, signal.default_int_handler)  # imported: click's Abort now
     # joblib's notes when an interrupted command drops its parallel generator (it is
