@@ -285,10 +285,11 @@ def write_results(res, out, *, results_format: str = "parquet", overwrite: bool 
     """The per-step results table in ``out``: ``results.parquet`` (default) or ``results.csv``.
 
     Either carries the data source and the synthetic flag (CSV: a column each; Parquet:
-    a constant column each and the file's metadata). The other format's table, left by
-    an earlier run in ``out``, is removed when baygo wrote it (:func:`is_our_table`),
-    so one folder never holds two of our tables that disagree; a user's own file of
-    that name is never touched.
+    a constant column each and the file's metadata). With ``overwrite=True`` the other
+    format's table, left by an earlier run in ``out``, is removed when baygo wrote it
+    (:func:`is_our_table`), so one folder never holds two of our tables that disagree; a
+    user's own file of that name is never touched. Without it, that table (an earlier
+    experiment's results) is refused as the table of this format is.
 
     Parameters
     ----------
@@ -298,8 +299,8 @@ def write_results(res, out, *, results_format: str = "parquet", overwrite: bool 
         The folder.
     results_format : {"parquet", "csv"}, default "parquet"
     overwrite : bool, default False
-        Replace the table already in ``out`` (else :class:`FileExistsError`, before
-        any work: every writer's rule).
+        Replace the table already in ``out``, of either format (else
+        :class:`FileExistsError`, before any work: every writer's rule).
 
     Returns
     -------
@@ -313,8 +314,10 @@ def write_results(res, out, *, results_format: str = "parquet", overwrite: bool 
     >>> c = Comparison(("a",), np.ones((1, 1, 2, 2)), np.zeros((1, 1, 2, 2)),
     ...                np.zeros((1, 1), dtype=int))
     >>> folder = tempfile.mkdtemp()
-    >>> write_results(c, folder).name, write_results(c, folder, results_format="csv").name
-    ('results.parquet', 'results.csv')
+    >>> write_results(c, folder).name
+    'results.parquet'
+    >>> write_results(c, folder, results_format="csv", overwrite=True).name
+    'results.csv'
     >>> sorted(p.name for p in Path(folder).iterdir())
     ['results.csv']
     """
@@ -322,6 +325,12 @@ def write_results(res, out, *, results_format: str = "parquet", overwrite: bool 
     out = Path(out)
     check_tables(out, kind="results")  # never a sweep's table, even of the other format
     path = out / RESULTS_FILES[results_format]
+    for other in RESULTS_FILES.values():  # an earlier table of the other format: kept
+        if not overwrite and other != path.name and (out / other).is_file():
+            raise FileExistsError(
+                errno.EEXIST, "exists, the results table of an earlier run in the other "
+                "format (pass overwrite=True to replace it)", str(out / other),
+            )  # fmt: skip
     if results_format == "csv":
         source = str(res.attrs.get("data_source", "unknown"))
         synthetic = bool(res.attrs.get("synthetic", False))

@@ -127,3 +127,17 @@ def test_every_overwrite_and_force_keyword_defaults_to_refusing():
         "write_results_parquet", "write_results", "write_frames", "write_table",
         "atomic_text", "atomic_write", "atomic_figure", "atomic_path", "check_target",
     }  # fmt: skip
+
+
+def test_write_results_keeps_an_earlier_table_of_the_other_format(tmp_path):
+    """hostile round 15, T3: write_results(c, folder, results_format="csv") removed the
+    results.parquet of an earlier experiment there, under the refusing default."""
+    write_results(_comparison(), tmp_path)
+    before = (tmp_path / "results.parquet").read_bytes()
+    with pytest.raises(FileExistsError, match="other format .*overwrite=True") as e:
+        write_results(_comparison(), tmp_path, results_format="csv")
+    assert e.value.filename == str(tmp_path / "results.parquet")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["results.parquet"]
+    assert (tmp_path / "results.parquet").read_bytes() == before
+    write_results(_comparison(), tmp_path, results_format="csv", overwrite=True)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["results.csv"]

@@ -178,7 +178,7 @@ def test_an_old_results_csv_is_read_by_load_results(rng, tmp_path):
 def test_write_results_keeps_one_table_per_folder(rng, tmp_path):
     c = _comparison(rng, s=1, n=1, t=2, m=2)
     assert write_results(c, tmp_path, results_format="csv").name == "results.csv"
-    assert write_results(c, tmp_path).name == "results.parquet"
+    assert write_results(c, tmp_path, overwrite=True).name == "results.parquet"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["results.parquet"]
     with pytest.raises(ValueError, match="results_format must be one of .*'xlsx'"):
         write_results(c, tmp_path, results_format="xlsx")
@@ -282,17 +282,17 @@ def test_a_users_own_file_named_like_the_other_table_is_never_removed(rng, tmp_p
     c = _synthetic(rng)
     mine_csv = tmp_path / "results.csv"
     mine_csv.write_text("my,precious,table\n1,2,3\n")
-    write_results(c, tmp_path)  # parquet: the user's results.csv stays
+    write_results(c, tmp_path, overwrite=True)  # parquet: the user's results.csv stays
     assert mine_csv.read_text() == "my,precious,table\n1,2,3\n"
     assert not is_our_table(mine_csv) and is_our_table(tmp_path / "results.parquet")
     mine_csv.unlink()
-    write_results(c, tmp_path, results_format="csv")  # our own parquet: replaced
+    write_results(c, tmp_path, results_format="csv", overwrite=True)  # ours: replaced
     assert not (tmp_path / "results.parquet").exists() and is_our_table(mine_csv)
-    write_results(c, tmp_path)  # our own csv: replaced
+    write_results(c, tmp_path, overwrite=True)  # our own csv: replaced
     assert not mine_csv.exists()
     (tmp_path / "results.parquet").unlink()
     pd.DataFrame({"source": ["a"], "target": ["b"]}).to_parquet(tmp_path / "results.parquet")
-    write_results(c, tmp_path, results_format="csv")  # a user's parquet edge list stays
+    write_results(c, tmp_path, results_format="csv", overwrite=True)  # a user's edge list stays
     assert pd.read_parquet(tmp_path / "results.parquet").shape == (1, 2)
 
 
