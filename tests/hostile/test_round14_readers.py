@@ -322,7 +322,8 @@ def test_a_long_path_and_value_leave_the_words_whole(tmp_path, capsys, option, w
     line = capsys.readouterr().err.strip()
     assert code in (1, 2), code
     assert line.startswith("baygo: error: ") and "\n" not in line, line
-    assert len(line) <= ERROR_CHARS + 20 and words in line and "/c.csv'" in line, line
+    assert len(line) <= ERROR_CHARS + 20 and words in line, line
+    assert "/c.csv'" in line or option[0] == "--columns", line  # checked before the file
 
 
 @pytest.mark.parametrize("name", ["mid.txt", "mid.txt.gz", "mid.csv.gz", "out.mid"])
