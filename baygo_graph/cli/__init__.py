@@ -209,7 +209,6 @@ def main(argv=None) -> int:
         stop_behind,
         stop_exception,
         stop_on_signals,
-        stop_pending,
     )
 
     if signal.getsignal(signal.SIGINT) is aborted_while_starting:

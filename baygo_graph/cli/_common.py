@@ -217,7 +217,9 @@ data_option = click.option(
     default=None,
     help=f"bodyfat CSV (default: ${BODYFAT_ENV}, else synthetic data, labelled so).",
 )
-seed_option = click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+#: The root seed: any 64-bit non-negative integer (results tables keep it as int64).
+seed_option = click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0,
+                           show_default=True, help="Root seed (0 to 2**63 - 1).")  # fmt: skip
 force_option = click.option(
     "--force",
     is_flag=True,

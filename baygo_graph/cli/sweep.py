@@ -113,7 +113,7 @@ def _is_number(text: str) -> bool:
 @click.option(
     "--seed",
     "root",
-    type=click.IntRange(min=0),
+    type=click.IntRange(0, 2**63 - 1),
     default=0,
     show_default=True,
     help="Root seed (seeds are its SeedSequence children).",

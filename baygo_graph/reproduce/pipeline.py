@@ -420,6 +420,15 @@ def reproduce(
             f"{out / 'runs'} holds runs of an earlier reproduction: choose another --out, "
             "or move that folder away first"
         )
+    from .._validate import check_int
+    from ..limits import check_results_budget
+
+    seeds, steps = check_int("seeds", seeds, minimum=1), check_int("steps", steps, minimum=2)
+    advice = "pass fewer seeds (--seeds) or steps (--steps)"
+    # before any seed is drawn: the comparison's table, then the long BayGo runs
+    check_results_budget(len(STRATEGIES), seeds, steps, agents, kind="arrays", advice=advice)
+    check_results_budget(1, seeds, max([*horizons, steps]), agents, kind="arrays",
+                         advice=advice)  # fmt: skip
     out.mkdir(parents=True, exist_ok=True)
     gallery = None if gallery is None else Path(gallery)
     timings, files, notes = {}, {}, []

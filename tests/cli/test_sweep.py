@@ -78,6 +78,7 @@ def test_text_summary_says_synthetic(tmp_path, capsys, monkeypatch):
         (["--strategies", "baygo,ring"], "unknown strategy 'ring'; choose from"),
         (["--param", "physical=lattice"], "physical must be"),
         (["--seeds", "0"], "'--seeds': 0 is not in the range"),
+        (["--seed", str(10**23)], "not in the range 0<=x<=9223372036854775807"),
     ],
 )
 def test_bad_arguments_exit_non_zero_with_one_line(extra, message, tmp_path, capsys):

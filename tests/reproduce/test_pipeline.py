@@ -195,3 +195,15 @@ def test_summary_json_is_strict_and_says_inf_not_null(small_reproduction):
     assert claims["consensus_abs_0.01"]["values"]["median_lo"] == "-inf"
     assert "inf" in payload["conventions"] and set(payload["contradicted"]) <= set(CLAIM_KEYS)
     assert claims["paper_outperforms_stars"]["values"]["source"] == "abstract and conclusion"
+
+
+@pytest.mark.parametrize("seeds", [10**8, 10**23])
+def test_too_many_seeds_are_refused_before_any_seed_is_drawn(tmp_path, seeds):
+    # hostile14 S10 / hostile15 T7: 10^8 seeds climbed past the budget while their seeds
+    # were spawned; 10^23 was an OverflowError traceback
+    from baygo_graph.exceptions import BudgetError
+
+    with pytest.raises(BudgetError, match=rf"keeping the results of 7 strategies x {seeds} "
+                       r"seeds x 60 steps x 12 agents .*pass fewer seeds \(--seeds\)"):  # fmt: skip
+        reproduce(tmp_path / "r", seeds=seeds, data=synthetic_bodyfat(), progress=False)
+    assert not (tmp_path / "r").exists()
