@@ -18,7 +18,9 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
-from .._text import path_component, quoted_path
+import numpy as np
+
+from .._text import path_component, quoted_path, short_repr
 from ..exceptions import RunFormatError
 from .filekind import missing_message
 from .npz import RUN_FILE
@@ -30,6 +32,11 @@ def _name(key, run) -> str:
     """The run's folder name: one path component, whatever the strategy name or key."""
     if isinstance(key, tuple) and len(key) == 2:
         strategy, seed = key
+        if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
+            raise TypeError(
+                f"runs: the seed of key {short_repr(key)} must be an integer (it names the "
+                f"folder <strategy>-seed<N>), got {type(seed).__name__}"
+            )
         name = f"{strategy}-seed{int(seed)}"
     else:
         name = f"{run.strategy}-run{int(key)}" if isinstance(key, int) else str(key)
@@ -73,8 +80,25 @@ def save_runs(runs, folder, *, overwrite: bool = False) -> list[Path]:
     """
     items = list(runs.items()) if isinstance(runs, Mapping) else list(enumerate(runs))
     folder = Path(folder)
+    names, owner = [], {}
+    for key, run in items:  # every folder named before any is written
+        name = _name(key, run)
+        first = owner.setdefault(name.casefold(), key)  # one folder on any file system
+        if first is not key:
+            raise ValueError(
+                f"runs: keys {short_repr(first)} and {short_repr(key)} both name the folder "
+                f"{short_repr(name)}: give each run a key of its own (nothing was written)"
+            )
+        names.append(name)
+    if not overwrite:
+        for name in names:
+            if (folder / name / RUN_FILE).exists():
+                raise FileExistsError(
+                    f"a run is already saved at {quoted_path(folder / name / RUN_FILE)}: pass "
+                    "overwrite=True to replace it (nothing was written)"
+                )
     folder.mkdir(parents=True, exist_ok=True)
-    return [r.save(folder / _name(k, r), overwrite=overwrite) for k, r in items]
+    return [r.save(folder / n, overwrite=overwrite) for (_, r), n in zip(items, names, strict=True)]
 
 
 def find_runs(paths) -> list[Path]:

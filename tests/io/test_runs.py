@@ -86,3 +86,32 @@ def test_mixed_setups_are_refused_or_kept(tmp_path, runs):
     with pytest.raises(ValueError, match=r"differ in steps \(1 run of T=4, M=3, .*T=6"):
         load_runs(tmp_path)
     assert len(load_runs(tmp_path, mixed="group")) == 2
+
+
+@pytest.mark.parametrize(
+    "keys",
+    [(("baygo", 0), "baygo-seed0"), (0, "baygo-run0"), (("baygo", 1), ("BayGo", 1)),
+     ("a", "A")],
+)  # fmt: skip
+@pytest.mark.parametrize("overwrite", [False, True])
+def test_two_keys_naming_one_folder_are_refused_before_any_write(tmp_path, keys, overwrite):
+    # hostile15 T2: the second run replaced the first (the same path returned twice)
+    one, two = Run.from_choices([[1, 0]]), Run.from_choices([[1, 0], [1, 0]])
+    with pytest.raises(ValueError, match=r"both name the folder .*nothing was written"):
+        save_runs({keys[0]: one, keys[1]: two}, tmp_path / "f", overwrite=overwrite)
+    assert not (tmp_path / "f").exists()
+
+
+@pytest.mark.parametrize("seed", ["0", 2.7, True, None])
+def test_a_seed_that_is_not_an_integer_is_refused(tmp_path, seed):
+    with pytest.raises(TypeError, match=r"the seed of key .* must be an integer"):
+        save_runs({("baygo", seed): Run.from_choices([[1, 0]])}, tmp_path)
+
+
+def test_an_existing_run_is_refused_before_any_is_written(tmp_path):
+    runs = {("baygo", 0): Run.from_choices([[1, 0]]), ("baygo", 1): Run.from_choices([[1, 0]])}
+    save_runs({("baygo", 1): runs[("baygo", 1)]}, tmp_path)
+    with pytest.raises(FileExistsError, match=r"baygo-seed1.*nothing was written"):
+        save_runs(runs, tmp_path)
+    assert not (tmp_path / "baygo-seed0").exists()  # not half done
+    assert len(save_runs(runs, tmp_path, overwrite=True)) == 2
