@@ -238,9 +238,13 @@ class AnalysisReport:
                 if agent is not None:
                     entry["undefined"]["alternative"][key] = float(damped[agent])
             if agent is not None:
-                rank = influence_rank(r.values, agent)
+                rank = influence_rank(r.values, agent).astype(float)
                 entry[key] = _stats(r.values[:, agent])
                 entry[key]["last"] = json_number(r.values[-1, agent])
+                # a window where the node has no influence gives it no rank (it would
+                # share the rank after the others' with every node nobody hears): every
+                # teller reads the same ranks, zero_windows says how many have none
+                rank[np.abs(r.values[:, agent]) <= _ZERO] = np.nan
                 entry[f"{key}_rank"] = _stats(rank) | _ties(r.values, agent)
             out["influence"][method] = entry
         if agent is not None and self.listening is not None:

@@ -83,6 +83,9 @@ def _rank_text(k: dict, agents: int, n: int) -> str:
         return (f", influence 0 in every window: no rank (tied at 0 with "
                 f"{_fmt(k['tied_with'], '.1f')} others on average)")  # fmt: skip
     text = f", mean rank {_fmt(k['mean'], '.1f')} of {agents} (1 = most"
+    if k.get("zero_windows"):
+        text += (f"; over the {counted(k['n'], 'window')} where it has influence, 0 in "
+                 f"{k['zero_windows']}")  # fmt: skip
     if k.get("tied"):
         text += (f"; tied in {k['tied']:.0%} of the windows, with "
                  f"{_fmt(k['tied_with'], '.1f')} others on average: ties share the better "

@@ -265,12 +265,10 @@ def test_a_node_nobody_hears_is_not_ranked_second(tmp_path):
                    "average)") for x in lines), lines  # fmt: skip
     rank = analysis_report(as_series(path), window=3, focus="leaf7").as_dict()
     rank = rank["influence"]["union"]["focus_rank"]
-    assert (rank["mean"], rank["tied"], rank["tied_with"], rank["zero_windows"]) == (
-        2.0,
-        1.0,
-        7.0,
-        4,
-    )
+    # the JSON reads as the text does: no rank in a window without influence (it was
+    # "mean": 2.0 beside the text's "no rank": hostile round 15, T1)
+    assert (rank["mean"], rank["n"], rank["tied"], rank["tied_with"], rank["zero_windows"]) == (
+        None, 0, 1.0, 7.0, 4)  # fmt: skip
     out = CliRunner().invoke(cli, ["analyze", str(path), "--window", "3", "--focus", "hub",
                                    "--json"])  # fmt: skip
     hub = json.loads(out.output)["influence"]["union"]["focus_rank"]
@@ -515,3 +513,26 @@ def test_the_text_bytes_budget_line_keeps_the_budget_whole(tmp_path, monkeypatch
     assert "bytes so far (16 B each) need about" in line, line
     assert len(line) <= ERROR_CHARS + 20 and "... (" not in line, line
     assert "over the memory budget of" in line and f"(BAYGO_MEMORY_LIMIT={limit})" in line
+
+
+def test_a_rank_over_the_windows_with_influence_says_how_many_had_none(tmp_path):
+    # leaf7 is heard by no one for 6 steps, then is the hub for 6: its rank is read
+    # over the windows where it has influence, in the JSON and the text alike
+    from click.testing import CliRunner
+
+    from baygo_graph.analysis import analysis_report
+    from baygo_graph.cli import cli
+
+    rows = ["source,target,time"] + [f"hub,leaf{i},{t}" for t in range(6) for i in range(8)]
+    rows += [f"leaf7,{n},{t}" for t in range(6, 12) for n in ["hub"] + [f"leaf{i}" for i in
+                                                                      range(7)]]  # fmt: skip
+    path = tmp_path / "flip.csv"
+    path.write_text("\n".join(rows) + "\n")
+    report = analysis_report(as_series(path), window=3, focus="leaf7").as_dict()
+    rank = report["influence"]["union"]["focus_rank"]
+    assert rank["min"] == 1.0 and rank["zero_windows"] > 0 and rank["n"] > 0
+    assert rank["n"] + rank["zero_windows"] == report["influence"]["union"]["focus"]["n"]
+    out = CliRunner().invoke(cli, ["analyze", str(path), "--window", "3", "--focus", "leaf7"])
+    line = next(x for x in out.output.splitlines() if x.startswith("influence (union"))
+    assert (f"mean rank {rank['mean']:.1f} of 9 (1 = most; over the {rank['n']} windows "
+            f"where it has influence, 0 in {rank['zero_windows']}") in line, line  # fmt: skip
