@@ -22,6 +22,7 @@ import numpy as np
 
 from .._text import path_component, quoted_path, short_repr
 from ..exceptions import RunFormatError
+from .atomic import check_target
 from .filekind import missing_message
 from .npz import RUN_FILE
 
@@ -90,13 +91,8 @@ def save_runs(runs, folder, *, overwrite: bool = False) -> list[Path]:
                 f"{short_repr(name)}: give each run a key of its own (nothing was written)"
             )
         names.append(name)
-    if not overwrite:
-        for name in names:
-            if (folder / name / RUN_FILE).exists():
-                raise FileExistsError(
-                    f"a run is already saved at {quoted_path(folder / name / RUN_FILE)}: pass "
-                    "overwrite=True to replace it (nothing was written)"
-                )
+    for name in names:  # an existing run (unless overwrite), a link: before any write
+        check_target(folder / name / RUN_FILE, overwrite=overwrite)
     folder.mkdir(parents=True, exist_ok=True)
     return [r.save(folder / n, overwrite=overwrite) for (_, r), n in zip(items, names, strict=True)]
 

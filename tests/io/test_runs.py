@@ -111,7 +111,8 @@ def test_a_seed_that_is_not_an_integer_is_refused(tmp_path, seed):
 def test_an_existing_run_is_refused_before_any_is_written(tmp_path):
     runs = {("baygo", 0): Run.from_choices([[1, 0]]), ("baygo", 1): Run.from_choices([[1, 0]])}
     save_runs({("baygo", 1): runs[("baygo", 1)]}, tmp_path)
-    with pytest.raises(FileExistsError, match=r"baygo-seed1.*nothing was written"):
+    with pytest.raises(FileExistsError, match=r"exists \(pass overwrite=True") as e:
         save_runs(runs, tmp_path)
+    assert e.value.filename == str(tmp_path / "baygo-seed1" / "run.npz")
     assert not (tmp_path / "baygo-seed0").exists()  # not half done
     assert len(save_runs(runs, tmp_path, overwrite=True)) == 2
