@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from .._format import synthetic_banner
-from .._text import console, counted, short_path
+from .._text import console, counted, quoted, short_path
 from ..defaults import BODYFAT_ENV, DEFAULT_WINDOW, resolve_window
 
 __all__ = [
@@ -207,7 +207,53 @@ class Real(click.FloatRange):
                 real_text(name, value)
             except ValueError as e:
                 self.fail(str(e), param, ctx)
-        return super().convert(value, param, ctx) + 0.0
+        number = super().convert(value, param, ctx) + 0.0
+        if number != number:  # nan: every range comparison with it is false
+            self.fail(f"{value!r} is not a number", param, ctx)
+        return number
+
+
+def _self_weight(ctx, param, value):
+    """``--self-weight``: 'equal' or a number in [0, 1], a usage error otherwise (no
+    input makes another value valid)."""
+    if value is None:
+        return None
+    from ..series import check_self_weight
+
+    try:
+        check_self_weight(value)
+    except ValueError as e:
+        raise click.BadParameter(str(e).removeprefix("self_weight ")) from None
+    return value
+
+
+def _time_format(ctx, param, value):
+    """``--time-format``: a unix unit or a strftime format (a usage error otherwise)."""
+    if value is None:
+        return None
+    from ..io.times import UNIX_FORMATS
+
+    if value not in UNIX_FORMATS and "%" not in value:
+        raise click.BadParameter(
+            f"must be {', '.join(map(repr, UNIX_FORMATS))} or a strftime format such as "
+            f"'%d/%m/%Y', got {quoted(value)}"
+        )
+    return value
+
+
+def _bin(ctx, param, value):
+    """``--bin``: a width; an integer one must be positive (no file makes 0 a width)."""
+    if value is None:
+        return None
+    from .._validate import INTEGER_TEXT
+
+    text = value.strip()
+    if not text or (INTEGER_TEXT.fullmatch(text) and int(text) <= 0):
+        raise click.BadParameter(
+            f"a step's width must be a positive integer or a duration such as 1D, got "
+            f"{quoted(value)}"
+        )
+    return value
 
 
 data_option = click.option(
@@ -322,7 +368,7 @@ _SERIES_OPTIONS = [
                  help="Edge lists: the time column [default: time]."),
     click.option("--weight-column", "weight_column", default=None, metavar="COLUMN",
                  help="Edge lists: the weight column [default: weight, when present]."),
-    click.option("--bin", "time_bin", default=None, metavar="WIDTH",
+    click.option("--bin", "time_bin", default=None, metavar="WIDTH", callback=_bin,
                  help="Edge lists: width of one step: an integer for integer times, a pandas "
                  "offset alias (1D, 6h, 15min) for timestamps (required for them)."),
     click.option("--undirected", is_flag=True,
@@ -332,6 +378,7 @@ _SERIES_OPTIONS = [
                  "e.g. time,source,target (SocioPatterns); - skips one [default: SNAP source,"
                  "target,time; KONECT source,target,weight,time]."),
     click.option("--time-format", "time_format", default=None, metavar="FORMAT",
+                 callback=_time_format,
                  help="Edge lists: unix (unix-ms, unix-us, unix-ns) for Unix times binned by a "
                  "duration, or a strftime format such as %d/%m/%Y for dates that are not ISO "
                  "8601 (never guessed)."),
@@ -339,6 +386,7 @@ _SERIES_OPTIONS = [
                  help="Edge lists: where bins start: the first time (its day's midnight for "
                  "timestamps) or multiples of --bin since 1970 [default: first]."),
     click.option("--self-weight", "self_weight", default=None, metavar="RULE",
+                 callback=_self_weight,
                  help="Series built from edges: the weight a node that hears others in a step "
                  "puts on itself: 'equal' (1/(d+1) for d in-neighbours, the paper's equal rule; "
                  "the default for edge lists) or a number in [0, 1] (0: none). A saved series "

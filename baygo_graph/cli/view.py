@@ -52,7 +52,8 @@ LAYOUTS = ("auto", "spring", "coarse", "none")  # figures._graph.LAYOUTS (not im
     "edges), none (a spiral in label order); auto: spring up to 1,000 nodes, coarse up to "
     "200,000, none above, with a note.",
 )
-@click.option("--layout-seed", type=int, default=0, show_default=True, help="Seed of the layout.")
+@click.option("--layout-seed", type=click.IntRange(0, 2**32 - 1), default=0, show_default=True,
+              help="Seed of the layout.")  # fmt: skip
 @click.option("--force", is_flag=True, help="Replace an existing OUT file.")
 @series_options
 def view(run_path, out, window, layout, layout_seed, force, **options):

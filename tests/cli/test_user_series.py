@@ -285,7 +285,8 @@ def test_analyze_names_the_self_weight_rule_and_the_option_changes_influence(tmp
     assert np.abs(got["equal"] - got[0.5]).max() > 1e-3
     assert np.abs(got["equal"] - got[0.0]).max() > 1e-3
     bad = CliRunner().invoke(cli, ["analyze", str(path), "--self-weight", "2"])
-    assert bad.exit_code != 0 and "self_weight must be 'equal' or a number in [0, 1]" in bad.output
+    assert bad.exit_code == 2  # a usage error, the option named
+    assert "'--self-weight': must be 'equal' or a number in [0, 1]" in bad.output
 
 
 def test_a_ranking_lists_only_nodes_with_influence_and_says_why(tmp_path):
