@@ -88,10 +88,9 @@ def stop_behind(exc: BaseException) -> int | None:
     else the pending stop (see :data:`_pending`), else None."""
     seen = 0
     while exc is not None and seen < 50:
-        if isinstance(exc, Terminated):
-            return exc.signum
-        if isinstance(exc, KeyboardInterrupt):
-            return signal.SIGINT
+        signum = _stop_signal(exc)
+        if signum is not None:
+            return signum
         exc, seen = exc.__cause__ or exc.__context__, seen + 1
     return stop_pending()
 
@@ -412,7 +411,5 @@ def restart_dead_tracker() -> bool:
             sys.stderr.write(f"baygo: note: {TRACKER_NOTE}\n")
             sys.stderr.flush()
         else:
-            import warnings
-
             warnings.warn(TRACKER_NOTE, RuntimeWarning, stacklevel=2)
     return True

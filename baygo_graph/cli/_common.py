@@ -229,15 +229,12 @@ def _self_weight(ctx, param, value):
 
 def _time_format(ctx, param, value):
     """``--time-format``: a unix unit or a strftime format (a usage error otherwise)."""
-    if value is None:
-        return None
-    from ..io.times import UNIX_FORMATS
+    from ..io.times import check_time_format
 
-    if value not in UNIX_FORMATS and "%" not in value:
-        raise click.BadParameter(
-            f"must be {', '.join(map(repr, UNIX_FORMATS))} or a strftime format such as "
-            f"'%d/%m/%Y', got {quoted(value)}"
-        )
+    try:
+        check_time_format(value)
+    except ValueError as e:
+        raise click.BadParameter(str(e).removeprefix("time_format ")) from None
     return value
 
 

@@ -46,7 +46,7 @@ from .. import _text
 from .._validate import INTEGER_TEXT, NUMBER_TEXT
 from ..exceptions import CellError, TimeBinWarning
 
-__all__ = ["MANY_STEPS", "ORIGINS", "UNIX_FORMATS", "time_steps"]
+__all__ = ["MANY_STEPS", "ORIGINS", "UNIX_FORMATS", "check_time_format", "time_steps"]
 
 #: The values of ``origin=``.
 ORIGINS = ("first", "epoch")
@@ -671,6 +671,29 @@ def _warn_if_unix(ints: np.ndarray, n_steps: int, name: str) -> None:
             return
 
 
+def check_time_format(time_format) -> str | None:
+    """``time_format`` checked: None, a key of :data:`UNIX_FORMATS` or a strftime format
+    (it holds ``%``); returns the Unix unit it names (None for the others). The one check,
+    for ``time_steps`` and ``--time-format``.
+
+    Examples
+    --------
+    >>> check_time_format("unix-ms"), check_time_format("%d/%m/%Y"), check_time_format(None)
+    ('ms', None, None)
+    """
+    if time_format is None:
+        return None
+    if not isinstance(time_format, str):
+        raise TypeError(f"time_format must be a str, got {type(time_format).__name__}")
+    unix = UNIX_FORMATS.get(time_format)
+    if unix is None and "%" not in time_format:
+        raise ValueError(
+            f"time_format must be 'unix', 'unix-ms', 'unix-us', 'unix-ns' or a strftime "
+            f"format such as '%d/%m/%Y', got {_text.quoted(time_format, 40)}"
+        )
+    return unix
+
+
 def time_steps(
     values: pd.Series, *, bin=None, origin: str = "first", time_format=None, name="time"
 ) -> np.ndarray:
@@ -739,12 +762,7 @@ def time_steps(
             f"time column {name!r} holds times of day (a Parquet time32/time64 column), "
             "which have no date: give dates with the times, or numbers"
         )
-    unix = UNIX_FORMATS.get(time_format) if time_format is not None else None
-    if time_format is not None and unix is None and "%" not in time_format:
-        raise ValueError(
-            f"time_format must be 'unix', 'unix-ms', 'unix-us', 'unix-ns' or a strftime "
-            f"format such as '%d/%m/%Y', got {_text.shorten(repr(time_format), 40)}"
-        )
+    unix = check_time_format(time_format)
     if time_format is not None and unix is None:
         _check_format_date(time_format, bin)
     if pd.api.types.is_datetime64_any_dtype(values):
