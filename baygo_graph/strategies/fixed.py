@@ -11,14 +11,14 @@ named option; see ``docs/paper.md``.
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 
 import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
-from .._text import counted
-from .._validate import check_real_array
+from .._text import counted, short_repr
 from ..series import FixedSeries, row_shares
 from .base import Plan
 from .physical import listen_matrix
@@ -58,8 +58,10 @@ class FixedGraph:
         ``w_ii = delta`` and ``1 - delta`` shared equally among the agents ``i``
         listens to (BayGo's self-weight, a choice of ours, not the paper's).
         ``"edge"``: the graph's ``weight`` attributes of ``i``'s in-edges and
-        self-loop (1 where absent), divided by their sum. An agent that listens
-        to no one keeps ``w_ii = 1``.
+        self-loop (each 1 where the attribute is absent; a self-loop the graph
+        does not have counts 1, one it has counts its own weight, 0 included),
+        divided by their sum; parallel edges' weights are summed. An agent that
+        listens to no one keeps ``w_ii = 1``; weights that sum to 0 are refused.
     name : str, default "graph"
         Label of the strategy in runs and tables.
     """
@@ -104,19 +106,15 @@ class FixedGraph:
         elif self.weights in ("equal", "uniform"):
             w = sp.diags_array(1.0 / (deg + 1)) @ (h + eye)
         else:
-            a = nx.to_scipy_sparse_array(self.graph, nodelist=range(agents), format="csr")
-            check_real_array("the graph's 'weight' attributes", a)
-            if not self.graph.is_directed():
-                a = a.maximum(a.T)
-            w = sp.csr_array(a.T, dtype=float)
-            w = w + sp.diags_array(np.where(w.diagonal() == 0, 1.0, 0.0))
-            if not np.isfinite(w.data).all() or (w.data < 0).any():
-                bad = w.data[~(np.isfinite(w.data) & (w.data >= 0))][0]
-                raise ValueError(
-                    f"graph has a 'weight' attribute {bad!r}: weights must be finite and >= 0"
-                )
+            w = _edge_matrix(self.graph, agents)
             with np.errstate(over="ignore"):  # an overflow is handled below
                 total = np.asarray(w.sum(axis=1)).ravel()
+            if (total == 0).any():
+                i = int(np.flatnonzero(total == 0)[0])
+                raise ValueError(
+                    f"agent {i}'s weights (its self-loop and in-edges) sum to 0 under "
+                    "weights='edge': give it a positive weight"
+                )
             if np.isfinite(total).all():
                 w = sp.diags_array(1.0 / total) @ w
             else:  # huge finite weights: shares without overflow
@@ -127,6 +125,52 @@ class FixedGraph:
         w.eliminate_zeros()
         w.sort_indices()
         return w
+
+
+def _edge_matrix(graph, agents: int) -> sp.csr_array:
+    """Rule ``"edge"`` before normalising: ``A[i, j]`` the ``weight`` of ``j -> i`` (both
+    ways in an undirected graph; parallel edges summed), a present self-loop's own weight
+    (0 too), 1 on the diagonal where there is none. Each weight must be a finite real
+    number >= 0; a bad one is refused naming its edge."""
+    listen_matrix(graph, agents)  # the nodes must be 0..M-1
+    edges = list(graph.edges(data="weight", default=1.0))
+    bad = next(
+        (
+            (u, v, x)
+            for u, v, x in edges
+            if isinstance(x, bool) or not isinstance(x, numbers.Real) or not 0 <= x < np.inf
+        ),
+        None,
+    )
+    if bad is not None:
+        u, v, x = bad
+        raise ValueError(
+            f"graph edge ({u!r}, {v!r}) has a 'weight' attribute {short_repr(x)}: "
+            "weights must be finite and >= 0"
+        )
+    src = np.fromiter((u for u, _, _ in edges), dtype=np.int64, count=len(edges))
+    dst = np.fromiter((v for _, v, _ in edges), dtype=np.int64, count=len(edges))
+    val = np.fromiter((x for _, _, x in edges), dtype=float, count=len(edges))
+    if not graph.is_directed():  # neighbours hear each other; a self-loop once
+        two = src != dst
+        src, dst = np.concatenate([src, dst[two]]), np.concatenate([dst, src[two]])
+        val = np.concatenate([val, val[two]])
+    loops = np.zeros(agents, dtype=bool)
+    loops[src[src == dst]] = True
+    missing = np.flatnonzero(~loops)
+    rows, cols = np.concatenate([dst, missing]), np.concatenate([src, missing])
+    with np.errstate(over="ignore"):
+        a = sp.csr_array(
+            (np.concatenate([val, np.ones(missing.size)]), (rows, cols)), shape=(agents, agents)
+        )
+        a.sum_duplicates()
+    if not np.isfinite(a.data).all():
+        i, j = (int(k[0]) for k in np.nonzero(~np.isfinite(a.toarray())))
+        raise ValueError(
+            f"graph's parallel edges ({j}, {i}) have 'weight' attributes whose sum "
+            "overflows: weights must sum to a finite number"
+        )
+    return a
 
 
 class _FixedPlan(Plan):

@@ -6,6 +6,8 @@ import networkx as nx
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from baygo_graph.strategies import (
     FixedGraph,
@@ -73,3 +75,70 @@ def test_baseline_constructors():
         star(3, center=3)
     with pytest.raises(ValueError, match="weights must be one of"):
         FixedGraph(nx.path_graph(2), weights="max")
+
+
+def _edge_rule_by_hand(g, m):
+    """The docstring's rule "edge", edge by edge: row i sums the weights of i's in-edges
+    (parallel ones added), a present self-loop's own weight, 1 for an absent one."""
+    raw = np.zeros((m, m))
+    loops = set()
+    for u, v, x in g.edges(data="weight", default=1.0):
+        raw[v, u] += x
+        if u == v:
+            loops.add(u)
+        elif not g.is_directed():
+            raw[u, v] += x
+    for i in set(range(m)) - loops:
+        raw[i, i] = 1.0
+    return raw
+
+
+@given(
+    m=st.integers(1, 6),
+    edges=st.lists(
+        st.tuples(st.integers(0, 5), st.integers(0, 5), st.sampled_from([0.0, 0.5, 1.0, 3.0])),
+        max_size=14,
+    ),
+    kind=st.sampled_from([nx.Graph, nx.DiGraph, nx.MultiGraph, nx.MultiDiGraph]),
+)
+@settings(max_examples=150, deadline=None)
+def test_edge_rule_matches_the_rule_edge_by_edge(m, edges, kind):
+    """Zero weights, self-loops of weight 0, parallel edges: the matrix is the docstring's
+    rule applied by hand (U2: a present 0 self-loop was read as an absent one, weight 1)."""
+    g = kind()
+    g.add_nodes_from(range(m))
+    g.add_weighted_edges_from((u % m, v % m, x) for u, v, x in edges)
+    raw = _edge_rule_by_hand(g, m)
+    total = raw.sum(axis=1)
+    if (total == 0).any():
+        with pytest.raises(ValueError, match=r"agent \d+'s weights .* sum to 0"):
+            FixedGraph(g, weights="edge").matrix(m, delta=0.5)
+        return
+    w = FixedGraph(g, weights="edge").matrix(m, delta=0.5).toarray()
+    np.testing.assert_allclose(w, raw / total[:, None], rtol=1e-15, atol=0)
+
+
+def test_a_present_zero_self_loop_keeps_nothing_of_the_agent():
+    g = nx.DiGraph([(0, 1)])
+    g.add_node(2)
+    g.add_edge(1, 1, weight=0.0)
+    w = FixedGraph(g, weights="edge").matrix(3, delta=0.5).toarray()
+    assert w[1].tolist() == [1.0, 0.0, 0.0]
+
+
+@pytest.mark.parametrize("bad", ["abc", "2", None, True, complex(1, 1), np.nan, -1.0])
+def test_a_weight_that_is_not_a_finite_real_number_is_refused_naming_its_edge(bad):
+    g = nx.DiGraph([(1, 2)])
+    g.add_edge(0, 1, weight=bad)
+    with pytest.raises(ValueError, match=r"graph edge \(0, 1\) has a 'weight' attribute .*finite"):
+        FixedGraph(g, weights="edge").matrix(3, delta=0.5)
+
+
+def test_parallel_weights_that_overflow_are_refused_without_numpy_warnings(recwarn):
+    g = nx.MultiDiGraph()
+    g.add_nodes_from(range(2))
+    g.add_edge(0, 1, weight=1e308)
+    g.add_edge(0, 1, weight=1e308)
+    with pytest.raises(ValueError, match=r"parallel edges \(0, 1\) .* overflows"):
+        FixedGraph(g, weights="edge").matrix(2, delta=0.5)
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
