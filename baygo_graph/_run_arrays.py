@@ -73,7 +73,9 @@ def run_fields(meta: dict, arrays: dict) -> dict:
             arrays,
             n_steps=mse.shape[0],
             n_agents=mse.shape[1],
-            delta=meta["delta"],
+            # only a choice series carries delta (its weights); a fixed or edge-list
+            # series holds its weights, with delta None, as the run made it
+            delta=meta["delta"] if meta["kind"] == "dynamic" else None,
         )
     steps = arrays["posterior_steps"].tolist()
     posteriors = {t: arrays["posteriors"][i] for i, t in enumerate(steps)}

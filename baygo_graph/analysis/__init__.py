@@ -48,6 +48,7 @@ __all__ = [
     "closed_classes",
     "damped_influence",
     "influence",
+    "influence_order",
     "influence_rank",
     "influence_series",
     "listening_graph",

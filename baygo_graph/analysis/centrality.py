@@ -52,6 +52,7 @@ __all__ = [
     "damped_influence",
     "nonunique_windows",
     "influence",
+    "influence_order",
     "influence_rank",
     "influence_series",
     "reference_influence",
@@ -619,6 +620,43 @@ def influence_rank(influence, agent: int, *, tol: float = 1e-12):
     rank = 1.0 + (x > own + tol).sum(axis=-1)
     rank = np.where(np.isnan(x).any(axis=-1), np.nan, rank)
     return float(rank) if x.ndim == 1 else rank
+
+
+def influence_order(values, *, tol: float = 1e-12) -> np.ndarray:
+    """Node indices from most to least influential, ties in node order.
+
+    Values within ``tol`` of their neighbour in the sorted order are tied (the
+    tolerance of :func:`influence_rank`), so rounding noise never decides who
+    comes first: exact ties computed in another summation order (a reloaded
+    series, another door) give the same order. NaN comes last.
+
+    Parameters
+    ----------
+    values : array_like, shape (M,)
+        One influence vector (e.g. a mean over windows).
+    tol : float, default 1e-12
+
+    Returns
+    -------
+    numpy.ndarray of int, shape (M,)
+
+    Examples
+    --------
+    >>> influence_order([0.2, 0.2 + 1e-16, 0.2 - 1e-16, 0.4]).tolist()
+    [3, 0, 1, 2]
+    >>> influence_order([np.nan, 0.1, 0.3]).tolist()
+    [2, 1, 0]
+    """
+    v = np.asarray(values, dtype=float)
+    if v.ndim != 1:
+        raise ValueError(f"values must have shape (M,), got {v.shape}")
+    key = np.where(np.isnan(v), -np.inf, v)
+    order = np.argsort(-key, kind="stable")
+    s = key[order]
+    with np.errstate(invalid="ignore"):  # -inf - -inf: NaNs tie with each other
+        gap = np.diff(s) < -tol
+    group = np.concatenate([[0], np.cumsum(gap)])
+    return order[np.lexsort((order, group))]
 
 
 def reference_influence(

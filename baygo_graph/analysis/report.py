@@ -14,6 +14,7 @@ from ..limits import check_analysis_budget
 from .centrality import (
     InfluenceSeries,
     NonUniqueWindows,
+    influence_order,
     influence_rank,
     influence_series,
     nonunique_windows,
@@ -80,10 +81,11 @@ def _label(node):
 
 
 def _top(nodes, values, k: int = TOP_NODES) -> list:
-    """``[[label, value], ...]`` of the ``k`` largest positive values (ties by node
-    order): a node with no influence is never listed as influential."""
+    """``[[label, value], ...]`` of the ``k`` largest positive values, values within
+    ``_ZERO`` tied and listed in node order (:func:`influence_order`: rounding noise
+    never names the top node): a node with no influence is never listed as influential."""
     v = np.asarray(values, dtype=float)
-    order = np.argsort(-v, kind="stable")[:k]
+    order = influence_order(v, tol=_ZERO)[:k]
     return [[_label(nodes[i]), float(v[i])] for i in order.tolist() if v[i] > _ZERO]
 
 
@@ -214,10 +216,14 @@ class AnalysisReport:
                 entry["mean"] = [json_number(v) for v in mean_vec]
                 entry["top"] = _top(nodes, mean_vec)
                 entry["top_agent"] = entry["top"][0][0]
+                # the nodes that share the top value (within _ZERO): top_agent is the
+                # first of them in node order, not the one rounding put first
+                entry["top_tied"] = int((np.abs(mean_vec - mean_vec.max()) <= _ZERO).sum())
                 # nodes outside every closed class get 0: say how many hold it all
                 entry["positive_nodes"] = int(positive.sum())
             else:
-                entry |= {"mean": None, "top_agent": None, "top": [], "positive_nodes": 0}
+                entry |= {"mean": None, "top_agent": None, "top": [], "top_tied": 0,
+                          "positive_nodes": 0}  # fmt: skip
             gaps = self.undefined.get(method)
             if gaps is not None and len(gaps.ends):
                 values, counts = np.unique(gaps.n_classes, return_counts=True)
@@ -349,10 +355,9 @@ def analysis_report(
         listening = np.asarray(listener_fraction(s, agent=agent), dtype=float)
         counts = chosen_counts(s)
         chosen_share = float(counts[agent] / max(counts.sum(), 1))
-        delta = 0.5 if s.delta is None else s.delta
-        if focus is None and m >= 2 and delta < 1.0:
-            # delta = 1: nobody listens, no reference is unique
-            references = reference_influence(m, informative=agent, delta=delta)
+        if focus is None and m >= 2:
+            # the paper's fixed references (equal weights): they do not depend on delta
+            references = reference_influence(m, informative=agent)
     return AnalysisReport(
         steps=T,
         agents=m,

@@ -70,6 +70,12 @@ def _undefined_text(u: dict, gaps, followed: str | None) -> str:
     )
 
 
+def _tied_top(r: dict) -> str:
+    """Say when the top value is shared: the first node listed is then first by order."""
+    n = r.get("top_tied", 0)
+    return f" ({n} nodes tied at the top within 1e-12, listed in node order)" if n > 1 else ""
+
+
 def _held_by(r: dict, agents: int) -> str:
     """Why the ranking lists fewer nodes than there are (the rest have no influence)."""
     text = held_by_text(r["positive_nodes"], agents)
@@ -165,6 +171,7 @@ def _text(report, label: str) -> list[str]:
         else:
             lines.append(
                 f"{head}: most influential on average over those windows: {_top_text(r['top'])}"
+                + _tied_top(r)
                 + _held_by(r, s["agents"])
             )
         if "undefined" in r:

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from .._text import counted, figure_label
+from ..analysis.centrality import influence_order
 from ..limits import FIGURE_BYTES_PER_POINT, check_figure_budget
 from ._bands import seed_bands, table_seeds, table_steps
 from ._palettes import colorblind
@@ -317,7 +318,7 @@ def _top_agents(s: np.ndarray, top: int, informative) -> list[int]:
     [2, 3]
     """
     mean = _mean_influence(s)
-    order = [int(i) for i in np.argsort(-np.nan_to_num(mean, nan=-1.0), kind="stable")]
+    order = influence_order(mean).tolist()  # ties in node order, NaN last
     return [i for i in order if i != informative and np.isfinite(mean[i])][:top]
 
 

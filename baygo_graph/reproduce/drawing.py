@@ -332,11 +332,8 @@ def run_figures(run, *, window=10) -> dict:
         return figs
     t, m = run.n_steps, run.n_agents
     infl = run_influence(run, window=window)
-    refs = (  # delta = 1: agents keep only their own posterior, no reference is defined
-        analysis.reference_influence(m, informative=run.informative, delta=run.delta)
-        if run.delta < 1
-        else None
-    )
+    # the paper's fixed references (equal weights): defined whatever delta
+    refs = analysis.reference_influence(m, informative=run.informative)
     figs["graph_last_step"] = F.draw_graph(
         run.graph(t - 1), influence=infl[t - 1], synthetic=syn, title=f"step {t - 1}", caption=cap
     ).figure

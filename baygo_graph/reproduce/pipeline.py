@@ -116,9 +116,7 @@ def _measure_baygo(runs, seeds, *, window):
     fraction = np.stack(
         [np.asarray(analysis.listener_fraction(runs[("baygo", r)]), float) for r in range(seeds)]
     )
-    references = analysis.reference_influence(
-        show.n_agents, informative=show.informative, delta=show.delta
-    )
+    references = analysis.reference_influence(show.n_agents, informative=show.informative)
     start = max(0, t - window)
     union, union_influence = union_and_influence(show, start, t)
     return Measures(table, windows, counts, fraction, references, union, union_influence,

@@ -5,6 +5,8 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from shared import digraph, eig_reference, random_choices
 
 from baygo_graph import NotUniqueError, Run, simulate, synthetic_bodyfat
@@ -240,3 +242,19 @@ def test_damped_alternative_equals_pagerank_of_the_window_matrix(method):
                                   if mat[i, j] > 0)  # fmt: skip
         pr = nx.pagerank(g, alpha=0.85, tol=1e-13, max_iter=1000)
         np.testing.assert_allclose(got, [pr[k] for k in range(6)], atol=1e-9)
+
+
+@given(
+    levels=st.lists(st.sampled_from([0.0, 0.1, 0.2, 0.35]), min_size=1, max_size=12),
+    noise=st.lists(st.floats(-4e-16, 4e-16), min_size=12, max_size=12),
+)
+def test_influence_order_ignores_rounding_noise_among_ties(levels, noise):
+    """Exact ties perturbed by rounding noise keep node order; distinct values are sorted
+    (a brute-force reference: sort by (-value, node) on the exact values)."""
+    from baygo_graph.analysis import influence_order
+
+    exact = np.array(levels)
+    noisy = exact + np.array(noise[: len(levels)])
+    want = sorted(range(len(levels)), key=lambda i: (-levels[i], i))
+    assert influence_order(noisy).tolist() == want
+    assert influence_order(exact).tolist() == want

@@ -32,10 +32,13 @@ def test_report_numbers_come_from_the_analysis_functions():
         assert report["steps"] == 4
 
 
-def test_delta_one_has_no_reference_and_no_error():
+def test_references_are_the_papers_fixed_baselines_whatever_delta():
+    """The references are the equal-weight baselines' influence, which no delta changes:
+    a delta = 1 run has them too (U4: they came and went with the door a run came in by)."""
     run = Run.from_choices(np.array([[1, 0, 0], [2, 0, 1]]), delta=1.0)
     rep = analysis_report(run, window=2).as_dict()
-    assert "references" not in rep and rep["listening_to_informative"]["mean"] == 0.0
+    assert rep["references"] == {"posm": 3 / 7, "negm": 2 / 7, "complete": 1 / 3}
+    assert rep["listening_to_informative"]["mean"] == 0.0
     with pytest.raises(Exception, match="not unique"):
         reference_influence(3, informative=0, delta=1.0, weights="delta")
 
@@ -75,3 +78,36 @@ def test_a_long_span_is_refused_before_its_windows_are_answered(monkeypatch):
     monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "4GiB")
     small = bg.as_series(df.assign(time=[0, 9]))
     assert analysis_report(small).steps == 10
+
+
+@pytest.mark.parametrize("strategy", ["complete", "nocol", "posm", "negm", "baygo"])
+def test_one_run_gives_one_report_through_every_door(strategy, tmp_path):
+    """In memory, after Run.save/Run.load, and from its saved series: the same top order,
+    top agent, references and numbers (U4: 1e-16 noise among exact ties named another
+    top agent after a reload; delta and references changed with the door)."""
+    import warnings
+
+    from baygo_graph import as_series, simulate, write_series
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        run = simulate(strategy, agents=5, steps=6, rng=3, delta=1.0, progress=False)
+    run.save(tmp_path / "run")
+    write_series(run, tmp_path / "run.json")
+    doors = {
+        "memory": run,
+        "Run.load": Run.load(tmp_path / "run"),
+        "json": as_series(tmp_path / "run.json"),
+    }
+    reps = {k: analysis_report(v, window=2).as_dict() for k, v in doors.items()}
+    first = reps["memory"]
+    for door, rep in reps.items():
+        for method in ("product", "union"):
+            got, want = rep["influence"][method], first["influence"][method]
+            assert [n for n, _ in got["top"]] == [n for n, _ in want["top"]], door
+            assert (got["top_agent"], got["top_tied"]) == (want["top_agent"], want["top_tied"])
+            np.testing.assert_allclose(
+                [v for _, v in got["top"]], [v for _, v in want["top"]], rtol=1e-12
+            )
+        assert rep["references"] == first["references"], door
+    assert reps["Run.load"]["delta"] == first["delta"]
