@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from .._format import synthetic_banner
-from .._text import console, counted, quoted, short_path
+from .._text import console, counted, short_path, shorten
 from ..defaults import BODYFAT_ENV, DEFAULT_WINDOW, resolve_window
 
 __all__ = [
@@ -45,6 +45,9 @@ __all__ = [
     "strategy_list",
     "strategy_name",
     "model_name",
+    "build_model",
+    "model_pairs",
+    "parse_options",
     "synthetic_banner",
 ]
 
@@ -239,17 +242,14 @@ def _time_format(ctx, param, value):
 
 
 def _bin(ctx, param, value):
-    """``--bin``: a width; an integer one must be positive (no file makes 0 a width)."""
-    if value is None:
-        return None
-    from .._validate import INTEGER_TEXT
+    """``--bin``: a width some file could take (:func:`~baygo_graph.io.times.check_bin`, a
+    usage error otherwise); whether it fits the file's times is checked as it is read."""
+    from ..io.times import check_bin
 
-    text = value.strip()
-    if not text or (INTEGER_TEXT.fullmatch(text) and int(text) <= 0):
-        raise click.BadParameter(
-            f"a step's width must be a positive integer or a duration such as 1D, got "
-            f"{quoted(value)}"
-        )
+    try:
+        check_bin(value)
+    except ValueError as e:
+        raise click.BadParameter(str(e).removeprefix("bin ")) from None
     return value
 
 
@@ -289,8 +289,8 @@ class SchedulerAddress(click.ParamType):
 
         try:
             return check_scheduler(value, name="--scheduler", local="--jobs")
-        except ValueError as e:
-            raise click.ClickException(str(e)) from None
+        except ValueError as e:  # no scheduler answers at a malformed address: exit code 2
+            self.fail(str(e).removeprefix("--scheduler: "), param, ctx)
 
 
 def reach_scheduler(scheduler) -> None:
@@ -847,3 +847,82 @@ def output_folder(folder, *, option: str = "--out", lock: bool = True, force: bo
     except BaseException:
         _remove_created(created)
         raise
+
+
+def parse_options(pairs) -> dict:
+    """``KEY=VALUE`` strings as a dict; a VALUE that parses as JSON is taken as such.
+
+    Examples
+    --------
+    >>> parse_options(["bounds=[-3,3]", "dtype=float32"])
+    {'bounds': [-3, 3], 'dtype': 'float32'}
+    """
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.isidentifier():
+            raise ValueError(f"--model-option must be KEY=VALUE, got {shorten(repr(pair), 60)}")
+        try:
+            out[key] = json.loads(value)
+        except json.JSONDecodeError:
+            out[key] = value
+    return out
+
+
+def model_pairs(ctx, param, pairs) -> tuple:
+    """``--model-option`` values: each KEY=VALUE (a usage error otherwise), as typed."""
+    try:
+        parse_options(pairs)
+    except ValueError as e:
+        raise click.BadParameter(str(e).removeprefix("--model-option ")) from None
+    return pairs
+
+
+def build_model(name: str, *, grid=None, pairs=(), grid_hint: str = "'--grid'"):
+    """The model ``--model``, ``--grid`` and ``--model-option`` name, built before any
+    work: a key the model does not take, or a value it refuses, is a usage error naming
+    the option, the value as typed and what the model takes (the built-in models check
+    every option when they are built).
+
+    Examples
+    --------
+    >>> build_model("linear", grid=11, pairs=["bounds=[-3,3]"]).bounds
+    [-3, 3]
+    >>> try:
+    ...     build_model("linear", pairs=["k=1"])
+    ... except click.BadParameter as e:
+    ...     print(e.format_message()[:70])
+    Invalid value for '--model-option': the linear model has no option 'k'
+    """
+    from ..models import model_options
+
+    options = parse_options(pairs)
+    known = model_options(name)
+    if grid is not None and known is not None and "grid" not in known:
+        raise click.BadParameter(
+            f"the {name} model has no grid (it takes no grid=)", param_hint=grid_hint
+        )
+    typed = dict(zip(options, pairs, strict=True))  # a key given twice: the last one counts
+    typed.update({key: pair for pair in pairs for key in [pair.partition("=")[0]]})
+    for key in options:
+        if known is not None and key not in known:
+            raise click.BadParameter(
+                f"the {name} model has no option {shorten(repr(key), 40)} (its options: "
+                f"{', '.join(known)})",
+                param_hint="'--model-option'",
+            )
+    base = {} if grid is None else {"grid": grid}
+    for key, value in options.items():  # one at a time: the error names its own pair
+        _build(name, base | {key: value}, what=shorten(typed[key], 60), hint="'--model-option'")
+    return _build(name, base | options, what=", ".join(shorten(p, 40) for p in pairs),
+                  hint="'--model-option'" if pairs else grid_hint)  # fmt: skip
+
+
+def _build(name, options, *, what, hint):
+    from ..models import resolve_model
+
+    try:
+        return resolve_model(name, **options)
+    except (ValueError, TypeError) as e:
+        prefix = f"{what}: " if what else ""
+        raise click.BadParameter(prefix + shorten(str(e), 200), param_hint=hint) from None

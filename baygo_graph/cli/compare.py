@@ -39,6 +39,7 @@ from ..strategies import PAPER_STRATEGIES
 from ._common import (
     NamedPath,
     Real,
+    build_model,
     data_option,
     default_data,
     emit,
@@ -281,6 +282,7 @@ def compare(
     progress,
 ):
     """Run strategies over many seeds (paired) and print the summary table."""
+    model, grid = build_model(model, grid=grid), None  # checked before any work
     data = default_data(data, agents=agents, samples=samples)
     level, window = 0.95, fit_window(window, steps, what="the runs")
     options = {"seed": seed, "delta": delta, "batch": batch, "model": model, "grid": grid,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import json
 from pathlib import Path
 
 import click
@@ -13,16 +12,18 @@ from .._text import counted, shorten
 from ..defaults import PAPER
 from ..io.npz import run_path
 from ..learning import simulate
-from ..models import DEFAULT_MODEL, MODEL_NAMES, resolve_model
+from ..models import DEFAULT_MODEL, MODEL_NAMES
 from ..strategies import DEFAULT_STRATEGY, PHYSICAL_PRESETS, STRATEGY_NAMES, resolve_strategy
 from ._common import (
     NamedPath,
     Real,
+    build_model,
     data_option,
     default_data,
     emit,
     loss_label,
     model_name,
+    model_pairs,
     out_error,
     output_file,
     output_folder,
@@ -32,7 +33,7 @@ from ._common import (
     synthetic_banner,
 )
 
-__all__ = ["parse_options", "run"]
+__all__ = ["run"]
 
 
 @click.command()
@@ -77,8 +78,9 @@ __all__ = ["parse_options", "run"]
     "model_options",
     multiple=True,
     metavar="KEY=VALUE",
+    callback=model_pairs,
     help="An option of the model (repeatable), VALUE read as JSON when it parses: "
-    "--model-option bounds=[-3,3].",
+    "--model-option bounds=[-3,3]; checked before the run.",
 )
 @click.option(
     "--out",
@@ -97,6 +99,9 @@ def run(out, force, as_json, samples, **options):
         raise click.UsageError(f"--samples sizes the bodyfat data; --model {options['model']} "
                                "has data of its own")  # fmt: skip
     _check_physical(options["physical"], options["agents"])
+    options["model"] = build_model(
+        options["model"], grid=options.pop("grid"), pairs=options.pop("model_options")
+    )
     with _output(out, force=force):
         result = _simulate(**options)
         summary = result.summary()
@@ -158,15 +163,8 @@ def _save(result, out, *, force: bool) -> Path:
         raise out_error("--out", out, e) from None
 
 
-def _simulate(
-    *, strategy, agents, steps, seed, data, delta, batch, grid, physical, model, model_options,
-    progress,
-):  # fmt: skip
+def _simulate(*, strategy, agents, steps, seed, data, delta, batch, physical, model, progress):
     try:
-        options = parse_options(model_options)
-        if grid is not None:
-            options = {"grid": grid} | options
-        chosen = resolve_model(model, **options)
         strat = resolve_strategy(
             strategy,
             agents=agents,
@@ -178,7 +176,7 @@ def _simulate(
             steps=steps,
             rng=seed,
             data=data,
-            model=chosen,
+            model=model,
             delta=delta,
             batch=batch,
             progress=progress,
@@ -231,17 +229,3 @@ def listened_line(chosen_counts, *, top: int = TOP_LISTENED) -> str:
         + ", ".join(f"{i}:{share[i]:.2f}" for i in order[:top].tolist())
         + f"; {len(rest)} others: {rest.sum():.2f}"
     )
-
-
-def parse_options(pairs) -> dict:
-    """``KEY=VALUE`` strings as a dict; a VALUE that parses as JSON is taken as such."""
-    out = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.isidentifier():
-            raise ValueError(f"--model-option must be KEY=VALUE, got {pair!r}")
-        try:
-            out[key] = json.loads(value)
-        except json.JSONDecodeError:
-            out[key] = value
-    return out

@@ -7,11 +7,12 @@ from pathlib import Path
 
 import click
 
-from .._text import counted
+from .._text import counted, shorten
 from ..models import DEFAULT_MODEL, MODEL_NAMES
 from ..strategies import DEFAULT_STRATEGY, STRATEGY_NAMES
 from ._common import (
     NamedPath,
+    build_model,
     data_option,
     default_data,
     emit,
@@ -30,21 +31,24 @@ from ._common import (
 __all__ = ["sweep"]
 
 
-def _parse_params(values) -> dict:
+def _parse_params(values, *, model) -> dict:
+    """``--param`` values as a grid, every value checked before any work (a usage error
+    naming ``NAME=VALUES`` as typed): its kind and range, each physical graph for each
+    number of agents, and each ``grid`` for ``model``."""
     from ..experiments import PARAMETERS
 
-    grid = {}
+    grid, typed = {}, {}
     for item in values:
         name, sep, rest = item.partition("=")
         name = name.strip()
         if not sep or not rest.strip():
             raise click.BadParameter(
-                f"{item!r}: expected NAME=V1,V2,... (e.g. delta=0.3,0.5)", param_hint="--param"
+                f"{item!r}: expected NAME=V1,V2,... (e.g. delta=0.3,0.5)", param_hint="'--param'"
             )
         if name not in PARAMETERS:
             raise click.BadParameter(
                 f"unknown parameter {name!r}: choose from {', '.join(sorted(PARAMETERS))}",
-                param_hint="--param",
+                param_hint="'--param'",
             )
         values = [v.strip() for v in rest.split(",") if v.strip()]
         if PARAMETERS[name][0] is float:  # the one rule for numbers typed: 1e-400 is not 0
@@ -53,12 +57,24 @@ def _parse_params(values) -> dict:
             try:
                 values = [real_text(name, v) if _is_number(v) else v for v in values]
             except ValueError as e:
-                raise click.BadParameter(str(e), param_hint="--param") from None
+                raise click.BadParameter(str(e), param_hint="'--param'") from None
         grid.setdefault(name, []).extend(values)
+        typed.setdefault(name, []).append(shorten(item.strip(), 60))
     from ..experiments.sweep import _check_grid
 
-    try:  # a value of the wrong kind or range: a usage error (exit code 2), before any work
-        checked = _check_grid({k: v for k, v in grid.items() if k != "physical"})
+    checked = {}
+    for name, values in grid.items():  # a value of the wrong kind or range: a usage error
+        if name == "physical":
+            continue
+        try:
+            checked |= _check_grid({name: values}, label=str)
+        except ValueError as e:
+            raise click.BadParameter(
+                f"{'; '.join(typed[name])}: {e}", param_hint="'--param'"
+            ) from None
+    for points in checked.get("grid", []):  # the model has a grid, of these points
+        build_model(model, grid=points, grid_hint="'--param'")
+    try:
         if "physical" in grid:  # each name for each number of agents, no graph drawn
             from ..strategies.physical import check_physical
 
@@ -66,7 +82,7 @@ def _parse_params(values) -> dict:
                 for name in grid["physical"]:
                     check_physical(name, int(agents))
     except ValueError as e:
-        raise click.BadParameter(str(e), param_hint="--param") from None
+        raise click.BadParameter(str(e), param_hint="'--param'") from None
     return grid
 
 
@@ -181,7 +197,7 @@ def sweep(
     from ..experiments import PARAMETERS
     from ..experiments import sweep as run_sweep
 
-    grid = _parse_params(params)
+    grid = _parse_params(params, model=model)
     names = strategies
     reach_scheduler(scheduler)  # before the folder is made
     if samples is not None:  # the synthetic stand-in's size, as run and compare take it

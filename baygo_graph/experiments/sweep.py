@@ -175,7 +175,9 @@ def task_id(task: dict) -> str:
     return hashlib.sha1(blob.encode()).hexdigest()[:16]
 
 
-def _check_grid(grid: dict) -> dict:
+def _check_grid(grid: dict, *, label=lambda name: f"grid[{name!r}]") -> dict:
+    """The grid's values converted and checked; ``label(name)`` names a parameter in a
+    message (the CLI: its ``--param`` name)."""
     if not isinstance(grid, dict):
         raise TypeError(f"grid must be a dict of parameter -> list of values, got {type(grid)}")
     out = {}
@@ -187,7 +189,7 @@ def _check_grid(grid: dict) -> dict:
             )
         vals = [values] if isinstance(values, str | int | float) else list(values)
         if not vals:
-            raise ValueError(f"grid[{name!r}] must list at least one value, got {values!r}")
+            raise ValueError(f"{label(name)} must list at least one value, got {values!r}")
         kind = PARAMETERS[name][0]
         try:
             converted = [kind(v) for v in vals]
@@ -195,13 +197,13 @@ def _check_grid(grid: dict) -> dict:
                 raise ValueError
         except (TypeError, ValueError):
             raise ValueError(
-                f"grid[{name!r}] must hold {kind.__name__} values, got {values!r}"
+                f"{label(name)} must hold {kind.__name__} values, got {values!r}"
             ) from None
         for v in converted:  # checked here, not in the workers after the folder is made
             if name == "delta":
-                check_real(f"grid[{name!r}]", v, low=0.0, high=1.0)
+                check_real(label(name), v, low=0.0, high=1.0)
             elif name in _MINIMUM:
-                check_int(f"grid[{name!r}]", v, minimum=_MINIMUM[name])
+                check_int(label(name), v, minimum=_MINIMUM[name])
         out[name] = list(dict.fromkeys(converted))  # drop repeats, keep order
     return out
 

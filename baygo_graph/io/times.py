@@ -46,7 +46,14 @@ from .. import _text
 from .._validate import INTEGER_TEXT, NUMBER_TEXT
 from ..exceptions import CellError, TimeBinWarning
 
-__all__ = ["MANY_STEPS", "ORIGINS", "UNIX_FORMATS", "check_time_format", "time_steps"]
+__all__ = [
+    "MANY_STEPS",
+    "ORIGINS",
+    "UNIX_FORMATS",
+    "check_bin",
+    "check_time_format",
+    "time_steps",
+]
 
 #: The values of ``origin=``.
 ORIGINS = ("first", "epoch")
@@ -692,6 +699,45 @@ def check_time_format(time_format) -> str | None:
             f"format such as '%d/%m/%Y', got {_text.quoted(time_format, 40)}"
         )
     return unix
+
+
+def check_bin(bin) -> None:
+    """``bin`` checked against every file: None, a positive integer (or its text), a
+    duration or a calendar period pandas reads; whether it fits a given time column is
+    checked when that column is read. The one check, for ``time_steps``'s callers and
+    ``--bin``.
+
+    Examples
+    --------
+    >>> check_bin(7), check_bin("7"), check_bin("1W"), check_bin("15min")
+    (None, None, None, None)
+    >>> try:
+    ...     check_bin("3xs")
+    ... except ValueError as e:
+    ...     print(str(e)[:35], "...", str(e)[-11:])
+    bin must be a positive integer, a d ... got '3xs'
+    """
+    if bin is None:
+        return
+    text = bin.strip() if isinstance(bin, str) else bin
+    if isinstance(text, str) and INTEGER_TEXT.fullmatch(text):
+        text = int(text)
+    if isinstance(text, int | np.integer) and not isinstance(text, bool):
+        if text <= 0:
+            raise ValueError(f"bin must be a positive integer or a duration, got {_bin_text(bin)}")
+        return
+    why = (
+        "bin must be a positive integer, a duration ('15min', '6h', '1D', '7D') or a "
+        f"calendar period ('1W', 'W-WED', 'MS', 'YS'), got {_bin_text(bin)}"
+    )
+    if not isinstance(text, str):
+        raise ValueError(why)
+    if _calendar(text) is not None:
+        return
+    try:
+        _duration_ns(text)
+    except ValueError:
+        raise ValueError(why) from None
 
 
 def time_steps(

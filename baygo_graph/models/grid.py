@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
+from .. import _text
+from .._validate import check_real, check_scale
 from ..data import resolve_data
 from ..exceptions import GridResolutionWarning
 from . import rows as _rows
@@ -25,6 +27,8 @@ from .kl import kl_choices
 from .rows import for_rows
 
 __all__ = [
+    "check_grid",
+    "check_options",
     "Grid",
     "GridModel",
     "GridState",
@@ -98,6 +102,98 @@ class Grid:
         return tuple((float(a[0]), float(a[-1])) for a in self.axes)
 
 
+def check_grid(points=61, *, bounds=(-2.0, 2.0), dims: int = 2, name: str = "points") -> tuple:
+    """``(points per axis, (dims, 2) bounds)`` of a grid, checked before it is made.
+
+    A model checks its ``grid`` and ``bounds`` options with it when it is built, so a
+    bad value is refused before any run.
+
+    Examples
+    --------
+    >>> check_grid(3, bounds=(0, 1))[0]
+    (3, 3)
+    >>> check_grid(3, bounds="abc")
+    Traceback (most recent call last):
+    ...
+    ValueError: bounds must be (lo, hi) or 2 of them with finite lo < hi, got 'abc'
+    """
+    pts = (points,) * dims if np.ndim(points) == 0 else tuple(points)
+    if len(pts) != dims or any(
+        isinstance(p, bool) or not isinstance(p, int | np.integer) or p < 2 for p in pts
+    ):
+        raise ValueError(
+            f"{name} must be an int >= 2 or {dims} of them (one per axis), got {points!r}"
+        )
+    try:
+        bnds = np.asarray(bounds, dtype=float)
+    except (TypeError, ValueError):  # text, ragged lists
+        bnds = np.empty(0)
+    if bnds.shape == (2,):
+        bnds = np.tile(bnds, (dims, 1))
+    ok = bnds.shape == (dims, 2) and np.all(np.isfinite(bnds)) and np.all(bnds[:, 0] < bnds[:, 1])
+    if not ok:
+        raise ValueError(
+            f"bounds must be (lo, hi) or {dims} of them with finite lo < hi, got {bounds!r}"
+        )
+    return pts, bnds
+
+
+def check_options(model, *, dims: int | None = None, points=None) -> None:
+    """Check a grid model's common options when it is built (before any run): ``grid``
+    and ``bounds`` (with ``dims`` axes, ``points`` per axis: default ``model.grid``),
+    ``sigma`` (None or a scale), ``test_fraction`` in (0, 1), the split's
+    ``informative_range`` and ``other_range`` (None or ``(lo, hi)``, lo < hi) and
+    ``assignment`` (None or integers) and ``dtype`` ('float64' or 'float32'); each option
+    the model has.
+
+    Examples
+    --------
+    >>> from baygo_graph.models import LinearRegression
+    >>> LinearRegression(test_fraction=2)
+    Traceback (most recent call last):
+    ...
+    ValueError: test_fraction must be in (0, 1), got 2
+    """
+    if dims is not None:
+        points = model.grid if points is None else points
+        check_grid(points, bounds=model.bounds, dims=dims, name="grid")
+    if getattr(model, "sigma", None) is not None:
+        check_scale("sigma", model.sigma)
+    if hasattr(model, "test_fraction"):
+        fraction = check_real("test_fraction", model.test_fraction)  # a finite number
+        if not 0.0 < fraction < 1.0:
+            raise ValueError(f"test_fraction must be in (0, 1), got {model.test_fraction!r}")
+    for name in ("informative_range", "other_range"):
+        value = getattr(model, name, None)
+        if value is not None and not _interval(value):
+            raise ValueError(
+                f"{name} must be an interval (lo, hi) of finite numbers with lo < hi, got {value!r}"
+            )
+    assignment = getattr(model, "assignment", None)
+    if assignment is not None and np.asarray(assignment).dtype.kind not in "iu":
+        raise ValueError(
+            f"assignment must be an integer array (each sample's agent, -1: test), got "
+            f"{_text.shorten(repr(assignment), 60)}"
+        )
+    if np.dtype(_precision(model.dtype)) not in (np.float64, np.float32):
+        raise ValueError(f"dtype must be 'float64' or 'float32', got {model.dtype!r}")
+
+
+def _interval(value) -> bool:
+    try:
+        pair = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        return False
+    return pair.shape == (2,) and bool(np.all(np.isfinite(pair)) and pair[0] < pair[1])
+
+
+def _precision(dtype):
+    try:
+        return np.dtype(dtype)
+    except TypeError:
+        raise ValueError(f"dtype must be 'float64' or 'float32', got {dtype!r}") from None
+
+
 def make_grid(points=61, *, bounds=(-2.0, 2.0), dims: int = 2) -> Grid:
     """Make a regular parameter grid of ``dims`` axes.
 
@@ -122,21 +218,7 @@ def make_grid(points=61, *, bounds=(-2.0, 2.0), dims: int = 2) -> Grid:
     >>> make_grid(3, dims=1).theta.ravel().tolist()
     [-2.0, 0.0, 2.0]
     """
-    pts = (points,) * dims if np.ndim(points) == 0 else tuple(points)
-    if len(pts) != dims or any(
-        isinstance(p, bool) or not isinstance(p, int | np.integer) or p < 2 for p in pts
-    ):
-        raise ValueError(
-            f"points must be an int >= 2 or {dims} of them (one per axis), got {points!r}"
-        )
-    bnds = np.asarray(bounds, dtype=float)
-    if bnds.shape == (2,):
-        bnds = np.tile(bnds, (dims, 1))
-    ok = bnds.shape == (dims, 2) and np.all(np.isfinite(bnds)) and np.all(bnds[:, 0] < bnds[:, 1])
-    if not ok:
-        raise ValueError(
-            f"bounds must be (lo, hi) or {dims} of them with finite lo < hi, got {bounds!r}"
-        )
+    pts, bnds = check_grid(points, bounds=bounds, dims=dims)
     axes = tuple(np.linspace(lo, hi, p) for (lo, hi), p in zip(bnds, pts, strict=True))
     mesh = np.meshgrid(*axes, indexing="ij")
     return Grid(axes=axes, theta=np.column_stack([a.ravel() for a in mesh]))

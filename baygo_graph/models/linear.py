@@ -16,7 +16,7 @@ import numpy as np
 from .._validate import check_real, check_scale
 from ..data import paper_split, resolve_data
 from ..defaults import PAPER
-from .grid import Grid, GridModel, log_normalize, make_grid
+from .grid import Grid, GridModel, check_options, log_normalize, make_grid
 
 __all__ = [
     "LinearRegression",
@@ -222,6 +222,11 @@ class RegressionSetup:
     other_range: tuple = PAPER.other_range
     dtype: str = "float64"
 
+    def __post_init__(self):
+        check_options(self)
+        check_real("sigma_scale", self.sigma_scale, low=0.0, low_open=True)
+        check_scale("prior_var", self.prior_var, size=2)
+
     def resolve_data(self, data):
         """The bodyfat data (a path, a DataFrame, a Dataset, or None: ``$BAYGO_BODYFAT``)."""
         return resolve_data(data)
@@ -294,6 +299,10 @@ class LinearRegression(RegressionSetup, GridModel):
 
     name = "linear"
     loss_name = "mse"
+
+    def __post_init__(self):
+        RegressionSetup.__post_init__(self)
+        check_options(self, dims=2)
 
     def make_grid(self) -> Grid:
         return make_grid(self.grid, bounds=self.bounds)

@@ -30,7 +30,7 @@ from ..data.labelled import (
     region_split,
     synthetic_labelled,
 )
-from .grid import Grid, GridModel, log_normalize, make_grid
+from .grid import Grid, GridModel, check_options, log_normalize, make_grid
 
 __all__ = ["LogisticRegression", "classification_metrics", "logistic_log_likelihood"]
 
@@ -157,6 +157,7 @@ class LogisticRegression(GridModel):
 
     def __post_init__(self):
         check_scale("prior_var", self.prior_var)
+        check_options(self, dims=2)
 
     def resolve_data(self, data):
         """The samples: a Dataset, DataFrame or CSV path with the feature and label, or

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._text import counted
-from .._validate import check_int, check_scale
+from .._validate import check_int, check_real, check_scale
 from ..data.labelled import assignment_split, gaussian_samples, load_csv, mean_split
-from .grid import Grid, GridModel, log_normalize, make_grid
+from .grid import Grid, GridModel, check_options, log_normalize, make_grid
 
 __all__ = ["GaussianMean", "mean_features", "mean_log_likelihood", "mean_statistics"]
 
@@ -155,6 +155,19 @@ class GaussianMean(GridModel):
     def __post_init__(self):
         check_int("dims", self.dims, minimum=1, maximum=2)
         check_scale("prior_var", self.prior_var)
+        check_options(self, dims=self.dims, points=self._points())
+        check_real("informative_share", self.informative_share, low=0.0, high=1.0, low_open=True)
+        check_real("extra_noise", self.extra_noise, low=0.0)
+        if self.truth is not None:
+            try:
+                truth = np.asarray(self.truth, dtype=float)
+            except (TypeError, ValueError):
+                truth = np.empty(0)
+            if truth.size != self.dims or truth.ndim > 1 or not np.all(np.isfinite(truth)):
+                raise ValueError(
+                    f"truth must have {counted(self.dims, 'coordinate')} (finite numbers), got "
+                    f"{self.truth!r}"
+                )
 
     def resolve_data(self, data):
         """The samples: a Dataset, DataFrame or CSV path with ``y1`` (and ``y2``), or

@@ -8,6 +8,7 @@ model object; :func:`model_names` lists what is registered.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 
 from .._validate import check_registry_name
 from .gaussian import ExactGaussian
@@ -16,7 +17,14 @@ from .logistic import LogisticRegression
 from .mean import GaussianMean
 from .protocol import MODEL_METHODS, Model
 
-__all__ = ["DEFAULT_MODEL", "MODEL_NAMES", "model_names", "register", "resolve_model"]
+__all__ = [
+    "DEFAULT_MODEL",
+    "MODEL_NAMES",
+    "model_names",
+    "model_options",
+    "register",
+    "resolve_model",
+]
 
 #: The model of a run when none is named: the paper's linear regression.
 DEFAULT_MODEL = "linear"
@@ -60,6 +68,28 @@ def model_names() -> tuple:
     ('linear', 'mean')
     """
     return tuple(_REGISTRY)
+
+
+def model_options(name: str) -> tuple | None:
+    """The option names a registered model takes (its factory's keywords, sorted), or
+    None when its factory takes any keyword (``**options``).
+
+    Examples
+    --------
+    >>> model_options("linear")[:3], model_options("exact")[-2:]
+    (('bounds', 'dtype', 'grid'), ('sigma_scale', 'test_fraction'))
+    """
+    factory = _REGISTRY[name.lower()]
+    if dataclasses.is_dataclass(factory):
+        return tuple(sorted(f.name for f in dataclasses.fields(factory) if f.init))
+    try:
+        parameters = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):  # a builtin without a signature
+        return None
+    if any(p.kind is p.VAR_KEYWORD for p in parameters):
+        return None
+    keywords = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    return tuple(sorted(p.name for p in parameters if p.kind in keywords))
 
 
 def resolve_model(model=None, **options):

@@ -98,7 +98,7 @@ def test_failed_sweep_leaves_no_folder_it_made(tmp_path, capsys, monkeypatch):
     sweep_mod = importlib.import_module("baygo_graph.experiments.sweep")
     # a bad value: refused before anything is made
     code, _, err = call([*ARGS, "--param", "grid=1", "--out", str(tmp_path / "a" / "b")], capsys)
-    assert code == 2 and "grid['grid'] must be an integer >= 2, got 1" in err  # usage error
+    assert code == 2 and "grid=1: grid must be an integer >= 2, got 1" in err  # usage error
     assert not (tmp_path / "a").exists()
 
     def unreachable(*args, **kwargs):  # e.g. a Dask scheduler that does not answer
@@ -155,8 +155,8 @@ def test_sweep_checks_its_scheduler_before_any_work(tmp_path, capsys):
     for reproduce); one check for every --scheduler."""
     for bad in ("synchronous", "tcp://host", "", "tcp://host:99999"):
         code, _, err = call([*ARGS, "--scheduler", bad, "--out", str(tmp_path / "s")], capsys)
-        assert code == 1 and err == (
-            f"baygo: error: --scheduler: {bad!r} is not a scheduler address "
+        assert code == 2 and err == (  # a usage error: no scheduler has such an address
+            f"baygo: error: Invalid value for '--scheduler': {bad!r} is not a scheduler address "
             "(tcp://HOST:PORT); for local workers use --jobs\n"
         )
     assert not (tmp_path / "s").exists()  # refused before the folder was made
