@@ -508,8 +508,9 @@ def figure_metadata(fig, fmt) -> dict:
     """The ``savefig`` metadata that puts the "SYNTHETIC DATA" mark in a figure file as
     text, when the figure carries the drawn mark
     (:func:`~baygo_graph.figures._style.mark_synthetic`): a PDF's
-    ``Subject`` and ``Keywords``, a PNG's or SVG's ``Description`` (the drawn glyphs are
-    no text a search or ``strings`` finds); ``{}`` otherwise, or for another format.
+    ``Subject`` and ``Keywords``, a PNG's or SVG's ``Description``, a GIF's comment
+    extension or an MP4's ``comment`` tag (the drawn glyphs are no text a search or
+    ``strings`` finds); ``{}`` otherwise, or for another format.
 
     Examples
     --------
@@ -522,7 +523,8 @@ def figure_metadata(fig, fmt) -> dict:
     {'Description': 'SYNTHETIC DATA'}
     >>> plt.close(fig)
     """
-    keys = {"pdf": ("Subject", "Keywords"), "png": ("Description",), "svg": ("Description",)}
+    keys = {"pdf": ("Subject", "Keywords"), "png": ("Description",), "svg": ("Description",),
+            "gif": ("comment",), "mp4": ("comment",)}  # fmt: skip
     fmt = str(fmt or "").lower()
     if fmt not in keys or not fig.findobj(lambda a: a.get_gid() == SYNTHETIC_GID):
         return {}

@@ -111,7 +111,9 @@ def save_animation(anim, path, *, fps=4, dpi=90, overwrite: bool = False):
     ['a.gif']
     """
     import matplotlib as mpl
-    from matplotlib.animation import FFMpegWriter, PillowWriter
+    from matplotlib.animation import FFMpegWriter
+
+    from .._text import figure_metadata
 
     single = isinstance(path, str | os.PathLike)
     paths = [Path(path)] if single else [Path(p) for p in path]
@@ -128,12 +130,20 @@ def save_animation(anim, path, *, fps=4, dpi=90, overwrite: bool = False):
     exe = ffmpeg_path() if mp4 else None
     if mp4 and exe is None:
         raise RuntimeError(VIDEO_HINT)
+    fig = getattr(anim, "_fig", None)  # a marked figure: the mark as text in each file
+    marks = {kind: figure_metadata(fig, kind) if fig is not None else {} for kind in ("gif", "mp4")}
     if hasattr(anim, "iter_frames"):
         with contextlib.ExitStack() as stack:
             frames = len(anim.steps) if hasattr(anim, "steps") else None
             sinks = [
                 (_GifSink if p.suffix.lower() == ".gif" else _Mp4Sink)(
-                    p, fps=fps, exe=exe, overwrite=overwrite, stack=stack, frames=frames
+                    p,
+                    fps=fps,
+                    exe=exe,
+                    overwrite=overwrite,
+                    stack=stack,
+                    frames=frames,
+                    comment=marks[p.suffix.lower()[1:]].get("comment"),
                 )
                 for p in paths
             ]
@@ -150,14 +160,30 @@ def save_animation(anim, path, *, fps=4, dpi=90, overwrite: bool = False):
     for p in paths:  # a plain matplotlib animation: no frame iterator to share
         with atomic_path(p, overwrite=overwrite, suffix=True) as tmp:
             if p.suffix.lower() == ".gif":
-                anim.save(tmp, writer=PillowWriter(fps=fps), dpi=dpi)
+                anim.save(tmp, writer=_gif_writer(fps, marks["gif"].get("comment")), dpi=dpi)
             else:
                 with mpl.rc_context({"animation.ffmpeg_path": exe}):
                     writer = FFMpegWriter(
-                        fps=fps, codec="libx264", extra_args=["-pix_fmt", "yuv420p"]
-                    )
+                        fps=fps, codec="libx264", extra_args=["-pix_fmt", "yuv420p"],
+                        metadata=marks["mp4"],
+                    )  # fmt: skip
                     anim.save(tmp, writer=writer, dpi=dpi)
     return paths[0] if single else paths
+
+
+def _gif_writer(fps, comment):
+    """matplotlib's Pillow writer, with ``comment`` (the SYNTHETIC mark) in the GIF."""
+    from matplotlib.animation import PillowWriter
+
+    class _Writer(PillowWriter):
+        def finish(self):
+            if not comment:
+                return super().finish()
+            first, *rest = self._frames
+            first.save(self.outfile, save_all=True, append_images=rest,
+                       duration=int(1000 / self.fps), loop=0, comment=comment)  # fmt: skip
+
+    return _Writer(fps=fps)
 
 
 class _GifSink:
@@ -168,9 +194,10 @@ class _GifSink:
     cut: most pixels closer, some up to 51 off).
     """
 
-    def __init__(self, path, *, fps, exe, overwrite, stack, frames=None):
+    def __init__(self, path, *, fps, exe, overwrite, stack, frames=None, comment=None):
         self.tmp = stack.enter_context(atomic_path(path, overwrite=overwrite, suffix=True))
         self.fps, self.images, self.frames, self.checked = fps, [], frames, 0
+        self.comment = comment  # the GIF's comment extension (the SYNTHETIC mark)
 
     def add(self, frame) -> None:
         from PIL import Image
@@ -195,15 +222,18 @@ class _GifSink:
 
     def close(self) -> None:
         first, *rest = self.images
+        extra = {"comment": self.comment} if self.comment else {}
         first.save(self.tmp, format="GIF", save_all=True, append_images=rest,
-                   duration=int(round(1000 / self.fps)), loop=0, optimize=False)  # fmt: skip
+                   duration=int(round(1000 / self.fps)), loop=0, optimize=False,
+                   **extra)  # fmt: skip
 
 
 class _Mp4Sink:
     """Frames piped to an ffmpeg process (H.264, yuv420p) as they come."""
 
-    def __init__(self, path, *, fps, exe, overwrite, stack, frames=None):
+    def __init__(self, path, *, fps, exe, overwrite, stack, frames=None, comment=None):
         self.path, self.fps, self.exe, self.proc, self.broken = path, fps, exe, None, False
+        self.tags = ["-metadata", f"comment={comment}"] if comment else []  # the SYNTHETIC mark
         self.tmp = stack.enter_context(atomic_path(path, overwrite=overwrite, suffix=True))
         stack.callback(self._end)
 
@@ -217,7 +247,7 @@ class _Mp4Sink:
                 "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{w}x{h}", "-r", str(self.fps),
                 "-i", "-", "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2",
                 "-c:v", "libx264", "-pix_fmt", "yuv420p", "-movflags", "+faststart",
-                str(self.tmp),
+                *self.tags, str(self.tmp),
             ]  # fmt: skip
             self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stderr=subprocess.PIPE)
         if self.broken:
