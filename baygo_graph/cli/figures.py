@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from .._text import counted
+from .._text import counted, shorten
 from ._common import (
     InputPath,
     NamedPath,
@@ -286,6 +286,24 @@ def animate(run_dir, steps_text, fmt, out, fps, dpi, panel, window, force):
         plt.close(anim.figure)
 
 
+def _horizons(ctx, param, value):
+    """``--horizons``: run lengths, integers >= 2, comma-separated (a usage error
+    otherwise); None: the default rule (:func:`~baygo_graph.reproduce.horizon.default_horizons`)."""
+    if value is None:
+        return None
+    parts = [p.strip() for p in value.split(",")]
+    try:
+        horizons = [int(p) for p in parts]
+    except ValueError:
+        horizons = []
+    if not horizons or min(horizons) < 2:
+        raise click.BadParameter(
+            f"expected run lengths of 2 steps or more, comma-separated (e.g. 30,60,120,300), "
+            f"got {shorten(repr(value), 60)}"
+        )
+    return tuple(sorted(set(horizons)))
+
+
 @click.command()
 @click.option(
     "--seeds",
@@ -297,6 +315,9 @@ def animate(run_dir, steps_text, fmt, out, fps, dpi, panel, window, force):
 @click.option("--steps", type=click.IntRange(min=2), default=60, show_default=True,
               help="Steps of the comparison's runs (the paper: 60); a claim about a span "
               "longer than the run is not evaluated, and says so.")  # fmt: skip
+@click.option("--horizons", callback=_horizons, default=None, metavar="T1,T2,...",
+              help="Run lengths of the horizon study (BayGo runs as long as the longest) "
+              "[default: T/2, T, 2T, 5T for --steps T; the paper: 30,60,120,300].")  # fmt: skip
 @data_option
 @click.option("--jobs", "n_jobs", type=int, default=None,
               help="Worker processes (default: all cores; 1: serial).")  # fmt: skip
@@ -331,8 +352,8 @@ def animate(run_dir, steps_text, fmt, out, fps, dpi, panel, window, force):
               "10-20x larger) instead of results.parquet.")  # fmt: skip
 @force_option
 @click.option("--json", "as_json", is_flag=True, help="Print claims and files as JSON.")
-def reproduce(seeds, steps, data, n_jobs, out, seed, agents, grid, gallery, video, progress,
-              regimes, design, regime_seeds, scheduler, save_runs, as_csv, force,
+def reproduce(seeds, steps, horizons, data, n_jobs, out, seed, agents, grid, gallery, video,
+              progress, regimes, design, regime_seeds, scheduler, save_runs, as_csv, force,
               as_json):  # fmt: skip
     """Run the paper experiment: all strategies over many seeds -> figures, report.
 
@@ -370,6 +391,8 @@ def reproduce(seeds, steps, data, n_jobs, out, seed, agents, grid, gallery, vide
         say(banner)
     parts = ["baygo", "reproduce", "--seeds", seeds, "--steps", steps, "--seed", seed,
              "--agents", agents, "--grid", grid, "--out", out]  # fmt: skip
+    if horizons is not None:
+        parts += ["--horizons", ",".join(map(str, horizons))]
     if data is not None:
         parts += ["--data", data]
     if n_jobs is not None:
@@ -395,6 +418,7 @@ def reproduce(seeds, steps, data, n_jobs, out, seed, agents, grid, gallery, vide
                 out,
                 seeds=seeds,
                 steps=steps,
+                horizons=horizons,
                 data=dataset,
                 n_jobs=n_jobs,
                 rng=seed,

@@ -17,10 +17,24 @@ import pandas as pd
 from ..experiments.runner import Batched
 from .theorem import TruthMonitor
 
-__all__ = ["HORIZONS", "LongRuns", "horizon_summary", "long_runs"]
+__all__ = ["HORIZONS", "LongRuns", "default_horizons", "horizon_summary", "long_runs"]
 
-#: Default run lengths of the horizon study.
+#: Run lengths of the paper's horizon study (at its T = 60 steps: T/2, T, 2T, 5T).
 HORIZONS = (30, 60, 120, 300)
+
+
+def default_horizons(steps: int) -> tuple:
+    """The horizon study's run lengths for runs of ``steps`` = T steps: T/2 (at least
+    2), T, 2T and 5T, the paper's ratios (its 30, 60, 120, 300 at T = 60), so a short
+    run is a quick look and the paper's run is the paper's study.
+
+    Examples
+    --------
+    >>> default_horizons(60) == HORIZONS, default_horizons(3), default_horizons(2)
+    (True, (2, 3, 6, 15), (2, 4, 10))
+    """
+    t = int(steps)
+    return tuple(sorted({max(2, (t + 1) // 2), t, 2 * t, 5 * t}))
 
 
 @dataclass(frozen=True)

@@ -47,7 +47,7 @@ from ..io.runs import save_runs as write_runs
 from ..models import LinearRegression
 from .claims import STRATEGIES, coverage_row, evaluate_claims
 from .drawing import draw, save_figures, union_and_influence
-from .horizon import HORIZONS
+from .horizon import default_horizons
 from .report import SHORT, claims_table, render_report, run_config, summary_markdown
 
 __all__ = ["Measures", "Reproduction", "reproduce"]
@@ -153,7 +153,8 @@ def _simulate(study: dict, *, horizons, save_runs, out, files, notes, timings, l
     seeds, steps = study["seeds"], study["steps"]
     log(
         f"BayGo with the theorem monitor, {counted(seeds, 'seed')} x "
-        f"{counted(max([*horizons, steps]), 'step')} ..."
+        f"{counted(max([*horizons, steps]), 'step')} (the horizon study's T: "
+        f"{', '.join(str(h) for h in sorted(set(horizons)))}) ..."
     )
     with _timed(timings, "long_runs"):
         kwargs = {k: v for k, v in study.items() if k != "influence_window"}
@@ -333,7 +334,7 @@ def reproduce(
     agents: int = 12,
     grid: int = 61,
     influence_window: int = 10,
-    horizons=HORIZONS,
+    horizons=None,
     regimes=None,
     regime_seeds: int = 10,
     regime_max_seeds: int | None = None,
@@ -367,10 +368,12 @@ def reproduce(
         Grid points per axis (small values only for quick checks).
     influence_window : int, default 10
         Window of the influence series (and of the drawn union graph).
-    horizons : sequence of int, default (30, 60, 120, 300)
+    horizons : sequence of int, optional
         Run lengths of the horizon study: one BayGo run per seed of
         ``max(horizons, steps)`` steps (with the theorem monitor; its first
         ``steps`` steps are the claims' BayGo run), measured at each length.
+        Default :func:`~baygo_graph.reproduce.horizon.default_horizons`: T/2, T, 2T
+        and 5T for ``steps`` = T (the paper's 30, 60, 120, 300 at T = 60).
     regimes : {"ofat", "factorial"} or list of dict, optional
         Also re-test the claims over the regime map of
         :func:`~baygo_graph.reproduce.regimes.regimes` (a design, or the regimes
@@ -422,6 +425,7 @@ def reproduce(
     from ..limits import check_results_budget
 
     seeds, steps = check_int("seeds", seeds, minimum=1), check_int("steps", steps, minimum=2)
+    horizons = default_horizons(steps) if horizons is None else horizons
     advice = "pass fewer seeds (--seeds) or steps (--steps)"
     # before any seed is drawn: the comparison's table, then the long BayGo runs
     check_results_budget(len(STRATEGIES), seeds, steps, agents, kind="arrays", advice=advice)

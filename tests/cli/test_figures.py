@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 
+import pandas as pd
 import pytest
 from PIL import Image
 
@@ -131,6 +132,12 @@ def test_reproduce_small_configuration(tmp_path, capsys, monkeypatch):
         assert (out_dir / name).is_file(), name
     report = (out_dir / "report.md").read_text()
     assert "baygo reproduce --seeds 2 --steps 5" in report
+    # a short run is a quick look: the horizon study at T/2, T, 2T, 5T (newcomer7: 20 x
+    # 300-step runs whatever --steps), said in the console and the horizon table
+    assert "BayGo with the theorem monitor, 2 seeds x 25 steps (the horizon study's T: " \
+        "3, 5, 10, 25) ...\n" in out  # fmt: skip
+    horizon = pd.read_csv(out_dir / "horizon.csv")
+    assert sorted(set(horizon["steps"])) == [3, 5, 10, 25]
     verdicts = {
         c["key"]: c["verdict"] for c in json.loads((out_dir / "summary.json").read_text())["claims"]
     }
@@ -275,3 +282,21 @@ def test_reproduce_checks_its_scheduler_before_any_work(tmp_path, args, words):
     usage = "not a scheduler address" in words  # an address no scheduler has: exit code 2
     assert result.exit_code == (2 if usage else 1) and words in result.output
     assert not out.exists()  # nothing made: refused before the work
+
+
+@pytest.mark.parametrize("value", ["abc", "1", "", "30,x", "0,60"])
+def test_reproduce_refuses_a_horizon_no_run_has_before_any_work(tmp_path, capsys, value):
+    code, out, err = call(["reproduce", "--out", tmp_path / "r", f"--horizons={value}"], capsys)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith("baygo: error: Invalid value for '--horizons': expected run lengths")
+    assert not (tmp_path / "r").exists()
+
+
+def test_the_horizon_rule_keeps_the_papers_study_at_its_steps():
+    from baygo_graph.reproduce.horizon import HORIZONS, default_horizons
+
+    assert default_horizons(60) == HORIZONS == (30, 60, 120, 300)
+    for steps in range(2, 200):
+        got = default_horizons(steps)
+        assert got == tuple(sorted({max(2, -(-steps // 2)), steps, 2 * steps, 5 * steps}))
+        assert max(got) == 5 * steps and steps in got
