@@ -217,7 +217,7 @@ def draw_edges(ax, pos, w, *, scale=None, color=EDGE_COLOR, zorder=2, min_weight
             linewidth=0.4 + _MAX_WIDTH * x / top,
             color=color,
             alpha=0.75,
-            connectionstyle="arc3,rad=0.2",
+            connectionstyle=_arc(),
             shrinkA=9,
             shrinkB=11,
             zorder=zorder,
@@ -229,6 +229,44 @@ def draw_edges(ax, pos, w, *, scale=None, color=EDGE_COLOR, zorder=2, min_weight
         ax.add_artist(p)
         patches.append(p)
     return patches
+
+
+_ARC: list = []  # the connection style of draw_edges' arrows, made once
+
+
+def _arc():
+    """The arrows' connection style: matplotlib's ``arc3,rad=0.2``, its curve (clipped
+    and shrunk short of the nodes) kept per end points and shrinks.
+
+    An animation draws the same arrows between the same nodes frame after frame;
+    clipping each curve again was the largest cost of a frame. The curve is the one
+    ``ConnectionStyle.Arc3`` returns for those values (the same pixels); only the
+    arrow head and width are made per drawing.
+    """
+    if not _ARC:
+        from functools import lru_cache
+
+        from matplotlib.patches import ConnectionStyle
+
+        class Arc3(ConnectionStyle.Arc3):
+            def __init__(self):
+                super().__init__(rad=0.2)
+                self._curve = lru_cache(maxsize=4096)(self._clipped)
+
+            def __reduce__(self):  # a pickled figure gets this process's one
+                return _arc, ()
+
+            def _clipped(self, posA, posB, shrinkA, shrinkB):
+                return super().__call__(posA, posB, shrinkA=shrinkA, shrinkB=shrinkB)
+
+            def __call__(self, posA, posB, shrinkA=2.0, shrinkB=2.0, patchA=None, patchB=None):
+                if patchA is not None or patchB is not None:  # not cached: patches change
+                    return super().__call__(posA, posB, shrinkA, shrinkB, patchA, patchB)
+                return self._curve(tuple(map(float, posA)), tuple(map(float, posB)),
+                                   float(shrinkA), float(shrinkB))  # fmt: skip
+
+        _ARC.append(Arc3())
+    return _ARC[0]
 
 
 def _quiver_edges(ax, pos, src, dst, share, *, color, zorder):
@@ -306,6 +344,9 @@ def draw_nodes(ax, pos, *, informative, sizes, labels=True):
                 va="center",
                 fontsize=7,
                 zorder=5,
+                # its node is inside the axes (the limits are set from the positions
+                # below): no inside-the-axes test at every draw (an animation frame)
+                annotation_clip=False,
             )
             texts.append(txt)
     ax.set_aspect("equal")

@@ -147,3 +147,43 @@ def test_a_long_or_mathtext_label_keeps_the_canvas_its_size():
     assert any(("x" * 39 + "…") in t for t in legend)
     assert max(map(len, legend)) < 80
     plt.close(ax.figure)
+
+
+def test_arrow_curves_are_matplotlibs_arc3_and_drawn_the_same():
+    """draw_edges' connection style keeps each clipped curve per end points: the curve is
+    ConnectionStyle.Arc3(rad=0.2)'s for the same values, and a graph drawn with it has
+    the pixels of one drawn with the plain "arc3,rad=0.2"."""
+    import io
+    import pickle
+
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import ConnectionStyle, FancyArrowPatch
+
+    from baygo_graph.figures import _graph
+
+    rng = np.random.default_rng(3)
+    plain = ConnectionStyle.Arc3(rad=0.2)
+    ends, shrinks = rng.uniform(0, 500, (20, 2, 2)), rng.uniform(0, 20, (20, 2))
+    for (a, b), (s1, s2) in zip(ends, shrinks, strict=True):
+        for _ in range(2):  # computed, then kept
+            mine = _graph._arc()(a, b, shrinkA=s1, shrinkB=s2)
+            ref = plain(a, b, shrinkA=s1, shrinkB=s2)
+            assert np.array_equal(mine.vertices, ref.vertices)
+            assert np.array_equal(mine.codes, ref.codes)
+
+    def png(style):
+        fig, ax = plt.subplots(figsize=(3, 3))
+        pos = np.array([[0.0, 0.0], [1.0, 0.2], [0.4, 1.0]])
+        ax.set_xlim(-0.5, 1.5)
+        ax.set_ylim(-0.5, 1.5)
+        for j, i, w in ((0, 1, 0.3), (1, 2, 1.0), (2, 0, 0.6), (1, 0, 0.1)):
+            ax.add_artist(FancyArrowPatch(pos[j], pos[i], arrowstyle="-|>", mutation_scale=12,
+                                          linewidth=0.4 + 2.4 * w, connectionstyle=style,
+                                          shrinkA=9, shrinkB=11))  # fmt: skip
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=60)
+        plt.close(fig)
+        return buf.getvalue()
+
+    assert png(_graph._arc()) == png("arc3,rad=0.2")
+    assert pickle.loads(pickle.dumps(_graph._arc())) is _graph._arc()  # a figure pickles
