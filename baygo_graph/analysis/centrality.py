@@ -157,6 +157,44 @@ def _array_warning() -> None:
     )
 
 
+#: Bytes :func:`influence_series` holds per step besides its (T, M) arrays: the window
+#: ends and counts, the windows' groups of active steps and their index copies. Fitted
+#: on tracemalloc peaks of long sparse spans (2 to 200 nodes, 10^4 to 3 x 10^6 steps:
+#: 65 B a step and 13 B a step and node above a fixed 3 MB); 72 leaves a margin.
+INFLUENCE_BYTES_PER_STEP = 72
+
+
+def influence_bytes(series, window: int) -> int:
+    """Peak bytes :func:`influence_series` allocates for ``series`` with windows of
+    ``window`` steps, besides the window products (checked one by one as they are formed,
+    :func:`~baygo_graph.analysis.weights.window_products`): 10 B a step and node (the
+    (T, M) result and its copies; measured 13 B with the choices below),
+    :data:`INFLUENCE_BYTES_PER_STEP` a step, a window's sums and iterates (~130
+    bytes per stored entry) and, for a choice series, its choices and the kernel's rows
+    (:func:`~baygo_graph.analysis.window_influence.choice_form_bytes`) for the distinct
+    windows only (windows holding the same active steps are solved once). What a
+    caller that holds the result besides other work (``baygo view``, the GEXF writer)
+    counts for it.
+
+    Examples
+    --------
+    >>> from baygo_graph import Run
+    >>> run = Run.from_choices([[1, 0, -1]] * 1000, delta=0.3)
+    >>> influence_bytes(run.series, 10) > 8 * 1000 * 3
+    True
+    """
+    s = series
+    t, m = s.n_steps, s.n_agents
+    # windows of the same active steps are one group: at most 2 a step that is active
+    distinct = min(t, 2 * int(np.count_nonzero(active_steps(s))) + 1)
+    return (
+        10 * t * m
+        + INFLUENCE_BYTES_PER_STEP * t
+        + 130 * series_nbytes(s) // 32
+        + choice_form_bytes(s, distinct, window, result=8)
+    )
+
+
 @series_input
 def influence_series(
     source,
@@ -267,12 +305,10 @@ def influence_series(
     w = check_int("window", window, minimum=1, maximum=s.n_steps)
     stride = check_int("stride", stride, minimum=1)
     T, m = s.n_steps, s.n_agents
-    held = series_nbytes(s)  # the series itself
-    check_budget(  # the rows, and a window's sums and iterates (~130 bytes per entry);
-        # for a choice series, its choices and the kernel's rows too (hostile12 Q9)
-        8 * T * m + 130 * held // 32 + choice_form_bytes(s, T, w, result=8),
+    check_budget(
+        influence_bytes(s, w),
         what=f"the influence of {counted(T, 'step')} x {counted(m, 'node')} (a (T, M) float array)",
-        used=held,
+        used=series_nbytes(s),
     )
     out = np.full((T, m), np.nan)
     counts = np.zeros(T, dtype=np.int64)

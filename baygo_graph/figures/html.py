@@ -56,6 +56,7 @@ import scipy.sparse as sp
 from .._render import self_weight_text
 from .._text import counted, escape_surrogates, shorten
 from ..analysis import b_connectivity, influence_series, time_to_connectivity
+from ..analysis.centrality import influence_bytes
 from ..inputs import as_series
 from ..io.atomic import atomic_text, check_target, input_files, protected_inputs
 from ..run import Run
@@ -78,18 +79,27 @@ _AGENT_COLOR = "#0072B2"  # Okabe-Ito blue
 #: Strongest partners per node kept in the graph the layout is computed on.
 _LAYOUT_PARTNERS = 8
 _QMAX = 65535
-#: Bytes per node and step the viewer holds at once (influence float64, its logs and
-#: codes, MSE), and per node (layout, labels): the budget check before the work.
-_VIEWER_BYTES_PER_CELL = 40
+#: What the viewer allocates, stage by stage (each stage's work is freed before the
+#: next; tracemalloc): the layout (:func:`_layout_bytes`), then the influence
+#: (:func:`~baygo_graph.analysis.centrality.influence_bytes`, counted as that function
+#: counts it), then the page's data: per step, whether each sliding window is connected
+#: and the aligned windows' answers, as arrays, Python lists and JSON text, and the
+#: step offsets of the edges (48-56 B a step, 2 nodes over 10^6 steps), per stored
+#: entry the steps' edges and their packed copies (31-38 B an entry). Per node (label,
+#: position and their JSON) and once (the template, the modules' first use), beside
+#: every stage.
+_VIEWER_BYTES_PER_STEP = 64
+_VIEWER_BYTES_PER_ENTRY = 48
 _VIEWER_BYTES_PER_NODE = 400
-#: and per step (the steps' edges and answers in the page's data, as Python objects
-#: and as JSON text), and once (the page's text and its escaped copy, the template):
-#: measured above the process's memory at the check, a 2-node series active at every
-#: step took 880-890 B a step at 2 x 10^4 and 5 x 10^4 steps, 446 B at 2 x 10^5; 50
-#: nodes x 2 x 10^4 steps 2.1 KB a step (the earlier 192 B a step let a 2 x 10^5-step
-#: page peak at 1.09x the budget it passed)
-_VIEWER_BYTES_PER_STEP = 768
 _VIEWER_BYTES_FIXED = 8 << 20
+#: The layout's work per node pair: NetworkX's spring layout, dense (N, N, 2)
+#: differences below 500 nodes (measured 73-109 B a pair; its peak at 500 nodes, 20-29
+#: MiB, is its largest below 1,000), its sparse form above (26 B a pair at 1,000 nodes:
+#: the first 500^2 pairs' and 8 B for every pair); for the coarse layout, per node
+#: besides its core's spring layout (2.3-3.6 kB a node, 2,000 and 20,000 nodes).
+_LAYOUT_BYTES_PER_PAIR = 128
+_LAYOUT_SPARSE_BYTES_PER_PAIR = 8
+_COARSE_BYTES_PER_NODE = 3072
 # Characters that must not appear raw inside a <script> element (HTML parser) or,
 # for old engines, inside a JavaScript string (U+2028/2029).
 _SCRIPT_ESCAPES = {
@@ -271,16 +281,36 @@ def _layout_note(m: int, asked: str, used: str) -> str | None:
     )
 
 
-def _check_viewer_budget(series) -> None:
-    """The viewer's arrays (influence and its codes, MSE, layout, edges) fit the budget."""
+def _layout_bytes(m: int, layout: str) -> int:
+    """Peak bytes of the page's layout of ``m`` nodes (``layout`` as asked)."""
+    used = layout
+    if layout == "auto":
+        used = "spring" if m <= SPRING_NODES else "coarse" if m <= LAYOUT_MAX_NODES else "none"
+    if used == "spring":
+        return _LAYOUT_BYTES_PER_PAIR * min(m, 500) ** 2 + _LAYOUT_SPARSE_BYTES_PER_PAIR * m * m
+    if used == "coarse":
+        return _LAYOUT_BYTES_PER_PAIR * COARSE_CORE**2 + _COARSE_BYTES_PER_NODE * m
+    return 0
+
+
+def _viewer_bytes(series, *, window: int, layout: str) -> int:
+    """Peak bytes the viewer of ``series`` allocates (the module constants): its nodes'
+    data, and the largest of its stages (layout, influence, the page's data), which
+    follow one another."""
+    m, t = series.n_agents, series.n_steps
+    entries = len(series.entries[0]) if getattr(series, "entries", None) else m * t
+    page = _VIEWER_BYTES_PER_STEP * t + _VIEWER_BYTES_PER_ENTRY * entries
+    stages = (_layout_bytes(m, layout), influence_bytes(series, window), page)
+    return _VIEWER_BYTES_FIXED + _VIEWER_BYTES_PER_NODE * m + max(stages)
+
+
+def _check_viewer_budget(series, *, window: int, layout: str) -> None:
+    """The viewer's arrays (influence and its codes, layout, edges, page) fit the budget."""
     from ..limits import check_budget
 
     m, t = series.n_agents, series.n_steps
     check_budget(
-        _VIEWER_BYTES_FIXED
-        + _VIEWER_BYTES_PER_CELL * m * t
-        + _VIEWER_BYTES_PER_NODE * m
-        + _VIEWER_BYTES_PER_STEP * t,
+        _viewer_bytes(series, window=window, layout=layout),
         what=f"the viewer of {counted(m, 'node', spec=',')} x {counted(t, 'step', spec=',')}",
     )
 
@@ -288,7 +318,7 @@ def _check_viewer_budget(series) -> None:
 def _viewer_data(source, *, window: int, layout_seed: int, layout: str, title: str) -> dict:
     run = source if isinstance(source, Run) else None
     series = as_series(source)
-    _check_viewer_budget(series)  # before anything of that size exists
+    _check_viewer_budget(series, window=window, layout=layout)  # before any of it exists
     positions, used = _layout(series, layout_seed, layout)
     note = _layout_note(series.n_agents, layout, used)
     if note is not None:

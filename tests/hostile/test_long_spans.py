@@ -22,7 +22,7 @@ def test_two_contacts_far_apart_are_refused_before_their_windows(tmp_path, monke
                                                                  command, words):  # fmt: skip
     path = tmp_path / "span.csv"
     path.write_text("source,target,time\na,b,0\nb,a,1000000\n")
-    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "150MiB")
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "100MiB")  # the page: ~111 MiB
     args = [command[0], str(path), *(a.format(out=tmp_path / "o") for a in command[1:])]
     result = CliRunner().invoke(cli, args)  # main() prints it as one `baygo: error:` line
     assert isinstance(result.exception, BudgetError)
