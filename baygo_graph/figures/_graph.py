@@ -192,12 +192,16 @@ def edge_arrays(w: sp.csr_array):
 ARROW_PATCH_LIMIT = 120
 
 
-def draw_edges(ax, pos, w, *, scale=None, color=EDGE_COLOR, zorder=2, min_weight=0.0):
+def draw_edges(ax, pos, w, *, scale=None, color=EDGE_COLOR, zorder=2, min_weight=0.0,
+               kept=None):  # fmt: skip
     """Arrows src -> dst, widths proportional to weights, only those with
     weight >= ``min_weight``; returns the artists.
 
     Up to :data:`ARROW_PATCH_LIMIT` arrows: one curved patch each (gid
     ``"edge:<j>-><i>"``); more: one straight-arrow quiver (gid ``"edges"``).
+    ``kept``: a dict ``(src, dst) -> patch`` of earlier calls on the same axes (an
+    animation's frames): an arrow drawn again is its patch, given its new width and
+    shown; a kept arrow not drawn this time is hidden; a new one is added to ``kept``.
     """
     from matplotlib.patches import FancyArrowPatch
 
@@ -205,16 +209,26 @@ def draw_edges(ax, pos, w, *, scale=None, color=EDGE_COLOR, zorder=2, min_weight
     top = float(wt.max()) if scale is None and len(wt) else (scale or 1.0)
     keep = wt >= min_weight
     src, dst, wt = src[keep], dst[keep], wt[keep]
+    if kept is not None:
+        for p in kept.values():
+            p.set_visible(False)
     if len(wt) > ARROW_PATCH_LIMIT:
         return [_quiver_edges(ax, pos, src, dst, wt / top, color=color, zorder=zorder)]
     patches = []
     for j, i, x in zip(src.tolist(), dst.tolist(), wt.tolist(), strict=True):
+        width = 0.4 + _MAX_WIDTH * x / top
+        p = None if kept is None else kept.get((j, i))
+        if p is not None:
+            p.set_linewidth(width)
+            p.set_visible(True)
+            patches.append(p)
+            continue
         p = FancyArrowPatch(
             pos[j],
             pos[i],
             arrowstyle="-|>",
             mutation_scale=12,
-            linewidth=0.4 + _MAX_WIDTH * x / top,
+            linewidth=width,
             color=color,
             alpha=0.75,
             connectionstyle=_arc(),
@@ -228,6 +242,8 @@ def draw_edges(ax, pos, w, *, scale=None, color=EDGE_COLOR, zorder=2, min_weight
         # Bezier path again (most of an animation frame's cost)
         ax.add_artist(p)
         patches.append(p)
+        if kept is not None:
+            kept[(j, i)] = p
     return patches
 
 

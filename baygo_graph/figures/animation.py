@@ -119,11 +119,13 @@ def animate_run(
         others_sc, inf_sc, labels = nodes
         static_nodes = [a for a in (others_sc, inf_sc, *labels) if a is not None]
         state = {"edges": []}
+        arrows: dict = {}  # (src, dst) -> its patch, shown in the frames that have it
 
         def update(t):
             for p in state["edges"]:
-                p.remove()
-            state["edges"] = draw_edges(gax, pos, series.weights(t))
+                if p not in arrows.values():  # a quiver (many arrows): made per frame
+                    p.remove()
+            state["edges"] = draw_edges(gax, pos, series.weights(t), kept=arrows)
             if influence is not None:
                 sizes = node_sizes(m, influence[t])
                 others_sc.set_sizes(np.delete(sizes, inf))

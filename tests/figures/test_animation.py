@@ -7,8 +7,9 @@ import pytest
 from matplotlib.animation import FuncAnimation
 from PIL import Image
 
-from baygo_graph import simulate, synthetic_bodyfat
+from baygo_graph import as_series, simulate, synthetic_bodyfat
 from baygo_graph.figures import animate_run, save_animation
+from baygo_graph.figures._graph import edge_arrays
 from baygo_graph.models import LinearRegression
 
 
@@ -76,3 +77,26 @@ def test_bad_inputs_are_refused(baygo_run, tmp_path):
         animate_run(baygo_run, steps=[0, 99])
     with pytest.raises(TypeError, match="Run"):
         animate_run(baygo_run.mse)
+
+
+def test_a_frame_is_the_same_whatever_frames_came_before(baygo_run):
+    """The arrows are kept across frames (each shown with its width when its edge is in
+    the step's graph, hidden when not): a step's frame has the same pixels whichever
+    frames came before it (same span, so the same curve panel)."""
+    steps = list(range(baygo_run.n_steps))
+    series = as_series(baygo_run)
+    edges = [set(zip(*edge_arrays(series.weights(t))[:2], strict=True)) for t in steps]
+    assert any(a - b for a, b in zip(edges, edges[1:], strict=False))  # an arrow goes
+    frames = list(animate_run(baygo_run, steps=steps).iter_frames(dpi=40))
+    last = steps[-1]
+    for t in (2, 5):
+        few = list(animate_run(baygo_run, steps=[0, 6, t, last]).iter_frames(dpi=40))
+        assert np.array_equal(frames[t], few[2])
+        assert np.array_equal(frames[last], few[3])
+    anim = animate_run(baygo_run, steps=steps)
+    gax = anim.figure.axes[0]
+    for t in (3, 0, last):  # a full redraw shows the step's arrows only
+        anim._func(t)
+        shown = {a.get_gid() for a in gax.get_children()
+                 if str(a.get_gid()).startswith("edge:") and a.get_visible()}  # fmt: skip
+        assert shown == {f"edge:{j}->{i}" for j, i in edges[t]}
