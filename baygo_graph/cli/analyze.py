@@ -73,7 +73,9 @@ def _undefined_text(u: dict, gaps, followed: str | None) -> str:
 def _tied_top(r: dict) -> str:
     """Say when the top value is shared: the first node listed is then first by order."""
     n = r.get("top_tied", 0)
-    return f" ({n} nodes tied at the top within 1e-12, listed in node order)" if n > 1 else ""
+    if n < 2:
+        return ""
+    return f" ({counted(n, 'node')} tied at the top within 1e-12, listed in node order)"
 
 
 def _held_by(r: dict, agents: int) -> str:

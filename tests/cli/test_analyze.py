@@ -470,3 +470,17 @@ def test_a_value_no_input_makes_valid_is_a_usage_error(tmp_path, capsys, command
     assert code == 2 and err.count("\n") == 1, err
     assert f"Invalid value for '{option}'" in err and words in err, err
     assert not (tmp_path / "v.html").exists() and not (tmp_path / "r").exists()
+
+
+def test_a_shared_top_is_said_and_listed_in_node_order(tmp_path):
+    """Five nodes pooled equally (every influence 1/5 up to rounding): the text says the top
+    is shared and lists the nodes in node order, the JSON's top_agent is the first (U4)."""
+    path = tmp_path / "ring.csv"
+    rows = "".join(f"{a},{b},{t}\n" for t in range(4) for a in "vwxyz" for b in "vwxyz" if a != b)
+    path.write_text("source,target,time\n" + rows)
+    text = CliRunner().invoke(cli, ["analyze", str(path), "--window", "1"]).output
+    line = next(x for x in text.splitlines() if x.startswith("influence (union"))
+    assert "v 0.200, w 0.200, x 0.200, y 0.200, z 0.200 (5 nodes tied at the top" in line, line
+    out = CliRunner().invoke(cli, ["analyze", str(path), "--window", "1", "--json"]).output
+    union = json.loads(out)["influence"]["union"]
+    assert (union["top_agent"], union["top_tied"]) == ("v", 5)

@@ -295,8 +295,7 @@ def test_a_shared_rank_says_it_is_shared(tmp_path):
 
 @pytest.mark.parametrize(
     ("option", "words"),
-    [(["--bin", "1D" + "x" * 300], "bin must be a positive int for the integer time column "
-                                   "'time', got '1Dx"),
+    [(["--bin", "1D" + "x" * 300], "'--bin': must be a positive integer, a duration"),
      (["--columns", "source,target,time," + "x" * 300], "each position is one of source, "
                                                          "target, time, weight or - (skip)"),
      (["--self-weight", "x" * 5000], "'--self-weight': must be 'equal' or a number in [0, 1]"),
