@@ -16,6 +16,7 @@ import numpy as np
 from ._text import short_repr
 
 __all__ = [
+    "check_bool",
     "INTEGER_TEXT",
     "INT_LABEL",
     "NUMBER_TEXT",
@@ -477,6 +478,28 @@ def csv_header_names(path, *, sep: str = ",", skipinitialspace: bool = False,
         raise ValueError(f"{where}no header row (the file is empty or blank)")
     check_unique_names(names, where=where)
     return names
+
+
+def check_bool(name: str, value, *, none: bool = False) -> bool | None:
+    """``value`` as a bool if it is ``True`` or ``False`` (a numpy bool too; None
+    with ``none``), else TypeError: a text such as ``"no"`` or ``"False"`` from a
+    config file is truthy, and would silently mean True.
+
+    Examples
+    --------
+    >>> check_bool("overwrite", np.False_)
+    False
+    >>> check_bool("overwrite", "no")
+    Traceback (most recent call last):
+    ...
+    TypeError: overwrite must be True or False, got 'no'
+    """
+    if value is None and none:
+        return None
+    if isinstance(value, bool | np.bool_):
+        return bool(value)
+    either = "True, False or None" if none else "True or False"
+    raise TypeError(f"{name} must be {either}, got {short_repr(value)}")
 
 
 def check_choice(name: str, value, choices):

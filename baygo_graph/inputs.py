@@ -32,6 +32,7 @@ from pathlib import Path
 import networkx as nx
 
 from ._text import counted, short_list, shorten
+from ._validate import check_bool
 from .exceptions import BudgetError
 from .io import archives, edgelist, foreign, series_files
 from .limits import (
@@ -407,6 +408,7 @@ def as_series(
     >>> u.weights(0).toarray().tolist()
     [[0.25, 0.75], [0.75, 0.25]]
     """
+    directed = check_bool("directed", directed, none=True)
     named = {"source": source, "target": target, "time": time, "weight": weight}
     named |= {"bin": bin, "directed": directed, "self_weight": self_weight}
     given = {k: v for k, v in (named | options).items() if v is not None}

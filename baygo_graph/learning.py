@@ -18,6 +18,7 @@ from tqdm.auto import tqdm
 
 from ._text import counted
 from ._validate import (
+    check_bool,
     check_finite_step,
     check_int,
     check_real,
@@ -196,6 +197,7 @@ def simulate(
     >>> run.loss.shape, run.loss_name, run.choices.shape, run.synthetic
     ((5, 4), 'mse', (5, 4), True)
     """
+    progress = check_bool("progress", progress, none=True)
     (run,) = _simulate(strategy, [rng], agents=agents, steps=steps, data=data, model=model,
                        delta=delta, batch=batch, informative=informative,
                        keep_posteriors=keep_posteriors, monitors=monitors, progress=progress,
@@ -278,6 +280,7 @@ def simulate_seeds(
     ...  zip([0, 1, 2], runs)]
     [True, True, True]
     """
+    progress = check_bool("progress", progress, none=True)
     if isinstance(seeds, str | bytes | dict) or not hasattr(seeds, "__iter__"):
         raise TypeError(f"seeds must be a sequence of seeds (one per run), got {seeds!r}")
     flat = not isinstance(seeds, np.ndarray) or seeds.ndim == 1  # never np.ndim(a range)

@@ -30,6 +30,7 @@ import networkx as nx
 import numpy as np
 
 from ._text import counted, shorten
+from ._validate import check_bool
 from .series_backings import (
     ChoiceSeries,
     EdgeListSeries,
@@ -217,6 +218,7 @@ def series_from_graphs(graphs, *, stochastic: bool = False, self_weight=None) ->
     >>> series_from_graphs([g], self_weight="equal").weights(0).toarray().tolist()
     [[0.5, 0.5, 0.0], [0.5, 0.5, 0.0], [0.0, 0.0, 1.0]]
     """
+    stochastic = check_bool("stochastic", stochastic)
     graphs = list(graphs)
     nodes = _node_order(graphs)  # numpy scalars as plain Python values (same hash)
     nodes = tuple(v.item() if isinstance(v, np.integer | np.str_) else v for v in nodes)
@@ -377,6 +379,7 @@ def series_from_edges(
     ...                   ).weights(0).toarray().round(4).tolist()
     [[0.2, 0.2, 0.6], [0.8, 0.2, 0.0], [0.0, 0.0, 1.0]]
     """
+    stochastic = check_bool("stochastic", stochastic)
     nodes = tuple(nodes)
     _check_labels(nodes)
     m = len(nodes)

@@ -16,7 +16,7 @@ from collections.abc import Collection, Mapping
 import numpy as np
 
 from .._text import counted
-from .._validate import seed_record
+from .._validate import check_bool, seed_record
 from ..analysis.comparison import Comparison
 from ..defaults import DEFAULT_WINDOW, PAPER
 from ..learning import refuse_renamed, simulate, simulate_seeds
@@ -266,6 +266,9 @@ def compare(
     >>> res.to_frame().equals(df), res.final_mse().shape
     (True, (4, 2))
     """
+    progress = check_bool("progress", progress, none=True)
+    return_runs = check_bool("return_runs", return_runs)
+    tidy = check_bool("tidy", tidy)
     labels = _resolve_strategies(strategies)
     for name, value in (("seeds", seeds), ("steps", steps), ("influence_window", influence_window)):
         if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:

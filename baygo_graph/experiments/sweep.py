@@ -64,7 +64,7 @@ import pandas as pd
 
 from .._cluster import check_scheduler
 from .._text import counted, csv_frame
-from .._validate import check_int, check_real, is_plain_row
+from .._validate import check_bool, check_int, check_real, is_plain_row
 from .._version import __version__
 from ..data import Dataset
 from ..defaults import PAPER
@@ -534,6 +534,7 @@ def sweep(
     >>> len(table), table.equals(again)
     (8, True)
     """
+    progress = check_bool("progress", progress, none=True)
     check_results_format(results_format)
     params = _check_grid(grid)
     names = _check_strategies(strategies)

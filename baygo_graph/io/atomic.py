@@ -53,6 +53,7 @@ from pathlib import Path
 
 from .._interrupt import deferred_interrupt
 from .._text import short_path
+from .._validate import check_bool
 
 __all__ = [
     "LOCK_NAME",
@@ -236,6 +237,7 @@ through a link; remove it or write elsewhere: '.../link.md'
     >>> check_target(d / "new.md") == d / "new.md"
     True
     """
+    overwrite = check_bool("overwrite", overwrite)
     path = Path(path)
     if path.is_symlink():
         to = os.readlink(path)
@@ -949,6 +951,7 @@ def output_record(folder, *, force: bool = False):
     ...     atomic_text(d / "a.md", "two", overwrite=True).read_text()
     'two'
     """
+    force = check_bool("force", force)
     key = Path(folder).resolve()
     record = Path(folder) / RECORD_NAME
     check_target(record, overwrite=True)  # a link or a device there: refused before any work

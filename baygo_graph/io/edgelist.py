@@ -39,7 +39,7 @@ import pandas as pd
 
 from .. import _text
 from .._text import counted
-from .._validate import check_unique_names, int_label_texts
+from .._validate import check_bool, check_unique_names, int_label_texts
 from ..exceptions import BudgetError, CellError, RunFormatError
 from ..limits import (
     EDGE_LIST_BYTES_PER_STEP,
@@ -370,6 +370,7 @@ def edge_list_series(
     >>> edge_list_series(days, source="from", target="to", time="when", bin="1D").n_steps
     3
     """
+    directed = check_bool("directed", directed)
     if not isinstance(frame, pd.DataFrame):
         raise TypeError(f"frame must be a pandas.DataFrame, got {type(frame).__name__}")
     check_unique_names(frame.columns, where="frame: ")

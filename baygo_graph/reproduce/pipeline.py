@@ -40,6 +40,7 @@ import pandas as pd
 
 from .._format import json_clean, json_default, synthetic_banner
 from .._text import counted, csv_frame
+from .._validate import check_bool
 from ..data import resolve_data
 from ..io.atomic import atomic_text
 from ..io.results import check_results_format, write_results
@@ -410,6 +411,9 @@ def reproduce(
     -------
     Reproduction
     """
+    progress = check_bool("progress", progress, none=True)
+    save_runs = check_bool("save_runs", save_runs)
+    video = check_bool("video", video)
     check_results_format(results_format)
     log = log or (lambda msg: None)
     t_start = time.perf_counter()
