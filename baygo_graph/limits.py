@@ -295,7 +295,7 @@ class Budget:
     >>> b.room // 2**20, b.fits(100 * 2**20), b.advised(100 * 2**20)
     (100, True, '320MiB')
     >>> b.over(150 * 2**20)
-    'about 150.0 MiB on top of the 200.0 MiB this process already holds, over the memory ...'
+    'about 150.0 MiB on top of 200.0 MiB held, over the memory budget of 300.0 MiB (the ...'
     """
 
     limit: int
@@ -320,10 +320,10 @@ class Budget:
         return f"{LIMIT_ENV}={_text.shorten(env, 20)}" if env else "the default"
 
     def over(self, nbytes: int) -> str:
-        """``"about X on top of the Y this process already holds, over the memory budget
-        of Z (BAYGO_MEMORY_LIMIT=...)"``: the words of every refusal."""
-        held = f" on top of the {format_bytes(self.held)} this process already holds" if (
-            self.held) else ""  # fmt: skip
+        """``"about X on top of Y held, over the memory budget of Z
+        (BAYGO_MEMORY_LIMIT=...)"``: the words of every refusal (Y: what this process
+        already holds; short, so the numbers of a long refusal stay whole)."""
+        held = f" on top of {format_bytes(self.held)} held" if self.held else ""  # as below
         return (
             f"about {format_bytes(nbytes)}{held}, over the memory budget of "
             f"{format_bytes(self.limit)} ({self.source})"
@@ -430,7 +430,7 @@ def check_budget(nbytes, *, what: str, limit=None, used: int = 0, advice: str = 
     >>> check_budget(3 * 2**30, what="a big array", limit="1GiB")
     Traceback (most recent call last):
     ...
-    baygo_graph.exceptions.BudgetError: a big array needs about 3.0 GiB on top of the ...
+    baygo_graph.exceptions.BudgetError: a big array needs about 3.0 GiB on top of ...
     """
     return memory_budget(limit, used=used).check(nbytes, what=what, advice=advice)
 

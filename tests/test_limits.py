@@ -52,8 +52,8 @@ def test_the_check_counts_what_the_process_holds(holds, monkeypatch):
         check_budget(50 * MiB + 1, what="an array of 3 x 4")
     message = str(info.value)
     assert message.startswith(
-        "an array of 3 x 4 needs about 50.0 MiB on top of the 100.0 MiB this process already "
-        "holds, over the memory budget of 150.0 MiB (BAYGO_MEMORY_LIMIT=150MiB): set "
+        "an array of 3 x 4 needs about 50.0 MiB on top of 100.0 MiB held, over the memory "
+        "budget of 150.0 MiB (BAYGO_MEMORY_LIMIT=150MiB): set "
         "BAYGO_MEMORY_LIMIT="
     )
     assert "\n" not in message and len(message) <= 300
@@ -70,7 +70,7 @@ def test_a_process_over_its_budget_already_refuses_any_allocation(holds):
     holds(300 * MiB)
     with pytest.raises(
         BudgetError,
-        match=r"needs about 1 B on top of the 300\.0 MiB .* of "
+        match=r"needs about 1 B on top of 300\.0 MiB held, .* of "
         r"200\.0 MiB \(the limit given\): pass a limit of 320MiB or more",
     ):
         check_budget(1, what="x", limit="200MiB")
@@ -82,7 +82,7 @@ def test_what_the_caller_holds_counts_only_where_the_process_says_less(holds):
     assert (budget.held, budget.room) == (300 * MiB, 724 * MiB)
     holds(500 * MiB)  # measured: the bytes read before are part of it, never added
     assert memory_budget("1GiB", used=300 * MiB).held == 500 * MiB
-    with pytest.raises(BudgetError, match="on top of the 500.0 MiB"):
+    with pytest.raises(BudgetError, match="on top of 500.0 MiB held"):
         check_budget(600 * MiB, what="x", limit="1GiB", used=300 * MiB)
     assert check_budget(500 * MiB, what="x", limit="1GiB", used=300 * MiB)
 
@@ -119,7 +119,7 @@ def test_process_memory_is_measured_and_0_where_psutil_fails(monkeypatch):
 
 def test_a_real_check_counts_this_process(monkeypatch):
     monkeypatch.setattr(limits, "process_memory", REAL_PROCESS_MEMORY)
-    with pytest.raises(BudgetError, match="this process already holds"):
+    with pytest.raises(BudgetError, match=" held, over the memory budget of "):
         check_budget(1, what="one byte", limit="1MiB")  # a Python process holds more
 
 
@@ -134,7 +134,7 @@ def test_the_analysis_check_counts_what_is_held(holds, monkeypatch):
     holds(50 * MiB)
     check_analysis_budget(series, what="the analysis")
     holds(80 * MiB)
-    with pytest.raises(BudgetError, match="on top of the 80.0 MiB this process"):
+    with pytest.raises(BudgetError, match="on top of 80.0 MiB held"):
         check_analysis_budget(series, what="the analysis")
 
 
@@ -146,7 +146,7 @@ def test_graphs_are_checked_against_the_room_left(holds, monkeypatch):
     holds(100 * MiB - 1000)  # 100 steps x 576 B do not fit in the 1,000 B left
     with pytest.raises(BudgetError) as info:
         bg.as_series(graphs)
-    assert "on top of the 100.0 MiB this process already holds" in str(info.value)
+    assert "on top of 100.0 MiB held, over the memory budget" in str(info.value)
     assert "\n" not in str(info.value)
 
 
@@ -157,7 +157,7 @@ def test_an_edge_list_is_checked_against_the_room_left(holds, monkeypatch, tmp_p
     holds(0)
     assert bg.as_series(path).n_steps == 1001
     holds(40 * MiB)  # 24 MiB fixed + the rows: no longer fits
-    with pytest.raises(BudgetError, match=r"this process already holds.*BAYGO_MEMORY_LIMIT="):
+    with pytest.raises(BudgetError, match=r" held, over the memory budget .*BAYGO_MEMORY_LIMIT="):
         bg.as_series(path)
 
 
@@ -180,7 +180,7 @@ def test_seeds_made_together_and_every_result_are_one_check(holds, monkeypatch, 
         bg.simulate_seeds("baygo", seeds=range(40), at_once=40, data=data, **OPTS)
     message = str(info.value)
     assert message.startswith("40 runs of 4 agents x 3 steps x 441 grid points (40 at once) ")
-    assert "on top of the 99.0 MiB" in message
+    assert "on top of 99.0 MiB held" in message
     assert "pass fewer seeds or a smaller at_once" in message
     assert len(message) <= 300
     monkeypatch.setenv("BAYGO_MEMORY_LIMIT", _advised(message))

@@ -255,13 +255,18 @@ def _check_tasks_budget(grid: dict, strategies, n_seeds: int) -> None:
 
     combos = math.prod(len(v) for v in grid.values())
     n = len(strategies) * n_seeds * combos
-    kinds = counted(len(strategies), "strategy", "strategies")
-    check_budget(
+
+    def count(k, word, words=None):  # a count past 12 digits as 1e+23: the line stays whole
+        return counted(k, word, words) if k < 10**12 else f"{k:.3g} {words or word + 's'}"
+
+    sizes = ((len(strategies), "strategy", "strategies"), (n_seeds, "seed", None),
+             (combos, "parameter set", None))  # fmt: skip
+    factors = [count(k, word, words) for k, word, words in sizes if k > 1]
+    check_budget(  # short words: the budget and its numbers fit in one line (hostile16 U1)
         n * SWEEP_BYTES_PER_TASK,
-        what=f"keeping the {counted(n, 'task')} of this sweep ({kinds} x "
-        f"{counted(n_seeds, 'seed')} x {counted(combos, 'combination')} of the parameters' "
-        "values)",
-        advice="pass fewer seeds, strategies or parameter values",
+        what=f"a sweep of {count(n, 'task')}"
+        + (f" ({' x '.join(factors)})" if len(factors) > 1 else ""),
+        advice="pass fewer --seeds, --strategies or --param values",
     )
 
 

@@ -430,7 +430,7 @@ def reproduce(
 
     seeds, steps = check_int("seeds", seeds, minimum=1), check_int("steps", steps, minimum=2)
     horizons = default_horizons(steps) if horizons is None else horizons
-    advice = "pass fewer seeds (--seeds) or steps (--steps)"
+    advice = "pass fewer --seeds or --steps"  # short: the budget's numbers stay whole
     # before any seed is drawn: the comparison's table, then the long BayGo runs
     check_results_budget(len(STRATEGIES), seeds, steps, agents, kind="arrays", advice=advice)
     check_results_budget(1, seeds, max([*horizons, steps]), agents, kind="arrays",

@@ -264,3 +264,35 @@ def test_a_sweeps_warnings_are_said_once_for_the_command(tmp_path, capsys):
     assert main(argv) == 0
     notes = [line for line in capsys.readouterr().err.splitlines() if " in 12 runs" in line]
     assert len(notes) == 1 and " in 12 runs; first: " in notes[0], notes
+
+
+@pytest.mark.parametrize("seeds", ["150000", "3000000", "10000", "99999999999999999999999"])
+@pytest.mark.parametrize("command", ["sweep-one", "sweep-many", "reproduce"])
+def test_a_budget_refusal_keeps_its_numbers_whole(tmp_path, capsys, monkeypatch, seeds,
+                                                  command):  # fmt: skip
+    """sweep's and reproduce's budget refusals were 313-character lines cut through the
+    budget's own numbers ("... this process alr... (75 more characters) ...": hostile16
+    U1): every one, at the fewest and the most tasks, fits one line whole."""
+    from baygo_graph.cli import main
+
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "300000000")  # a long spelling of 300M
+    monkeypatch.setattr("baygo_graph.limits.process_memory", lambda: 161_400_000)
+    monkeypatch.setattr("baygo_graph.limits.physical_memory", lambda: 25_200_000_000)
+    many = ["--param", "agents=3,4,5,6,7,8,9,10", "--param", "delta=0.1,0.2,0.3,0.4,0.5,0.6",
+            "--param", "batch=1,2,3,4,5", "--strategies", "baygo,nocol,complete"]  # fmt: skip
+    argv = {
+        "sweep-one": ["sweep", "--param", "agents=3", "--strategies", "baygo"],
+        "sweep-many": ["sweep", *many],
+        "reproduce": ["reproduce", "--agents", "3", "--grid", "5", "--no-video"],
+    }[command] + ["--seeds", seeds, "--steps", "3", "--jobs", "1", "--out", str(tmp_path / "o")]
+    if seeds == "10000" and command != "sweep-many":
+        return  # within the budget: it would run
+    assert main(argv) == 1
+    (line,) = capsys.readouterr().err.splitlines()
+    message = line.removeprefix("baygo: error: ")
+    assert len(message) <= 300 and "more characters)" not in line, line
+    assert " held, " in line and ("over the memory budget of 286.1 MiB (BAYGO_MEMORY_LIMIT="
+                                  "300000000)" in line or "more than this machine's memory (23.5 "
+                                  "GiB; the budget: 286.1 MiB)" in line)  # fmt: skip
+    assert line.endswith(("to run it", "values", "--steps"))
+    assert not (tmp_path / "o").exists()
