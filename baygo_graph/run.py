@@ -11,6 +11,8 @@ back is :mod:`baygo_graph._run_arrays`.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +34,7 @@ __all__ = [
     "RUN_FILE",
     "SETUP_COLUMNS",
     "Run",
+    "check_no_copies",
     "check_same_setup",
     "load_runs",
 ]
@@ -415,6 +418,7 @@ def check_same_setup(runs, *, mixed: str = "refuse") -> dict:
     """
     if mixed not in MIXED:
         raise ValueError(f"mixed must be one of {MIXED}, got {mixed!r}")
+    check_no_copies(runs)
     groups: dict = {}
     for label, run in labelled_runs(runs):
         groups.setdefault(_setup(run), []).append(label)
@@ -431,6 +435,50 @@ def check_same_setup(runs, *, mixed: str = "refuse") -> dict:
             "(mixed='group'; CLI --group) to summarise each setup on its own"
         )
     return groups
+
+
+def _identity(run) -> tuple:
+    """What makes two runs one: the same strategy and set-up and the same arrays (a
+    copy of a run folder, a backup), compared by a digest of every stored array."""
+    digest = hashlib.blake2b(digest_size=16)
+    for name, value in sorted(run_arrays(run).items()):
+        a = np.ascontiguousarray(value)
+        digest.update(f"{name}:{a.dtype.str}:{a.shape}".encode())
+        digest.update(a.view(np.uint8).ravel() if a.size else b"")
+    config = json.dumps(run.config, sort_keys=True, default=str)
+    return run.strategy, run.informative, run.delta, config, digest.hexdigest()
+
+
+def check_no_copies(runs) -> None:
+    """ValueError when two of ``runs`` are one run (the same strategy, set-up and
+    arrays: a copied run folder): a median would weigh it more than once.
+
+    Examples
+    --------
+    >>> from baygo_graph import Run
+    >>> run = Run.from_choices([[1, 0]])
+    >>> check_no_copies({"a": run, "b": Run.from_choices([[1, 1]])})
+    >>> try:
+    ...     check_no_copies({"seed0": run, "seed0 copy": run})
+    ... except ValueError as e:
+    ...     print(str(e)[:60])
+    runs 'seed0' and 'seed0 copy' are one run (the same strategy
+    """
+    seen: dict = {}
+    for label, run in labelled_runs(runs):
+        seen.setdefault(_identity(run), []).append(label)
+    copies = [labels for labels in seen.values() if len(labels) > 1]
+    if copies:
+        names = copies[0]
+        listed = ", ".join(repr(x) for x in names[:-1][:4]) + f" and {names[-1]!r}"
+        more = (
+            f" ({counted(len(copies) - 1, 'other set')} of copies too)" if len(copies) > 1 else ""
+        )
+        raise ValueError(
+            f"runs {listed} are one run (the same strategy, set-up and arrays: a copied "
+            f"run folder){more}: a median would count it {len(names)} times; remove the "
+            "copies or analyse them apart"
+        )
 
 
 def labelled_runs(runs) -> list[tuple[str, object]]:

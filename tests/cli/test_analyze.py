@@ -325,7 +325,7 @@ def test_many_runs_out_under_a_file(twenty_runs, tmp_path, capsys):
     )
 
 
-def _hostile_run(folder, *, strategy, source):
+def _hostile_run(folder, *, strategy, source, rng=0):
     """A saved run whose strategy name and data source hold newlines and tabs."""
     import dataclasses
 
@@ -334,7 +334,7 @@ def _hostile_run(folder, *, strategy, source):
         agents=4,
         steps=6,
         model=LinearRegression(grid=11),
-        rng=0,
+        rng=rng,
         data=synthetic_bodyfat(rng=0),
     )
     config = run.config | {"data": run.config["data"] | {"source": source}}
@@ -365,7 +365,7 @@ def test_metadata_newlines_stay_on_their_line(tmp_path):
 
 def test_many_runs_header_keeps_one_line(tmp_path):
     for k in range(2):
-        _hostile_run(tmp_path / "runs" / f"r{k}", strategy="baygo", source="x.csv\nFAKE")
+        _hostile_run(tmp_path / "runs" / f"r{k}", strategy="baygo", source="x.csv\nFAKE", rng=k)
     result = invoke(tmp_path / "runs" / "r0", tmp_path / "runs" / "r1")
     assert result.exit_code == 0, result.output
     assert "2 runs, data x.csv FAKE" in result.output

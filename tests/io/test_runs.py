@@ -74,7 +74,9 @@ def test_one_seed_naming_and_natural_order(tmp_path, runs):
     save_runs({("baygo", s): run for s in (10, 2, 1)}, tmp_path)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["baygo-seed1", "baygo-seed10",
                                                           "baygo-seed2"]  # fmt: skip
-    assert list(load_runs(tmp_path)) == ["baygo-seed1", "baygo-seed2", "baygo-seed10"]
+    # one run saved three times: found in natural order (loading them is refused: copies)
+    assert [p.parent.name for p in find_runs(tmp_path)] == ["baygo-seed1", "baygo-seed2",
+                                                             "baygo-seed10"]  # fmt: skip
 
 
 def test_mixed_setups_are_refused_or_kept(tmp_path, runs):
@@ -116,3 +118,22 @@ def test_an_existing_run_is_refused_before_any_is_written(tmp_path):
     assert e.value.filename == str(tmp_path / "baygo-seed1" / "run.npz")
     assert not (tmp_path / "baygo-seed0").exists()  # not half done
     assert len(save_runs(runs, tmp_path, overwrite=True)) == 2
+
+
+def test_copies_of_a_run_folder_are_refused_naming_them(tmp_path):
+    """A backup copy of a saved run is one run, not two: counted twice it moved the medians
+    (hostile round 16, U9); a distinct run beside it is kept."""
+    import shutil
+
+    from baygo_graph import Run
+    from baygo_graph.analysis import analysis_table
+    from baygo_graph.run import load_runs
+
+    runs = {("baygo", s): Run.from_choices([[1, 0, 1], [2, 2, 0]][s : s + 1]) for s in (0, 1)}
+    save_runs(runs, tmp_path)
+    assert list(load_runs([tmp_path])) == ["baygo-seed0", "baygo-seed1"]
+    shutil.copytree(tmp_path / "baygo-seed0", tmp_path / "old_backup")
+    with pytest.raises(ValueError, match=r"'baygo-seed0' and 'old_backup' are one run"):
+        load_runs([tmp_path])
+    with pytest.raises(ValueError, match="a median would count it 2 times"):
+        analysis_table({"a": runs["baygo", 0], "b": runs["baygo", 0]})
