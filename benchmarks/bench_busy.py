@@ -24,6 +24,8 @@ and stopped around the "busy" measurements.
 3. **reproduce vs a baseline** (``--baseline REV``: a git revision, checked out in a
    temporary worktree): ``baygo reproduce --data DATA`` with default settings, this
    checkout and the baseline alternately, with the spinning process. Target: <= 0.4x.
+   Also their CPU time (user + system of the command and the processes it waited for:
+   its worker, loky's resource tracker, ffmpeg), which a shared machine disturbs least.
 
 Run ``python benchmarks/bench_busy.py [--rounds N] [--baseline REV] [--data PATH]``
 (``--quick``: parts 1 and 2 only, few repetitions; a baseline then only in part 1;
@@ -313,31 +315,41 @@ def busy_vs_idle(data, *, rounds: int, reps: int) -> dict:
 BATCHED = f"batched: {BATCH_SEEDS} seeds at once (per seed)"
 
 
-def _reproduce(root: Path, data: str, out: Path) -> float:
-    """Seconds of ``baygo reproduce --data DATA --out OUT`` with the package at ``root``."""
+def _reproduce(root: Path, data: str, out: Path) -> tuple[float, float]:
+    """``(wall s, CPU s)`` of ``baygo reproduce --data DATA --out OUT`` with the package at
+    ``root``; the CPU is user + system of the command and of the processes it waited for
+    (its worker, loky's resource tracker, ffmpeg: ``os.wait4``)."""
     env = {**os.environ, "PYTHONPATH": str(root), "MPLBACKEND": "Agg"}
     code = "import sys; from baygo_graph.cli import main; sys.exit(main(sys.argv[1:]))"
     args = [sys.executable, "-c", code, "reproduce", "--data", data, "--out", str(out)]
     t0 = time.perf_counter()
     # cwd = the tree: ``python -c`` puts the working directory first on sys.path, ahead of
     # PYTHONPATH (run from a checkout, both sides imported that checkout's package)
-    done = subprocess.run(args, env=env, cwd=root, capture_output=True, text=True)
-    seconds = time.perf_counter() - t0
-    if done.returncode:
-        raise RuntimeError(f"reproduce at {root} failed:\n{done.stderr[-2000:]}")
-    return seconds
+    with tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(args, env=env, cwd=root, stdout=subprocess.DEVNULL, stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - t0
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode:
+            err.seek(0)
+            text = err.read().decode(errors="replace")
+            raise RuntimeError(f"reproduce at {root} failed:\n{text[-2000:]}")
+    return seconds, usage.ru_utime + usage.ru_stime
 
 
 def reproduce_ab(baseline: str, data: str, *, rounds: int) -> dict:
     """Part 3: this checkout and ``baseline`` alternately, each with one spinning process."""
     times = {"this checkout": [], f"baseline {baseline}": []}
+    cpu = {name: [] for name in times}
     with baseline_tree(baseline) as (base, tmp):
         for r in range(rounds):
             order = [("this checkout", ROOT), (f"baseline {baseline}", base)]
             for name, root in order if r % 2 == 0 else order[::-1]:
                 with busy():
-                    times[name].append(_reproduce(root, data, tmp / f"out-{r}-{len(name)}"))
-    return times
+                    wall, used = _reproduce(root, data, tmp / f"out-{r}-{len(name)}")
+                times[name].append(wall)
+                cpu[name].append(used)
+    return times, cpu
 
 
 def _med(xs) -> float:
@@ -476,8 +488,8 @@ def _part_three(args) -> list:
     if not path:
         raise SystemExit("part 3 needs --data or $BAYGO_BODYFAT (the real data)")
     load = load_average()
-    three = reproduce_ab(args.baseline, str(Path(path).resolve()), rounds=args.rounds)
-    (this, base) = three.values()
+    three, cpu = reproduce_ab(args.baseline, str(Path(path).resolve()), rounds=args.rounds)
+    (this, base), (this_cpu, base_cpu) = three.values(), cpu.values()
     return [
         f"part 3 load average before: {load}",
         table(
@@ -494,6 +506,20 @@ def _part_three(args) -> list:
                     "  each round (s)",
                     " ".join(f"{x:.1f}" for x in this),
                     " ".join(f"{x:.1f}" for x in base),
+                    "",
+                    "",
+                ],
+                [
+                    "  CPU, user + system of the process tree (median s)",
+                    f"{_med(this_cpu):.1f}",
+                    f"{_med(base_cpu):.1f}",
+                    f"{_med(this_cpu) / _med(base_cpu):.2f}x",
+                    "",
+                ],
+                [
+                    "  CPU, each round (s)",
+                    " ".join(f"{x:.1f}" for x in this_cpu),
+                    " ".join(f"{x:.1f}" for x in base_cpu),
                     "",
                     "",
                 ],
