@@ -115,9 +115,11 @@ class FixedGraph:
                     f"agent {i}'s weights (its self-loop and in-edges) sum to 0 under "
                     "weights='edge': give it a positive weight"
                 )
-            if np.isfinite(total).all():
-                w = sp.diags_array(1.0 / total) @ w
-            else:  # huge finite weights: shares without overflow
+            with np.errstate(over="ignore"):  # 1 / a subnormal total: handled below
+                inv = 1.0 / total
+            if np.isfinite(total).all() and np.isfinite(inv).all():
+                w = sp.diags_array(inv) @ w
+            else:  # huge or subnormal weights: each entry divided by its row's total
                 coo = sp.coo_array(w)
                 shares, _ = row_shares(coo.data, coo.row, agents)
                 w = sp.csr_array((shares, (coo.row, coo.col)), shape=(agents, agents))
@@ -127,6 +129,17 @@ class FixedGraph:
         return w
 
 
+def _as_weight(x) -> float | None:
+    """``x`` as a float weight if it is a real number, finite as a float and >= 0."""
+    if isinstance(x, bool) or not isinstance(x, numbers.Real):
+        return None
+    try:
+        f = float(x)
+    except OverflowError:  # an int past the float range
+        return None
+    return f if 0 <= f < np.inf else None
+
+
 def _edge_matrix(graph, agents: int) -> sp.csr_array:
     """Rule ``"edge"`` before normalising: ``A[i, j]`` the ``weight`` of ``j -> i`` (both
     ways in an undirected graph; parallel edges summed), a present self-loop's own weight
@@ -134,14 +147,7 @@ def _edge_matrix(graph, agents: int) -> sp.csr_array:
     number >= 0; a bad one is refused naming its edge."""
     listen_matrix(graph, agents)  # the nodes must be 0..M-1
     edges = list(graph.edges(data="weight", default=1.0))
-    bad = next(
-        (
-            (u, v, x)
-            for u, v, x in edges
-            if isinstance(x, bool) or not isinstance(x, numbers.Real) or not 0 <= x < np.inf
-        ),
-        None,
-    )
+    bad = next(((u, v, x) for u, v, x in edges if _as_weight(x) is None), None)
     if bad is not None:
         u, v, x = bad
         raise ValueError(
@@ -150,7 +156,7 @@ def _edge_matrix(graph, agents: int) -> sp.csr_array:
         )
     src = np.fromiter((u for u, _, _ in edges), dtype=np.int64, count=len(edges))
     dst = np.fromiter((v for _, v, _ in edges), dtype=np.int64, count=len(edges))
-    val = np.fromiter((x for _, _, x in edges), dtype=float, count=len(edges))
+    val = np.fromiter((_as_weight(x) for _, _, x in edges), dtype=float, count=len(edges))
     if not graph.is_directed():  # neighbours hear each other; a self-loop once
         two = src != dst
         src, dst = np.concatenate([src, dst[two]]), np.concatenate([dst, src[two]])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import networkx as nx
 import numpy as np
 import pytest
@@ -80,23 +82,27 @@ def test_baseline_constructors():
 def _edge_rule_by_hand(g, m):
     """The docstring's rule "edge", edge by edge: row i sums the weights of i's in-edges
     (parallel ones added), a present self-loop's own weight, 1 for an absent one."""
-    raw = np.zeros((m, m))
+    raw = [[Fraction(0)] * m for _ in range(m)]
     loops = set()
     for u, v, x in g.edges(data="weight", default=1.0):
-        raw[v, u] += x
+        raw[v][u] += Fraction(x)
         if u == v:
             loops.add(u)
         elif not g.is_directed():
-            raw[u, v] += x
+            raw[u][v] += Fraction(x)
     for i in set(range(m)) - loops:
-        raw[i, i] = 1.0
+        raw[i][i] = Fraction(1)
     return raw
 
 
 @given(
     m=st.integers(1, 6),
     edges=st.lists(
-        st.tuples(st.integers(0, 5), st.integers(0, 5), st.sampled_from([0.0, 0.5, 1.0, 3.0])),
+        st.tuples(
+            st.integers(0, 5),
+            st.integers(0, 5),
+            st.sampled_from([0.0, 5e-324, 1e-310, 0.5, 1.0, 3.0, 1e308]),
+        ),
         max_size=14,
     ),
     kind=st.sampled_from([nx.Graph, nx.DiGraph, nx.MultiGraph, nx.MultiDiGraph]),
@@ -108,14 +114,19 @@ def test_edge_rule_matches_the_rule_edge_by_edge(m, edges, kind):
     g = kind()
     g.add_nodes_from(range(m))
     g.add_weighted_edges_from((u % m, v % m, x) for u, v, x in edges)
-    raw = _edge_rule_by_hand(g, m)
-    total = raw.sum(axis=1)
-    if (total == 0).any():
+    raw = _edge_rule_by_hand(g, m)  # exact sums (Fractions): no overflow, no underflow
+    total = [sum(row, Fraction(0)) for row in raw]
+    if any(t == 0 for t in total):
         with pytest.raises(ValueError, match=r"agent \d+'s weights .* sum to 0"):
             FixedGraph(g, weights="edge").matrix(m, delta=0.5)
         return
+    if any(x > np.finfo(float).max for row in raw for x in row):  # parallel sum overflows
+        with pytest.raises(ValueError, match="overflows"):
+            FixedGraph(g, weights="edge").matrix(m, delta=0.5)
+        return
     w = FixedGraph(g, weights="edge").matrix(m, delta=0.5).toarray()
-    np.testing.assert_allclose(w, raw / total[:, None], rtol=1e-15, atol=0)
+    want = np.array([[float(x / t) for x in row] for row, t in zip(raw, total, strict=True)])
+    np.testing.assert_allclose(w, want, rtol=1e-14, atol=1e-300)
 
 
 def test_a_present_zero_self_loop_keeps_nothing_of_the_agent():
@@ -126,7 +137,7 @@ def test_a_present_zero_self_loop_keeps_nothing_of_the_agent():
     assert w[1].tolist() == [1.0, 0.0, 0.0]
 
 
-@pytest.mark.parametrize("bad", ["abc", "2", None, True, complex(1, 1), np.nan, -1.0])
+@pytest.mark.parametrize("bad", ["abc", "2", None, True, complex(1, 1), np.nan, -1.0, 10**400])
 def test_a_weight_that_is_not_a_finite_real_number_is_refused_naming_its_edge(bad):
     g = nx.DiGraph([(1, 2)])
     g.add_edge(0, 1, weight=bad)
