@@ -32,7 +32,7 @@ import click
 import pandas as pd
 
 from .._format import format_number, json_number, markdown_table
-from .._text import console, counted
+from .._text import console, counted, short_list
 from ..defaults import PAPER
 from ..models import DEFAULT_MODEL, MODEL_NAMES
 from ..strategies import PAPER_STRATEGIES
@@ -288,12 +288,14 @@ def compare(
     options = {"seed": seed, "delta": delta, "batch": batch, "model": model, "grid": grid,
                "influence_window": window, "tolerance": tolerance,
                "consensus_tol": consensus_tol, "level": level}  # fmt: skip
-    if save_runs_dir is not None and Path(save_runs_dir).is_dir():
-        if any(Path(save_runs_dir).iterdir()):  # never mix old and new runs
-            raise click.ClickException(
-                f"--save-runs {console(save_runs_dir)!r} is not empty: an analysis of it would "
-                "mix earlier runs with these; choose an empty or new folder"
-            )
+    from ..io.atomic import folder_content
+
+    held = [] if save_runs_dir is None else folder_content(save_runs_dir)
+    if held:  # never mix old and new runs (a stale lock or a .gitkeep is no run: hostile16 U6)
+        raise click.ClickException(
+            f"--save-runs {console(save_runs_dir)!r} holds {short_list(held, 3, quote=True)}: "
+            "an analysis of it would mix earlier runs with these; choose an empty or new folder"
+        )
     from ..limits import check_results_budget
 
     check_results_budget(  # what the command holds at its end, before its first run

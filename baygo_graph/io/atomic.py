@@ -68,6 +68,7 @@ __all__ = [
     "check_replace",
     "check_target",
     "clean_stale_tmp",
+    "folder_content",
     "forced",
     "input_files",
     "make_parent",
@@ -648,6 +649,28 @@ def atomic_figure(fig, path, *, within=None, overwrite: bool = False, **savefig)
         path, lambda fh: fig.savefig(fh, format=fmt, **savefig), within=within,
         overwrite=overwrite,
     )  # fmt: skip
+
+
+def folder_content(folder) -> list[str]:
+    """The names in ``folder`` an analysis reads (sorted): not hidden ones, such as
+    baygo's own lock and record (a stale lock a killed command left) or a ``.gitkeep``;
+    ``[]`` for a folder that does not exist.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> _ = (d / LOCK_NAME).write_text(""), (d / ".gitkeep").write_text("")
+    >>> folder_content(d)
+    []
+    >>> (d / "baygo-seed0").mkdir()
+    >>> folder_content(d)
+    ['baygo-seed0']
+    """
+    folder = Path(folder)
+    if not folder.is_dir():
+        return []
+    return sorted(p.name for p in folder.iterdir() if not p.name.startswith("."))
 
 
 @contextlib.contextmanager

@@ -42,7 +42,7 @@ from .._format import json_clean, json_default, synthetic_banner
 from .._text import counted, csv_frame
 from .._validate import check_bool
 from ..data import resolve_data
-from ..io.atomic import atomic_text
+from ..io.atomic import atomic_text, folder_content
 from ..io.results import check_results_format, write_results
 from ..io.runs import save_runs as write_runs
 from ..models import LinearRegression
@@ -418,7 +418,7 @@ def reproduce(
     log = log or (lambda msg: None)
     t_start = time.perf_counter()
     out = Path(out)
-    if (out / "runs").is_dir() and any((out / "runs").iterdir()):
+    if folder_content(out / "runs"):  # a stale lock or a .gitkeep is no run (hostile16 U6)
         # re-run policy (docs/formats.md): never leave old runs beside a new report, where
         # `baygo analyze OUT` would read them as this reproduction's
         raise FileExistsError(

@@ -247,3 +247,24 @@ def test_the_other_formats_table_is_said_when_removed(tmp_path, capsys, no_env):
     said = [line for line in out.splitlines() if line.startswith(("wrote ", "removed "))]
     assert said[:2] == [f"wrote {tmp_path / 'results.parquet'}",
                         f"removed {tmp_path / 'results.csv'}"]  # fmt: skip
+
+
+def test_save_runs_takes_a_folder_holding_no_run(tmp_path, capsys):
+    """A kill -9 left --save-runs D with only baygo's empty lock, and every re-run was
+    refused "is not empty" (hostile16 U6); a .gitkeep the same. Hidden names are no runs;
+    a folder that holds runs is refused naming them."""
+    runs = tmp_path / "D"
+    runs.mkdir()
+    (runs / ".baygo.lock").write_text("")  # a killed command's stale lock
+    (runs / ".gitkeep").write_text("")
+    argv = ["compare", "--seeds", "1", "--steps", "3", "--agents", "3", "--grid", "5", "--jobs",
+            "1", "--strategies", "baygo,nocol", "--save-runs", str(runs)]  # fmt: skip
+    assert main(argv) == 0
+    assert (runs / "baygo-seed0" / "run.npz").is_file()
+    capsys.readouterr()
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert err == (
+        f"baygo: error: --save-runs {str(runs)!r} holds 'baygo-seed0', 'nocol-seed0': an "
+        "analysis of it would mix earlier runs with these; choose an empty or new folder\n"
+    )

@@ -310,7 +310,7 @@ def test_compare_refuses_a_save_runs_folder_that_is_not_empty(tmp_path):
     (runs / "posm-seed0").mkdir()
     code, _, err = _cli("compare", "--agents", "4", "--steps", "3", "--seeds", "1", "--jobs", "1",
                 "--strategies", "baygo,nocol", "--save-runs", str(runs))  # fmt: skip
-    assert code == 1 and "not empty" in err
+    assert code == 1 and "holds 'posm-seed0': an analysis of it would mix" in err
     assert [p.name for p in runs.iterdir()] == ["posm-seed0"]
 
 
