@@ -263,6 +263,14 @@ class RunAnimation(FuncAnimation):
     steps: list
     dynamic: list
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # rendered by iter_frames or save, never by a window's timer: one that a stop
+        # (Ctrl-C, SIGTERM) drops before its first frame is no mistake, and matplotlib's
+        # "Animation was deleted without rendering anything" would follow the command's
+        # one line (hostile16 U5)
+        self._draw_was_started = True
+
     @property
     def figure(self):
         """The animated :class:`~matplotlib.figure.Figure`."""

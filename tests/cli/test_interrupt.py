@@ -399,3 +399,32 @@ def test_a_resource_tracker_killed_from_outside_costs_one_line(tmp_path):
     killed = killed[killed["strategy"] == "nocol"].reset_index(drop=True)
     cols = ["seed", "step", "agent", "mse", "influence"]
     pd.testing.assert_frame_equal(killed[cols], calm[cols])
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_stop_before_the_animations_first_frame_is_one_line(tmp_path, sig):
+    """A stop between `animate`'s animation and its first frame printed matplotlib's
+    "UserWarning: Animation was deleted without rendering anything" block after
+    `baygo: aborted` (hostile16 U5): the stop lands, deterministically, right after the
+    animation is made."""
+    run = simulate("baygo", agents=3, steps=4, rng=0, model=LinearRegression(grid=5),
+                   data=synthetic_bodyfat())  # fmt: skip
+    run.save(tmp_path / "r")
+    code = f"""
+import signal, sys
+sys.argv[0] = "baygo"
+from baygo_graph.cli import main
+from baygo_graph.figures import animation
+def stop(self, value):  # the signal, once the animation exists and before any frame
+    signal.raise_signal({int(sig)})
+animation.RunAnimation.steps = property(lambda self: [], stop)
+sys.exit(main(["animate", "r", "--out", "a.gif"]))
+"""
+    env = {k: v for k, v in os.environ.items() if k != "BAYGO_CLI_PID"}
+    proc = subprocess.run([sys.executable, "-W", "default", "-c", code], capture_output=True,
+                          text=True, timeout=120, cwd=tmp_path, env=env)  # fmt: skip
+    name = "" if sig == signal.SIGINT else f" ({signal.Signals(sig).name})"
+    assert proc.returncode == 128 + sig, proc
+    assert proc.stderr.splitlines()[-1] == f"baygo: aborted{name}", proc.stderr
+    assert "Warning" not in proc.stderr and proc.stderr.count("\n") <= 2, proc.stderr
+    assert not (tmp_path / "a.gif").exists()
