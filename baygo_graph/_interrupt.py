@@ -111,14 +111,6 @@ def _interrupted(signum, frame):
     raise KeyboardInterrupt
 
 
-class _Aborted(SystemExit):
-    """The exit of :func:`aborted_while_starting`: its line is said, its code 128 + signum."""
-
-    def __init__(self, signum: int):
-        super().__init__(128 + signum)
-        self.signum = int(signum)
-
-
 #: Whether ``baygo: aborted`` has been said in this process (it is said once).
 _said = []
 
@@ -136,7 +128,7 @@ def say_aborted(line: str) -> None:
 
 def _stop_signal(exc) -> int | None:
     """The signal a stop exception of ours (or Python's Ctrl-C) stands for, else None."""
-    if isinstance(exc, Terminated | _Aborted):
+    if isinstance(exc, Terminated):
         return exc.signum
     if isinstance(exc, KeyboardInterrupt):
         return signal.SIGINT
@@ -218,14 +210,17 @@ def is_script() -> bool:
 
 def aborted_while_starting(signum, frame):  # pragma: no cover - timing-dependent
     """``baygo: aborted`` on stderr and exit code 130 (for SIGTERM or SIGHUP ``baygo: aborted
-    (SIGTERM)``), 128 + the signal's number, as the command says it later."""
+    (SIGTERM)``), 128 + the signal's number, as the command says it later.
+
+    The process ends here, at once: nothing is written while the command starts, and an
+    exception raised into the import under way (a class body's ``__set_name__``) came
+    out wrapped, as a traceback with exit code 1 (hostile16 U10)."""
     if signum == signal.SIGINT:
         line = "baygo: aborted"
     else:
         line = f"baygo: aborted ({signal.Signals(signum).name})"
-    _pending.append(signum)
     say_aborted(line)
-    raise _Aborted(signum)
+    os._exit(128 + signum)
 
 
 @contextlib.contextmanager

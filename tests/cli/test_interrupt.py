@@ -428,3 +428,29 @@ sys.exit(main(["animate", "r", "--out", "a.gif"]))
     assert proc.stderr.splitlines()[-1] == f"baygo: aborted{name}", proc.stderr
     assert "Warning" not in proc.stderr and proc.stderr.count("\n") <= 2, proc.stderr
     assert not (tmp_path / "a.gif").exists()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
+def test_a_stop_inside_the_import_is_one_line_and_its_exit_code(tmp_path, sig):
+    """A stop while the `baygo` script still imported the package, inside a class body's
+    `__set_name__` (a dataclass field), came out wrapped as a 20-line RuntimeError
+    traceback with exit code 1 (hostile16 U10): the starting phase ends the process at
+    once, with its one line."""
+    script = tmp_path / "baygo"  # the script's name: the package installs its handlers
+    script.write_text(f"""
+import signal
+import baygo_graph._interrupt
+class Descriptor:
+    def __set_name__(self, owner, name):
+        signal.raise_signal({int(sig)})
+class Like:
+    references = Descriptor()
+from baygo_graph.cli import main
+print("imported")
+""")
+    env = {k: v for k, v in os.environ.items() if k != "BAYGO_CLI_PID"}
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path, env=env)  # fmt: skip
+    name = "" if sig == signal.SIGINT else f" ({signal.Signals(sig).name})"
+    assert (proc.returncode, proc.stdout) == (128 + sig, ""), proc
+    assert proc.stderr == f"baygo: aborted{name}\n"
