@@ -267,7 +267,6 @@ def compare(
     (True, (4, 2))
     """
     progress = check_bool("progress", progress, none=True)
-    return_runs = check_bool("return_runs", return_runs)
     tidy = check_bool("tidy", tidy)
     labels = _resolve_strategies(strategies)
     for name, value in (("seeds", seeds), ("steps", steps), ("influence_window", influence_window)):
@@ -393,7 +392,8 @@ def _kept_labels(return_runs, labels) -> frozenset:
         return frozenset(labels) if return_runs else frozenset()
     if isinstance(return_runs, str | bytes) or not isinstance(return_runs, Collection):
         raise TypeError(
-            f"return_runs must be a bool or a collection of strategy labels, got {return_runs!r}"
+            f"return_runs must be True, False or a collection of strategy labels, got "
+            f"{return_runs!r}"
         )
     bad = [x for x in return_runs if not isinstance(x, str)]
     if bad:

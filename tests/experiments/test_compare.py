@@ -122,7 +122,7 @@ def test_return_runs_of_some_strategies_only(data):
     assert small(("nocol",), data=data, n_jobs=1, return_runs=False).shape[0] > 0
     with pytest.raises(ValueError, match="return_runs names 'complete'"):
         small(("nocol",), data=data, n_jobs=1, return_runs=("complete",))
-    with pytest.raises(TypeError, match="return_runs must be a bool"):
+    with pytest.raises(TypeError, match="return_runs must be True, False or a collection"):
         small(("nocol",), data=data, n_jobs=1, return_runs="nocol")
     for bad in (b"nocol", [1, "nocol"], [["nocol"]]):
         with pytest.raises(TypeError, match="return_runs must"):
