@@ -455,6 +455,7 @@ def estimate_run_bytes(
     itemsize: int = 8,
     kept: int = 0,
     pairwise: bool = True,
+    pair_bytes: int = 8,
     seeds: int = 1,
 ) -> int:
     """Bytes that :func:`baygo_graph.simulate` allocates for a run of this size (or
@@ -463,7 +464,7 @@ def estimate_run_bytes(
     Counts, per run, the (learners, K) log-posterior and its two work buffers, the
     model's values prepared for it (:data:`RUN_BYTES_PER_SEED_POINT` per grid point),
     the per-step metrics (mse, entropy, mean, choices: T x M x 36 bytes), the kept
-    posteriors and, with ``pairwise``, one M x M float array (KL scores or a dense W);
+    posteriors and, with ``pairwise``, ``pair_bytes`` per agent pair;
     once, the grid and :data:`RUN_BYTES_FIXED`. Checked against measured peaks
     (``docs/scaling.md``); the process's own memory is counted by the check.
 
@@ -478,7 +479,10 @@ def estimate_run_bytes(
     kept : int, default 0
         Number of kept posterior snapshots.
     pairwise : bool, default True
-        Count an M x M float64 array.
+        Count ``pair_bytes`` for each of the M x M pairs (KL scores or a dense W).
+    pair_bytes : int, default 8
+        Bytes per pair of the model's choice step (8: one float64 M x M array, the
+        grid models'; the exact model's is its own, measured).
     seeds : int, default 1
         Runs made together in one loop.
 
@@ -497,7 +501,7 @@ def estimate_run_bytes(
     posterior = 3 * rows * k * itemsize + kept * m * k * 8 + RUN_BYTES_PER_SEED_POINT * k
     grid = k * (2 + 3) * 8
     metrics = t * m * (8 + 8 + 16 + 4)
-    one = posterior + metrics + (m * m * 8 if pairwise else 0)
+    one = posterior + metrics + (m * m * int(pair_bytes) if pairwise else 0)
     return RUN_BYTES_FIXED + grid + int(seeds) * one
 
 

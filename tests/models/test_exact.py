@@ -245,3 +245,29 @@ def test_prediction_mse_equals_the_direct_mean():
 def test_bad_arguments_are_named(call, match):
     with pytest.raises(ValueError, match=match):
         call(exact_prior(2))
+
+
+def test_the_budgets_pair_bytes_are_what_a_complete_choice_step_allocates():
+    """The budget counts ExactGaussian.pair_bytes per agent pair on the complete graph; a
+    choice step's traced peak per pair stays within [0.8, 1.25]x of it (U7: one float64
+    per pair was counted and a run that passed peaked at 2.3x the budget)."""
+    import tracemalloc
+
+    from baygo_graph.limits import estimate_run_bytes
+    from baygo_graph.models import ExactGaussian
+    from baygo_graph.models.exact import exact_choices, exact_prior, exact_update
+
+    m = 1500
+    rng = np.random.default_rng(0)
+    state = exact_update(exact_prior(m), rng.uniform(0.5, 2.0, (m, 6)), 1.0)
+    tracemalloc.start()
+    try:
+        exact_choices(state, None, rng)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    per_pair = peak / m**2
+    assert 0.8 * ExactGaussian.pair_bytes <= per_pair <= 1.25 * ExactGaussian.pair_bytes
+    grid = estimate_run_bytes(m, 2, 5)
+    exact = estimate_run_bytes(m, 2, 5, pair_bytes=ExactGaussian.pair_bytes)
+    assert exact - grid == m * m * (ExactGaussian.pair_bytes - 8)
