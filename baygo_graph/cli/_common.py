@@ -857,11 +857,17 @@ def parse_options(pairs) -> dict:
     >>> parse_options(["bounds=[-3,3]", "dtype=float32"])
     {'bounds': [-3, 3], 'dtype': 'float32'}
     """
-    out = {}
+    out, said = {}, {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.isidentifier():
             raise ValueError(f"--model-option must be KEY=VALUE, got {shorten(repr(pair), 60)}")
+        if key in said:  # a re-edited command line's typo: neither value is guessed
+            raise ValueError(
+                f"--model-option {key} given twice ({shorten(said[key], 40)}, "
+                f"{shorten(pair, 40)}): give each key once"
+            )
+        said[key] = pair
         try:
             out[key] = json.loads(value)
         except json.JSONDecodeError:
@@ -902,8 +908,7 @@ def build_model(name: str, *, grid=None, pairs=(), grid_hint: str = "'--grid'"):
         raise click.BadParameter(
             f"the {name} model has no grid (it takes no grid=)", param_hint=grid_hint
         )
-    typed = dict(zip(options, pairs, strict=True))  # a key given twice: the last one counts
-    typed.update({key: pair for pair in pairs for key in [pair.partition("=")[0]]})
+    typed = {pair.partition("=")[0]: pair for pair in pairs}  # each key once (parse_options)
     for key in options:
         if known is not None and key not in known:
             raise click.BadParameter(

@@ -340,7 +340,8 @@ def _viewer_data(source, *, window: int, layout_seed: int, layout: str, title: s
         "weights": self_weight_text(getattr(series, "self_weight", None), series.delta),
         "window": window,
         "synthetic": synthetic,
-        "synthetic_text": SYNTHETIC_TEXT,
+        # the words only on a synthetic page: a search for them finds synthetic outputs
+        "synthetic_text": SYNTHETIC_TEXT if synthetic else "",
         "data_source": run.data_source if run is not None else None,
         "colors": {
             "informative": INFORMATIVE_COLOR,

@@ -71,10 +71,10 @@ def _write(kind, run, folder):
                 animate_run(run, steps=range(2)), [folder / "a.gif", folder / "a.mp4"], dpi=20
             )
         ]
-    else:  # the viewer: its title (the page also holds the mark's words for its script)
-        to_html(run, path.with_suffix(".html"))
-        title = re.search(r"<title>(.*?)</title>", path.with_suffix(".html").read_text())
-        return [title.group(1).encode()]
+    else:  # the viewer: its title, and the whole page (hostile17 V5: the page's data
+        # held the words for its script on a real run too)
+        page = to_html(run, path.with_suffix(".html")).read_text()
+        return [re.search(r"<title>(.*?)</title>", page).group(1).encode(), page.encode()]
     return [path.read_bytes()]
 
 
