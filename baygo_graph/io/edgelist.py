@@ -30,6 +30,8 @@ Rules:
 
 from __future__ import annotations
 
+import re
+import warnings
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
@@ -703,20 +705,59 @@ def read_edge_list(path, **options):
         raise RunFormatError(_cell_text(e, spec, shown)) from None
     except (ValueError, OSError, UnicodeDecodeError, pd.errors.ParserError) as e:
         raise RunFormatError(
-            f"{shown} is not a readable edge list: {_text.shorten(e, 200)}"
+            _by_position(f"{shown} is not a readable edge list: {_text.shorten(e, 200)}", spec)
         ) from None
+    said = []
     try:
-        return edge_list_series(frame, **options)
+        with warnings.catch_warnings(record=spec is not None and spec.headerless) as said:
+            if said is not None:
+                warnings.simplefilter("always")
+            return edge_list_series(frame, **options)
     except CellError as e:
         e.args = (_cell_text(e, spec, shown),)
         raise
     except (ValueError, BudgetError) as e:  # the same error, naming the file
-        e.args = (f"{shown}: {e}",)
+        e.args = (_by_position(f"{shown}: {e}", spec),)
         raise
+    finally:
+        for w in said or ():  # a headerless file's warnings name its columns by position
+            warnings.warn_explicit(_by_position(str(w.message), spec), w.category, w.filename,
+                                   w.lineno)  # fmt: skip
+
+
+#: A column of a role named by the name the reader gives it in a headerless file.
+_ROLE_COLUMN = re.compile(
+    r"\b(?:(?:time|weight|source|target) )?column '(source|target|time|weight)'"
+)
+
+
+def _by_position(text: str, spec) -> str:
+    """``text`` with a headerless file's columns named as its user can name them, by
+    position (``"time column 3"``), never by the role names the reader gives them
+    (``'time'``, which the file does not have; newcomer7).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> spec = SimpleNamespace(headerless=True, names=("source", "target", "time"))
+    >>> _by_position("bin must be an int for the integer time column 'time', got '1day'", spec)
+    "bin must be an int for the integer time column 3, got '1day'"
+    >>> _by_position("column 'source' is empty in line 2", spec)
+    'source column 1 is empty in line 2'
+    """
+    if spec is None or not spec.headerless:
+        return text
+    where = {name: k + 1 for k, name in enumerate(spec.names)}
+
+    def named(match):
+        role = match.group(1)
+        return f"{role} column {where[role]}" if role in where else match.group(0)
+
+    return _ROLE_COLUMN.sub(named, text)
 
 
 def _cell_text(error: CellError, spec, shown: str) -> str:
     """A cell's refusal naming the file and, in a text file, the cell's line (from 1, as
     an editor counts), not its data row (docs/formats.md, "Rows and lines")."""
     line = None if spec is None or error.row is None else data_line(spec, error.row)
-    return f"{shown}: {error if line is None else error.at_line(line)}"
+    return _by_position(f"{shown}: {error if line is None else error.at_line(line)}", spec)

@@ -214,10 +214,12 @@ def test_smallest_b_of_forms_in_python(tmp_path):
 def test_konect_weights_name_their_row(tmp_path):
     p = tmp_path / "out.signed"
     p.write_text("% asym signed\n1 2 1 5\n2 1 -1 6\n")
-    with pytest.raises(ValueError, match=r"'weight' line 3: -1.0: weights must be finite and >= 0"):
+    with pytest.raises(
+        ValueError, match=r"weight column 3 line 3: -1.0: weights must be finite and >= 0"
+    ):
         as_series(p)
     p.write_text("% asym positive\n1 2 1 5\n2 1 x 6\n")
-    with pytest.raises(ValueError, match="'weight' line 3: 'x' is not a number"):
+    with pytest.raises(ValueError, match="weight column 3 line 3: 'x' is not a number"):
         as_series(p)
 
 
