@@ -16,10 +16,19 @@ from pathlib import Path
 from ._text import quoted_path
 from ._validate import check_int
 from .analysis import influence_series
+from .analysis.centrality import influence_bound
 from .inputs import as_series, read_series
 from .io.atomic import check_target, input_files, protected_inputs
-from .io.gexf import gexf_ids, write_gexf
-from .io.series_files import write_graphml, write_json
+from .io.gexf import (
+    GEXF_BYTES_FIXED,
+    GEXF_BYTES_PER_NODE,
+    GEXF_BYTES_PER_STEP,
+    GEXF_DIGEST_BYTES,
+    gexf_ids,
+    write_gexf,
+)
+from .io.series_files import WRITE_BYTES_PER_RECORD, write_graphml, write_json
+from .limits import following
 from .run import Run
 
 __all__ = ["read_series", "write_series"]
@@ -100,6 +109,23 @@ def write_series(source, path, *, window: int = 10, overwrite: bool = False) -> 
         return _write(source, path, suffix, window=window, overwrite=overwrite)
 
 
+def _write_need(suffix: str, window: int):
+    """``need(steps, nodes, rows)`` of :func:`~baygo_graph.limits.following`: the write of
+    a series of that shape to ``suffix`` (for GEXF, its influence, or the influence held
+    beside the writer's own work), so a refusal of the read advises for both."""
+
+    def need(steps, nodes, rows):
+        if suffix != ".gexf":
+            fmt = "JSON" if suffix == ".json" else "GraphML"
+            return WRITE_BYTES_PER_RECORD[fmt] * (steps * nodes + 4 * rows)
+        w = max(1, min(window, steps))
+        writer = GEXF_BYTES_FIXED + GEXF_DIGEST_BYTES + GEXF_BYTES_PER_STEP * steps
+        writer += GEXF_BYTES_PER_NODE * nodes
+        return max(influence_bound(steps, nodes, rows=rows, window=w), 8 * steps * nodes + writer)
+
+    return need
+
+
 def _write(source, path: Path, suffix: str, *, window, overwrite: bool) -> Path:
     window = check_int("window", window, minimum=1)
     run = source if isinstance(source, Run) else None
@@ -108,7 +134,8 @@ def _write(source, path: Path, suffix: str, *, window, overwrite: bool) -> Path:
             f"run is a centralised run (strategy {run.strategy!r}): one central learner "
             "has no communication graph to export"
         )
-    series = as_series(source)
+    with following(_write_need(suffix, window), goal="to write it too"):
+        series = as_series(source)  # a refusal of the read advises for the write too
     if suffix != ".gexf":
         attrs = {"strategy": run.strategy} if run is not None else None
         write = write_json if suffix == ".json" else write_graphml

@@ -26,6 +26,8 @@ from __future__ import annotations
 import math
 import os
 import re
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from . import _text
@@ -46,6 +48,7 @@ __all__ = [
     "check_results_budget",
     "estimate_edge_list_bytes",
     "estimate_run_bytes",
+    "following",
     "format_bytes",
     "memory_budget",
     "memory_limit",
@@ -391,7 +394,52 @@ def memory_budget(limit=None, *, used: int = 0) -> Budget:
     return Budget(limit=budget, held=max(process_memory(), int(used)), given=limit is not None)
 
 
-def check_budget(nbytes, *, what: str, limit=None, used: int = 0, advice: str = "") -> int:
+_FOLLOWING: ContextVar = ContextVar("baygo_following", default=None)
+
+
+@contextmanager
+def following(need, *, goal: str):
+    """While the block runs, a reader's refusal of a series too large for the budget
+    advises a limit that covers the work that follows the read too, so that following
+    it runs the whole of that work (one retry, never one per stage).
+
+    Parameters
+    ----------
+    need : callable
+        ``need(steps, nodes, rows)``: an upper bound of the bytes that work allocates
+        on top of the series read (``rows``: the contacts read).
+    goal : str
+        What that work does, for the advice (``"to write the page too"``).
+
+    Examples
+    --------
+    >>> with following(lambda steps, nodes, rows: 64 * steps, goal="to write it too"):
+    ...     after_reading(2**20, steps=10**6, nodes=2, rows=2)
+    (64524288, 'to write it too')
+    >>> after_reading(2**20, steps=10**6, nodes=2, rows=2) is None
+    True
+    """
+    token = _FOLLOWING.set((need, goal))
+    try:
+        yield
+    finally:
+        _FOLLOWING.reset(token)
+
+
+def after_reading(nbytes: int, *, steps: int, nodes: int, rows: int) -> tuple | None:
+    """The ``covers`` of a reader's check (:meth:`Budget.check`) of a series of this
+    shape whose read needs ``nbytes``: with a :func:`following` need in force, the larger
+    of the read's need and half of it (what a read leaves resident, measured up to 35%)
+    plus the need that follows, and its goal; else None."""
+    after = _FOLLOWING.get()
+    if after is None:
+        return None
+    need, goal = after
+    return max(int(nbytes), int(nbytes) // 2 + int(need(steps, nodes, rows))), goal
+
+
+def check_budget(nbytes, *, what: str, limit=None, used: int = 0, advice: str = "",
+                 covers: tuple | None = None) -> int:  # fmt: skip
     """Raise :class:`BudgetError` when this process's memory plus ``nbytes`` exceeds the
     memory budget.
 
@@ -409,6 +457,9 @@ def check_budget(nbytes, *, what: str, limit=None, used: int = 0, advice: str = 
     advice : str, optional
         What else would make the input fit (``"pass a wider bin (--bin 20)"``), said
         before the budget that would let it pass.
+    covers : tuple, optional
+        ``(bytes, goal)``: the most the work after this check asks, for the limit
+        advised (:meth:`Budget.check`).
 
     Returns
     -------
@@ -432,7 +483,7 @@ def check_budget(nbytes, *, what: str, limit=None, used: int = 0, advice: str = 
     ...
     baygo_graph.exceptions.BudgetError: a big array needs about 3.0 GiB on top of ...
     """
-    return memory_budget(limit, used=used).check(nbytes, what=what, advice=advice)
+    return memory_budget(limit, used=used).check(nbytes, what=what, advice=advice, covers=covers)
 
 
 #: Bytes per grid point that each run of a loop holds besides its posterior buffers:

@@ -23,6 +23,7 @@ from .._validate import check_choice, check_int
 from ..inputs import series_input
 from ..limits import check_budget, series_nbytes
 from ..strategies import WEIGHT_RULES, resolve_strategy
+from ._window_solver import _BATCH_ENTRIES
 from .perron import (
     DAMPING,
     ON_NONUNIQUE,
@@ -35,6 +36,7 @@ from .perron import (
 )
 from .weights import METHODS, weight_matrix, window_matrix, window_products
 from .window_influence import (
+    BATCH_BYTES_PER_ENTRY,
     choice_form_bytes,
     series_choices,
     union_window_influence,
@@ -192,6 +194,31 @@ def influence_bytes(series, window: int) -> int:
         + INFLUENCE_BYTES_PER_STEP * t
         + 130 * series_nbytes(s) // 32
         + choice_form_bytes(s, distinct, window, result=8)
+    )
+
+
+def influence_bound(steps: int, nodes: int, *, rows: int, window: int) -> int:
+    """An upper bound of :func:`influence_bytes` for any series of ``steps`` x ``nodes``
+    read from ``rows`` contacts, before it exists (what a reader advises for the work
+    after it, :func:`~baygo_graph.limits.following`): at most 4 stored entries of 32 B
+    a contact (an undirected one both ways, each with its target's self-weight), a
+    step active per contact, and the choices built.
+
+    Examples
+    --------
+    >>> influence_bound(10**6, 2, rows=2, window=10) // 2**20
+    103
+    """
+    t, m, rows = int(steps), int(nodes), int(rows)
+    distinct = min(t, 2 * min(t, rows) + 1)
+    batch = min(max(_BATCH_ENTRIES, m * window), distinct * window * m)
+    return (
+        10 * t * m
+        + INFLUENCE_BYTES_PER_STEP * t
+        + 130 * 4 * rows
+        + 8 * t * m
+        + 8 * distinct * m
+        + BATCH_BYTES_PER_ENTRY * batch
     )
 
 

@@ -57,6 +57,31 @@ def _union_graph(series, start: int, stop: int):
     return g
 
 
+def _figures_need(window: int):
+    """``need(steps, nodes, rows)`` of :func:`~baygo_graph.limits.following`: what
+    :func:`_check_drawing_budget` counts for a series of that shape, its drawn edges at
+    most 4 a contact (hostile12 Q8: the read's refusal advises for the figures too)."""
+    from ..defaults import DEFAULT_WINDOW
+    from ..limits import (
+        ANALYSIS_BYTES_PER_STEP,
+        FIGURE_BYTES_PER_STEP,
+        FIGURE_BYTES_PER_WINDOW,
+        estimate_drawing_bytes,
+    )
+
+    def need(steps, nodes, rows):
+        w = max(1, min(DEFAULT_WINDOW if window is None else int(window), steps))
+        bars = -(-FIGURE_BYTES_PER_WINDOW // w)
+        per_step = ANALYSIS_BYTES_PER_STEP + FIGURE_BYTES_PER_STEP + bars
+        return (
+            estimate_drawing_bytes(nodes, 4 * rows + 2 * nodes)
+            + per_step * steps
+            + 16 * (steps * nodes)
+        )
+
+    return need
+
+
 def _check_drawing_budget(run, window: int) -> None:
     """What ``baygo plot`` holds once the input is read, checked against the budget in
     one sum before anything is computed or drawn, so that one refusal advises a limit
@@ -191,7 +216,10 @@ def plot(run_dir, out, formats, window, force, as_json, **options):
     from ..reproduce import run_figures
 
     formats = tuple(dict.fromkeys(formats))  # each format once, in the order given
-    run = load_input(run_dir, **options)
+    from ..limits import following
+
+    with following(_figures_need(window), goal="to draw the figures too"):
+        run = load_input(run_dir, **options)
     # a series that is not a run has graph figures only (no MSE)
     figures_of = run_figures if hasattr(run, "strategy") else _series_figures
     folder = Path(out) if out is not None else Path(run_dir if Path(run_dir).is_dir() else

@@ -69,7 +69,8 @@ def view(run_path, out, window, layout, layout_seed, force, **options):
     created (removed again if the page cannot be written); an existing OUT is replaced
     only with --force, and never when it is RUN itself or a symbolic link.
     """
-    from ..figures.html import to_html
+    from ..figures.html import to_html, viewer_need
+    from ..limits import following
 
     out = check_out_file(out, overwrite=force)
     if out.suffix.lower() not in (".html", ".htm"):
@@ -77,7 +78,8 @@ def view(run_path, out, window, layout, layout_seed, force, **options):
             f"{console(shorten(str(out), 120))}: the page is HTML: give a name ending in .html",
             param_hint="--out",
         )  # a mistyped results.csv is never replaced by a web page, even with --force
-    run = load_input(run_path, **options)  # a Run, or a GraphSeries for other inputs
+    with following(viewer_need(window, layout), goal="to write the page too"):
+        run = load_input(run_path, **options)  # a Run, or a GraphSeries for other inputs
     window = fit_window(window, run.n_steps)
     banner = synthetic_banner(run.synthetic, saved=True)
     if banner:  # then 'wrote PATH' once the page is finished, and nothing before it

@@ -56,9 +56,10 @@ import scipy.sparse as sp
 from .._render import self_weight_text
 from .._text import counted, escape_surrogates, shorten
 from ..analysis import b_connectivity, influence_series, time_to_connectivity
-from ..analysis.centrality import influence_bytes
+from ..analysis.centrality import influence_bound, influence_bytes
 from ..inputs import as_series
 from ..io.atomic import atomic_text, check_target, input_files, protected_inputs
+from ..limits import following
 from ..run import Run
 from ._graph import (
     COARSE_CORE,
@@ -304,6 +305,34 @@ def _viewer_bytes(series, *, window: int, layout: str) -> int:
     return _VIEWER_BYTES_FIXED + _VIEWER_BYTES_PER_NODE * m + max(stages)
 
 
+def viewer_bound(
+    steps: int, nodes: int, rows: int, *, window: int = 10, layout: str = "auto"
+) -> int:
+    """An upper bound of what the viewer of a series of ``steps`` x ``nodes`` read from
+    ``rows`` contacts allocates, before the series exists: what a reader's refusal
+    advises for the page too (:func:`~baygo_graph.limits.following`), so one retry
+    writes it.
+
+    Examples
+    --------
+    >>> viewer_bound(10**6, 2, 2) // 2**20
+    111
+    """
+    t, m = int(steps), int(nodes)
+    page = _VIEWER_BYTES_PER_STEP * t + _VIEWER_BYTES_PER_ENTRY * 4 * int(rows)
+    stages = (_layout_bytes(m, layout), influence_bound(t, m, rows=rows, window=window), page)
+    return _VIEWER_BYTES_FIXED + _VIEWER_BYTES_PER_NODE * m + max(stages)
+
+
+def viewer_need(window: int, layout: str):
+    """``need(steps, nodes, rows)`` of :func:`~baygo_graph.limits.following`: the page
+    (its window and layout as asked; checked after the read)."""
+    w = window if isinstance(window, int | np.integer) and window >= 1 else 10
+    shown = layout if layout in LAYOUTS else "auto"
+    return lambda steps, nodes, rows: viewer_bound(steps, nodes, rows, window=min(w, steps),
+                                                   layout=shown)  # fmt: skip
+
+
 def _check_viewer_budget(series, *, window: int, layout: str) -> None:
     """The viewer's arrays (influence and its codes, layout, edges, page) fit the budget."""
     from ..limits import check_budget
@@ -500,7 +529,8 @@ def _write_page(source, path: Path, *, window, layout, layout_seed, title, overw
             f"run is a centralised run (strategy {source.strategy!r}): one central learner "
             "has no communication graph to view"
         )
-    series = as_series(source)
+    with following(viewer_need(window, layout), goal="to write the page too"):
+        series = as_series(source)  # a refusal of the read advises for the page too
     window = _check_window(window, series.n_steps)
     if isinstance(layout_seed, bool) or not isinstance(layout_seed, int | np.integer):
         raise TypeError(f"layout_seed must be an int, got {type(layout_seed).__name__}")

@@ -45,6 +45,7 @@ from .._validate import check_bool, check_unique_names, int_label_texts
 from ..exceptions import BudgetError, CellError, RunFormatError
 from ..limits import (
     EDGE_LIST_BYTES_PER_STEP,
+    after_reading,
     check_budget,
     estimate_edge_list_bytes,
     format_bytes,
@@ -299,6 +300,7 @@ def _check_series_budget(
         need,
         what=f"{counted(n_steps, 'step')} x {counted(m, 'node')} ({said})",
         advice=how,
+        covers=after_reading(need, steps=n_steps, nodes=m, rows=rows),
     )
 
 
