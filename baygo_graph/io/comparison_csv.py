@@ -132,15 +132,18 @@ def _note_lines(path) -> int:
 
 def _chunks(path, chunksize, skip, usecols=None):
     try:
-        for chunk in pd.read_csv(
+        # closed when the caller stops early (a refusal, a first chunk only): a generator
+        # left behind would leave the file open until collected (a ResourceWarning)
+        with pd.read_csv(
             path, chunksize=chunksize, skiprows=skip, usecols=usecols,
             dtype=str, keep_default_na=False,  # every cell as text: no per-chunk guessing
             na_values={"mse": _NAN, "influence": _NAN},
-        ):  # fmt: skip
-            for col in ("strategy", "data"):  # written through _text.csv_frame
-                if col in chunk:
-                    chunk[col] = chunk[col].map({v: csv_uncell(v) for v in chunk[col].unique()})
-            yield chunk
+        ) as reader:  # fmt: skip
+            for chunk in reader:
+                for col in ("strategy", "data"):  # written through _text.csv_frame
+                    if col in chunk:
+                        chunk[col] = chunk[col].map({v: csv_uncell(v) for v in chunk[col].unique()})
+                yield chunk
     except pd.errors.EmptyDataError:
         raise DataError(f"{path}: the file is empty") from None
     except (EOFError, OSError) as e:
