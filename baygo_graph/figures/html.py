@@ -91,16 +91,21 @@ _QMAX = 65535
 #: every stage.
 _VIEWER_BYTES_PER_STEP = 64
 _VIEWER_BYTES_PER_ENTRY = 48
-_VIEWER_BYTES_PER_NODE = 400
+_VIEWER_BYTES_PER_NODE = 200
 _VIEWER_BYTES_FIXED = 8 << 20
 #: The layout's work per node pair: NetworkX's spring layout, dense (N, N, 2)
 #: differences below 500 nodes (measured 73-109 B a pair; its peak at 500 nodes, 20-29
 #: MiB, is its largest below 1,000), its sparse form above (26 B a pair at 1,000 nodes:
-#: the first 500^2 pairs' and 8 B for every pair); for the coarse layout, per node
-#: besides its core's spring layout (2.3-3.6 kB a node, 2,000 and 20,000 nodes).
+#: the first 500^2 pairs' and 8 B for every pair); per stored entry, the union graph
+#: it is computed from (32 B; the coarse layout also sorts its pairs and places each
+#: node: 160 B an entry and 64 B a node besides its core's spring layout, fitted on
+#: tracemalloc peaks of rings of 2 x 10^4 and 2 x 10^5 nodes and of 2 x 10^4 and 10^5
+#: nodes with 12-20 partners each: 1.1-1.7x of them)
 _LAYOUT_BYTES_PER_PAIR = 128
 _LAYOUT_SPARSE_BYTES_PER_PAIR = 8
-_COARSE_BYTES_PER_NODE = 3072
+_LAYOUT_BYTES_PER_ENTRY = 32
+_COARSE_BYTES_PER_NODE = 64
+_COARSE_BYTES_PER_ENTRY = 160
 # Characters that must not appear raw inside a <script> element (HTML parser) or,
 # for old engines, inside a JavaScript string (U+2028/2029).
 _SCRIPT_ESCAPES = {
@@ -282,15 +287,18 @@ def _layout_note(m: int, asked: str, used: str) -> str | None:
     )
 
 
-def _layout_bytes(m: int, layout: str) -> int:
-    """Peak bytes of the page's layout of ``m`` nodes (``layout`` as asked)."""
+def _layout_bytes(m: int, layout: str, entries: int) -> int:
+    """Peak bytes of the page's layout of ``m`` nodes (``layout`` as asked) from a series
+    of ``entries`` stored entries (its union graph has at most that many pairs)."""
     used = layout
     if layout == "auto":
         used = "spring" if m <= SPRING_NODES else "coarse" if m <= LAYOUT_MAX_NODES else "none"
     if used == "spring":
-        return _LAYOUT_BYTES_PER_PAIR * min(m, 500) ** 2 + _LAYOUT_SPARSE_BYTES_PER_PAIR * m * m
+        return (_LAYOUT_BYTES_PER_PAIR * min(m, 500) ** 2 + _LAYOUT_SPARSE_BYTES_PER_PAIR * m * m
+                + _LAYOUT_BYTES_PER_ENTRY * int(entries))  # fmt: skip
     if used == "coarse":
-        return _LAYOUT_BYTES_PER_PAIR * COARSE_CORE**2 + _COARSE_BYTES_PER_NODE * m
+        return (_LAYOUT_BYTES_PER_PAIR * COARSE_CORE**2 + _COARSE_BYTES_PER_NODE * m
+                + _COARSE_BYTES_PER_ENTRY * int(entries))  # fmt: skip
     return 0
 
 
@@ -301,7 +309,7 @@ def _viewer_bytes(series, *, window: int, layout: str) -> int:
     m, t = series.n_agents, series.n_steps
     entries = len(series.entries[0]) if getattr(series, "entries", None) else m * t
     page = _VIEWER_BYTES_PER_STEP * t + _VIEWER_BYTES_PER_ENTRY * entries
-    stages = (_layout_bytes(m, layout), influence_bytes(series, window), page)
+    stages = (_layout_bytes(m, layout, entries), influence_bytes(series, window), page)
     return _VIEWER_BYTES_FIXED + _VIEWER_BYTES_PER_NODE * m + max(stages)
 
 
@@ -319,8 +327,10 @@ def viewer_bound(
     111
     """
     t, m = int(steps), int(nodes)
-    page = _VIEWER_BYTES_PER_STEP * t + _VIEWER_BYTES_PER_ENTRY * 4 * int(rows)
-    stages = (_layout_bytes(m, layout), influence_bound(t, m, rows=rows, window=window), page)
+    entries = 4 * int(rows)
+    page = _VIEWER_BYTES_PER_STEP * t + _VIEWER_BYTES_PER_ENTRY * entries
+    stages = (_layout_bytes(m, layout, entries), influence_bound(t, m, rows=rows, window=window),
+              page)  # fmt: skip
     return _VIEWER_BYTES_FIXED + _VIEWER_BYTES_PER_NODE * m + max(stages)
 
 
