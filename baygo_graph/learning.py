@@ -553,8 +553,7 @@ def _check_memory(model, strat, *, agents, steps, batch, dtype, keep, seeds=1, r
     if runs == 1:
         what, advice = f"a run of {size} per agent", ""
         if pairs > nbytes // 2:  # the complete physical graph's M^2 pairs dominate
-            advice = "the complete physical graph's M^2 pairs dominate: use a sparse one "
-            advice += "(e.g. physical='regular-10')"
+            advice = "a sparse physical graph (e.g. regular-10) avoids the M^2 pairs"
     else:  # every run is returned: fewer per call is the way
         what = f"{counted(runs, 'run', spec=',')} of {size}" + (
             f" ({seeds} at once)" if seeds > 1 else ""

@@ -271,3 +271,21 @@ def test_the_budgets_pair_bytes_are_what_a_complete_choice_step_allocates():
     grid = estimate_run_bytes(m, 2, 5)
     exact = estimate_run_bytes(m, 2, 5, pair_bytes=ExactGaussian.pair_bytes)
     assert exact - grid == m * m * (ExactGaussian.pair_bytes - 8)
+
+
+def test_the_pairs_refusal_is_one_whole_line(monkeypatch, capsys, tmp_path):
+    """The refusal of a complete-graph exact run keeps its advice and the limit to set
+    within the error line's 300 characters (U7's first fix cut its advice)."""
+    from baygo_graph.cli import ERROR_CHARS, main
+
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "400M")
+    argv = ["run", "--model", "exact", "--agents", "5000", "--steps", "2", "--out",
+            str(tmp_path / "r")]  # fmt: skip
+    try:
+        code = main(argv)
+    except SystemExit as e:
+        code = e.code
+    line = capsys.readouterr().err.strip().splitlines()[-1]
+    assert code == 1 and "..." not in line, line
+    assert len(line.removeprefix("baygo: error: ")) <= ERROR_CHARS
+    assert "avoids the M^2 pairs, or set BAYGO_MEMORY_LIMIT=" in line
