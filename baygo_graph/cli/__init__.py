@@ -211,8 +211,6 @@ def main(argv=None) -> int:
         stop_on_signals,
     )
 
-    if signal.getsignal(signal.SIGINT) is aborted_while_starting:
-        signal.signal(signal.SIGINT, signal.default_int_handler)  # imported: click's Abort now
     # joblib's notes when an interrupted command drops its parallel generator (it is
     # collected after this function has printed 'baygo: aborted'): noise, not news
     for note in (r".* tasks which were still being processed", r".* tasks have been successfully"):
@@ -224,6 +222,11 @@ def main(argv=None) -> int:
 
     STDOUT_ERRORS.clear()
     try:
+        # Ctrl-C raises from here on, inside this try (hostile16 U12: handed back before
+        # it, a KeyboardInterrupt in between came out as a traceback); until here the
+        # starting handler ends the process with its one line
+        if signal.getsignal(signal.SIGINT) is aborted_while_starting:
+            signal.signal(signal.SIGINT, signal.default_int_handler)  # click's Abort now
         with warnings.catch_warnings(), stop_on_signals():
             warnings.showwarning = _show_warning
             try:

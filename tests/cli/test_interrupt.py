@@ -454,3 +454,31 @@ print("imported")
     name = "" if sig == signal.SIGINT else f" ({signal.Signals(sig).name})"
     assert (proc.returncode, proc.stdout) == (128 + sig, ""), proc
     assert proc.stderr == f"baygo: aborted{name}\n"
+
+
+def test_a_ctrl_c_right_after_main_hands_sigint_back_is_one_line(monkeypatch, capsys):
+    """A Ctrl-C the moment main() gives SIGINT back to Python (after the starting handler)
+    is one line and 130, never a KeyboardInterrupt traceback (hostile16 U12): simulated by
+    a KeyboardInterrupt raised as the handler is switched."""
+    import signal
+
+    from baygo_graph._interrupt import aborted_while_starting
+    from baygo_graph.cli import main
+
+    real = signal.signal
+
+    def switch(signum, handler):
+        previous = real(signum, handler)
+        if signum == signal.SIGINT and handler is signal.default_int_handler:
+            monkeypatch.setattr(signal, "signal", real)
+            raise KeyboardInterrupt  # the Ctrl-C that lands right here
+        return previous
+
+    before = real(signal.SIGINT, aborted_while_starting)
+    try:
+        monkeypatch.setattr(signal, "signal", switch)
+        code = main(["--help"])
+    finally:
+        real(signal.SIGINT, before)
+    assert code == 130
+    assert capsys.readouterr().err.strip() == "baygo: aborted"
