@@ -170,7 +170,13 @@ def _median_claim(key, claim, test, steps, *, limit, level, what, extra, run):
     else:
         lo, hi = -np.inf, np.inf
     holds = True if hi <= limit else (False if lo > limit else None)
-    short = holds is False and not np.isfinite(lo) and run - 1 < limit
+    # the seeds that decide are ones the run ended on before the limit: a lower bound
+    # there (does not hold), or a median there (too few seeds to bound it: more seeds
+    # would not settle it either; hostile17 V6)
+    censored = (holds is False and not np.isfinite(lo)) or (
+        holds is None and not np.isfinite(median)
+    )
+    short = censored and run - 1 < limit
     evidence = (
         f"{what}: median consensus step {_fmt(median)}, {100 * level:.4g}% [{_fmt(lo)}, "
         f"{_fmt(hi)}] (limit {limit}); reached in {reached:.0%} of {counted(len(steps), 'seed')}"

@@ -273,16 +273,19 @@ def test_belief_consensus_is_its_own_reading(rng):
     assert "MSE reading" in by_key["consensus_abs_0.01"].test
 
 
+@pytest.mark.parametrize("seeds", [8, 2])
 @pytest.mark.parametrize("steps", [2, 3, 12])
-def test_a_run_shorter_than_a_claims_span_is_not_tested_never_contradicted(rng, steps):
+def test_a_run_shorter_than_a_claims_span_is_not_tested_never_contradicted(rng, steps, seeds):
     # a run of T steps cannot show: 4 complete windows when T < 4, the first 20
-    # iterations when T < 20, consensus by step 25 when it ends before step 25
+    # iterations when T < 20, consensus by step 25 when it ends before step 25; with 2
+    # seeds too ("cannot tell at 2 seeds" said more seeds would decide: hostile17 V6)
     t = np.arange(steps)
     falling = 1.0 / (1 + t)
     df = curves_table(rng, complete=falling, baygo=falling, stars={})
+    df = df[df["seed"] < seeds]
     df = pd.concat([df, df.assign(agent=2, mse=df["mse"] + 1.0)])  # agents never agree
-    claims = {c.key: c for c in evaluate_claims(df, smallest_b=b_table([1] * 8),
-                                                beliefs=np.ones((8, steps)))}  # fmt: skip
+    claims = {c.key: c for c in evaluate_claims(df, smallest_b=b_table([1] * seeds),
+                                                beliefs=np.ones((seeds, steps)))}  # fmt: skip
     b = claims["b_connectivity"]
     if steps < 4:
         assert b.holds is None and b.verdict == "not evaluated"
