@@ -186,7 +186,7 @@ def test_same_seed_same_run_and_save_load(tmp_path):
         ({"strategy": "complete", "physical": "regular-4"}, "physical applies"),
         ({"physical": "regular-x"}, "physical must be"),
         ({"informative": 12}, "informative must be an integer in \\[0, 11\\], got 12"),
-        ({"agents": 30_000}, "a sparse physical graph \\(e.g. regular-10\\) avoids the M\\^2 pairs"),
+        ({"agents": 30_000}, "sparse physical graph \\(e.g. regular-10\\) avoids the M\\^2"),
         ({"strategy": "complete", "agents": 30_000}, "a complete graph on 30000 agents"),
     ],
 )

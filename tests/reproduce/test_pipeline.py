@@ -204,6 +204,7 @@ def test_too_many_seeds_are_refused_before_any_seed_is_drawn(tmp_path, seeds):
     from baygo_graph.exceptions import BudgetError
 
     with pytest.raises(BudgetError, match=rf"keeping the results of 7 strategies x {seeds} "
-                       r"seeds x 60 steps x 12 agents .*pass fewer --seeds or --steps"):  # fmt: skip
+                       r"seeds x 60 steps x 12 agents .*pass fewer --seeds or "
+                       r"--steps"):  # fmt: skip
         reproduce(tmp_path / "r", seeds=seeds, data=synthetic_bodyfat(), progress=False)
     assert not (tmp_path / "r").exists()
