@@ -352,6 +352,15 @@ def reproduce_ab(baseline: str, data: str, *, rounds: int) -> dict:
     return times, cpu
 
 
+def _paired_rows(what: str, each: str, this, base, target: str) -> list:
+    """Two rows of part 3: the medians and their ratio, then every round of each side."""
+    return [
+        [f"{what} (median s)", f"{_med(this):.1f}", f"{_med(base):.1f}",
+         f"{_med(this) / _med(base):.2f}x", target],
+        [each, " ".join(f"{x:.1f}" for x in this), " ".join(f"{x:.1f}" for x in base), "", ""],
+    ]  # fmt: skip
+
+
 def _med(xs) -> float:
     return float(np.median(xs))
 
@@ -494,36 +503,20 @@ def _part_three(args) -> list:
         f"part 3 load average before: {load}",
         table(
             ["", "this checkout", f"baseline {args.baseline}", "ratio", "target"],
-            [
-                [
-                    "reproduce, default settings, 1 busy process (median s)",
-                    f"{_med(this):.1f}",
-                    f"{_med(base):.1f}",
-                    f"{_med(this) / _med(base):.2f}x",
-                    "<= 0.4x",
-                ],
-                [
-                    "  each round (s)",
-                    " ".join(f"{x:.1f}" for x in this),
-                    " ".join(f"{x:.1f}" for x in base),
-                    "",
-                    "",
-                ],
-                [
-                    "  CPU, user + system of the process tree (median s)",
-                    f"{_med(this_cpu):.1f}",
-                    f"{_med(base_cpu):.1f}",
-                    f"{_med(this_cpu) / _med(base_cpu):.2f}x",
-                    "",
-                ],
-                [
-                    "  CPU, each round (s)",
-                    " ".join(f"{x:.1f}" for x in this_cpu),
-                    " ".join(f"{x:.1f}" for x in base_cpu),
-                    "",
-                    "",
-                ],
-            ],  # fmt: skip
+            _paired_rows(
+                "reproduce, default settings, 1 busy process",
+                "  each round (s)",
+                this,
+                base,
+                "<= 0.4x",
+            )
+            + _paired_rows(
+                "  CPU, user + system of the process tree",
+                "  CPU, each round (s)",
+                this_cpu,
+                base_cpu,
+                "",
+            ),  # fmt: skip
             title="3. baygo reproduce on the real data, alternating with the baseline",
         ),
     ]
