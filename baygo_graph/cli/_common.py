@@ -909,6 +909,12 @@ def build_model(name: str, *, grid=None, pairs=(), grid_hint: str = "'--grid'"):
             f"the {name} model has no grid (it takes no grid=)", param_hint=grid_hint
         )
     typed = {pair.partition("=")[0]: pair for pair in pairs}  # each key once (parse_options)
+    if grid is not None and "grid" in options:  # one would silently win over the other
+        raise click.BadParameter(
+            f"the grid given twice ({grid_hint.strip(chr(39))} {grid} and "
+            f"{shorten(typed['grid'], 40)}): give it once",
+            param_hint="'--model-option'",
+        )
     for key in options:
         if known is not None and key not in known:
             raise click.BadParameter(

@@ -165,3 +165,17 @@ def test_a_model_option_given_twice_is_a_usage_error_naming_both(tmp_path, capsy
         "give each key once\n"
     )
     assert not out.exists()
+
+
+def test_a_grid_given_by_both_options_is_a_usage_error(tmp_path, capsys):
+    """`--grid 7 --model-option grid=5` ran with grid 5, the other value silently dropped
+    (newcomer8): one grid, given once."""
+    out = tmp_path / "r"
+    code = main(["run", "--steps", "2", "--grid", "7", "--model-option", "grid=5",
+                 "--out", str(out)])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 2 and err == (
+        "baygo: error: Invalid value for '--model-option': the grid given twice (--grid 7 and "
+        "grid=5): give it once\n"
+    )
+    assert not out.exists()
