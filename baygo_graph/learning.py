@@ -310,7 +310,7 @@ def _simulate(strategy, seeds, *, monitors, copy_monitors, at_once, agents, step
     """The runs of ``seeds`` (one loop for up to ``at_once`` of them; None: chosen)."""
     if isinstance(monitors, str) or not isinstance(monitors, list | tuple):
         raise TypeError(f"monitors must be a list or tuple of monitors, got {monitors!r}")
-    _check_args(
+    agents, steps, batch, informative = _check_args(
         agents=agents,
         steps=steps,
         batch=batch,
@@ -572,18 +572,21 @@ def _split_record(split) -> dict:
     return {"counts_summary": summary | {"max": int(counts.max())}} | rec
 
 
-def _check_args(*, agents, steps, batch, delta, informative, monitors) -> None:
+def _check_args(*, agents, steps, batch, delta, informative, monitors) -> tuple:
+    """``(agents, steps, batch, informative)`` as Python ints (a numpy uint8 would do the
+    budget's arithmetic in its own width and overflow: hostile16 U3), each checked."""
     agents = check_int("agents", agents, minimum=2)
-    check_int("steps", steps, minimum=1)
-    check_int("batch", batch, minimum=1)
+    steps = check_int("steps", steps, minimum=1)
+    batch = check_int("batch", batch, minimum=1)
     check_real("delta", delta, low=0.0, high=1.0)
-    check_int("informative", informative, minimum=0, maximum=agents - 1)
+    informative = check_int("informative", informative, minimum=0, maximum=agents - 1)
     for mon in monitors:
         if not all(callable(getattr(mon, m, None)) for m in ("start", "observe", "finish")):
             raise TypeError(
                 "monitors must be a sequence of objects with start, observe and finish "
                 f"(see baygo_graph.monitors), got {mon!r}"
             )
+    return agents, steps, batch, informative
 
 
 def _kept_steps(keep_posteriors, steps) -> set:

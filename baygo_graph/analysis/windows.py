@@ -94,6 +94,10 @@ def window_bounds(n_steps: int, length: int, *, windows: str = "aligned", incomp
     >>> list(zip(start.tolist(), stop.tolist()))
     [(0, 3), (1, 4), (2, 5)]
     """
+    n_steps = check_int("n_steps", n_steps, minimum=0)
+    length = check_int("length", length, minimum=1)
+    check_choice("windows", windows, ("aligned", "sliding"))
+    check_choice("incomplete", incomplete, ("drop", "keep"))
     if windows == "aligned":
         start = np.arange(0, n_steps, length)
     else:
@@ -348,6 +352,8 @@ def window_components(series, start: int, stop: int) -> int:
     >>> window_components(s, 0, 1), window_components(s, 0, 2)
     (3, 1)
     """
+    start = check_int("start", start, minimum=0, maximum=series.n_steps - 1)
+    stop = check_int("stop", stop, minimum=start + 1, maximum=series.n_steps)
     return condense(series.n_agents, raw=[series.window_edges(start, stop)], keep=False).n
 
 
