@@ -360,11 +360,7 @@ def quoted_path(path, limit: int = 80) -> str:
     >>> quoted_path("/".join(["project_" + "d" * 40] * 3) + "/c.csv", 40)
     "'project_dddd...ddddddddddddddddd/c.csv'"
     """
-    text = repr(str(path))
-    if len(text) <= limit:
-        return text
-    head = min(16, limit // 3)
-    return f"{text[:head]}...{text[len(text) - (limit - head - 3) :]}"
+    return _path_cut(repr(str(path)), limit, head=16)
 
 
 def short_path(path, limit: int = 120) -> str:
@@ -379,10 +375,15 @@ def short_path(path, limit: int = 120) -> str:
     >>> short_path("/".join(["project_" + "d" * 40] * 3) + "/v.html", 40)
     'project_dddd...dddddddddddddddddd/v.html'
     """
-    text = str(path)
+    return _path_cut(str(path), limit, head=12)
+
+
+def _path_cut(text: str, limit: int, *, head: int) -> str:
+    """``text`` cut to ``limit`` characters in its middle: up to ``head`` characters
+    (a third of the limit at most), ``...``, then its end (a path's file name)."""
     if len(text) <= limit:
         return text
-    head = min(12, limit // 3)
+    head = min(head, limit // 3)
     return f"{text[:head]}...{text[len(text) - (limit - head - 3) :]}"
 
 

@@ -536,9 +536,10 @@ def _check_memory(model, strat, *, agents, steps, batch, dtype, keep, seeds=1, r
     the loop's data splits."""
     values = model.state_values() if hasattr(model, "state_values") else 1
     dense = capabilities(strat).pairwise  # M x M scores each step
+    pair_bytes = getattr(model, "pair_bytes", 8)
     loop = estimate_run_bytes(
         agents, steps, values, itemsize=dtype.itemsize, kept=len(keep), pairwise=dense,
-        pair_bytes=getattr(model, "pair_bytes", 8), seeds=seeds,
+        pair_bytes=pair_bytes, seeds=seeds,
     )  # fmt: skip
     loop += 4 * 8 * agents * batch * seeds  # each step's draws, indices and batches
     result = _result_bytes(model, agents=agents, steps=steps, keep=keep)
@@ -549,7 +550,7 @@ def _check_memory(model, strat, *, agents, steps, batch, dtype, keep, seeds=1, r
     unit = "grid points" if hasattr(model, "space") or hasattr(model, "make_grid") else "values"
     size = f"{counted(agents, 'agent')} x {counted(steps, 'step')} x {values} {unit}"
     size += f", batch {batch}" if batch > 1 else ""
-    pairs = agents * agents * getattr(model, "pair_bytes", 8) if dense else 0
+    pairs = agents * agents * pair_bytes if dense else 0
     if runs == 1:
         what, advice = f"a run of {size} per agent", ""
         if pairs > nbytes // 2:  # the complete physical graph's M^2 pairs dominate

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import json
 import os
 import sys
@@ -216,41 +217,52 @@ class Real(click.FloatRange):
         return number
 
 
-def _self_weight(ctx, param, value):
-    """``--self-weight``: 'equal' or a number in [0, 1], a usage error otherwise (no
-    input makes another value valid)."""
-    if value is None:
-        return None
+def _usage_error(name: str = "", *, hint: str | None = None):
+    """Make ``check(value)`` a click callback: a value the library's own check refuses
+    (no input makes it valid) is a usage error in that check's words, without its
+    argument name ``name`` (and with ``hint`` as the option's name, where given); None
+    (not given) passes; the value goes on as typed."""
+
+    def wrap(check):
+        @functools.wraps(check)
+        def callback(ctx, param, value):
+            if value is None:
+                return None
+            try:
+                check(value)
+            except ValueError as e:
+                text = str(e).removeprefix(f"{name} ") if name else str(e)
+                raise click.BadParameter(text, param_hint=hint) from None
+            return value
+
+        return callback
+
+    return wrap
+
+
+@_usage_error("self_weight")
+def _self_weight(value):
+    """``--self-weight``: 'equal' or a number in [0, 1]."""
     from ..series import check_self_weight
 
-    try:
-        check_self_weight(value)
-    except ValueError as e:
-        raise click.BadParameter(str(e).removeprefix("self_weight ")) from None
-    return value
+    check_self_weight(value)
 
 
-def _time_format(ctx, param, value):
-    """``--time-format``: a unix unit or a strftime format (a usage error otherwise)."""
+@_usage_error("time_format")
+def _time_format(value):
+    """``--time-format``: a unix unit or a strftime format."""
     from ..io.times import check_time_format
 
-    try:
-        check_time_format(value)
-    except ValueError as e:
-        raise click.BadParameter(str(e).removeprefix("time_format ")) from None
-    return value
+    check_time_format(value)
 
 
-def _bin(ctx, param, value):
-    """``--bin``: a width some file could take (:func:`~baygo_graph.io.times.check_bin`, a
-    usage error otherwise); whether it fits the file's times is checked as it is read."""
+@_usage_error("bin")
+def _bin(value):
+    """``--bin``: a width some file could take (:func:`~baygo_graph.io.times.check_bin`);
+    whether it fits the file's times is checked as it is read."""
     from ..io.times import check_bin
 
-    try:
-        check_bin(value)
-    except ValueError as e:
-        raise click.BadParameter(str(e).removeprefix("bin ")) from None
-    return value
+    check_bin(value)
 
 
 data_option = click.option(
@@ -342,17 +354,14 @@ def default_data(data, *, agents: int, samples: int | None):
     return synthetic_bodyfat(samples if samples is not None else synthetic_samples(agents))
 
 
-def _roles(ctx, param, value):
+# the option named with no quotes: the value's own quotes stay paired when a long line is
+# shortened
+@_usage_error(hint="--columns")
+def _roles(value):
     """``--columns``: checked as typed (a usage error, exit code 2), passed on as typed."""
-    if value is None:
-        return None
     from ..io.archives import parse_columns
 
-    try:
-        parse_columns(value)
-    except ValueError as e:
-        raise click.BadParameter(str(e), param_hint="--columns") from None  # no quotes:
-    return value  # the value's own quotes stay paired when a long line is shortened
+    parse_columns(value)
 
 
 #: The edge-list options every command that reads a series takes (docs/user_series.md).

@@ -144,8 +144,8 @@ def _edge_matrix(graph, agents: int) -> sp.csr_array:
     """Rule ``"edge"`` before normalising: ``A[i, j]`` the ``weight`` of ``j -> i`` (both
     ways in an undirected graph; parallel edges summed), a present self-loop's own weight
     (0 too), 1 on the diagonal where there is none. Each weight must be a finite real
-    number >= 0; a bad one is refused naming its edge."""
-    listen_matrix(graph, agents)  # the nodes must be 0..M-1
+    number >= 0; a bad one is refused naming its edge. The nodes are 0..M-1 (checked by
+    :meth:`FixedGraph.matrix`, through :func:`listen_matrix`)."""
     edges = list(graph.edges(data="weight", default=1.0))
     bad = next(((u, v, x) for u, v, x in edges if _as_weight(x) is None), None)
     if bad is not None:

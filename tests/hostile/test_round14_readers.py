@@ -379,11 +379,18 @@ def test_a_refused_arrow_label_dtype_is_named_as_pandas_names_it():
         as_series(frame)
 
 
-def _gexf(times: str, node_extra: str = "") -> str:
+def _gexf(times: str, node_extra: str = "", *, attribute: tuple = ()) -> str:
+    """A 3-node GEXF: edge a -> b at ``times``, c -> b over [0, 9]; ``attribute``, a
+    ``(class, id, title)`` dynamic double attribute declared before the nodes."""
+    declared = ""
+    if attribute:
+        cls, key, title = attribute
+        declared = (f'<attributes class="{cls}" mode="dynamic"><attribute id="{key}" '
+                    f'title="{title}" type="double"/></attributes>')  # fmt: skip
     return (
         '<?xml version="1.0" encoding="UTF-8"?><gexf xmlns="http://gexf.net/1.3" '
         'version="1.3"><graph mode="dynamic" defaultedgetype="directed" '
-        f'timeformat="integer"><nodes><node id="a"/><node id="b">{node_extra}</node>'
+        f'timeformat="integer">{declared}<nodes><node id="a"/><node id="b">{node_extra}</node>'
         '<node id="c"/></nodes><edges><edge id="0" source="a" target="b">'
         f'{times}</edge><edge id="1" source="c" target="b" start="0" end="9"/></edges>'
         "</graph></gexf>"
@@ -421,9 +428,8 @@ def test_two_self_weights_for_one_step_are_refused(tmp_path):
     added (1.0 + 0.5): refused as two weights of one edge are."""
     node = ('<attvalues><attvalue for="sw" value="0.5" start="0" end="4"/><attvalue for="sw" '
             'value="0.25" start="3" end="9"/></attvalues>')  # fmt: skip
-    text = _gexf('<spells><spell start="0" end="9"/></spells>', node).replace(
-        "<nodes>", '<attributes class="node" mode="dynamic"><attribute id="sw" '
-        'title="self_weight" type="double"/></attributes><nodes>')  # fmt: skip
+    text = _gexf('<spells><spell start="0" end="9"/></spells>', node,
+                 attribute=("node", "sw", "self_weight"))  # fmt: skip
     path = tmp_path / "sw.gexf"
     path.write_text(text)
     with pytest.raises(RunFormatError, match=r"node 'b' self_weight: two weights are given "
@@ -482,9 +488,7 @@ def test_two_untimed_gexf_weights_of_one_edge_are_refused(tmp_path):
     """Two untimed weight attvalues of one edge hold at every step: the first was taken
     (S12's GEXF sibling), as two timed ones at one step are refused."""
     text = _gexf('<attvalues><attvalue for="w" value="1"/><attvalue for="w" value="5"/>'
-                 "</attvalues>").replace(  # fmt: skip
-        "<nodes>", '<attributes class="edge" mode="dynamic"><attribute id="w" '
-        'title="weight" type="double"/></attributes><nodes>')  # fmt: skip
+                 "</attvalues>", attribute=("edge", "w", "weight"))  # fmt: skip
     path = tmp_path / "w.gexf"
     path.write_text(text)
     with pytest.raises(RunFormatError, match=r"two weights are given for every step \(1\.0 "
