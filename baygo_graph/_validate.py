@@ -143,18 +143,20 @@ def check_int(name: str, value, *, minimum: int | None = None, maximum: int | No
     ...
     TypeError: agents must be an integer, got float 2.0
     """
+    bound = (
+        ""
+        if minimum is None and maximum is None
+        else f" >= {minimum}"
+        if maximum is None
+        else f" <= {maximum}"
+        if minimum is None
+        else f" in [{minimum}, {maximum}]"
+    )
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}")
+        raise TypeError(f"{name} must be an integer{bound}, got {type(value).__name__} {value!r}")
     value = int(value)
     if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
-        bound = (
-            f">= {minimum}"
-            if maximum is None
-            else f"<= {maximum}"
-            if minimum is None
-            else f"in [{minimum}, {maximum}]"
-        )
-        raise ValueError(f"{name} must be an integer {bound}, got {value!r}")
+        raise ValueError(f"{name} must be an integer{bound}, got {value!r}")
     return value
 
 
@@ -165,8 +167,11 @@ def check_real(
     low: float | None = None,
     high: float | None = None,
     low_open: bool = False,
+    high_open: bool = False,
 ) -> float:
-    """``value`` as a finite float in ``[low, high]`` (``(low, high]`` with ``low_open``).
+    """``value`` as a finite float in ``[low, high]`` (``(low, ...`` with ``low_open``,
+    ``..., high)`` with ``high_open``). Every refusal states the whole range, and says
+    "finite" when the value is a number but not a finite one (nan, inf).
 
     Examples
     --------
@@ -176,20 +181,30 @@ def check_real(
     Traceback (most recent call last):
     ...
     ValueError: sigma must be a finite number > 0, got nan
+    >>> check_real("test_fraction", "abc", low=0, high=1, low_open=True, high_open=True)
+    Traceback (most recent call last):
+    ...
+    TypeError: test_fraction must be a number in (0, 1), got str 'abc'
     """
+    if low is not None and high is not None:
+        bound = f" in {'(' if low_open else '['}{low:g}, {high:g}{')' if high_open else ']'}"
+    elif low is not None:
+        bound = f" {'>' if low_open else '>='} {low:g}"
+    elif high is not None:
+        bound = f" {'<' if high_open else '<='} {high:g}"
+    else:
+        bound = ""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a number, got {type(value).__name__} {value!r}")
+        raise TypeError(f"{name} must be a number{bound}, got {type(value).__name__} {value!r}")
     value = float(value)
     too_low = low is not None and (value <= low if low_open else value < low)
-    too_high = high is not None and value > high
-    if not math.isfinite(value) or too_low or too_high:
-        if low is not None and high is not None:
-            bound = f"in {'(' if low_open else '['}{low:g}, {high:g}]"
-        elif low is not None:
-            bound = f"a finite number {'>' if low_open else '>='} {low:g}"
-        else:
-            bound = "a finite number" + ("" if high is None else f" <= {high:g}")
-        raise ValueError(f"{name} must be {bound}, got {value!r}")
+    too_high = high is not None and (value >= high if high_open else value > high)
+    if not math.isfinite(value):
+        raise ValueError(f"{name} must be a finite number{bound}, got {value!r}")
+    if too_low or too_high:
+        # a range says the number is finite; a one-sided bound says it too
+        what = bound.lstrip() if low is not None and high is not None else f"a finite number{bound}"
+        raise ValueError(f"{name} must be {what}, got {value!r}")
     return value
 
 
@@ -278,22 +293,23 @@ def check_scale(name: str, value, *, size: int | None = None):
     >>> check_scale("prior_var", (1e-320, 1.0), size=2)
     Traceback (most recent call last):
     ...
-    ValueError: prior_var must be finite numbers in [1e-150, 1e+150], got (1e-320, 1.0)
+    ValueError: prior_var must be a number in [1e-150, 1e+150] or 2 such numbers, got (1e-320, 1.0)
     """
     low, high = SCALE_RANGE
     if size is None:
         check_real(name, value, low=0.0, low_open=True)  # "a finite number > 0" first
         return check_real(name, value, low=low, high=high)
+    each = f"or {size} such numbers"
     if np.iscomplexobj(value) or isinstance(value, str | bytes):
-        raise TypeError(f"{name} must be a number or {size} real numbers, got {value!r}")
+        raise TypeError(f"{name} must be a number > 0 {each}, got {value!r}")
     try:
         v = np.broadcast_to(np.asarray(value, dtype=float), (size,))
     except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a number or {size} real numbers, got {value!r}") from None
+        raise TypeError(f"{name} must be a number > 0 {each}, got {value!r}") from None
     if not np.all(np.isfinite(v) & (v > 0)):
-        raise ValueError(f"{name} must be finite numbers > 0, got {value!r}")
+        raise ValueError(f"{name} must be a finite number > 0 {each}, got {value!r}")
     if not np.all((v >= low) & (v <= high)):
-        raise ValueError(f"{name} must be finite numbers in [{low:g}, {high:g}], got {value!r}")
+        raise ValueError(f"{name} must be a number in [{low:g}, {high:g}] {each}, got {value!r}")
     return v.astype(float)
 
 

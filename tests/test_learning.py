@@ -388,7 +388,7 @@ def test_bad_arguments_are_named(kwargs, match):
 
 
 def test_bad_argument_types_are_type_errors():
-    with pytest.raises(TypeError, match="batch must be an integer, got float 2.5"):
+    with pytest.raises(TypeError, match="batch must be an integer >= 1, got float 2.5"):
         bg.simulate("baygo", data=DATA, steps=2, model=LinearRegression(grid=5), batch=2.5)
 
 
@@ -434,7 +434,7 @@ def test_a_strategy_must_start_a_plan():
 
 
 def test_from_choices_checks_delta_and_size():
-    with pytest.raises(ValueError, match="delta must be in"):
+    with pytest.raises(ValueError, match="delta must be a finite number in"):
         bg.Run.from_choices([[1, 0]], delta=float("nan"))
     with pytest.raises(ValueError, match="delta must be in"):
         bg.Run.from_choices([[1, 0]], delta=2.0)

@@ -7,6 +7,7 @@ import errno
 import functools
 import json
 import os
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -858,8 +859,40 @@ def output_folder(folder, *, option: str = "--out", lock: bool = True, force: bo
         raise
 
 
+#: A number word as Python writes it (nan, inf, -inf, infinity), standing alone.
+_NUMBER_WORD = re.compile(r"(?<![\w.\"])([+-]?)(nan|inf(?:inity)?)(?![\w.\"])", re.IGNORECASE)
+
+
+def option_value(text: str):
+    """The value a ``--model-option`` VALUE stands for: JSON (``[-3,3]``, ``0.5``,
+    ``"x"``), where the number words nan, inf and -inf are numbers (so a model says the
+    number is not finite) and a bare list ``lo,hi`` is the list ``[lo,hi]``; other text
+    as it is (``float32``).
+
+    Examples
+    --------
+    >>> option_value("[-3,3]"), option_value("-3,3"), option_value("float32")
+    ([-3, 3], [-3, 3], 'float32')
+    >>> option_value("nan"), option_value("[1,-inf]")
+    (nan, [1, -inf])
+    """
+    bare = text.strip()
+    tries = [bare]
+    if "," in bare and not bare.startswith(("[", "{", '"')):
+        tries.append(f"[{bare}]")  # lo,hi
+    for candidate in tries:
+        words = _NUMBER_WORD.sub(
+            lambda m: "NaN" if m[2].lower() == "nan" else f"{m[1]}Infinity", candidate
+        )
+        try:
+            return json.loads(words)
+        except json.JSONDecodeError:
+            continue
+    return text
+
+
 def parse_options(pairs) -> dict:
-    """``KEY=VALUE`` strings as a dict; a VALUE that parses as JSON is taken as such.
+    """``KEY=VALUE`` strings as a dict, each VALUE read by :func:`option_value`.
 
     Examples
     --------
@@ -877,10 +910,7 @@ def parse_options(pairs) -> dict:
                 f"{shorten(pair, 40)}): give each key once"
             )
         said[key] = pair
-        try:
-            out[key] = json.loads(value)
-        except json.JSONDecodeError:
-            out[key] = value
+        out[key] = option_value(value)
     return out
 
 
@@ -944,5 +974,21 @@ def _build(name, options, *, what, hint):
     try:
         return resolve_model(name, **options)
     except (ValueError, TypeError) as e:
-        prefix = f"{what}: " if what else ""
-        raise click.BadParameter(prefix + shorten(str(e), 200), param_hint=hint) from None
+        raise click.BadParameter(option_refusal(what, e), param_hint=hint) from None
+
+
+def option_refusal(what: str, error: Exception) -> str:
+    """A model's refusal of an option as one line: the option as typed (``what``), then
+    what the model says it takes; the model's own echo of the value (``, got ...``, in
+    Python's words) is left off, as the value is named as typed, and a plug-in's
+    message of many lines is put on one.
+
+    Examples
+    --------
+    >>> option_refusal("sigma=abc", TypeError("sigma must be a number > 0, got str 'abc'"))
+    'sigma=abc: sigma must be a number > 0'
+    """
+    said = " ".join(str(error).split())
+    head, got, _ = said.rpartition(", got ")
+    said = head if got and head else said
+    return shorten(f"{what}: {said}" if what else said, 240)

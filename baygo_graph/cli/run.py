@@ -79,8 +79,9 @@ __all__ = ["run"]
     multiple=True,
     metavar="KEY=VALUE",
     callback=model_pairs,
-    help="An option of the model (repeatable), VALUE read as JSON when it parses: "
-    "--model-option bounds=[-3,3]; checked before the run.",
+    help="An option of the model (repeatable), VALUE read as JSON when it parses, nan "
+    "and inf as numbers, a bare list lo,hi as [lo,hi]: --model-option bounds=[-3,3] "
+    "(or bounds=-3,3); checked before the run.",
 )
 @click.option(
     "--out",

@@ -122,10 +122,7 @@ def exact_prior(agents: int, prior_var=(0.5, 0.5)) -> ExactState:
     """
     if isinstance(agents, bool) or not isinstance(agents, int | np.integer) or agents < 1:
         raise ValueError(f"agents must be an integer >= 1, got {agents!r}")
-    v = np.broadcast_to(np.asarray(prior_var, dtype=float), (2,))
-    if not np.all(np.isfinite(v) & (v > 0)):
-        raise ValueError(f"prior_var must be positive, got {prior_var!r}")
-    v = check_scale("prior_var", prior_var, size=2)  # and in range: 1 / v stays finite
+    v = check_scale("prior_var", prior_var, size=2)  # finite, > 0 and in range: 1 / v stays finite
     nat = np.zeros((5, agents))
     nat[0] = 1.0 / v[0]
     nat[2] = 1.0 / v[1]

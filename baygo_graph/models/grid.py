@@ -112,18 +112,17 @@ def check_grid(points=61, *, bounds=(-2.0, 2.0), dims: int = 2, name: str = "poi
     --------
     >>> check_grid(3, bounds=(0, 1))[0]
     (3, 3)
-    >>> check_grid(3, bounds="abc")
+    >>> check_grid(3, bounds="abc", dims=1)
     Traceback (most recent call last):
     ...
-    ValueError: bounds must be (lo, hi) or 2 of them with finite lo < hi, got 'abc'
+    ValueError: bounds must be [lo, hi] with finite lo < hi, got 'abc'
     """
+    per_axis = "" if dims == 1 else f", or {dims} of them (one per axis)"
     pts = (points,) * dims if np.ndim(points) == 0 else tuple(points)
     if len(pts) != dims or any(
         isinstance(p, bool) or not isinstance(p, int | np.integer) or p < 2 for p in pts
     ):
-        raise ValueError(
-            f"{name} must be an int >= 2 or {dims} of them (one per axis), got {points!r}"
-        )
+        raise ValueError(f"{name} must be an integer >= 2{per_axis}, got {points!r}")
     try:
         bnds = np.asarray(bounds, dtype=float)
     except (TypeError, ValueError):  # text, ragged lists
@@ -132,9 +131,8 @@ def check_grid(points=61, *, bounds=(-2.0, 2.0), dims: int = 2, name: str = "poi
         bnds = np.tile(bnds, (dims, 1))
     ok = bnds.shape == (dims, 2) and np.all(np.isfinite(bnds)) and np.all(bnds[:, 0] < bnds[:, 1])
     if not ok:
-        raise ValueError(
-            f"bounds must be (lo, hi) or {dims} of them with finite lo < hi, got {bounds!r}"
-        )
+        pairs = "" if dims == 1 else f", or {dims} such pairs (one per axis)"
+        raise ValueError(f"bounds must be [lo, hi] with finite lo < hi{pairs}, got {bounds!r}")
     return pts, bnds
 
 
@@ -143,8 +141,8 @@ def check_options(model, *, dims: int | None = None, points=None) -> None:
     and ``bounds`` (with ``dims`` axes, ``points`` per axis: default ``model.grid``),
     ``sigma`` (None or a scale), ``test_fraction`` in (0, 1), the split's
     ``informative_range`` and ``other_range`` (None or ``(lo, hi)``, lo < hi) and
-    ``assignment`` (None or integers) and ``dtype`` ('float64' or 'float32'); each option
-    the model has.
+    ``assignment`` (None or integers), ``dtype`` ('float64' or 'float32') and the
+    ``feature`` and ``label`` column names (text); each option the model has.
 
     Examples
     --------
@@ -152,7 +150,7 @@ def check_options(model, *, dims: int | None = None, points=None) -> None:
     >>> LinearRegression(test_fraction=2)
     Traceback (most recent call last):
     ...
-    ValueError: test_fraction must be in (0, 1), got 2
+    ValueError: test_fraction must be in (0, 1), got 2.0
     """
     if dims is not None:
         points = model.grid if points is None else points
@@ -160,19 +158,27 @@ def check_options(model, *, dims: int | None = None, points=None) -> None:
     if getattr(model, "sigma", None) is not None:
         check_scale("sigma", model.sigma)
     if hasattr(model, "test_fraction"):
-        fraction = check_real("test_fraction", model.test_fraction)  # a finite number
-        if not 0.0 < fraction < 1.0:
-            raise ValueError(f"test_fraction must be in (0, 1), got {model.test_fraction!r}")
+        check_real(
+            "test_fraction", model.test_fraction, low=0, high=1, low_open=True, high_open=True
+        )
+    for name in ("feature", "label"):  # column names of the data
+        value = getattr(model, name, None)
+        if hasattr(model, name) and not (isinstance(value, str) and value.strip()):
+            raise TypeError(
+                f"{name} must be a column name of the data (text), got {_text.short_repr(value)}"
+            )
     for name in ("informative_range", "other_range"):
         value = getattr(model, name, None)
         if value is not None and not _interval(value):
-            raise ValueError(
-                f"{name} must be an interval (lo, hi) of finite numbers with lo < hi, got {value!r}"
-            )
+            raise ValueError(f"{name} must be [lo, hi] with finite lo < hi, got {value!r}")
     assignment = getattr(model, "assignment", None)
-    if assignment is not None and np.asarray(assignment).dtype.kind not in "iu":
+    try:
+        rows = None if assignment is None else np.asarray(assignment)
+    except (TypeError, ValueError):  # ragged lists
+        rows = np.empty((0, 0))
+    if rows is not None and (rows.ndim != 1 or rows.dtype.kind not in "iu"):
         raise ValueError(
-            f"assignment must be an integer array (each sample's agent, -1: test), got "
+            f"assignment must be a 1-D integer array (each sample's agent, -1: test), got "
             f"{_text.shorten(repr(assignment), 60)}"
         )
     if np.dtype(_precision(model.dtype)) not in (np.float64, np.float32):

@@ -54,13 +54,7 @@ def log_prior(grid: Grid, *, var=(0.5, 0.5)) -> np.ndarray:
     >>> float(np.exp(lp).sum()).__round__(12), int(np.argmax(lp))
     (1.0, 60)
     """
-    try:
-        v = np.broadcast_to(np.asarray(var, dtype=float), (2,))
-    except (TypeError, ValueError):
-        raise TypeError(f"prior_var must be a number or a pair of numbers, got {var!r}") from None
-    if not np.all(np.isfinite(v) & (v > 0)):
-        raise ValueError(f"prior_var must be finite numbers > 0, got {var!r}")
-    v = check_scale("prior_var", var, size=2)  # and in range: 1 / v stays finite
+    v = check_scale("prior_var", var, size=2)  # finite, > 0 and in range: 1 / v stays finite
     return log_normalize(-0.5 * (grid.theta**2 / v).sum(axis=1))
 
 

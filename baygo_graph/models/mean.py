@@ -164,10 +164,8 @@ class GaussianMean(GridModel):
             except (TypeError, ValueError):
                 truth = np.empty(0)
             if truth.size != self.dims or truth.ndim > 1 or not np.all(np.isfinite(truth)):
-                raise ValueError(
-                    f"truth must have {counted(self.dims, 'coordinate')} (finite numbers), got "
-                    f"{self.truth!r}"
-                )
+                what = "a finite number" if self.dims == 1 else f"{self.dims} finite numbers"
+                raise ValueError(f"truth must be {what} (one per coordinate), got {self.truth!r}")
 
     def resolve_data(self, data):
         """The samples: a Dataset, DataFrame or CSV path with ``y1`` (and ``y2``), or

@@ -28,9 +28,9 @@ def test_numpy_integers_run_as_the_int(kind):
 @pytest.mark.parametrize(
     ("args", "error", "match"),
     [
-        ((24, 3.5), TypeError, "length must be an integer, got float 3.5"),
+        ((24, 3.5), TypeError, "length must be an integer >= 1, got float 3.5"),
         ((24, 0), ValueError, "length must be an integer >= 1, got 0"),
-        ((24, True), TypeError, "length must be an integer, got bool"),
+        ((24, True), TypeError, "length must be an integer >= 1, got bool"),
         ((-1, 2), ValueError, "n_steps must be an integer >= 0, got -1"),
     ],
 )
@@ -45,7 +45,7 @@ def test_window_bounds_refuses_what_is_no_window_length(args, error, match):
     ("start", "stop", "error", "match"),
     [
         (0, -1, ValueError, r"stop must be an integer in \[1, 3\], got -1"),
-        (0, 3.0, TypeError, "stop must be an integer, got float"),
+        (0, 3.0, TypeError, r"stop must be an integer in \[1, 3\], got float"),
         (3, 3, ValueError, r"start must be an integer in \[0, 2\], got 3"),
         (1, 1, ValueError, r"stop must be an integer in \[2, 3\], got 1"),
     ],

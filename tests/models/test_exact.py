@@ -238,7 +238,7 @@ def test_prediction_mse_equals_the_direct_mean():
             "listen must be a sparse \\(2, 2\\)",
         ),
         (lambda s: exact_prior(0), "agents must be an integer >= 1, got 0"),
-        (lambda s: exact_prior(2, (1.0, -1.0)), "prior_var must be positive"),
+        (lambda s: exact_prior(2, (1.0, -1.0)), "prior_var must be a finite number > 0 or 2"),
         (lambda s: ExactState(np.zeros((4, 2))), "natural must be a \\(5, M\\) array"),
     ],
 )

@@ -42,7 +42,7 @@ def test_prior_is_the_normalised_gaussian_density():
     g = make_grid(21, bounds=(-2, 2))
     dens = multivariate_normal(mean=[0, 0], cov=np.diag([0.5, 0.5])).logpdf(g.theta)
     np.testing.assert_allclose(log_prior(g), dens - logsumexp(dens), atol=1e-12)
-    with pytest.raises(ValueError, match="prior_var must be finite numbers > 0"):
+    with pytest.raises(ValueError, match="prior_var must be a finite number > 0 or 2 such numbers"):
         log_prior(g, var=(0.5, -1))
 
 

@@ -170,7 +170,7 @@ def test_truth_defaults_to_the_test_mean_when_the_data_do_not_record_mu():
     given = GaussianMean(truth=0.25)
     state = given.start(given.split(frame, agents=3, informative=0, rng=0), learners=3, dtype=float)
     assert given.config(state)["target"] == [0.25]
-    with pytest.raises(ValueError, match="truth must have 1 coordinate"):
+    with pytest.raises(ValueError, match="truth must be a finite number"):
         GaussianMean(truth=(0.0, 1.0))  # refused when the model is built, before any run
 
 
