@@ -200,8 +200,9 @@ def draw_edges(ax, pos, w, *, scale=None, color=EDGE_COLOR, zorder=2, min_weight
     Up to :data:`ARROW_PATCH_LIMIT` arrows: one curved patch each (gid
     ``"edge:<j>-><i>"``); more: one straight-arrow quiver (gid ``"edges"``).
     ``kept``: a dict ``(src, dst) -> patch`` of earlier calls on the same axes (an
-    animation's frames): an arrow drawn again is its patch, given its new width and
-    shown; a kept arrow not drawn this time is hidden; a new one is added to ``kept``.
+    animation's frames): an arrow drawn again is its patch, given its new width, shown
+    and drawn in this call's order (the same picture as a fresh drawing); a kept arrow
+    not drawn this time is hidden; a new one is added to ``kept``.
     """
     from matplotlib.patches import FancyArrowPatch
 
@@ -221,6 +222,10 @@ def draw_edges(ax, pos, w, *, scale=None, color=EDGE_COLOR, zorder=2, min_weight
         if p is not None:
             p.set_linewidth(width)
             p.set_visible(True)
+            # moved to the end, as a fresh drawing adds it: overlapping arrows are then
+            # drawn in this call's order whatever frames came before
+            p.remove()
+            ax.add_artist(p)
             patches.append(p)
             continue
         p = FancyArrowPatch(

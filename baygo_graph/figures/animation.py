@@ -226,7 +226,9 @@ def _curve_panel(pax, values, frames, inf, panel):
             else ("other agents" if i == (1 if inf == 0 else 0) else "_nolegend_"),
             gid=f"curve:{i}",
         )
-    cursor = pax.axvline(frames[0], color="black", lw=1.0, ls=":", gid="cursor")
+    # over the legend (which it crosses), as the frames have always shown it: a frame
+    # then redraws no legend (iter_frames)
+    cursor = pax.axvline(frames[0], color="black", lw=1.0, ls=":", gid="cursor", zorder=5.5)
     dot = pax.scatter(
         [frames[0]],
         [values[frames[0], inf]],
@@ -279,8 +281,11 @@ class RunAnimation(FuncAnimation):
     def iter_frames(self, *, dpi=None):
         """Yield every frame as an RGB ``uint8`` array (H, W, 3), in order.
 
-        The static part of the figure is drawn once; each frame restores it and
-        draws only what changes (the same picture as a full redraw).
+        The static part of the figure is drawn once (:class:`_Layers`); each frame
+        restores it and draws, in a full redraw's order, what changes and what lies
+        over it (the node labels over the nodes, the watermark over the arrows): a
+        frame is a full redraw of its step, pixel for pixel, whatever frames came
+        before.
         """
         from matplotlib.backends.backend_agg import FigureCanvasAgg
 
@@ -292,24 +297,151 @@ class RunAnimation(FuncAnimation):
         if not hasattr(canvas, "copy_from_bbox"):
             canvas = FigureCanvasAgg(fig)
         try:
-            moving = self._func(self.steps[0]) if self.steps else []
-            hidden = list({id(a): a for a in (*moving, *self.dynamic)}.values())
-            for a in hidden:
-                a.set_visible(False)
-            canvas.draw()
-            background = canvas.copy_from_bbox(fig.bbox)
-            for a in hidden:
-                a.set_visible(True)
+            plan = _Layers(fig, self.dynamic, canvas)
+            canvas.draw()  # a full draw sets every position (the layout is fixed)
             for t in self.steps:
-                canvas.restore_region(background)
-                drawn = self._func(t)
-                order = sorted(
-                    {id(a): a for a in (*drawn, *self.dynamic)}.values(),
-                    key=lambda a: a.get_zorder(),
-                )
-                for a in order:
-                    fig.draw_artist(a)
+                plan.draw(self._func(t))
                 yield np.asarray(canvas.buffer_rgba())[..., :3].copy()
         finally:
             if dpi is not None:
                 fig.set_dpi(old_dpi)
+
+
+def _draw_order(container) -> list:
+    """The artists a full draw of ``container`` (a Figure or an Axes) draws after its
+    background patch, in order: what ``Figure.draw`` and ``Axes.draw`` sort."""
+    artists = [a for a in container.get_children() if a is not container.patch]
+    if hasattr(container, "spines") and not (container.axison and container.get_frame_on()):
+        artists = [a for a in artists if a not in container.spines.values()]
+    if hasattr(container, "xaxis") and not container.axison:
+        artists = [a for a in artists if a is not container.xaxis and a is not container.yaxis]
+    return sorted((a for a in artists if not a.get_animated()), key=lambda a: a.get_zorder())
+
+
+#: Pixels added around every box :class:`_Layers` compares (antialiasing, half a line
+#: width and a glyph's overhang stay inside; a line's whole width is added too).
+_PAD = 2.0
+
+
+class _Layers:
+    """Which artists :meth:`RunAnimation.iter_frames` draws in each frame, and the
+    background (every other artist, drawn once) it restores first.
+
+    The artists a full draw draws are taken in its order (the figure's, each Axes'
+    children by zorder). A changing artist is drawn in every frame; so is any static
+    one that an artist drawn per frame before it in that order may touch: their boxes
+    overlap, each padded by :data:`_PAD` pixels and cut to what its draw clips to (the
+    watermark over an arrow, the node labels over the nodes). Every other artist
+    touches none drawn per frame before it, so drawing it in the background first
+    gives the same pixels: a frame is the full redraw of its step. A background is
+    drawn per set of static artists and kept.
+    """
+
+    def __init__(self, fig, dynamic, canvas):
+        self.fig, self.canvas = fig, canvas
+        self.dynamic = {id(a) for a in dynamic}
+        self.boxes: dict = {}  # id -> padded box of a static artist (static: it stays)
+        self.backgrounds: dict = {}  # tuple of static ids -> saved region
+        self.clips: dict = {}  # id -> the box its draw clips to (None: unclipped)
+        from matplotlib.axis import Axis
+        from matplotlib.legend import Legend
+        from matplotlib.lines import Line2D
+        from matplotlib.spines import Spine
+        from matplotlib.text import Text
+
+        self.unclipped = (Legend, Axis)  # their draws set no clip of their own
+        self.measured = (Text, Legend, Line2D, Spine)  # boxes from their extents
+        self.lines = Line2D
+        self.whole = fig.bbox.frozen()
+
+    def _order(self) -> list:
+        out = []
+        for a in _draw_order(self.fig):
+            if a in self.fig.axes:
+                if not a.get_visible():
+                    continue
+                if a.axison and a.get_frame_on():
+                    out.append(a.patch)
+                out.extend(_draw_order(a))
+            else:
+                out.append(a)
+        return [a for a in out if a.get_visible()]
+
+    def _clip(self, a):
+        """The box ``a``'s draw clips to (padded a pixel for rounding), or None."""
+        if id(a) not in self.clips:
+            from matplotlib.transforms import Bbox
+
+            clip = None
+            if a.get_clip_on() and not isinstance(a, self.unclipped):
+                boxes = [b for b in (a.get_clip_box(),) if b is not None]
+                if a.get_clip_path() is not None:
+                    boxes.append(a.get_clip_path().get_fully_transformed_path().get_extents())
+                for b in boxes:
+                    clip = b if clip is None else Bbox.intersection(clip, b) or Bbox.null()
+            self.clips[id(a)] = None if clip is None else clip.padded(1.0)
+        return self.clips[id(a)]
+
+    def _box(self, a, renderer):
+        """A box (display pixels) holding every pixel ``a`` draws; None: it draws none."""
+        from matplotlib.axis import Axis
+        from matplotlib.text import Text
+        from matplotlib.transforms import Bbox
+
+        clip = self._clip(a)
+        if not isinstance(a, self.measured):
+            if clip is not None:  # an arrow, a scatter: inside its Axes
+                return clip
+            if isinstance(a, Axis):  # its grid lines span its Axes, its labels lie outside
+                box = Bbox.union([a.get_tightbbox(renderer) or a.axes.bbox, a.axes.bbox])
+            else:  # an Axes' background, else anywhere
+                box = next((ax.bbox for ax in self.fig.axes if a is ax.patch), self.whole)
+            return box.padded(_PAD) if np.isfinite(box.bounds).all() else self.whole
+        key = (id(a), a.get_text(), a.get_position()) if isinstance(a, Text) else None
+        if key is not None and key in self.boxes:
+            return self.boxes[key]
+        if key is not None and not key[1]:
+            box = None  # an empty text draws nothing
+        else:
+            box = a.get_window_extent(renderer)
+            pad = _PAD + (a.get_linewidth() * renderer.points_to_pixels(1.0)
+                          if isinstance(a, self.lines) else 0.0)  # fmt: skip
+            box = box.padded(pad) if np.isfinite(box.bounds).all() else self.whole
+            if clip is not None:
+                box = Bbox.intersection(box, clip) or Bbox.null()
+        if key is not None:
+            self.boxes[key] = box
+        return box
+
+    def draw(self, drawn) -> None:
+        """Draw this frame: the background of its static artists, then the rest."""
+        renderer = self.canvas.get_renderer()
+        moving = self.dynamic | {id(a) for a in drawn}
+        static, frame, boxes = [], [], {}
+        for a in self._order():
+            changing = id(a) in moving
+            if not changing and not boxes:
+                static.append(a)
+                continue
+            if changing:
+                box = self._box(a, renderer)
+            elif id(a) in self.boxes:
+                box = self.boxes[id(a)]
+            else:
+                box = self.boxes[id(a)] = self._box(a, renderer)
+            if changing or (box is not None and any(box.overlaps(b) for b in boxes.values())):
+                frame.append(a)
+                if box is not None:
+                    boxes.setdefault(tuple(box.extents), box)  # many arrows: one clip box
+            else:
+                static.append(a)
+        key = tuple(map(id, static))
+        if key not in self.backgrounds:
+            renderer.clear()
+            self.fig.patch.draw(renderer)
+            for a in static:
+                a.draw(renderer)
+            self.backgrounds[key] = self.canvas.copy_from_bbox(self.fig.bbox)
+        self.canvas.restore_region(self.backgrounds[key])
+        for a in frame:
+            a.draw(renderer)
