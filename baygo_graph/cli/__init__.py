@@ -251,7 +251,13 @@ def main(argv=None) -> int:
     except click.ClickException as e:
         if _debug():
             traceback.print_exception(e, file=sys.stderr)
-        click.echo(f"baygo: error: {_bounded(e.format_message())}", err=True)
+        if isinstance(e, click.MissingParameter):  # what it takes, and where to read more
+            from ._common import missing_text
+
+            said = missing_text(e)
+        else:
+            said = e.format_message()
+        click.echo(f"baygo: error: {_bounded(said)}", err=True)
         code = e.exit_code
     except (click.exceptions.Abort, _Stopped, KeyboardInterrupt) as e:
         term = e if isinstance(e, Terminated) else e.__cause__

@@ -153,6 +153,40 @@ class NamedPath(click.Path):
         return super().convert(value, param, ctx)
 
 
+#: What a command's input argument takes, for the line of a missing one.
+INPUT_TAKES = (
+    "a run (folder or .npz from baygo run --out), a saved series (.json/.graphml/.gexf) "
+    "or an edge list (.csv/.tsv, .parquet, SNAP .txt, KONECT out.NAME, also compressed)"
+)
+
+
+def missing_text(error: click.MissingParameter) -> str:
+    """The line of a missing argument or required option: click's words, what it takes
+    (the argument type's ``takes``, an option's help) and where to read more.
+
+    Examples
+    --------
+    >>> @click.command()
+    ... @click.argument("run", type=InputPath(takes="a run folder"))
+    ... def show(run):
+    ...     pass
+    >>> try:
+    ...     show.main([], prog_name="baygo show", standalone_mode=False)
+    ... except click.MissingParameter as e:
+    ...     print(missing_text(e))
+    Missing argument 'RUN': a run folder (see 'baygo show --help')
+    """
+    param = error.param
+    takes = getattr(getattr(param, "type", None), "takes", None)
+    if takes is None and isinstance(param, click.Option) and param.help:
+        takes = param.help.split(". ")[0].rstrip(".")
+        takes = takes[:1].lower() + takes[1:]
+    command = error.ctx.command_path if error.ctx is not None else "baygo COMMAND"
+    head = error.format_message().rstrip(".")
+    said = f"{head}: {takes}" if takes else head
+    return f"{said} (see '{command} --help')"
+
+
 class InputPath(NamedPath):
     """A path the command reads (an argument or an option such as ``--data``): a missing
     one is refused before any work, in one line and our words, ``PATH: no such file or
@@ -172,7 +206,13 @@ class InputPath(NamedPath):
     ... except click.ClickException as e:
     ...     print(e.message)
     --data: no/such.csv: no such file or folder
+
+    ``takes``: what the argument takes, said when it is missing (:func:`missing_text`).
     """
+
+    def __init__(self, *args, takes: str | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.takes = takes
 
     def convert(self, value, param, ctx):
         if isinstance(value, (str, os.PathLike)) and os.fspath(value):

@@ -17,6 +17,7 @@ from ..exceptions import RunFormatError
 from ..io.edgelist import EDGE_LIST_SUFFIXES
 from ..io.series_files import SERIES_SUFFIXES
 from ._common import (
+    INPUT_TAKES,
     InputPath,
     NamedPath,
     emit,
@@ -372,7 +373,8 @@ def _write_many(out: Path, table, summary) -> list[Path]:
 
 
 @click.command()
-@click.argument("paths", metavar="RUN...", nargs=-1, required=True, type=InputPath(path_type=Path))
+@click.argument("paths", metavar="RUN...", nargs=-1, required=True,
+                type=InputPath(path_type=Path, takes=f"one or more of: {INPUT_TAKES}"))  # fmt: skip
 @click.option(
     "--window",
     type=click.IntRange(min=1),

@@ -10,6 +10,7 @@ import click
 
 from .._text import counted, shorten
 from ._common import (
+    INPUT_TAKES,
     InputPath,
     NamedPath,
     check_out_file,
@@ -193,7 +194,7 @@ def parse_steps(text: str | None, n_steps: int) -> range:
 
 
 @click.command()
-@click.argument("run_dir", type=InputPath())
+@click.argument("run_dir", type=InputPath(takes=INPUT_TAKES))
 @click.option("--out", type=NamedPath(file_okay=False), default=None,
               help="Folder for the figures (default: RUN_DIR/figures).")  # fmt: skip
 @click.option("--format", "formats", type=click.Choice(["png", "pdf", "svg"]), multiple=True,
@@ -257,7 +258,7 @@ def plot(run_dir, out, formats, window, force, as_json, **options):
 
 
 @click.command()
-@click.argument("run_dir", type=InputPath())
+@click.argument("run_dir", type=InputPath(takes="a run (folder or .npz from baygo run --out)"))
 @click.option("--steps", "steps_text", default=None, metavar="A:B",
               help="Steps to show, a Python slice (default: all).")  # fmt: skip
 @click.option("--format", "fmt", type=click.Choice(["gif", "mp4"]), default="gif",

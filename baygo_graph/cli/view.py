@@ -9,6 +9,7 @@ import click
 
 from .._text import console, shorten
 from ._common import (
+    INPUT_TAKES,
     InputPath,
     NamedPath,
     check_out_file,
@@ -28,7 +29,7 @@ LAYOUTS = ("auto", "spring", "coarse", "none")  # figures._graph.LAYOUTS (not im
 
 
 @click.command()
-@click.argument("run_path", metavar="RUN", type=InputPath(path_type=Path))
+@click.argument("run_path", metavar="RUN", type=InputPath(path_type=Path, takes=INPUT_TAKES))
 @click.option(
     "--out",
     required=True,
