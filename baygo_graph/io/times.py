@@ -719,17 +719,17 @@ def check_bin(bin) -> None:
     """
     if bin is None:
         return
+    why = (  # one sentence for every refusal (a 0 said it in other words: newcomer8)
+        "bin must be a positive integer, a duration ('15min', '6h', '1D', '7D') or a "
+        f"calendar period ('1W', 'W-WED', 'MS', 'YS'), got {_bin_text(bin)}"
+    )
     text = bin.strip() if isinstance(bin, str) else bin
     if isinstance(text, str) and INTEGER_TEXT.fullmatch(text):
         text = int(text)
     if isinstance(text, int | np.integer) and not isinstance(text, bool):
         if text <= 0:
-            raise ValueError(f"bin must be a positive integer or a duration, got {_bin_text(bin)}")
+            raise ValueError(why)
         return
-    why = (
-        "bin must be a positive integer, a duration ('15min', '6h', '1D', '7D') or a "
-        f"calendar period ('1W', 'W-WED', 'MS', 'YS'), got {_bin_text(bin)}"
-    )
     if not isinstance(text, str):
         raise ValueError(why)
     if _calendar(text) is not None:

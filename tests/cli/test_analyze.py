@@ -446,7 +446,7 @@ def test_one_step_and_one_node_are_said_in_the_singular(tmp_path):
     [
         ("analyze", "--self-weight", "2", "must be 'equal' or a number in [0, 1], got '2'"),
         ("analyze", "--self-weight", "nan", "got 'nan'"),
-        ("analyze", "--bin", "0", "must be a positive integer or a duration"),
+        ("analyze", "--bin", "0", "must be a positive integer, a duration ("),
         ("analyze", "--bin", "-1", "got '-1'"),
         ("analyze", "--time-format", "", "got ''"),
         ("analyze", "--time-format", "unix-zz", "or a strftime format"),

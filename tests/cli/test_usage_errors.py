@@ -179,3 +179,23 @@ def test_a_grid_given_by_both_options_is_a_usage_error(tmp_path, capsys):
         "grid=5): give it once\n"
     )
     assert not out.exists()
+
+
+#: The one sentence of what --bin takes.
+BIN_TAKES = ("must be a positive integer, a duration ('15min', '6h', '1D', '7D') or a calendar "
+             "period ('1W', 'W-WED', 'MS', 'YS'), got ")  # fmt: skip
+
+
+@pytest.mark.parametrize("command", ["analyze", "plot", "view"])
+@pytest.mark.parametrize("value", ["0", "-1", "1day", "1.5", "nan", "0D", " "])
+def test_every_bin_refusal_says_what_bin_takes_in_one_sentence(tmp_path, capsys, command,
+                                                                value):  # fmt: skip
+    """`--bin 0` said "a positive integer or a duration" where `--bin 1day` listed the
+    durations and calendar periods (newcomer5-8): one sentence, every value, every command."""
+    (tmp_path / "c.csv").write_text("source,target,time\na,b,0\nb,a,1\n")
+    out = tmp_path / ("v.html" if command == "view" else "o")
+    code = main([command, str(tmp_path / "c.csv"), "--bin", value, "--out", str(out)])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1, err
+    assert f"Invalid value for '--bin': {BIN_TAKES}{value!r}" in err, err
+    assert not out.exists()
