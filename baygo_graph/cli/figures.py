@@ -416,8 +416,6 @@ def reproduce(seeds, steps, horizons, data, n_jobs, out, seed, agents, grid, gal
         raise click.ClickException(str(e)) from e
     banner = synthetic_banner(dataset.synthetic)
     say = (lambda msg: click.echo(msg, err=True)) if as_json else click.echo
-    if banner:
-        say(banner)
     parts = ["baygo", "reproduce", "--seeds", seeds, "--steps", steps, "--seed", seed,
              "--agents", agents, "--grid", grid, "--out", out]  # fmt: skip
     if horizons is not None:
@@ -442,6 +440,8 @@ def reproduce(seeds, steps, horizons, data, n_jobs, out, seed, agents, grid, gal
         if gallery is not None
         else contextlib.nullcontext(),
     ):
+        if banner:  # with the work it qualifies: a refused folder is one line, as elsewhere
+            say(banner)
         try:
             result = run_reproduction(
                 out,
