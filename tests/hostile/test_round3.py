@@ -188,8 +188,14 @@ def test_gexf_with_control_characters_is_well_formed(tmp_path):
     [
         ({"sigma": 1e-300}, r"sigma must be in \[1e-150, 1e\+150\]"),
         ({"sigma": 1e300}, r"sigma must be in \[1e-150, 1e\+150\]"),
-        ({"prior_var": 1e-320}, r"prior_var must be finite numbers in \[1e-150"),
-        ({"prior_var": (1.0, 1e300)}, r"prior_var must be finite numbers in \[1e-150"),
+        (
+            {"prior_var": 1e-320},
+            r"prior_var must be a number in \[1e-150, 1e\+150\] or 2 such numbers",
+        ),
+        (
+            {"prior_var": (1.0, 1e300)},
+            r"prior_var must be a number in \[1e-150, 1e\+150\] or 2 such numbers",
+        ),
     ],
 )
 def test_scales_out_of_range_are_refused(option, match, data):
