@@ -31,7 +31,14 @@ from pathlib import Path
 import click
 import pandas as pd
 
-from .._format import format_number, json_number, markdown_table
+from .._format import (
+    JSON_CONVENTIONS,
+    format_number,
+    json_clean,
+    json_number,
+    markdown_table,
+    step_text,
+)
 from .._text import console, counted, short_list
 from ..defaults import PAPER
 from ..models import DEFAULT_MODEL, MODEL_NAMES
@@ -68,8 +75,11 @@ def _check_jobs(ctx, param, value):
 
 
 def _number(x, key=""):
-    """JSON-safe number: NaN and infinities become None; counts stay ints."""
-    return json_number(x, integer=key in ("seeds", "n"))
+    """JSON-safe number, as every JSON output writes it (:data:`JSON_CONVENTIONS`): NaN
+    null, an infinity (a step never reached) "inf"; counts stay ints."""
+    if key in ("seeds", "n"):
+        return json_number(x, integer=True)
+    return json_clean(float(x)) if x is not None else None
 
 
 def _numbers(frame) -> dict:
@@ -78,7 +88,7 @@ def _numbers(frame) -> dict:
 
 
 def _fmt(x, spec=".4f") -> str:
-    return format_number(float(x) if x is not None else None, spec, missing="-")
+    return format_number(float(x) if x is not None else None, spec)  # n/a: undefined
 
 
 def _ci(row, name) -> str:
@@ -105,8 +115,8 @@ def _summary_table(summary, level: float, loss: str = "MSE") -> str:
             str(name),
             _ci(row, "final_mse_informative"),
             _ci(row, "final_mse_others"),
-            _fmt(row["steps_to_cen"], ".0f"),
-            _fmt(row["consensus_step"], ".1f"),
+            step_text(row["steps_to_cen"]),
+            step_text(row["consensus_step"]),
             _fmt(row["consensus_reached"], ".2f"),
             _fmt(row["influence_informative"], ".3f"),
         ]
@@ -167,6 +177,7 @@ def _record(attrs, banner, settings, summary, paired) -> dict:
     if isinstance(record["entropy"], str) and record["entropy"].isdigit():
         record["entropy"] = int(record["entropy"])  # a number in JSON (an exact integer)
     said = attrs.get("model_options", {})
+    record["conventions"] = JSON_CONVENTIONS
     record |= {"model": attrs.get("model"), "loss": attrs.get("loss"),
                "grid": said.get("grid"), "model_options": said}  # fmt: skip
     return record | {
