@@ -1029,6 +1029,47 @@ class TimeAxis:
             return str(int(self.start) + int(k) * self.bin)
         return self._text(self._wall_start(k))
 
+    def step_label(self, k: int) -> str:
+        """Step ``k`` named by its start, as short as the bin allows: the date of a
+        step of whole days (``"2024-05-04"``), ``"time 13"`` for integer times, else
+        :meth:`step_start` (what the viewer's slider shows).
+
+        Examples
+        --------
+        >>> TimeAxis(start="2024-05-01T00:00+02:00", bin="1D", zone="+02:00").step_label(3)
+        '2024-05-04'
+        """
+        if self.integer:
+            return f"time {self.step_start(k)}"
+        return str(self._wall_start(k).date()) if self.days else self.step_start(k)
+
+    def viewer_rule(self) -> dict | None:
+        """The rule the viewer page computes :meth:`step_label` and :meth:`span` with,
+        for any step (no per-step array): ``kind`` ``"integer"``, ``"months"`` (calendar
+        months and years), ``"days"`` (whole days from midnight: weeks, ``"1D"``) or
+        ``"clock"`` (a duration on a fixed clock); None for a zone whose offsets move
+        within a step's hours (the page then shows steps and the axis line only)."""
+        if self.integer:
+            return {"kind": "integer", "start": self.start, "bin": str(self.bin)}
+        wall = self._wall
+        calendar = _calendar(self.bin)
+        if calendar is not None and calendar[0][0] in "MY":
+            n = calendar[1] * (12 if calendar[0][0] == "Y" else 1)
+            return {"kind": "months", "year": wall.year, "month": wall.month - 1, "n": n}
+        if calendar is not None:
+            width, kind = pd.Timedelta(weeks=calendar[1]), "days"
+        else:
+            width = pd.Timedelta(_duration_ns(self.bin), unit="ns")
+            kind = "days" if self.days else "clock"
+        if kind == "clock" and self.zone is not None and self.zone != "UTC" and (
+            self.zone[:1] not in "+-"
+        ):  # fmt: skip
+            return None
+        suffix = {"UTC": "Z", None: ""}.get(self.zone, self.zone)
+        ms = (wall - pd.Timestamp(0)) / pd.Timedelta(milliseconds=1)
+        return {"kind": kind, "start_ms": ms, "width_ms": width / pd.Timedelta(milliseconds=1),
+                "suffix": suffix}  # fmt: skip
+
     def step_end(self, k: int) -> str:
         """The end of step ``k`` (excluded): the start of step ``k + 1``."""
         return self.step_start(int(k) + 1)
