@@ -16,13 +16,21 @@ from ._text import markdown_cell
 from .defaults import BODYFAT_ENV
 
 __all__ = [
+    "JSON_CONVENTIONS",
     "format_number",
     "json_clean",
     "json_default",
     "json_number",
     "markdown_table",
+    "step_text",
     "synthetic_banner",
 ]
+
+#: How every JSON output writes a value that is no finite number (json_clean).
+JSON_CONVENTIONS = (
+    'null: undefined (NaN); "inf" / "-inf": an infinite value (a step never reached '
+    "within the run, an interval with no bound on that side)"
+)
 
 
 def format_number(x, spec: str = ".4g", *, missing: str = "n/a") -> str:
@@ -43,6 +51,29 @@ def format_number(x, spec: str = ".4g", *, missing: str = "n/a") -> str:
     if not math.isfinite(x):
         return missing
     return format(x, spec)
+
+
+def step_text(x, spec: str = ".4g", *, bound: bool = False) -> str:
+    """A step (a median consensus step, steps to Cen, an interval's side) as text, one
+    word per meaning in every teller: ``"never"`` for +inf (not reached within the run;
+    JSON ``"inf"``), ``"no bound"`` for a side of an interval at +-inf (``bound``),
+    ``"n/a"`` for NaN or None (undefined; JSON ``null``), else the number.
+
+    Examples
+    --------
+    >>> step_text(3.0), step_text(2.5), step_text(float("inf")), step_text(float("nan"))
+    ('3', '2.5', 'never', 'n/a')
+    >>> step_text(-float("inf"), bound=True), step_text(float("inf"), bound=True)
+    ('no bound', 'no bound')
+    """
+    if x is None:
+        return "n/a"
+    x = float(x)
+    if math.isnan(x):
+        return "n/a"
+    if math.isinf(x):
+        return "no bound" if bound else ("never" if x > 0 else "n/a")
+    return format_number(int(x) if x.is_integer() else x, spec)
 
 
 def json_number(x, *, integer: bool = False):

@@ -48,9 +48,11 @@ def _all_steps(n: int) -> str:
     return "the one step" if n == 1 else f"the union of all {counted(n, 'step')}"
 
 
-def b_text(cov) -> str:
+def b_text(cov, axis=None) -> str:
     """The reading of a :class:`~baygo_graph.analysis.BCoverage`: never a plain B for
-    steps it did not check, never a tail where there is none.
+    steps it did not check, never a tail where there is none; with the series'
+    :class:`~baygo_graph.io.times.TimeAxis`, the steps covered and the tail also in the
+    times' own words (:meth:`~baygo_graph.io.times.TimeAxis.span`).
 
     Examples
     --------
@@ -71,14 +73,17 @@ def b_text(cov) -> str:
                 "block length makes every block strongly connected"
             )
         return f"no B up to {cov.max_b} works ({cov.windows} windows): {why}"
+    covered = f" ({axis.span(0, cov.steps_covered - 1)})" if axis and cov.steps_covered else ""
     head = (
-        f"B-connected over [0, {cov.steps_covered}) with B = {cov.B} "
+        f"B-connected over [0, {cov.steps_covered}){covered} with B = {cov.B} "
         f"({counted(cov.windows_checked, cov.windows + ' window')})"
     )
     if not cov.tail_length:
         return head
     state = "strongly connected" if cov.tail_connected else "not connected"
-    return f"{head}, tail of {counted(cov.tail_length, 'step')} {state}"
+    end = cov.steps_covered + cov.tail_length - 1
+    tail = f" ({axis.span(cov.steps_covered, end)})" if axis else ""
+    return f"{head}, tail of {counted(cov.tail_length, 'step')}{tail} {state}"
 
 
 def b_row(cov) -> dict:

@@ -325,7 +325,7 @@ def _check_weights(t: int, edges) -> None:
 
 def series_from_edges(
     step, row, col, weight, *, n_steps: int, nodes, informative=None, synthetic=False,
-    stochastic: bool = False, self_weight=None,
+    stochastic: bool = False, self_weight=None, time_axis=None,
 ) -> EdgeListSeries:  # fmt: skip
     """A row-normalised :class:`EdgeListSeries` from raw weighted edges.
 
@@ -356,6 +356,8 @@ def series_from_edges(
         every member of the closed in-neighbourhood weighs ``1 / (d + 1)``, the
         paper's equal rule; a number in ``[0, 1]``, that ``s``; None, no rule
         (weights as given: ``w_ii = 0``).
+    time_axis : baygo_graph.io.times.TimeAxis, optional
+        When each step starts (:attr:`GraphSeries.time_axis`; None: steps only).
 
     Returns
     -------
@@ -420,6 +422,7 @@ def series_from_edges(
         synthetic=bool(synthetic),
         entries=entries,
         self_weight=rule,
+        time_axis=time_axis,
     )
 
 

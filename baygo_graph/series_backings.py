@@ -186,6 +186,11 @@ class GraphSeries:
         Self-weight of a choice series; None otherwise.
     synthetic : bool
         True when the series comes from a run on synthetic data.
+    time_axis : baygo_graph.io.times.TimeAxis or None
+        When each step starts, on the clock of the times it was read from (step 0's
+        start, the bin and its origin: dated contacts, Unix or integer times); None:
+        steps only (a run, a list of graphs). Kept by :meth:`head` and by the series
+        files; no part of the weights (digests do not read it).
     """
 
     n_steps: int
@@ -194,6 +199,7 @@ class GraphSeries:
     informative: int | None = None
     delta: float | None = None
     synthetic: bool = False
+    time_axis: object = field(default=None, repr=False)
 
     def __post_init__(self):
         if not self.nodes:

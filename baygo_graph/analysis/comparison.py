@@ -382,13 +382,14 @@ class Comparison:
         curve = self.curves(group="all").mean(axis=1)  # (S, T): agents, then seeds
         if REFERENCE_LABEL in order:
             ok = curve <= (1.0 + tolerance) * curve[order.index(REFERENCE_LABEL)]
-            out["steps_to_cen"] = first_stable(ok)
+            within = first_stable(ok)
+            out["steps_to_cen"] = np.where(np.isnan(within), np.inf, within)  # inf: never
         else:
             out["steps_to_cen"] = np.nan
         spread = self.mse.max(axis=3) - self.mse.min(axis=3)  # (S, N, T)
         first = first_stable(spread <= consensus_tol)  # (S, N)
         median = np.median(np.where(np.isnan(first), np.inf, first), axis=1)
-        out["consensus_step"] = np.where(np.isinf(median), np.nan, median)
+        out["consensus_step"] = median  # inf: the median seed never gets there
         out["consensus_reached"] = np.isfinite(first).mean(axis=1)
         inf_curve = self.curves(value="influence", group="informative")
         with warnings.catch_warnings():

@@ -135,6 +135,9 @@ class AnalysisReport:
         The followed node's share of all choices.
     references : dict or None
         :func:`~baygo_graph.analysis.reference_influence` of the informative agent.
+    time_axis : baygo_graph.io.times.TimeAxis or None
+        The series' time axis (when each step starts; None: steps only): the JSON's
+        ``time_axis`` and each window's ``first_failure_times``, the text's same words.
     """
 
     steps: int
@@ -156,6 +159,7 @@ class AnalysisReport:
     listening: np.ndarray | None = field(default=None, repr=False)
     chosen_share: float | None = None
     references: dict | None = field(default=None, repr=False)
+    time_axis: object = field(default=None, repr=False)
 
     @property
     def followed_key(self) -> str:
@@ -166,6 +170,16 @@ class AnalysisReport:
         """Mean influence over the windows with a unique one (None: no such window)."""
         r = self.influence[method]
         return r.values[r.defined].mean(axis=0) if r.defined.any() else None
+
+    def _covered_times(self, cov) -> dict:
+        """The steps a smallest B covers, and its tail, in the times' own words (None
+        without a time axis, or where there are none)."""
+        axis, end = self.time_axis, cov.steps_covered + (cov.tail_length or 0) - 1
+        return {
+            "covered_times": axis.span(0, cov.steps_covered - 1)
+            if axis and cov.steps_covered else None,
+            "tail_times": axis.span(cov.steps_covered, end) if axis and cov.tail_length else None,
+        }  # fmt: skip
 
     def as_dict(self) -> dict:
         """The report as JSON-ready data (what ``baygo analyze --json`` prints): the
@@ -182,17 +196,21 @@ class AnalysisReport:
             "self_weight": self.self_weight,
             "delta": self.delta,
             "smallest_b": {k: c.B for k, c in self.smallest_b.items()},
-            "smallest_b_coverage": {k: c.as_dict() for k, c in self.smallest_b.items()},
+            "smallest_b_coverage": {
+                k: c.as_dict() | self._covered_times(c) for k, c in self.smallest_b.items()
+            },
             # step t alone is strongly connected iff its time to connectivity is 1
             "step_strongly_connected_fraction": float((ttc == 1).mean()),
             "time_to_connectivity": {
                 "reached_fraction": float((ttc > 0).mean()),
                 **{k: v for k, v in _stats(np.where(ttc > 0, ttc, np.nan)).items() if k != "n"},
             },
+            "time_axis": None if self.time_axis is None else self.time_axis.as_dict(),
             "windows": {},
             "influence": {},
         }
         for kind, r in self.windows.items():
+            fail = r.first_failure
             out["windows"][kind] = {
                 "n_windows": r.n_windows,
                 "strongly_connected": int(r.strongly_connected.sum()),
@@ -200,6 +218,10 @@ class AnalysisReport:
                 "first_failure_steps": None
                 if r.first_failure is None
                 else [int(r.start[r.first_failure]), int(r.stop[r.first_failure]) - 1],
+                # the first failure's steps in the times' own words (TimeAxis.span)
+                "first_failure_times": None
+                if fail is None or self.time_axis is None
+                else self.time_axis.span(int(r.start[fail]), int(r.stop[fail]) - 1),
                 "holds": r.holds,
                 "components": {k: v for k, v in _stats(r.n_components).items() if k != "n"},
             }
@@ -378,4 +400,5 @@ def analysis_report(
         listening=listening,
         chosen_share=chosen_share,
         references=references,
+        time_axis=getattr(s, "time_axis", None),
     )

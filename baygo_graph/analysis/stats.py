@@ -308,13 +308,14 @@ def summarize(df, *, tolerance: float = 0.05, consensus_tol: float = 0.01, level
             seeds, at step ``t``, and ``c(t)`` the same for ``"cen"``: the first
             step ``t`` (0-based, as in ``df.step``) such that
             ``m_s(u) <= (1 + tolerance) · c(u)`` for every later step ``u >= t``.
-            One-sided: a strategy below Cen counts as within. NaN when it fails
-            at the last step, or when ``df`` has no ``"cen"`` rows.
+            One-sided: a strategy below Cen counts as within. ``inf`` when it fails
+            at the last step (never within the run), NaN (undefined) when ``df`` has no
+            ``"cen"`` rows.
         ``consensus_step``
             Per seed, the first step from which ``max - min`` of the agents' MSE
             stays ``<= consensus_tol`` at every later step; the median over the
-            seeds, counting a seed that never gets there as infinite (NaN when
-            the median is infinite).
+            seeds, counting a seed that never gets there as infinite (``inf`` when
+            the median seed never gets there).
         ``consensus_reached``
             Fraction of seeds that reach consensus.
         ``influence_informative``
@@ -355,7 +356,7 @@ def summarize(df, *, tolerance: float = 0.05, consensus_tol: float = 0.01, level
         cen = curve.xs(REFERENCE_LABEL, level="strategy")
         ref = cen.reindex(curve.index.get_level_values("step")).to_numpy()
         ok = pd.Series(curve.to_numpy() <= (1.0 + tolerance) * ref, index=curve.index)
-        out["steps_to_cen"] = _first_stable(ok).reindex(order)
+        out["steps_to_cen"] = _first_stable(ok).reindex(order).fillna(np.inf)  # inf: never
     else:
         out["steps_to_cen"] = np.nan
 
@@ -363,7 +364,7 @@ def summarize(df, *, tolerance: float = 0.05, consensus_tol: float = 0.01, level
     first = _first_stable(spread <= consensus_tol)
     by_strategy = first.groupby(level="strategy", sort=False)
     median = first.fillna(np.inf).groupby(level="strategy", sort=False).median()
-    out["consensus_step"] = median.replace(np.inf, np.nan).reindex(order)
+    out["consensus_step"] = median.reindex(order)  # inf: the median seed never gets there
     out["consensus_reached"] = by_strategy.count() / by_strategy.size()
 
     if "influence" in df.columns:

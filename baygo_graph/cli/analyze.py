@@ -124,10 +124,13 @@ def _text(report, label: str) -> list[str]:
         f"{label}: {counted(s['steps'], 'step')}, {counted(s['agents'], 'node')}, {who}; "
         f"{self_weight_text(report.self_weight, report.delta)}"
     )
+    if s["time_axis"] is not None:  # when each step starts, on the times' own clock
+        lines.append(f"time axis: {s['time_axis']['text']}")
     # B with what it covers, never a plain B for steps it did not check
     lines.append(
-        f"smallest B (B-strong connectivity): aligned: {b_text(report.smallest_b['aligned'])}; "
-        f"sliding: {b_text(report.smallest_b['sliding'])}"
+        "smallest B (B-strong connectivity): aligned: "
+        f"{b_text(report.smallest_b['aligned'], report.time_axis)}; "
+        f"sliding: {b_text(report.smallest_b['sliding'], report.time_axis)}"
     )
     ttc = s["time_to_connectivity"]
     reach = (
@@ -147,7 +150,9 @@ def _text(report, label: str) -> list[str]:
             "none"
             if r["first_failure"] is None
             else f"window {r['first_failure']} (steps {r['first_failure_steps'][0]}"
-            f"..{r['first_failure_steps'][1]})"
+            f"..{r['first_failure_steps'][1]}"
+            + (f", {r['first_failure_times']}" if r["first_failure_times"] else "")
+            + ")"
         )
         lines.append(
             f"{kind} windows of {w}: {r['strongly_connected']}/{r['n_windows']} strongly "

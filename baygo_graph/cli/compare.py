@@ -31,7 +31,14 @@ from pathlib import Path
 import click
 import pandas as pd
 
-from .._format import format_number, json_number, markdown_table
+from .._format import (
+    JSON_CONVENTIONS,
+    format_number,
+    json_clean,
+    json_number,
+    markdown_table,
+    step_text,
+)
 from .._text import console, counted, short_list
 from ..defaults import PAPER
 from ..models import DEFAULT_MODEL, MODEL_NAMES
@@ -68,8 +75,11 @@ def _check_jobs(ctx, param, value):
 
 
 def _number(x, key=""):
-    """JSON-safe number: NaN and infinities become None; counts stay ints."""
-    return json_number(x, integer=key in ("seeds", "n"))
+    """JSON-safe number, as every JSON output writes it (:data:`JSON_CONVENTIONS`): NaN
+    null, an infinity (a step never reached) "inf"; counts stay ints."""
+    if key in ("seeds", "n"):
+        return json_number(x, integer=True)
+    return json_clean(float(x)) if x is not None else None
 
 
 def _numbers(frame) -> dict:
@@ -78,7 +88,7 @@ def _numbers(frame) -> dict:
 
 
 def _fmt(x, spec=".4f") -> str:
-    return format_number(float(x) if x is not None else None, spec, missing="-")
+    return format_number(float(x) if x is not None else None, spec)  # n/a: undefined
 
 
 def _ci(row, name) -> str:
@@ -105,8 +115,8 @@ def _summary_table(summary, level: float, loss: str = "MSE") -> str:
             str(name),
             _ci(row, "final_mse_informative"),
             _ci(row, "final_mse_others"),
-            _fmt(row["steps_to_cen"], ".0f"),
-            _fmt(row["consensus_step"], ".1f"),
+            step_text(row["steps_to_cen"]),
+            step_text(row["consensus_step"]),
             _fmt(row["consensus_reached"], ".2f"),
             _fmt(row["influence_informative"], ".3f"),
         ]
@@ -154,13 +164,22 @@ def _write(out, res, record, blocks, *, banner, notes, results_format) -> dict:
     return paths
 
 
+def _model_text(attrs) -> str:
+    """The model and its grid as run, for the head line: ``linear (grid 21 x 21)``."""
+    grid = attrs.get("model_options", {}).get("grid")
+    return str(attrs.get("model")) + (f" (grid {' x '.join(map(str, grid))})" if grid else "")
+
+
 def _record(attrs, banner, settings, summary, paired) -> dict:
     """summary.json: the table's settings, the options, the summary and contrasts."""
     keys = ("synthetic", "data_source", "strategies", "seeds", "steps", "agents", "entropy")
     record = {k: attrs[k] for k in keys} | {"banner": banner or None} | settings
     if isinstance(record["entropy"], str) and record["entropy"].isdigit():
         record["entropy"] = int(record["entropy"])  # a number in JSON (an exact integer)
-    record |= {"model": attrs.get("model"), "loss": attrs.get("loss")}
+    said = attrs.get("model_options", {})
+    record["conventions"] = JSON_CONVENTIONS
+    record |= {"model": attrs.get("model"), "loss": attrs.get("loss"),
+               "grid": said.get("grid"), "model_options": said}  # fmt: skip
     return record | {
         "summary": _numbers(summary),
         "paired": {contrast: _numbers(frame) for contrast, frame in paired.items()},
@@ -282,10 +301,10 @@ def compare(
     progress,
 ):
     """Run strategies over many seeds (paired) and print the summary table."""
-    model, grid = build_model(model, grid=grid), None  # checked before any work
+    model = build_model(model, grid=grid)  # checked before any work; holds the grid
     data = default_data(data, agents=agents, samples=samples)
     level, window = 0.95, fit_window(window, steps, what="the runs")
-    options = {"seed": seed, "delta": delta, "batch": batch, "model": model, "grid": grid,
+    options = {"seed": seed, "delta": delta, "batch": batch, "model": model,
                "influence_window": window, "tolerance": tolerance,
                "consensus_tol": consensus_tol, "level": level}  # fmt: skip
     from ..io.atomic import folder_content
@@ -316,7 +335,8 @@ def compare(
         head = (
             f"compare: {', '.join(strategies)}; {counted(seeds, 'seed')} x "
             f"{counted(steps, 'step')}, {agents} "
-            f"agents, seed {seed}, data {console(df.attrs['data_source'])} "
+            f"agents, seed {seed}, model {_model_text(df.attrs)}, data "
+            f"{console(df.attrs['data_source'])} "
             f"({settings['wall_time_s']:.1f} s)"
         )
         loss = loss_label(df.attrs.get("loss", "mse"))
@@ -365,12 +385,10 @@ def _compute(strategies, *, seeds, steps, agents, data, jobs, progress, keep_run
     summary and the paired contrasts."""
     from ..analysis import paired_difference, summarize
     from ..experiments import compare as run_compare
-    from ..models import resolve_model
 
     level = options["level"]
     try:
-        grid = options["grid"]
-        model = resolve_model(options["model"], **({} if grid is None else {"grid": grid}))
+        model = options["model"]
         result = run_compare(
             strategies, seeds=seeds, steps=steps, rng=options["seed"], n_jobs=jobs,
             progress=progress, influence_window=options["influence_window"], agents=agents,

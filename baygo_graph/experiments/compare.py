@@ -21,7 +21,7 @@ from ..analysis.comparison import Comparison
 from ..defaults import DEFAULT_WINDOW, PAPER
 from ..learning import refuse_renamed, simulate, simulate_seeds
 from ..limits import check_results_budget
-from ..models import resolve_model
+from ..models import model_settings, resolve_model
 from ..strategies import (
     PAPER_STRATEGIES,
     build_strategy,
@@ -148,6 +148,10 @@ class _Collect:
         self.mse[s, r], self.influence[s, r] = result[1], result[2]
         self.informative[s, r] = result[3]
         result[1] = result[2] = None
+
+
+#: simulate's own defaults, recorded where a comparison did not set them.
+_SIMULATE_DEFAULTS = {name: p.default for name, p in inspect.signature(simulate).parameters.items()}
 
 
 def compare(
@@ -332,6 +336,13 @@ def compare(
         "influence_window": int(influence_window),
         "model": str(model.name),
         "loss": str(model.loss_name),
+        # the set-up as run, in every teller of the table (a 21- and a 61-point grid
+        # left the same record: hostile18 W2)
+        "model_options": model_settings(model),
+        **{
+            k: _SIMULATE_DEFAULTS[k] if kwargs.get(k) is None else kwargs[k]
+            for k in ("delta", "batch")
+        },
     }
     result = Comparison(
         strategies=tuple(labels),

@@ -378,6 +378,9 @@ def _viewer_data(source, *, window: int, layout_seed: int, layout: str, title: s
         # the weight rule the influence rests on, worded once (baygo_graph._render)
         "weights": self_weight_text(getattr(series, "self_weight", None), series.delta),
         "window": window,
+        # when each step starts (io.times.TimeAxis): the slider names the step's start
+        "time_axis": None if series.time_axis is None else series.time_axis.as_dict(),
+        "time": None if series.time_axis is None else series.time_axis.viewer_rule(),
         "synthetic": synthetic,
         # the words only on a synthetic page: a search for them finds synthetic outputs
         "synthetic_text": SYNTHETIC_TEXT if synthetic else "",

@@ -5,8 +5,8 @@ MP4 needs an ffmpeg writer: ``ffmpeg`` on PATH or the optional extra
 their own frames (``iter_frames``, as :class:`~baygo_graph.figures.animation.RunAnimation`
 does) are written frame by frame, each frame rendered once however many files it goes
 to (``save_animation(anim, ["a.gif", "a.mp4"])``); any other matplotlib animation goes
-through ``anim.save``. GIF frames are quantised to 256 colours with Pillow's fast
-octree (MP4 keeps the rendered RGB, converted to yuv420p).
+through ``anim.save``. GIF frames are quantised to the 256 colours Pillow's fast
+octree picks for the first frame (MP4 keeps the rendered RGB, converted to yuv420p).
 """
 
 from __future__ import annotations
@@ -189,9 +189,13 @@ def _gif_writer(fps, comment):
 class _GifSink:
     """Frames quantised to 256 colours as they come; one GIF written at ``close``.
 
-    Pillow's fast octree quantiser: about 6x faster per frame than its median cut,
-    every pixel within 14 of its RGB value on the reproduction's frames (median
-    cut: most pixels closer, some up to 51 off).
+    The palette is Pillow's fast octree of the first frame (about 6x faster than its
+    median cut), and every frame is mapped to it: an animation's frames share their
+    colours (the same artists, moved or resized). On the reproduction's 60 frames this
+    takes 0.15 s of CPU against 0.40 s for an octree per frame (Pillow also compares
+    consecutive frames faster when their palettes are one), the file is 21% smaller,
+    and the mean error against the rendered RGB is lower (1.27 against 1.33 of 255;
+    the largest 25 against 14, on a few antialiased edges).
     """
 
     def __init__(self, path, *, fps, exe, overwrite, stack, frames=None, comment=None):
@@ -214,11 +218,15 @@ class _GifSink:
                 advice="draw fewer (--steps A:B), at a lower --dpi or as --format mp4",
             )
             self.checked = count
-        self.images.append(
-            Image.fromarray(frame).quantize(
-                colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+        image = Image.fromarray(frame)
+        if self.images:  # the first frame's palette
+            self.images.append(image.quantize(palette=self.images[0], dither=Image.Dither.NONE))
+        else:
+            self.images.append(
+                image.quantize(
+                    colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+                )  # fmt: skip
             )
-        )
 
     def close(self) -> None:
         first, *rest = self.images

@@ -30,6 +30,7 @@ Rules:
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import warnings
 from dataclasses import dataclass
@@ -64,7 +65,7 @@ from .archives import (
     table_spec,
 )
 from .filekind import describe_file, missing_message
-from .times import time_steps
+from .times import binned_times
 
 __all__ = ["EDGE_LIST_SUFFIXES", "edge_list_series", "read_edge_list"]
 
@@ -124,11 +125,11 @@ def _columns(frame, given: dict, required) -> dict:
     raise ValueError(f"{'; '.join(parts)} ({_columns_text(frame)}){advice}")
 
 
-def _steps(values: pd.Series, name: str, **rules) -> np.ndarray:
-    """Step index of each row (uint64): :func:`.times.time_steps` after the cells are
-    checked to be one value each."""
+def _steps(values: pd.Series, name: str, **rules):
+    """Step index of each row (uint64) and the time axis: :func:`.times.binned_times`
+    after the cells are checked to be one value each."""
     _one_value_cells(values, f"time column {name!r}")
-    return time_steps(values, name=name, **rules)
+    return binned_times(values, name=name, **rules)
 
 
 def _int_labels(text: pd.Series):
@@ -392,7 +393,7 @@ def edge_list_series(
         raise ValueError("the edge list has no rows: a series needs at least one step")
     src = _labels(frame[cols["source"]], cols["source"])
     dst = _labels(frame[cols["target"]], cols["target"])
-    steps = _steps(
+    steps, axis = _steps(
         frame[cols["time"]], cols["time"], bin=bin, origin=origin, time_format=time_format
     )
     both = _one_kind(pd.concat([src, dst], ignore_index=True), cols["source"], cols["target"])
@@ -463,7 +464,7 @@ def edge_list_series(
         i, j = np.concatenate([i, j[two_way]]), np.concatenate([j, i[two_way]])
         w = np.concatenate([w, w[two_way]])
     return series_from_edges(steps, i, j, w, n_steps=n_steps, nodes=[labels[k] for k in order],
-                             self_weight=self_weight)  # fmt: skip
+                             self_weight=self_weight, time_axis=axis)  # fmt: skip
 
 
 def _text_weights(text: pd.Series, name: str) -> pd.Series:
@@ -666,7 +667,7 @@ def read_edge_list(path, **options):
             f"{shown}{f' is {what}, not' if what else ' is not'} an edge-list file; "
             f"baygo reads {KINDS_TEXT}"
         )
-    spec = None  # a text file's: its rows are said as the file's lines
+    spec, static = None, False  # a text file's: its rows are said as the file's lines
     try:
         if kind == "parquet" and columns is None:
             frame = _parquet_frame(path, shown, options)
@@ -699,7 +700,7 @@ def read_edge_list(path, **options):
             kind_ = _int_labels(pd.concat([frame[c] for c in text]))  # one kind for both
             frame = frame.astype(dict.fromkeys(text, kind_))
             if spec.headerless and "time" not in frame.columns:  # a static network: one step
-                frame["time"] = 0
+                frame["time"], static = 0, True  # (no time axis: the file gives no times)
             options = {**spec.defaults, **options}
     except (RunFormatError, BudgetError):
         raise
@@ -714,7 +715,8 @@ def read_edge_list(path, **options):
         with warnings.catch_warnings(record=spec is not None and spec.headerless) as said:
             if said is not None:
                 warnings.simplefilter("always")
-            return edge_list_series(frame, **options)
+            series = edge_list_series(frame, **options)
+            return dataclasses.replace(series, time_axis=None) if static else series
     except CellError as e:
         e.args = (_cell_text(e, spec, shown),)
         raise

@@ -30,6 +30,7 @@ from .. import _text
 from .._text import counted
 from .._validate import INTEGER_TEXT
 from ..limits import check_budget, estimate_edge_list_bytes
+from .times import TimeAxis
 
 __all__ = ["dynetx_series", "temporal_graph_series"]
 
@@ -49,8 +50,9 @@ def _node_order(labels) -> tuple:
         return tuple(labels)
 
 
-def _positions(names, n: int, what: str) -> tuple[np.ndarray, str]:
-    """The step of each of ``n`` snapshots from their names, and the rule used."""
+def _positions(names, n: int, what: str) -> tuple[np.ndarray, str, TimeAxis | None]:
+    """The step of each of ``n`` snapshots from their names, the rule used, and the time
+    axis (step 0 at the first time; None for snapshots in their order)."""
     names = [str(v) for v in (names or [])]
     if len(names) == n and n and all(INTEGER_TEXT.fullmatch(v) for v in names):
         times = [int(v) for v in names]
@@ -61,15 +63,20 @@ def _positions(names, n: int, what: str) -> tuple[np.ndarray, str]:
         try:
             times = [datetime.date.fromisoformat(v).toordinal() for v in names]
         except ValueError:
-            return np.arange(n), "snapshot order"
+            return np.arange(n), "snapshot order", None
         rule = "days"
     else:
-        return np.arange(n), "snapshot order"
+        return np.arange(n), "snapshot order", None
     first = min(times)
     steps = np.array([t - first for t in times], dtype=object)
     if len(set(times)) != n:  # two snapshots of one time: keep their order instead
-        return np.arange(n), "snapshot order"
-    return steps, rule
+        return np.arange(n), "snapshot order", None
+    if rule == "days":
+        import datetime
+
+        day = datetime.date.fromordinal(first).isoformat()
+        return steps, rule, TimeAxis(start=f"{day}T00:00", bin="1D")
+    return steps, rule, TimeAxis(start=str(first), bin=1)
 
 
 def _check(steps: int, nodes: int, entries: int, what: str) -> None:
@@ -116,7 +123,7 @@ def temporal_graph_series(obj, *, self_weight="equal"):
         if not isinstance(g, nx.Graph):
             raise TypeError(f"snapshot {t} is a {type(g).__name__}, not a networkx graph")
     names = getattr(obj, "index", None)  # the snapshot names (formerly `names`)
-    where, rule = _positions(names, len(graphs), "snapshot")
+    where, rule, axis = _positions(names, len(graphs), "snapshot")
     n_steps = int(max(where)) + 1
     nodes = _node_order(v for g in graphs for v in g)
     if not nodes:
@@ -141,6 +148,7 @@ def temporal_graph_series(obj, *, self_weight="equal"):
     return series_from_edges(
         step, row, col, w, n_steps=n_steps, nodes=nodes,
         informative=index[flags[0]] if len(flags) == 1 else None, self_weight=self_weight,
+        time_axis=axis,
     )  # fmt: skip
 
 
@@ -201,5 +209,12 @@ def dynetx_series(obj, *, self_weight="equal"):
     col = np.repeat(np.array([index[_plain(u)] for u, *_ in spans], dtype=np.int64), length)
     row = np.repeat(np.array([index[_plain(v)] for _, v, *_ in spans], dtype=np.int64), length)
     return series_from_edges(
-        step, row, col, np.ones(entries), n_steps=n_steps, nodes=nodes, self_weight=self_weight
+        step,
+        row,
+        col,
+        np.ones(entries),
+        n_steps=n_steps,
+        nodes=nodes,
+        self_weight=self_weight,
+        time_axis=TimeAxis(start=str(first), bin=1),
     )

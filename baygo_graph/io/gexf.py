@@ -33,8 +33,13 @@ graph's ``start``/``end``) and every step's weights.
 
 What NetworkX's writer cannot do, and this module adds to its XML before
 writing: the ``description`` of the file (what the series is, its data source
-and the SYNTHETIC DATA mark, which every output of synthetic data carries), the
-graph's ``start``/``end`` and ``baygo-graph`` as creator.
+and the SYNTHETIC DATA mark, which every output of synthetic data carries, and
+for a series read from dated contacts its time axis: ``1 step = 1D from
+2024-05-01T00:00+02:00 (origin: first)``), the graph's ``start``/``end``,
+``baygo-graph`` as creator, and in ``keywords`` the digest and the time axis (JSON,
+read back by :func:`~baygo_graph.io.series_files.read_gexf`). Spells stay integer
+steps, so the file reads back exactly: Gephi's timeline runs over the steps
+``0 .. T-1``, and the dates of the steps are in the description.
 
 Intervals are closed, as GEXF's ``start``/``end`` are: a spell ``[2, 4]``
 means steps 2, 3 and 4.
@@ -43,6 +48,7 @@ means steps 2, 3 and 4.
 from __future__ import annotations
 
 import datetime
+import json
 from pathlib import Path
 
 import networkx as nx
@@ -309,15 +315,19 @@ def _description(run, series) -> str:
     else:
         data = "SYNTHETIC DATA" if series.synthetic else "data: the user's series"
         what = "graph series"
+    axis = series.time_axis
+    time = "time = step" if axis is None else f"time = step; {axis.describe()}"
     return xml_text(  # user text: control characters would make the file malformed
-        f"{what}, {counted(series.n_agents, 'node')}, {counted(series.n_steps, 'step')} (time = "
-        f"step), {data}; "
+        f"{what}, {counted(series.n_agents, 'node')}, {counted(series.n_steps, 'step')} ({time}), "
+        f"{data}; "
         "edge j -> i: i listens to j"
     )
 
 
 #: The mark of the digest a file of :func:`write_gexf` carries in its ``<keywords>``.
 DIGEST_KEY = "baygo-digest sha256:"
+#: The mark of the series' time axis (JSON, :meth:`.times.TimeAxis.as_dict`) after it.
+TIME_AXIS_KEY = "baygo-time-axis "
 
 
 def series_digest(series) -> str:
@@ -569,6 +579,8 @@ def write_gexf(series, path, *, influence=None, run=None, overwrite: bool = Fals
     if keywords is None:
         keywords = nx.readwrite.gexf.SubElement(meta, "keywords")
     keywords.text = DIGEST_KEY + series_digest(series)
+    if series.time_axis is not None:  # read back by read_gexf (the spells stay steps)
+        keywords.text += " " + TIME_AXIS_KEY + xml_text(json.dumps(series.time_axis.as_dict()))
     graph = writer.xml.find("graph")
     graph.set("mode", "dynamic")
     graph.set("timeformat", "long")

@@ -19,6 +19,10 @@ series' SHA-256 (:func:`~baygo_graph.io.gexf.series_digest`; JSON: the key
 ``digest``, GraphML: the graph data ``digest``), and the readers refuse a file whose
 series does not give it back (one flipped bit). Files made
 elsewhere are row-normalised on reading (:func:`~baygo_graph.series.series_from_graphs`).
+A series read from dated contacts keeps its time axis
+(:class:`~baygo_graph.io.times.TimeAxis`: JSON, the key ``time_axis``; GraphML, the graph
+data ``time_axis``; GEXF, the ``<keywords>`` after ``baygo-time-axis``); a file without
+one reads as steps only (``time_axis`` None).
 
 Node labels are ints or strings. JSON keeps every such label apart and exactly
 (``1`` and ``"1"``, NUL, any code point). GraphML is XML 1.0: a label that it cannot
@@ -50,6 +54,7 @@ data before 3.6 (and ``node_link_data(g, edges="links")``) write them, its
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import gc
 import json
 import math
@@ -68,8 +73,9 @@ from ..series import SELF_WEIGHT, GraphSeries, series_from_edges, series_from_gr
 from .archives import first_bad_utf8
 from .atomic import atomic_write, check_target
 from .filekind import misnamed_message, missing_message
-from .gexf import DIGEST_KEY, int_ids, series_digest
+from .gexf import DIGEST_KEY, TIME_AXIS_KEY, int_ids, series_digest
 from .safexml import read_graphml_series, xml_number
+from .times import TimeAxis
 from .times import _exact as _exact_time
 
 __all__ = [
@@ -134,7 +140,7 @@ def _check_graphml_node(node, data: dict, seen: dict | None) -> None:
             _xml_text(value, f"node {node!r}: attribute {key!r} = {value!r}", cr=False)
 
 
-def _graphml_doc(graphs, stochastic: bool, digest: str | None = None) -> nx.MultiDiGraph:
+def _graphml_doc(graphs, stochastic: bool, digest: str | None = None, axis=None) -> nx.MultiDiGraph:
     multi = nx.MultiDiGraph()
     labels, attrs, seen = [], [], {}
     for n, g in enumerate(graphs):
@@ -154,16 +160,20 @@ def _graphml_doc(graphs, stochastic: bool, digest: str | None = None) -> nx.Mult
         multi.graph["row_stochastic"] = True
     if digest is not None:
         multi.graph["digest"] = DIGEST_KEY + digest
+    if axis is not None:
+        multi.graph["time_axis"] = json.dumps(axis.as_dict())
     return multi
 
 
-def _json_text(graphs, digest: str) -> str:
+def _json_text(graphs, digest: str, axis=None) -> str:
     docs = []
     for g in graphs:
         for node in g.nodes:
             _check_label(node)
         docs.append(nx.node_link_data(g, edges="edges"))
     doc = {"format": SERIES_FORMAT, "row_stochastic": True, "digest": DIGEST_KEY + digest}
+    if axis is not None:
+        doc["time_axis"] = axis.as_dict()
     return json.dumps(doc | {"graphs": docs})
 
 
@@ -235,7 +245,7 @@ def write_json(series, path, *, attrs=None, overwrite: bool = False) -> Path:
     """
     check_target(path, overwrite=overwrite)
     _check_write_budget(series, "JSON", path)
-    text = _json_text(_step_graphs(series, attrs), series_digest(series))
+    text = _json_text(_step_graphs(series, attrs), series_digest(series), series.time_axis)
     return atomic_write(Path(path), lambda fh: fh.write(text.encode()), overwrite=overwrite)
 
 
@@ -284,7 +294,7 @@ def write_graphml(series, path, *, attrs=None, overwrite: bool = False) -> Path:
     """
     check_target(path, overwrite=overwrite)
     _check_write_budget(series, "GraphML", path)
-    multi = _graphml_doc(_step_graphs(series, attrs), True, series_digest(series))
+    multi = _graphml_doc(_step_graphs(series, attrs), True, series_digest(series), series.time_axis)
     return atomic_write(Path(path), lambda fh: nx.write_graphml(multi, fh), overwrite=overwrite)
 
 
@@ -321,10 +331,10 @@ def _step_attrs(written, steps: int) -> list[dict]:
     return attrs
 
 
-def _read_graphml(path) -> tuple[list[nx.DiGraph], bool, object]:
+def _read_graphml(path) -> tuple[list[nx.DiGraph], bool, object, object]:
     """The file's step graphs (through :mod:`.safexml`: defusedxml, range and memory
-    checks; labels restored), whether it marks its weights ``row_stochastic``, and the
-    digest written with it (None for a file made elsewhere)."""
+    checks; labels restored), whether it marks its weights ``row_stochastic``, the
+    digest written with it (None for a file made elsewhere) and its time axis (None)."""
     graphs, data = read_graphml_series(path, node_type=str, graph_data=True)
     ids = list(graphs[0].nodes) if graphs else []
     mapping = _labels(ids, data.get("node_labels"))
@@ -336,7 +346,13 @@ def _read_graphml(path) -> tuple[list[nx.DiGraph], bool, object]:
         g.graph.clear()
         g.graph.update(a)
         out.append(g)
-    return out, data.get("row_stochastic") is True, data.get("digest")
+    axis = data.get("time_axis")
+    if axis is not None:
+        try:
+            axis = json.loads(axis)
+        except (TypeError, ValueError):
+            raise RunFormatError("its graph data 'time_axis' is not JSON") from None
+    return out, data.get("row_stochastic") is True, data.get("digest"), axis
 
 
 #: How far a row of a file that says it holds W (``row_stochastic``) may sum from 1:
@@ -526,9 +542,9 @@ def _json_shown(value) -> str:
     return shorten(repr(value), 40)
 
 
-def _read_json(path: Path) -> tuple[list[nx.DiGraph], bool, object]:
-    """The file's step graphs, whether it marks its weights ``row_stochastic``, and the
-    digest written with it (None for a file made elsewhere)."""
+def _read_json(path: Path) -> tuple[list[nx.DiGraph], bool, object, object]:
+    """The file's step graphs, whether it marks its weights ``row_stochastic``, the
+    digest written with it (None for a file made elsewhere) and its time axis (None)."""
     check_budget(JSON_BYTES_PER_FILE_BYTE * path.stat().st_size, what=f"parsing {path.name}")
     try:
         doc = json.loads(  # a byte-order mark is no error
@@ -547,7 +563,7 @@ def _read_json(path: Path) -> tuple[list[nx.DiGraph], bool, object]:
             out.append(_json_step(step, t))
     except RunFormatError as e:
         raise RunFormatError(f"{str(path)!r} is not a readable graph series: {e}") from None
-    return out, doc.get("row_stochastic") is True, doc.get("digest")
+    return out, doc.get("row_stochastic") is True, doc.get("digest"), doc.get("time_axis")
 
 
 #: GEXF's boolean texts (what NetworkX's reader accepts).
@@ -896,7 +912,25 @@ def _read_gexf(path: Path, self_weight=None) -> GraphSeries:
     written = re.search(re.escape(DIGEST_KEY) + r"([0-9a-f]{64})", meta.get("keywords", ""))
     if written is not None:
         _check_digest(series, DIGEST_KEY + written.group(1), "the <keywords> baygo-digest")
-    return series
+    axis = meta.get("keywords", "").partition(TIME_AXIS_KEY)[2] if written is not None else ""
+    if axis:
+        try:
+            axis = json.loads(axis)
+        except ValueError:
+            raise RunFormatError(f"its <keywords> {TIME_AXIS_KEY.strip()} is not JSON") from None
+    return with_time_axis(series, axis or None)
+
+
+def with_time_axis(series, written) -> GraphSeries:
+    """``series`` with the time axis its file wrote (:meth:`.times.TimeAxis.as_dict`;
+    None: a file without one reads as before, steps only); a damaged one refused."""
+    if written is None:
+        return series
+    try:
+        axis = TimeAxis.from_dict(written)
+    except ValueError as e:
+        raise RunFormatError(f"its time_axis cannot be read ({e})") from None
+    return dataclasses.replace(series, time_axis=axis)
 
 
 def _check_digest(series, written, where: str) -> None:
@@ -979,10 +1013,10 @@ def _not_utf8(path: Path, error) -> str | None:
 
 def _with_rule(read_graphs, self_weight, where: str):
     def reader(p):
-        graphs, stochastic, digest = read_graphs(p)
+        graphs, stochastic, digest, axis = read_graphs(p)
         series = _from_graphs(graphs, stochastic, _rule(stochastic, self_weight, p))
         _check_digest(series, digest, where)
-        return series
+        return with_time_axis(series, axis)
 
     return reader
 

@@ -35,8 +35,11 @@ Every refusal is one line naming the column and, for a bad cell, its row.
 from __future__ import annotations
 
 import calendar
+import dataclasses
+import datetime
 import re
 import warnings
+from dataclasses import dataclass
 from decimal import Decimal
 
 import numpy as np
@@ -50,6 +53,8 @@ __all__ = [
     "MANY_STEPS",
     "ORIGINS",
     "UNIX_FORMATS",
+    "TimeAxis",
+    "binned_times",
     "check_bin",
     "check_time_format",
     "time_steps",
@@ -596,13 +601,17 @@ def _unit_ns(unit: str) -> int:
     return int(pd.Timedelta(1, unit=unit) // pd.Timedelta(1, unit="ns"))
 
 
-def _stamp_steps(index: pd.DatetimeIndex, bin, origin: str, name: str, instants=None) -> np.ndarray:
-    """Steps of wall-clock timestamps (tz-naive) for a duration or calendar ``bin``.
+def _stamp_steps(
+    index: pd.DatetimeIndex, bin, origin: str, name: str, instants=None, zone=None
+) -> tuple[np.ndarray, TimeAxis | None]:
+    """Steps of wall-clock timestamps (tz-naive) for a duration or calendar ``bin``, and
+    their :class:`TimeAxis`.
 
     ``instants`` (their UTC times, tz-naive; None for naive times): a duration that is
     not a whole number of days is laid on them, on the clock of the earliest time (its
     UTC offset kept for the whole column), so a repeated or skipped hour (daylight
-    saving) never reverses two events nor merges two real hours."""
+    saving) never reverses two events nor merges two real hours. ``zone``: the column's
+    time zone (a tzinfo, ``"UTC"`` for Unix times), None for text and naive times."""
     if bin is None:
         raise ValueError(
             f"time column {name!r} holds timestamps: give the width of a step with bin= "
@@ -616,12 +625,17 @@ def _stamp_steps(index: pd.DatetimeIndex, bin, origin: str, name: str, instants=
         # numbers weeks from another week: its ordinal of 1970-01-01 is 1 for W-SUN)
         anchor = ordinals.min() if origin == "first" else pd.Period("1970-01-01", freq).ordinal
         whole = np.floor_divide(ordinals - anchor, n)
-        return _offsets(whole, int(whole.min()))
+        period = pd.Period(ordinal=int(anchor + int(whole.min()) * n), freq=freq)
+        axis = _stamp_axis(period.start_time, bin, origin, _wall_zone(index, instants, zone))
+        return _offsets(whole, int(whole.min())), axis
     width_ns = _duration_ns(bin)
+    clock = _wall_zone(index, instants, zone)
     if instants is not None and width_ns % _DAY_NS:
         shift = index - instants  # each row's UTC offset
+        first = int(np.argmin(instants.asi8)) if len(shift) else 0
+        if len(shift):
+            clock = _offset_text(shift[first])  # the fixed clock the bins are laid on
         if len(shift) and (shift != shift[0]).any():
-            first = int(np.argmin(instants.asi8))
             index = instants + shift[first]
     span = f"(from {index.min()} to {index.max()})"
     if width_ns % _unit_ns(index.unit):  # a bin finer than the column's unit
@@ -640,9 +654,10 @@ def _stamp_steps(index: pd.DatetimeIndex, bin, origin: str, name: str, instants=
         day = _DAY_NS // unit if _DAY_NS % unit == 0 else 1
         midnight = (int(ints.min()) // day) * day
         start = midnight + (int(ints.min()) - midnight) // w * w  # the first time's bin
-        return _bins(_offsets(ints, start), w)
+        return _bins(_offsets(ints, start), w), _unit_axis(start, index.unit, bin, origin, clock)
     whole = ints // w if w < 2**63 else np.where(ints < 0, -1, 0)
-    return _offsets(whole, int(whole.min()))
+    axis = _unit_axis(int(whole.min()) * w, index.unit, bin, origin, clock)
+    return _offsets(whole, int(whole.min())), axis
 
 
 #: More steps than this, from integer times that look like Unix times and no bin: the
@@ -743,7 +758,22 @@ def check_bin(bin) -> None:
 def time_steps(
     values: pd.Series, *, bin=None, origin: str = "first", time_format=None, name="time"
 ) -> np.ndarray:
-    """The step index (uint64, first step 0) of each time (rules: module docstring).
+    """The step index (uint64, first step 0) of each time (rules: module docstring):
+    the steps of :func:`binned_times`, without their axis.
+
+    Examples
+    --------
+    >>> time_steps(pd.Series([5, 7, 12]), bin=2).tolist()
+    [0, 1, 3]
+    """
+    return binned_times(values, bin=bin, origin=origin, time_format=time_format, name=name)[0]
+
+
+def binned_times(
+    values: pd.Series, *, bin=None, origin: str = "first", time_format=None, name="time"
+) -> tuple[np.ndarray, TimeAxis | None]:
+    """The step index (uint64, first step 0) of each time (rules: module docstring), and
+    the :class:`TimeAxis` that says when each step starts.
 
     Parameters
     ----------
@@ -763,8 +793,11 @@ def time_steps(
 
     Returns
     -------
-    numpy.ndarray of uint64
+    steps : numpy.ndarray of uint64
         Exact over the whole 64-bit range of times (no wraparound).
+    axis : TimeAxis or None
+        Step 0's start on the times' clock, the bin and the origin (None only for a
+        bin so wide its start is no timestamp pandas holds).
 
     Raises
     ------
@@ -773,18 +806,22 @@ def time_steps(
 
     Examples
     --------
-    >>> time_steps(pd.Series([5, 7, 12]), bin=2).tolist()
+    >>> binned_times(pd.Series([5, 7, 12]), bin=2)[0].tolist()
     [0, 1, 3]
-    >>> time_steps(pd.Series(["2024-03-30 10:00", "2024-04-01 00:30"]), bin="1D").tolist()
+    >>> binned_times(pd.Series(["2024-03-30 10:00", "2024-04-01 00:30"]), bin="1D")[0].tolist()
     [0, 2]
     >>> paris = pd.Series(pd.to_datetime(["2024-03-30 10:00", "2024-04-01 00:30"]))
-    >>> time_steps(paris.dt.tz_localize("Europe/Paris"), bin="1D").tolist()  # local days
+    >>> binned_times(paris.dt.tz_localize("Europe/Paris"), bin="1D")[0].tolist()  # local days
     [0, 2]
-    >>> time_steps(pd.Series(["01/12/2024", "03/12/2024"]), bin="1D",
-    ...            time_format="%d/%m/%Y").tolist()
+    >>> binned_times(pd.Series(["01/12/2024", "03/12/2024"]), bin="1D",
+    ...            time_format="%d/%m/%Y")[0].tolist()
     [0, 2]
-    >>> time_steps(pd.Series([0, 86_400 * 7]), bin="1W", time_format="unix").tolist()
+    >>> binned_times(pd.Series([0, 86_400 * 7]), bin="1W", time_format="unix")[0].tolist()
     [0, 1]
+    >>> steps, axis = binned_times(pd.Series(["2024-05-01T08:00+02:00", "2024-05-03T09:00+02:00"]),
+    ...                            bin="1D")
+    >>> steps.tolist(), axis.describe()
+    ([0, 2], '1 step = 1D from 2024-05-01T00:00+02:00 (origin: first)')
     """
     if origin not in ORIGINS:
         raise ValueError(
@@ -816,7 +853,7 @@ def time_steps(
         if index.tz is not None:  # the wall clock of its zone
             instants = index.tz_convert("UTC").tz_localize(None)
             index = index.tz_localize(None)
-        return _stamp_steps(index, bin, origin, name, instants)
+        return _stamp_steps(index, bin, origin, name, instants, zone=values.dt.tz)
     numeric = pd.api.types.is_numeric_dtype(values)
     first = values.iloc[0] if len(values) else None
     if unix is not None or (time_format is None and (numeric or _is_number(first))):
@@ -831,7 +868,7 @@ def time_steps(
                     f"time column {name!r}: Unix times from {int(ints.min())} to "
                     f"{int(ints.max())} ({unix}) lie outside the timestamps pandas holds"
                 ) from None
-            return _stamp_steps(index, bin, origin, name)
+            return _stamp_steps(index, bin, origin, name, zone="UTC")
         width = 1 if bin is None else bin
         if isinstance(width, bool) or not isinstance(width, int | np.integer) or width < 1:
             how = (
@@ -845,14 +882,22 @@ def time_steps(
             )
         width = int(width)
         if origin == "first":
-            steps = _bins(_offsets(ints, int(ints.min())), width)
+            start = int(ints.min())
+            steps = _bins(_offsets(ints, start), width)
         else:
             whole = ints // np.array(width, dtype=ints.dtype) if width < 2**63 else (
                 np.where(ints < 0, -1, 0))  # fmt: skip
+            start = int(whole.min()) * width
             steps = _offsets(whole, int(whole.min()))
         if bin is None and unix is None and len(steps):
             _warn_if_unix(ints, int(steps.max()) + 1, name)
-        return steps
+        return steps, TimeAxis(
+            start=str(start),
+            bin=width,
+            origin=origin,
+            zone=None,
+            clock=f"Unix {UNIX_NAMES[unix]}" if unix else "",
+        )
     if numeric:
         raise ValueError(
             f"time column {name!r} holds numbers: time_format={_cell(time_format)} reads "
@@ -860,3 +905,259 @@ def time_steps(
         )
     index, instants = _parse_text(values, name, time_format)
     return _stamp_steps(index, bin, origin, name, instants)
+
+
+# -- the time axis of a series: when each step starts, on the times' own clock ---------
+
+#: What one count of Unix time is, by its unit (for the axis' clock).
+UNIX_NAMES = {"s": "seconds", "ms": "milliseconds", "us": "microseconds", "ns": "nanoseconds"}
+
+
+@dataclass(frozen=True)
+class TimeAxis:
+    """When each step of a series starts, on the clock its times were written in.
+
+    What :func:`binned_times` says beside the steps, and what a series read from dated
+    contacts keeps (:attr:`~baygo_graph.series.GraphSeries.time_axis`; None: steps
+    only, e.g. a run). Calendar bins are not uniform (months, a 23-hour day across a
+    daylight-saving change): the start of a step is computed for the steps asked,
+    never stored per step.
+
+    Attributes
+    ----------
+    start : str
+        Step 0's start as the times' clock writes it: the integer as written
+        (``"1082040961"``), or an ISO 8601 time with its UTC offset
+        (``"2024-05-01T00:00+02:00"``; ``Z``: UTC; no offset: naive times).
+    bin : int or str
+        The width of a step as given: an int for integer times, a duration
+        (``"1D"``, ``"6h"``) or a calendar period (``"1W"``, ``"MS"``).
+    origin : {"first", "epoch"}
+        Where the bins were laid from (module docstring).
+    zone : str or None
+        The clock of timestamps: an IANA zone (``"Europe/Paris"``: local days, the
+        offset of each step's own start), a fixed UTC offset (``"+02:00"``), ``"UTC"``,
+        or None (integer times, naive timestamps, or a column of several offsets
+        binned on its wall clock: ``clock`` says which).
+    clock : str
+        A note on the clock, said with the axis ("" when the start says it all).
+
+    Examples
+    --------
+    >>> a = TimeAxis(start="2024-05-01T00:00+02:00", bin="1D", origin="first", zone="+02:00")
+    >>> a.describe()
+    '1 step = 1D from 2024-05-01T00:00+02:00 (origin: first)'
+    >>> a.step_start(3), a.span(0, 1)
+    ('2024-05-04T00:00+02:00', '2024-05-01 to 2024-05-02')
+    >>> TimeAxis(start="100", bin=5, origin="first").span(2, 3)
+    'times 110 to 119'
+    """
+
+    start: str
+    bin: int | str
+    origin: str = "first"
+    zone: str | None = None
+    clock: str = ""
+
+    def __post_init__(self):
+        if self.origin not in ORIGINS:
+            raise ValueError(f"origin must be 'first' or 'epoch', got {self.origin!r}")
+        if isinstance(self.bin, bool) or not isinstance(self.bin, int | str):
+            raise TypeError(f"bin must be an int or a str, got {type(self.bin).__name__}")
+        if self.integer:
+            int(self.start)  # the integer as written, or ValueError
+        else:
+            _ = self._wall  # a time pandas reads, or ValueError
+
+    @property
+    def integer(self) -> bool:
+        """Whether the times are integers counted as written (an int bin)."""
+        return isinstance(self.bin, int)
+
+    @property
+    def _wall(self) -> pd.Timestamp:
+        """Step 0's start on the wall clock (tz-naive)."""
+        stamp = pd.Timestamp(self.start)
+        return stamp.tz_localize(None) if stamp.tz is not None else stamp
+
+    @property
+    def days(self) -> bool:
+        """Whether every step is whole calendar days from midnight (the spans are then
+        said as dates)."""
+        if self.integer:
+            return False
+        wall = self._wall
+        if wall != wall.normalize():
+            return False
+        return _calendar(self.bin) is not None or _duration_ns(self.bin) % _DAY_NS == 0
+
+    def _wall_start(self, k: int) -> pd.Timestamp:
+        calendar = _calendar(self.bin)
+        if calendar is not None:
+            freq, n = calendar
+            return (pd.Period(self._wall, freq=freq) + int(k) * n).start_time
+        return self._wall + int(k) * pd.Timedelta(_duration_ns(self.bin), unit="ns")
+
+    def _text(self, wall: pd.Timestamp) -> str:
+        zone = self.zone
+        if zone is not None:
+            if zone == "UTC":
+                wall = wall.tz_localize("UTC")
+            elif zone[:1] in "+-":
+                sign = -1 if zone[0] == "-" else 1
+                minutes = sign * (int(zone[1:3]) * 60 + int(zone[4:6]))
+                wall = wall.tz_localize(datetime.timezone(datetime.timedelta(minutes=minutes)))
+            else:  # a midnight that does not exist (a spring-forward at 00:00) moves on
+                wall = wall.tz_localize(zone, ambiguous=True, nonexistent="shift_forward")
+        fine = wall.second or wall.microsecond or wall.nanosecond
+        text = wall.isoformat(timespec="seconds" if fine and not (wall.microsecond or
+                                                                     wall.nanosecond) else
+                              "minutes" if not fine else "auto")  # fmt: skip
+        return text[:-6] + "Z" if zone == "UTC" and text.endswith("+00:00") else text
+
+    def step_start(self, k: int) -> str:
+        """The start of step ``k`` on the axis' clock (any int: before step 0 too).
+
+        Examples
+        --------
+        >>> TimeAxis(start="2024-01-01T00:00", bin="MS").step_start(2)
+        '2024-03-01T00:00'
+        >>> TimeAxis(start="7", bin=3).step_start(2)
+        '13'
+        """
+        if self.integer:
+            return str(int(self.start) + int(k) * self.bin)
+        return self._text(self._wall_start(k))
+
+    def step_label(self, k: int) -> str:
+        """Step ``k`` named by its start, as short as the bin allows: the date of a
+        step of whole days (``"2024-05-04"``), ``"time 13"`` for integer times, else
+        :meth:`step_start` (what the viewer's slider shows).
+
+        Examples
+        --------
+        >>> TimeAxis(start="2024-05-01T00:00+02:00", bin="1D", zone="+02:00").step_label(3)
+        '2024-05-04'
+        """
+        if self.integer:
+            return f"time {self.step_start(k)}"
+        return str(self._wall_start(k).date()) if self.days else self.step_start(k)
+
+    def viewer_rule(self) -> dict | None:
+        """The rule the viewer page computes :meth:`step_label` and :meth:`span` with,
+        for any step (no per-step array): ``kind`` ``"integer"``, ``"months"`` (calendar
+        months and years), ``"days"`` (whole days from midnight: weeks, ``"1D"``) or
+        ``"clock"`` (a duration on a fixed clock); None for a zone whose offsets move
+        within a step's hours (the page then shows steps and the axis line only)."""
+        if self.integer:
+            return {"kind": "integer", "start": self.start, "bin": str(self.bin)}
+        wall = self._wall
+        calendar = _calendar(self.bin)
+        if calendar is not None and calendar[0][0] in "MY":
+            n = calendar[1] * (12 if calendar[0][0] == "Y" else 1)
+            return {"kind": "months", "year": wall.year, "month": wall.month - 1, "n": n}
+        if calendar is not None:
+            width, kind = pd.Timedelta(weeks=calendar[1]), "days"
+        else:
+            width = pd.Timedelta(_duration_ns(self.bin), unit="ns")
+            kind = "days" if self.days else "clock"
+        if kind == "clock" and self.zone is not None and self.zone != "UTC" and (
+            self.zone[:1] not in "+-"
+        ):  # fmt: skip
+            return None
+        suffix = {"UTC": "Z", None: ""}.get(self.zone, self.zone)
+        ms = (wall - pd.Timestamp(0)) / pd.Timedelta(milliseconds=1)
+        return {"kind": kind, "start_ms": ms, "width_ms": width / pd.Timedelta(milliseconds=1),
+                "suffix": suffix}  # fmt: skip
+
+    def step_end(self, k: int) -> str:
+        """The end of step ``k`` (excluded): the start of step ``k + 1``."""
+        return self.step_start(int(k) + 1)
+
+    def span(self, first: int, last: int) -> str:
+        """Steps ``first..last`` (both included) in the times' own words: the days they
+        cover (``"2024-05-01 to 2024-05-02"``), the times (``"times 110 to 119"``), else
+        the half-open interval of their clock times (``"[2024-05-01T06:00+02:00,
+        2024-05-01T12:00+02:00)"``). The one rendering every teller uses."""
+        if self.integer:
+            a, b = int(self.step_start(first)), int(self.step_start(int(last) + 1)) - 1
+            return f"time {a}" if a == b else f"times {a} to {b}"
+        if self.days:
+            a = self._wall_start(first).date()
+            b = (self._wall_start(int(last) + 1) - pd.Timedelta(days=1)).date()
+            return str(a) if a == b else f"{a} to {b}"
+        return f"[{self.step_start(first)}, {self.step_end(last)})"
+
+    def describe(self) -> str:
+        """One line: ``1 step = 1D from 2024-05-01T00:00+02:00 (origin: first)``."""
+        start = f"time {self.start}" if self.integer else self.start
+        clock = f"; {self.clock}" if self.clock else ""
+        return f"1 step = {self.bin} from {start} (origin: {self.origin}{clock})"
+
+    def as_dict(self) -> dict:
+        """The axis as JSON-ready data (:meth:`from_dict` reads it back)."""
+        return {"start": self.start, "bin": self.bin, "origin": self.origin,
+                "zone": self.zone, "clock": self.clock, "text": self.describe()}  # fmt: skip
+
+    @classmethod
+    def from_dict(cls, data) -> TimeAxis:
+        """The axis :meth:`as_dict` wrote (ValueError for anything else)."""
+        keys = ("start", "bin", "origin", "zone", "clock")
+        if not isinstance(data, dict) or not {"start", "bin"} <= set(data):
+            raise ValueError(f"a time axis is an object with {', '.join(keys)}")
+        try:
+            return cls(**{k: data[k] for k in keys if k in data})
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"a time axis that cannot be read: {_text.shorten(e, 120)}") from None
+
+
+def _offset_text(shift) -> str:
+    """A UTC offset (a Timedelta) as ``+hh:mm``."""
+    minutes = int(pd.Timedelta(shift) // pd.Timedelta(minutes=1))
+    sign = "-" if minutes < 0 else "+"
+    return f"{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+
+
+def _zone_name(tz) -> str:
+    """A tz-aware column's zone as the axis keeps it: ``UTC``, ``+hh:mm`` or a name."""
+    if isinstance(tz, datetime.timezone):
+        offset = tz.utcoffset(None)
+        return "UTC" if not offset else _offset_text(offset)
+    name = getattr(tz, "key", None) or getattr(tz, "zone", None) or str(tz)
+    return "UTC" if name in ("UTC", "Etc/UTC") else name
+
+
+def _wall_zone(index, instants, zone) -> tuple[str | None, str]:
+    """``(zone, clock note)`` of wall-clock bins: the column's zone, ``"UTC"`` for Unix
+    times, the one UTC offset its text gives, or none (naive times; text of several
+    offsets, binned on its wall clock: said in the note)."""
+    if isinstance(zone, str):  # Unix times: UTC
+        return zone, ""
+    if zone is not None:
+        name = _zone_name(zone)
+        return name, ("" if name == "UTC" or name[:1] in "+-" else f"clock {name}")
+    if instants is None:
+        return None, ""
+    shifts = sorted({_offset_text(v) for v in pd.unique(index - instants)})
+    if len(shifts) == 1:
+        return shifts[0], ""
+    return None, f"the wall clock as written, UTC offsets {_text.short_list(shifts, 4)}"
+
+
+def _stamp_axis(wall: pd.Timestamp, bin, origin: str, clock) -> TimeAxis | None:
+    zone, note = clock if isinstance(clock, tuple) else (clock, "")
+    try:
+        stamp = TimeAxis(start=wall.isoformat(), bin=str(bin), origin=origin, zone=zone,
+                         clock=note)  # fmt: skip
+        return dataclasses.replace(stamp, start=stamp.step_start(0))
+    except (ValueError, OverflowError):  # pandas cannot write a start that far out
+        return None
+
+
+def _unit_axis(value: int, unit: str, bin, origin: str, clock) -> TimeAxis | None:
+    """The axis whose step 0 starts ``value`` ``unit``\\ s after 1970-01-01 (wall clock)."""
+    try:
+        wall = pd.Timestamp(int(value), unit=unit)
+    except (ValueError, OverflowError):
+        return None
+    return _stamp_axis(wall, bin, origin, clock)

@@ -22,6 +22,7 @@ __all__ = [
     "MODEL_NAMES",
     "model_names",
     "model_options",
+    "model_settings",
     "register",
     "resolve_model",
 ]
@@ -90,6 +91,41 @@ def model_options(name: str) -> tuple | None:
         return None
     keywords = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
     return tuple(sorted(p.name for p in parameters if p.kind in keywords))
+
+
+def model_settings(model) -> dict:
+    """A built model's options as a record says them (JSON values): each option of a
+    dataclass model, its grid as points per axis (``[21, 21]``, as a run's config), an
+    array option (an ``assignment``) as its length; {} for a model that is no dataclass.
+
+    Examples
+    --------
+    >>> s = model_settings(resolve_model("linear", grid=21))
+    >>> s["grid"], s["bounds"], s["sigma"]
+    ([21, 21], [-2.0, 2.0], None)
+    """
+    if not dataclasses.is_dataclass(model):
+        return {}
+    out = {}
+    for field in dataclasses.fields(model):
+        if not field.init:
+            continue
+        value = getattr(model, field.name)
+        if hasattr(value, "__len__") and not isinstance(value, str | tuple | list):
+            value = f"{len(value)} values"  # an array: named, not copied into a record
+        out[field.name] = _plain(value)
+    if "grid" in out and hasattr(model, "grid_shape"):
+        out["grid"] = [int(n) for n in model.grid_shape()]
+    return out
+
+
+def _plain(value):
+    """``value`` with tuples as lists and numpy scalars as Python numbers."""
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if hasattr(value, "item") and getattr(value, "ndim", None) == 0:
+        return value.item()
+    return value
 
 
 def resolve_model(model=None, **options):

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .._format import format_number as _fmt
+from .._format import step_text
 from .._text import counted
 from ..analysis.stats import first_stable
 from ..analysis.tables import table_array, table_seeds, table_steps, table_strategies
@@ -178,8 +178,9 @@ def _median_claim(key, claim, test, steps, *, limit, level, what, extra, run):
     )
     short = censored and run - 1 < limit
     evidence = (
-        f"{what}: median consensus step {_fmt(median)}, {100 * level:.4g}% [{_fmt(lo)}, "
-        f"{_fmt(hi)}] (limit {limit}); reached in {reached:.0%} of {counted(len(steps), 'seed')}"
+        f"{what}: median consensus step {step_text(median)}, {100 * level:.4g}% "
+        f"[{step_text(lo, bound=True)}, {step_text(hi, bound=True)}] (limit {limit}); reached "
+        f"in {reached:.0%} of {counted(len(steps), 'seed')}"
     )
     values = {"median_step": median, "median_lo": lo, "median_hi": hi, "reached": reached,
               "limit": limit} | extra  # fmt: skip

@@ -226,14 +226,25 @@ def _draw_task(task, shared):
     return out
 
 
+#: zlib level of the reproduction's PNG files: 1 (Pillow's default is 6) encodes the
+#: 12 figures in 0.30 s of CPU instead of 0.47 s, the files 7% larger (1.38 vs 1.29 MB),
+#: the same pixels.
+PNG_COMPRESS_LEVEL = 1
+
+
 def _figure_bytes(fig, fmt: str, *, dpi, box) -> bytes:
     """``fig.savefig`` in ``fmt`` cut to ``box``: the bytes :func:`save_figures` writes."""
     from ..figures._style import figure_metadata
 
     buf = io.BytesIO()
     meta = figure_metadata(fig, fmt) or None  # the SYNTHETIC mark as text too
-    fig.savefig(buf, format=fmt, dpi=dpi, bbox_inches=box, metadata=meta)
+    fig.savefig(buf, format=fmt, dpi=dpi, bbox_inches=box, metadata=meta, **_encoding(fmt))
     return buf.getvalue()
+
+
+def _encoding(fmt: str) -> dict:
+    """``savefig`` keywords of the encoder for ``fmt`` (the PNG's zlib level)."""
+    return {"pil_kwargs": {"compress_level": PNG_COMPRESS_LEVEL}} if fmt == "png" else {}
 
 
 def save_figures(figs, out: Path, *, gallery: Path | None, files: dict) -> None:
@@ -253,11 +264,13 @@ def save_figures(figs, out: Path, *, gallery: Path | None, files: dict) -> None:
         box = _settled_box(fig, dpi=130)
         for ext in ("png", "pdf"):
             path = fig_dir / f"{name}.{ext}"
-            atomic_figure(fig, path, within=out, overwrite=True, dpi=130, bbox_inches=box)
+            atomic_figure(fig, path, within=out, overwrite=True, dpi=130, bbox_inches=box,
+                          **_encoding(ext))  # fmt: skip
             files[f"figure:{name}:{ext}"] = path
         if gallery is not None and name in GALLERY:
             path = gallery / f"{name}.png"
-            atomic_figure(fig, path, within=gallery, overwrite=True, dpi=80, bbox_inches=box)
+            atomic_figure(fig, path, within=gallery, overwrite=True, dpi=80, bbox_inches=box,
+                          **_encoding("png"))  # fmt: skip
             files[f"gallery:{name}"] = path
         plt.close(fig)
 

@@ -38,7 +38,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .._format import json_clean, json_default, synthetic_banner
+from .._format import JSON_CONVENTIONS, json_clean, json_default, synthetic_banner
 from .._text import counted, csv_frame
 from .._validate import check_bool
 from ..data import resolve_data
@@ -284,8 +284,7 @@ def _write_reports(out: Path, *, config, summary, claims, measures, long, regime
         "data": config["data"],
         "synthetic": synthetic,
         "note": synthetic_banner(True) if synthetic else None,
-        "conventions": 'null: undefined (NaN); "inf" / "-inf": an infinite value (e.g. '
-        "an interval with no bound on that side). Intervals: paired differences Student-t; "
+        "conventions": f"{JSON_CONVENTIONS}. Intervals: paired differences Student-t; "
         "MSE summaries log-scale t (never below 0); shares percentile bootstrap over seeds.",
         "config": config,
         "summary": summary.reset_index().to_dict(orient="records"),

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .._format import format_number as _fmt
-from .._format import markdown_table, synthetic_banner
+from .._format import markdown_table, step_text, synthetic_banner
 from .._text import counted, markdown_code
 from .._version import __version__
 from .claims import BASELINES, STRATEGIES
@@ -190,13 +190,12 @@ def claims_table(claims) -> str:
     return markdown_table(frame)
 
 
-def summary_markdown(summary) -> str:
-    """The summary table with intervals in one cell: ``mean [lo, hi]``.
-
-    "never" where a strategy is not within 5% of Cen to the end of the run
-    (``steps_to_cen`` NaN while Cen was run).
+def summary_markdown(summary, *, tolerance: float = 0.05, consensus_tol: float = 0.01) -> str:
+    """The summary table with intervals in one cell: ``mean [lo, hi]``; steps in the
+    words of every teller (:func:`~baygo_graph._format.step_text`: "never" where a
+    strategy does not get there within the run, "n/a" where the value is undefined);
+    the headers name the tolerances ``summarize`` used.
     """
-    cen = "cen" in summary.index
 
     def ci(col):
         return [
@@ -206,14 +205,17 @@ def summary_markdown(summary) -> str:
             )
         ]
 
+    spread = f"MSE spread <= {consensus_tol:g}"
     frame = pd.DataFrame(index=summary.index)
     frame["final MSE, informative agent"] = ci("final_mse_informative")
     frame["final MSE, non-informative (mean)"] = ci("final_mse_others")
-    frame["steps to within 5% of Cen"] = [
-        "never" if cen and np.isnan(v) else v for v in summary["steps_to_cen"]
+    frame[f"steps to within {tolerance:.0%} of Cen"] = [
+        step_text(v) for v in summary["steps_to_cen"]
     ]
-    frame["consensus step (median)"] = summary["consensus_step"]
-    frame["seeds reaching consensus"] = [f"{v:.0%}" for v in summary["consensus_reached"]]
+    frame[f"consensus step (median; {spread})"] = [step_text(v) for v in summary["consensus_step"]]
+    frame[f"seeds reaching consensus ({spread})"] = [
+        f"{v:.0%}" for v in summary["consensus_reached"]
+    ]
     frame["influence of informative agent (mean)"] = summary["influence_informative"]
     return markdown_table(frame)
 

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import baygo_graph as bg
 from baygo_graph._format import synthetic_banner
 from baygo_graph.analysis import summarize
 from baygo_graph.cli import main
@@ -268,3 +269,29 @@ def test_save_runs_takes_a_folder_holding_no_run(tmp_path, capsys):
         f"baygo: error: --save-runs {str(runs)!r} holds 'baygo-seed0', 'nocol-seed0': an "
         "analysis of it would mix earlier runs with these; choose an empty or new folder\n"
     )
+
+
+def test_every_teller_records_the_grid_as_run(tmp_path, capsys):
+    """`compare --grid 21` recorded "grid": null in summary.json and --json and nothing in
+    the results table, where the runs said [21, 21] (hostile18 W2)."""
+    import pyarrow.parquet as pq
+
+    from baygo_graph.analysis import Comparison
+
+    out, runs = tmp_path / "C", tmp_path / "runs"
+    args = ["compare", "--seeds", "1", "--steps", "3", "--agents", "3", "--grid", "21",
+            "--strategies", "baygo,nocol", "--jobs", "1"]  # fmt: skip
+    assert main([*args, "--out", str(out), "--save-runs", str(runs)]) == 0
+    text = capsys.readouterr().out
+    assert "model linear (grid 21 x 21)" in text
+    record = json.loads((out / "summary.json").read_text())
+    assert record["grid"] == record["model_options"]["grid"] == [21, 21]
+    assert record["delta"] == 0.5 and record["batch"] == 1
+    assert main([*args, "--json"]) == 0
+    said = json.loads(capsys.readouterr().out)
+    assert said["grid"] == [21, 21] and said["model_options"] == record["model_options"]
+    meta = json.loads(pq.read_schema(out / "results.parquet").metadata[b"baygo.results"])
+    assert meta["attrs"]["model_options"] == record["model_options"]
+    table = Comparison.read_parquet(out / "results.parquet")
+    assert table.attrs["model_options"]["grid"] == [21, 21]
+    assert bg.Run.load(runs / "baygo-seed0").config["grid"] == [21, 21]

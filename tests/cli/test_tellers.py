@@ -119,3 +119,42 @@ def test_every_teller_tells_the_same_b_tail_and_reason(tmp_path):
         assert f"{k}: no B ({counted(want['no_B'], 'seed')})" in legend
     # the case the issue found: aligned, one tail not connected, the no-B seed not counted
     assert (rep.loc["aligned", "with a tail"], rep.loc["sliding", "with a tail"]) == (1, 0)
+
+
+def test_a_step_never_reached_is_never_in_every_teller(tmp_path, capsys):
+    """One value, one word (hostile18 W1): a consensus step or steps-to-Cen no seed reaches
+    within the run is ``inf`` in the summary object, "never" in the console table,
+    summary.md and the claims' evidence, "inf" in summary.json (never null, which says
+    undefined), and an interval side without a bound is "no bound"."""
+    from baygo_graph.analysis import summarize
+    from baygo_graph.cli import main
+    from baygo_graph.experiments import compare
+    from baygo_graph.models import LinearRegression
+    from baygo_graph.reproduce.consensus import _median_claim
+    from baygo_graph.reproduce.report import summary_markdown
+
+    kw = {"seeds": 2, "steps": 3, "agents": 3, "model": LinearRegression(grid=9), "n_jobs": 1,
+          "progress": False}  # fmt: skip
+    s = summarize(compare(["nocol", "cen"], **kw))
+    assert s.loc["nocol", "consensus_step"] == np.inf  # agents apart: never within 0.01
+    assert s.loc["nocol", "steps_to_cen"] == np.inf
+    md = summary_markdown(s)
+    assert "| nocol |" in md and md.split("| nocol |")[1].split("\n")[0].count("never") == 2
+    assert "consensus step (median; MSE spread <= 0.01)" in md  # the tolerance is named
+    out = tmp_path / "C"
+    args = ["compare", "--strategies", "nocol,cen", "--seeds", "2", "--steps", "3",
+            "--agents", "3", "--grid", "9", "--jobs", "1"]  # fmt: skip
+    assert main([*args, "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    row = next(line for line in text.splitlines() if line.startswith("| nocol"))
+    assert row.count("never") == 2, row
+    assert row in (out / "summary.md").read_text()
+    record = json.loads((out / "summary.json").read_text())
+    assert record["summary"]["nocol"]["consensus_step"] == "inf"
+    assert record["summary"]["nocol"]["steps_to_cen"] == "inf"
+    assert "null: undefined (NaN)" in record["conventions"]
+    claim = _median_claim("k", "c", "t", np.array([np.inf, np.inf, np.inf]), limit=5,
+                          level=0.95, what="w", extra={}, run=10)  # fmt: skip
+    assert "median consensus step never, 95% [no bound, no bound]" in claim.evidence
+    assert json_clean(claim.values)["median_step"] == "inf"
+    assert "n/a" not in claim.evidence

@@ -10,7 +10,7 @@ import pytest
 import baygo_graph as bg
 from baygo_graph.analysis import centrality, final_mse, summarize
 from baygo_graph.experiments import COLUMNS, compare
-from baygo_graph.models import LinearRegression
+from baygo_graph.models import LinearRegression, model_settings
 
 SMALL = {"agents": 3, "model": LinearRegression(grid=11), "progress": False}
 
@@ -55,7 +55,11 @@ def test_columns_dtypes_order_and_attrs(data):
         "influence_window": 10,
         "model": "linear",
         "loss": "mse",
+        "model_options": model_settings(SMALL["model"]),
+        "delta": 0.5,
+        "batch": 1,
     }
+    assert df.attrs["model_options"]["grid"] == [11, 11]  # as run (hostile18 W2)
 
 
 def test_same_rng_same_frame_serial_and_parallel(data):

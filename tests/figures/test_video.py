@@ -87,3 +87,23 @@ def test_several_files_refused_before_any_frame(baygo_run, tmp_path):
     with pytest.raises(ValueError, match=r"\.gif or \.mp4"):
         save_animation(anim, [tmp_path / "c.gif", tmp_path / "c.png"])
     assert sorted(p.name for p in tmp_path.iterdir()) == ["b.gif"]
+
+
+def test_gif_frames_share_the_first_frames_palette(baygo_run, tmp_path):
+    """Every GIF frame is mapped to the first frame's octree palette (quantised once):
+    each decoded frame stays close to its rendered RGB, the first as an octree of its
+    own would give it."""
+    anim = animate_run(baygo_run)
+    path = save_animation(anim, tmp_path / "a.gif", dpi=40)
+    frames = [f.astype(int) for f in animate_run(baygo_run).iter_frames(dpi=40)]
+    first = Image.fromarray(frames[0].astype(np.uint8)).quantize(
+        colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+    )
+    with Image.open(path) as im:
+        assert im.n_frames == len(frames)
+        for k, frame in enumerate(frames):
+            im.seek(k)
+            got = np.asarray(im.convert("RGB"), dtype=int)
+            assert np.abs(got - frame).max() <= 32 and np.abs(got - frame).mean() < 3, k
+            if k == 0:
+                assert np.array_equal(got, np.asarray(first.convert("RGB"), dtype=int))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from baygo_graph import simulate, synthetic_bodyfat
@@ -67,3 +68,25 @@ def test_a_settled_figure_saves_the_pixels_of_a_tight_savefig():
     plt.close(fresh)
     plt.close(settled)
     assert mine.getvalue() == buf.getvalue()
+
+
+def test_figure_png_is_fast_zlib_with_the_same_pixels():
+    """The reproduction's PNG (zlib level 1, faster to encode) decodes to the pixels and
+    text chunks of matplotlib's default PNG (level 6) of the same figure."""
+    import io
+
+    import matplotlib.pyplot as plt
+    from PIL import Image
+
+    from baygo_graph.reproduce.drawing import _figure_bytes, _settled_box
+
+    fig = _constrained_figure()
+    box = _settled_box(fig, dpi=60)
+    mine = _figure_bytes(fig, "png", dpi=60, box=box)
+    default = io.BytesIO()
+    fig.savefig(default, format="png", dpi=60, bbox_inches=box)
+    plt.close(fig)
+    assert mine != default.getvalue()
+    with Image.open(io.BytesIO(mine)) as a, Image.open(default) as b:
+        assert a.mode == b.mode and a.info == b.info
+        assert np.array_equal(np.asarray(a), np.asarray(b))

@@ -61,7 +61,7 @@ def test_summary_and_claims_tables():
             "final_mse_informative": [1.0, 2.0], "final_mse_informative_lo": [0.5, np.nan],
             "final_mse_informative_hi": [1.5, np.nan], "final_mse_others": [3.0, 4.0],
             "final_mse_others_lo": [2.0, 3.0], "final_mse_others_hi": [4.0, 5.0],
-            "steps_to_cen": [np.nan, 0.0], "consensus_step": [4.0, 0.0],
+            "steps_to_cen": [np.inf, 0.0], "consensus_step": [4.0, 0.0],
             "consensus_reached": [0.5, 1.0], "influence_informative": [0.25, np.nan],
         },
         index=idx,
