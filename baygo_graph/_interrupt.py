@@ -335,14 +335,18 @@ def workers_ignore_ctrl_c() -> None:
 def _install() -> None:
     if threading.current_thread() is not threading.main_thread():
         return  # only the main thread may set a signal handler
-    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
-        return  # someone chose a handler (or to ignore it): theirs
+    # a handler someone chose for Ctrl-C (or to ignore it, as a script's `baygo ... &`
+    # does) stays theirs; SIGTERM and SIGHUP are taken wherever they are the default
+    # (a background command went silent on SIGTERM while it started: hostile18 W7)
+    own_ctrl_c = signal.getsignal(signal.SIGINT) is signal.default_int_handler
     owner = os.environ.get(CLI_PID_ENV)
     if owner is not None and owner != str(os.getpid()):
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a worker: the command stops it
+        if own_ctrl_c:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # a worker: the command stops it
     elif is_script():
         never_lose_a_stop()
-        signal.signal(signal.SIGINT, aborted_while_starting)
+        if own_ctrl_c:
+            signal.signal(signal.SIGINT, aborted_while_starting)
         for s in STOP_SIGNALS:  # SIGTERM, SIGHUP while importing: the same line
             if signal.getsignal(s) is signal.SIG_DFL:
                 signal.signal(s, aborted_while_starting)

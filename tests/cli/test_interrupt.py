@@ -482,3 +482,29 @@ def test_a_ctrl_c_right_after_main_hands_sigint_back_is_one_line(monkeypatch, ca
         real(signal.SIGINT, before)
     assert code == 130
     assert capsys.readouterr().err.strip() == "baygo: aborted"
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
+def test_a_background_command_says_its_stop_while_it_starts(tmp_path, sig):
+    """A command started in the background of a script (`baygo ... &`: SIGINT ignored)
+    died of SIGTERM silently while it imported, returncode -15, where the docs promise
+    the line and exit code 143 (hostile18 W7). SIGTERM and SIGHUP are taken wherever
+    they are the default; an ignored Ctrl-C stays ignored."""
+    script = tmp_path / "baygo"  # the script's name: the package installs its handlers
+    script.write_text(f"""
+import signal
+import baygo_graph._interrupt
+signal.raise_signal({int(sig)})
+print("imported")
+""")
+    env = {k: v for k, v in os.environ.items() if k != "BAYGO_CLI_PID"}
+    def deaf():  # what a non-interactive shell gives `cmd &`
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path, env=env, preexec_fn=deaf)  # fmt: skip
+    if sig == signal.SIGINT:  # ignored by whoever started it: still ignored
+        assert (proc.returncode, proc.stdout, proc.stderr) == (0, "imported\n", ""), proc
+        return
+    assert (proc.returncode, proc.stdout) == (128 + sig, ""), proc
+    assert proc.stderr == f"baygo: aborted ({signal.Signals(sig).name})\n"
