@@ -352,7 +352,8 @@ def _b_evidence(table, b_max):
             if with_tail:
                 part += (
                     f"; a tail after the last full window in {counted(with_tail, 'seed')} (up to "
-                    f"{_fmt(np.nanmax(tails[ok]))} steps), not strongly connected in {loose}"
+                    f"{counted(int(np.nanmax(tails[ok])), 'step')}), not strongly connected in "
+                    f"{loose}"
                 )
         if "windows_checked" in table:  # a B that rests on a single window
             one = int(((table.loc[table["windows"] == kind, "windows_checked"]

@@ -348,6 +348,10 @@ def _exceptions(row) -> str:
     return "holds only in " + ", ".join(held)
 
 
+#: The regime table's count column: each regime in exactly one of them.
+_COUNTS = "holds / does not hold / cannot tell / vacuous / not evaluated"
+
+
 def _regimes_section(regime_map, config) -> list:
     from .regimes import FACTORS
 
@@ -355,12 +359,19 @@ def _regimes_section(regime_map, config) -> list:
     default = mat.columns[0]
     t = regime_map.table
     first = t[t["regime"] == default].set_index("claim")
+    said = t.pivot(index="claim", columns="regime", values="verdict").reindex(
+        index=mat.index, columns=mat.columns
+    )
+    vacuous = said.apply(lambda col: col.astype(str).str.startswith("vacuous"))
     frame = pd.DataFrame(
         {
             "default regime": [first.loc[k, "verdict"] for k in mat.index],
-            "holds / does not hold / cannot tell": [
+            # every regime counted once (hostile18 W5: not evaluated went unsaid, vacuous
+            # was told as cannot tell)
+            _COUNTS: [
                 f"{int((mat.loc[k] == 1).sum())} / {int((mat.loc[k] == 0).sum())} / "
-                f"{int((mat.loc[k] == 0.5).sum())}"
+                f"{int(((mat.loc[k] == 0.5) & ~vacuous.loc[k]).sum())} / "
+                f"{int(vacuous.loc[k].sum())} / {int(mat.loc[k].isna().sum())}"
                 for k in mat.index
             ],
             "exceptions (decided cells only)": [_exceptions(mat.loc[k]) for k in mat.index],

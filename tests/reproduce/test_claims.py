@@ -315,3 +315,14 @@ def test_a_long_enough_run_that_never_reaches_consensus_contradicts(rng):
     claims = {c.key: c for c in evaluate_claims(df, beliefs=np.ones((8, 30)))}
     assert claims["consensus_abs_0.01"].verdict == "does not hold"
     assert claims["consensus_beliefs"].verdict == "does not hold"
+
+
+@pytest.mark.parametrize(("tail", "words"), [(1, "(up to 1 step)"), (3, "(up to 3 steps)")])
+def test_the_longest_tail_is_counted_in_words(tail, words):
+    """ "a tail after the last full window in 2 seeds (up to 1 steps)" (hostile18 W5)."""
+    from baygo_graph.reproduce.claims import _b_evidence
+
+    table = pd.DataFrame({"windows": "aligned", "smallest_b": [2.0, 2.0],
+                          "tail_length": [tail, 1.0], "tail_connected": [0.0, 1.0]})  # fmt: skip
+    text = _b_evidence(table, 5)[0]
+    assert f"a tail after the last full window in 2 seeds {words}" in text, text

@@ -162,3 +162,24 @@ def test_map_is_the_same_on_workers_as_in_process():
     pd.testing.assert_frame_equal(one.table, two.table)
     pd.testing.assert_frame_equal(one.looks, two.looks)
     pd.testing.assert_frame_equal(one.runs, two.runs)
+
+
+def test_the_regime_table_counts_every_regime_once():
+    """holds / does not hold / cannot tell / vacuous / not evaluated sum to the regimes:
+    "not evaluated" went unsaid and "vacuous" was told as "cannot tell" (hostile18 W5)."""
+    from baygo_graph.reproduce.report import _regimes_section
+
+    verdicts = {
+        "a": ["holds", "holds", "not evaluated", "cannot tell at 4 seeds", "does not hold"],
+        "b": ["vacuous", "vacuous", "vacuous", "not evaluated", "violated where informative"],
+    }
+    state = {"holds": 1.0, "does not hold": 0.0, "violated where informative": 0.0,
+             "vacuous": 0.5, "cannot tell at 4 seeds": 0.5, "not evaluated": np.nan}  # fmt: skip
+    rows = [{"regime": f"r{i}", "claim": claim, "verdict": v, "state": state[v], "level": 0.95}
+            for claim, vs in verdicts.items() for i, v in enumerate(vs)]  # fmt: skip
+    rmap = RegimeMap(pd.DataFrame(rows), {"total": 1.0})
+    lines = _regimes_section(rmap, {"regimes": "default", "regime_seeds": 4, "machine": "m"})
+    table = "\n".join(lines)
+    assert "| holds / does not hold / cannot tell / vacuous / not evaluated |" in table
+    assert "| a | holds | 2 / 1 / 1 / 0 / 1 |" in table
+    assert "| b | vacuous | 0 / 1 / 0 / 3 / 1 |" in table
