@@ -28,6 +28,7 @@ __all__ = [
     "held_by_text",
     "positive_top",
     "self_weight_text",
+    "steps_text",
     "undefined_text",
 ]
 
@@ -46,6 +47,23 @@ B_COLUMNS = (
 def _all_steps(n: int) -> str:
     """The union of a run's steps, said as a count: 'the one step' for a 1-step run."""
     return "the one step" if n == 1 else f"the union of all {counted(n, 'step')}"
+
+
+def steps_text(first: int, last: int, axis=None) -> str:
+    """Steps ``first..last`` (both included) as a figure or a line names them, with their
+    times when the series has a :class:`~baygo_graph.io.times.TimeAxis`
+    (:meth:`~baygo_graph.io.times.TimeAxis.span`, the words of every teller).
+
+    Examples
+    --------
+    >>> from baygo_graph.io.times import TimeAxis
+    >>> steps_text(2, 5), steps_text(4, 4)
+    ('steps 2..5', 'step 4')
+    >>> steps_text(0, 1, TimeAxis(start="2024-05-01T00:00+02:00", bin="1D", zone="+02:00"))
+    'steps 0..1, 2024-05-01 to 2024-05-02'
+    """
+    text = f"step {first}" if first == last else f"steps {first}..{last}"
+    return f"{text}, {axis.span(first, last)}" if axis is not None else text
 
 
 def b_text(cov, axis=None) -> str:

@@ -128,7 +128,7 @@ def _series_figures(series, *, window=10) -> dict:
 
     from .. import analysis
     from .. import figures as F
-    from .._render import self_weight_text
+    from .._render import self_weight_text, steps_text
 
     t, syn = series.n_steps, series.synthetic
     window = max(1, min(window, t))  # its memory: checked with the drawing's (plot)
@@ -137,15 +137,16 @@ def _series_figures(series, *, window=10) -> dict:
     rule = self_weight_text(getattr(series, "self_weight", None), series.delta)
     figs = {
         "graph_last_step": F.draw_graph(
-            series.graph(t - 1), influence=last, synthetic=syn, title=f"step {t - 1} ({rule})"
-        ).figure
+            series.graph(t - 1), influence=last, synthetic=syn,
+            title=f"{steps_text(t - 1, t - 1, series.time_axis)} ({rule})",
+        ).figure  # fmt: skip
     }
     start = max(0, t - window)
     union = _union_graph(series, start, t)
     pi = analysis.influence(union, on_nonunique="nan")
     figs["graph_union"] = F.draw_graph(
         union, influence=None if np.isnan(pi).any() else pi, synthetic=syn,
-        title=f"union of steps {start}..{t - 1} ({rule})"
+        title=f"union of {steps_text(start, t - 1, series.time_axis)} ({rule})"
         + (" (influence undefined: several closed classes)" if np.isnan(pi).any() else ""),
     ).figure  # fmt: skip
     figs["window_connectivity"] = F.plot_window_connectivity(

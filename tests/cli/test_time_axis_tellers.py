@@ -138,3 +138,15 @@ def test_viewer_slider_text_equals_the_python_axis():
     assert done.returncode == 0, done.stderr
     got = json.loads(done.stdout)
     assert [q["want"] for q in asked] == got
+
+
+def test_plot_titles_name_the_steps_times(dates):
+    import matplotlib.pyplot as plt
+
+    from baygo_graph.cli.figures import _series_figures
+
+    figs = _series_figures(bg.as_series(dates, bin="1D"), window=2)
+    titles = {k: f.axes[0].get_title() for k, f in figs.items()}
+    plt.close("all")
+    assert titles["graph_last_step"].startswith("step 5, 2024-05-06 (")
+    assert titles["graph_union"].startswith("union of steps 4..5, 2024-05-05 to 2024-05-06 (")

@@ -107,3 +107,21 @@ def test_gif_frames_share_the_first_frames_palette(baygo_run, tmp_path):
             assert np.abs(got - frame).max() <= 32 and np.abs(got - frame).mean() < 3, k
             if k == 0:
                 assert np.array_equal(got, np.asarray(first.convert("RGB"), dtype=int))
+
+
+def test_mp4_frames_are_close_to_the_rendered_ones(baygo_run, tmp_path):
+    """The MP4 (x264's fast preset) decodes to the rendered frames within H.264's usual
+    fidelity (PSNR over 33 dB; measured 39 dB on the reproduction's frames)."""
+    import subprocess
+
+    exe = video_module.ffmpeg_path()
+    if exe is None:
+        pytest.skip("no ffmpeg writer here")
+    path = save_animation(animate_run(baygo_run), tmp_path / "a.mp4", dpi=40)
+    frames = np.stack(list(animate_run(baygo_run).iter_frames(dpi=40))).astype(float)
+    t, h, w, _ = frames.shape
+    cmd = [exe, "-loglevel", "error", "-i", str(path), "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]
+    raw = subprocess.run(cmd, capture_output=True, check=True).stdout
+    got = np.frombuffer(raw, np.uint8).reshape(t, h + h % 2, w + w % 2, 3)[:, :h, :w]
+    mse = np.mean((got.astype(float) - frames) ** 2)
+    assert 10 * np.log10(255**2 / mse) > 33
