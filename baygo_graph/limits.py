@@ -47,6 +47,7 @@ __all__ = [
     "check_figure_budget",
     "check_results_budget",
     "estimate_edge_list_bytes",
+    "estimate_series_bytes",
     "estimate_run_bytes",
     "following",
     "format_bytes",
@@ -705,6 +706,52 @@ def estimate_edge_list_bytes(rows: int, *, nodes: int, steps: int, text_labels: 
         + EDGE_LIST_BYTES_PER_NODE * int(nodes)
         + EDGE_LIST_BYTES_PER_STEP * int(steps)
     )
+
+
+#: Peak bytes that building a series from contacts already held as arrays (step,
+#: receiver, sender, weight) adds on top of what the process holds then (the tail of
+#: :func:`~baygo_graph.io.edgelist.edge_list_series` after its check, and
+#: :func:`~baygo_graph.series.series_from_edges`): per contact, its key, the sort of the
+#: keys (when the contacts are not in key order) and the normalised entries (measured
+#: with tracemalloc: 138 B unsorted, 98 B sorted); per self-loop entry the self-weight
+#: rule adds (at most one per contact, and one per node and step: 120 B); per node, the
+#: labels' tuple (``benchmarks/bench_series_stage.py``, 10^5-10^6 contacts).
+SERIES_BYTES_FIXED = 2 * 2**20
+SERIES_BYTES_PER_CONTACT = 144
+SERIES_BYTES_PER_ADDED = 120
+SERIES_BYTES_PER_NODE = 16
+#: Bytes a built series holds per stored entry: its step, row, column and weight.
+SERIES_BYTES_PER_ENTRY = 32
+#: Bytes per edge-step that a reader expanding intervals of presence (DyNetX's) or
+#: snapshots (networkx-temporal's) holds beside the build: its step, row, column and
+#: weight arrays or lists (measured: the build alone 0.85x of the DyNetX stage).
+SERIES_BYTES_PER_EXPANDED = 64
+
+
+def estimate_series_bytes(contacts: int, *, nodes: int, steps: int) -> int:
+    """Bytes that building a series of ``steps`` x ``nodes`` from ``contacts`` directed
+    contacts already held (a reader's rows, counted twice for two-way ones) adds on top
+    of what the process holds: the larger of the build's peak and the series it leaves
+    (its entries) plus :data:`EDGE_LIST_BYTES_PER_STEP` a step.
+
+    A step costs nothing to build (the series stores entries, never steps), but every
+    command's use of a series holds at least that much a step (the influence 72 B, the
+    viewer's page 64 B, the analysis 192 B): a span that no command could use is
+    refused at the door, with a bin that fits.
+
+    Examples
+    --------
+    >>> format_bytes(estimate_series_bytes(10**6, nodes=1_000, steps=100))
+    '150.8 MiB'
+    >>> format_bytes(estimate_series_bytes(2, nodes=2, steps=10**7))   # a sparse span
+    '610.4 MiB'
+    """
+    contacts, nodes, steps = int(contacts), int(nodes), int(steps)
+    added = min(contacts, nodes * steps)  # the self-loop entries the rule may add
+    build = (SERIES_BYTES_FIXED + SERIES_BYTES_PER_CONTACT * contacts
+             + SERIES_BYTES_PER_ADDED * added + SERIES_BYTES_PER_NODE * nodes)  # fmt: skip
+    held = SERIES_BYTES_PER_ENTRY * (contacts + added) + EDGE_LIST_BYTES_PER_STEP * steps
+    return max(build, held)
 
 
 def arrays_nbytes(obj) -> int:

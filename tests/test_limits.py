@@ -156,7 +156,7 @@ def test_an_edge_list_is_checked_against_the_room_left(holds, monkeypatch, tmp_p
     monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "64MiB")
     holds(0)
     assert bg.as_series(path).n_steps == 1001
-    holds(40 * MiB)  # 24 MiB fixed + the rows: no longer fits
+    holds(63 * MiB)  # its build's 2 MiB fixed no longer fits
     with pytest.raises(BudgetError, match=r" held, over the memory budget .*BAYGO_MEMORY_LIMIT="):
         bg.as_series(path)
 

@@ -296,11 +296,12 @@ def parse_columns(columns) -> tuple:
     return tuple(c if c != "-" else f"-{k}" for k, c in enumerate(items))
 
 
-def _check_partial(need: int, so_far: str, *, limit, compressed: str = "") -> None:
+def _check_partial(need: int, so_far: str, *, budget, compressed: str = "") -> None:
     """BudgetError, before reading on, when what a partial read already needs exceeds the
     budget. The line says the file's total is unknown (it holds more), so no limit it
-    names can be promised to read it: raising the limit only moves the refusal on."""
-    budget = memory_budget(limit)
+    names can be promised to read it: raising the limit only moves the refusal on.
+    ``budget``: the :class:`~baygo_graph.limits.Budget` measured before the read began
+    (``need`` counts the rows read so far: measured again, they would count twice)."""
     if budget.fits(need):
         return
     raise BudgetError(
@@ -315,10 +316,10 @@ class _Counted(io.RawIOBase):
     takes up to that many bytes of memory per byte (one enormous line, a compressed
     file of one endless row), whatever the number of rows."""
 
-    def __init__(self, raw, budget: int, name: str, limit, compressed: str = ""):
+    def __init__(self, raw, budget, name: str, compressed: str = ""):
         super().__init__()
-        self.raw, self.read_bytes, self.name, self.limit = raw, 0, name, limit
-        self.cap = budget // CSV_BYTES_PER_FILE_BYTE
+        self.raw, self.read_bytes, self.name, self.budget = raw, 0, name, budget
+        self.cap = max(0, budget.room) // CSV_BYTES_PER_FILE_BYTE
         self.compressed = compressed
 
     def readable(self) -> bool:
@@ -332,7 +333,7 @@ class _Counted(io.RawIOBase):
                 CSV_BYTES_PER_FILE_BYTE * self.read_bytes,
                 f"reading {self.name}: {self.read_bytes:,} bytes so far "
                 f"({CSV_BYTES_PER_FILE_BYTE} B each)",
-                limit=self.limit,
+                budget=self.budget,
                 compressed=self.compressed,
             )
         return n
@@ -809,9 +810,11 @@ def read_rows(spec: TableSpec, *, text=(), keep=None, limit=None) -> pd.DataFram
         inside the data, a corrupt compressed stream).
     """
     text = set(text)
-    budget = max(0, memory_budget(limit).room)  # what the process holds counts
+    # what the process holds counts, measured once: the rows read are counted by their
+    # estimate, never again as part of the process's memory (hostile17 V2's sibling)
+    budget = memory_budget(limit)
     per_row = BYTES_PER_ROW + BYTES_PER_TEXT_CELL * len(text)
-    chunk = max(1, min(CHUNK_ROWS, budget // (4 * per_row)))  # a chunk fits 4 times over
+    chunk = max(1, min(CHUNK_ROWS, max(0, budget.room) // (4 * per_row)))  # fits 4 times over
     name = _text.quoted_path(spec.path)
     options = {
         "header": None,
@@ -857,7 +860,7 @@ def read_rows(spec: TableSpec, *, text=(), keep=None, limit=None) -> pd.DataFram
             with (
                 _open(spec.path, spec.compression) as raw,
                 pd.read_csv(
-                    io.BufferedReader(_Counted(raw, budget, name, limit, packed)), **options
+                    io.BufferedReader(_Counted(raw, budget, name, packed)), **options
                 ) as reader,
             ):
                 for part in reader:
@@ -871,7 +874,7 @@ def read_rows(spec: TableSpec, *, text=(), keep=None, limit=None) -> pd.DataFram
                         (rows + chunk) * per_row,
                         f"reading {name}: {counted(rows, 'row', spec=',')} so far, {chunk:,} "
                         f"next ({per_row} B each)",
-                        limit=limit,
+                        budget=budget,
                         compressed=packed,
                     )
     except (BudgetError, RunFormatError):

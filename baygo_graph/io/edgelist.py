@@ -46,9 +46,10 @@ from .._validate import check_bool, check_unique_names, int_label_texts
 from ..exceptions import BudgetError, CellError, RunFormatError
 from ..limits import (
     EDGE_LIST_BYTES_PER_STEP,
+    SERIES_BYTES_PER_ENTRY,
     after_reading,
     check_budget,
-    estimate_edge_list_bytes,
+    estimate_series_bytes,
     format_bytes,
     memory_budget,
 )
@@ -273,31 +274,34 @@ def _labels(values: pd.Series, name: str) -> pd.Series:
 
 
 def _check_series_budget(
-    n_steps: int, m: int, column: str, bin, *, rows: int, text_labels: bool, directed: bool
+    n_steps: int, m: int, column: str, bin, *, rows: int, directed: bool
 ) -> None:
     """BudgetError naming the time column, the steps, nodes and rows and what to do,
     before a series of ``n_steps`` steps x ``m`` nodes is built from ``rows`` contacts
-    (the estimate: :func:`~baygo_graph.limits.estimate_edge_list_bytes`)."""
-    need = estimate_edge_list_bytes(
-        rows, nodes=m, steps=n_steps, text_labels=text_labels, directed=directed
-    )
-    budget = memory_budget().room  # what the process holds counts (limits.memory_budget)
-    if need <= budget:
+    already read: what building it adds on top of what the process holds (the rows
+    read among it: :func:`~baygo_graph.limits.estimate_series_bytes`)."""
+    contacts = rows * (1 if directed else 2)
+    need = estimate_series_bytes(contacts, nodes=m, steps=n_steps)
+    budget = memory_budget()  # what the process holds counts (limits.memory_budget)
+    if budget.fits(need):
         return
+    # the steps' share: what a span adds beyond the contacts' (their entries and build)
+    rest = max(estimate_series_bytes(contacts, nodes=m, steps=1), SERIES_BYTES_PER_ENTRY * 2
+               * contacts)  # fmt: skip
     by_steps = EDGE_LIST_BYTES_PER_STEP * n_steps
     rows_only = False
-    if need - by_steps >= budget:  # the rows alone do not fit: a wider bin cannot help
+    if rest >= budget.room:  # the rows alone do not fit: a wider bin cannot help
         how = "read fewer rows (a smaller time window)"  # the limit that fits: said next
         rows_only = True
     elif bin is None or isinstance(bin, int | np.integer):
-        wider = int(bin or 1) * (by_steps // (budget - (need - by_steps)) + 1)  # this fits
+        wider = int(bin or 1) * (by_steps // (budget.room - rest) + 1)  # this fits
         how = f"pass bin={wider} or wider (CLI --bin {wider})"
     else:
         how = "pass a wider bin (CLI --bin)"
     col, width = _text.shorten(repr(column), 40), _text.shorten(repr(1 if bin is None else bin), 30)
     # the rows alone: the bin is beside the point (and the line stays whole, <= 300)
     said = f"{counted(rows, 'row')}" if rows_only else f"time column {col}, bin {width}"
-    check_budget(
+    budget.check(
         need,
         what=f"{counted(n_steps, 'step')} x {counted(m, 'node')} ({said})",
         advice=how,
@@ -455,8 +459,7 @@ def edge_list_series(
                 "and >= 0 (how much one node listens to another)",
             )
     n_steps, m = int(steps.max()) + 1, len(labels)
-    text = src.dtype == object or dst.dtype == object
-    _check_series_budget(n_steps, m, cols["time"], bin, rows=n, text_labels=text, directed=directed)
+    _check_series_budget(n_steps, m, cols["time"], bin, rows=n, directed=directed)
     steps = steps.astype(np.int64)  # < 2^63: the budget holds n_steps
     if not directed:
         two_way = j != i

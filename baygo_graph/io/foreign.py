@@ -29,7 +29,7 @@ import numpy as np
 from .. import _text
 from .._text import counted
 from .._validate import INTEGER_TEXT
-from ..limits import check_budget, estimate_edge_list_bytes
+from ..limits import SERIES_BYTES_PER_EXPANDED, check_budget, estimate_series_bytes
 from .times import TimeAxis
 
 __all__ = ["dynetx_series", "temporal_graph_series"]
@@ -80,11 +80,14 @@ def _positions(names, n: int, what: str) -> tuple[np.ndarray, str, TimeAxis | No
 
 
 def _check(steps: int, nodes: int, entries: int, what: str) -> None:
-    """The budget check of a series of ``entries`` edge-steps: the estimate of an edge
-    list of as many rows (:func:`~baygo_graph.limits.estimate_edge_list_bytes`; peaks
-    measured in ``benchmarks/bench_foreign_memory.py``)."""
+    """The budget check of a series of ``entries`` edge-steps, before they are expanded:
+    building it from its arrays (:func:`~baygo_graph.limits.estimate_series_bytes`)
+    and the expanded arrays themselves (:data:`~baygo_graph.limits.SERIES_BYTES_PER_EXPANDED`
+    an edge-step); the objects are held already (peaks measured in
+    ``benchmarks/bench_foreign_memory.py``)."""
     check_budget(
-        estimate_edge_list_bytes(entries, nodes=nodes, steps=steps),
+        estimate_series_bytes(entries, nodes=nodes, steps=steps)
+        + SERIES_BYTES_PER_EXPANDED * entries,
         what=f"{what}: {counted(steps, 'step')} x {counted(nodes, 'node')}",
         advice="make fewer, wider snapshots (bin the times)",  # the line within 300
     )  # characters, or the middle of 'what' (the steps) would be cut (limits.LINE_CHARS)

@@ -68,7 +68,7 @@ import numpy as np
 from .._text import NOT_XML, big_int, counted, shorten
 from .._validate import underflows
 from ..exceptions import RunFormatError
-from ..limits import JSON_BYTES_PER_FILE_BYTE, check_budget, estimate_edge_list_bytes
+from ..limits import JSON_BYTES_PER_FILE_BYTE, check_budget, estimate_series_bytes
 from ..series import SELF_WEIGHT, GraphSeries, series_from_edges, series_from_graphs
 from .archives import first_bad_utf8
 from .atomic import atomic_write, check_target
@@ -883,8 +883,8 @@ def _read_gexf(path: Path, self_weight=None) -> GraphSeries:
     spans += _heard_loops([x for x in selfs if x[3] <= x[4]], spans)
     steps = last - first + 1
     entries = sum(b - a + 1 for *_, a, b in spans)
-    check_budget(  # counted before the spells are expanded (one spell may claim millions)
-        estimate_edge_list_bytes(entries, nodes=len(ids), steps=steps),
+    check_budget(  # counted before the spells are expanded (one spell may claim millions):
+        estimate_series_bytes(entries, nodes=len(ids), steps=steps),  # the tree is held
         what=f"{path.name}: {counted(steps, 'step')} x {counted(len(ids), 'node')} and {entries} "
         "edge-steps (its spells)",
     )

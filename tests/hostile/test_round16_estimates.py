@@ -117,7 +117,8 @@ def test_the_reads_refusal_advises_for_the_whole_work(tmp_path, monkeypatch, wor
     path = tmp_path / "span.csv"  # a ring of 20 nodes, half its contacts at each end
     rows = [f"n{k},n{(k + 1) % 20},{0 if k < 10 else steps}" for k in range(20)]
     path.write_text("source,target,time\n" + "\n".join(rows) + "\n")
-    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "24MiB")  # the read's fixed 24 MiB does not fit
+    # below the series' 64 B a step (the read counts what building it adds: hostile17 V2)
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", str(32 * steps))
     with pytest.raises(BudgetError) as e:
         work(path, tmp_path / "o")
     assert f"span.csv': {steps + 1} steps x 20 nodes" in str(e.value), str(e.value)
