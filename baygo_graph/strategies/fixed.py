@@ -21,7 +21,7 @@ import scipy.sparse as sp
 from .._text import counted, short_repr
 from ..series import FixedSeries, row_shares
 from .base import Plan
-from .physical import listen_matrix
+from .physical import _check_nodes, listen_matrix
 
 __all__ = [
     "COMPLETE_LIMIT",
@@ -96,16 +96,16 @@ class FixedGraph:
         >>> g.matrix(3, delta=0.4).toarray().tolist()
         [[0.4, 0.6, 0.0], [0.3, 0.4, 0.3], [0.0, 0.6, 0.4]]
         """
-        h = listen_matrix(self.graph, agents).astype(float)
-        deg = h.sum(axis=1)
-        eye = sp.eye_array(agents, format="csr")
+        if self.weights in ("delta", "equal", "uniform"):  # from who hears whom
+            h = listen_matrix(self.graph, agents).astype(float)
+            deg = h.sum(axis=1)
         if self.weights == "delta":
             off = sp.diags_array(np.divide(1 - delta, deg, out=np.zeros(agents), where=deg > 0))
             self_w = np.where(deg > 0, delta, 1.0)
             w = off @ h + sp.diags_array(self_w)
         elif self.weights in ("equal", "uniform"):
-            w = sp.diags_array(1.0 / (deg + 1)) @ (h + eye)
-        else:
+            w = sp.diags_array(1.0 / (deg + 1)) @ (h + sp.eye_array(agents, format="csr"))
+        else:  # from the edges' own weights
             w = _edge_matrix(self.graph, agents)
             with np.errstate(over="ignore"):  # an overflow is handled below
                 total = np.asarray(w.sum(axis=1)).ravel()
@@ -144,8 +144,9 @@ def _edge_matrix(graph, agents: int) -> sp.csr_array:
     """Rule ``"edge"`` before normalising: ``A[i, j]`` the ``weight`` of ``j -> i`` (both
     ways in an undirected graph; parallel edges summed), a present self-loop's own weight
     (0 too), 1 on the diagonal where there is none. Each weight must be a finite real
-    number >= 0; a bad one is refused naming its edge. The nodes are 0..M-1 (checked by
-    :meth:`FixedGraph.matrix`, through :func:`listen_matrix`)."""
+    number >= 0; a bad one is refused naming its edge. The nodes must be 0..M-1 (the
+    check of :func:`listen_matrix`, which the other rules go through)."""
+    _check_nodes(graph, agents)
     edges = list(graph.edges(data="weight", default=1.0))
     bad = next(((u, v, x) for u, v, x in edges if _as_weight(x) is None), None)
     if bad is not None:

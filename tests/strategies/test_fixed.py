@@ -153,3 +153,21 @@ def test_parallel_weights_that_overflow_are_refused_without_numpy_warnings(recwa
     with pytest.raises(ValueError, match=r"parallel edges \(0, 1\) .* overflows"):
         FixedGraph(g, weights="edge").matrix(2, delta=0.5)
     assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
+
+
+@pytest.mark.parametrize("rule", ["delta", "equal", "uniform", "edge"])
+def test_every_rule_checks_the_nodes_once_on_its_own_path(monkeypatch, rule):
+    """The edge rule built the listen matrix and degrees only to check the nodes (closing
+    note, session 8): it checks them itself and builds nothing it does not use; every
+    rule refuses nodes other than 0..M-1 in the same words."""
+    from baygo_graph.strategies import fixed
+
+    g = nx.DiGraph([(0, 1), (1, 2), (2, 0)])
+    with pytest.raises(ValueError, match=r"graph must have exactly the nodes 0\.\.3"):
+        FixedGraph(g, weights=rule).matrix(4, delta=0.5)
+    built = []
+    real = fixed.listen_matrix
+    monkeypatch.setattr(fixed, "listen_matrix", lambda *a: built.append(1) or real(*a))
+    w = FixedGraph(g, weights=rule).matrix(3, delta=0.5)
+    assert np.allclose(w.sum(axis=1), 1.0)
+    assert built == ([] if rule == "edge" else [1])
