@@ -230,3 +230,16 @@ def test_foreign_objects_keep_their_times():
     g.add_interaction("a", "b", t=3)
     g.add_interaction("a", "b", t=5)
     assert as_series(g).time_axis == TimeAxis(start="3", bin=1)
+
+
+def test_a_gexf_made_elsewhere_keeps_its_first_time(tmp_path):
+    g = nx.DiGraph(mode="dynamic")
+    g.add_edge("a", "b", start=1000, end=1002)
+    g.add_edge("b", "a", start=1004, end=1004)
+    nx.write_gexf(g, tmp_path / "x.gexf")
+    s = as_series(tmp_path / "x.gexf")
+    assert s.n_steps == 5 and s.time_axis == TimeAxis(start="1000", bin=1)
+    assert s.time_axis.span(4, 4) == "time 1004"
+    static = tmp_path / "s.gexf"
+    nx.write_gexf(nx.DiGraph([("a", "b")]), static)
+    assert as_series(static).time_axis is None  # no times: steps only
