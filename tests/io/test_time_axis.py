@@ -243,3 +243,32 @@ def test_a_gexf_made_elsewhere_keeps_its_first_time(tmp_path):
     static = tmp_path / "s.gexf"
     nx.write_gexf(nx.DiGraph([("a", "b")]), static)
     assert as_series(static).time_axis is None  # no times: steps only
+
+
+FAR = [  # hostile19 X1: step 0 in year 0; X2: the end of the last step past 2262-04-11
+    (["0001-01-01", "9999-12-31"], "7W", "epoch", "0000-12-18T00:00", 0,
+     "0000-12-18 to 0001-02-04"),
+    (["2262-04-10T00:00", "2262-04-11T23:00"], "1D", "first", "2262-04-10T00:00", 1,
+     "2262-04-10 to 2262-04-11"),
+    (["2262-04-10T00:00", "2262-04-11T23:00"], "1h", "first", "2262-04-10T00:00", 1,
+     "[2262-04-10T00:00, 2262-04-10T02:00)"),
+    (["2262-04-10T00:00", "2262-04-11T23:00"], "100000D", "first", "2262-04-10T00:00", 0,
+     "2262-04-10 to 2536-01-23"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("times", "bin", "origin", "start", "k", "span"), FAR)
+def test_axes_far_from_1970_are_said_in_words(times, bin, origin, start, k, span):
+    steps, axis = binned_times(pd.Series(times), bin=bin, origin=origin)
+    assert axis.start == start and axis.span(0, k) == span
+    last = int(steps.max())
+    assert axis.step_label(last) and axis.span(0, last)  # every step said, no traceback
+    assert axis.viewer_rule() is not None
+
+
+def test_a_step_past_the_last_timestamp_is_said_so():
+    axis = TimeAxis(start="2262-04-10T00:00", bin="100000D")
+    assert axis.span(0, 10**6) == "from 2262-04-10"
+    assert axis.step_start(10**6) == "a time outside the timestamps pandas holds"
+    clock = TimeAxis(start="2262-04-10T00:00", bin="1h")
+    assert clock.span(0, 10**12).startswith("from 2262-04-10T00:00")
