@@ -137,7 +137,9 @@ def _series_figures(series, *, window=10) -> dict:
     rule = self_weight_text(getattr(series, "self_weight", None), series.delta)
     figs = {
         "graph_last_step": F.draw_graph(
-            series.graph(t - 1), influence=last, synthetic=syn,
+            series.graph(t - 1),
+            influence=last,
+            synthetic=syn,
             title=f"{steps_text(t - 1, t - 1, series.time_axis)} ({rule})",
         ).figure  # fmt: skip
     }

@@ -918,6 +918,8 @@ def _read_gexf(path: Path, self_weight=None) -> GraphSeries:
             axis = json.loads(axis)
         except ValueError:
             raise RunFormatError(f"its <keywords> {TIME_AXIS_KEY.strip()} is not JSON") from None
+    if not axis and bounds and meta.get("creator") != "baygo-graph":  # made elsewhere: its
+        axis = {"start": str(first), "bin": 1}  # integer times, step 0 at the first one
     return with_time_axis(series, axis or None)
 
 

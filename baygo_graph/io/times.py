@@ -996,7 +996,15 @@ class TimeAxis:
         if calendar is not None:
             freq, n = calendar
             return (pd.Period(self._wall, freq=freq) + int(k) * n).start_time
-        return self._wall + int(k) * pd.Timedelta(_duration_ns(self.bin), unit="ns")
+        return self._wall + int(k) * _width(_duration_ns(self.bin))
+
+    def _wall_or_none(self, k: int) -> pd.Timestamp | None:
+        """:meth:`_wall_start`, or None for a step whose start no timestamp holds (before
+        year 0, after pandas' last time): said in words, never a traceback."""
+        try:
+            return self._wall_start(k)
+        except (ValueError, OverflowError, NotImplementedError):  # OutOfBoundsDatetime
+            return None
 
     def _text(self, wall: pd.Timestamp) -> str:
         zone = self.zone
@@ -1027,7 +1035,13 @@ class TimeAxis:
         """
         if self.integer:
             return str(int(self.start) + int(k) * self.bin)
-        return self._text(self._wall_start(k))
+        wall = self._wall_or_none(k)
+        if wall is None:
+            return _NO_TIME
+        try:
+            return self._text(wall)
+        except (ValueError, OverflowError, NotImplementedError):  # a zone's rules that far
+            return wall.isoformat()
 
     def step_label(self, k: int) -> str:
         """Step ``k`` named by its start, as short as the bin allows: the date of a
@@ -1041,7 +1055,10 @@ class TimeAxis:
         """
         if self.integer:
             return f"time {self.step_start(k)}"
-        return str(self._wall_start(k).date()) if self.days else self.step_start(k)
+        if not self.days:
+            return self.step_start(k)
+        wall = self._wall_or_none(k)
+        return _NO_TIME if wall is None else _date_text(wall)
 
     def viewer_rule(self) -> dict | None:
         """The rule the viewer page computes :meth:`step_label` and :meth:`span` with,
@@ -1059,14 +1076,14 @@ class TimeAxis:
         if calendar is not None:
             width, kind = pd.Timedelta(weeks=calendar[1]), "days"
         else:
-            width = pd.Timedelta(_duration_ns(self.bin), unit="ns")
+            width = _width(_duration_ns(self.bin))
             kind = "days" if self.days else "clock"
         if kind == "clock" and self.zone is not None and self.zone != "UTC" and (
             self.zone[:1] not in "+-"
         ):  # fmt: skip
             return None
         suffix = {"UTC": "Z", None: ""}.get(self.zone, self.zone)
-        ms = (wall - pd.Timestamp(0)) / pd.Timedelta(milliseconds=1)
+        ms = (wall.as_unit("s") - pd.Timestamp(0).as_unit("s")) / pd.Timedelta(milliseconds=1)
         return {"kind": kind, "start_ms": ms, "width_ms": width / pd.Timedelta(milliseconds=1),
                 "suffix": suffix}  # fmt: skip
 
@@ -1083,10 +1100,16 @@ class TimeAxis:
             a, b = int(self.step_start(first)), int(self.step_start(int(last) + 1)) - 1
             return f"time {a}" if a == b else f"times {a} to {b}"
         if self.days:
-            a = self._wall_start(first).date()
-            b = (self._wall_start(int(last) + 1) - pd.Timedelta(days=1)).date()
-            return str(a) if a == b else f"{a} to {b}"
-        return f"[{self.step_start(first)}, {self.step_end(last)})"
+            a, b = self._wall_or_none(first), self._wall_or_none(int(last) + 1)
+            a = _NO_TIME if a is None else _date_text(a)
+            if b is None:  # the end of the last step is past the last timestamp
+                return f"from {a}"
+            b = _date_text(b - pd.Timedelta(days=1))
+            return a if a == b else f"{a} to {b}"
+        end = self.step_end(last)
+        if end == _NO_TIME:
+            return f"from {self.step_start(first)}"
+        return f"[{self.step_start(first)}, {end})"
 
     def describe(self) -> str:
         """One line: ``1 step = 1D from 2024-05-01T00:00+02:00 (origin: first)``."""
@@ -1109,6 +1132,25 @@ class TimeAxis:
             return cls(**{k: data[k] for k in keys if k in data})
         except (TypeError, ValueError) as e:
             raise ValueError(f"a time axis that cannot be read: {_text.shorten(e, 120)}") from None
+
+
+#: What a step start no timestamp can hold is said as (before year 0, after pandas' last).
+_NO_TIME = "a time outside the timestamps pandas holds"
+
+
+def _date_text(wall: pd.Timestamp) -> str:
+    """The date of a timestamp as ISO 8601 writes it (year 0 too: no Python date)."""
+    return wall.isoformat()[:10]
+
+
+def _width(ns: int) -> pd.Timedelta:
+    """A duration of ``ns`` nanoseconds in the coarsest unit that holds it exactly, so
+    step starts far from 1970 (before 1678, after 2262) are computed, as the readers
+    read such times."""
+    for unit, size in (("s", 10**9), ("ms", 10**6), ("us", 10**3)):
+        if ns % size == 0:
+            return pd.Timedelta(ns // size, unit=unit).as_unit(unit)
+    return pd.Timedelta(ns, unit="ns")
 
 
 def _offset_text(shift) -> str:
@@ -1150,7 +1192,7 @@ def _stamp_axis(wall: pd.Timestamp, bin, origin: str, clock) -> TimeAxis | None:
         stamp = TimeAxis(start=wall.isoformat(), bin=str(bin), origin=origin, zone=zone,
                          clock=note)  # fmt: skip
         return dataclasses.replace(stamp, start=stamp.step_start(0))
-    except (ValueError, OverflowError):  # pandas cannot write a start that far out
+    except (ValueError, OverflowError, NotImplementedError):  # no start pandas can write
         return None
 
 

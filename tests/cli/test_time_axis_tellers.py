@@ -112,6 +112,9 @@ def _axes():
         ([1082040961, 1082155839], {"bin": 86400, "time_format": "unix"}),
         ([1082040961, 1082155839], {"bin": "7h", "time_format": "unix"}),
         ([2**62, 2**62 + 5], {"bin": 3}),
+        (["0001-01-01", "9999-12-31"], {"bin": "7W", "origin": "epoch"}),  # year 0
+        (["0050-03-05", "0051-01-01"], {"bin": "MS"}),  # years below 100
+        (["2262-04-10T00:00", "2262-04-11T23:00"], {"bin": "1h"}),  # past ns timestamps
     ]:
         out.append(binned_times(pd.Series(values), **kw)[1])
     paris = pd.Series(pd.to_datetime(["2024-03-30 10:00", "2024-04-01 00:30"]))

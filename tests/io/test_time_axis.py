@@ -230,3 +230,45 @@ def test_foreign_objects_keep_their_times():
     g.add_interaction("a", "b", t=3)
     g.add_interaction("a", "b", t=5)
     assert as_series(g).time_axis == TimeAxis(start="3", bin=1)
+
+
+def test_a_gexf_made_elsewhere_keeps_its_first_time(tmp_path):
+    g = nx.DiGraph(mode="dynamic")
+    g.add_edge("a", "b", start=1000, end=1002)
+    g.add_edge("b", "a", start=1004, end=1004)
+    nx.write_gexf(g, tmp_path / "x.gexf")
+    s = as_series(tmp_path / "x.gexf")
+    assert s.n_steps == 5 and s.time_axis == TimeAxis(start="1000", bin=1)
+    assert s.time_axis.span(4, 4) == "time 1004"
+    static = tmp_path / "s.gexf"
+    nx.write_gexf(nx.DiGraph([("a", "b")]), static)
+    assert as_series(static).time_axis is None  # no times: steps only
+
+
+FAR = [  # hostile19 X1: step 0 in year 0; X2: the end of the last step past 2262-04-11
+    (["0001-01-01", "9999-12-31"], "7W", "epoch", "0000-12-18T00:00", 0,
+     "0000-12-18 to 0001-02-04"),
+    (["2262-04-10T00:00", "2262-04-11T23:00"], "1D", "first", "2262-04-10T00:00", 1,
+     "2262-04-10 to 2262-04-11"),
+    (["2262-04-10T00:00", "2262-04-11T23:00"], "1h", "first", "2262-04-10T00:00", 1,
+     "[2262-04-10T00:00, 2262-04-10T02:00)"),
+    (["2262-04-10T00:00", "2262-04-11T23:00"], "100000D", "first", "2262-04-10T00:00", 0,
+     "2262-04-10 to 2536-01-23"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("times", "bin", "origin", "start", "k", "span"), FAR)
+def test_axes_far_from_1970_are_said_in_words(times, bin, origin, start, k, span):
+    steps, axis = binned_times(pd.Series(times), bin=bin, origin=origin)
+    assert axis.start == start and axis.span(0, k) == span
+    last = int(steps.max())
+    assert axis.step_label(last) and axis.span(0, last)  # every step said, no traceback
+    assert axis.viewer_rule() is not None
+
+
+def test_a_step_past_the_last_timestamp_is_said_so():
+    axis = TimeAxis(start="2262-04-10T00:00", bin="100000D")
+    assert axis.span(0, 10**6) == "from 2262-04-10"
+    assert axis.step_start(10**6) == "a time outside the timestamps pandas holds"
+    clock = TimeAxis(start="2262-04-10T00:00", bin="1h")
+    assert clock.span(0, 10**12).startswith("from 2262-04-10T00:00")
