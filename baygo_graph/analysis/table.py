@@ -21,6 +21,7 @@ __all__ = [
     "ANALYSIS_MEASURES",
     "MIXED",
     "SETUP_COLUMNS",
+    "TAIL_COLUMNS",
     "analysis_table",
     "check_same_setup",
     "summarize_analysis",
@@ -28,6 +29,9 @@ __all__ = [
 
 #: The per-run measures of :func:`analysis_table`, in column order.
 ANALYSIS_MEASURES = ("b_aligned", "b_sliding", "listening_share", "influence", "influence_rank")
+#: What the aligned B leaves unchecked, per run: the steps after its last full window
+#: (NaN: no B) and whether their union is strongly connected (1.0 / 0.0, NaN: no tail).
+TAIL_COLUMNS = ("b_aligned_tail", "b_aligned_tail_connected")
 #: Why a run has no row.
 CEN_REASON = "centralised learner: one central posterior, no communication graph to analyse"
 
@@ -75,7 +79,9 @@ def analysis_table(runs, *, window: int = 10, mixed: str = "refuse") -> pd.DataF
         over the windows) and ``influence_rank`` (its mean rank, 1 = top; tied
         agents share the better rank), then ``influence_tied`` (share of the
         windows in which another agent has the same influence: the rank there
-        is a tie). ``attrs["skipped"]``: ``[{"run", "strategy", "reason"}]``.
+        is a tie), then :data:`TAIL_COLUMNS` (what the aligned B leaves unchecked: a
+        B over ``[0, k B)`` with a tail not strongly connected is no plain B).
+        ``attrs["skipped"]``: ``[{"run", "strategy", "reason"}]``.
         A pure function of the runs.
 
     Examples
@@ -86,7 +92,7 @@ def analysis_table(runs, *, window: int = 10, mixed: str = "refuse") -> pd.DataF
     ...                     data=bg.synthetic_bodyfat()) for s in range(3)]
     >>> t = analysis_table(runs, window=4)
     >>> t.shape, t["run"].tolist(), bool(t["synthetic"].all())
-    ((3, 13), ['0', '1', '2'], True)
+    ((3, 15), ['0', '1', '2'], True)
     >>> cen = bg.simulate("cen", agents=4, steps=12, model=LinearRegression(grid=21),
     ...                   rng=0, data=bg.synthetic_bodyfat())
     >>> analysis_table({"c": cen, "b": runs[0]}, window=4).attrs["skipped"][0]["run"]
@@ -114,10 +120,12 @@ def analysis_table(runs, *, window: int = 10, mixed: str = "refuse") -> pd.DataF
                 "agents": run.n_agents,
                 **{k: float(row[k]) for k in ANALYSIS_MEASURES},
                 "influence_tied": float(row["influence_tied"]),
+                **{k: float(row[k]) for k in TAIL_COLUMNS},
             }
         )
     columns = ["run", "strategy", "seed", "data", "synthetic", "steps", "agents"]
-    table = pd.DataFrame(rows, columns=[*columns, *ANALYSIS_MEASURES, "influence_tied"])
+    table = pd.DataFrame(rows, columns=[*columns, *ANALYSIS_MEASURES, "influence_tied",
+                                        *TAIL_COLUMNS])  # fmt: skip
     table.attrs["skipped"] = skipped
     return table
 
@@ -135,7 +143,10 @@ def summarize_analysis(table: pd.DataFrame) -> pd.DataFrame:
     pandas.DataFrame
         One row per (strategy, measure), strategies in order of appearance:
         ``strategy``, ``measure``, ``median``, ``q25``, ``q75``, ``n`` (runs with a
-        value) and ``missing`` (runs where it is NaN, e.g. no B works). When the
+        value), ``missing`` (runs where it is NaN, e.g. no B works) and
+        ``tail_not_connected`` (for ``b_aligned``: runs whose B leaves a tail that is
+        not strongly connected, so their B covers only ``[0, k B)``; 0 for the
+        others). When the
         table holds runs of several setups (``steps``, ``agents``, ``data``: see
         ``mixed="group"``), one row per (strategy, setup, measure), with the
         setup columns that vary after ``strategy``.
@@ -170,6 +181,18 @@ def summarize_analysis(table: pd.DataFrame) -> pd.DataFrame:
                     "q75": float(q[2]),
                     "n": len(ok),
                     "missing": len(v) - len(ok),
+                    "tail_not_connected": _loose_tails(part) if measure == "b_aligned" else 0,
                 }
             )
-    return pd.DataFrame(rows, columns=[*keys, "measure", "median", "q25", "q75", "n", "missing"])
+    return pd.DataFrame(rows, columns=[*keys, "measure", "median", "q25", "q75", "n", "missing",
+                                       "tail_not_connected"])  # fmt: skip
+
+
+def _loose_tails(part) -> int:
+    """Runs whose aligned B leaves a tail that is not strongly connected (0 for a table
+    without the tail columns)."""
+    if not set(TAIL_COLUMNS) <= set(part.columns):
+        return 0
+    tail = part["b_aligned_tail"].to_numpy(dtype=float)
+    connected = part["b_aligned_tail_connected"].to_numpy(dtype=float)
+    return int(((tail > 0) & (connected == 0)).sum())

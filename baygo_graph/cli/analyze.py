@@ -256,12 +256,18 @@ def _many_text(table, summary) -> str:
     from .._format import markdown_table
 
     keys = [c for c in summary.columns if c not in ("measure", "median", "q25", "q75", "n",
-                                                     "missing")]  # fmt: skip
+                                                     "missing", "tail_not_connected")]  # fmt: skip
     cols = ["run", "strategy", "seed", *(k for k in keys if k != "strategy"), *ANALYSIS_MEASURES]
     per_run = table[cols].copy()
     per_run[list(ANALYSIS_MEASURES)] = per_run[list(ANALYSIS_MEASURES)].map(
         lambda x: format_number(float(x), ".3g", missing="none")
     )
+    tail = table["b_aligned_tail"].to_numpy(dtype=float)  # what the aligned B leaves
+    connected = table["b_aligned_tail_connected"].to_numpy(dtype=float)
+    per_run["b_aligned"] = [
+        b if not n > 0 else f"{b}, tail {n:.0f} {'conn.' if c == 1 else 'not conn.'}"
+        for b, n, c in zip(per_run["b_aligned"], tail, connected, strict=True)
+    ]
     tied = table["influence_tied"].to_numpy(dtype=float)
     per_run["influence_rank"] = [
         r if not t > 0 else f"{r} (tied in {t:.0%})"
@@ -280,6 +286,9 @@ def _many_text(table, summary) -> str:
     lines += [
         console(head),  # data sources are run metadata: one line (emit keeps block breaks)
         markdown_table(per_run, index=False, pad=True),
+        "'B, tail n not conn.': the aligned B covers only [0, k B); the last n steps (T mod "
+        "B, in no checked window) are not strongly connected, so the run is not "
+        "B-connected to its end ('conn.': they are). "
         "none: b_aligned/b_sliding: no window length up to T works; influence and its rank: "
         "no window has a unique influence (several closed classes in every window). "
         "Rank 1 = most influential; '(tied in x%)': in x% of the windows another agent has "
@@ -288,7 +297,8 @@ def _many_text(table, summary) -> str:
         + (
             f" and setup ({', '.join(k for k in keys if k != 'strategy')})" if len(keys) > 1 else ""
         )  # fmt: skip
-        + " (-: no run with a value):",
+        + " (-: no run with a value; tail_not_connected: runs whose aligned B leaves a tail "
+        "not strongly connected):",
         markdown_table(summ, index=False, pad=True),
     ]
     if skipped:

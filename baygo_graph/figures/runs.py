@@ -148,16 +148,31 @@ def plot_table_smallest_b(table, *, strategy="baygo", ax=None):
     Returns
     -------
     matplotlib.axes.Axes
-        As :func:`plot_smallest_b`, captioned with the data and the seeds.
+        As :func:`plot_smallest_b`, captioned with the data and the seeds, its title
+        naming the strategy; the aligned B's tails (``b_aligned_tail``,
+        ``b_aligned_tail_connected`` of the table) counted in its legend.
     """
     import pandas as pd
 
     part = table[table["strategy"] == strategy]
     if part.empty:
         raise ValueError(f"table has no run of strategy {strategy!r}")
+    tails = {}  # the aligned B's unchecked tail, marked as the reproduction's figure does
+    if {"b_aligned_tail", "b_aligned_tail_connected"} <= set(part.columns):
+        tails = {
+            "tail_length": part["b_aligned_tail"].to_numpy(dtype=float),
+            "tail_connected": part["b_aligned_tail_connected"].to_numpy(dtype=float),
+        }
     long = pd.concat(
         [
-            pd.DataFrame({"seed": part["run"], "windows": k, "smallest_b": part[f"b_{k}"]})
+            pd.DataFrame(
+                {
+                    "seed": part["run"],
+                    "windows": k,
+                    "smallest_b": part[f"b_{k}"],
+                    **(tails if k == "aligned" else {}),
+                }
+            )  # fmt: skip
             for k in ("aligned", "sliding")
         ]
     )
@@ -168,4 +183,5 @@ def plot_table_smallest_b(table, *, strategy="baygo", ax=None):
         synthetic=bool(part["synthetic"].astype(bool).any()),
     )
     source_caption(ax, analysis_caption(part))
+    ax.set_title(f"{strategy}: {ax.get_title()}" if ax.get_title() else str(strategy))
     return ax

@@ -158,3 +158,51 @@ def test_a_step_never_reached_is_never_in_every_teller(tmp_path, capsys):
     assert "median consensus step never, 95% [no bound, no bound]" in claim.evidence
     assert json_clean(claim.values)["median_step"] == "inf"
     assert "n/a" not in claim.evidence
+
+
+def test_the_multi_run_table_carries_what_each_aligned_b_leaves(tmp_path, capsys):
+    """`baygo analyze RUNS` gave a plain smallest B (text, table.csv, summary.csv, --json,
+    smallest_b.png) for runs whose own report reads "B-connected over [0, 6) with B = 3,
+    tail of 2 steps not connected" (hostile18 W3): every teller now says the tail."""
+    from matplotlib.image import imread
+
+    from baygo_graph.analysis import analysis_table
+    from baygo_graph.cli import main
+    from baygo_graph.figures import plot_table_smallest_b
+    from baygo_graph.run import load_runs
+
+    runs = tmp_path / "runs"
+    args = ["compare", "--seeds", "3", "--steps", "8", "--agents", "4", "--grid", "21",
+            "--strategies", "baygo,complete", "--save-runs", str(runs), "--jobs", "1"]  # fmt: skip
+    assert main(args) == 0
+    table = analysis_table(load_runs([runs]), window=4)
+    expected = []  # each run's own report, the one source
+    for label in table["run"]:
+        report = analysis_report(load_runs([runs / label])[label], window=4)
+        cov = report.smallest_b["aligned"]
+        expected.append((cov.tail_length or 0, cov.tail_connected))
+    tails = list(zip(table["b_aligned_tail"].fillna(0), table["b_aligned_tail_connected"],
+                     strict=True))  # fmt: skip
+    assert [t for t, _ in tails] == [t for t, _ in expected]
+    assert any(t > 0 and c == 0 for t, c in tails), tails  # the case W3 is about
+    loose = sum(1 for t, c in tails if t > 0 and c == 0)
+    out = tmp_path / "A"
+    capsys.readouterr()
+    assert main(["analyze", str(runs), "--window", "4", "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    cells = [line for line in text.splitlines() if line.startswith("| baygo-seed")]
+    assert sum("not conn." in c for c in cells) == loose, cells
+    saved = pd.read_csv(out / "table.csv")
+    assert {"b_aligned_tail", "b_aligned_tail_connected"} <= set(saved.columns)
+    summary = pd.read_csv(out / "summary.csv")
+    row = summary[(summary["strategy"] == "baygo") & (summary["measure"] == "b_aligned")]
+    assert int(row["tail_not_connected"].iloc[0]) == loose
+    assert main(["analyze", str(runs), "--window", "4", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert {"b_aligned_tail", "b_aligned_tail_connected"} <= set(record["runs"][0])
+    ax = plot_table_smallest_b(table, strategy="baygo")
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert any(f"not connected in {loose}" in t for t in legend), legend
+    assert ax.get_title().startswith("baygo: "), ax.get_title()
+    plt.close(ax.figure)
+    assert imread(out / "smallest_b.png").size
