@@ -275,7 +275,7 @@ def _many_text(table, summary) -> str:
     ]
     summ = summary.copy()
     for c in ("median", "q25", "q75"):
-        summ[c] = summ[c].map(lambda x: format_number(float(x), ".3g", missing="-"))
+        summ[c] = summ[c].map(lambda x: format_number(float(x), ".3g"))  # n/a: undefined
     synthetic = bool(table["synthetic"].all()) if len(table) else False
     lines = [b for b in [synthetic_banner(synthetic, saved=True)] if b]
     skipped = table.attrs.get("skipped", [])
@@ -297,7 +297,7 @@ def _many_text(table, summary) -> str:
         + (
             f" and setup ({', '.join(k for k in keys if k != 'strategy')})" if len(keys) > 1 else ""
         )  # fmt: skip
-        + " (-: no run with a value; tail_not_connected: runs whose aligned B leaves a tail "
+        + " (n/a: no run with a value; tail_not_connected: runs whose aligned B leaves a tail "
         "not strongly connected):",
         markdown_table(summ, index=False, pad=True),
     ]

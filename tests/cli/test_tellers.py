@@ -206,3 +206,25 @@ def test_the_multi_run_table_carries_what_each_aligned_b_leaves(tmp_path, capsys
     assert ax.get_title().startswith("baygo: "), ax.get_title()
     plt.close(ax.figure)
     assert imread(out / "smallest_b.png").size
+
+
+def test_an_undefined_summary_value_is_na_as_in_every_other_table(tmp_path, capsys):
+    """The multi-run summary said "-" for a measure no run has, where compare, reproduce
+    and the claims say "n/a" (JSON null): one word for undefined in every teller."""
+    from baygo_graph.cli import main
+
+    runs = tmp_path / "runs"
+    args = ["compare", "--seeds", "2", "--steps", "4", "--agents", "3", "--grid", "9",
+            "--strategies", "nocol", "--save-runs", str(runs), "--jobs", "1"]  # fmt: skip
+    assert main(args) == 0
+    capsys.readouterr()
+    assert main(["analyze", str(runs), "--window", "2"]) == 0
+    text = capsys.readouterr().out
+    rows = [[c.strip() for c in line.split("|")] for line in text.splitlines()]
+    row = next(r for r in rows if r[1:3] == ["nocol", "b_aligned"])
+    assert row[3] == "n/a", row  # no run has a B: no median
+    assert "(n/a: no run with a value" in text
+    assert main(["analyze", str(runs), "--window", "2", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    b = next(r for r in record["summary"] if r["measure"] == "b_aligned")
+    assert b["median"] is None and b["missing"] == 2
