@@ -35,6 +35,7 @@ from ._text import counted, short_list, shorten
 from ._validate import check_bool
 from .exceptions import BudgetError
 from .io import archives, edgelist, foreign, series_files
+from .io.filekind import own_output_message
 from .limits import (
     EDGE_LIST_BYTES_PER_NODE,
     EDGE_LIST_BYTES_PER_ROW,
@@ -250,6 +251,10 @@ def _dispatch(graphs, given: dict):
         return graphs
     if _is_path(graphs):
         path = Path(graphs)
+        if why := own_output_message(path):  # a table or report baygo wrote: what reads it
+            from .exceptions import RunFormatError
+
+            raise RunFormatError(why)
         kind = _path_kind(path, columns=given.get("columns"))
         _check_options(given, kind, f"a file {path.name!r}")
         return kind.read(path, **given)

@@ -232,6 +232,12 @@ def unknown_kind_message(path) -> str | None:
     packed = next((how for ends, how in _PACKED.items() if lower.endswith(ends)), None)
     if packed:  # an archive, a codec not read, or compressed data of no kind named
         return f"{name} is {packed[0]}, which baygo does not open: {packed[1]}"
+    if not path.suffix and packed_kind(path) is None:  # no name of a kind: say how to give one
+        return (
+            f"{name} has no suffix naming its kind: rename it (NAME.txt for SNAP rows "
+            "'source target [time]', NAME.csv with a header row, NAME.npz for a run), or "
+            "give its columns by position (columns='source,target,time', CLI --columns)"
+        )
     return (
         f"{name} is not a file baygo reads: runs (folder, .npz), series (.json/.graphml/"
         f".gexf), {KINDS_TEXT}"

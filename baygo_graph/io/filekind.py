@@ -13,11 +13,14 @@ from pathlib import Path
 from .._text import quoted_path
 
 __all__ = [
+    "OWN_OUTPUTS",
     "describe_file",
+    "folder_outputs_text",
     "head_kind",
     "misnamed_message",
     "missing_message",
     "not_a_run_message",
+    "own_output_message",
     "packed_kind",
 ]
 
@@ -28,6 +31,92 @@ _KINDS = (
     (b"<graphml", "a GraphML file"),
     (b'"format": "baygo-graph-series"', "a JSON graph series"),
 )
+
+
+#: The name of the record an output folder keeps of the files baygo wrote there
+#: (``io.atomic.RECORD_NAME``: this module is below it).
+_RECORD = ".baygo-files.json"
+_TABLE = ("the results table of a comparison (a row per strategy, seed, step and agent), "
+          "not an edge list: load it with baygo_graph.load_results(path) or "
+          "Comparison.read_{kind}(path)")  # fmt: skip
+_REPORT = (
+    "a report baygo wrote for you to read, not an input: baygo analyze reads runs "
+    "(baygo run --out DIR, baygo compare --save-runs DIR) and graph series"
+)
+#: Files baygo's commands write that no command reads, and what each is.
+OWN_OUTPUTS = {
+    "results.parquet": _TABLE.format(kind="parquet"),
+    "results.csv": _TABLE.format(kind="csv"),
+    **dict.fromkeys(("summary.json", "summary.md", "summary.csv", "report.md", "report.txt",
+                     "report.json", "table.csv", "horizon.csv", "regimes.csv", "theorem.csv",
+                     "smallest_b.csv"), _REPORT),
+}  # fmt: skip
+
+
+def _recorded(path: Path) -> bool:
+    """Whether ``path``'s folder's record lists it (baygo wrote it there)."""
+    import json
+
+    try:
+        with open(path.parent / _RECORD, encoding="utf-8") as fh:
+            files = json.load(fh).get("files", {})
+    except (OSError, ValueError, AttributeError):
+        return False
+    return isinstance(files, dict) and path.name in files
+
+
+def _results_parquet(path: Path) -> bool:
+    """Whether ``path`` is a Parquet results table baygo wrote (its footer's mark)."""
+    if packed_kind(path) is None or packed_kind(path)[1] != ".parquet":
+        return False
+    try:
+        import pyarrow.parquet as pq
+
+        return b"baygo.results" in (pq.read_schema(path).metadata or {})
+    except Exception:  # noqa: BLE001 - not readable as Parquet: the reader names why
+        return False
+
+
+def own_output_message(path) -> str | None:
+    """One line for an output of baygo that no command reads (a results table, a report,
+    a summary) handed to a reader, saying what it is and what reads it; None for any
+    other path (a run, a series, a user's file, or a file of that name baygo did not
+    write).
+
+    Examples
+    --------
+    >>> import json, tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> _ = (d / "summary.md").write_text("# summary"), (d / "notes.md").write_text("mine")
+    >>> _ = (d / ".baygo-files.json").write_text(json.dumps({"files": {"summary.md": "0"}}))
+    >>> print(own_output_message(d / "summary.md").split(": ", 1)[1][:40])
+    an output of baygo: a report baygo wrote
+    >>> own_output_message(d / "notes.md") is None
+    True
+    """
+    path = Path(path)
+    what = OWN_OUTPUTS.get(path.name)
+    if not path.is_file() or (what is None and not path.name.endswith(".parquet")):
+        return None
+    if _results_parquet(path):
+        what = OWN_OUTPUTS["results.parquet"]
+    elif what is None or not _recorded(path):
+        return None
+    return f"{quoted_path(path)}: an output of baygo: {what}"
+
+
+def folder_outputs_text(folder) -> str:
+    """``": it holds baygo's outputs (summary.md, results.parquet), ..."`` for a folder
+    whose record lists files but no run, else ``""``: what to say after "no saved run"."""
+    folder = Path(folder)
+    names = sorted(n for n in OWN_OUTPUTS if (folder / n).is_file() and _recorded(folder / n))
+    if not names:
+        return ""
+    shown = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+    return (f": it holds baygo's outputs ({shown}), not runs; save runs with baygo run --out "
+            "DIR or baygo compare --save-runs DIR"
+            + ("; load results.parquet with baygo_graph.load_results"
+               if "results.parquet" in names else ""))  # fmt: skip
 
 
 #: Packed data a text reader may be handed under a text name (a ``.txt.gz`` saved as

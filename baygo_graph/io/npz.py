@@ -24,7 +24,7 @@ import numpy as np
 from .._text import quoted_path
 from ..exceptions import RunFormatError
 from .atomic import atomic_write, check_target
-from .filekind import missing_message, not_a_run_message
+from .filekind import folder_outputs_text, missing_message, not_a_run_message
 from .safenpz import RUN_FILE, RUN_MEMBERS, RUN_PREFIXES, read_npz, validate_run_arrays
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "RUN_FILE", "read_run_file", "run_path", "write_run_file"]
@@ -69,7 +69,8 @@ def read_run_file(path, *, budget=None) -> tuple[dict, dict]:
     if path.is_dir():
         path = path / RUN_FILE
     if not path.is_file():  # missing, or a FIFO, device or socket: never read
-        raise RunFormatError(missing_message(path, "saved run", "saved runs"))
+        outputs = folder_outputs_text(path.parent) if path.name == RUN_FILE else ""
+        raise RunFormatError(missing_message(path, "saved run", "saved runs") + outputs)
     try:
         arrays = read_npz(path, expected=RUN_MEMBERS, prefixes=RUN_PREFIXES, budget=budget)
     except RunFormatError as e:  # a GEXF, GraphML, JSON or .npy file: say so

@@ -23,7 +23,7 @@ import numpy as np
 from .._text import path_component, quoted_path, short_repr
 from ..exceptions import RunFormatError
 from .atomic import check_target
-from .filekind import missing_message
+from .filekind import folder_outputs_text, missing_message
 from .npz import RUN_FILE
 
 __all__ = ["find_runs", "save_runs"]
@@ -117,7 +117,8 @@ def find_runs(paths) -> list[Path]:
                 (p for p in path.glob("*.npz") if p.name != RUN_FILE), key=_natural
             )
             if not inner:
-                raise RunFormatError(f"no saved run in {quoted_path(path, 120)} or its sub-folders")
+                raise RunFormatError(f"no saved run in {quoted_path(path, 120)} or its "
+                                     f"sub-folders{folder_outputs_text(path)}")  # fmt: skip
             found += inner
         else:
             raise RunFormatError(missing_message(path, "saved run", "saved runs"))

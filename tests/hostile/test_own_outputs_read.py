@@ -1,0 +1,75 @@
+"""newcomer8 17a-c: baygo's own outputs handed to a reading command (the results folder,
+results.parquet, summary.json...) were refused with no pointer, and the results table
+was told to name edge-list columns; a file with no suffix got no advice. Each now says
+what it is and what reads it, in one line, for every file baygo writes that no command
+reads, through every reading command."""
+
+from __future__ import annotations
+
+import pytest
+
+from baygo_graph.cli import main
+
+SMALL = ["--agents", 3, "--grid", 9, "--steps", 3]
+
+
+def _main(argv) -> int:
+    try:
+        return main([str(a) for a in argv])
+    except SystemExit as e:
+        return e.code
+
+
+@pytest.fixture(scope="module")
+def outputs(tmp_path_factory):
+    """A comparison (Parquet and CSV), a run, its analysis and a two-run analysis."""
+    d = tmp_path_factory.mktemp("own")
+    compare = ["compare", "--seeds", 2, *SMALL, "--jobs", 1, "--strategies", "baygo,complete"]
+    assert _main([*compare, "--out", d / "C"]) == 0
+    assert _main([*compare, "--csv", "--out", d / "V"]) == 0
+    for k in (0, 1):
+        assert _main(["run", *SMALL, "--seed", k, "--out", d / f"R{k}"]) == 0
+    assert _main(["analyze", d / "R0", "--out", d / "A"]) == 0
+    assert _main(["analyze", d / "R0", d / "R1", "--out", d / "M"]) == 0
+    return d
+
+
+FILES = {
+    "C/results.parquet": "results table of a comparison",
+    "V/results.csv": "results table of a comparison",
+    "C/summary.json": "a report baygo wrote",
+    "C/summary.md": "a report baygo wrote",
+    "A/report.json": "a report baygo wrote",
+    "A/report.txt": "a report baygo wrote",
+    "M/table.csv": "a report baygo wrote",
+    "M/summary.csv": "a report baygo wrote",
+    "C": "it holds baygo's outputs (results.parquet, summary.json, summary.md), not runs",
+    "A": "it holds baygo's outputs (report.json, report.txt), not runs",
+}
+
+
+@pytest.mark.parametrize("command", ["analyze", "plot", "view"])
+@pytest.mark.parametrize("name", list(FILES))
+def test_baygos_own_outputs_say_what_they_are(outputs, tmp_path, capsys, command, name):
+    out = tmp_path / ("o.html" if command == "view" else "o")
+    assert _main([command, outputs / name, "--out", out]) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and len(err) <= 300, err
+    assert FILES[name] in err, err
+    assert "--source" not in err  # never the edge-list columns' advice
+
+
+def test_a_file_of_that_name_baygo_did_not_write_is_read_as_its_kind(outputs, tmp_path, capsys):
+    """The name alone decides nothing: a user's own table.csv is an edge list."""
+    path = tmp_path / "table.csv"
+    path.write_text("source,target,time\na,b,0\nb,a,1\n")
+    assert _main(["analyze", path, "--out", tmp_path / "o"]) == 0
+
+
+def test_a_file_with_no_suffix_is_told_how_to_name_its_kind(tmp_path, capsys):
+    path = tmp_path / "contacts"
+    path.write_text("1 2 100\n2 3 100\n3 1 101\n")
+    assert _main(["analyze", path]) == 1
+    err = capsys.readouterr().err
+    assert "has no suffix naming its kind: rename it (NAME.txt for SNAP rows" in err, err
+    assert _main(["analyze", path, "--columns", "source,target,time"]) == 0
