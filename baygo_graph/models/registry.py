@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 
+from .. import _text
 from .._validate import check_registry_name
 from .gaussian import ExactGaussian
 from .linear import LinearRegression
@@ -112,7 +113,7 @@ def model_settings(model) -> dict:
             continue
         value = getattr(model, field.name)
         if hasattr(value, "__len__") and not isinstance(value, str | tuple | list):
-            value = f"{len(value)} values"  # an array: named, not copied into a record
+            value = _text.counted(len(value), "value")  # an array: named, not copied into a record
         out[field.name] = _plain(value)
     if "grid" in out and hasattr(model, "grid_shape"):
         out["grid"] = [int(n) for n in model.grid_shape()]
