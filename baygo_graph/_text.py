@@ -82,6 +82,8 @@ def mathtext(text) -> str:
 
 
 FIGURE_LABEL_CHARS = 40  # a node or strategy name drawn on a figure, at most
+#: What a figure draws for a tab and a line break inside a label: a visible mark.
+_DRAWN_MARKS = str.maketrans({"\t": "\u21e5", "\n": "\u21b5", "\r": "\u21b5"})
 
 
 def figure_label(text, limit: int = FIGURE_LABEL_CHARS) -> str:
@@ -90,12 +92,16 @@ def figure_label(text, limit: int = FIGURE_LABEL_CHARS) -> str:
     one is cut and ends in ``…``, so that a label cannot widen a figure's canvas (the
     whole label stays in reports, tables, JSON and the viewer).
 
+    A tab or a line break is drawn as a visible mark (``⇥``, ``↵``), never as a space
+    that would make ``"a\\tb"`` look like the label ``"a b"``. Right-to-left text is
+    drawn in logical order (matplotlib has no bidirectional layout; docs/formats.md).
+
     Examples
     --------
-    >>> figure_label("a $x$"), figure_label("x" * 50, 8)
-    ('a \\\\$x\\\\$', 'xxxxxxx…')
+    >>> figure_label("a $x$"), figure_label("x" * 50, 8), figure_label("a\\tb\\nc")
+    ('a \\\\$x\\\\$', 'xxxxxxx…', 'a⇥b↵c')
     """
-    text = console(text)
+    text = console(str(text).replace("\r\n", "\n").translate(_DRAWN_MARKS))
     if len(text) > limit:
         text = text[: limit - 1] + "…"
     return text.replace("$", r"\$")

@@ -94,7 +94,7 @@ def plot_window_connectivity(result, *, ax=None, synthetic=False, title=None, ca
             loc="upper left",
             bbox_to_anchor=(1.01, 1.0),
         )
-        ax.set_xlabel("window start step (bar width: window length B)")
+        ax.set_xlabel("window start step (bar width: the window length)")
         ax.set_ylabel("strongly connected\ncomponents of the union")
         ax.set_ylim(0, max(2.0, float(ncomp.max(initial=1)) + 0.5))
         ax.yaxis.get_major_locator().set_params(integer=True)
@@ -102,7 +102,8 @@ def plot_window_connectivity(result, *, ax=None, synthetic=False, title=None, ca
             ax.set_xlim(starts.min(), stops.max())
         n_ok = int(ok.sum())
         ax.set_title(
-            title or f"B = {b}, {kind} windows: {n_ok}/{len(ok)} strongly connected",
+            # analyze's words: "B" is the smallest B, the window length is said in steps
+            title or f"{kind} windows of {counted(b, 'step')}: {n_ok}/{len(ok)} strongly connected",
             fontsize="medium",
         )
         mark_synthetic(ax, bool(synthetic))

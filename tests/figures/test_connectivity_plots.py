@@ -24,7 +24,7 @@ def test_one_bar_per_window_with_its_components(baygo_run, windows):
         assert mpl.colors.same_color(
             bar.get_facecolor()[:3], CONNECTED_COLOR if ok else BROKEN_COLOR
         )
-    assert f"B = 2, {windows}" in ax.get_title()
+    assert f"{windows} windows of 2 steps:" in ax.get_title()  # B: the smallest B only
 
 
 def test_smallest_b_dots_none_and_median():
@@ -45,3 +45,23 @@ def test_smallest_b_dots_none_and_median():
     assert med == {"median:aligned": 4.0, "median:sliding": 6.0, "limit": 5}
     with pytest.raises(ValueError, match="smallest_b"):
         plot_smallest_b(t.drop(columns="smallest_b"))
+
+
+@pytest.mark.parametrize(
+    ("label", "drawn"),
+    [("a\tb", "a⇥b"), ("a\nb", "a↵b"), ("a\r\nb", "a↵b"), ("a b", "a b"), ("$x$", r"\$x\$")],
+)
+def test_a_label_is_drawn_as_written_a_tab_as_a_visible_mark(label, drawn):
+    """ "a\\tb" was drawn "a b", the label "a b" (hostile18 W8): every figure draws node
+    and strategy names through figure_label."""
+    import matplotlib.pyplot as plt
+
+    from baygo_graph._text import figure_label
+    from baygo_graph.figures._graph import draw_nodes
+
+    assert figure_label(label) == drawn
+    fig, ax = plt.subplots()
+    draw_nodes(ax, np.array([[0.0, 0.0], [1.0, 1.0]]), informative=0, sizes=np.full(2, 30.0),
+               labels=[label, "other"])  # fmt: skip
+    assert drawn in [t.get_text() for t in ax.texts]
+    plt.close(fig)

@@ -547,3 +547,30 @@ def test_browser_rings_nodes_outside_the_largest_strong_component(driver, tmp_pa
         checked += 1
     assert checked >= 1
     assert severe(driver) == []
+
+
+@pytest.mark.parametrize(
+    ("bin_", "exact"),
+    [("250us", False), ("1500us", False), ("100ns", False), ("1ms", True), ("6h", True)],
+)
+def test_the_page_says_step_times_only_where_its_clock_can(tmp_path, bin_, exact):
+    """The page computes step times on a JavaScript Date (whole milliseconds): with
+    `--bin 250us` every step read 08:00 (hostile18 W10). Below the millisecond the page
+    names steps and says the axis line only; whole milliseconds keep their times."""
+    import json
+    import re
+
+    import baygo_graph as bg
+    from baygo_graph.figures import to_html
+
+    times = ["2024-05-01T08:00:00.000000+02:00", "2024-05-01T08:00:00.000300+02:00",
+             "2024-05-01T08:00:00.000600+02:00"]  # fmt: skip
+    edges = tmp_path / "us.csv"
+    edges.write_text("source,target,time\n" + "".join(
+        f"{a},{b},{t}\n" for (a, b), t in zip(["ab", "ba", "ab"], times, strict=True)))  # fmt: skip
+    series = bg.as_series(edges, bin=bin_)
+    page = to_html(series, tmp_path / "v.html").read_text()
+    data = re.search(r'<script type="application/json" id="baygo-data">(.*?)</script>', page, re.S)
+    doc = json.loads(data.group(1))
+    assert doc["time_axis"]["text"]  # the axis line, always
+    assert (doc["time"] is not None) == exact, doc["time"]
