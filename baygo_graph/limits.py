@@ -656,11 +656,14 @@ def check_figure_budget(units: int, per_unit: int, *, what: str, advice: str) ->
     return check_budget((16 << 20) + int(units) * int(per_unit), what=what, advice=advice)
 
 
-def check_analysis_budget(series, *, what: str, limit=None, per_step: int = 0) -> int:
+def check_analysis_budget(series, *, what: str, limit=None, per_step: int = 0,
+                          stage: int = 0) -> int:  # fmt: skip
     """Check the per-step work of analysing ``series`` (its windows' answers and two
     (T, M) influence arrays, :data:`ANALYSIS_BYTES_PER_STEP`, plus ``per_step`` bytes a
-    step of the caller's own, e.g. :data:`FIGURE_BYTES_PER_STEP`) against the budget,
-    before any window is answered; ``what`` names the work (``"the analysis"``).
+    step of the caller's own, e.g. :data:`FIGURE_BYTES_PER_STEP`) and ``stage``, the
+    largest work of one step of it besides the arrays it keeps (an influence's), against
+    the budget, before any window is answered, so that the limit a refusal advises runs
+    the whole analysis; ``what`` names the work (``"the analysis"``).
 
     Examples
     --------
@@ -674,7 +677,7 @@ def check_analysis_budget(series, *, what: str, limit=None, per_step: int = 0) -
     t, m = int(series.n_steps), int(series.n_agents)
     held = series_nbytes(series)
     return check_budget(
-        (ANALYSIS_BYTES_PER_STEP + per_step) * t + 16 * t * m,
+        (ANALYSIS_BYTES_PER_STEP + per_step) * t + 16 * t * m + int(stage),
         what=f"{what} of {counted(t, 'step')} x {counted(m, 'node')}",
         limit=limit,
         used=held,

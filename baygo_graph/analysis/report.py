@@ -14,6 +14,7 @@ from ..limits import check_analysis_budget
 from .centrality import (
     InfluenceSeries,
     NonUniqueWindows,
+    influence_bytes,
     influence_order,
     influence_rank,
     influence_series,
@@ -351,7 +352,10 @@ def analysis_report(
     window = min(DEFAULT_WINDOW, T) if window is None else window
     if not 1 <= window <= T:
         raise ValueError(f"window must be in [1, {T}] (the number of steps), got {window}")
-    check_analysis_budget(s, what="the analysis")  # before any window is answered
+    # before any window is answered: the kept arrays and the larger influence's work
+    # beside its own (T, M) result (hostile18 W4: each stage refused the limit advised)
+    stage = max(0, influence_bytes(s, window) - 8 * T * m)
+    check_analysis_budget(s, what="the analysis", stage=stage)
     ttc = time_to_connectivity(s)  # computed once: smallest B of both kinds reuse it
     cover = {k: smallest_b(s, windows=k, ttc=ttc) for k in ("aligned", "sliding")}
     windows = {k: b_connectivity(s, window, windows=k) for k in ("aligned", "sliding")}

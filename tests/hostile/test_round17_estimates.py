@@ -174,3 +174,26 @@ def test_the_other_readers_count_what_building_adds(tmp_path, monkeypatch, modul
     finally:
         tracemalloc.stop()
     assert 0.8 <= seen["need"] / stage <= 2, (seen["need"] / 2**20, stage / 2**20)
+
+
+def test_the_analysis_advice_runs_the_whole_analysis(monkeypatch):
+    """hostile18 W4: the analysis's first check counted its kept arrays, not the
+    influence's work beside them, so its advised limit was refused by the influence
+    after seconds of work (400M -> 830MiB -> 1.3GiB -> 1.7GiB). The limit advised by the
+    first refusal now runs the whole report."""
+    import re
+
+    from baygo_graph.analysis import analysis_report
+
+    m, t = 300, 500  # a ring at step 0, then one random contact a step (W4's shape)
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"source": np.r_[np.arange(m), rng.integers(0, m, t)],
+                          "target": np.r_[(np.arange(m) + 1) % m, rng.integers(0, m, t)],
+                          "time": np.r_[np.zeros(m, int), np.arange(1, t + 1)]})  # fmt: skip
+    s = bg.as_series(frame)
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "8MiB")
+    with pytest.raises(BudgetError, match="the analysis of 501 steps x 300 nodes") as e:
+        analysis_report(s, window=10)
+    advised = re.search(r"BAYGO_MEMORY_LIMIT=(\S+) or more", str(e.value)).group(1)
+    monkeypatch.setenv("BAYGO_MEMORY_LIMIT", advised)
+    assert analysis_report(s, window=10).influence["union"].values.shape == (t + 1, m)
