@@ -116,12 +116,14 @@ def test_edge_rule_matches_the_rule_edge_by_edge(m, edges, kind):
     g.add_weighted_edges_from((u % m, v % m, x) for u, v, x in edges)
     raw = _edge_rule_by_hand(g, m)  # exact sums (Fractions): no overflow, no underflow
     total = [sum(row, Fraction(0)) for row in raw]
-    if any(t == 0 for t in total):
-        with pytest.raises(ValueError, match=r"agent \d+'s weights .* sum to 0"):
+    # a parallel sum that overflows is found while the matrix is built, before any row
+    # is normalised: refused first, whatever another row sums to
+    if any(x > np.finfo(float).max for row in raw for x in row):
+        with pytest.raises(ValueError, match="overflows"):
             FixedGraph(g, weights="edge").matrix(m, delta=0.5)
         return
-    if any(x > np.finfo(float).max for row in raw for x in row):  # parallel sum overflows
-        with pytest.raises(ValueError, match="overflows"):
+    if any(t == 0 for t in total):
+        with pytest.raises(ValueError, match=r"agent \d+'s weights .* sum to 0"):
             FixedGraph(g, weights="edge").matrix(m, delta=0.5)
         return
     w = FixedGraph(g, weights="edge").matrix(m, delta=0.5).toarray()
@@ -171,3 +173,14 @@ def test_every_rule_checks_the_nodes_once_on_its_own_path(monkeypatch, rule):
     w = FixedGraph(g, weights=rule).matrix(3, delta=0.5)
     assert np.allclose(w.sum(axis=1), 1.0)
     assert built == ([] if rule == "edge" else [1])
+
+
+def test_an_overflowing_parallel_sum_is_refused_before_a_row_of_zero_weights():
+    """The hypothesis test's example (m=2): node 0's parallel self-loops of 1e308 add to
+    inf and node 1's only weight is a 0 self-loop: the overflow is named (the rule's
+    first refusal), as the property test now expects."""
+    g = nx.MultiGraph()
+    g.add_nodes_from(range(2))
+    g.add_weighted_edges_from([(0, 0, 1e308), (0, 0, 1e308), (1, 1, 0.0)])
+    with pytest.raises(ValueError, match="overflows"):
+        FixedGraph(g, weights="edge").matrix(2, delta=0.5)
