@@ -332,8 +332,10 @@ TIME_AXIS_KEY = "baygo-time-axis "
 
 def series_digest(series) -> str:
     """SHA-256 of what a series holds: node labels, steps, its informative and synthetic
-    marks and every step's W (canonical CSR). :func:`write_gexf` writes it into the file;
-    the reader refuses a file whose series does not give it back (one flipped bit).
+    marks, its time axis (when it has one: a series without one keeps the digest it had
+    before axes existed) and every step's W (canonical CSR). :func:`write_gexf` writes it
+    into the file; the reader refuses a file whose series does not give it back (one
+    flipped bit).
 
     Examples
     --------
@@ -349,6 +351,9 @@ def series_digest(series) -> str:
     h = hashlib.sha256()
     marks = (tuple(series.nodes), series.n_steps, series.informative, bool(series.synthetic))
     h.update(repr(marks).encode())
+    axis = getattr(series, "time_axis", None)
+    if axis is not None:
+        h.update(json.dumps(axis.as_dict(), sort_keys=True).encode())
     for block in _step_words(series):
         h.update(block)
     return h.hexdigest()

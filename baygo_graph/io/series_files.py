@@ -910,8 +910,6 @@ def _read_gexf(path: Path, self_weight=None) -> GraphSeries:
         self_weight=_rule(stochastic, self_weight, path),
     )  # fmt: skip
     written = re.search(re.escape(DIGEST_KEY) + r"([0-9a-f]{64})", meta.get("keywords", ""))
-    if written is not None:
-        _check_digest(series, DIGEST_KEY + written.group(1), "the <keywords> baygo-digest")
     axis = meta.get("keywords", "").partition(TIME_AXIS_KEY)[2] if written is not None else ""
     if axis:
         try:
@@ -920,7 +918,17 @@ def _read_gexf(path: Path, self_weight=None) -> GraphSeries:
             raise RunFormatError(f"its <keywords> {TIME_AXIS_KEY.strip()} is not JSON") from None
     if not axis and bounds and meta.get("creator") != "baygo-graph":  # made elsewhere: its
         axis = {"start": str(first), "bin": 1}  # integer times, step 0 at the first one
-    return with_time_axis(series, axis or None)
+    series = with_time_axis(series, axis or None)
+    if written is not None:  # the axis is part of what the digest covers
+        _check_digest(series, DIGEST_KEY + written.group(1), "the <keywords> baygo-digest")
+        if series.time_axis is not None and series.time_axis.describe() not in meta.get(
+            "description", ""
+        ):
+            raise RunFormatError(
+                "its <description> does not state the time axis its <keywords> hold (the "
+                "file was changed or damaged after write_series wrote it): write it again"
+            )
+    return series
 
 
 def with_time_axis(series, written) -> GraphSeries:
@@ -1016,9 +1024,11 @@ def _not_utf8(path: Path, error) -> str | None:
 def _with_rule(read_graphs, self_weight, where: str):
     def reader(p):
         graphs, stochastic, digest, axis = read_graphs(p)
-        series = _from_graphs(graphs, stochastic, _rule(stochastic, self_weight, p))
-        _check_digest(series, digest, where)
-        return with_time_axis(series, axis)
+        series = with_time_axis(
+            _from_graphs(graphs, stochastic, _rule(stochastic, self_weight, p)), axis
+        )
+        _check_digest(series, digest, where)  # the axis is part of what it covers
+        return series
 
     return reader
 

@@ -1129,9 +1129,15 @@ class TimeAxis:
         if not isinstance(data, dict) or not {"start", "bin"} <= set(data):
             raise ValueError(f"a time axis is an object with {', '.join(keys)}")
         try:
-            return cls(**{k: data[k] for k in keys if k in data})
+            axis = cls(**{k: data[k] for k in keys if k in data})
         except (TypeError, ValueError) as e:
             raise ValueError(f"a time axis that cannot be read: {_text.shorten(e, 120)}") from None
+        if "text" in data and data["text"] != axis.describe():  # the copy for readers
+            raise ValueError(
+                f"a time axis whose text {_text.shorten(repr(data['text']), 80)} is not what "
+                f"its fields say ({axis.describe()!r})"
+            )
+        return axis
 
 
 #: What a step start no timestamp can hold is said as (before year 0, after pandas' last).

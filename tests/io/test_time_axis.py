@@ -6,7 +6,9 @@ against the step it fell in) on random small cases."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+import re
 
 import hypothesis.strategies as st
 import networkx as nx
@@ -211,6 +213,33 @@ def test_a_damaged_axis_is_refused_in_one_line(tmp_path):
     with pytest.raises(bg.exceptions.RunFormatError, match="time_axis") as info:
         as_series(p)
     assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("suffix", [".json", ".graphml", ".gexf"])
+def test_every_digit_of_every_axis_copy_is_covered(tmp_path, suffix):
+    # hostile18 W9: the axis was outside the file's digest, so 2024-05-01 -> 2024-04-01
+    # moved every date a month without a word; each copy (the fields, their text, the
+    # GEXF description) is now checked
+    p = bg.write_series(as_series(_dated(tmp_path), bin="1D"), tmp_path / f"s{suffix}")
+    text = p.read_text()
+    places = [m.start() + i for m in re.finditer("2024-05-01", text) for i in (3, 6, 9)]
+    assert len(places) >= 6  # at least two copies, three digits each
+    for at in places:
+        bad = tmp_path / f"bad{suffix}"
+        bad.write_text(text[:at] + str((int(text[at]) + 1) % 10) + text[at + 1 :])
+        with pytest.raises(bg.exceptions.RunFormatError) as info:
+            as_series(bad)
+        assert "\n" not in str(info.value)
+    assert as_series(p).time_axis.start == "2024-05-01T00:00+02:00"  # the file itself reads
+
+
+def test_a_series_without_an_axis_keeps_its_digest():
+    from baygo_graph.io.gexf import series_digest
+
+    s = as_series([nx.DiGraph([(0, 1)]), nx.DiGraph([(1, 0)])])
+    axis = TimeAxis(start="100", bin=5, origin="first")
+    assert series_digest(s) == series_digest(dataclasses.replace(s, time_axis=None))
+    assert series_digest(s) != series_digest(dataclasses.replace(s, time_axis=axis))
 
 
 def test_readers_without_times_keep_no_axis_and_archives_keep_theirs(tmp_path):
