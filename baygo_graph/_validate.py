@@ -184,7 +184,7 @@ def check_real(
     >>> check_real("test_fraction", "abc", low=0, high=1, low_open=True, high_open=True)
     Traceback (most recent call last):
     ...
-    TypeError: test_fraction must be a number in (0, 1), got str 'abc'
+    TypeError: test_fraction must be a finite number in (0, 1), got str 'abc'
     """
     if low is not None and high is not None:
         bound = f" in {'(' if low_open else '['}{low:g}, {high:g}{')' if high_open else ']'}"
@@ -195,7 +195,9 @@ def check_real(
     else:
         bound = ""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a number{bound}, got {type(value).__name__} {value!r}")
+        raise TypeError(  # the words of the value refusals below: one rule, one wording
+            f"{name} must be a finite number{bound}, got {type(value).__name__} {value!r}"
+        )
     value = float(value)
     too_low = low is not None and (value <= low if low_open else value < low)
     too_high = high is not None and (value >= high if high_open else value > high)
@@ -301,11 +303,11 @@ def check_scale(name: str, value, *, size: int | None = None):
         return check_real(name, value, low=low, high=high)
     each = f"or {size} such numbers"
     if np.iscomplexobj(value) or isinstance(value, str | bytes):
-        raise TypeError(f"{name} must be a number > 0 {each}, got {value!r}")
+        raise TypeError(f"{name} must be a finite number > 0 {each}, got {value!r}")
     try:
         v = np.broadcast_to(np.asarray(value, dtype=float), (size,))
     except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a number > 0 {each}, got {value!r}") from None
+        raise TypeError(f"{name} must be a finite number > 0 {each}, got {value!r}") from None
     if not np.all(np.isfinite(v) & (v > 0)):
         raise ValueError(f"{name} must be a finite number > 0 {each}, got {value!r}")
     if not np.all((v >= low) & (v <= high)):

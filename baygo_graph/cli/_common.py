@@ -1025,8 +1025,8 @@ def option_refusal(what: str, error: Exception) -> str:
 
     Examples
     --------
-    >>> option_refusal("sigma=abc", TypeError("sigma must be a number > 0, got str 'abc'"))
-    'sigma=abc: sigma must be a number > 0'
+    >>> option_refusal("sigma=abc", TypeError("sigma must be a finite number > 0, got str 'abc'"))
+    'sigma=abc: sigma must be a finite number > 0'
     """
     said = " ".join(str(error).split())
     head, got, _ = said.rpartition(", got ")

@@ -227,6 +227,8 @@ def _single(run_dir: Path, window, as_json, *, focus=None, options=None, stride=
         except (RunFormatError, ValueError, TypeError) as e:
             raise click.ClickException(str(e)) from e
         summary = report.as_dict() | {"source": str(run_dir)}
+        # the note the text's first line says, in the JSON too (as summary.json's "note")
+        summary["note"] = synthetic_banner(summary["synthetic"], saved=True) or None
         label = str(run_dir)
         if hasattr(source, "strategy"):
             summary |= {"strategy": source.strategy, "data": source.data_source}
@@ -351,7 +353,9 @@ def _many(paths, *, window: int | None, as_json: bool, out, group: bool = False,
                                                                            else "")
             )  # fmt: skip
         summary = summarize_analysis(table)
+        synthetic = bool(table["synthetic"].all()) if len(table) else False
         record = {
+            "note": synthetic_banner(synthetic, saved=True) or None,
             "window": window,
             "runs": json.loads(table.to_json(orient="records")),
             "skipped": table.attrs.get("skipped", []),

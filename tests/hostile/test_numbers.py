@@ -48,7 +48,7 @@ def test_finite_edge_weights_match_the_dense_rule():
         ("bounds", (np.nan, 2.0), "bounds must be .* with finite lo < hi"),
         ("prior_var", (0.5, np.inf), "prior_var must be a finite number > 0 or 2 such numbers"),
         ("prior_var", (0.5, np.nan), "prior_var must be a finite number > 0 or 2 such numbers"),
-        ("prior_var", "big", "prior_var must be a number"),
+        ("prior_var", "big", "prior_var must be a finite number"),
     ],
 )
 def test_simulate_refuses_non_finite_options(option, value, match, data):
