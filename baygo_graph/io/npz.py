@@ -16,12 +16,13 @@ Writes are atomic (a temporary file renamed over the target).
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
 import numpy as np
 
-from .._text import quoted_path
+from .._text import counted, quoted_path
 from ..exceptions import RunFormatError
 from .atomic import atomic_write, check_target
 from .filekind import folder_outputs_text, missing_message, not_a_run_message
@@ -50,6 +51,27 @@ def write_run_file(path, meta: dict, arrays: dict, *, overwrite: bool = False) -
     return path
 
 
+#: Saved runs a folder with none of its own is searched for, below it, at the most (a
+#: refusal names a few of them; the search never walks a whole large tree).
+_RUNS_SHOWN = 1000
+
+
+def _runs_below(folder: Path) -> str:
+    """``": the folder holds 4 saved runs in its sub-folders (...): name one ..."`` for a
+    folder whose sub-folders hold runs (a compare folder, its ``runs/``), else ``""``."""
+    if not folder.is_dir():
+        return ""
+    runs = sorted(itertools.islice(folder.rglob(RUN_FILE), _RUNS_SHOWN + 1))
+    if not runs:
+        return ""
+    many = len(runs) > _RUNS_SHOWN
+    n = f"over {_RUNS_SHOWN:,} saved runs" if many else counted(len(runs), "saved run")
+    names = ", ".join(str(r.parent.relative_to(folder)) for r in runs[:3])
+    return (f": the folder holds {n} in its sub-folders ({names}"
+            f"{', ...' if len(runs) > 3 else ''}): name one of them, or give the folder "
+            "to baygo analyze, which reads them all")  # fmt: skip
+
+
 def read_run_file(path, *, budget=None) -> tuple[dict, dict]:
     """``(meta, arrays)`` of a run file written by :func:`write_run_file`, checked.
 
@@ -69,7 +91,8 @@ def read_run_file(path, *, budget=None) -> tuple[dict, dict]:
     if path.is_dir():
         path = path / RUN_FILE
     if not path.is_file():  # missing, or a FIFO, device or socket: never read
-        outputs = folder_outputs_text(path.parent) if path.name == RUN_FILE else ""
+        folder = path.parent if path.name == RUN_FILE else None
+        outputs = (_runs_below(folder) or folder_outputs_text(folder)) if folder else ""
         raise RunFormatError(missing_message(path, "saved run", "saved runs") + outputs)
     try:
         arrays = read_npz(path, expected=RUN_MEMBERS, prefixes=RUN_PREFIXES, budget=budget)

@@ -73,3 +73,22 @@ def test_a_file_with_no_suffix_is_told_how_to_name_its_kind(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "has no suffix naming its kind: rename it (NAME.txt for SNAP rows" in err, err
     assert _main(["analyze", path, "--columns", "source,target,time"]) == 0
+
+
+@pytest.mark.parametrize("command", ["plot", "view", "animate"])
+@pytest.mark.parametrize("given", ["S", "S/runs"])
+def test_a_folder_of_saved_runs_names_them_to_the_one_run_commands(
+    tmp_path, capsys, command, given
+):
+    """hostile19 X4: `view C/runs` said only "no saved run at 'C/runs/run.npz'" though
+    `analyze C/runs` reads the runs inside; the refusal now names them."""
+    runs = tmp_path / "S" / "runs"
+    compare = ["compare", "--seeds", 2, *SMALL, "--jobs", 1, "--strategies", "baygo"]
+    assert _main([*compare, "--out", tmp_path / "S", "--save-runs", runs]) == 0
+    capsys.readouterr()
+    out = ["--out", tmp_path / ("o.html" if command == "view" else "o")]
+    assert _main([command, tmp_path / given, *(out if command != "animate" else [])]) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and len(err) <= 300, err
+    assert "the folder holds 2 saved runs in its sub-folders" in err, err
+    assert "baygo-seed0" in err and "baygo analyze" in err, err
