@@ -498,6 +498,7 @@ signal.raise_signal({int(sig)})
 print("imported")
 """)
     env = {k: v for k, v in os.environ.items() if k != "BAYGO_CLI_PID"}
+
     def deaf():  # what a non-interactive shell gives `cmd &`
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
