@@ -10,7 +10,18 @@ import contextlib
 import networkx as nx
 import numpy as np
 
-__all__ = ["digraph", "eig_reference", "random_choices", "ref_windows"]
+__all__ = ["digraph", "eig_reference", "random_choices", "ref_windows", "run_main"]
+
+
+def run_main(argv) -> int:
+    """The exit code of the ``baygo`` entry point on ``argv`` (any items, as text),
+    returned or raised."""
+    from baygo_graph.cli import main
+
+    try:
+        return main([str(a) for a in argv])
+    except SystemExit as e:
+        return e.code
 
 
 def digraph(m, edges=()):

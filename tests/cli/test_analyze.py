@@ -7,6 +7,7 @@ import json
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from shared import run_main
 
 from baygo_graph import Run, simulate, synthetic_bodyfat, write_series
 from baygo_graph._format import synthetic_banner
@@ -30,14 +31,6 @@ def saved_run(tmp_path_factory):
     folder = tmp_path_factory.mktemp("run")
     run.save(folder)
     return folder, Run.load(folder)
-
-
-def run_main(argv) -> int:
-    """The exit code of the ``baygo`` entry point (returned or raised)."""
-    try:
-        return main(argv)
-    except SystemExit as e:
-        return e.code
 
 
 def invoke(*args):

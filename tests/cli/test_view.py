@@ -9,6 +9,7 @@ import zlib
 
 import numpy as np
 import pytest
+from shared import run_main
 
 from baygo_graph import simulate, synthetic_bodyfat
 from baygo_graph.cli import main
@@ -22,13 +23,6 @@ def saved(tmp_path_factory):
     )
     folder = tmp_path_factory.mktemp("run")
     return run, run.save(folder)
-
-
-def run_main(argv) -> int:
-    try:
-        return main([str(a) for a in argv])
-    except SystemExit as e:
-        return e.code
 
 
 def data_of(path) -> dict:

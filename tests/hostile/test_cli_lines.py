@@ -11,18 +11,12 @@ import sys
 import textwrap
 
 import pytest
+from shared import run_main
 
-from baygo_graph.cli import ERROR_CHARS, main
+from baygo_graph.cli import ERROR_CHARS
 
 EDGES = "source,target,time\nann,bob,0\nbob,cy,0\ncy,ann,1\nann,cy,2\nbob,ann,2\n"
 SMALL = ["--agents", "3", "--grid", "9"]
-
-
-def run_main(argv) -> int:
-    try:
-        return main([str(a) for a in argv])
-    except SystemExit as e:
-        return e.code
 
 
 def one_line(err: str) -> str:

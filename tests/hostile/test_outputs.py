@@ -15,18 +15,11 @@ import time
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from shared import run_main
 
-from baygo_graph.cli import main
 from baygo_graph.io.atomic import TMP_NAME
 
 EDGES = "source,target,time\nann,bob,0\nbob,cy,0\ncy,ann,1\nann,cy,2\nbob,ann,2\n"
-
-
-def run_main(argv) -> int:
-    try:
-        return main([str(a) for a in argv])
-    except SystemExit as e:
-        return e.code
 
 
 def one_error_line(err: str) -> str:

@@ -10,19 +10,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from shared import run_main
 
-from baygo_graph.cli import main
 from baygo_graph.io.atomic import RECORD_NAME
 
 EDGES = "source,target,time\nann,bob,0\nbob,cy,0\ncy,ann,1\nann,cy,2\nbob,ann,2\n"
 SMALL = ["--agents", 3, "--grid", 9]
-
-
-def run_main(argv) -> int:
-    try:
-        return main([str(a) for a in argv])
-    except SystemExit as e:
-        return e.code
 
 
 @pytest.fixture(scope="module")

@@ -7,17 +7,9 @@ reads, through every reading command."""
 from __future__ import annotations
 
 import pytest
-
-from baygo_graph.cli import main
+from shared import run_main
 
 SMALL = ["--agents", 3, "--grid", 9, "--steps", 3]
-
-
-def _main(argv) -> int:
-    try:
-        return main([str(a) for a in argv])
-    except SystemExit as e:
-        return e.code
 
 
 @pytest.fixture(scope="module")
@@ -25,12 +17,12 @@ def outputs(tmp_path_factory):
     """A comparison (Parquet and CSV), a run, its analysis and a two-run analysis."""
     d = tmp_path_factory.mktemp("own")
     compare = ["compare", "--seeds", 2, *SMALL, "--jobs", 1, "--strategies", "baygo,complete"]
-    assert _main([*compare, "--out", d / "C"]) == 0
-    assert _main([*compare, "--csv", "--out", d / "V"]) == 0
+    assert run_main([*compare, "--out", d / "C"]) == 0
+    assert run_main([*compare, "--csv", "--out", d / "V"]) == 0
     for k in (0, 1):
-        assert _main(["run", *SMALL, "--seed", k, "--out", d / f"R{k}"]) == 0
-    assert _main(["analyze", d / "R0", "--out", d / "A"]) == 0
-    assert _main(["analyze", d / "R0", d / "R1", "--out", d / "M"]) == 0
+        assert run_main(["run", *SMALL, "--seed", k, "--out", d / f"R{k}"]) == 0
+    assert run_main(["analyze", d / "R0", "--out", d / "A"]) == 0
+    assert run_main(["analyze", d / "R0", d / "R1", "--out", d / "M"]) == 0
     return d
 
 
@@ -52,7 +44,7 @@ FILES = {
 @pytest.mark.parametrize("name", list(FILES))
 def test_baygos_own_outputs_say_what_they_are(outputs, tmp_path, capsys, command, name):
     out = tmp_path / ("o.html" if command == "view" else "o")
-    assert _main([command, outputs / name, "--out", out]) == 1
+    assert run_main([command, outputs / name, "--out", out]) == 1
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and len(err) <= 300, err
     assert FILES[name] in err, err
@@ -63,16 +55,16 @@ def test_a_file_of_that_name_baygo_did_not_write_is_read_as_its_kind(outputs, tm
     """The name alone decides nothing: a user's own table.csv is an edge list."""
     path = tmp_path / "table.csv"
     path.write_text("source,target,time\na,b,0\nb,a,1\n")
-    assert _main(["analyze", path, "--out", tmp_path / "o"]) == 0
+    assert run_main(["analyze", path, "--out", tmp_path / "o"]) == 0
 
 
 def test_a_file_with_no_suffix_is_told_how_to_name_its_kind(tmp_path, capsys):
     path = tmp_path / "contacts"
     path.write_text("1 2 100\n2 3 100\n3 1 101\n")
-    assert _main(["analyze", path]) == 1
+    assert run_main(["analyze", path]) == 1
     err = capsys.readouterr().err
     assert "has no suffix naming its kind: rename it (NAME.txt for SNAP rows" in err, err
-    assert _main(["analyze", path, "--columns", "source,target,time"]) == 0
+    assert run_main(["analyze", path, "--columns", "source,target,time"]) == 0
 
 
 @pytest.mark.parametrize("command", ["plot", "view", "animate"])
@@ -84,10 +76,10 @@ def test_a_folder_of_saved_runs_names_them_to_the_one_run_commands(
     `analyze C/runs` reads the runs inside; the refusal now names them."""
     runs = tmp_path / "S" / "runs"
     compare = ["compare", "--seeds", 2, *SMALL, "--jobs", 1, "--strategies", "baygo"]
-    assert _main([*compare, "--out", tmp_path / "S", "--save-runs", runs]) == 0
+    assert run_main([*compare, "--out", tmp_path / "S", "--save-runs", runs]) == 0
     capsys.readouterr()
     out = ["--out", tmp_path / ("o.html" if command == "view" else "o")]
-    assert _main([command, tmp_path / given, *(out if command != "animate" else [])]) == 1
+    assert run_main([command, tmp_path / given, *(out if command != "animate" else [])]) == 1
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and len(err) <= 300, err
     assert "the folder holds 2 saved runs in its sub-folders" in err, err
