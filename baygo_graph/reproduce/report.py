@@ -106,8 +106,8 @@ def _effect(c) -> str:
             for s in ("posm", "negm")
         )
     if "median_step" in v:
-        return (f"median step {f(v['median_step'])} [{f(v['median_lo'])}, "
-                f"{f(v['median_hi'])}], limit {v['limit']}")  # fmt: skip
+        lo, hi = (step_text(v[k], bound=True) for k in ("median_lo", "median_hi"))
+        return f"median step {step_text(v['median_step'])} [{lo}, {hi}], limit {v['limit']}"
     if "informative_share" in v:
         text = f"informative in {v['informative_share']:.1%} of pairs"
         if v["informative_pairs"]:

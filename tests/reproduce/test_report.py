@@ -101,3 +101,21 @@ def test_tails_are_counted_only_for_seeds_that_have_a_b():
     assert values["aligned"]["with_tail"] == 1
     assert values["aligned"]["tail_not_connected"] == 1
     assert values["sliding"]["tail_not_connected"] == 0
+
+
+@pytest.mark.parametrize(
+    ("median", "lo", "hi", "expected"),
+    [
+        (2.0, -np.inf, np.inf, "median step 2 [no bound, no bound], limit 25"),
+        (np.inf, 3.0, np.inf, "median step never [3, no bound], limit 25"),
+        (np.nan, np.nan, np.nan, "median step n/a [n/a, n/a], limit 25"),
+        (4.0, 3.0, 6.5, "median step 4 [3, 6.5], limit 25"),
+    ],
+)
+def test_the_short_claims_column_says_steps_in_the_words_of_every_teller(median, lo, hi, expected):
+    # hostile18 W1's last teller: the 'effect [interval]' column said '[n/a, n/a]' for an
+    # interval with no bound, where the long table said '[no bound, no bound]'
+    from baygo_graph.reproduce.report import _effect
+
+    values = {"median_step": median, "median_lo": lo, "median_hi": hi, "limit": 25}
+    assert _effect(Claim("consensus_rel_5pct", "c", "t", None, "e", values=values)) == expected
