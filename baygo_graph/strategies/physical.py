@@ -304,7 +304,7 @@ def resolve_listen(physical, agents: int, *, seed: int = 0) -> sp.csr_array | No
     if physical is None:
         return None
     if isinstance(physical, nx.Graph):
-        return listen_matrix(physical, agents)
+        return _warn_alone(listen_matrix(physical, agents), "graph")
     if sp.issparse(physical):
         if physical.shape != (agents, agents):
             raise ValueError(
@@ -314,7 +314,7 @@ def resolve_listen(physical, agents: int, *, seed: int = 0) -> sp.csr_array | No
         h.setdiag(False)
         h.eliminate_zeros()
         h.sort_indices()
-        return h
+        return _warn_alone(h, "matrix")
     if not isinstance(physical, str):
         raise TypeError(
             "physical must be a name, a networkx graph, a sparse matrix or None, "
@@ -331,6 +331,21 @@ def resolve_listen(physical, agents: int, *, seed: int = 0) -> sp.csr_array | No
             raise ValueError(f"physical {physical!r}: {e}") from None
     graph = physical_graph(physical, agents, seed=seed)
     return None if graph is None else listen_matrix(graph, agents)
+
+
+def _warn_alone(listen: sp.csr_array, given: str) -> sp.csr_array:
+    """``listen``, with the warning a drawn geometric graph gives when agents are left
+    with no one to listen to (a user's own graph or matrix is told the same)."""
+    alone = int(np.count_nonzero(np.diff(listen.indptr) == 0))
+    if alone:
+        warnings.warn(
+            f"the physical {given} given leaves {alone} of "
+            f"{counted(listen.shape[0], 'agent')} with no one to listen to: they keep their "
+            "own belief at every step (w_ii = 1)",
+            UserWarning,
+            stacklevel=3,
+        )
+    return listen
 
 
 def resolve_physical(physical, agents: int, *, rng) -> sp.csr_array | None:

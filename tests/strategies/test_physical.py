@@ -8,6 +8,7 @@ import warnings
 import networkx as nx
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -148,3 +149,32 @@ def test_refused_specs_name_the_spec_and_the_value(spec, agents, value):
 def test_large_geometric_degree_gives_the_complete_graph():
     g = physical_graph("geometric-1e4", 12, seed=0)  # radius 8.5 > sqrt(2)
     assert g.number_of_edges() == 66
+
+
+@pytest.mark.parametrize(
+    ("graph", "alone"),
+    [
+        (nx.Graph([(0, 1), (1, 2)]), 0),
+        (nx.empty_graph(3), 3),
+        (nx.DiGraph([(0, 1), (1, 0), (1, 2)]), 0),  # 2 hears 1
+        (nx.DiGraph([(0, 1), (1, 0), (2, 1)]), 1),  # nobody is heard by 2
+    ],
+)
+def test_a_users_graph_that_leaves_agents_alone_says_so(graph, alone):
+    # hostile18 (noted): a drawn geometric graph warned, the user's own graph did not
+    graph = graph.copy()
+    graph.add_nodes_from(range(3))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        h = resolve_listen(graph, 3)
+        resolve_listen(sp.csr_array(h, dtype=float), 3)
+    said = [str(w.message) for w in caught if "no one to listen to" in str(w.message)]
+    assert int(np.count_nonzero(h.sum(axis=1) == 0)) == alone  # the brute-force count
+    if alone:
+        assert said == [
+            f"the physical {kind} given leaves {alone} of 3 agents with no one to listen to: "
+            "they keep their own belief at every step (w_ii = 1)"
+            for kind in ("graph", "matrix")
+        ]
+    else:
+        assert said == []
