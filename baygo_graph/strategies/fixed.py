@@ -11,6 +11,7 @@ named option; see ``docs/paper.md``.
 
 from __future__ import annotations
 
+import decimal
 import numbers
 from dataclasses import dataclass
 
@@ -130,12 +131,15 @@ class FixedGraph:
 
 
 def _as_weight(x) -> float | None:
-    """``x`` as a float weight if it is a real number, finite as a float and >= 0."""
-    if isinstance(x, bool) or not isinstance(x, numbers.Real):
+    """``x`` as a float weight if it is a real number (a Decimal too), finite as a float
+    and >= 0, and not a positive number no float holds (it would drop its edge)."""
+    if isinstance(x, bool) or not isinstance(x, numbers.Real | decimal.Decimal):
         return None
     try:
         f = float(x)
-    except OverflowError:  # an int past the float range
+    except (OverflowError, ValueError):  # an int past the float range, a signalling NaN
+        return None
+    if f == 0 and x > 0:  # below the smallest float: 0 would drop the edge
         return None
     return f if 0 <= f < np.inf else None
 
@@ -153,7 +157,8 @@ def _edge_matrix(graph, agents: int) -> sp.csr_array:
         u, v, x = bad
         raise ValueError(
             f"graph edge ({u!r}, {v!r}) has a 'weight' attribute {short_repr(x)}: "
-            "weights must be finite and >= 0"
+            "weights must be real numbers, finite and >= 0 as floats (a positive weight "
+            "below 5e-324 would become 0 and drop its edge: scale the weights)"
         )
     src = np.fromiter((u for u, _, _ in edges), dtype=np.int64, count=len(edges))
     dst = np.fromiter((v for _, v, _ in edges), dtype=np.int64, count=len(edges))

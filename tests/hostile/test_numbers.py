@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+from fractions import Fraction
+
 import networkx as nx
 import numpy as np
 import pandas as pd
@@ -23,7 +26,7 @@ def data():
 def test_edge_weights_must_be_finite_and_non_negative(bad, data):
     g = nx.DiGraph()
     g.add_weighted_edges_from([(0, 1, 1.0), (1, 2, bad), (2, 0, 2.0)])
-    with pytest.raises(ValueError, match="weights must be finite and >= 0"):
+    with pytest.raises(ValueError, match="weights must be real numbers, finite and >= 0"):
         FixedGraph(g, weights="edge").matrix(3, delta=0.5)
     with pytest.raises(ValueError, match="'weight' attribute"):
         bg.simulate(FixedGraph(g, weights="edge"), data=data, **KW)
@@ -133,3 +136,30 @@ def test_finite_steps_give_their_float_warnings_back():
     with np.errstate(over="ignore"), held_float_warnings() as quiet:
         np.array([1e308]) * 10
     assert quiet.kinds == []  # a kind the caller ignores stays ignored
+
+
+@pytest.mark.parametrize(
+    ("weight", "read"),
+    [
+        (Decimal("0.5"), 0.5),
+        (Fraction(1, 4), 0.25),
+        (Decimal("1e-400"), None),  # positive, below every float: it would drop its edge
+        (Fraction(1, 10**400), None),
+        (Decimal("NaN"), None),
+        (Decimal("sNaN"), None),
+        (Decimal("-1"), None),
+    ],
+)
+def test_decimal_and_fraction_weights_are_numbers_and_none_vanishes(weight, read):
+    # hostile18 (noted beside V1): a Decimal was refused as "not finite and >= 0", and a
+    # positive weight that underflows to 0 dropped its edge without a word
+    g = nx.DiGraph([(0, 1), (1, 0)])
+    g.add_edge(1, 2, weight=weight)
+    g.add_edge(2, 1, weight=1.0)
+    if read is None:
+        with pytest.raises(ValueError, match=r"graph edge \(1, 2\) has a 'weight' attribute"):
+            FixedGraph(g, weights="edge").matrix(3, delta=0.5)
+        return
+    w = FixedGraph(g, weights="edge").matrix(3, delta=0.5).toarray()
+    # row 2 hears 1 with the weight read, beside its own self-weight 1 (no self-loop)
+    assert w[2].tolist() == pytest.approx([0.0, read / (1 + read), 1 / (1 + read)])
