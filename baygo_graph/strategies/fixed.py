@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import decimal
 import numbers
+import warnings
 from dataclasses import dataclass
 
 import networkx as nx
@@ -100,6 +101,14 @@ class FixedGraph:
         if self.weights in ("delta", "equal", "uniform"):  # from who hears whom
             h = listen_matrix(self.graph, agents).astype(float)
             deg = h.sum(axis=1)
+            if any("weight" in d for _, _, d in self.graph.edges(data=True)):
+                warnings.warn(
+                    f"FixedGraph(weights={self.weights!r}) does not read the graph's 'weight' "
+                    "attributes (its rule uses who hears whom): pass weights='edge' to use "
+                    "them",
+                    UserWarning,
+                    stacklevel=2,
+                )
         if self.weights == "delta":
             off = sp.diags_array(np.divide(1 - delta, deg, out=np.zeros(agents), where=deg > 0))
             self_w = np.where(deg > 0, delta, 1.0)

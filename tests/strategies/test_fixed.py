@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from fractions import Fraction
 
 import networkx as nx
@@ -26,7 +27,22 @@ def test_weight_rules_are_row_stochastic_and_follow_the_graph(rule, directed, rn
     g = nx.gnp_random_graph(8, 0.4, seed=3, directed=directed)
     for u, v in g.edges:
         g[u][v]["weight"] = rng.uniform(0.5, 2)
-    w = FixedGraph(g, weights=rule).matrix(8, delta=0.3).toarray()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        w = FixedGraph(g, weights=rule).matrix(8, delta=0.3).toarray()
+    # a rule that does not read the weights says so (hostile18, noted: they were ignored
+    # without a word); "edge" reads them
+    said = [str(c.message) for c in caught if "'weight' attributes" in str(c.message)]
+    assert said == ([] if rule == "edge" else [
+        f"FixedGraph(weights={rule!r}) does not read the graph's 'weight' attributes (its "
+        "rule uses who hears whom): pass weights='edge' to use them"
+    ])  # fmt: skip
+    if rule != "edge":  # an unweighted graph: nothing to say
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            bare = nx.create_empty_copy(g)
+            bare.add_edges_from(g.edges)
+            FixedGraph(bare, weights=rule).matrix(8, delta=0.3)
     np.testing.assert_allclose(w.sum(1), 1.0)
     hears = listen_matrix(g, 8).toarray()
     assert (w[~np.eye(8, dtype=bool)] > 0).tolist() == hears[~np.eye(8, dtype=bool)].tolist()
