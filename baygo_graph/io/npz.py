@@ -61,7 +61,11 @@ def _runs_below(folder: Path) -> str:
     folder whose sub-folders hold runs (a compare folder, its ``runs/``), else ``""``."""
     if not folder.is_dir():
         return ""
-    runs = sorted(itertools.islice(folder.rglob(RUN_FILE), _RUNS_SHOWN + 1))
+    try:  # files only (a folder named run.npz is no run); a tree too deep to walk: silent
+        found = (p for p in folder.rglob(RUN_FILE) if p.is_file())
+        runs = sorted(itertools.islice(found, _RUNS_SHOWN + 1))
+    except (OSError, RecursionError):
+        return ""
     if not runs:
         return ""
     many = len(runs) > _RUNS_SHOWN

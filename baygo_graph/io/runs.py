@@ -113,8 +113,16 @@ def find_runs(paths) -> list[Path]:
         elif (path / RUN_FILE).is_file():
             found.append(path / RUN_FILE)
         elif path.is_dir():
-            inner = sorted(path.rglob(RUN_FILE), key=_natural) + sorted(
-                (p for p in path.glob("*.npz") if p.name != RUN_FILE), key=_natural
+            try:  # files only: a folder named run.npz is no run
+                below = [p for p in path.rglob(RUN_FILE) if p.is_file()]
+            except RecursionError:  # deeper than Python's walk goes (about 950 levels)
+                raise RunFormatError(
+                    f"{quoted_path(path, 120)} is too deep to search for saved runs: give "
+                    "the run folders themselves"
+                ) from None
+            inner = sorted(below, key=_natural) + sorted(
+                (p for p in path.glob("*.npz") if p.name != RUN_FILE and p.is_file()),
+                key=_natural,
             )
             if not inner:
                 raise RunFormatError(f"no saved run in {quoted_path(path, 120)} or its "

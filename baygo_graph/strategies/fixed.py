@@ -148,8 +148,8 @@ def _as_weight(x) -> float | None:
         f = float(x)
     except (OverflowError, ValueError):  # an int past the float range, a signalling NaN
         return None
-    if f == 0 and x > 0:  # below the smallest float: 0 would drop the edge
-        return None
+    if f == 0 and x != 0:  # below the smallest float: 0 would drop the edge (or hide a
+        return None  # negative weight)
     return f if 0 <= f < np.inf else None
 
 

@@ -148,6 +148,8 @@ def test_finite_steps_give_their_float_warnings_back():
         (Decimal("NaN"), None),
         (Decimal("sNaN"), None),
         (Decimal("-1"), None),
+        (Decimal("-1e-400"), None),  # negative below every float: not 0 (hostile20 Y3)
+        (Fraction(-1, 10**400), None),
     ],
 )
 def test_decimal_and_fraction_weights_are_numbers_and_none_vanishes(weight, read):

@@ -84,3 +84,28 @@ def test_a_folder_of_saved_runs_names_them_to_the_one_run_commands(
     assert len(err.splitlines()) == 1 and len(err) <= 300, err
     assert "the folder holds 2 saved runs in its sub-folders" in err, err
     assert "baygo-seed0" in err and "baygo analyze" in err, err
+
+
+def test_a_deep_tree_or_a_folder_named_like_a_run_is_said_in_one_line(
+    tmp_path, capsys, monkeypatch
+):
+    """hostile20 Y1, Y2: a tree too deep for Python's walk (about 950 levels) ended in
+    'maximum recursion depth exceeded'; a folder named run.npz was counted as a run."""
+    (tmp_path / "odd" / "sub" / "run.npz").mkdir(parents=True)
+    (tmp_path / "deep" / "d").mkdir(parents=True)
+    assert run_main(["view", tmp_path / "odd", "--out", tmp_path / "o.html"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("baygo: error: no saved run at") and "holds" not in err, err
+
+    def too_deep(self, pattern):  # what Path.rglob raises on such a tree
+        raise RecursionError("maximum recursion depth exceeded")
+        yield
+
+    monkeypatch.setattr(type(tmp_path), "rglob", too_deep)
+    assert run_main(["view", tmp_path / "deep", "--out", tmp_path / "o.html"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "recursion" not in err, err
+    assert err.startswith("baygo: error: no saved run at"), err
+    assert run_main(["analyze", tmp_path / "deep", "--out", tmp_path / "a"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.endswith("is too deep to search for saved runs: give the run folders themselves")
