@@ -56,14 +56,20 @@ def write_run_file(path, meta: dict, arrays: dict, *, overwrite: bool = False) -
 _RUNS_SHOWN = 1000
 
 
+def run_files_below(folder: Path):
+    """The run files anywhere below ``folder``, lazily: files named ``run.npz`` only (a
+    folder of that name is no run). A tree deeper than Python's walk (about 950 levels)
+    raises RecursionError, which each caller says in its own words."""
+    return (p for p in folder.rglob(RUN_FILE) if p.is_file())
+
+
 def _runs_below(folder: Path) -> str:
     """``": the folder holds 4 saved runs in its sub-folders (...): name one ..."`` for a
     folder whose sub-folders hold runs (a compare folder, its ``runs/``), else ``""``."""
     if not folder.is_dir():
         return ""
-    try:  # files only (a folder named run.npz is no run); a tree too deep to walk: silent
-        found = (p for p in folder.rglob(RUN_FILE) if p.is_file())
-        runs = sorted(itertools.islice(found, _RUNS_SHOWN + 1))
+    try:  # a tree too deep to walk: no hint
+        runs = sorted(itertools.islice(run_files_below(folder), _RUNS_SHOWN + 1))
     except (OSError, RecursionError):
         return ""
     if not runs:

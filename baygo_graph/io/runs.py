@@ -24,7 +24,7 @@ from .._text import path_component, quoted_path, short_repr
 from ..exceptions import RunFormatError
 from .atomic import check_target
 from .filekind import folder_outputs_text, missing_message
-from .npz import RUN_FILE
+from .npz import RUN_FILE, run_files_below
 
 __all__ = ["find_runs", "save_runs"]
 
@@ -113,8 +113,8 @@ def find_runs(paths) -> list[Path]:
         elif (path / RUN_FILE).is_file():
             found.append(path / RUN_FILE)
         elif path.is_dir():
-            try:  # files only: a folder named run.npz is no run
-                below = [p for p in path.rglob(RUN_FILE) if p.is_file()]
+            try:
+                below = list(run_files_below(path))
             except RecursionError:  # deeper than Python's walk goes (about 950 levels)
                 raise RunFormatError(
                     f"{quoted_path(path, 120)} is too deep to search for saved runs: give "
