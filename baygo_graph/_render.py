@@ -18,12 +18,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._format import format_number
 from ._text import counted
 
 __all__ = [
     "B_COLUMNS",
+    "NO_B",
     "b_counts",
     "b_row",
+    "b_spread",
     "b_text",
     "held_by_text",
     "positive_top",
@@ -146,6 +149,31 @@ def b_counts(rows) -> dict:
         out["with_tail"] = int((tail > 0).sum())
         out["tail_not_connected"] = int(((tail > 0) & (conn == 0)).sum())
     return out
+
+
+#: What the B tellers say where no seed of a window kind has a smallest B.
+NO_B = "no seed has one"
+
+
+def b_spread(stats, keys=("min", "median", "max")) -> str:
+    """The smallest B over the seeds that have one, in the words of every teller (the
+    claims' evidence and the report's short column read it from the claim's values, as
+    summary.json holds them): ``"min 2, median 3, max 5"`` (the ``keys`` asked), or
+    :data:`NO_B` when no seed has one (its values ``None``; never "n/a": nothing is
+    undefined, there is no B to summarise).
+
+    Examples
+    --------
+    >>> b_spread({"min": 2.0, "median": 3.0, "max": 5.0})
+    'min 2, median 3, max 5'
+    >>> b_spread({"min": 2.0, "median": 3.5, "max": 5.0}, keys=("median", "max"))
+    'median 3.5, max 5'
+    >>> b_spread({"min": None, "median": None, "max": None})
+    'no seed has one'
+    """
+    if any(stats[k] is None or not np.isfinite(stats[k]) for k in keys):
+        return NO_B
+    return ", ".join(f"{k} {format_number(stats[k])}" for k in keys)
 
 
 def undefined_text(n_classes) -> str:

@@ -318,6 +318,8 @@ def _b_claim(df, smallest_b, min_windows):
 
 
 def _b_evidence(table, b_max):
+    from .._render import b_spread  # the words of the report's short column and B table
+
     parts, values = [], {"b_max": b_max}
     holds = None
     for kind in ("aligned", "sliding"):
@@ -333,12 +335,8 @@ def _b_evidence(table, b_max):
             "median": float(np.median(found)) if ok.any() else None,
             "max": float(found.max()) if ok.any() else None,
         }
-        rng_txt = (
-            f"min {_fmt(found.min())}, median {_fmt(np.median(found))}, max {_fmt(found.max())}"
-            if ok.any()
-            else "no seed has one"
-        )
-        part = f"{kind}: smallest B {rng_txt}; no B in {(~ok).sum()}/{counted(len(b), 'seed')}"
+        part = (f"{kind}: smallest B: {b_spread(values[kind])}; no B in {(~ok).sum()}/"
+                f"{counted(len(b), 'seed')}")  # fmt: skip
         if "tail_connected" in table:
             from .._render import b_counts  # the counts of the report's B table
 

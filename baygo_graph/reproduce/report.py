@@ -115,9 +115,16 @@ def _effect(c) -> str:
                      f"[{_share(v['holds_lo'])}, {_share(v['holds_hi'])}] of those")  # fmt: skip
         return text
     if "aligned" in v:
+        from .._render import NO_B, b_spread
+
         a = v["aligned"]
-        one = f", one window in {a['one_window']}" if "one_window" in a else ""
-        return f"aligned B median {f(a['median'])}, max {f(a['max'])} (limit {v['b_max']}){one}"
+        spread = b_spread(a, keys=("median", "max"))
+        text = f"aligned B: {spread} (limit {v['b_max']})"
+        if spread != NO_B and a["none"]:  # the seeds the median and max leave out
+            text += f"; no B in {a['none']}/{counted(a['seeds'], 'seed')}"
+        if a.get("tail_not_connected"):  # never a plain B where the tail is not connected
+            text += f"; tail not connected in {a['tail_not_connected']}"
+        return text + (f"; one window in {a['one_window']}" if "one_window" in a else "")
     return c.evidence
 
 
@@ -316,7 +323,14 @@ def _sentences_section(claims) -> list:
 
 
 def _horizon_section(long) -> list:
+    from .._render import NO_B
+
     table = horizon_summary(long.horizon)
+    seeds = long.horizon.groupby("steps").size().reindex(table.index).to_numpy()
+    shown = table.astype(object)
+    for kind in ("aligned", "sliding"):  # no seed has a B: said as the claims say it
+        none = table[f"no_b_{kind}"].to_numpy() == seeds
+        shown.loc[none, [c for c in table if c.startswith(f"b_{kind}")]] = NO_B
     return [
         "## The horizon: smallest B and the hub against the run length",
         "",
@@ -328,7 +342,7 @@ def _horizon_section(long) -> list:
         "whose aligned B leaves a tail (the last T mod B steps, in no checked window) "
         "that is not strongly connected.",
         "",
-        markdown_table(table),
+        markdown_table(shown),
         "",
     ]
 
@@ -549,7 +563,7 @@ def _smallest_b_table(b):
     those whose tail is not strongly connected: :func:`baygo_graph._render.b_counts`,
     the counts the smallest-B figure's legend prints; and (when the table has
     ``windows_checked``) the seeds whose B rests on a single window."""
-    from .._render import b_counts
+    from .._render import NO_B, b_counts
 
     rows = {}
     for kind in ("aligned", "sliding"):
@@ -559,7 +573,11 @@ def _smallest_b_table(b):
         c = b_counts(part)
         found = part["smallest_b"].dropna()
         row = {"seeds": c["seeds"], "no_B": c["no_B"]}
-        row |= {"min": found.min(), "median": found.median(), "max": found.max()}
+        row |= (
+            {"min": found.min(), "median": found.median(), "max": found.max()}
+            if len(found)
+            else dict.fromkeys(("min", "median", "max"), NO_B)  # as the claims say it
+        )
         if "with_tail" in c:
             row |= {"with a tail": c["with_tail"], "tail not connected": c["tail_not_connected"]}
         if "windows_checked" in part:  # a B resting on a single window is a weak finding

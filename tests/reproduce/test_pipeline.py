@@ -209,3 +209,22 @@ def test_too_many_seeds_are_refused_before_any_seed_is_drawn(tmp_path, seeds):
                        r"--steps"):  # fmt: skip
         reproduce(tmp_path / "r", seeds=seeds, data=synthetic_bodyfat(), progress=False)
     assert not (tmp_path / "r").exists()
+
+
+def test_the_short_b_cell_says_what_summary_json_holds(small_reproduction):
+    # hostile20 Y5 end to end: report.md's short b_connectivity cell and its long row say
+    # the smallest B in the words summary.json's values call for (numbers or 'no seed has one')
+    from baygo_graph._format import format_number
+    from baygo_graph._render import NO_B
+
+    out, _ = small_reproduction
+    report = (out / "results" / "report.md").read_text().splitlines()
+    values = next(c["values"] for c in json.loads((out / "results" / "summary.json").read_text())
+                  ["claims"] if c["key"] == "b_connectivity")  # fmt: skip
+    short, long = [line for line in report if line.startswith("| b_connectivity |")][:2]
+    a, f = values["aligned"], format_number
+    none = a["median"] is None
+    words = NO_B if none else f"median {f(a['median'])}, max {f(a['max'])}"
+    assert f"| aligned B: {words} (limit {values['b_max']})" in short
+    assert "aligned: smallest B: " + (NO_B if none else f"min {f(a['min'])}") in long
+    assert "n/a" not in short.split("|")[5]

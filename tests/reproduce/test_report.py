@@ -119,3 +119,60 @@ def test_the_short_claims_column_says_steps_in_the_words_of_every_teller(median,
 
     values = {"median_step": median, "median_lo": lo, "median_hi": hi, "limit": 25}
     assert _effect(Claim("consensus_rel_5pct", "c", "t", None, "e", values=values)) == expected
+
+
+_B_CASES = {  # aligned B per seed (NaN: no B), tail length, tail connected; sliding: no tail
+    "every seed has one": ([4.0, 6.0, 5.0], [0, 2, 0], [np.nan, 0.0, np.nan]),
+    "some seeds have one": ([4.0, np.nan, 7.0], [0, np.nan, 3], [np.nan, np.nan, 1.0]),
+    "no seed has one": ([np.nan, np.nan, np.nan], [np.nan] * 3, [np.nan] * 3),
+}
+
+
+@pytest.mark.parametrize("case", list(_B_CASES))
+def test_every_b_teller_says_the_smallest_b_in_the_same_words(case):
+    # hostile20 Y5: the short column said 'aligned B median n/a, max n/a' where the long
+    # table and summary.json said 'no seed has one'. Every teller of the smallest B over
+    # seeds (the short column, the long evidence, the report's B and horizon tables) says
+    # what summary.json's values hold: the numbers, or 'no seed has one', never n/a.
+    from types import SimpleNamespace
+
+    from baygo_graph._render import NO_B
+    from baygo_graph.reproduce.claims import _b_evidence
+    from baygo_graph.reproduce.report import _effect, _horizon_section, _smallest_b_table
+
+    b, tail, connected = _B_CASES[case]
+    table = pd.DataFrame({"windows": ["aligned"] * 3 + ["sliding"] * 3, "smallest_b": b + b,
+                          "tail_length": tail + [np.nan] * 3,
+                          "tail_connected": connected + [np.nan] * 3,
+                          "windows_checked": [2.0] * 6})  # fmt: skip
+    evidence, values, holds = _b_evidence(table, 3)
+    values = json.loads(json.dumps(_format.json_clean(values)))  # as summary.json holds them
+    short = _effect(Claim("b_connectivity", "c", "t", holds, evidence, values=values))
+    found = [x for x in b if np.isfinite(x)]
+    a = values["aligned"]
+    assert a["none"] == 3 - len(found)
+    b_table = _smallest_b_table(table)
+    horizon = pd.DataFrame({"steps": 9, "b_aligned": b, "b_sliding": b, "listening_share": 0.5,
+                            "influence": 0.3, "influence_rank": 1.0})  # fmt: skip
+    lines = "\n".join(_horizon_section(SimpleNamespace(horizon=horizon))).splitlines()
+    row = next(r for r in lines if r.startswith("| 9 |"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    if not found:
+        assert a["median"] is None and a["max"] is None  # JSON null, said in words below
+        assert short.startswith(f"aligned B: {NO_B} (limit 3)")
+        for kind in ("aligned", "sliding"):
+            assert f"{kind}: smallest B: {NO_B}; no B in 3/3 seeds" in evidence
+            assert b_table.loc[kind, ["min", "median", "max"]].tolist() == [NO_B] * 3
+        assert cells[1:4] == [NO_B] * 3 and cells[5:8] == [NO_B] * 3 and cells[9] == NO_B
+    else:
+        assert (a["min"], a["median"], a["max"]) == (min(found), np.median(found), max(found))
+        f = _format.format_number
+        assert short.startswith(f"aligned B: median {f(a['median'])}, max {f(a['max'])} (limit 3)")
+        assert (f"aligned: smallest B: min {f(a['min'])}, median {f(a['median'])}, "
+                f"max {f(a['max'])}; no B in {a['none']}/3 seeds") in evidence  # fmt: skip
+        assert b_table.loc["aligned", "median"] == a["median"]
+        assert cells[1] == f(a["median"])
+        assert ("no B in 1/3 seeds" in short) is (a["none"] == 1)
+        assert ("tail not connected in 1" in short) is (a["tail_not_connected"] == 1)
+    assert "n/a" not in short and "n/a" not in evidence
+    assert "n/a" not in markdown_table(b_table)
