@@ -29,6 +29,7 @@ Each target has one helper here, used wherever that target is written:
 
 from __future__ import annotations
 
+import decimal
 import hashlib
 import re
 
@@ -326,8 +327,10 @@ def big_int(n: int) -> str:
     --------
     >>> big_int(4096), big_int(-(10**400) - 7)
     ('4096', '-1.000...e+400 (a 401-digit integer)')
+    >>> big_int(10**5000)  # past Python's 4,300 digits of int-to-text
+    '1.000...e+5000 (a 5001-digit integer)'
     """
-    text = str(abs(int(n)))
+    text = "".join(map(str, decimal.Decimal(abs(int(n))).as_tuple().digits))
     sign = "-" if n < 0 else ""
     if len(text) <= 18:
         return sign + text
@@ -401,7 +404,11 @@ def short_repr(value, limit: int = 60) -> str:
     --------
     >>> short_repr("1D"), short_repr("x" * 100, 10)
     ("'1D'", "'xxxxxxxxx... (92 more characters)")
+    >>> short_repr(10**400)  # an integer's digits: its lead and its length
+    '1.000...e+400 (a 401-digit integer)'
     """
+    if type(value) is int and not -(10**18) < value < 10**18:
+        return big_int(value)  # repr() of a 5,000-digit integer raises
     return shorten(repr(value), limit)
 
 

@@ -7,6 +7,7 @@ into a Generator once, at the boundary, by :func:`seed_record`.
 
 from __future__ import annotations
 
+import decimal
 import math
 import numbers
 import re
@@ -37,7 +38,9 @@ __all__ = [
     "root_seed_sequence",
     "seed_from_record",
     "seed_record",
+    "TINY_WEIGHT",
     "underflows",
+    "weight_problem",
 ]
 
 
@@ -657,3 +660,52 @@ def underflows(text: str, value: float) -> bool:
         value == 0.0
         and re.search(r"[1-9]", re.split(r"[eE]", str(text), maxsplit=1)[0]) is not None
     )
+
+
+#: The words for a positive weight that no float holds (:func:`weight_problem`).
+TINY_WEIGHT = (
+    "it is positive but below the smallest float (5e-324): it would become 0 and drop its edge: "
+    "scale the weights up"
+)
+
+
+def weight_problem(x) -> str | None:
+    """What makes ``x`` no edge weight, in the words of its case, or None if it is one.
+
+    An edge weight is a real number (an int, float, NumPy number, Decimal or Fraction;
+    a bool is no number) that is finite, >= 0 and that a double holds: not above
+    1.8e308, and not a positive number below 5e-324 (it would become 0 and drop its
+    edge). The words say which rule ``x`` breaks and what to do; the caller names the
+    edge.
+
+    Examples
+    --------
+    >>> weight_problem(0.5) is None, weight_problem(decimal.Decimal("1e-400"))
+    (True, 'it is positive but below the smallest float (5e-324): it would become 0 and drop its edge: scale the weights up')
+    >>> weight_problem("1")
+    'a str is not a number: weights are real numbers >= 0 (int, float, Decimal, Fraction)'
+    """  # noqa: E501
+    if isinstance(x, bool | np.bool_) or not isinstance(x, numbers.Real | decimal.Decimal):
+        kind = "None" if x is None else f"a {type(x).__name__}"
+        return (
+            f"{kind} is not a number: weights are real numbers >= 0 (int, float, Decimal, Fraction)"
+        )
+    if isinstance(x, decimal.Decimal):
+        finite = x.is_finite()
+    elif isinstance(x, np.floating):  # a long double past 1.8e308 is finite, too large
+        finite = bool(np.isfinite(x))
+    else:  # an int or a Fraction is finite; a float or another real type is asked
+        finite = isinstance(x, numbers.Rational) or math.isfinite(x)
+    if not finite:
+        return "it is not finite: weights are finite numbers >= 0"
+    if x < 0:
+        return "it is negative: weights are numbers >= 0"
+    try:
+        f = float(x)
+    except OverflowError:  # an integer (or a Fraction) past the float range
+        f = math.inf
+    if f == math.inf:
+        return "it is too large for a float (above 1.8e308): scale the weights down"
+    if f == 0 and x != 0:
+        return TINY_WEIGHT
+    return None

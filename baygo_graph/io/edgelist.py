@@ -42,7 +42,7 @@ import pandas as pd
 
 from .. import _text
 from .._text import counted
-from .._validate import check_bool, check_unique_names, int_label_texts
+from .._validate import TINY_WEIGHT, check_bool, check_unique_names, int_label_texts
 from ..exceptions import BudgetError, CellError, RunFormatError
 from ..limits import (
     EDGE_LIST_BYTES_PER_STEP,
@@ -485,9 +485,7 @@ def _text_weights(text: pd.Series, name: str) -> pd.Series:
         raise CellError(
             f"weight column {name!r} ",
             row,
-            f": {_text.shorten(repr(text.iloc[row]), 30)} is a "
-            "positive weight that underflows to 0 as a double (its contact would vanish): "
-            "scale the weights",
+            f": {_text.shorten(repr(text.iloc[row]), 30)}: {TINY_WEIGHT}",
         )
     return numbers
 

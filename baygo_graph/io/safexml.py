@@ -45,7 +45,7 @@ import defusedxml.ElementTree as DET
 import networkx as nx
 
 from .._text import big_int, counted, shorten
-from .._validate import INTEGER_TEXT, NUMBER_TEXT, underflows
+from .._validate import INTEGER_TEXT, NUMBER_TEXT, TINY_WEIGHT, underflows
 from ..exceptions import RunFormatError
 from ..limits import check_budget
 
@@ -118,11 +118,10 @@ def _convert(text, kind: str, where: str):
         if kind in ("float", "double"):
             value = float(text)
             if underflows(text, value):
-                raise ValueError(f"{_q(text)} is a positive number that underflows to 0 as a "
-                                 "double (its edge would vanish): scale the weights")  # fmt: skip
+                raise ValueError(f"{_q(text)}: {TINY_WEIGHT}")
             return value
     except ValueError as e:  # int()'s own message quotes 200 characters of the text
-        why = str(e) if kind == "boolean" or "underflows" in str(e) else (
+        why = str(e) if kind == "boolean" or TINY_WEIGHT in str(e) else (
             f"{_q(text)} is not a valid {kind}")  # fmt: skip
         raise RunFormatError(f"{where}: {why}") from None
     return text

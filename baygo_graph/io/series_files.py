@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import decimal
 import gc
 import json
 import math
@@ -65,8 +66,8 @@ from xml.etree.ElementTree import ParseError
 import networkx as nx
 import numpy as np
 
-from .._text import NOT_XML, big_int, counted, shorten
-from .._validate import underflows
+from .._text import NOT_XML, big_int, counted, short_repr, shorten
+from .._validate import underflows, weight_problem
 from ..exceptions import RunFormatError
 from ..limits import JSON_BYTES_PER_FILE_BYTE, check_budget, estimate_series_bytes
 from ..series import SELF_WEIGHT, GraphSeries, series_from_edges, series_from_graphs
@@ -74,7 +75,7 @@ from .archives import first_bad_utf8
 from .atomic import atomic_write, check_target
 from .filekind import misnamed_message, missing_message
 from .gexf import DIGEST_KEY, TIME_AXIS_KEY, int_ids, series_digest
-from .safexml import read_graphml_series, xml_number
+from .safexml import XML_SPACE, read_graphml_series, xml_number
 from .times import TimeAxis
 from .times import _exact as _exact_time
 
@@ -468,21 +469,19 @@ def _json_step(doc, t: int) -> nx.DiGraph:
     pairs = [(d.pop("source"), d.pop("target"), d) for d in edges]
     _check_ids([u for u, _, _ in pairs], f"{where}: edge source")
     _check_ids([v for _, v, _ in pairs], f"{where}: edge target")
-    weights = [d["weight"] for _, _, d in pairs if "weight" in d]
-    tiny = next((w for w in weights if isinstance(w, _Underflow)), None)
-    if tiny is not None:
-        raise RunFormatError(
-            f"{where}: edge weight {shorten(tiny.text, 40)} is a positive weight that underflows "
-            "to 0 as a double (its edge would vanish): scale the weights"
-        )
-    text = next((w for w in weights if isinstance(w, str)), None)
-    if text is not None:
-        raise RunFormatError(f"{where}: edge weight must be a number, not text, got {text!r:.60}")
-    if not set(map(type, weights)) <= {int, float} or not all(
-        math.isfinite(w) and w >= 0 for w in weights
-    ):
-        bad = next(w for w in weights if type(w) not in (int, float) or not 0 <= w < math.inf)
-        raise RunFormatError(f"{where}: edge weight must be finite and >= 0, got {bad!r:.60}")
+    for u, v, d in pairs:  # the words of each case (weight_problem), naming the edge
+        if "weight" not in d:
+            continue
+        w = d["weight"]
+        if isinstance(w, _Written):  # a number no double holds, as written
+            value, problem = shorten(w.text, 40), weight_problem(decimal.Decimal(w.text))
+        else:
+            value, problem = short_repr(w, 40), weight_problem(w)
+        if problem is not None:
+            raise RunFormatError(
+                f"{where}: edge ({short_repr(u, 30)}, {short_repr(v, 30)}) has a weight "
+                f"{value}: {problem}"
+            )
     # undirected: both ways (a self-loop once); every edge is one contact: parallel
     # edges of the step add their weights, as rows of an edge list do
     both = (e for u, v, d in pairs for e in ((u, v, d), (v, u, d))[: 1 + (u != v)])
@@ -505,17 +504,19 @@ def _json_step(doc, t: int) -> nx.DiGraph:
     return g
 
 
-class _Underflow(float):
-    """A JSON number that is nonzero as written and 0.0 as a double (``1e-400``)."""
+class _Written(float):
+    """A JSON number no double holds, with its text: nonzero as written and 0.0 as a
+    double (``1e-400``), or finite as written and inf as a double (``1e999``)."""
 
     text: str
 
 
 def _json_float(text: str) -> float:
-    """JSON's ``parse_float``: the double, or an :class:`_Underflow` that remembers its text."""
+    """JSON's ``parse_float``: the double, or a :class:`_Written` that remembers its text
+    (JSON's own ``Infinity`` and ``NaN`` are constants, never given here)."""
     value = float(text)
-    if underflows(text, value):
-        value = _Underflow(value)
+    if underflows(text, value) or math.isinf(value):
+        value = _Written(value)
         value.text = text
     return value
 
@@ -668,16 +669,11 @@ def _attvalues(el, ids: set, where: str) -> list[tuple]:
 def _weight(text, where: str) -> float:
     w = xml_number(text, "double") if isinstance(text, str) else None
     if w is None:
-        w = math.nan
-    if not math.isfinite(w) or w < 0:
-        raise RunFormatError(
-            f"{where}: weight {shorten(repr(text), 40)} is not a finite number >= 0"
-        )
-    if underflows(text, w):
-        raise RunFormatError(
-            f"{where}: weight {shorten(repr(text), 40)} is a positive weight that underflows "
-            "to 0 as a double (its edge would vanish): scale the weights"
-        )
+        problem = "it is not a number: weights are real numbers >= 0"
+    else:  # the number as written, for the words of its case (weight_problem)
+        problem = weight_problem(decimal.Decimal(text.strip(XML_SPACE)))
+    if problem is not None:
+        raise RunFormatError(f"{where}: weight {shorten(repr(text), 40)}: {problem}")
     return w
 
 

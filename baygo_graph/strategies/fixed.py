@@ -11,8 +11,6 @@ named option; see ``docs/paper.md``.
 
 from __future__ import annotations
 
-import decimal
-import numbers
 import warnings
 from dataclasses import dataclass
 
@@ -21,6 +19,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._text import counted, short_repr
+from .._validate import weight_problem
 from ..series import FixedSeries, row_shares
 from .base import Plan
 from .physical import _check_nodes, listen_matrix
@@ -127,30 +126,17 @@ class FixedGraph:
                 )
             with np.errstate(over="ignore"):  # 1 / a subnormal total: handled below
                 inv = 1.0 / total
+            rows = np.repeat(np.arange(agents), np.diff(w.indptr))
             if np.isfinite(total).all() and np.isfinite(inv).all():
-                w = sp.diags_array(inv) @ w
+                shares = w.data * inv[rows]  # the bits of diag(1 / total) @ A
             else:  # huge or subnormal weights: each entry divided by its row's total
-                coo = sp.coo_array(w)
-                shares, _ = row_shares(coo.data, coo.row, agents)
-                w = sp.csr_array((shares, (coo.row, coo.col)), shape=(agents, agents))
+                shares, _ = row_shares(w.data, rows, agents)
+            _check_no_share_vanishes(w, rows, shares, self.graph.is_directed())
+            w = sp.csr_array((shares, w.indices, w.indptr), shape=(agents, agents))
         w = sp.csr_array(w)
         w.eliminate_zeros()
         w.sort_indices()
         return w
-
-
-def _as_weight(x) -> float | None:
-    """``x`` as a float weight if it is a real number (a Decimal too), finite as a float
-    and >= 0, and not a positive number no float holds (it would drop its edge)."""
-    if isinstance(x, bool) or not isinstance(x, numbers.Real | decimal.Decimal):
-        return None
-    try:
-        f = float(x)
-    except (OverflowError, ValueError):  # an int past the float range, a signalling NaN
-        return None
-    if f == 0 and x != 0:  # below the smallest float: 0 would drop the edge (or hide a
-        return None  # negative weight)
-    return f if 0 <= f < np.inf else None
 
 
 def _edge_matrix(graph, agents: int) -> sp.csr_array:
@@ -161,17 +147,14 @@ def _edge_matrix(graph, agents: int) -> sp.csr_array:
     check of :func:`listen_matrix`, which the other rules go through)."""
     _check_nodes(graph, agents)
     edges = list(graph.edges(data="weight", default=1.0))
-    bad = next(((u, v, x) for u, v, x in edges if _as_weight(x) is None), None)
-    if bad is not None:
-        u, v, x = bad
-        raise ValueError(
-            f"graph edge ({u!r}, {v!r}) has a 'weight' attribute {short_repr(x)}: "
-            "weights must be real numbers, finite and >= 0 as floats (a positive weight "
-            "below 5e-324 would become 0 and drop its edge: scale the weights)"
-        )
+    for u, v, x in edges:
+        if (problem := weight_problem(x)) is not None:
+            raise ValueError(
+                f"graph edge ({u!r}, {v!r}) has a 'weight' attribute {short_repr(x)}: {problem}"
+            )
     src = np.fromiter((u for u, _, _ in edges), dtype=np.int64, count=len(edges))
     dst = np.fromiter((v for _, v, _ in edges), dtype=np.int64, count=len(edges))
-    val = np.fromiter((_as_weight(x) for _, _, x in edges), dtype=float, count=len(edges))
+    val = np.fromiter((float(x) for _, _, x in edges), dtype=float, count=len(edges))
     if not graph.is_directed():  # neighbours hear each other; a self-loop once
         two = src != dst
         src, dst = np.concatenate([src, dst[two]]), np.concatenate([dst, src[two]])
@@ -192,6 +175,27 @@ def _edge_matrix(graph, agents: int) -> sp.csr_array:
             "overflows: weights must sum to a finite number"
         )
     return a
+
+
+def _check_no_share_vanishes(a, rows, shares, directed: bool) -> None:
+    """Refuse a positive entry of ``a`` (CSR, row ``i``: agent ``i``'s weights) whose
+    share of its row's total is below the smallest float: it would become 0 and drop
+    its edge, never said (``5e-324`` beside a weight 1)."""
+    lost = (shares == 0) & (a.data > 0)
+    if lost.any():
+        k = int(np.flatnonzero(lost)[0])
+        i, j = int(rows[k]), int(a.indices[k])
+        what = f"agent {i}'s self-weight" if i == j else f"graph edge ({j}, {i})"
+        if not directed and i != j:
+            what += f" (agent {i}'s side)"
+        with np.errstate(over="ignore"):
+            total = float(a.data[rows == i].sum())
+        raise ValueError(
+            f"{what} has a weight {float(a.data[k])!r} whose share of agent {i}'s total "
+            f"{total!r} is below the smallest float (5e-324): "
+            "it would become 0 and drop its edge: scale that agent's weights closer "
+            "together"
+        )
 
 
 class _FixedPlan(Plan):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from fractions import Fraction
 
@@ -26,7 +27,7 @@ def data():
 def test_edge_weights_must_be_finite_and_non_negative(bad, data):
     g = nx.DiGraph()
     g.add_weighted_edges_from([(0, 1, 1.0), (1, 2, bad), (2, 0, 2.0)])
-    with pytest.raises(ValueError, match="weights must be real numbers, finite and >= 0"):
+    with pytest.raises(ValueError, match="negative|not finite"):
         FixedGraph(g, weights="edge").matrix(3, delta=0.5)
     with pytest.raises(ValueError, match="'weight' attribute"):
         bg.simulate(FixedGraph(g, weights="edge"), data=data, **KW)
@@ -165,3 +166,54 @@ def test_decimal_and_fraction_weights_are_numbers_and_none_vanishes(weight, read
     w = FixedGraph(g, weights="edge").matrix(3, delta=0.5).toarray()
     # row 2 hears 1 with the weight read, beside its own self-weight 1 (no self-loop)
     assert w[2].tolist() == pytest.approx([0.0, read / (1 + read), 1 / (1 + read)])
+
+
+_JSON_SERIES = (
+    '{"format": "baygo-graph-series", "graphs": [{"directed": true, "multigraph": false, '
+    '"graph": {}, "nodes": [{"id": "a"}, {"id": "b"}], "links": [{"source": "a", '
+    '"target": "b", "weight": WEIGHT}]}]}'
+)
+_GEXF_SERIES = (
+    '<?xml version="1.0" encoding="UTF-8"?><gexf xmlns="http://gexf.net/1.2" version="1.2">'
+    '<graph mode="dynamic" defaultedgetype="directed" timeformat="integer"><nodes>'
+    '<node id="a"/><node id="b"/></nodes><edges><edge id="0" source="a" target="b" '
+    'weight="WEIGHT" start="0" end="1"/></edges></graph></gexf>'
+)
+
+
+@pytest.mark.parametrize(
+    ("name", "weight", "words"),
+    [
+        ("s.json", "null", "None is not a number"),
+        ("s.json", "true", "a bool is not a number"),
+        ("s.json", '"1"', "a str is not a number"),
+        ("s.json", "[0.5]", "a list is not a number"),
+        ("s.json", "-1", "it is negative"),
+        ("s.json", "-1e-400", "it is negative"),  # -0.0 as a double, negative as written
+        ("s.json", "NaN", "it is not finite"),
+        ("s.json", "-Infinity", "it is not finite"),
+        ("s.json", "1e999", r"it is too large for a float .*scale the weights down"),
+        ("s.json", "1" + "0" * 400, "it is too large for a float"),
+        ("s.json", "1e-400", r"it is positive but below the smallest float .*scale the weights up"),
+        ("s.gexf", "abc", "it is not a number"),
+        ("s.gexf", "-5", "it is negative"),
+        ("s.gexf", "-1e-400", "it is negative"),
+        ("s.gexf", "NaN", "it is not finite"),
+        ("s.gexf", "-INF", "it is not finite"),
+        ("s.gexf", "1e999", "it is too large for a float"),
+        ("s.gexf", "1e-400", "it is positive but below the smallest float"),
+    ],
+)
+def test_series_files_refuse_a_bad_weight_in_the_words_of_its_case(tmp_path, name, weight, words):
+    # hostile20 Y4's siblings in the series files: a JSON null, bool, -1 and 1e999 were one
+    # text "must be finite and >= 0" (a 401-digit integer: Python's OverflowError); a
+    # GEXF -5, NaN and 1e999 one text "is not a finite number >= 0"
+    template = _JSON_SERIES if name.endswith(".json") else _GEXF_SERIES
+    path = tmp_path / name
+    path.write_text(template.replace("WEIGHT", weight))
+    with pytest.raises(bg.RunFormatError) as e:
+        bg.as_series(path)
+    text = str(e.value)
+    assert re.search(words, text), text
+    assert ("('a', 'b')" in text) if name.endswith(".json") else ("(a -> b)" in text), text
+    assert len(text) <= 300 and "\n" not in text, text

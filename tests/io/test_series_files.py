@@ -328,15 +328,15 @@ def test_json_undirected_matches_networkx(tmp_path_factory, edges):
         ({"nodes": [{"id": 0}], "edges": [{"source": 0, "target": 1}]}, "undeclared node"),
         (
             {"nodes": [{"id": 0}], "edges": [{"source": 0, "target": 0, "weight": -1}]},
-            "edge weight must be finite and >= 0, got -1",
+            r"edge \(0, 0\) has a weight -1: it is negative",
         ),  # fmt: skip
         (
             {"nodes": [{"id": 0}], "edges": [{"source": 0, "target": 0, "weight": "1"}]},
-            "edge weight must be a number, not text, got '1'",
+            r"edge \(0, 0\) has a weight '1': a str is not a number",
         ),  # fmt: skip
         (
             {"nodes": [{"id": 0}], "edges": [{"source": 0, "target": 0, "weight": 1e999}]},
-            "edge weight must be finite and >= 0, got inf",
+            r"edge \(0, 0\) has a weight inf: it is not finite",
         ),  # fmt: skip
         ({"nodes": [], "edges": [], "directed": "no"}, "graph 0: 'directed' must be a bool"),
         ({"nodes": {}, "edges": []}, "graph 0: 'nodes' must be a list"),
