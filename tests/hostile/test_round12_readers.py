@@ -355,9 +355,9 @@ _GEXF = (
         ("s.graphml", {"kind": "int", "w": "\u0662", "step": "0"}, "is not a valid double"),
         ("s.graphml", {"kind": "int", "w": "2\u00a0", "step": "0"}, "is not a valid double"),
         ("s.graphml", {"kind": "double", "w": "1", "step": "2.5"}, "needs an integer 'step'"),
-        ("s.gexf", {"w": "1_000"}, "weight '1_000' is not a finite number"),
-        ("s.gexf", {"w": "\u0661"}, "is not a finite number"),
-        ("s.gexf", {"w": "2\u00a0"}, "is not a finite number"),
+        ("s.gexf", {"w": "1_000"}, "weight '1_000': it is not a number"),
+        ("s.gexf", {"w": "\u0661"}, "': it is not a number"),
+        ("s.gexf", {"w": "2\u00a0"}, "': it is not a number"),
     ],
 )  # fmt: skip
 def test_numbers_in_xml_series_are_ascii(tmp_path, name, fill, said):
