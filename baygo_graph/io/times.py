@@ -1064,8 +1064,10 @@ class TimeAxis:
         """The rule the viewer page computes :meth:`step_label` and :meth:`span` with,
         for any step (no per-step array): ``kind`` ``"integer"``, ``"months"`` (calendar
         months and years), ``"days"`` (whole days from midnight: weeks, ``"1D"``) or
-        ``"clock"`` (a duration on a fixed clock); None for a zone whose offsets move
-        within a step's hours (the page then shows steps and the axis line only)."""
+        ``"clock"`` (a duration on a fixed clock, its start and width in integer
+        nanoseconds as text, so a ``250us`` bin is said exactly); None for a zone whose
+        offsets move within a step's hours (the page then shows steps and the axis line
+        only)."""
         if self.integer:
             return {"kind": "integer", "start": self.start, "bin": str(self.bin)}
         wall = self._wall
@@ -1083,6 +1085,10 @@ class TimeAxis:
         ):  # fmt: skip
             return None
         suffix = {"UTC": "Z", None: ""}.get(self.zone, self.zone)
+        if kind == "clock":  # exact to the nanosecond (a 250us bin): integers as text
+            return {"kind": kind, "start_ns": str(_integer_ns(wall.to_datetime64())),
+                    "width_ns": str(_integer_ns(width.to_timedelta64())),
+                    "suffix": suffix}  # fmt: skip
         ms = (wall.as_unit("s") - pd.Timestamp(0).as_unit("s")) / pd.Timedelta(milliseconds=1)
         return {"kind": kind, "start_ms": ms, "width_ms": width / pd.Timedelta(milliseconds=1),
                 "suffix": suffix}  # fmt: skip
@@ -1147,6 +1153,15 @@ _NO_TIME = "a time outside the timestamps pandas holds"
 def _date_text(wall: pd.Timestamp) -> str:
     """The date of a timestamp as ISO 8601 writes it (year 0 too: no Python date)."""
     return wall.isoformat()[:10]
+
+
+def _integer_ns(value) -> int:
+    """A numpy datetime64 (since 1970) or timedelta64 in nanoseconds, as a Python int:
+    exact in any unit, years before 1678 and after 2262 too."""
+    unit, count = np.datetime_data(value.dtype)
+    size = {"D": 86400 * 10**9, "h": 3600 * 10**9, "m": 60 * 10**9, "s": 10**9,
+            "ms": 10**6, "us": 10**3, "ns": 1}[unit]  # fmt: skip
+    return int(value.astype(np.int64)) * count * size
 
 
 def _width(ns: int) -> pd.Timedelta:
