@@ -163,3 +163,28 @@ def test_plot_titles_name_the_steps_times(dates):
     plt.close("all")
     assert titles["graph_last_step"].startswith("step 5, 2024-05-06 (")
     assert titles["graph_union"].startswith("union of steps 4..5, 2024-05-05 to 2024-05-06 (")
+
+
+@pytest.mark.parametrize("second", ["dates.graphml", "run0"])
+def test_a_dated_series_never_enters_the_many_run_table(dates, tmp_path, second):
+    # Decision (issue 30): the many-run table (analyze A B, table.csv, summary.csv, --json)
+    # takes saved runs only, simulations whose steps have no clock; a dated series goes
+    # through the one-series report, which says its dates. Given with another input it
+    # is refused in one line naming it, never tabled without its dates.
+    series = bg.as_series(dates, bin="1D")
+    bg.write_series(series, tmp_path / "dates.json")
+    bg.write_series(series, tmp_path / "dates.graphml")
+    model, data = bg.models.LinearRegression(grid=9), bg.synthetic_bodyfat(40)
+    for seed in (0, 1):
+        run = bg.simulate("baygo", agents=3, steps=5, model=model, rng=seed, data=data)
+        run.save(tmp_path / f"run{seed}")
+    run = tmp_path / "run0"
+    result = CliRunner().invoke(cli, ["analyze", str(tmp_path / "dates.json"),
+                                      str(tmp_path / second)])  # fmt: skip
+    assert result.exit_code == 2
+    line = result.output.strip().splitlines()[-1]
+    assert f"{tmp_path / 'dates.json'} is a JSON series; analyze one series at a time" in line
+    alone = json.loads(_analyze(tmp_path / "dates.json", "--json"))
+    assert alone["time_axis"]["text"] == AXIS  # alone, its dates are said
+    many = json.loads(_analyze(run, tmp_path / "run1", "--json"))  # runs: steps, no clock
+    assert not any("time" in k for row in many["runs"] for k in row)
