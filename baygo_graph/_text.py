@@ -94,7 +94,8 @@ def figure_label(text, limit: int = FIGURE_LABEL_CHARS) -> str:
 
     A tab or a line break is drawn as a visible mark (``⇥``, ``↵``), never as a space
     that would make ``"a\\tb"`` look like the label ``"a b"``. Right-to-left text is
-    drawn in logical order (matplotlib has no bidirectional layout; docs/formats.md).
+    drawn in reading order by matplotlib 3.11 or later (its layout, libraqm, is
+    bidirectional), in logical order by an earlier one (docs/formats.md).
 
     Examples
     --------
