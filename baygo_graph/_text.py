@@ -34,6 +34,7 @@ import hashlib
 import re
 
 __all__ = [
+    "a_kind",
     "NOT_XML",
     "SYNTHETIC_GID",
     "SYNTHETIC_TEXT",
@@ -95,7 +96,8 @@ def figure_label(text, limit: int = FIGURE_LABEL_CHARS) -> str:
 
     A tab or a line break is drawn as a visible mark (``⇥``, ``↵``), never as a space
     that would make ``"a\\tb"`` look like the label ``"a b"``. Right-to-left text is
-    drawn in logical order (matplotlib has no bidirectional layout; docs/formats.md).
+    drawn in reading order by matplotlib 3.11 or later (its layout, libraqm, is
+    bidirectional), in logical order by an earlier one (docs/formats.md).
 
     Examples
     --------
@@ -123,6 +125,18 @@ def counted(n, word: str, plural: str | None = None, *, spec: str = "") -> str:
     '12,000 rows'
     """
     return f"{n:{spec}} {word if n == 1 else plural or word + 's'}"
+
+
+def a_kind(name: str) -> str:
+    """``name`` (a type's name) with its article, as a message says what a value is:
+    ``a list``, ``an object``, ``an ndarray``.
+
+    Examples
+    --------
+    >>> a_kind("object"), a_kind("str"), a_kind(type(None).__name__)
+    ('an object', 'a str', 'a NoneType')
+    """
+    return f"{'an' if name[:1].lower() in 'aeio' or name.startswith('nd') else 'a'} {name}"
 
 
 def markdown(text) -> str:

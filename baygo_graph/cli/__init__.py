@@ -181,6 +181,51 @@ def _say_wrote(path, what: str = "wrote", note: str = "") -> None:
         stdout_failed(e, stream)
 
 
+def _matplotlib_folder() -> str | None:
+    """``MPLCONFIGDIR`` set to a private temporary folder (removed at exit) when the one
+    matplotlib would use (``$MPLCONFIGDIR``, else ``~/.config/matplotlib`` and
+    ``~/.cache/matplotlib`` or their XDG folders) cannot be written: a read-only home on a
+    cluster node, ``HOME=/`` of a service user. Matplotlib would make the same temporary
+    folder itself, with a two-line log of advice on stderr (hostile21 Z2); figures are
+    the same either way. Returns the value to put back afterwards (None: unset)."""
+    before = os.environ.get("MPLCONFIGDIR")
+    if "matplotlib" in sys.modules:  # its folders are chosen already
+        return before
+    from pathlib import Path
+
+    try:
+        home = Path.home()
+    except RuntimeError:  # no home at all
+        home = None
+    if before:
+        folders = [Path(before)]
+    elif sys.platform.startswith(("linux", "freebsd")):
+        folders = [
+            Path(os.environ[env]) if os.environ.get(env) else home and home / default
+            for env, default in (("XDG_CONFIG_HOME", ".config"), ("XDG_CACHE_HOME", ".cache"))
+        ]
+        folders = [f and f / "matplotlib" for f in folders]
+    else:
+        folders = [home and home / ".matplotlib"]
+    for folder in folders:
+        try:
+            folder.resolve().mkdir(parents=True, exist_ok=True)  # as matplotlib does
+            usable = folder.is_dir() and os.access(folder, os.W_OK)
+        except (OSError, AttributeError):  # AttributeError: no home to put it in
+            usable = False
+        if not usable:
+            import atexit
+            import shutil
+            import tempfile
+
+            with contextlib.suppress(OSError):  # none at all: matplotlib says so itself
+                private = tempfile.mkdtemp(prefix="baygo-matplotlib-")
+                atexit.register(shutil.rmtree, private, ignore_errors=True)
+                os.environ["MPLCONFIGDIR"] = private
+            break
+    return before
+
+
 def main(argv=None) -> int:
     """Entry point of the ``baygo`` script; returns the exit code.
 
@@ -216,6 +261,7 @@ def main(argv=None) -> int:
     for note in (r".* tasks which were still being processed", r".* tasks have been successfully"):
         warnings.filterwarnings("ignore", message=note, category=UserWarning)
     debug_before = os.environ.get(DEBUG_ENV)
+    mpl_before = _matplotlib_folder()
     pid_before = os.environ.get(CLI_PID_ENV)
     os.environ[CLI_PID_ENV] = str(os.getpid())  # workers started now ignore Ctrl-C
     from ._common import STDOUT_ERRORS
@@ -298,10 +344,11 @@ def main(argv=None) -> int:
         click.echo(f"baygo: error: {_one_line(named)}", err=True)
         code = 1
     finally:
-        if debug_before is None:
-            os.environ.pop(DEBUG_ENV, None)
-        else:
-            os.environ[DEBUG_ENV] = debug_before
+        for env, value in ((DEBUG_ENV, debug_before), ("MPLCONFIGDIR", mpl_before)):
+            if value is None:
+                os.environ.pop(env, None)
+            else:
+                os.environ[env] = value
         if pid_before is None:
             os.environ.pop(CLI_PID_ENV, None)
         else:

@@ -354,19 +354,6 @@ def _check_viewer_budget(series, *, window: int, layout: str) -> None:
     )
 
 
-def _page_rule(axis) -> dict | None:
-    """The time axis's rule for the page's own step times, or None (the page then names
-    steps and says the axis line only) where the page's clock, whole milliseconds (a
-    JavaScript Date), could not say them exactly: a step or a start with a part below the
-    millisecond (``--bin 250us`` labelled every step 08:00: hostile18 W10)."""
-    rule = None if axis is None else axis.viewer_rule()
-    if rule is not None and rule.get("kind") in ("clock", "days"):
-        whole = [float(rule[k]).is_integer() for k in ("start_ms", "width_ms") if k in rule]
-        if not all(whole):
-            return None
-    return rule
-
-
 def _viewer_data(source, *, window: int, layout_seed: int, layout: str, title: str) -> dict:
     run = source if isinstance(source, Run) else None
     series = as_series(source)
@@ -393,7 +380,7 @@ def _viewer_data(source, *, window: int, layout_seed: int, layout: str, title: s
         "window": window,
         # when each step starts (io.times.TimeAxis): the slider names the step's start
         "time_axis": None if series.time_axis is None else series.time_axis.as_dict(),
-        "time": _page_rule(series.time_axis),
+        "time": None if series.time_axis is None else series.time_axis.viewer_rule(),
         "synthetic": synthetic,
         # the words only on a synthetic page: a search for them finds synthetic outputs
         "synthetic_text": SYNTHETIC_TEXT if synthetic else "",

@@ -963,11 +963,37 @@ class TimeAxis:
         if self.origin not in ORIGINS:
             raise ValueError(f"origin must be 'first' or 'epoch', got {self.origin!r}")
         if isinstance(self.bin, bool) or not isinstance(self.bin, int | str):
-            raise TypeError(f"bin must be an int or a str, got {type(self.bin).__name__}")
+            raise TypeError(
+                "bin must be an int (integer times) or a str (a duration or a calendar "
+                f"period), got {type(self.bin).__name__}"
+            )
+        integer_start = isinstance(self.start, str) and INTEGER_TEXT.fullmatch(self.start)
         if self.integer:
-            int(self.start)  # the integer as written, or ValueError
-        else:
-            _ = self._wall  # a time pandas reads, or ValueError
+            if self.bin <= 0:
+                raise ValueError(f"an integer bin must be > 0, got {_bin_text(self.bin)}")
+            if not integer_start:
+                raise ValueError(
+                    f"start must be an integer time as written, as the int bin "
+                    f"{_bin_text(self.bin)} counts integers, got {_text.short_repr(self.start)}"
+                )
+            return
+        if integer_start:  # an integer time with a text bin ("5"): pandas' date words before
+            raise ValueError(
+                f"start {_text.short_repr(self.start)} is an integer time: its bin must be an "
+                f"int ({_text.shorten(self.bin, 20)}, not {_text.short_repr(self.bin, 20)})"
+                if INTEGER_TEXT.fullmatch(self.bin)
+                else f"start {_text.short_repr(self.start)} is an integer time: its bin must be "
+                f"an int, got {_bin_text(self.bin)}"
+            )
+        if _calendar(self.bin) is None:
+            _duration_ns(self.bin)  # a duration, or ValueError saying what a bin is
+        try:
+            _ = self._wall  # a time pandas reads
+        except (ValueError, TypeError, OverflowError):
+            raise ValueError(
+                f"start must be an ISO 8601 time for the bin {_bin_text(self.bin)}, got "
+                f"{_text.short_repr(self.start)}"
+            ) from None
 
     @property
     def integer(self) -> bool:
@@ -1064,8 +1090,10 @@ class TimeAxis:
         """The rule the viewer page computes :meth:`step_label` and :meth:`span` with,
         for any step (no per-step array): ``kind`` ``"integer"``, ``"months"`` (calendar
         months and years), ``"days"`` (whole days from midnight: weeks, ``"1D"``) or
-        ``"clock"`` (a duration on a fixed clock); None for a zone whose offsets move
-        within a step's hours (the page then shows steps and the axis line only)."""
+        ``"clock"`` (a duration on a fixed clock, its start and width in integer
+        nanoseconds as text, so a ``250us`` bin is said exactly); None for a zone whose
+        offsets move within a step's hours (the page then shows steps and the axis line
+        only)."""
         if self.integer:
             return {"kind": "integer", "start": self.start, "bin": str(self.bin)}
         wall = self._wall
@@ -1083,6 +1111,10 @@ class TimeAxis:
         ):  # fmt: skip
             return None
         suffix = {"UTC": "Z", None: ""}.get(self.zone, self.zone)
+        if kind == "clock":  # exact to the nanosecond (a 250us bin): integers as text
+            return {"kind": kind, "start_ns": str(_integer_ns(wall.to_datetime64())),
+                    "width_ns": str(_integer_ns(width.to_timedelta64())),
+                    "suffix": suffix}  # fmt: skip
         ms = (wall.as_unit("s") - pd.Timestamp(0).as_unit("s")) / pd.Timedelta(milliseconds=1)
         return {"kind": kind, "start_ms": ms, "width_ms": width / pd.Timedelta(milliseconds=1),
                 "suffix": suffix}  # fmt: skip
@@ -1131,7 +1163,7 @@ class TimeAxis:
         try:
             axis = cls(**{k: data[k] for k in keys if k in data})
         except (TypeError, ValueError) as e:
-            raise ValueError(f"a time axis that cannot be read: {_text.shorten(e, 120)}") from None
+            raise ValueError(_text.shorten(e, 160)) from None
         if "text" in data and data["text"] != axis.describe():  # the copy for readers
             raise ValueError(
                 f"a time axis whose text {_text.shorten(repr(data['text']), 80)} is not what "
@@ -1147,6 +1179,15 @@ _NO_TIME = "a time outside the timestamps pandas holds"
 def _date_text(wall: pd.Timestamp) -> str:
     """The date of a timestamp as ISO 8601 writes it (year 0 too: no Python date)."""
     return wall.isoformat()[:10]
+
+
+def _integer_ns(value) -> int:
+    """A numpy datetime64 (since 1970) or timedelta64 in nanoseconds, as a Python int:
+    exact in any unit, years before 1678 and after 2262 too."""
+    unit, count = np.datetime_data(value.dtype)
+    size = {"D": 86400 * 10**9, "h": 3600 * 10**9, "m": 60 * 10**9, "s": 10**9,
+            "ms": 10**6, "us": 10**3, "ns": 1}[unit]  # fmt: skip
+    return int(value.astype(np.int64)) * count * size
 
 
 def _width(ns: int) -> pd.Timedelta:

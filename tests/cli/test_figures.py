@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 
 import pandas as pd
 import pytest
@@ -300,3 +303,25 @@ def test_the_horizon_rule_keeps_the_papers_study_at_its_steps():
         got = default_horizons(steps)
         assert got == tuple(sorted({max(2, -(-steps // 2)), steps, 2 * steps, 5 * steps}))
         assert max(got) == 5 * steps and steps in got
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="matplotlib's XDG folders")
+@pytest.mark.parametrize(
+    "command",
+    [["plot", "{run}", "--out", "{tmp}/p", "--format", "png"], ["view", "{run}", "--out",
+     "{tmp}/v.html"], ["animate", "{run}", "--out", "{tmp}/a.gif", "--dpi", "30"]],
+)  # fmt: skip
+def test_a_home_that_cannot_be_written_gives_no_matplotlib_log(run_dir, tmp_path, command):
+    # hostile21 Z2: HOME read-only (cluster nodes) or '/' (service users): matplotlib's own
+    # two-line log of advice came on stderr, never a 'baygo: note:' line
+    home = tmp_path / "home"
+    home.write_text("a file: no folder can be made in it")
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("MPLCONFIGDIR", "XDG_CONFIG_HOME", "XDG_CACHE_HOME")}  # fmt: skip
+    env |= {"HOME": str(home), "PYTHONPATH": os.pathsep.join(sys.path), "MPLBACKEND": "Agg"}
+    args = [a.format(run=run_dir, tmp=tmp_path) for a in command]
+    main_ = "import sys; from baygo_graph.cli import main; sys.exit(main(sys.argv[1:]))"
+    done = subprocess.run([sys.executable, "-c", main_, *args], capture_output=True, text=True,
+                          env=env, timeout=300)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == "", done.stderr

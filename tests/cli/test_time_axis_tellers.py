@@ -115,6 +115,16 @@ def _axes():
         (["0001-01-01", "9999-12-31"], {"bin": "7W", "origin": "epoch"}),  # year 0
         (["0050-03-05", "0051-01-01"], {"bin": "MS"}),  # years below 100
         (["2262-04-10T00:00", "2262-04-11T23:00"], {"bin": "1h"}),  # past ns timestamps
+        # below the millisecond (hostile18 W10: a JavaScript Date said every step 08:00)
+        (
+            ["2024-05-01T08:00:00.000000+02:00", "2024-05-01T08:00:00.000600+02:00"],
+            {"bin": "250us"},
+        ),  # fmt: skip
+        (["2024-05-01T08:00:00.000300Z", "2024-05-01T08:00:00.009Z"], {"bin": "1500us"}),
+        (["2024-05-01T08:00:00.000000100", "2024-05-01T08:00:00.000001"], {"bin": "100ns"}),
+        (["1969-12-31T23:59:59.999999", "1970-01-01T00:00:00.5"], {"bin": "7us"}),  # < 1970
+        ([1714550400000000250, 1714550400000090000], {"bin": "333ns", "time_format": "unix-ns"}),
+        ([1714550400000001, 1714550400090000], {"bin": "1us", "time_format": "unix-us"}),
     ]:
         out.append(binned_times(pd.Series(values), **kw)[1])
     paris = pd.Series(pd.to_datetime(["2024-03-30 10:00", "2024-04-01 00:30"]))
@@ -153,3 +163,28 @@ def test_plot_titles_name_the_steps_times(dates):
     plt.close("all")
     assert titles["graph_last_step"].startswith("step 5, 2024-05-06 (")
     assert titles["graph_union"].startswith("union of steps 4..5, 2024-05-05 to 2024-05-06 (")
+
+
+@pytest.mark.parametrize("second", ["dates.graphml", "run0"])
+def test_a_dated_series_never_enters_the_many_run_table(dates, tmp_path, second):
+    # Decision (issue 30): the many-run table (analyze A B, table.csv, summary.csv, --json)
+    # takes saved runs only, simulations whose steps have no clock; a dated series goes
+    # through the one-series report, which says its dates. Given with another input it
+    # is refused in one line naming it, never tabled without its dates.
+    series = bg.as_series(dates, bin="1D")
+    bg.write_series(series, tmp_path / "dates.json")
+    bg.write_series(series, tmp_path / "dates.graphml")
+    model, data = bg.models.LinearRegression(grid=9), bg.synthetic_bodyfat(40)
+    for seed in (0, 1):
+        run = bg.simulate("baygo", agents=3, steps=5, model=model, rng=seed, data=data)
+        run.save(tmp_path / f"run{seed}")
+    run = tmp_path / "run0"
+    result = CliRunner().invoke(cli, ["analyze", str(tmp_path / "dates.json"),
+                                      str(tmp_path / second)])  # fmt: skip
+    assert result.exit_code == 2
+    line = result.output.strip().splitlines()[-1]
+    assert f"{tmp_path / 'dates.json'} is a JSON series; analyze one series at a time" in line
+    alone = json.loads(_analyze(tmp_path / "dates.json", "--json"))
+    assert alone["time_axis"]["text"] == AXIS  # alone, its dates are said
+    many = json.loads(_analyze(run, tmp_path / "run1", "--json"))  # runs: steps, no clock
+    assert not any("time" in k for row in many["runs"] for k in row)

@@ -65,3 +65,43 @@ def test_a_label_is_drawn_as_written_a_tab_as_a_visible_mark(label, drawn):
                labels=[label, "other"])  # fmt: skip
     assert drawn in [t.get_text() for t in ax.texts]
     plt.close(fig)
+
+
+@pytest.mark.skipif(
+    not hasattr(__import__("matplotlib.ft2font").ft2font, "__libraqm_version__"),
+    reason="matplotlib before 3.11 lays text out left to right (docs/formats.md)",
+)
+@pytest.mark.parametrize("label", ["שלום", "سلام"])
+def test_a_right_to_left_label_is_drawn_in_reading_order(label):
+    """hostile18 W8: "שלום" was drawn ש-ל-ו-ם from the left (a reader sees "םולש");
+    matplotlib 3.11's layout is bidirectional: a node label's first letter is drawn
+    rightmost, found on the rendered figure by its own glyph."""
+    import matplotlib.pyplot as plt
+
+    from baygo_graph.figures._graph import draw_nodes
+
+    def drawn(text):  # the text alone, in the label's font, on a blank canvas
+        fig = plt.figure(figsize=(3, 1), dpi=100)
+        fig.text(0.5, 0.5, text, fontsize=40, ha="center", va="center")
+        fig.canvas.draw()
+        ink = 255.0 - np.asarray(fig.canvas.buffer_rgba())[..., :3].mean(axis=2)
+        plt.close(fig)
+        rows, cols = np.nonzero(ink > 40)
+        return ink[rows.min() : rows.max() + 1, cols.min() : cols.max() + 1]
+
+    fig, ax = plt.subplots()
+    draw_nodes(ax, np.array([[0.0, 0.0], [1.0, 1.0]]), informative=0, sizes=np.full(2, 30.0),
+               labels=[label, "x"])  # fmt: skip
+    assert label in [t.get_text() for t in ax.texts]  # as written, no reordering of ours
+    plt.close(fig)
+    word, first, last = drawn(label), drawn(label[0]), drawn(label[-1])
+    if first.shape[0] > word.shape[0] or last.shape[0] > word.shape[0]:
+        pytest.skip("a letter taller than the word (its joined form): not comparable")
+
+    def where(glyph):  # the column of the word at which the glyph fits best
+        h, w = glyph.shape
+        windows = np.lib.stride_tricks.sliding_window_view(word, (h, w))
+        cost = np.abs(windows - glyph).sum(axis=(2, 3)).min(axis=0)
+        return int(cost.argmin())
+
+    assert where(first) > where(last), "the first letter is not drawn rightmost"

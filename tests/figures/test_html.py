@@ -549,28 +549,48 @@ def test_browser_rings_nodes_outside_the_largest_strong_component(driver, tmp_pa
     assert severe(driver) == []
 
 
-@pytest.mark.parametrize(
-    ("bin_", "exact"),
-    [("250us", False), ("1500us", False), ("100ns", False), ("1ms", True), ("6h", True)],
-)
-def test_the_page_says_step_times_only_where_its_clock_can(tmp_path, bin_, exact):
-    """The page computes step times on a JavaScript Date (whole milliseconds): with
-    `--bin 250us` every step read 08:00 (hostile18 W10). Below the millisecond the page
-    names steps and says the axis line only; whole milliseconds keep their times."""
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node to run the page's script")
+@pytest.mark.parametrize("bin_", ["250us", "1500us", "100ns", "1ms", "6h"])
+def test_the_page_says_each_steps_time_as_the_python_axis(tmp_path, bin_):
+    """The page computed step times on a JavaScript Date (whole milliseconds): with
+    `--bin 250us` every step read 08:00 (hostile18 W10; then the page said steps only).
+    The written page's own script, run on its own data, names every step and every
+    aligned window as TimeAxis.step_label and TimeAxis.span do."""
     import json
     import re
+    import subprocess
+
+    import pandas as pd
 
     import baygo_graph as bg
     from baygo_graph.figures import to_html
 
-    times = ["2024-05-01T08:00:00.000000+02:00", "2024-05-01T08:00:00.000300+02:00",
-             "2024-05-01T08:00:00.000600+02:00"]  # fmt: skip
+    width = pd.Timedelta(bin_)
+    start = pd.Timestamp("2024-05-01T08:00:00.000000300+02:00")  # a start below the microsecond
+    times = [(start + width * f).isoformat() for f in (0, 1.2, 2.5, 3.7, 5.1)]
     edges = tmp_path / "us.csv"
     edges.write_text("source,target,time\n" + "".join(
-        f"{a},{b},{t}\n" for (a, b), t in zip(["ab", "ba", "ab"], times, strict=True)))  # fmt: skip
+        f"{a},{b},{t}\n" for (a, b), t in zip(["ab", "ba", "ab", "bc", "cb"], times, strict=True)
+    ))  # fmt: skip
     series = bg.as_series(edges, bin=bin_)
-    page = to_html(series, tmp_path / "v.html").read_text()
+    page = to_html(series, tmp_path / "v.html", window=2).read_text()
     data = re.search(r'<script type="application/json" id="baygo-data">(.*?)</script>', page, re.S)
     doc = json.loads(data.group(1))
-    assert doc["time_axis"]["text"]  # the axis line, always
-    assert (doc["time"] is not None) == exact, doc["time"]
+    assert doc["time_axis"]["text"] and doc["time"] is not None
+    script = page[page.index("  // -- time axis") : page.index("  // -- end of the time axis --")]
+    program = script + (
+        f"\nvar D = {json.dumps(doc)};\nvar out = [];\n"
+        "for (var k = 0; k < D.n_steps; k++) { out.push(timeLabel(D.time, k)); }\n"
+        "for (var n = 0; n < D.windows.start.length; n++) {\n"
+        "  out.push(timeSpan(D.time, D.windows.start[n], D.windows.stop[n] - 1)); }\n"
+        "console.log(JSON.stringify(out));"
+    )
+    done = subprocess.run(["node"], input=program, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    ax = series.time_axis
+    want = [ax.step_label(k) for k in range(series.n_steps)] + [
+        ax.span(a, b - 1)
+        for a, b in zip(doc["windows"]["start"], doc["windows"]["stop"], strict=True)
+    ]
+    assert json.loads(done.stdout) == want
+    assert len(set(want[: series.n_steps])) == series.n_steps  # every step its own time
