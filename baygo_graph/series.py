@@ -29,8 +29,8 @@ from collections.abc import Hashable
 import networkx as nx
 import numpy as np
 
-from ._text import counted, shorten
-from ._validate import check_bool
+from ._text import counted, short_repr, shorten
+from ._validate import check_bool, weight_problem
 from .series_backings import (
     ChoiceSeries,
     EdgeListSeries,
@@ -226,7 +226,7 @@ def series_from_graphs(graphs, *, stochastic: bool = False, self_weight=None) ->
     triples = []
     for t, g in enumerate(graphs):
         edges = g.edges(data="weight", default=1.0)
-        _check_weights(t, edges)
+        check_edge_weights(f"graph {t}", edges)
         triples += [(t, index[v], index[u], w) for u, v, w in edges]  # v hears u
         if not g.is_directed():  # {u, v}: both hear each other
             triples += [(t, index[u], index[v], w) for u, v, w in edges if u != v]
@@ -304,22 +304,17 @@ def _present(value) -> bool:
         return False
 
 
-def _check_weights(t: int, edges) -> None:
-    """Weights of graph ``t`` are real numbers (int or float, not bool, not text, not
-    None), as an edge list's weight column must be: a text ``"2"`` was read as 2."""
+def check_edge_weights(where: str, edges) -> None:
+    """Each ``(u, v, weight)`` of ``edges`` carries an edge weight (a real number >= 0 that
+    a float holds: :func:`baygo_graph._validate.weight_problem`), or the first that does
+    not is refused in the words of its case, naming ``where`` and its edge: the one rule
+    of every graph door (a list of graphs, networkx-temporal snapshots; a text ``"2"`` was
+    read as 2)."""
     for u, v, w in edges:
-        kind = None
-        if isinstance(w, bool | np.bool_ | np.complexfloating) or not isinstance(
-            w, int | float | np.number
-        ):
-            real = "a real number" if isinstance(w, complex | np.complexfloating) else "a number"
-            kind = "missing (None)" if w is None else f"{type(w).__name__}, not {real}"
-        elif isinstance(w, int) and not -(2**1023) < w < 2**1023:  # float(w) overflows
-            kind = "an integer beyond the range of a double"
-        if kind is not None:
+        if (problem := weight_problem(w)) is not None:
             raise ValueError(
-                f"graph {t}: edge {shorten(repr(u), 40)} -> {shorten(repr(v), 40)}: weight "
-                f"{shorten(repr(w), 40)} is {kind} (weights must be int or float)"
+                f"{where}: edge {short_repr(u, 40)} -> {short_repr(v, 40)}: weight "
+                f"{short_repr(w, 40)}: {problem}"
             )
 
 

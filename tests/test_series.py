@@ -194,7 +194,7 @@ def test_bad_graph_sequences():
         as_series([])
     with pytest.raises(TypeError, match="DiGraph or Graph"):
         as_series([nx.DiGraph([(0, 1)]), "not a graph"])
-    with pytest.raises(ValueError, match="finite and >= 0"):
+    with pytest.raises(ValueError, match="graph 0: edge 0 -> 1: weight nan: it is not finite"):
         as_series([nx.DiGraph([(0, 1, {"weight": float("nan")})])])
 
 

@@ -117,7 +117,7 @@ def temporal_graph_series(obj, *, self_weight="equal"):
     >>> s.n_steps, s.nodes            # times 1 and 2 had no snapshot: empty steps
     (4, (1, 2))
     """
-    from ..series import informative_marks, series_from_edges
+    from ..series import check_edge_weights, informative_marks, series_from_edges
 
     graphs = list(obj.to_snapshots()) if hasattr(obj, "to_snapshots") else list(obj)
     if not graphs:
@@ -135,7 +135,8 @@ def temporal_graph_series(obj, *, self_weight="equal"):
     _check(n_steps, len(nodes), entries, f"networkx-temporal ({rule})")
     index = {v: k for k, v in enumerate(nodes)}
     step, row, col, weight = [], [], [], []
-    for at, g in zip(where, graphs, strict=True):
+    for t, (at, g) in enumerate(zip(where, graphs, strict=True)):
+        check_edge_weights(f"snapshot {t}", g.edges(data="weight", default=1.0))
         for u, v, w in g.edges(data="weight", default=1.0):
             pairs = [(v, u)] if g.is_directed() else [(v, u), (u, v)] if u != v else [(v, u)]
             for r, c in pairs:
@@ -143,10 +144,7 @@ def temporal_graph_series(obj, *, self_weight="equal"):
                 row.append(index[_plain(r)])
                 col.append(index[_plain(c)])
                 weight.append(w)
-    try:
-        w = np.array(weight, dtype=float)
-    except (TypeError, ValueError) as e:
-        raise ValueError(f"edge weights must be numbers: {_text.shorten(e, 120)}") from None
+    w = np.array([float(x) for x in weight], dtype=float)
     flags = list(dict.fromkeys(_plain(v) for v in informative_marks(graphs)))
     return series_from_edges(
         step, row, col, w, n_steps=n_steps, nodes=nodes,

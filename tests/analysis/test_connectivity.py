@@ -281,7 +281,7 @@ def test_bad_series():
         smallest_b([digraph(3), 4])
     with pytest.raises(TypeError, match="Run, a series, a sequence"):
         smallest_b(nx.DiGraph([(0, 1)]))
-    with pytest.raises(ValueError, match="weights must be finite and >= 0"):
+    with pytest.raises(ValueError, match="graph 0: edge 0 -> 1: weight -1.0: it is negative"):
         smallest_b([nx.DiGraph([(0, 1, {"weight": -1.0})])])
     with pytest.raises(ValueError, match=r"need 0 <= start < stop <= 2"):
         window_union([digraph(2)] * 2, 1, 1)

@@ -59,6 +59,44 @@ def test_networkx_temporal_integer_times_and_intervals():
     assert as_series(tg.slice(attr="time", bins=2)).n_steps == 2  # snapshot order
 
 
+@pytest.mark.parametrize(
+    ("weight", "words"),
+    [
+        ("2", "a str is not a number"),
+        (b"2", "a bytes is not a number"),
+        ("1e1", "a str is not a number"),
+        (True, "a bool is not a number"),
+        (np.True_, "a bool is not a number"),
+        (None, "None is not a number"),
+        (-1.0, "it is negative"),
+        (float("nan"), "it is not finite"),
+        (10**400, "it is too large for a float"),
+    ],
+)
+def test_networkx_temporal_weights_follow_the_list_doors_rule(weight, words):
+    """hostile21 Z4: snapshots' text, bytes and bool weights were parsed ("2" read as 2,
+    True as 1) where a list of the same graphs is refused: one rule, naming the edge."""
+    tg = tx.TemporalDiGraph()
+    tg.add_edge("a", "c", time=0, weight=1.0)
+    tg.add_edge("b", "c", time=1, weight=weight)
+    with pytest.raises(ValueError, match=f"snapshot 1: edge 'b' -> 'c': weight .*: {words}"):
+        as_series(tg.slice(attr="time"))
+    same = [nx.DiGraph([("a", "c", {"weight": 1.0})]), nx.DiGraph([("b", "c", {"weight": weight})])]
+    with pytest.raises(ValueError, match=f"graph 1: edge 'b' -> 'c': weight .*: {words}"):
+        as_series(same)
+
+
+def test_networkx_temporal_reads_numeric_weights_as_the_list_door():
+    tg = tx.TemporalDiGraph()
+    tg.add_edge("a", "c", time=0, weight=np.float32(2))
+    tg.add_edge("b", "c", time=0, weight=1)
+    s = as_series(tg.slice(attr="time"))
+    ref = as_series([nx.DiGraph([("a", "c", {"weight": 2.0}), ("b", "c", {"weight": 1})])])
+    np.testing.assert_array_equal(s.weight_stack(), ref.weight_stack())
+    row = s.weights(0).toarray()[s.nodes.index("c")]  # self weight: the mean in-weight
+    np.testing.assert_allclose(row, [2 / 4.5, 1 / 4.5, 1.5 / 4.5], rtol=1e-15)
+
+
 def test_dynetx_intervals_as_stored_and_fractions_refused():
     g = dn.DynDiGraph()
     g.add_interaction("a", "b", t=0)
