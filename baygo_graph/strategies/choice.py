@@ -20,7 +20,7 @@ import numpy as np
 from ..series import ChoiceSeries
 from .base import Capabilities, Plan
 from .physical import edge_arrays, resolve_physical
-from .timevarying import physical_process
+from .timevarying import _label, physical_process, warn_alone_steps
 
 __all__ = ["ChoicePlan", "ChoiceStrategy"]
 
@@ -127,6 +127,11 @@ class ChoicePlan(Plan):
         self.listen = listen
         self.process = process
         self.edges = []  # a time-varying graph's (src, dst) per step
+        # the steps each agent had someone to listen to, for a process that cannot say
+        # before the run which agents it leaves alone (a sequence warns now)
+        self.heard = None
+        if process is not None and not process.check_alone(steps):
+            self.heard = np.zeros(agents, dtype=np.int64)
         self.choices = np.empty((steps, agents), dtype=np.int32)
         self._seen = self.choices.view()  # what choose() may read: read only
         self._seen.flags.writeable = False
@@ -144,6 +149,8 @@ class ChoicePlan(Plan):
             if plan.process is not None:
                 listen = plan.process.at(t)
                 plan.edges.append(edge_arrays(listen))
+                if plan.heard is not None:
+                    plan.heard += np.diff(listen.indptr) > 0
             listens.append(listen)
         chosen = self.strategy.choose_seeds(
             t,
@@ -171,8 +178,7 @@ class ChoicePlan(Plan):
 
     def physical_name(self) -> str:
         """The name of a time-varying physical graph."""
-        p = self.process
-        return f"failures-{p.p}" if hasattr(p, "p") else p.name
+        return _label(self.process)
 
     def records(self) -> dict:
         """The physical edges (every step's, when the graph changes)."""
@@ -181,6 +187,8 @@ class ChoicePlan(Plan):
                 return {}
             src, dst = edge_arrays(self.listen)
             return {"physical_src": src, "physical_dst": dst}
+        if self.heard is not None:
+            warn_alone_steps(self.process, self.heard, len(self.edges))
         sizes = [len(src) for src, _ in self.edges]
         return {
             "physical_ptr": np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64),

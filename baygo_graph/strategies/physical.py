@@ -95,13 +95,13 @@ got 'regular-0' (D = 0: no agent would have a neighbour) for 10 agents
     radius = float(np.sqrt(degree / (np.pi * (agents - 1))))
     graph = nx.random_geometric_graph(agents, radius, seed=seed)
     alone = sum(1 for _, d in graph.degree if d == 0)
-    if alone:
-        warnings.warn(
-            f"physical {name!r} drew a graph where {alone} of {counted(agents, 'agent')} have no "
-            "neighbour: they listen to no one (w_ii = 1); a larger D leaves fewer alone",
-            UserWarning,
-            stacklevel=2,
-        )
+    warn_alone(
+        f"the physical graph drawn for {name!r}",
+        alone,
+        agents,
+        advice="a larger D leaves fewer alone",
+        stacklevel=2,
+    )
     return graph
 
 
@@ -289,7 +289,8 @@ def resolve_listen(physical, agents: int, *, seed: int = 0) -> sp.csr_array | No
         :data:`FAST_REGULAR_ABOVE` agents, and ``"fast-regular-D"`` always, use
         :func:`random_regular_listen` instead of NetworkX (an approximation of
         the random regular graph, see there). A graph: :func:`listen_matrix`. A
-        sparse (M, M) matrix: ``listen[i, j]`` true when ``i`` may hear ``j``.
+        sparse (M, M) matrix: ``listen[i, j]`` true (or > 0) when ``i`` may
+        hear ``j``; a NaN, infinite or negative entry is refused naming it.
     agents : int
     seed : int, default 0
         Seed of a graph drawn by name.
@@ -310,6 +311,7 @@ def resolve_listen(physical, agents: int, *, seed: int = 0) -> sp.csr_array | No
             raise ValueError(
                 f"physical must be ({agents}, {agents}) as a sparse matrix, got {physical.shape}"
             )
+        _check_entries(physical)
         h = sp.csr_array(physical, dtype=bool)
         h.setdiag(False)
         h.eliminate_zeros()
@@ -333,18 +335,64 @@ def resolve_listen(physical, agents: int, *, seed: int = 0) -> sp.csr_array | No
     return None if graph is None else listen_matrix(graph, agents)
 
 
-def _warn_alone(listen: sp.csr_array, given: str) -> sp.csr_array:
-    """``listen``, with the warning a drawn geometric graph gives when agents are left
-    with no one to listen to (a user's own graph or matrix is told the same)."""
-    alone = int(np.count_nonzero(np.diff(listen.indptr) == 0))
+def _check_entries(matrix) -> None:
+    """Refuse a physical matrix entry that says neither "may listen" (a number > 0,
+    True) nor "may not" (0, False): NaN, an infinity or a negative number, named by its
+    row, column and value. Such a matrix likely holds weights (or a bug), and reading
+    every nonzero as "may listen" would change the graph without a word."""
+    coo = sp.coo_array(matrix)
+    kind = coo.dtype.kind
+    if kind not in "biuf":
+        raise TypeError(
+            "physical as a sparse matrix must hold booleans or real numbers (nonzero: i may "
+            f"listen to j), got dtype {coo.dtype}"
+        )
+    if kind == "f":
+        bad = ~np.isfinite(coo.data) | (coo.data < 0)
+    elif kind == "i":
+        bad = coo.data < 0
+    else:
+        return
+    if bad.any():
+        k = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"physical matrix entry (row {int(coo.row[k])}, col {int(coo.col[k])}) is "
+            f"{coo.data[k].item()!r}: entries are 0 (i may not listen to j) or a number > 0 "
+            f"(i may listen to j); NaN, infinities and negatives are refused "
+            f"({counted(int(bad.sum()), 'such entry', 'such entries')})"
+        )
+
+
+def warn_alone(what: str, alone: int, agents: int, *, span: str = "", advice: str = "",
+               stacklevel: int = 2) -> None:  # fmt: skip
+    """The one warning for agents left with no one to listen to (a drawn geometric
+    graph, a user's graph, matrix, sequence or process): ``what`` leaves ``alone`` of
+    ``agents`` agents alone ``span`` (e.g. "in every one of its 3 graphs"); nothing
+    when ``alone`` is 0.
+
+    Examples
+    --------
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     warn_alone("the physical graph given", 1, 5)
+    >>> str(w[0].message)
+    'the physical graph given leaves 1 of 5 agents with no one to listen to: they keep their own belief at every step (w_ii = 1)'
+    """  # noqa: E501
     if alone:
         warnings.warn(
-            f"the physical {given} given leaves {alone} of "
-            f"{counted(listen.shape[0], 'agent')} with no one to listen to: they keep their "
-            "own belief at every step (w_ii = 1)",
+            f"{what} leaves {alone} of {counted(agents, 'agent')} with no one to listen to"
+            f"{' ' + span if span else ''}: they keep their own belief at every step "
+            f"(w_ii = 1){'; ' + advice if advice else ''}",
             UserWarning,
-            stacklevel=3,
+            stacklevel=stacklevel + 1,
         )
+
+
+def _warn_alone(listen: sp.csr_array, given: str) -> sp.csr_array:
+    """``listen``, with :func:`warn_alone` when a user's graph or matrix leaves agents
+    with no one to listen to."""
+    alone = int(np.count_nonzero(np.diff(listen.indptr) == 0))
+    warn_alone(f"the physical {given} given", alone, listen.shape[0], stacklevel=3)
     return listen
 
 

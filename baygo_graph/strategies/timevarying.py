@@ -29,8 +29,9 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
+from .._text import counted
 from .._validate import check_real
-from .physical import listen_matrix
+from .physical import listen_matrix, warn_alone
 
 __all__ = [
     "PHYSICAL_PRESETS",
@@ -68,6 +69,12 @@ class PhysicalProcess:
     def at(self, t: int) -> sp.csr_array:
         """``H[i, j]``: agent ``i`` may hear ``j`` at step ``t`` (boolean CSR)."""
         raise NotImplementedError
+
+    def check_alone(self, steps: int) -> bool:
+        """Warn, before the run, of agents that have no one to listen to at any of its
+        ``steps`` steps, when the process knows its graphs in advance (True: checked;
+        False: the run counts them as it goes, :func:`warn_alone_steps`)."""
+        return False
 
 
 @dataclass
@@ -172,6 +179,22 @@ class _Sequence(PhysicalProcess):
     def at(self, t: int) -> sp.csr_array:
         return self.listens[t % len(self.listens)]
 
+    def check_alone(self, steps: int) -> bool:
+        used = self.listens[:steps]  # cycled: the graphs a run of ``steps`` steps meets
+        heard = np.zeros(self.agents, dtype=np.int64)
+        for h in used:
+            heard += np.diff(h.indptr) > 0
+        warn_alone(
+            f"the physical sequence given ({counted(len(self.listens), 'graph')}, cycled over "
+            "the steps)",
+            int(np.count_nonzero(heard == 0)),
+            self.agents,
+            span=f"in any of the {counted(len(used), 'graph')} a run of "
+            f"{counted(steps, 'step')} meets",
+            stacklevel=5,
+        )
+        return True
+
 
 @dataclass
 class _Callable(PhysicalProcess):
@@ -180,6 +203,28 @@ class _Callable(PhysicalProcess):
 
     def at(self, t: int) -> sp.csr_array:
         return listen_matrix(self.make(t, self.rng), self.agents)
+
+
+def _label(process: PhysicalProcess) -> str:
+    """A process' name as ``physical=`` takes it (``failures-0.5``)."""
+    return f"failures-{process.p}" if isinstance(process, LinkFailures) else process.name
+
+
+def warn_alone_steps(process: PhysicalProcess, heard, steps: int) -> None:
+    """After a run on ``process`` (one whose graphs are not known in advance: a
+    callable, a preset), :func:`warn_alone` of the agents that had no one to listen to
+    at any of its ``steps`` steps; ``heard[i]`` counts the steps agent ``i`` had some."""
+    if isinstance(process, _Callable):
+        what = "the physical process given (a callable)"
+    else:
+        what = f"the physical process {_label(process)!r}"
+    warn_alone(
+        what,
+        int(np.count_nonzero(heard == 0)),
+        len(heard),
+        span=f"at any of the {counted(steps, 'step')} run",
+        stacklevel=4,
+    )
 
 
 def physical_process(physical) -> PhysicalProcess | None:

@@ -70,7 +70,7 @@ def test_package_warnings_are_one_note_line_each(capsys, monkeypatch):
     err = capsys.readouterr().err
     notes = [line for line in err.splitlines() if line.startswith("baygo: note: ")]
     assert len(notes) == 2, err
-    assert "too coarse for this posterior" in notes[0] and "no neighbour" in notes[1]
+    assert "too coarse for this posterior" in notes[0] and "no one to listen to" in notes[1]
     assert "Warning:" not in err and ".py:" not in err  # no Python warning block
     assert len(err.splitlines()) == 2
 

@@ -178,3 +178,106 @@ def test_a_users_graph_that_leaves_agents_alone_says_so(graph, alone):
         ]
     else:
         assert said == []
+
+
+@pytest.mark.parametrize(
+    ("entry", "shown"),
+    [
+        (np.nan, "nan"),
+        (np.inf, "inf"),
+        (-np.inf, "-inf"),
+        (-1.0, "-1.0"),
+        (-1e-300, "-1e-300"),
+        (-2, "-2"),  # an integer matrix
+    ],
+)
+@pytest.mark.parametrize("kind", [sp.csr_array, sp.coo_matrix, sp.lil_array, sp.dok_matrix])
+def test_a_physical_matrix_entry_that_is_no_permission_is_refused_naming_it(entry, shown, kind):
+    # hostile20 Y6 (a): NaN and -1 entries were read as "may listen" (nonzero) without a
+    # word; a matrix of such entries holds weights (or a bug), not who may listen to whom
+    a = np.ones((4, 4), dtype=type(entry) if isinstance(entry, int) else float)
+    a[2, 1] = entry
+    with pytest.raises(ValueError) as e:
+        resolve_listen(kind(a), 4)
+    assert str(e.value).startswith(f"physical matrix entry (row 2, col 1) is {shown}: "), e.value
+    assert "NaN, infinities and negatives are refused (1 such entry)" in str(e.value)
+    ok = a.copy()
+    ok[2, 1] = 0.5 if a.dtype.kind == "f" else 3  # any number > 0 may listen
+    assert resolve_listen(kind(ok), 4).toarray()[2, 1]
+
+
+def test_a_physical_matrix_of_another_dtype_is_refused():
+    with pytest.raises(TypeError, match="booleans or real numbers .* got dtype complex128"):
+        resolve_listen(sp.csr_array(np.ones((3, 3), dtype=complex)), 3)
+
+
+def _alone_graph():
+    g = nx.path_graph(4)
+    g.add_node(4)  # agent 4: no one to listen to
+    return g
+
+
+@pytest.mark.parametrize(
+    ("physical", "said"),
+    [
+        (
+            _alone_graph(),
+            "the physical graph given leaves 1 of 5 agents with no one to listen to: ",
+        ),
+        (
+            sp.csr_array(nx.to_scipy_sparse_array(_alone_graph())),
+            "the physical matrix given leaves 1 of 5 agents with no one to listen to: ",
+        ),
+        (
+            [_alone_graph()] * 3,
+            "the physical sequence given (3 graphs, cycled over the steps) leaves 1 of 5 agents "
+            "with no one to listen to in any of the 3 graphs a run of 4 steps meets: ",
+        ),
+        (
+            [_alone_graph(), nx.complete_graph(5), _alone_graph()] * 2,  # heard at step 1
+            None,
+        ),
+        (
+            [_alone_graph()] * 3 + [nx.complete_graph(5)],  # step 3's graph hears agent 4
+            None,
+        ),
+        (
+            [_alone_graph()] * 4 + [nx.complete_graph(5)],  # the run ends before that graph
+            "the physical sequence given (5 graphs, cycled over the steps) leaves 1 of 5 agents "
+            "with no one to listen to in any of the 4 graphs a run of 4 steps meets: ",
+        ),
+        (
+            lambda t, rng: _alone_graph(),
+            "the physical process given (a callable) leaves 1 of 5 agents with no one to "
+            "listen to at any of the 4 steps run: ",
+        ),
+        (lambda t, rng: _alone_graph() if t < 3 else nx.complete_graph(5), None),
+        (
+            "geometric-0.01",
+            "the physical graph drawn for 'geometric-0.01' leaves 5 of 5 agents with no one to "
+            "listen to: ",
+        ),
+        ("exponential", None),
+    ],
+)
+def test_one_warning_for_agents_left_alone_whatever_the_physical_graph(physical, said):
+    # hostile20 Y6 (b), (c): a sequence of graphs leaving agent 4 alone at every step ran
+    # without a word, and a drawn graph and a user's graph said one condition two ways
+    import baygo_graph as bg
+    from baygo_graph.strategies import BayGo
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model = bg.models.LinearRegression(grid=9)
+        data = bg.synthetic_bodyfat()
+        bg.simulate(BayGo(physical=physical), agents=5, steps=4, rng=0, model=model, data=data)
+    told = [str(w.message) for w in caught if "no one to listen to" in str(w.message)]
+    if said is None:
+        assert told == []
+    else:
+        assert len(told) == 1 and told[0].startswith(said), told
+        assert (
+            told[0]
+            .split(": ", 1)[1]
+            .startswith("they keep their own belief at every step (w_ii = 1)")
+        )
