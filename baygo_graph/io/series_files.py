@@ -947,6 +947,16 @@ def _check_digest(series, written, where: str) -> None:
         return
     ok = isinstance(written, str) and re.fullmatch(re.escape(DIGEST_KEY) + "[0-9a-f]{64}", written)
     if not ok or written != DIGEST_KEY + series_digest(series):
+        if (
+            ok
+            and series.time_axis is not None
+            and written == DIGEST_KEY + series_digest(dataclasses.replace(series, time_axis=None))
+        ):  # all but the axis match: a digest of before the axis was covered (hostile20 Y7)
+            raise RunFormatError(
+                "its digest leaves out its time axis (written by a baygo before the digest "
+                "covered it, or the axis changed since): write it again, or remove "
+                f"{where} to read it as it is"
+            )
         raise RunFormatError(
             "its series does not match the digest written with it (the file was changed "
             f"or damaged after write_series wrote it): write it again, or remove {where} to "

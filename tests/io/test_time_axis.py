@@ -233,6 +233,29 @@ def test_every_digit_of_every_axis_copy_is_covered(tmp_path, suffix):
     assert as_series(p).time_axis.start == "2024-05-01T00:00+02:00"  # the file itself reads
 
 
+@pytest.mark.parametrize("suffix", [".json", ".graphml", ".gexf"])
+def test_a_digest_written_before_it_covered_the_axis_is_said_so(tmp_path, suffix, monkeypatch):
+    # hostile20 Y7: a file written between the axis (3849aff) and its digest (c90552b) was
+    # refused as "changed or damaged"; its digest matches all but the axis
+    from baygo_graph.io.gexf import series_digest
+
+    monkeypatch.chdir(tmp_path)
+    s = as_series(_dated(tmp_path), bin="1D")
+    p = bg.write_series(s, f"s{suffix}")
+    old = series_digest(dataclasses.replace(s, time_axis=None))  # what that code wrote
+    text = p.read_text()
+    assert text.count(series_digest(s)) == 1
+    p.write_text(text.replace(series_digest(s), old))
+    with pytest.raises(bg.exceptions.RunFormatError) as info:
+        as_series(p)
+    said = str(info.value)
+    assert "its digest leaves out its time axis (written by a baygo before the digest " in said
+    assert "write it again" in said and "\n" not in said and len(said) <= 300, said
+    p.write_text(text.replace(series_digest(s), "0" * 64))  # any other digest: changed
+    with pytest.raises(bg.exceptions.RunFormatError, match="changed or damaged"):
+        as_series(p)
+
+
 def test_a_series_without_an_axis_keeps_its_digest():
     from baygo_graph.io.gexf import series_digest
 
