@@ -34,6 +34,7 @@ import hashlib
 import re
 
 __all__ = [
+    "a_kind",
     "NOT_XML",
     "SYNTHETIC_GID",
     "SYNTHETIC_TEXT",
@@ -123,6 +124,18 @@ def counted(n, word: str, plural: str | None = None, *, spec: str = "") -> str:
     '12,000 rows'
     """
     return f"{n:{spec}} {word if n == 1 else plural or word + 's'}"
+
+
+def a_kind(name: str) -> str:
+    """``name`` (a type's name) with its article, as a message says what a value is:
+    ``a list``, ``an object``, ``an ndarray``.
+
+    Examples
+    --------
+    >>> a_kind("object"), a_kind("str"), a_kind(type(None).__name__)
+    ('an object', 'a str', 'a NoneType')
+    """
+    return f"{'an' if name[:1].lower() in 'aeio' or name.startswith('nd') else 'a'} {name}"
 
 
 def markdown(text) -> str:

@@ -14,7 +14,7 @@ import re
 
 import numpy as np
 
-from ._text import short_repr
+from ._text import a_kind, short_repr
 
 __all__ = [
     "check_bool",
@@ -686,7 +686,7 @@ def weight_problem(x) -> str | None:
     'a str is not a number: weights are real numbers >= 0 (int, float, Decimal, Fraction)'
     """  # noqa: E501
     if isinstance(x, bool | np.bool_) or not isinstance(x, numbers.Real | decimal.Decimal):
-        kind = "None" if x is None else f"a {type(x).__name__}"
+        kind = "None" if x is None else a_kind(type(x).__name__)
         return (
             f"{kind} is not a number: weights are real numbers >= 0 (int, float, Decimal, Fraction)"
         )

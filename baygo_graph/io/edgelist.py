@@ -439,7 +439,7 @@ def edge_list_series(
                 row = int(np.flatnonzero(bad if bad.any() else text)[0])
             cell = cells[row]
             why = "weights must be numbers, not text" if isinstance(cell, str) else (
-                f"a {type(cell).__name__}: weights must be real numbers")  # fmt: skip
+                f"{_text.a_kind(type(cell).__name__)}: weights must be real numbers")  # fmt: skip
             raise CellError(
                 f"weight column {wcol!r} ",
                 row,

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -56,30 +57,66 @@ def write_run_file(path, meta: dict, arrays: dict, *, overwrite: bool = False) -
 _RUNS_SHOWN = 1000
 
 
-def run_files_below(folder: Path):
-    """The run files anywhere below ``folder``, lazily: files named ``run.npz`` only (a
-    folder of that name is no run). A tree deeper than Python's walk (about 950 levels)
-    raises RecursionError, which each caller says in its own words."""
-    return (p for p in folder.rglob(RUN_FILE) if p.is_file())
+class RunFilesBelow:
+    """The run files anywhere below ``folder``, lazily, in name order: files named
+    ``run.npz`` only (a folder of that name is no run). The walk keeps its own stack
+    (no depth limit: Python's own walk of 3.11 stops at about 950 levels), never follows
+    a link to a folder, and counts the sub-folders it could not read
+    (:attr:`unreadable`, once iterated), which each caller says."""
+
+    def __init__(self, folder):
+        self.folder = Path(folder)
+        self.unreadable = 0
+
+    def __iter__(self):
+        stack = [self.folder]
+        while stack:
+            folder = stack.pop()
+            try:
+                with os.scandir(folder) as it:
+                    entries = sorted(it, key=lambda e: e.name)
+            except OSError:  # no permission, gone since, a name too long
+                self.unreadable += folder != self.folder
+                continue
+            below = []
+            for entry in entries:
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        below.append(entry.path)
+                    elif entry.name == RUN_FILE and entry.is_file():
+                        yield Path(entry.path)
+                except OSError:
+                    self.unreadable += 1
+            stack.extend(reversed(below))
+
+    def unreadable_text(self) -> str:
+        """``"3 sub-folders could not be read"`` (no permission), or ``""``."""
+        return (
+            f"{counted(self.unreadable, 'sub-folder')} could not be read" if self.unreadable else ""
+        )
 
 
 def _runs_below(folder: Path) -> str:
     """``": the folder holds 4 saved runs in its sub-folders (...): name one ..."`` for a
-    folder whose sub-folders hold runs (a compare folder, its ``runs/``), else ``""``."""
+    folder whose sub-folders hold runs (a compare folder, its ``runs/``), with the
+    sub-folders that could not be read, else ``""``."""
     if not folder.is_dir():
         return ""
-    try:  # a tree too deep to walk: no hint
-        runs = sorted(itertools.islice(run_files_below(folder), _RUNS_SHOWN + 1))
-    except (OSError, RecursionError):
+    walk = RunFilesBelow(folder)
+    try:
+        runs = sorted(itertools.islice(walk, _RUNS_SHOWN + 1))
+    except OSError:
         return ""
     if not runs:
-        return ""
+        unread = walk.unreadable_text()
+        return f" ({unread}: a run there would not be seen)" if unread else ""
     many = len(runs) > _RUNS_SHOWN
     n = f"over {_RUNS_SHOWN:,} saved runs" if many else counted(len(runs), "saved run")
     names = ", ".join(str(r.parent.relative_to(folder)) for r in runs[:3])
+    unread = f"; {walk.unreadable_text()}" if walk.unreadable else ""
     return (f": the folder holds {n} in its sub-folders ({names}"
-            f"{', ...' if len(runs) > 3 else ''}): name one of them, or give the folder "
-            "to baygo analyze, which reads them all")  # fmt: skip
+            f"{', ...' if len(runs) > 3 else ''}{unread}): name one of them, or give the "
+            "folder to baygo analyze, which reads them all")  # fmt: skip
 
 
 def read_run_file(path, *, budget=None) -> tuple[dict, dict]:

@@ -15,6 +15,7 @@ of different steps, agents or data unless told to keep them (``mixed="group"``).
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -24,7 +25,7 @@ from .._text import path_component, quoted_path, short_repr
 from ..exceptions import RunFormatError
 from .atomic import check_target
 from .filekind import folder_outputs_text, missing_message
-from .npz import RUN_FILE, run_files_below
+from .npz import RUN_FILE, RunFilesBelow
 
 __all__ = ["find_runs", "save_runs"]
 
@@ -113,20 +114,24 @@ def find_runs(paths) -> list[Path]:
         elif (path / RUN_FILE).is_file():
             found.append(path / RUN_FILE)
         elif path.is_dir():
-            try:
-                below = list(run_files_below(path))
-            except RecursionError:  # deeper than Python's walk goes (about 950 levels)
-                raise RunFormatError(
-                    f"{quoted_path(path, 120)} is too deep to search for saved runs: give "
-                    "the run folders themselves"
-                ) from None
-            inner = sorted(below, key=_natural) + sorted(
+            walk = RunFilesBelow(path)
+            inner = sorted(walk, key=_natural) + sorted(
                 (p for p in path.glob("*.npz") if p.name != RUN_FILE and p.is_file()),
                 key=_natural,
             )
+            unread = walk.unreadable_text()
             if not inner:
-                raise RunFormatError(f"no saved run in {quoted_path(path, 120)} or its "
-                                     f"sub-folders{folder_outputs_text(path)}")  # fmt: skip
+                raise RunFormatError(
+                    f"no saved run in {quoted_path(path, 120)} or its sub-folders"
+                    f"{f' ({unread})' if unread else ''}{folder_outputs_text(path)}"
+                )
+            if unread:  # runs there would be left out of the analysis: said
+                warnings.warn(
+                    f"{unread} below {quoted_path(path, 120)}: the runs read are those of "
+                    "the others",
+                    UserWarning,
+                    stacklevel=2,
+                )
             found += inner
         else:
             raise RunFormatError(missing_message(path, "saved run", "saved runs"))

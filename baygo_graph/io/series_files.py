@@ -66,7 +66,7 @@ from xml.etree.ElementTree import ParseError
 import networkx as nx
 import numpy as np
 
-from .._text import NOT_XML, big_int, counted, short_repr, shorten
+from .._text import NOT_XML, a_kind, big_int, counted, short_repr, shorten
 from .._validate import underflows, weight_problem
 from ..exceptions import RunFormatError
 from ..limits import JSON_BYTES_PER_FILE_BYTE, check_budget, estimate_series_bytes
@@ -539,7 +539,7 @@ def _json_object(pairs: list) -> dict:
 
 def _json_shown(value) -> str:
     if isinstance(value, list | dict):
-        return f"a {'list' if isinstance(value, list) else 'object'} of {len(value)}"
+        return f"{a_kind('list' if isinstance(value, list) else 'object')} of {len(value)}"
     return shorten(repr(value), 40)
 
 
@@ -917,12 +917,13 @@ def _read_gexf(path: Path, self_weight=None) -> GraphSeries:
     series = with_time_axis(series, axis or None)
     if written is not None:  # the axis is part of what the digest covers
         _check_digest(series, DIGEST_KEY + written.group(1), "the <keywords> baygo-digest")
-        if series.time_axis is not None and series.time_axis.describe() not in meta.get(
-            "description", ""
-        ):
+        described = meta.get("description", "")
+        if series.time_axis is not None and (
+            series.time_axis.describe() not in described or described.count("1 step = ") != 1
+        ):  # one axis, the one its <keywords> hold (a second sentence: hostile20's nit)
             raise RunFormatError(
-                "its <description> does not state the time axis its <keywords> hold (the "
-                "file was changed or damaged after write_series wrote it): write it again"
+                "its <description> does not state the one time axis its <keywords> hold ("
+                "the file was changed or damaged after write_series wrote it): write it again"
             )
     return series
 

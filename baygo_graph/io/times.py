@@ -963,11 +963,37 @@ class TimeAxis:
         if self.origin not in ORIGINS:
             raise ValueError(f"origin must be 'first' or 'epoch', got {self.origin!r}")
         if isinstance(self.bin, bool) or not isinstance(self.bin, int | str):
-            raise TypeError(f"bin must be an int or a str, got {type(self.bin).__name__}")
+            raise TypeError(
+                "bin must be an int (integer times) or a str (a duration or a calendar "
+                f"period), got {type(self.bin).__name__}"
+            )
+        integer_start = isinstance(self.start, str) and INTEGER_TEXT.fullmatch(self.start)
         if self.integer:
-            int(self.start)  # the integer as written, or ValueError
-        else:
-            _ = self._wall  # a time pandas reads, or ValueError
+            if self.bin <= 0:
+                raise ValueError(f"an integer bin must be > 0, got {_bin_text(self.bin)}")
+            if not integer_start:
+                raise ValueError(
+                    f"start must be an integer time as written, as the int bin "
+                    f"{_bin_text(self.bin)} counts integers, got {_text.short_repr(self.start)}"
+                )
+            return
+        if integer_start:  # an integer time with a text bin ("5"): pandas' date words before
+            raise ValueError(
+                f"start {_text.short_repr(self.start)} is an integer time: its bin must be an "
+                f"int ({_text.shorten(self.bin, 20)}, not {_text.short_repr(self.bin, 20)})"
+                if INTEGER_TEXT.fullmatch(self.bin)
+                else f"start {_text.short_repr(self.start)} is an integer time: its bin must be "
+                f"an int, got {_bin_text(self.bin)}"
+            )
+        if _calendar(self.bin) is None:
+            _duration_ns(self.bin)  # a duration, or ValueError saying what a bin is
+        try:
+            _ = self._wall  # a time pandas reads
+        except (ValueError, TypeError, OverflowError):
+            raise ValueError(
+                f"start must be an ISO 8601 time for the bin {_bin_text(self.bin)}, got "
+                f"{_text.short_repr(self.start)}"
+            ) from None
 
     @property
     def integer(self) -> bool:
@@ -1131,7 +1157,7 @@ class TimeAxis:
         try:
             axis = cls(**{k: data[k] for k in keys if k in data})
         except (TypeError, ValueError) as e:
-            raise ValueError(f"a time axis that cannot be read: {_text.shorten(e, 120)}") from None
+            raise ValueError(_text.shorten(e, 160)) from None
         if "text" in data and data["text"] != axis.describe():  # the copy for readers
             raise ValueError(
                 f"a time axis whose text {_text.shorten(repr(data['text']), 80)} is not what "

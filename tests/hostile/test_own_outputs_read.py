@@ -9,6 +9,9 @@ from __future__ import annotations
 import pytest
 from shared import run_main
 
+import baygo_graph as bg
+from baygo_graph.io.runs import find_runs
+
 SMALL = ["--agents", 3, "--grid", 9, "--steps", 3]
 
 
@@ -86,26 +89,66 @@ def test_a_folder_of_saved_runs_names_them_to_the_one_run_commands(
     assert "baygo-seed0" in err and "baygo analyze" in err, err
 
 
-def test_a_deep_tree_or_a_folder_named_like_a_run_is_said_in_one_line(
-    tmp_path, capsys, monkeypatch
-):
+def test_a_deep_tree_or_a_folder_named_like_a_run_is_said_in_one_line(tmp_path, capsys):
     """hostile20 Y1, Y2: a tree too deep for Python's walk (about 950 levels) ended in
-    'maximum recursion depth exceeded'; a folder named run.npz was counted as a run."""
+    'maximum recursion depth exceeded'; a folder named run.npz was counted as a run. The
+    walk keeps its own stack now: a run 1,200 levels down is found."""
     (tmp_path / "odd" / "sub" / "run.npz").mkdir(parents=True)
-    (tmp_path / "deep" / "d").mkdir(parents=True)
     assert run_main(["view", tmp_path / "odd", "--out", tmp_path / "o.html"]) == 1
     err = capsys.readouterr().err.strip()
     assert err.startswith("baygo: error: no saved run at") and "holds" not in err, err
+    deep = tmp_path / "deep"
+    bottom = deep
+    for _ in range(1200):  # Path.mkdir(parents=True) itself recurses
+        bottom = bottom / "d"
+        bottom.mkdir(parents=True)
+    try:
+        assert run_main(["view", deep, "--out", tmp_path / "o.html"]) == 1
+        err = capsys.readouterr().err.strip()
+        assert len(err.splitlines()) == 1 and "recursion" not in err, err
+        assert err.startswith("baygo: error: no saved run at"), err
+        assert run_main(["analyze", deep, "--out", tmp_path / "a"]) == 1
+        err = capsys.readouterr().err.strip()
+        assert "no saved run in" in err and "or its sub-folders" in err, err
+        bg.Run.from_choices([[1, 0], [1, 0]]).save(bottom)
+        assert [p.parent for p in find_runs(deep)] == [bottom]
+    finally:  # pytest's clean-up of old tmp folders (shutil.rmtree) recurses: removed here
+        while bottom != tmp_path:
+            for f in bottom.iterdir():
+                f.unlink()
+            bottom.rmdir()
+            bottom = bottom.parent
 
-    def too_deep(self, pattern):  # what Path.rglob raises on such a tree
-        raise RecursionError("maximum recursion depth exceeded")
-        yield
 
-    monkeypatch.setattr(type(tmp_path), "rglob", too_deep)
-    assert run_main(["view", tmp_path / "deep", "--out", tmp_path / "o.html"]) == 1
+@pytest.mark.parametrize("runs", [0, 2])
+def test_sub_folders_that_cannot_be_read_are_said(tmp_path, capsys, monkeypatch, runs):
+    """hostile20 (nit): unreadable sub-folders were skipped without a word by the hint of
+    plot/view/animate and by analyze ("no saved run in 'UNR3' or its sub-folders" where
+    one sat in the unreadable folder)."""
+    import os
+
+    top = tmp_path / "top"
+    for k in range(runs):  # two different runs (copies are refused)
+        bg.Run.from_choices([[1, 0], [1, -k]]).save(top / f"r{k}")
+    for name in ("locked1", "locked2"):
+        (top / name).mkdir(parents=True)
+    scandir = os.scandir
+
+    def refusing(path):
+        if os.path.basename(path).startswith("locked"):
+            raise PermissionError(13, "Permission denied", path)
+        return scandir(path)
+
+    monkeypatch.setattr(os, "scandir", refusing)
+    assert run_main(["plot", top, "--out", tmp_path / "p"]) == 1
     err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1 and "recursion" not in err, err
-    assert err.startswith("baygo: error: no saved run at"), err
-    assert run_main(["analyze", tmp_path / "deep", "--out", tmp_path / "a"]) == 1
-    err = capsys.readouterr().err.strip()
-    assert err.endswith("is too deep to search for saved runs: give the run folders themselves")
+    assert len(err.splitlines()) == 1 and "2 sub-folders could not be read" in err, err
+    if runs:
+        assert "holds 2 saved runs in its sub-folders (r0, r1; 2 sub-folders could" in err
+        assert run_main(["analyze", top, "--out", tmp_path / "a"]) == 0
+        err = capsys.readouterr().err
+        assert "baygo: note: 2 sub-folders could not be read below" in err, err
+    else:
+        assert run_main(["analyze", top, "--out", tmp_path / "a"]) == 1
+        err = capsys.readouterr().err.strip()
+        assert "or its sub-folders (2 sub-folders could not be read)" in err, err

@@ -473,7 +473,10 @@ def test_graphml_data_given_twice_is_refused(tmp_path, node, edge, words):
       '"target": "b", "weight": 1, "weight": 5}]}]}', "the key 'weight' twice (1 and 5)"),
      ('{"format": "baygo-graph-series", "graphs": [], "graphs": [{"directed": true, '
       '"multigraph": false, "graph": {}, "nodes": [{"id": "x"}], "edges": []}]}',
-      "the key 'graphs' twice (a list of 0 and a list of 1)")],
+      "the key 'graphs' twice (a list of 0 and a list of 1)"),
+     ('{"format": "baygo-graph-series", "graphs": [{"directed": true, "multigraph": false, '
+      '"graph": {}, "graph": {"a": 1}, "nodes": [], "edges": []}]}',
+      "the key 'graph' twice (an object of 0 and an object of 1)")],  # hostile20: "a object"
 )  # fmt: skip
 def test_a_json_key_given_twice_is_refused(tmp_path, text, words):
     """json keeps a repeated key's last value: an edge's weight 1 read as 5, a second

@@ -256,6 +256,22 @@ def test_a_digest_written_before_it_covered_the_axis_is_said_so(tmp_path, suffix
         as_series(p)
 
 
+def test_a_gexf_description_stating_a_second_axis_is_refused(tmp_path):
+    # hostile20 (nit): a second, contradicting axis sentence appended to the description
+    # was read, the keywords' dates kept
+    s = as_series(_dated(tmp_path), bin="1D")
+    p = bg.write_series(s, tmp_path / "s.gexf")
+    text = p.read_text()
+    said = s.time_axis.describe()
+    other = said.replace("2024-05-01", "2024-04-01")
+    for edited in (said + "; " + other, other + "; " + said, said + "; " + said):
+        bad = tmp_path / "bad.gexf"
+        bad.write_text(text.replace(said, edited, 1))
+        with pytest.raises(bg.exceptions.RunFormatError, match="state the one time axis"):
+            as_series(bad)
+    assert as_series(p).time_axis == s.time_axis
+
+
 def test_a_series_without_an_axis_keeps_its_digest():
     from baygo_graph.io.gexf import series_digest
 
@@ -324,3 +340,26 @@ def test_a_step_past_the_last_timestamp_is_said_so():
     assert axis.step_start(10**6) == "a time outside the timestamps pandas holds"
     clock = TimeAxis(start="2262-04-10T00:00", bin="1h")
     assert clock.span(0, 10**12).startswith("from 2262-04-10T00:00")
+
+
+@pytest.mark.parametrize(
+    ("start", "bin", "said"),
+    [
+        ("3", "5", r"start '3' is an integer time: its bin must be an int \(5, not '5'\)"),
+        ("3", "1D", "start '3' is an integer time: its bin must be an int, got '1D'"),
+        ("3", -5, "an integer bin must be > 0, got -5"),
+        ("3", 0, "an integer bin must be > 0, got 0"),
+        ("3", 5.0, r"bin must be an int \(integer times\) or a str .* got float"),
+        ("3", True, "got bool"),
+        ("2024-05-01", 5, "start must be an integer time as written, as the int bin 5"),
+        ("x", "1D", "start must be an ISO 8601 time for the bin '1D', got 'x'"),
+        ("2024-05-01", "abc", r"bin must be a duration \('15min'"),
+    ],
+)
+def test_an_axis_says_what_its_bin_and_start_must_be(start, bin, said):
+    # hostile20 (nit): "bin": "5" beside an integer start was refused in pandas' words
+    # 'Given date string "3" not likely a datetime'
+    with pytest.raises((ValueError, TypeError), match=said):
+        TimeAxis(start=start, bin=bin)
+    with pytest.raises(ValueError, match=said):
+        TimeAxis.from_dict({"start": start, "bin": bin})

@@ -177,7 +177,7 @@ BAD_WEIGHTS = [
     (True, "a bool is not a number"),
     (np.True_, "a bool is not a number"),
     (1 + 0j, "a complex is not a number"),
-    (np.array(0.5), "a ndarray is not a number"),
+    (np.array(0.5), "an ndarray is not a number"),
     (-1.0, "negative"),
     (Decimal("-1"), "negative"),
     (np.int64(-3), "negative"),
