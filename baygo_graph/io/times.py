@@ -1117,7 +1117,13 @@ class TimeAxis:
         ):  # fmt: skip
             return None
         suffix = {"UTC": "Z", None: ""}.get(self.zone, self.zone)
-        ms = (wall.as_unit("s") - pd.Timestamp(0).as_unit("s")) / pd.Timedelta(milliseconds=1)
+        # whole seconds in the second unit (years 0001 and 9999 too), then the fraction of
+        # a second as written (hostile21 Z6: as_unit("s") dropped 10:00:00.5's half second);
+        # a part below the millisecond makes ms fractional: the page then shows step numbers
+        whole = wall.as_unit("s")
+        ms = (whole - pd.Timestamp(0).as_unit("s")) / pd.Timedelta(milliseconds=1) + (
+            wall - whole
+        ) / pd.Timedelta(milliseconds=1)
         return {"kind": kind, "start_ms": ms, "width_ms": width / pd.Timedelta(milliseconds=1),
                 "suffix": suffix}  # fmt: skip
 

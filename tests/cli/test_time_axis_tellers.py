@@ -115,6 +115,9 @@ def _axes():
         (["0001-01-01", "9999-12-31"], {"bin": "7W", "origin": "epoch"}),  # year 0
         (["0050-03-05", "0051-01-01"], {"bin": "MS"}),  # years below 100
         (["2262-04-10T00:00", "2262-04-11T23:00"], {"bin": "1h"}),  # past ns timestamps
+        # hostile21 Z6: a start's fraction of a second was dropped (every step 0.5 s early)
+        (["2024-05-03T10:00:00.5", "2024-05-03T10:00:02"], {"bin": "250ms"}),
+        (["1900-01-01T00:00:00.75", "1900-01-01T00:00:09"], {"bin": "1500ms"}),
     ]:
         out.append(binned_times(pd.Series(values), **kw)[1])
     paris = pd.Series(pd.to_datetime(["2024-03-30 10:00", "2024-04-01 00:30"]))
