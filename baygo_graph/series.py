@@ -173,7 +173,7 @@ def check_self_weight(rule):
         value = float(rule)
     except (TypeError, ValueError):
         value = None
-    if isinstance(rule, bool) or value is None or not 0.0 <= value <= 1.0:
+    if isinstance(rule, bool | np.bool_) or value is None or not 0.0 <= value <= 1.0:
         raise ValueError(f"self_weight must be 'equal' or a number in [0, 1], got {rule!r}")
     from ._validate import real_text  # text of a nonzero below the floats is not 0; -0 is 0
 

@@ -31,6 +31,7 @@ LAYERS = {
     "_validate": 0,
     "_format": 0,
     "_text": 0,
+    "_magic": 0,
     "limits": 0,
     "data": 1,
     "models": 2,

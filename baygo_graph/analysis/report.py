@@ -9,6 +9,7 @@ import numpy as np
 
 from .._format import json_number
 from .._text import short_repr
+from .._validate import check_int
 from ..inputs import series_input
 from ..limits import check_analysis_budget
 from .centrality import (
@@ -302,6 +303,27 @@ class AnalysisReport:
         return key in self.as_dict()
 
 
+def _focus_agent(focus, nodes) -> int:
+    """The agent ``focus`` names: the node of that value and type (a NumPy scalar as the
+    Python value it holds), else the one node whose text is ``focus``'s (``"1"`` from a
+    command line for the node 1); a bool names no node unless the labels are bools
+    (True == 1: focus=True followed node 1)."""
+    plain = focus.item() if isinstance(focus, np.generic) else focus
+    if isinstance(plain, bool) and not any(type(v) is bool for v in nodes):
+        raise TypeError(f"focus must be a node label, got a bool {short_repr(focus)}")
+    index = {v: k for k, v in enumerate(nodes)}
+    try:
+        k = index.get(plain)
+    except TypeError:  # an unhashable focus (a list)
+        k = None
+    if k is not None and type(nodes[k]) is type(plain):
+        return k
+    near = [k for k, v in enumerate(nodes) if str(v) == str(plain)]
+    if len(near) != 1:
+        raise ValueError(f"focus={short_repr(focus)} is not a node of the series")
+    return near[0]
+
+
 @series_input
 def analysis_report(
     source, *, window: int | None = None, focus=None, stride: int = 1
@@ -349,9 +371,14 @@ def analysis_report(
     """
     s = source
     T, m = s.n_steps, s.n_agents
-    window = min(DEFAULT_WINDOW, T) if window is None else window
-    if not 1 <= window <= T:
-        raise ValueError(f"window must be in [1, {T}] (the number of steps), got {window}")
+    # numpy integers taken as ints, bools, floats and text refused (hostile21 Z3: an
+    # np.int64 window made as_dict() no JSON, '3' failed in a comparison)
+    window = (
+        min(DEFAULT_WINDOW, T)
+        if window is None
+        else check_int("window", window, minimum=1, maximum=T)
+    )
+    stride = check_int("stride", stride, minimum=1)
     # before any window is answered: the kept arrays and the larger influence's work
     # beside its own (T, M) result (hostile18 W4: each stage refused the limit advised)
     stage = max(0, influence_bytes(s, window) - 8 * T * m)
@@ -361,13 +388,8 @@ def analysis_report(
     windows = {k: b_connectivity(s, window, windows=k) for k in ("aligned", "sliding")}
     nodes = s.nodes
     if focus is not None:
-        index = {v: k for k, v in enumerate(nodes)}
-        if focus not in index:
-            near = [v for v in nodes if str(v) == str(focus)]
-            if len(near) != 1:
-                raise ValueError(f"focus={short_repr(focus)} is not a node of the series")
-            focus = near[0]
-        agent = index[focus]
+        agent = _focus_agent(focus, nodes)
+        focus = nodes[agent]  # the label itself (focus=np.int64(1) was written as "1")
     else:
         agent = s.informative
     influence: dict[str, InfluenceSeries] = {}

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .._magic import packed_kind
 from .._text import short_list, shorten
 from .._validate import csv_header_names, read_csv_rows
 from ..defaults import BODYFAT_ENV
@@ -129,13 +130,18 @@ def read_csv_table(path, *, what: str = "data file") -> pd.DataFrame:
     where = f"{what} {str(path)!r}"
     if not path.is_file():
         raise DataError(f"{where} does not exist")
+    packed = packed_kind(path)
+    if packed is not None:  # pandas would read inside it by its name (.tar, .gz, .zip)
+        what, _, unpack = packed
+        how = f"unpack it ({unpack}) and" if unpack else "write it as CSV and"
+        raise DataError(f"{where} is {what}, not a CSV: {how} give the CSV file itself")
     try:
         check_csv_budget(path)  # BudgetError before pandas reads it (docs/formats.md)
         csv_header_names(path)  # repeated names: pandas would rename them
     except (UnicodeDecodeError, OSError, ValueError) as e:
         raise DataError(f"{where} is not a readable CSV: {shorten(e, 300)}") from None
-    try:
-        return read_csv_rows(path)
+    try:  # the file's own bytes, whatever its name ends with: what the checks above read
+        return read_csv_rows(path, compression=None)
     except (ValueError, UnicodeDecodeError, OSError) as e:  # pandas' errors are ValueErrors
         raise DataError(f"{where} is not a readable CSV: {shorten(e, 300)}") from e
 

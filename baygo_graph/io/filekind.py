@@ -7,9 +7,9 @@ what, instead of a parser's complaint ("File is not a zip file").
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
+from .._magic import head_kind, packed_kind
 from .._text import quoted_path
 
 __all__ = [
@@ -117,58 +117,6 @@ def folder_outputs_text(folder) -> str:
             "DIR or baygo compare --save-runs DIR"
             + ("; load results.parquet with baygo_graph.load_results"
                if "results.parquet" in names else ""))  # fmt: skip
-
-
-#: Packed data a text reader may be handed under a text name (a ``.txt.gz`` saved as
-#: ``.txt``, as browsers and some servers do): (its first bytes, what it is, the suffix
-#: that names it, how to unpack it).
-_PACKED = (
-    (re.compile(rb"\x1f\x8b\x08"), "gzip-compressed data", ".gz", "gzip -d"),
-    (re.compile(rb"BZh[1-9]1AY&SY"), "bzip2-compressed data", ".bz2", "bzip2 -d"),
-    (re.compile(rb"\xfd7zXZ\x00"), "xz-compressed data", ".xz", "xz -d"),
-    (re.compile(rb"\x28\xb5\x2f\xfd"), "zstd-compressed data", ".zst", "zstd -d"),
-    (re.compile(rb"PAR1"), "a Parquet file", ".parquet", None),
-    (re.compile(rb"PK(\x03\x04|\x05\x06)"), "a zip archive (or a run saved as .npz)", ".zip",
-     "python -m zipfile -e FILE DIR"),
-    (re.compile(rb"7z\xbc\xaf\x27\x1c"), "a 7-Zip archive", ".7z", "7z x FILE"),
-)  # fmt: skip
-
-
-def packed_kind(path) -> tuple[str, str, str | None] | None:
-    """``(what, suffix, how to unpack)`` of a file whose first bytes are compressed
-    data, a Parquet file or an archive; None for anything else (or no file).
-
-    Examples
-    --------
-    >>> import gzip, tempfile
-    >>> p = Path(tempfile.mkdtemp()) / "edges.txt"
-    >>> _ = p.write_bytes(gzip.compress(b"1 2 100\\n"))
-    >>> packed_kind(p)
-    ('gzip-compressed data', '.gz', 'gzip -d')
-    """
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(16)
-            if head.startswith(b"PAR1"):  # and ends so (a label PAR1 starts no Parquet)
-                fh.seek(-4, 2)
-                if fh.read(4) != b"PAR1":
-                    return None
-    except OSError:
-        return None
-    return head_kind(head)
-
-
-def head_kind(head: bytes) -> tuple[str, str, str | None] | None:
-    """:func:`packed_kind` of a file's first bytes (e.g. what a compressed file holds
-    once decompressed); a Parquet file is taken at its first bytes alone.
-
-    Examples
-    --------
-    >>> import gzip
-    >>> head_kind(gzip.compress(b"1 2 100\\n")[:16]), head_kind(b"1 2 100")
-    (('gzip-compressed data', '.gz', 'gzip -d'), None)
-    """
-    return next(((w, s, h) for magic, w, s, h in _PACKED if magic.match(head)), None)
 
 
 def misnamed_message(path, *, compression: str | None = None, renamable: bool = True):

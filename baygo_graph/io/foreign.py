@@ -30,7 +30,7 @@ from .. import _text
 from .._text import counted
 from .._validate import INTEGER_TEXT
 from ..limits import SERIES_BYTES_PER_EXPANDED, check_budget, estimate_series_bytes
-from .times import TimeAxis
+from .times import _INT64, TimeAxis
 
 __all__ = ["dynetx_series", "temporal_graph_series"]
 
@@ -57,6 +57,12 @@ def _positions(names, n: int, what: str) -> tuple[np.ndarray, str, TimeAxis | No
     if len(names) == n and n and all(INTEGER_TEXT.fullmatch(v) for v in names):
         times = [int(v) for v in names]
         rule = "integer times"
+        far = next((t for t in times if not _INT64[0] <= t <= _INT64[1]), None)
+        if far is not None:  # as an edge list's times
+            raise ValueError(
+                f"the {what} named {_text.big_int(far)} is at a time outside the 64-bit "
+                "integer range of times"
+            )
     elif len(names) == n and n and all(_DATE.match(v) for v in names):
         import datetime
 
@@ -163,6 +169,11 @@ def _integer_time(t, u, v):
             f"DyNetX interaction {_text.shorten(repr((_plain(u), _plain(v))), 60)} has time "
             f"{_text.shorten(repr(t), 40)}: times must be integer steps (baygo never truncates "
             "a time); give the interactions as an edge list (pandas.DataFrame) with bin="
+        )
+    if not _INT64[0] <= int(t) <= _INT64[1]:  # as an edge list's times
+        raise ValueError(
+            f"DyNetX interaction {_text.shorten(repr((_plain(u), _plain(v))), 60)} has time "
+            f"{_text.big_int(int(t))}, outside the 64-bit integer range of times"
         )
     return int(t)
 

@@ -976,6 +976,13 @@ class TimeAxis:
                     f"start must be an integer time as written, as the int bin "
                     f"{_bin_text(self.bin)} counts integers, got {_text.short_repr(self.start)}"
                 )
+            if not _INT64[0] <= int(self.start) <= _INT64[1]:  # as every reader's times
+                raise ValueError(
+                    f"start {_text.big_int(int(self.start))} is outside the 64-bit integer "
+                    "range of times"
+                )
+            if self.zone is not None:
+                raise ValueError(f"integer times have no zone, got {_bin_text(self.zone)}")
             return
         if integer_start:  # an integer time with a text bin ("5"): pandas' date words before
             raise ValueError(
@@ -987,6 +994,7 @@ class TimeAxis:
             )
         if _calendar(self.bin) is None:
             _duration_ns(self.bin)  # a duration, or ValueError saying what a bin is
+        _check_zone(self.zone)
         try:
             _ = self._wall  # a time pandas reads
         except (ValueError, TypeError, OverflowError):
@@ -1115,7 +1123,13 @@ class TimeAxis:
             return {"kind": kind, "start_ns": str(_integer_ns(wall.to_datetime64())),
                     "width_ns": str(_integer_ns(width.to_timedelta64())),
                     "suffix": suffix}  # fmt: skip
-        ms = (wall.as_unit("s") - pd.Timestamp(0).as_unit("s")) / pd.Timedelta(milliseconds=1)
+        # whole seconds in the second unit (years 0001 and 9999 too), then the fraction of
+        # a second as written (hostile21 Z6: as_unit("s") dropped 10:00:00.5's half second);
+        # a part below the millisecond makes ms fractional: the page then shows step numbers
+        whole = wall.as_unit("s")
+        ms = (whole - pd.Timestamp(0).as_unit("s")) / pd.Timedelta(milliseconds=1) + (
+            wall - whole
+        ) / pd.Timedelta(milliseconds=1)
         return {"kind": kind, "start_ms": ms, "width_ms": width / pd.Timedelta(milliseconds=1),
                 "suffix": suffix}  # fmt: skip
 
@@ -1205,6 +1219,24 @@ def _offset_text(shift) -> str:
     minutes = int(pd.Timedelta(shift) // pd.Timedelta(minutes=1))
     sign = "-" if minutes < 0 else "+"
     return f"{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+
+
+def _check_zone(zone) -> None:
+    """A ValueError unless ``zone`` is a clock :class:`TimeAxis` keeps: None, ``"UTC"``,
+    a UTC offset ``+hh:mm`` or a time zone name pandas knows (``Europe/Paris``)."""
+    if zone is None or zone == "UTC":
+        return
+    if isinstance(zone, str) and re.fullmatch(r"[+-](?:[01][0-9]|2[0-3]):[0-5][0-9]", zone):
+        return
+    try:
+        if not isinstance(zone, str):
+            raise TypeError(zone)
+        pd.Timestamp("2000-01-01").tz_localize(zone)
+    except Exception:  # noqa: BLE001 (pytz, zoneinfo and dateutil each raise their own)
+        raise ValueError(
+            f"zone must be 'UTC', a UTC offset (+02:00) or a time zone name (Europe/Paris), "
+            f"got {_bin_text(zone)}"
+        ) from None
 
 
 def _zone_name(tz) -> str:

@@ -111,3 +111,55 @@ def test_one_run_gives_one_report_through_every_door(strategy, tmp_path):
             )
         assert rep["references"] == first["references"], door
     assert reps["Run.load"]["delta"] == first["delta"]
+
+
+def _chain_run():
+    # a run of 12 steps over 4 agents, node labels 0..3
+    return Run.from_choices([[1, 2, 3, 0]] * 12)
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "error", "said"),
+    [
+        ("window", 3.0, TypeError, r"window must be an integer in \[1, 12\], got float 3.0"),
+        ("window", "3", TypeError, "window must be an integer in .* got str '3'"),
+        ("window", True, TypeError, "window must be an integer"),
+        ("window", np.array([3]), TypeError, "got ndarray"),
+        ("window", 13, ValueError, r"window must be an integer in \[1, 12\], got 13"),
+        ("window", np.uint8(0), ValueError, "got 0"),
+        ("stride", 1.5, TypeError, "stride must be an integer >= 1"),
+        ("stride", np.True_, TypeError, "stride must be an integer"),
+        ("focus", True, TypeError, "focus must be a node label, got a bool True"),
+        ("focus", np.True_, TypeError, "focus must be a node label, got a bool"),
+        ("focus", np.float16(1), ValueError, r"focus=np.float16\(1.0\) is not a node"),
+        ("focus", 1.0, ValueError, "focus=1.0 is not a node"),
+        ("focus", [1], ValueError, r"focus=\[1\] is not a node"),
+    ],
+)
+def test_report_options_are_checked_by_name(option, value, error, said):
+    # hostile21 Z3: numpy scalars, bools, floats and text went through unchecked (a JSON
+    # failure, numpy's OverflowError, "'<=' not supported", focus=True following node 1)
+    with pytest.raises(error, match=said):
+        analysis_report(_chain_run(), **{option: value})
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "kept"),
+    [("window", np.int64(3), 3), ("window", np.uint8(3), 3), ("stride", np.int32(2), 2),
+     ("focus", np.int64(1), 1), ("focus", "1", 1), ("focus", 1, 1)],
+)  # fmt: skip
+def test_numpy_integers_and_command_line_text_are_taken_as_the_plain_value(option, value, kept):
+    import json
+
+    r = analysis_report(_chain_run(), **{option: value})
+    assert getattr(r, option) == kept and type(getattr(r, option)) is int
+    doc = json.loads(json.dumps(r.as_dict()))  # JSON-able, the value itself
+    assert (doc["influence"]["union"] if option == "stride" else doc)[option] == kept
+
+
+@pytest.mark.parametrize("rule", [True, np.True_, np.False_, 1.5, -0.1, "abc", None, 1j])
+def test_a_self_weight_that_is_no_number_in_0_1_is_refused(rule):
+    from baygo_graph.series import check_self_weight
+
+    with pytest.raises(ValueError, match="self_weight must be 'equal' or a number in"):
+        check_self_weight(rule)

@@ -125,6 +125,9 @@ def _axes():
         (["1969-12-31T23:59:59.999999", "1970-01-01T00:00:00.5"], {"bin": "7us"}),  # < 1970
         ([1714550400000000250, 1714550400000090000], {"bin": "333ns", "time_format": "unix-ns"}),
         ([1714550400000001, 1714550400090000], {"bin": "1us", "time_format": "unix-us"}),
+        # hostile21 Z6: a start's fraction of a second was dropped (every step 0.5 s early)
+        (["2024-05-03T10:00:00.5", "2024-05-03T10:00:02"], {"bin": "250ms"}),
+        (["1900-01-01T00:00:00.75", "1900-01-01T00:00:09"], {"bin": "1500ms"}),
     ]:
         out.append(binned_times(pd.Series(values), **kw)[1])
     paris = pd.Series(pd.to_datetime(["2024-03-30 10:00", "2024-04-01 00:30"]))

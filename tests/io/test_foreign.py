@@ -149,3 +149,12 @@ def test_gexf_series_equals_the_graphs_it_reads(tmp_path_factory, edges, directe
         assert sorted(got.nodes) == list(expected.nodes) and got.n_steps == expected.n_steps
         at = [got.nodes.index(v) for v in expected.nodes]
         np.testing.assert_allclose(got.weight_stack()[:, at][:, :, at], expected.weight_stack())
+
+
+def test_networkx_temporal_snapshot_times_past_64_bits_are_refused():
+    # hostile21 Z5's sibling: integer snapshot names are times, refused beyond 64 bits
+    tg = tx.TemporalDiGraph()
+    for u, v, t in [("a", "b", 2**70), ("b", "a", 2**70 + 1)]:
+        tg.add_edge(u, v, time=t)
+    with pytest.raises(ValueError, match="snapshot named 1.180...e\\+21 .* outside the 64-bit"):
+        as_series(tg.slice(attr="time"))

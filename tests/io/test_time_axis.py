@@ -363,3 +363,70 @@ def test_an_axis_says_what_its_bin_and_start_must_be(start, bin, said):
         TimeAxis(start=start, bin=bin)
     with pytest.raises(ValueError, match=said):
         TimeAxis.from_dict({"start": start, "bin": bin})
+
+
+def _ints(tmp_path):
+    p = tmp_path / "ints.csv"
+    p.write_text("source,target,time\na,b,3\nb,c,9\nc,a,20\n")
+    return as_series(p, bin=5)
+
+
+@pytest.mark.parametrize("suffix", [".json", ".graphml", ".gexf"])
+@pytest.mark.parametrize(
+    ("edit", "said"),
+    [
+        (
+            {'"bin": 5': '"bin": 0', "1 step = 5 ": "1 step = 0 "},
+            "an integer bin must be > 0, got 0",
+        ),
+        ({'"bin": 5': '"bin": -3', "1 step = 5 ": "1 step = -3 "}, "an integer bin must be > 0"),
+        (
+            {
+                '"start": "3"': '"start": "' + "9" * 4000 + '"',
+                "time 3 ": "time " + "9" * 4000 + " ",
+            },
+            r"start 9.999...e\+3999 \(a 4000-digit integer\) is outside the 64-bit integer range",
+        ),
+        ({'"zone": null': '"zone": "UTC"'}, "integer times have no zone, got 'UTC'"),
+    ],
+)
+def test_a_series_files_axis_is_checked_field_by_field(tmp_path, suffix, edit, said):
+    # hostile21 Z5: a file's axis was read unchecked: bin 0 or -3 ("times 0 to -7": time
+    # running backwards), a 4,000-digit start (4,048-character report lines)
+    p = bg.write_series(_ints(tmp_path), tmp_path / f"s{suffix}")
+    text = p.read_text()
+    for old, new in edit.items():
+        assert old in text
+        text = text.replace(old, new)
+    p.write_text(text)
+    with pytest.raises(bg.exceptions.RunFormatError, match=said) as info:
+        as_series(p)
+    assert str(p) in str(info.value) and "\n" not in str(info.value)
+    assert len(str(info.value)) <= 300 + len(str(p))
+
+
+@pytest.mark.parametrize(
+    ("zone", "said"),
+    [("Mars/Olympus", "got 'Mars/Olympus'"), ("+25:00", "got '\\+25:00'"), (5, "got 5")],
+)
+def test_an_axis_zone_is_a_clock_pandas_knows(zone, said):
+    with pytest.raises(ValueError, match="zone must be 'UTC', a UTC offset .* " + said):
+        TimeAxis(start="2024-05-01T00:00", bin="1D", zone=zone)
+    for ok in ("UTC", "+02:00", "-09:30", "Europe/Paris", None):
+        TimeAxis(start="2024-05-01T00:00", bin="1D", zone=ok)
+
+
+@pytest.mark.parametrize("t", [2**63, -(2**63) - 1, 2**70, 1e300])
+def test_foreign_times_past_64_bits_are_refused_as_edge_list_times(t):
+    # hostile21 Z5: DyNetX t=2**70 gave '1 step = 1 from time 1180591620717411303424' and
+    # a file every command then read; edge-list times are refused beyond 64 bits
+    dn = pytest.importorskip("dynetx")
+    g = dn.DynDiGraph()
+    g.add_interaction("a", "b", t=t)
+    g.add_interaction("b", "a", t=t)
+    with pytest.raises(ValueError, match="outside the 64-bit integer range of times") as info:
+        as_series(g)
+    assert len(str(info.value)) <= 300
+    g = dn.DynDiGraph()
+    g.add_interaction("a", "b", t=2**63 - 1)  # the last time in range reads
+    assert as_series(g).time_axis.start == str(2**63 - 1)
