@@ -46,7 +46,7 @@ from ..io.atomic import atomic_text, folder_content
 from ..io.results import check_results_format, write_results
 from ..io.runs import save_runs as write_runs
 from ..models import LinearRegression
-from .claims import STRATEGIES, coverage_row, evaluate_claims
+from .claims import STRATEGIES, coverage_rows, evaluate_claims
 from .drawing import draw, save_figures, union_and_influence
 from .horizon import default_horizons
 from .report import SHORT, claims_table, render_report, run_config, summary_markdown
@@ -105,8 +105,7 @@ def _measure_baygo(runs, seeds, *, window):
     rows = []
     for r in range(seeds):
         run = runs[("baygo", r)]
-        for kind in ("aligned", "sliding"):
-            rows.append({"seed": r} | coverage_row(run, kind))
+        rows += [{"seed": r} | row for row in coverage_rows(run)]
     table = pd.DataFrame(rows)
     show = runs[("baygo", 0)]
     t = show.n_steps
