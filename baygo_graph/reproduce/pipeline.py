@@ -47,7 +47,7 @@ from ..io.results import check_results_format, write_results
 from ..io.runs import save_runs as write_runs
 from ..models import LinearRegression
 from .claims import STRATEGIES, coverage_rows, evaluate_claims
-from .drawing import draw, save_figures, union_and_influence
+from .drawing import draw, figure_names, save_figures, start_animation, union_and_influence
 from .horizon import default_horizons
 from .report import SHORT, claims_table, render_report, run_config, summary_markdown
 
@@ -447,16 +447,25 @@ def reproduce(
         timings=timings, log=log,
     )  # fmt: skip
     synthetic = bool(res.attrs.get("synthetic", False))
-    log("measuring the emergent graphs ...")
-    with _timed(timings, "analysis"):
-        summary, measures, claims = _measure(res, runs, seeds=seeds, window=influence_window,
-                                             checks=long.checks)  # fmt: skip
+    # the animation needs the runs only: a worker draws it while this process measures
+    animation = start_animation(res, runs[("baygo", 0)], synthetic=synthetic, steps=steps,
+                                agents=agents, video=video, n_jobs=n_jobs,
+                                figures=len(figure_names(long=True)))  # fmt: skip
+    try:
+        log("measuring the emergent graphs ...")
+        with _timed(timings, "analysis"):
+            summary, measures, claims = _measure(res, runs, seeds=seeds,
+                                                 window=influence_window,
+                                                 checks=long.checks)  # fmt: skip
+    except BaseException:
+        animation.cancel()
+        raise
     log("drawing the figures ...")
     with _timed(timings, "figures"):
         seconds = draw(
             res, measures, synthetic=synthetic, steps=steps, agents=agents, long=long,
             run0=runs[("baygo", 0)], out=out, gallery=gallery, video=video, files=files,
-            notes=notes, n_jobs=n_jobs, progress=progress,
+            notes=notes, n_jobs=n_jobs, progress=progress, animation=animation,
         )  # fmt: skip
     timings["animation"] = seconds
     regime_map = None
