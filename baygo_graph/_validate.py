@@ -395,6 +395,8 @@ class held_float_warnings:  # noqa: N801 - used as a context manager, like np.er
 
     def release(self, *, step: int, stacklevel: int = 2) -> None:
         """Issue the held warnings (call once the values were found finite)."""
+        if not self.kinds:  # the usual step: nothing held
+            return
         import warnings
 
         for kind in self.kinds:

@@ -31,7 +31,7 @@ from ..models.rows import limit_threads
 from .locks import die_with_parent
 from .plugins import blame, import_plugins, loaded_plugins
 
-__all__ = ["Batched", "n_workers", "reemit_warnings", "run_tasks", "spawn_seeds"]
+__all__ = ["Ahead", "Batched", "n_workers", "reemit_warnings", "run_tasks", "spawn_seeds"]
 
 
 @dataclass(frozen=True)
@@ -363,6 +363,54 @@ def _dask_groups(indexed, fn, client) -> list:
     threads = max(1, sum(client.nthreads().values()))
     size = max(1, math.ceil(len(indexed) / (2 * threads)))
     return [g for k in range(0, len(indexed), size) for g in _groups(indexed[k : k + size], fn)]
+
+
+class Ahead:
+    """One task started ahead on a local worker while this process goes on with other
+    work; :meth:`result` waits for it. With one process (``n_jobs`` gives one worker
+    for ``n_tasks`` tasks) it runs here, when :meth:`result` is first called.
+
+    ``n_tasks`` is the size of the :func:`run_tasks` call the task belongs to, so that
+    the worker pool is the one that call uses (the same workers and threads, kept).
+    Warnings of the task come back as ``(category, message)`` pairs, as ``notes`` of
+    :func:`run_tasks`; :meth:`cancel` stops a worker that is still on it (a failed
+    or interrupted run).
+
+    Examples
+    --------
+    >>> ahead = Ahead(divmod, 7, shared=4, n_jobs=1)
+    >>> ahead.result()
+    ((1, 3), [])
+    """
+
+    def __init__(self, fn: Callable, task, *, shared=None, n_jobs=None, n_tasks: int = 2):
+        self._call = (fn, task, shared)
+        self._done = None
+        self._future = self._pool = None
+        n = n_workers(n_jobs, n_tasks)
+        if n > 1:
+            from joblib import cpu_count
+
+            self._pool = _pool(n - 1, max(1, cpu_count() // n))
+            self._future = self._pool.submit(_call_batch, fn, [(0, task)], shared, None)
+
+    def result(self) -> tuple:
+        """``(fn(task, shared), notes)``, waiting for the worker if it is still on it."""
+        if self._done is None:
+            if self._future is None:
+                self._done = _call(*self._call, None)
+            else:
+                from .._interrupt import restart_dead_tracker
+
+                [(_, result, notes)] = self._future.result()
+                restart_dead_tracker()
+                self._done = (result, notes)
+        return self._done
+
+    def cancel(self) -> None:
+        """Stop the worker if the task is still running there (as a failed run does)."""
+        if self._future is not None and self._done is None and not self._future.done():
+            self._pool.terminate(kill_workers=True)  # as run_tasks aborts: temporary files too
 
 
 def run_tasks(

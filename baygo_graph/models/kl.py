@@ -151,7 +151,8 @@ def _block_argmin(s, lo, mask_diagonal, row_scale, col_shift, seeds=1):
             s -= col_shift
     rowmin, bound = _row_bounds(s, lo, mask_diagonal, seeds)
     tie = s <= bound[:, None]
-    return rowmin, bound, np.count_nonzero(tie, axis=1), np.argmax(tie, axis=1)
+    # the count of ties as a sum of bools (count_nonzero with an axis is Python code)
+    return rowmin, bound, tie.sum(axis=1), np.argmax(tie, axis=1)
 
 
 def _row_bounds(s, lo, mask_diagonal, seeds=1):

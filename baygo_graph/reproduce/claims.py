@@ -37,6 +37,7 @@ __all__ = [
     "STRATEGIES",
     "Claim",
     "coverage_row",
+    "coverage_rows",
     "evaluate_claims",
 ]
 
@@ -261,18 +262,29 @@ def evaluate_claims(
     return claims
 
 
-def coverage_row(run, windows: str) -> dict:
+def coverage_row(run, windows: str, *, ttc=None) -> dict:
     """One row of the smallest-B table (``smallest_b.csv``, ``summary.json``):
     :func:`baygo_graph._render.b_row` of ``analysis.smallest_b(run, windows=windows)``.
 
     Keys ``windows``, ``smallest_b`` (NaN: no B), ``windows_checked``,
     ``steps_covered``, ``tail_length`` and ``tail_connected`` (NaN: no tail, as
-    for sliding windows and seeds without a B) and ``reading``.
+    for sliding windows and seeds without a B) and ``reading``. ``ttc``: the run's
+    :func:`~baygo_graph.analysis.time_to_connectivity` when the caller has it (both
+    kinds of window read it: one pass for the two rows).
     """
     from .._render import b_row
     from ..analysis import smallest_b
 
-    return b_row(smallest_b(run, windows=windows))
+    return b_row(smallest_b(run, windows=windows, ttc=ttc))
+
+
+def coverage_rows(run) -> list[dict]:
+    """:func:`coverage_row` of ``run`` for aligned, then sliding windows, both read from
+    one :func:`~baygo_graph.analysis.time_to_connectivity` pass."""
+    from ..analysis import time_to_connectivity
+
+    ttc = time_to_connectivity(run)
+    return [coverage_row(run, kind, ttc=ttc) for kind in ("aligned", "sliding")]
 
 
 def _b_claim(df, smallest_b, min_windows):

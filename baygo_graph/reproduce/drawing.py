@@ -29,6 +29,7 @@ __all__ = [
     "run_figures",
     "run_influence",
     "save_figures",
+    "start_animation",
     "union_and_influence",
 ]
 
@@ -144,9 +145,14 @@ def draw(
     notes: list,
     n_jobs=None,
     progress=None,
+    animation=None,
 ) -> float:
     """Draw and write every figure (PNG, PDF, gallery PNG) and the animation of BayGo
     seed 0, spread over the workers (:func:`~baygo_graph.experiments.runner.run_tasks`).
+
+    ``animation``: the animation's task when it was started ahead
+    (:func:`start_animation`, e.g. while this process measured the runs); None: it is
+    started here, on a worker, beside the figures.
 
     Each worker draws a figure and renders its files to bytes (:func:`save_figures`'s
     layout, the same bytes), or renders the animation to a temporary folder; this
@@ -155,18 +161,21 @@ def draw(
     order of :func:`figure_names`, then the animation. Returns the animation's own
     time (s, in its worker).
     """
-    from ..experiments.runner import run_tasks
+    from ..experiments.runner import reemit_warnings, run_tasks
     from ..io.atomic import atomic_write
 
     inp = _inputs(df, measures, synthetic=synthetic, steps=steps, agents=agents, long=long,
                   run0=run0)  # fmt: skip
     names = figure_names(long=long is not None)
     wanted = () if gallery is None else tuple(GALLERY)
+    if animation is None:
+        animation = start_animation(df, run0, synthetic=synthetic, steps=steps, agents=agents,
+                                    video=video, n_jobs=n_jobs, figures=len(names))  # fmt: skip
     # the costliest first (the workers then end together), then the ones that need
     # scipy.stats, the costliest last (this process takes tasks from the back); written
     # in the order of names
     by_cost = sorted(names, key=_COSTLIEST.index)
-    tasks = ["animation", *(n for n in by_cost if n not in _STATS),
+    tasks = [*(n for n in by_cost if n not in _STATS),
              *[n for n in by_cost if n in _STATS][::-1]]  # fmt: skip
 
     def put(path, data, within):
@@ -177,8 +186,6 @@ def draw(
 
     def write(name, made):
         """A figure's files, written here as soon as its worker has drawn it."""
-        if name == "animation":
-            return
         for ext in ("png", "pdf"):
             path = put(out / "figures" / f"{name}.{ext}", made.pop(ext), out)
             written[f"figure:{name}:{ext}"] = path
@@ -186,10 +193,17 @@ def draw(
             written[f"gallery:{name}"] = put(gallery / f"{name}.png", made.pop("gallery"),
                                              gallery)  # fmt: skip
 
-    done = run_tasks(_draw_task, tasks, shared=(inp, wanted, bool(video)), n_jobs=n_jobs,
-                     progress=progress, desc="figures", first_here=False,
-                     on_result=write)  # fmt: skip
-    anim, seconds, anim_notes = done[0]
+    caught: list = []
+    try:
+        run_tasks(_draw_task, tasks, shared=(inp, wanted, bool(video)), n_jobs=n_jobs,
+                  progress=progress, desc="figures", first_here=False, on_result=write,
+                  notes=caught)  # fmt: skip
+        (anim, seconds, anim_notes), anim_caught = animation.result()
+    except BaseException:
+        animation.cancel()
+        raise
+    # attributed to the caller of draw, once per category over the figures and animation
+    reemit_warnings(caught + anim_caught, len(tasks) + 1)
     for name in names:  # recorded in the order of names
         for role in (f"figure:{name}:png", f"figure:{name}:pdf", f"gallery:{name}"):
             if role in written:
@@ -198,6 +212,19 @@ def draw(
     for kind, data in anim.items():
         files[f"animation:{kind}"] = put(out / "animation" / f"baygo_seed0.{kind}", data, out)
     return seconds
+
+
+def start_animation(df, run0, *, synthetic, steps, agents, video, n_jobs, figures):
+    """Start the animation of BayGo seed 0 (:func:`animate_seed0`) on a worker now (run
+    here, when its result is asked, with one process): a
+    :class:`~baygo_graph.experiments.runner.Ahead` for :func:`draw`. It needs the runs
+    only, not their measures, so it can run while this process measures them.
+    ``figures``: how many figures :func:`draw` spreads beside it (the same workers)."""
+    from ..experiments.runner import Ahead
+
+    inp = _inputs(df, None, synthetic=synthetic, steps=steps, agents=agents, run0=run0)
+    return Ahead(_draw_task, "animation", shared=(inp, (), bool(video)), n_jobs=n_jobs,
+                 n_tasks=figures)  # fmt: skip
 
 
 def _draw_task(task, shared):

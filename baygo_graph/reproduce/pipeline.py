@@ -46,8 +46,8 @@ from ..io.atomic import atomic_text, folder_content
 from ..io.results import check_results_format, write_results
 from ..io.runs import save_runs as write_runs
 from ..models import LinearRegression
-from .claims import STRATEGIES, coverage_row, evaluate_claims
-from .drawing import draw, save_figures, union_and_influence
+from .claims import STRATEGIES, coverage_rows, evaluate_claims
+from .drawing import draw, figure_names, save_figures, start_animation, union_and_influence
 from .horizon import default_horizons
 from .report import SHORT, claims_table, render_report, run_config, summary_markdown
 
@@ -105,8 +105,7 @@ def _measure_baygo(runs, seeds, *, window):
     rows = []
     for r in range(seeds):
         run = runs[("baygo", r)]
-        for kind in ("aligned", "sliding"):
-            rows.append({"seed": r} | coverage_row(run, kind))
+        rows += [{"seed": r} | row for row in coverage_rows(run)]
     table = pd.DataFrame(rows)
     show = runs[("baygo", 0)]
     t = show.n_steps
@@ -448,16 +447,25 @@ def reproduce(
         timings=timings, log=log,
     )  # fmt: skip
     synthetic = bool(res.attrs.get("synthetic", False))
-    log("measuring the emergent graphs ...")
-    with _timed(timings, "analysis"):
-        summary, measures, claims = _measure(res, runs, seeds=seeds, window=influence_window,
-                                             checks=long.checks)  # fmt: skip
+    # the animation needs the runs only: a worker draws it while this process measures
+    animation = start_animation(res, runs[("baygo", 0)], synthetic=synthetic, steps=steps,
+                                agents=agents, video=video, n_jobs=n_jobs,
+                                figures=len(figure_names(long=True)))  # fmt: skip
+    try:
+        log("measuring the emergent graphs ...")
+        with _timed(timings, "analysis"):
+            summary, measures, claims = _measure(res, runs, seeds=seeds,
+                                                 window=influence_window,
+                                                 checks=long.checks)  # fmt: skip
+    except BaseException:
+        animation.cancel()
+        raise
     log("drawing the figures ...")
     with _timed(timings, "figures"):
         seconds = draw(
             res, measures, synthetic=synthetic, steps=steps, agents=agents, long=long,
             run0=runs[("baygo", 0)], out=out, gallery=gallery, video=video, files=files,
-            notes=notes, n_jobs=n_jobs, progress=progress,
+            notes=notes, n_jobs=n_jobs, progress=progress, animation=animation,
         )  # fmt: skip
     timings["animation"] = seconds
     regime_map = None

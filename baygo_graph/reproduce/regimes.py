@@ -225,7 +225,7 @@ def _regime_tasks(tasks, shared):
     from ..analysis import theorem_check
     from ..learning import simulate_seeds
     from ..models import LinearRegression
-    from .claims import coverage_row
+    from .claims import coverage_rows
     from .consensus import belief_spread
     from .theorem import TruthMonitor
 
@@ -244,7 +244,7 @@ def _regime_tasks(tasks, shared):
     for run in runs:
         out = {"mse": run.mse, "informative": int(run.informative)}
         if baygo:
-            out["b"] = [coverage_row(run, kind) for kind in ("aligned", "sliding")]
+            out["b"] = coverage_rows(run)
             out["check"] = theorem_check(run) if theorem else None
             out["beliefs"] = belief_spread(run.mean)
         outs.append(out)

@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 import pytest
 
-from baygo_graph.experiments.runner import n_workers, run_tasks, spawn_seeds
+from baygo_graph.experiments.runner import Ahead, n_workers, run_tasks, spawn_seeds
 
 
 def draw(task, shared):
@@ -264,3 +264,20 @@ def test_a_worker_ends_without_teardown_and_keeps_its_output():
     assert done.returncode == 0, done.stderr[-2000:]
     assert all(f"<task {k} in " in done.stdout for k in range(8)), done.stdout
     assert "<pids 2 main " in done.stdout  # the command and its worker both ran tasks
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_a_task_started_ahead_runs_beside_this_process_and_gives_its_warnings(n_jobs):
+    """Started ahead, a task runs on the worker run_tasks uses (with two processes) while
+    this process goes on, or here when asked (one process); its result and warnings
+    come back as run_tasks' would."""
+    import os
+
+    ahead = Ahead(noisy, 3, shared=2, n_jobs=n_jobs, n_tasks=4)
+    here = run_tasks(where, list(range(8)), n_jobs=n_jobs, progress=False, first_here=False)
+    result, notes = ahead.result()
+    assert result == 6 and ahead.result() == (result, notes)
+    assert notes == [(UserWarning, "task 3 is noisy"), (FutureWarning, "odd")]
+    there = Ahead(where, 0, n_jobs=n_jobs, n_tasks=4).result()[0]
+    assert (there == os.getpid()) is (n_jobs == 1)
+    assert n_jobs == 1 or there in here  # the worker of run_tasks, kept

@@ -326,3 +326,23 @@ def test_the_longest_tail_is_counted_in_words(tail, words):
                           "tail_length": [tail, 1.0], "tail_connected": [0.0, 1.0]})  # fmt: skip
     text = _b_evidence(table, 5)[0]
     assert f"a tail after the last full window in 2 seeds {words}" in text, text
+
+
+def test_coverage_rows_read_one_pass_and_equal_each_kind_alone():
+    """Both rows from one time-to-connectivity pass equal each kind computed alone, on
+    BayGo runs and on random sparse series (some with no B)."""
+    import networkx as nx
+
+    import baygo_graph as bg
+    from baygo_graph.models import LinearRegression
+    from baygo_graph.reproduce.claims import coverage_row, coverage_rows
+
+    runs = [bg.simulate("baygo", agents=5, steps=30, model=LinearRegression(grid=11), rng=s,
+                        data=bg.synthetic_bodyfat(), progress=False) for s in range(2)]  # fmt: skip
+    gen = np.random.default_rng(3)
+    for p in (0.05, 0.15, 0.4):
+        runs.append([nx.gnp_random_graph(6, p, seed=int(gen.integers(1 << 30)), directed=True)
+                     for _ in range(25)])  # fmt: skip
+    for run in runs:
+        alone = [coverage_row(run, kind) for kind in ("aligned", "sliding")]
+        pd.testing.assert_frame_equal(pd.DataFrame(coverage_rows(run)), pd.DataFrame(alone))
