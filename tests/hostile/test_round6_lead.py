@@ -39,7 +39,11 @@ def test_a_header_written_with_comma_space_reads_its_cells_the_same_way(tmp_path
 
 @pytest.mark.parametrize(
     ("weight", "says"),
-    [("2", "weight '2' is str"), (True, "weight True is bool"), (None, "weight None is missing")],
+    [
+        ("2", "weight '2': a str is not a number"),
+        (True, "weight True: a bool is not a number"),
+        (None, "weight None: None is not a number"),
+    ],
 )
 def test_graph_weights_must_be_numbers(weight, says):
     """G14: a text weight '2' was read as 2 and True as 1 from a list of networkx graphs
