@@ -67,6 +67,16 @@ class _LazyGroup(click.Group):
             command.callback = _in_a_folder(command.callback)
         return command
 
+    def resolve_command(self, ctx, args):
+        name = args[0] if args else ""
+        if name in _COMMANDS or name.startswith("-"):
+            return super().resolve_command(ctx, args)
+        import difflib  # 'analyse' (the docs' spelling) -> 'analyze', as click does for options
+
+        close = difflib.get_close_matches(name, list(_COMMANDS), n=1, cutoff=0.6)
+        hint = f" Did you mean {close[0]!r}?" if close else " See baygo --help."
+        ctx.fail(f"No such command {shorten(name, 60)!r}.{hint}")
+
 
 def _in_a_folder(callback):
     """``callback`` (a command's) run only when the current folder exists: one removed
@@ -89,16 +99,6 @@ def _in_a_folder(callback):
 
     run._baygo_in_a_folder = True
     return run
-
-    def resolve_command(self, ctx, args):
-        name = args[0] if args else ""
-        if name in _COMMANDS or name.startswith("-"):
-            return super().resolve_command(ctx, args)
-        import difflib  # 'analyse' (the docs' spelling) -> 'analyze', as click does for options
-
-        close = difflib.get_close_matches(name, list(_COMMANDS), n=1, cutoff=0.6)
-        hint = f" Did you mean {close[0]!r}?" if close else " See baygo --help."
-        ctx.fail(f"No such command {shorten(name, 60)!r}.{hint}")
 
 
 @click.group(name="baygo", cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
