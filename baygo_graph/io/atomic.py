@@ -77,6 +77,7 @@ __all__ = [
     "output_record",
     "protected_inputs",
     "remove_told",
+    "temporary_folder",
     "umask_mode",
     "unannounced",
     "written_here",
@@ -502,6 +503,43 @@ def unannounced():
         yield
     finally:
         _ANNOUNCE[:] = saved
+
+
+@contextlib.contextmanager
+def temporary_folder(prefix: str = "baygo-"):
+    """A temporary folder (:class:`tempfile.TemporaryDirectory`) removed at the block's
+    end, and, in a worker process, also when the worker is killed first: a stop
+    (Ctrl-C, SIGTERM, SIGHUP) ends the command's workers before their ``with`` blocks
+    can clean up (a reproduction stopped while it drew its animation left
+    ``$TMPDIR/baygo-animation-*/`` with half-written files: hostile21 Z9). There the
+    folder is registered with loky's resource tracker, which outlives the workers and
+    removes what they registered when the command ends (joblib's own way for its
+    memory-mapped folders); in the main process the block's end removes it, a stop
+    included.
+
+    Examples
+    --------
+    >>> with temporary_folder("baygo-doc-") as tmp:
+    ...     _ = (tmp / "frame.gif").write_bytes(b"GIF89a")
+    >>> tmp.exists()
+    False
+    """
+    import multiprocessing
+
+    with tempfile.TemporaryDirectory(prefix=prefix) as name:
+        tracked = multiprocessing.parent_process() is not None  # a worker
+        if tracked:
+            try:
+                from joblib.externals.loky.backend import resource_tracker
+            except ImportError:  # no loky: nothing outlives this process
+                tracked = False
+        if tracked:
+            resource_tracker.register(name, "folder")
+        try:
+            yield Path(name)
+        finally:
+            if tracked:
+                resource_tracker.unregister(name, "folder")
 
 
 @contextlib.contextmanager

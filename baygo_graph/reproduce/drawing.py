@@ -8,7 +8,6 @@ the README gallery); :func:`run_figures` and :func:`run_influence` serve one run
 from __future__ import annotations
 
 import io
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -235,11 +234,12 @@ def _draw_task(task, shared):
     if task == "animation":
         t0 = time.perf_counter()
         notes: list = []
-        from ..io.atomic import unannounced
+        from ..io.atomic import temporary_folder, unannounced
 
-        with tempfile.TemporaryDirectory(prefix="baygo-animation-") as tmp, unannounced():
+        # removed at the end, and by loky's tracker if a stop kills this worker first
+        with temporary_folder("baygo-animation-") as tmp, unannounced():
             made: dict = {}  # temporary files, said once put at their names
-            animate_seed0(inp.df, inp.run0, Path(tmp), video=video, files=made, notes=notes)
+            animate_seed0(inp.df, inp.run0, tmp, video=video, files=made, notes=notes)
             data = {key.split(":")[1]: path.read_bytes() for key, path in made.items()}
         return data, time.perf_counter() - t0, notes
     fig = _figure(task, inp)

@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 
 import matplotlib.pyplot as plt
 import pytest
@@ -282,3 +283,37 @@ def test_an_unreplaceable_record_is_named_and_a_new_file_taken_back(tmp_path, mo
         atomic_text(tmp_path / "b.md", "two")
     assert info.value.filename == str(tmp_path / RECORD_NAME) and info.value.filename2 is None
     assert _only(tmp_path) == [RECORD_NAME, "a.md"]  # b.md taken back, no temporary file
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL (POSIX)")
+def test_a_killed_workers_temporary_folder_is_removed_when_the_command_ends(tmp_path):
+    # hostile21 Z9: a stop while reproduce drew its animation killed the worker inside its
+    # TemporaryDirectory block; $TMPDIR/baygo-animation-*/ stayed, half-written files in it
+    script = textwrap.dedent("""
+        import os, signal, sys
+        from joblib import Parallel, delayed
+        from baygo_graph.io.atomic import temporary_folder
+
+        def task(i):
+            with temporary_folder("baygo-animation-") as tmp:
+                (tmp / "half.gif").write_bytes(b"GIF89a")
+                os.kill(os.getpid(), signal.SIGKILL)  # as a stop ends the workers
+            return str(tmp)
+
+        try:
+            print(Parallel(n_jobs=2)(delayed(task)(i) for i in range(2)))
+        except Exception as e:
+            print(type(e).__name__)
+    """)
+    env = os.environ | {"TMPDIR": str(tmp_path), "PYTHONPATH": os.pathsep.join(sys.path),
+                        "PYTHONWARNINGS": "ignore"}  # fmt: skip
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env=env, timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "TerminatedWorkerError" in done.stdout, done.stdout
+    for _ in range(100):  # the tracker removes them once the command has ended
+        left = list(tmp_path.glob("baygo-animation-*"))
+        if not left:
+            break
+        time.sleep(0.1)
+    assert left == []
