@@ -62,7 +62,33 @@ class _LazyGroup(click.Group):
         if name not in _COMMANDS:
             return None
         module, attr = _COMMANDS[name]
-        return getattr(importlib.import_module(module), attr)
+        command = getattr(importlib.import_module(module), attr)
+        if not getattr(command.callback, "_baygo_in_a_folder", False):
+            command.callback = _in_a_folder(command.callback)
+        return command
+
+
+def _in_a_folder(callback):
+    """``callback`` (a command's) run only when the current folder exists: one removed
+    under the shell (a scratch or job folder cleaned) made relative paths fail as "no
+    such file" of the output's name and the worker processes fail to start with a bare
+    "[Errno 2] No such file or directory" (hostile21 Z7). Checked once the command's
+    options are read (``--help`` still works)."""
+    import functools
+
+    @functools.wraps(callback)
+    def run(*args, **kwargs):
+        try:
+            os.getcwd()
+        except FileNotFoundError:
+            raise click.ClickException(
+                "the current folder no longer exists (it was removed after this shell "
+                "entered it): cd to a folder that exists and run the command again"
+            ) from None
+        return callback(*args, **kwargs)
+
+    run._baygo_in_a_folder = True
+    return run
 
     def resolve_command(self, ctx, args):
         name = args[0] if args else ""

@@ -141,3 +141,33 @@ def test_baygo_alone_prints_the_whole_help(capsys):
     out, err = capsys.readouterr()
     assert err == "" and out.startswith("Usage: baygo [OPTIONS] COMMAND")
     assert all(f"  {name} " in out for name in ("analyze", "reproduce", "view"))
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["run", "--agents", "3", "--steps", "2", "--grid", "5", "--out", "rel"],
+     ["compare", "--strategies", "baygo,nocol", "--seeds", "2", "--steps", "3", "--agents", "4",
+      "--grid", "7", "--jobs", "2", "--out", "{abs}/cg"],
+     ["sweep", "--strategies", "baygo", "--seeds", "2", "--param", "steps=3", "--jobs", "2",
+      "--out", "{abs}/sg"],
+     ["run", "--agents", "3", "--steps", "2", "--grid", "5", "--out", "{abs}/r"],
+     ["analyze", "{abs}/in/e.csv"]],
+)  # fmt: skip
+def test_a_current_folder_removed_under_the_shell_is_said(tmp_path, monkeypatch, capsys, args):
+    # hostile21 Z7: compare/sweep --jobs 2 ended in a bare '[Errno 2] No such file or
+    # directory' (the workers' start asks for the current folder) and `run --out rel`
+    # blamed the output's name
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "e.csv").write_text("source,target,time\na,b,0\nb,a,1\n")
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    monkeypatch.chdir(gone)
+    gone.rmdir()
+    code = main([a.format(abs=tmp_path) for a in args])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert err == ("baygo: error: the current folder no longer exists (it was removed after "
+                   "this shell entered it): cd to a folder that exists and run the command "
+                   "again\n")  # fmt: skip
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in"]  # nothing written
+    assert main(["run", "--help"]) == 0  # the help needs no folder
