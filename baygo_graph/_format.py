@@ -178,12 +178,16 @@ def markdown_table(frame, *, index=True, digits=4, pad=False) -> str:
     return "\n".join(lines)
 
 
-def synthetic_banner(synthetic: bool, *, saved: bool = False) -> str:
+def synthetic_banner(
+    synthetic: bool, *, saved: bool = False, model: str | None = None, source: str | None = None
+) -> str:
     """The line every output carries when the data were synthetic ("" otherwise).
 
     ``saved``: the output reads something already made (a saved run, series or
     table) whose data were synthetic; the line then says so instead of asking for
-    a data file this command does not take.
+    a data file this command does not take; ``model`` (the run's, when known) other than
+    the bodyfat data's (``linear``, ``exact``) says the model's own synthetic data
+    (``source``) instead of the bodyfat stand-in (hostile21 Z12).
 
     Examples
     --------
@@ -193,9 +197,17 @@ def synthetic_banner(synthetic: bool, *, saved: bool = False) -> str:
     'NOTE'
     >>> "made from the synthetic" in synthetic_banner(True, saved=True)
     True
-    """
+    >>> synthetic_banner(True, saved=True, model="logistic", source="synthetic labelled")
+    "NOTE: SYNTHETIC DATA (this was made from the logistic model's synthetic data: synthetic labelled): re-make it with --data PATH to use real data."
+    """  # noqa: E501
     if not synthetic:
         return ""
+    if saved and model not in (None, "linear", "exact"):  # its own data, not the bodyfat's
+        return (
+            f"NOTE: SYNTHETIC DATA (this was made from the {model} model's synthetic data"
+            f"{': ' + str(source) if source else ''}): re-make it with --data PATH to use "
+            "real data."
+        )
     if saved:
         return (
             "NOTE: SYNTHETIC DATA (this was made from the synthetic stand-in for the bodyfat "

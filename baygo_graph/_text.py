@@ -40,6 +40,7 @@ __all__ = [
     "SYNTHETIC_TEXT",
     "figure_metadata",
     "console",
+    "loss_label",
     "escape_surrogates",
     "csv_cell",
     "csv_frame",
@@ -108,6 +109,18 @@ def figure_label(text, limit: int = FIGURE_LABEL_CHARS) -> str:
     if len(text) > limit:
         text = text[: limit - 1] + "…"
     return text.replace("$", r"\$")
+
+
+def loss_label(name: str) -> str:
+    """How a model's loss name (``run.loss_name``, a table's ``attrs["loss"]``) is said in
+    every teller: ``"mse"`` as MSE, others in words.
+
+    Examples
+    --------
+    >>> loss_label("mse"), loss_label("log_loss"), loss_label("hinge")
+    ('MSE', 'log-loss', 'hinge')
+    """
+    return {"mse": "MSE", "log_loss": "log-loss", "sq_error": "squared error"}.get(name, name)
 
 
 def counted(n, word: str, plural: str | None = None, *, spec: str = "") -> str:

@@ -15,7 +15,7 @@ from pathlib import Path
 import click
 
 from .._format import synthetic_banner
-from .._text import console, counted, short_path, shorten
+from .._text import console, counted, loss_label, short_path, shorten
 from ..defaults import BODYFAT_ENV, DEFAULT_WINDOW, resolve_window
 
 __all__ = [
@@ -50,6 +50,7 @@ __all__ = [
     "build_model",
     "model_pairs",
     "parse_options",
+    "saved_banner",
     "synthetic_banner",
 ]
 
@@ -374,6 +375,16 @@ samples_option = click.option(
 )
 
 
+def saved_banner(source) -> str:
+    """The synthetic-data line of a saved run or series (``synthetic_banner(...,
+    saved=True)``), naming a model's own synthetic data where the run's model is not one
+    of the bodyfat data's (a logistic run's data is no bodyfat stand-in: hostile21 Z12)."""
+    config = getattr(source, "config", None) or {}
+    return synthetic_banner(bool(getattr(source, "synthetic", False)), saved=True,
+                            model=config.get("model"),
+                            source=getattr(source, "data_source", None))  # fmt: skip
+
+
 def default_data(data, *, agents: int, samples: int | None):
     """What ``--data`` means: the path given, else ``$BAYGO_BODYFAT`` (None: the
     library reads it), else synthetic data of ``samples`` samples (default
@@ -511,17 +522,6 @@ def load_input(path, *, source_column=None, target_column=None, time_column=None
         return inputs.load(path, **given)
     except (RunFormatError, ValueError, TypeError) as e:
         raise click.ClickException(str(e)) from e
-
-
-def loss_label(name: str) -> str:
-    """How a model's loss name is printed: ``"mse"`` as MSE, others in words.
-
-    Examples
-    --------
-    >>> loss_label("mse"), loss_label("log_loss"), loss_label("hinge")
-    ('MSE', 'log-loss', 'hinge')
-    """
-    return {"mse": "MSE", "log_loss": "log-loss", "sq_error": "squared error"}.get(name, name)
 
 
 #: The error that cut this command's standard output short (:func:`stdout_failed`), said

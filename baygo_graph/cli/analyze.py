@@ -27,6 +27,7 @@ from ._common import (
     note,
     out_error,
     output_folder,
+    saved_banner,
     series_options,
     synthetic_banner,
 )
@@ -106,11 +107,14 @@ def _key(d: dict) -> str | None:
     return next((k for k in ("focus", "informative") if k in d), None)
 
 
-def _text(report, label: str) -> list[str]:
+def _text(report, label: str, banner: str | None = None) -> list[str]:
     """The report's lines (one per field: :func:`emit` keeps each on one line), rendered
-    from the :class:`~baygo_graph.analysis.AnalysisReport` (its ``as_dict()`` is the JSON)."""
+    from the :class:`~baygo_graph.analysis.AnalysisReport` (its ``as_dict()`` is the JSON);
+    ``banner``: the source's synthetic-data line (:func:`saved_banner`), when known."""
     s = report.as_dict()
-    lines = [banner for banner in [synthetic_banner(s["synthetic"], saved=True)] if banner]
+    if banner is None:
+        banner = synthetic_banner(s["synthetic"], saved=True)
+    lines = [banner] if banner else []
     inf_agent = s["informative"]
     if "focus" in s:
         focus = _name(s["focus"])
@@ -228,13 +232,14 @@ def _single(run_dir: Path, window, as_json, *, focus=None, options=None, stride=
             raise click.ClickException(str(e)) from e
         summary = report.as_dict() | {"source": str(run_dir)}
         # the note the text's first line says, in the JSON too (as summary.json's "note")
-        summary["note"] = synthetic_banner(summary["synthetic"], saved=True) or None
+        banner = saved_banner(source) if summary["synthetic"] else ""
+        summary["note"] = banner or None
         label = str(run_dir)
         if hasattr(source, "strategy"):
             summary |= {"strategy": source.strategy, "data": source.data_source}
             label = (f"{_name(source.strategy)} run {shorten(str(run_dir), 120)} "
                      f"(data {shorten(str(source.data_source), 100)})")  # fmt: skip
-        lines = _text(report, label)
+        lines = _text(report, label, banner)
         emit(summary, as_json=as_json, text=lines)  # then 'wrote PATH' for each file
         if out is not None:
             _write_single(out, summary, lines)

@@ -22,6 +22,7 @@ from ._common import (
     out_error,
     output_folder,
     reach_scheduler,
+    saved_banner,
     scheduler_option,
     seed_option,
     series_options,
@@ -231,7 +232,7 @@ def plot(run_dir, out, formats, window, force, as_json, **options):
     written = []
     window = fit_window(window, run.n_steps)
     _check_drawing_budget(run, window)
-    banner = synthetic_banner(run.synthetic, saved=True)
+    banner = saved_banner(run)
     with output_folder(folder, force=force) as folder:
         try:
             figs = figures_of(run, window=window)
@@ -304,7 +305,7 @@ def animate(run_dir, steps_text, fmt, out, fps, dpi, panel, window, force):
     check_out_file(path, overwrite=force)
     window = fit_window(window, run.n_steps)
     anim = animate_run(run, steps=steps, panel=panel, influence=run_influence(run, window=window))
-    banner = synthetic_banner(run.synthetic, saved=True)
+    banner = saved_banner(run)
     # then 'wrote PATH' once the file is finished
     frames = f"animating {len(steps)} frames (steps {steps[0]}..{steps[-1]})"
     emit({}, as_json=False, text=[*([banner] if banner else []), frames])

@@ -19,8 +19,8 @@ from ._common import (
     note,
     out_error,
     output_file,
+    saved_banner,
     series_options,
-    synthetic_banner,
 )
 
 __all__ = ["view"]
@@ -82,7 +82,7 @@ def view(run_path, out, window, layout, layout_seed, force, **options):
     with following(viewer_need(window, layout), goal="to write the page too"):
         run = load_input(run_path, **options)  # a Run, or a GraphSeries for other inputs
     window = fit_window(window, run.n_steps)
-    banner = synthetic_banner(run.synthetic, saved=True)
+    banner = saved_banner(run)
     if banner:  # then 'wrote PATH' once the page is finished, and nothing before it
         emit({}, as_json=False, text=[banner])
     # missing parents of --out are made, as every --out folder is, and removed again

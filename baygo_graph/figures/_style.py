@@ -19,6 +19,7 @@ from .._text import (
     counted,
     figure_label,
     figure_metadata,
+    loss_label,
     mathtext,
     shorten,
 )
@@ -38,6 +39,8 @@ __all__ = [
     "SYNTHETIC_GID",
     "SYNTHETIC_TEXT",
     "figure_style",
+    "loss_axis_label",
+    "loss_name_of",
     "frame_caption",
     "run_caption",
     "describe_seeds",
@@ -90,6 +93,30 @@ INFORMATIVE_COLOR = _OKABE_ITO["vermillion"]
 OTHERS_LINESTYLE = "--"
 
 MSE_LABEL = "test MSE (standardised units)"
+
+
+def loss_name_of(data) -> str:
+    """The loss a run or a table holds in its ``mse`` field (``run.loss_name``, a
+    comparison table's ``attrs["loss"]``; ``"mse"`` when not recorded)."""
+    name = getattr(data, "loss_name", None)
+    if name is None:
+        attrs = getattr(data, "attrs", None) or {}
+        name = attrs.get("loss", "mse")
+    return str(name)
+
+
+def loss_axis_label(name: str) -> str:
+    """A loss's axis label: :data:`MSE_LABEL` for the MSE, ``"test <loss>"`` otherwise
+    (a logistic run's log-loss is no MSE: hostile21 Z12).
+
+    Examples
+    --------
+    >>> loss_axis_label("mse"), loss_axis_label("log_loss")
+    ('test MSE (standardised units)', 'test log-loss')
+    """
+    return MSE_LABEL if name == "mse" else f"test {loss_label(name)}"
+
+
 STEP_LABEL = "step t (iterations)"
 INFLUENCE_LABEL = "influence (left Perron vector entry, sums to 1)"
 AGENT_LABEL = "agent"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.animation import FuncAnimation
 
+from .._text import loss_label
 from .._validate import check_choice
 from ..inputs import as_series
 from ._graph import agent_layout, draw_edges, draw_nodes, graph_legend, node_sizes
@@ -18,9 +19,9 @@ from ._style import (
     INFLUENCE_LABEL,
     INFORMATIVE_COLOR,
     INFORMATIVE_MARKER,
-    MSE_LABEL,
     STEP_LABEL,
     figure_style,
+    loss_axis_label,
     mark_synthetic,
     run_caption,
     source_caption,
@@ -113,7 +114,7 @@ def animate_run(
             1, 2, figsize=figsize, width_ratios=(1, 1.25), layout="constrained"
         )
         nodes, counter = _graph_panel(gax, pos, inf, influence, frames[0], run.strategy)
-        cursor, dot = _curve_panel(pax, values, frames, inf, panel)
+        cursor, dot = _curve_panel(pax, values, frames, inf, panel, loss=run.loss_name)
         mark_synthetic(fig, run.synthetic)
         source_caption(fig, run_caption(run))
         others_sc, inf_sc, labels = nodes
@@ -202,7 +203,7 @@ def _graph_panel(gax, pos, inf, influence, first, strategy):
     return (others_sc, inf_sc, labels), counter
 
 
-def _curve_panel(pax, values, frames, inf, panel):
+def _curve_panel(pax, values, frames, inf, panel, *, loss="mse"):
     """Right panel: every agent's curve over the frames' span, a cursor and a dot."""
     m = values.shape[1]
     x = np.arange(values.shape[0])
@@ -245,8 +246,9 @@ def _curve_panel(pax, values, frames, inf, panel):
         # Headroom above the curves for the legend (two rows), so it covers no data.
         pax.set_ylim(finite.min() - pad, finite.max() + 6 * pad)
     pax.set_xlabel(STEP_LABEL)
-    pax.set_ylabel(MSE_LABEL if panel == "mse" else INFLUENCE_LABEL)
-    pax.set_title("every agent's test MSE" if panel == "mse" else "every agent's influence")
+    pax.set_ylabel(loss_axis_label(loss) if panel == "mse" else INFLUENCE_LABEL)
+    pax.set_title(f"every agent's test {loss_label(loss)}" if panel == "mse"
+                  else "every agent's influence")  # fmt: skip
     pax.legend(fontsize="small", loc="upper right", ncols=2)
     return cursor, dot
 

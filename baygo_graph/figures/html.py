@@ -54,7 +54,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._render import self_weight_text
-from .._text import counted, escape_surrogates, shorten
+from .._text import counted, escape_surrogates, loss_label, shorten
 from ..analysis import b_connectivity, influence_series, time_to_connectivity
 from ..analysis.centrality import influence_bound, influence_bytes
 from ..inputs import as_series
@@ -69,7 +69,13 @@ from ._graph import (
     SPRING_NODES,
     graph_layout,
 )
-from ._style import INFORMATIVE_COLOR, SYNTHETIC_TEXT, strategy_color, strategy_label
+from ._style import (
+    INFORMATIVE_COLOR,
+    SYNTHETIC_TEXT,
+    loss_axis_label,
+    strategy_color,
+    strategy_label,
+)
 
 __all__ = ["to_html"]
 
@@ -396,6 +402,9 @@ def _viewer_data(source, *, window: int, layout_seed: int, layout: str, title: s
             influence_series(series, window=window, windows="sliding").values.T  # agent-major
         ),
         "mse": _mse(run),
+        # what the 'mse' curves hold, in every teller's words (a log-loss is no MSE: Z12)
+        "loss": loss_label(run.loss_name) if run is not None else None,
+        "loss_axis": loss_axis_label(run.loss_name) if run is not None else None,
         "connected": _connected(series, window),
         "windows": _aligned_windows(series, window),
     }

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._text import counted
+from .._text import counted, loss_label
 from ._bands import (
     paired_band,
     paired_difference,
@@ -34,13 +34,14 @@ from ._palettes import crest
 from ._style import (
     INFORMATIVE_COLOR,
     INFORMATIVE_MARKER,
-    MSE_LABEL,
     OTHERS_LINESTYLE,
     SINGLE_LEARNERS,
     STEP_LABEL,
     figure_style,
     frame_caption,
     is_synthetic,
+    loss_axis_label,
+    loss_name_of,
     mark_synthetic,
     new_axes,
     run_caption,
@@ -160,7 +161,7 @@ def plot_mse(
                     gid=f"mse:{s}:{group}",
                 )
         ax.set_xlabel(STEP_LABEL)
-        ax.set_ylabel(MSE_LABEL)
+        ax.set_ylabel(loss_axis_label(loss_name_of(df)))
         ax.set_xlim(0, max(steps - 1, 1))
         if title:
             ax.set_title(title)
@@ -347,7 +348,7 @@ def plot_paired_difference(
                 ax.plot(steps, mean, color=color, linestyle=_PAIRED_STYLE[group],
                         linewidth=1.8, label=label, gid=f"paired:{name}")  # fmt: skip
         ax.set_xlabel(STEP_LABEL)
-        ax.set_ylabel("paired difference of test MSE")
+        ax.set_ylabel(f"paired difference of test {loss_label(loss_name_of(df))}")
         ax.set_xlim(0, max(table_steps(df) - 1, 1))
         ax.set_title(
             f"{strategy_label(strategy)} minus each baseline, same seeds\n"
@@ -527,10 +528,13 @@ def plot_agents_mse(data, *, strategy="baygo", seed=None, ax=None, synthetic=Non
                 k += 1
             ax.plot(steps, mse[:, i], gid=f"agent:{i}", **kw)
         ax.set_xlabel(STEP_LABEL)
-        ax.set_ylabel(MSE_LABEL)
+        loss = loss_name_of(data)  # a logistic run's log-loss is no MSE (hostile21 Z12)
+        ax.set_ylabel(loss_axis_label(loss))
         ax.set_xlim(0, max(t_len - 1, 1))
         where = f"mean over {counted(seeds, 'seed')}" if seeds else "one run"
-        ax.set_title(f"Every agent's test MSE under {strategy_label(name)} ({where})")
+        ax.set_title(
+            f"Every agent's test {loss_label(loss)} under {strategy_label(name)} ({where})"
+        )
         ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
         mark_synthetic(ax, is_synthetic(data, synthetic))
         source_caption(ax, _data_caption(data, synthetic))

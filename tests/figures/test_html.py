@@ -461,7 +461,7 @@ def test_browser_search_by_label(driver, tmp_path):
     assert view_state(driver)["found"] is None
     assert "no node label contains" in driver.find_element("id", "search-result").text
     assert driver.find_element("id", "mse").value_of_css_property("display") == "none"
-    assert "no MSE curves" in driver.find_element("id", "mse-note").text
+    assert "no loss curves" in driver.find_element("id", "mse-note").text
     assert severe(driver) == []
 
 
