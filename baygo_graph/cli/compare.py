@@ -301,8 +301,12 @@ def compare(
     progress,
 ):
     """Run strategies over many seeds (paired) and print the summary table."""
+    if model in ("linear", "exact"):  # the models of the bodyfat data, as run and sweep
+        data = default_data(data, agents=agents, samples=samples)
+    elif samples is not None:
+        raise click.UsageError(f"--samples sizes the bodyfat data; --model {model} has data "
+                               "of its own")  # fmt: skip
     model = build_model(model, grid=grid)  # checked before any work; holds the grid
-    data = default_data(data, agents=agents, samples=samples)
     level, window = 0.95, fit_window(window, steps, what="the runs")
     options = {"seed": seed, "delta": delta, "batch": batch, "model": model,
                "influence_window": window, "tolerance": tolerance,
@@ -355,7 +359,7 @@ def compare(
             if not as_json:
                 emit({}, as_json=False, text=[blocks[-1]])
         if out is not None:
-            notes = _notes(tolerance, consensus_tol, window)
+            notes = _notes(tolerance, consensus_tol, window, loss)
             _write(
                 out,
                 res,
@@ -411,13 +415,15 @@ def _compute(strategies, *, seeds, steps, agents, data, jobs, progress, keep_run
     return res, df, runs, summary, paired
 
 
-def _notes(tolerance, consensus_tol, window) -> str:
-    """How summary.md's columns are computed."""
+def _notes(tolerance, consensus_tol, window, loss: str = "MSE") -> str:
+    """How summary.md's columns are computed (``loss``: the runs' loss, in words; the
+    metric names final_mse_* hold it)."""
+    held = "" if loss == "MSE" else f" (the columns named final_mse_* hold the {loss})"
     return (
-        f"Final MSE: mean over seeds at the last step, t-interval of the mean. "
-        f"Steps to Cen: first step from which the agent- and seed-averaged MSE stays "
+        f"Final {loss}: mean over seeds at the last step, t-interval of the mean{held}. "
+        f"Steps to Cen: first step from which the agent- and seed-averaged {loss} stays "
         f"<= (1 + {tolerance:g}) x Cen's. Consensus step: median over seeds of the first "
-        f"step from which max - min of the agents' MSE stays <= {consensus_tol:g}. "
+        f"step from which max - min of the agents' {loss} stays <= {consensus_tol:g}. "
         f"Influence: mean share of the informative agent in the left Perron vector of "
         f"the product of {window} consecutive weight matrices."
     )

@@ -295,3 +295,25 @@ def test_every_teller_records_the_grid_as_run(tmp_path, capsys):
     table = Comparison.read_parquet(out / "results.parquet")
     assert table.attrs["model_options"]["grid"] == [21, 21]
     assert bg.Run.load(runs / "baygo-seed0").config["grid"] == [21, 21]
+
+
+@pytest.mark.parametrize(("model", "loss"), [("mean", "squared error"), ("logistic", "log-loss")])
+def test_compare_runs_the_models_with_data_of_their_own(tmp_path, model, loss):
+    # hostile21 Z11: compare handed every model the bodyfat stand-in ("synthetic (n=252)
+    # has no column 'y1'"): mean and logistic could not run from the command line
+    from click.testing import CliRunner
+
+    from baygo_graph.cli import cli
+
+    args = ["compare", "--model", model, "--strategies", "baygo,nocol", "--seeds", "2",
+            "--steps", "3", "--agents", "4", "--jobs", "1"]  # fmt: skip
+    done = CliRunner().invoke(cli, [*args, "--out", str(tmp_path / "c")])
+    assert done.exit_code == 0, done.output
+    assert f"model {model}" in done.output and f"final {loss} informative" in done.output
+    notes = (tmp_path / "c" / "summary.md").read_text()
+    assert f"Final {loss}: mean over seeds" in notes and "Final MSE" not in notes
+    refused = CliRunner().invoke(cli, [*args, "--samples", "300"])
+    assert refused.exit_code == 2
+    assert f"--samples sizes the bodyfat data; --model {model} has data of its own" in (
+        refused.output
+    )
