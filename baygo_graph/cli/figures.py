@@ -325,8 +325,8 @@ def _horizons(ctx, param, value):
     if value is None:
         return None
     parts = [p.strip() for p in value.split(",")]
-    try:
-        horizons = [int(p) for p in parts]
+    try:  # ASCII digits only (int() alone takes '٣', an Arabic-Indic three)
+        horizons = [int(p) for p in parts] if all(p.isascii() for p in parts) else []
     except ValueError:
         horizons = []
     if not horizons or min(horizons) < 2:

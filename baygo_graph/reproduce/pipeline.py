@@ -427,12 +427,19 @@ def reproduce(
     from ..limits import check_results_budget
 
     seeds, steps = check_int("seeds", seeds, minimum=1), check_int("steps", steps, minimum=2)
+    asked = horizons is not None
     horizons = default_horizons(steps) if horizons is None else horizons
     advice = "pass fewer --seeds or --steps"  # short: the budget's numbers stay whole
-    # before any seed is drawn: the comparison's table, then the long BayGo runs
+    # before any seed is drawn: the comparison's table, then the long BayGo runs, as long
+    # as the longest horizon: given (--horizons), that is what to shorten (hostile21 Z10)
     check_results_budget(len(STRATEGIES), seeds, steps, agents, kind="arrays", advice=advice)
-    check_results_budget(1, seeds, max([*horizons, steps]), agents, kind="arrays",
-                         advice=advice)  # fmt: skip
+    longest = max([*horizons, steps])
+    check_results_budget(
+        1, seeds, longest, agents, kind="arrays",
+        advice="these runs are as long as the longest --horizons: pass shorter --horizons "
+        "or fewer --seeds" if asked and longest > steps
+        else advice,
+    )  # fmt: skip
     out.mkdir(parents=True, exist_ok=True)
     gallery = None if gallery is None else Path(gallery)
     timings, files, notes = {}, {}, []

@@ -228,3 +228,30 @@ def test_the_short_b_cell_says_what_summary_json_holds(small_reproduction):
     assert f"| aligned B: {words} (limit {values['b_max']})" in short
     assert "aligned: smallest B: " + (NO_B if none else f"min {f(a['min'])}") in long
     assert "n/a" not in short.split("|")[5]
+
+
+@pytest.mark.parametrize(
+    ("horizons", "steps", "advice"),
+    [((3, 10**8), 3, "these runs are as long as the longest --horizons: pass shorter "
+      "--horizons or fewer --seeds"),
+     (None, 3 * 10**7, "pass fewer --seeds or --steps")],
+)  # fmt: skip
+def test_the_budget_advice_names_what_sets_the_runs_length(tmp_path, horizons, steps, advice):
+    # hostile21 Z10: --horizons 3,100000000 was refused with "pass fewer --seeds or
+    # --steps", and --steps 2 gave the same refusal
+    from baygo_graph.exceptions import BudgetError
+
+    with pytest.raises(BudgetError) as e:
+        reproduce(tmp_path / "r", seeds=1, steps=steps, agents=3, horizons=horizons,
+                  data=synthetic_bodyfat())  # fmt: skip
+    assert str(e.value).endswith(advice) and len(str(e.value)) < 300
+    assert not (tmp_path / "r").exists()
+
+
+def test_horizons_take_ascii_digits_only():
+    from click.testing import CliRunner
+
+    from baygo_graph.cli import cli
+
+    done = CliRunner().invoke(cli, ["reproduce", "--horizons", "\u0663,10", "--out", "x"])
+    assert done.exit_code == 2 and "expected run lengths of 2 steps or more" in done.output
