@@ -199,3 +199,26 @@ def test_every_bin_refusal_says_what_bin_takes_in_one_sentence(tmp_path, capsys,
     assert code == 2 and err.count("\n") == 1, err
     assert f"Invalid value for '--bin': {BIN_TAKES}{value!r}" in err, err
     assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("source", "how"),
+    [("import sys\nsys.exit(0)\n", "sys.exit(0), line 2"),
+     ("import sys\nsys.exit('needs torch')\n", "sys.exit('needs torch'), line 2"),
+     ("import argparse\np = argparse.ArgumentParser()\np.add_argument('--grid')\n"
+      "args = p.parse_args()\n", "argparse refused baygo's own arguments, line 4")],
+)  # fmt: skip
+def test_a_plugin_that_exits_while_imported_is_said(tmp_path, capsys, source, how):
+    # hostile21 Z14: sys.exit(0) in a plug-in ended baygo with exit 0 having done nothing;
+    # a script's argparse printed its usage as if baygo had refused its own options
+    from baygo_graph.cli import main
+
+    plugin = tmp_path / "script_like.py"
+    plugin.write_text(source)
+    code = main(["--plugin", str(plugin), "run", "--agents", "3", "--steps", "2", "--grid", "5",
+                 "--out", str(tmp_path / "ZZ")])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 1 and not (tmp_path / "ZZ").exists()
+    assert err == (f"baygo: error: plug-in {plugin} exited while it was imported ({how}): a "
+                   "plug-in's code runs when it is imported: guard a script's own code with "
+                   "if __name__ == '__main__'\n")  # fmt: skip
