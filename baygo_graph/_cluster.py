@@ -61,7 +61,8 @@ for local workers use --jobs
         from ._text import short_repr
 
         match = _ADDRESS.fullmatch(scheduler)
-        if match is None or int(match["port"]) > 65535:
+        if match is None or int(match["port"]) > 65535 or not _host_name(match["host"]):
+            # a label empty ('a..b') or over 63 characters names no host (hostile21 Z15)
             raise ValueError(
                 f"{name}: {short_repr(scheduler)} is not a scheduler address "
                 f"(tcp://HOST:PORT); for local workers use {local}"
@@ -69,6 +70,18 @@ for local workers use --jobs
         if reach and match["protocol"] in (None, "tcp", "tls"):
             _reach(match["ipv6"] or match["host"], int(match["port"]), scheduler, name, local)
     return scheduler
+
+
+def _host_name(host: str | None) -> bool:
+    """Whether ``host`` (None: an IPv6 address, checked by the pattern) can name a host:
+    labels of 1 to 63 bytes once IDNA-encoded, 253 in all (a trailing dot allowed)."""
+    if host is None:
+        return True
+    try:
+        encoded = host.rstrip(".").encode("idna")
+    except UnicodeError:
+        return False
+    return 0 < len(encoded) <= 253 and all(1 <= len(p) <= 63 for p in encoded.split(b"."))
 
 
 def _reach(host: str, port: int, address: str, name: str, local: str) -> None:
@@ -83,6 +96,8 @@ def _reach(host: str, port: int, address: str, name: str, local: str) -> None:
             return
     except socket.gaierror:
         why = f"unknown host {short_repr(host)}"
+    except UnicodeError:  # a name the IDNA codec cannot encode
+        why = f"not a host name: {short_repr(host)}"
     except TimeoutError:
         why = f"no answer in {REACH_SECONDS:g} s"
     except OSError as e:

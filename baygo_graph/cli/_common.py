@@ -590,8 +590,10 @@ def _remove_created(created: list[Path]) -> None:
 
 
 def _make_folder(folder: Path) -> list[Path]:
+    from ..io.atomic import make_folders
+
     missing = [p for p in [folder, *folder.parents] if not p.exists()]
-    folder.mkdir(parents=True, exist_ok=True)
+    make_folders(folder)  # no recursion: a path 2,000 folders deep (hostile21 Z15)
     return missing[::-1]
 
 

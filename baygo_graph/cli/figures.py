@@ -376,7 +376,8 @@ def _horizons(ctx, param, value):
               help="Regime map: one factor at a time around the default (8 regimes) or the "
               "full factorial (54).")  # fmt: skip
 @click.option("--regime-seeds", type=click.IntRange(min=2), default=10, show_default=True,
-              help="Paired seeds per regime.")  # fmt: skip
+              help="Paired seeds of a regime's first look; doubled where a claim is still "
+              "undecided, up to 8x (the default runs 10 to 80 seeds a regime).")  # fmt: skip
 @scheduler_option("Dask scheduler address (tcp://HOST:PORT) for the regime map's runs.")
 @click.option("--save-runs", is_flag=True,
               help="Also keep every run in OUT/runs/ (then: baygo analyze OUT).")  # fmt: skip

@@ -20,9 +20,11 @@ re-runs its tasks instead of returning the old rows.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import inspect
+import io
 import marshal
 import os
 import sys
@@ -93,16 +95,33 @@ def _run_text(plugin: Plugin) -> types.ModuleType:
     module.__file__ = path
     setattr(module, _DIGEST, plugin.digest)
     sys.modules[plugin.module] = module  # dataclasses and pickle look it up there
+    said = io.StringIO()  # what it prints on stderr: its own, unless it exits (argparse)
     try:
-        exec(code, module.__dict__)
+        with contextlib.redirect_stderr(said):
+            exec(code, module.__dict__)
     except BaseException as e:
         del sys.modules[plugin.module]
-        if isinstance(e, KeyboardInterrupt | SystemExit):
+        if isinstance(e, KeyboardInterrupt):
             raise
+        if isinstance(e, SystemExit):  # never a silent end of baygo (hostile21 Z14)
+            raise PluginError(_exited(path, e, said.getvalue(), _where(path, e))) from None
+        sys.stderr.write(said.getvalue())
         raise PluginError(
             f"plug-in {path} failed to import: {type(e).__name__}: {e}{_where(path, e)}"
         ) from e
+    sys.stderr.write(said.getvalue())
     return module
+
+
+def _exited(name, e: SystemExit, said: str, where: str = "") -> str:
+    """Why a plug-in that exited while imported did not load: its code runs at import (a
+    script's top-level ``sys.exit`` or ``argparse`` ``parse_args()``)."""
+    how = "argparse refused baygo's own arguments" if said.startswith("usage:") else (
+        f"sys.exit({shorten(repr(e.code), 60)})")  # fmt: skip
+    line = where.strip().strip("()")
+    return (f"plug-in {name} exited while it was imported ({how}{', ' + line if line else ''}): "
+            "a plug-in's code runs when it is imported: guard a script's own code with "
+            "if __name__ == '__main__'")  # fmt: skip
 
 
 def load_plugin(spec: str) -> types.ModuleType:
@@ -176,13 +195,20 @@ def load_plugin(spec: str) -> types.ModuleType:
 
 
 def _import_module(name: str) -> types.ModuleType:
+    said = io.StringIO()
     try:
-        return importlib.import_module(name)
+        with contextlib.redirect_stderr(said):
+            module = importlib.import_module(name)
     except BaseException as e:
-        if isinstance(e, KeyboardInterrupt | SystemExit):
+        if isinstance(e, KeyboardInterrupt):
             raise
         file = getattr(sys.modules.get(name), "__file__", None) or name
+        if isinstance(e, SystemExit):
+            raise PluginError(_exited(file, e, said.getvalue())) from None
+        sys.stderr.write(said.getvalue())
         raise PluginError(f"plug-in {file} failed to import: {type(e).__name__}: {e}") from e
+    sys.stderr.write(said.getvalue())
+    return module
 
 
 def _plugin_files() -> dict[str, str]:

@@ -69,7 +69,7 @@ from .._version import __version__
 from ..data import Dataset
 from ..defaults import PAPER
 from ..exceptions import GridResolutionWarning
-from ..io.atomic import atomic_text, atomic_write, check_target, output_lock
+from ..io.atomic import atomic_text, atomic_write, check_target, make_folders, output_lock
 from ..io.results import (
     RESULTS_FILES,
     check_results_format,
@@ -569,7 +569,7 @@ def sweep(
     task_dir = folder / _TASKS
     check_target(task_dir / "task.json", within=folder, overwrite=True)  # linked: refused
     created = [p for p in [task_dir, *task_dir.parents] if not p.exists()]
-    task_dir.mkdir(parents=True, exist_ok=True)
+    make_folders(task_dir)
     try:
         with output_lock(folder, wait=_START_WAIT):  # another command's folder: refused now
             check_tables(folder, kind="sweep")

@@ -71,6 +71,7 @@ __all__ = [
     "folder_content",
     "forced",
     "input_files",
+    "make_folders",
     "make_parent",
     "one_write_per_file",
     "output_lock",
@@ -207,8 +208,35 @@ def make_parent(path) -> Path:
             break
     if path.is_dir():
         raise IsADirectoryError(f"{path}: is a folder, not a file")
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_folders(path.parent)
     return path
+
+
+def make_folders(folder) -> Path:
+    """``Path(folder).mkdir(parents=True, exist_ok=True)`` without recursion: pathlib's
+    recurses once per missing folder, so a path 2,000 folders deep ended in "maximum
+    recursion depth exceeded" (hostile21 Z15); here the missing folders are made from
+    the outermost in, and a path too long for the system fails with its own "file name
+    too long", naming the path.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> make_folders(d / "a" / "b").is_dir()
+    True
+    """
+    folder = Path(folder)
+    missing = []
+    for level in (folder, *folder.parents):
+        if level.exists() or level == level.parent:
+            break
+        missing.append(level)
+    for level in reversed(missing):
+        level.mkdir(exist_ok=True)
+    if not folder.is_dir():  # a file at its name: the system's error, naming it
+        folder.mkdir(exist_ok=True)
+    return folder
 
 
 def _refused(path: Path, why: str, code: int) -> OSError:

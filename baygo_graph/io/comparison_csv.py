@@ -85,15 +85,16 @@ def read_arrays(path, *, chunksize: int = 1_000_000):
     (['01'], (1, 1, 1, 1), 0.5, [[0]])
     """
     chunksize = check_int("chunksize", chunksize, minimum=1)
+    compression = check_results_text(path, chunksize=chunksize)
     skip = _note_lines(path)
-    labels, top, extra = _scan(path, chunksize, skip)
+    labels, top, extra = _scan(path, chunksize, skip, compression)
     shape = (len(labels), *(int(v) + 1 for v in top))
     check_budget(17 * int(np.prod(shape, dtype=object)), what=f"the arrays of {path}")
     mse, influence = np.full(shape, np.nan), np.full(shape, np.nan)
     informative = np.full(shape[:2], -1, dtype=np.int64)
     seen = np.zeros(shape, dtype=bool)
     where = {label: i for i, label in enumerate(labels)}
-    for chunk in _chunks(path, chunksize, skip):
+    for chunk in _chunks(path, chunksize, skip, compression=compression):
         idx = (chunk["strategy"].map(where).to_numpy(), *_positions(chunk, path))
         flat = np.ravel_multi_index(idx, shape)
         if len(np.unique(flat)) != len(flat) or seen.reshape(-1)[flat].any():
@@ -115,6 +116,76 @@ def read_arrays(path, *, chunksize: int = 1_000_000):
     return labels, mse, influence, informative, attrs
 
 
+#: The longest line a results table may have (its rows are a few hundred characters).
+RESULTS_LINE_BYTES = 1 << 20
+#: Bytes pandas holds per byte of a chunk of text cells read as strings (measured ~5).
+_CHUNK_BYTES_PER_BYTE = 8
+
+
+def check_results_text(path, *, chunksize: int = 1_000_000) -> str | None:
+    """The compression to read a CSV results table with (``"gzip"`` for a ``.gz`` file
+    of gzip data, else None: the file's own bytes, never what pandas infers from a name
+    such as ``.tar``), after checking what reading it will hold (hostile21 Z13: a 10 KB
+    sparse ``results.tar`` and a 4 MB ``.csv.gz`` holding one 10^9-character line each
+    took 2.2 GB under a 300 MB budget, and ended in a raw ArrowMemoryError).
+
+    Raises DataError for an archive or other compressed data (naming its kind and how to
+    unpack it) and for a line longer than :data:`RESULTS_LINE_BYTES`; BudgetError when a
+    chunk of ``chunksize`` rows of its longest line would exceed the memory budget. One
+    pass over the (decompressed) bytes.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "t.csv"
+    >>> _ = p.write_text("strategy,seed\\na,0\\n")
+    >>> check_results_text(p) is None
+    True
+    """
+    from .._magic import packed_kind
+    from .._text import quoted_path
+
+    packed = packed_kind(path)
+    gz = packed is not None and packed[1] == ".gz" and str(path).lower().endswith(".gz")
+    if packed is not None and not gz:
+        what, _, unpack = packed
+        how = f"unpack it ({unpack}) and give" if unpack else "give"
+        raise DataError(f"{quoted_path(path, 120)} is {what}, not a results table: {how} "
+                        "the results file itself")  # fmt: skip
+    longest = line = total = 0
+    lines = 1
+    try:
+        with (gzip.open if gz else open)(path, "rb") as fh:
+            while block := fh.read(1 << 20):
+                total += len(block)
+                ends = block.count(b"\n")
+                if ends:
+                    first, last = block.index(b"\n"), block.rindex(b"\n")
+                    longest = max(longest, line + first, _longest_inner(block, first, last))
+                    line = len(block) - last - 1
+                    lines += ends
+                else:
+                    line += len(block)
+                longest = max(longest, line)
+                if longest > RESULTS_LINE_BYTES:
+                    raise DataError(
+                        f"{quoted_path(path, 120)}: line {lines} is longer than "
+                        f"{RESULTS_LINE_BYTES >> 20} MiB: not a results table"
+                    )
+    except (OSError, EOFError) as e:
+        raise DataError(f"{quoted_path(path, 120)}: cannot be read: {e}") from None
+    held = _CHUNK_BYTES_PER_BYTE * min(total, int(chunksize) * max(longest, 1))
+    check_budget(held, what=f"reading {quoted_path(path, 120)} in chunks of its rows")
+    return "gzip" if gz else None
+
+
+def _longest_inner(block: bytes, first: int, last: int) -> int:
+    """The longest line between the first and last line break of ``block``."""
+    if first == last:
+        return 0
+    return max(len(x) for x in block[first + 1 : last].split(b"\n"))
+
+
 def _note_lines(path) -> int:
     """How many leading lines start with ``#`` (the synthetic note of ``baygo compare``)."""
     opener = gzip.open if str(path).endswith(".gz") else open
@@ -130,12 +201,12 @@ def _note_lines(path) -> int:
     return n
 
 
-def _chunks(path, chunksize, skip, usecols=None):
+def _chunks(path, chunksize, skip, usecols=None, *, compression=None):
     try:
         # closed when the caller stops early (a refusal, a first chunk only): a generator
         # left behind would leave the file open until collected (a ResourceWarning)
         with pd.read_csv(
-            path, chunksize=chunksize, skiprows=skip, usecols=usecols,
+            path, chunksize=chunksize, skiprows=skip, usecols=usecols, compression=compression,
             dtype=str, keep_default_na=False,  # every cell as text: no per-chunk guessing
             na_values={"mse": _NAN, "influence": _NAN},
         ) as reader:  # fmt: skip
@@ -152,9 +223,9 @@ def _chunks(path, chunksize, skip, usecols=None):
         raise DataError(f"{path}: not a CSV table: {str(e).splitlines()[0]}") from None
 
 
-def _scan(path, chunksize, skip):
+def _scan(path, chunksize, skip, compression=None):
     """First pass: labels in order of appearance, largest seed/step/agent, data source."""
-    head = next(iter(_chunks(path, 1, skip)), pd.DataFrame()).columns
+    head = next(iter(_chunks(path, 1, skip, compression=compression)), pd.DataFrame()).columns
     repeated = [c for c in head if "." in c and c.rsplit(".", 1)[0] in head]
     if repeated:
         raise DataError(f"{path}: column {repeated[0].rsplit('.', 1)[0]!r} is repeated")
@@ -163,7 +234,7 @@ def _scan(path, chunksize, skip):
         raise DataError(f"{path}: no column(s) {missing}; expected Comparison.write_csv's table")
     cols = ["strategy", "seed", "step", "agent"] + [c for c in ("data", "synthetic") if c in head]
     labels, top, extra = {}, np.zeros(3, dtype=np.int64), {}
-    for chunk in _chunks(path, chunksize, skip, usecols=cols):
+    for chunk in _chunks(path, chunksize, skip, usecols=cols, compression=compression):
         labels.update(dict.fromkeys(chunk["strategy"]))
         top = np.maximum(top, [p.max(initial=0) for p in _positions(chunk, path)])
         if "data" in chunk and len(chunk):

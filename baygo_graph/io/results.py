@@ -722,11 +722,13 @@ def _load_csv(path, cols, strategies):
     """:func:`load_results` of a CSV table: chunks of the columns asked, rows filtered."""
     import pandas as pd
 
-    from .comparison_csv import _note_lines
+    from .comparison_csv import _note_lines, check_results_text
 
+    compression = check_results_text(path)  # its own bytes; archives and long lines refused
     skip = _note_lines(path)
     try:
-        head = pd.read_csv(path, skiprows=skip, nrows=1, dtype=str, keep_default_na=False)
+        head = pd.read_csv(path, skiprows=skip, nrows=1, dtype=str, keep_default_na=False,
+                           compression=compression)  # fmt: skip
     except (pd.errors.EmptyDataError, pd.errors.ParserError, UnicodeDecodeError) as e:
         raise DataError(f"{path}: not a results table: {str(e).splitlines()[0]}") from None
     missing = [c for c in cols if c not in head.columns]
@@ -742,7 +744,8 @@ def _load_csv(path, cols, strategies):
     usecols = list(dict.fromkeys(cols + (["strategy"] if strategies is not None else [])))
     parts = []
     for chunk in pd.read_csv(path, skiprows=skip, usecols=usecols, chunksize=1_000_000,
-                             dtype={"strategy": str, "data": str}):  # fmt: skip
+                             dtype={"strategy": str, "data": str},
+                             compression=compression):  # fmt: skip
         if "strategy" in chunk:
             chunk["strategy"] = chunk["strategy"].map(csv_uncell)
         if strategies is not None:

@@ -23,7 +23,7 @@ import numpy as np
 
 from .._text import path_component, quoted_path, short_repr
 from ..exceptions import RunFormatError
-from .atomic import check_target
+from .atomic import check_target, make_folders
 from .filekind import folder_outputs_text, missing_message
 from .npz import RUN_FILE, RunFilesBelow
 
@@ -94,7 +94,7 @@ def save_runs(runs, folder, *, overwrite: bool = False) -> list[Path]:
         names.append(name)
     for name in names:  # an existing run (unless overwrite), a link: before any write
         check_target(folder / name / RUN_FILE, overwrite=overwrite)
-    folder.mkdir(parents=True, exist_ok=True)
+    make_folders(folder)
     return [r.save(folder / n, overwrite=overwrite) for (_, r), n in zip(items, names, strict=True)]
 
 

@@ -42,7 +42,7 @@ from .._format import JSON_CONVENTIONS, json_clean, json_default, synthetic_bann
 from .._text import counted, csv_frame
 from .._validate import check_bool
 from ..data import resolve_data
-from ..io.atomic import atomic_text, folder_content
+from ..io.atomic import atomic_text, folder_content, make_folders
 from ..io.results import check_results_format, write_results
 from ..io.runs import save_runs as write_runs
 from ..models import LinearRegression
@@ -443,7 +443,7 @@ def reproduce(
         "or fewer --seeds" if asked and longest > steps
         else advice,
     )  # fmt: skip
-    out.mkdir(parents=True, exist_ok=True)
+    make_folders(out)
     gallery = None if gallery is None else Path(gallery)
     timings, files, notes = {}, {}, []
     influence_window = min(int(influence_window), int(steps))

@@ -199,3 +199,56 @@ def test_every_bin_refusal_says_what_bin_takes_in_one_sentence(tmp_path, capsys,
     assert code == 2 and err.count("\n") == 1, err
     assert f"Invalid value for '--bin': {BIN_TAKES}{value!r}" in err, err
     assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("source", "how"),
+    [("import sys\nsys.exit(0)\n", "sys.exit(0), line 2"),
+     ("import sys\nsys.exit('needs torch')\n", "sys.exit('needs torch'), line 2"),
+     ("import argparse\np = argparse.ArgumentParser()\np.add_argument('--grid')\n"
+      "args = p.parse_args()\n", "argparse refused baygo's own arguments, line 4")],
+)  # fmt: skip
+def test_a_plugin_that_exits_while_imported_is_said(tmp_path, capsys, source, how):
+    # hostile21 Z14: sys.exit(0) in a plug-in ended baygo with exit 0 having done nothing;
+    # a script's argparse printed its usage as if baygo had refused its own options
+    from baygo_graph.cli import main
+
+    plugin = tmp_path / "script_like.py"
+    plugin.write_text(source)
+    code = main(["--plugin", str(plugin), "run", "--agents", "3", "--steps", "2", "--grid", "5",
+                 "--out", str(tmp_path / "ZZ")])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 1 and not (tmp_path / "ZZ").exists()
+    assert err == (f"baygo: error: plug-in {plugin} exited while it was imported ({how}): a "
+                   "plug-in's code runs when it is imported: guard a script's own code with "
+                   "if __name__ == '__main__'\n")  # fmt: skip
+
+
+@pytest.mark.parametrize("address", ["tcp://a..b:8786", "tcp://" + "x" * 64 + ".org:8786",
+                                     "tcp://" + "a." * 130 + "org:8786"])  # fmt: skip
+def test_a_scheduler_host_that_names_no_host_is_no_scheduler_address(capsys, address):
+    # hostile21 Z15 (a): an empty label or one over 63 characters was refused in the IDNA
+    # codec's words ("encoding with 'idna' codec failed"), naming neither option nor address
+    code = main(["sweep", "--strategies", "baygo", "--seeds", "2", "--param", "steps=3",
+                 "--scheduler", address, "--out", "sg"])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 2 and "Invalid value for '--scheduler': " in err
+    assert "is not a scheduler address (tcp://HOST:PORT)" in err and "idna" not in err
+
+
+def test_an_output_path_thousands_of_folders_deep_is_made(tmp_path, monkeypatch, capsys):
+    # hostile21 Z15 (b): pathlib's mkdir(parents=True) recursed once per folder: "maximum
+    # recursion depth exceeded" for --out 2,000 folders deep (a longer path than the system
+    # takes now gets its "file name too long", naming --out)
+    monkeypatch.chdir(tmp_path)
+    deep = "/".join(["d"] * 1500)  # deeper than Python's recursion limit, within PATH_MAX
+    code = main(["run", "--agents", "3", "--steps", "2", "--grid", "5", "--out", f"{deep}/r"])
+    assert code == 0, capsys.readouterr().err
+    assert (tmp_path / deep / "r" / "run.npz").is_file()
+    # removed from the deepest in: shutil.rmtree (pytest's clean-up) recurses per folder
+    folder = tmp_path / deep / "r"
+    for p in folder.iterdir():
+        p.unlink()
+    while folder != tmp_path:
+        folder.rmdir()
+        folder = folder.parent

@@ -93,15 +93,20 @@ def test_several_files_refused_before_any_frame(baygo_run, tmp_path):
 #: against its rendered RGB, with every frame mapped to the first frame's palette:
 #: measured 16-34 and 1.1-1.6 over 40 animations (baygo 12 and 40 agents, complete,
 #: posm; mse and influence panels; all steps, the second half, reversed; dpi 40, 90,
-#: 150): an octree per frame gives 14 and 1.33. Every artist's colour is in the first
-#: frame (the curves are drawn whole, the edges and nodes keep their colours): only
-#: antialiased blends are new.
-GIF_MAX_ERROR, GIF_MEAN_ERROR = 40, 2.0
+#: 150), and up to 44 (one or two channel values of a frame; means 1.1-1.4) over 192
+#: more (baygo 5, 8, 12 agents, both panels, steps 5..9, dpi 20 to 300: hostile22 Q3
+#: found the 44 at dpi 150): an octree per frame gives 14 and 1.33. Every artist's
+#: colour is in the first frame (the curves are drawn whole, the edges and nodes keep
+#: their colours): only antialiased blends are new. The bound keeps a margin of 12.
+GIF_MAX_ERROR, GIF_MEAN_ERROR = 56, 2.0
 
 
-@pytest.mark.parametrize("panel", ["mse", "influence"])
-@pytest.mark.parametrize("steps", [None, range(4, 8), range(7, -1, -1)])
-def test_gif_frames_share_the_first_frames_palette(baygo_run, tmp_path, panel, steps):
+@pytest.mark.parametrize(
+    ("panel", "steps", "dpi"),
+    [(p, s, 40) for p in ("mse", "influence") for s in (None, range(4, 8), range(7, -1, -1))]
+    + [("mse", range(4, 8), 150), ("influence", None, 150)],  # Q3's dpi
+)
+def test_gif_frames_share_the_first_frames_palette(baygo_run, tmp_path, panel, steps, dpi):
     """Every GIF frame is mapped to the first frame's octree palette (quantised once):
     each decoded frame stays close to its rendered RGB, the first as an octree of its
     own would give it; for both panels, and for a first frame from any step (the
@@ -110,9 +115,9 @@ def test_gif_frames_share_the_first_frames_palette(baygo_run, tmp_path, panel, s
 
     infl = run_influence(baygo_run, window=3)
     anim = animate_run(baygo_run, panel=panel, influence=infl, steps=steps)
-    path = save_animation(anim, tmp_path / "a.gif", dpi=40)
+    path = save_animation(anim, tmp_path / "a.gif", dpi=dpi)
     again = animate_run(baygo_run, panel=panel, influence=infl, steps=steps)
-    frames = [f.astype(int) for f in again.iter_frames(dpi=40)]
+    frames = [f.astype(int) for f in again.iter_frames(dpi=dpi)]
     first = Image.fromarray(frames[0].astype(np.uint8)).quantize(
         colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
     )
@@ -126,3 +131,21 @@ def test_gif_frames_share_the_first_frames_palette(baygo_run, tmp_path, panel, s
                 assert np.array_equal(
                     np.asarray(im.convert("RGB")), np.asarray(first.convert("RGB"))
                 )
+
+
+def test_mp4_frames_are_close_to_the_rendered_ones(baygo_run, tmp_path):
+    """The MP4 (x264's fast preset) decodes to the rendered frames within H.264's usual
+    fidelity (PSNR over 33 dB; measured 39 dB on the reproduction's frames)."""
+    import subprocess
+
+    exe = video_module.ffmpeg_path()
+    if exe is None:
+        pytest.skip("no ffmpeg writer here")
+    path = save_animation(animate_run(baygo_run), tmp_path / "a.mp4", dpi=40)
+    frames = np.stack(list(animate_run(baygo_run).iter_frames(dpi=40))).astype(float)
+    t, h, w, _ = frames.shape
+    cmd = [exe, "-loglevel", "error", "-i", str(path), "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]
+    raw = subprocess.run(cmd, capture_output=True, check=True).stdout
+    got = np.frombuffer(raw, np.uint8).reshape(t, h + h % 2, w + w % 2, 3)[:, :h, :w]
+    mse = np.mean((got.astype(float) - frames) ** 2)
+    assert 10 * np.log10(255**2 / mse) > 33

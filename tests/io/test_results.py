@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pandas as pd
@@ -454,3 +455,54 @@ def test_table_kind_tells_a_sweeps_table_from_the_per_step_results(tmp_path):
     kinds = {p.name: table_kind(p) for p in sorted(tmp_path.iterdir())}
     assert kinds == {"mine.csv": None, "mine.parquet": None, "old.parquet": "sweep",
                      "rows.csv": "sweep", "steps.csv": "results"}  # fmt: skip
+
+
+def _table_text():
+    res = Comparison(("a", "b"), np.arange(12.0).reshape(2, 1, 2, 3),
+                     np.full((2, 1, 2, 3), np.nan), np.array([[0], [2]]))  # fmt: skip
+    return res.to_frame().assign(data="mine", synthetic=False).to_csv(index=False)
+
+
+@pytest.mark.parametrize("reader", ["load_results", "Comparison.read_csv"])
+@pytest.mark.parametrize("case", ["tar", "zip", "bz2 named .csv", "long line .gz", "long line"])
+def test_a_results_table_is_read_as_its_own_bytes(tmp_path, reader, case):
+    # hostile21 Z13: pandas decompressed by the name (a 10 KB sparse results.tar, a 4 MB
+    # .csv.gz of one 10^9-character line: 2.2 GB under a 300 MB budget, a raw Arrow error)
+    import bz2
+    import gzip
+    import io
+    import tarfile
+    import zipfile
+
+    text = _table_text()
+    long = text.replace("\n", "\n" + "7" * (2 << 20) + "\n", 1)
+    if case == "tar":
+        path = tmp_path / "results.tar"
+        with tarfile.open(path, "w") as tar:
+            info = tarfile.TarInfo("results.csv")
+            info.size = len(text)
+            tar.addfile(info, io.BytesIO(text.encode()))
+    elif case == "zip":
+        path = tmp_path / "results.zip"
+        with zipfile.ZipFile(path, "w") as z:
+            z.writestr("results.csv", text)
+    elif case == "bz2 named .csv":
+        path = tmp_path / "results.csv"
+        path.write_bytes(bz2.compress(text.encode()))
+    elif case == "long line .gz":
+        path = tmp_path / "results.csv.gz"
+        path.write_bytes(gzip.compress(long.encode()))
+    else:
+        path = tmp_path / "results.csv"
+        path.write_text(long)
+    read = load_results if reader == "load_results" else Comparison.read_csv
+    said = {"tar": "is a tar archive, not a results table: unpack it (tar -xf FILE)",
+            "zip": "is a zip archive (or a run saved as .npz), not a results table",
+            "bz2 named .csv": "is bzip2-compressed data, not a results table",
+            "long line .gz": "line 2 is longer than 1 MiB: not a results table",
+            "long line": "line 2 is longer than 1 MiB: not a results table"}[case]  # fmt: skip
+    with pytest.raises(DataError, match=re.escape(said)):
+        read(path)
+    good = tmp_path / "good.csv.gz"  # the supported compressed form still reads
+    good.write_bytes(gzip.compress(text.encode()))
+    assert len(load_results(good)) == 12 and Comparison.read_csv(good).shape == (2, 1, 2, 3)
