@@ -94,11 +94,12 @@ EDGE_LIST_TEXT_BYTES_PER_ROW = 560
 EDGE_LIST_BYTES_PER_NODE = 512
 EDGE_LIST_BYTES_PER_STEP = 64
 #: Bytes per step of what :func:`~baygo_graph.analysis.analysis_report` (``baygo
-#: analyze``) holds besides its (T, M) influence arrays: the time to connectivity,
-#: the per-window answers of both window kinds, the windows' class counts and ends.
-#: Measured (tracemalloc peak, 2-node series of 10^5 and 3 x 10^5 steps): about 170 B
-#: a step above a fixed ~48 MB; RSS at 10^7 steps: 1.68 GB (~168 B a step).
-ANALYSIS_BYTES_PER_STEP = 192
+#: analyze``) holds besides its (T, M) influence arrays and the influence's own work
+#: (:func:`~baygo_graph.analysis.centrality.influence_bytes`, 72 B a step): the time to
+#: connectivity, the per-window answers of both window kinds, the windows' class counts
+#: and ends. Measured (tracemalloc peak, 2-node series of 10^5 steps, 2 and 10^5
+#: contacts): 56-72 B a step above the influence; 192 counted both (1.9x, hostile19 X3).
+ANALYSIS_BYTES_PER_STEP = 96
 
 _UNITS = {
     "": 1,

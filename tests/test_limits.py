@@ -130,11 +130,11 @@ def test_the_analysis_check_counts_what_is_held(holds, monkeypatch):
     from types import SimpleNamespace
 
     monkeypatch.setenv("BAYGO_MEMORY_LIMIT", "100MiB")
-    series = SimpleNamespace(n_steps=10**5, n_agents=2)  # ~21.4 MiB of analysis
-    holds(50 * MiB)
-    check_analysis_budget(series, what="the analysis")
+    series = SimpleNamespace(n_steps=10**5, n_agents=2)  # ~12.2 MiB of analysis
     holds(80 * MiB)
-    with pytest.raises(BudgetError, match="on top of 80.0 MiB held"):
+    check_analysis_budget(series, what="the analysis")
+    holds(90 * MiB)
+    with pytest.raises(BudgetError, match="on top of 90.0 MiB held"):
         check_analysis_budget(series, what="the analysis")
 
 

@@ -166,15 +166,15 @@ def _array_warning() -> None:
 INFLUENCE_BYTES_PER_STEP = 72
 
 
-def influence_bytes(series, window: int) -> int:
+def influence_bytes(series, window: int, *, ends: int | None = None) -> int:
     """Peak bytes :func:`influence_series` allocates for ``series`` with windows of
     ``window`` steps, besides the window products (checked one by one as they are formed,
-    :func:`~baygo_graph.analysis.weights.window_products`): 10 B a step and node (the
-    (T, M) result and its copies; measured 13 B with the choices below),
-    :data:`INFLUENCE_BYTES_PER_STEP` a step, a window's sums and iterates (~130
-    bytes per stored entry) and, for a choice series, its choices and the kernel's rows
+    :func:`~baygo_graph.analysis.weights.window_products`): for a choice series (one
+    in-neighbour a node and step) 10 B a step and node (the (T, M) result and its
+    copies), :data:`INFLUENCE_BYTES_PER_STEP` a step, its choices and the kernel's rows
     (:func:`~baygo_graph.analysis.window_influence.choice_form_bytes`) for the distinct
-    windows only (windows holding the same active steps are solved once). What a
+    windows only (windows holding the same active steps are solved once); for any other
+    the union's sums and iterates (16 B a step and node, 40 B a stored entry). What a
     caller that holds the result besides other work (``baygo view``, the GEXF writer)
     counts for it.
 
@@ -187,14 +187,21 @@ def influence_bytes(series, window: int) -> int:
     """
     s = series
     t, m = s.n_steps, s.n_agents
-    # windows of the same active steps are one group: at most 2 a step that is active
-    distinct = min(t, 2 * int(np.count_nonzero(active_steps(s))) + 1)
-    return (
-        10 * t * m
-        + INFLUENCE_BYTES_PER_STEP * t
-        + 130 * series_nbytes(s) // 32
-        + choice_form_bytes(s, distinct, window, result=8)
-    )
+    # the windows computed (``ends``; by default every sliding one, T - w + 1), of which
+    # those of the same active steps are one group: at most 2 a step that is active
+    # (hostile19 X3: counting T windows on a 3-step star was 3.9x)
+    ends = max(1, t - int(window) + 1) if ends is None else max(1, int(ends))
+    distinct = min(ends, 2 * int(np.count_nonzero(active_steps(s))) + 1)
+    # the kernels: fitted on tracemalloc peaks of the larger method (the union) on rings
+    # of 10^4 and 10^5 nodes, checked on a 2 x 10^5-leaf star and 2-node spans of 10^5
+    # steps (1.0-1.8x): 64 B a window and node, 40 B a batch entry, 8 B a step and node
+    kernels = choice_form_bytes(s, distinct, window, result=64, per_entry=40)
+    if kernels:  # one in-neighbour a node and step: the kernels, never the window sums
+        return 8 * t * m + INFLUENCE_BYTES_PER_STEP * t + kernels
+    # the union's slid sums and warm-started iterates (the larger method: 15 B a step and
+    # node with its result, 33 B a stored entry, tracemalloc, 5,000 nodes x 200 steps of
+    # 2 x 10^4 and 2 x 10^5 contacts; it was counted 130 B an entry: 0.8x of the first)
+    return 16 * t * m + INFLUENCE_BYTES_PER_STEP * t + 40 * series_nbytes(s) // 32
 
 
 def influence_bound(steps: int, nodes: int, *, rows: int, window: int) -> int:
@@ -332,17 +339,17 @@ def influence_series(
     w = check_int("window", window, minimum=1, maximum=s.n_steps)
     stride = check_int("stride", stride, minimum=1)
     T, m = s.n_steps, s.n_agents
+    ends = np.arange(w - 1, T)
+    if windows == "aligned":
+        ends = ends[(ends + 1) % w == 0]
+    ends = ends[::-1][::stride][::-1]  # from the last window back: the last is computed
     check_budget(
-        influence_bytes(s, w),
+        influence_bytes(s, w, ends=len(ends) + (w - 1 if incomplete == "keep" else 0)),
         what=f"the influence of {counted(T, 'step')} x {counted(m, 'node')} (a (T, M) float array)",
         used=series_nbytes(s),
     )
     out = np.full((T, m), np.nan)
     counts = np.zeros(T, dtype=np.int64)
-    ends = np.arange(w - 1, T)
-    if windows == "aligned":
-        ends = ends[(ends + 1) % w == 0]
-    ends = ends[::-1][::stride][::-1]  # from the last window back: the last is computed
     if incomplete == "keep":
         _fill_incomplete(s, out, counts, w, windows=windows, method=method,
                          on_nonunique=on_nonunique)  # fmt: skip

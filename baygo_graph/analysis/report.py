@@ -303,6 +303,29 @@ class AnalysisReport:
         return key in self.as_dict()
 
 
+def analysis_stage_bytes(series, window: int, stride: int = 1) -> int:
+    """The largest work of :func:`analysis_report` besides the arrays it keeps
+    (:func:`~baygo_graph.limits.check_analysis_budget`'s ``stage``): the larger
+    influence's work beside its own (T, M) result, of the sliding windows computed; each
+    method's damped vectors of its undefined windows (at most 100,
+    :func:`~baygo_graph.analysis.nonunique_windows`) and the report's small arrays. With
+    the check's per-step terms: 1.1-1.7x of the report's tracemalloc peak over rings of
+    10^4 and 10^5 nodes, a 2 x 10^5-leaf star, random contacts among 5,000 nodes and
+    2-node spans of 10^5 steps (``benchmarks/bench_estimates.py``; hostile19 X3: 3.7x).
+
+    Examples
+    --------
+    >>> from baygo_graph import Run
+    >>> analysis_stage_bytes(Run.from_choices([[1, 0]] * 4), 2) > 0
+    True
+    """
+    s = series
+    t, m = s.n_steps, s.n_agents
+    ends = -(-(t - window + 1) // stride)  # the sliding windows computed
+    stage = max(0, influence_bytes(s, window, ends=ends) - 8 * t * m)
+    return stage + 16 * min(100, ends) * m + (1 << 20)
+
+
 def _focus_agent(focus, nodes) -> int:
     """The agent ``focus`` names: the node of that value and type (a NumPy scalar as the
     Python value it holds), else the one node whose text is ``focus``'s (``"1"`` from a
@@ -381,8 +404,7 @@ def analysis_report(
     stride = check_int("stride", stride, minimum=1)
     # before any window is answered: the kept arrays and the larger influence's work
     # beside its own (T, M) result (hostile18 W4: each stage refused the limit advised)
-    stage = max(0, influence_bytes(s, window) - 8 * T * m)
-    check_analysis_budget(s, what="the analysis", stage=stage)
+    check_analysis_budget(s, what="the analysis", stage=analysis_stage_bytes(s, window, stride))
     ttc = time_to_connectivity(s)  # computed once: smallest B of both kinds reuse it
     cover = {k: smallest_b(s, windows=k, ttc=ttc) for k in ("aligned", "sliding")}
     windows = {k: b_connectivity(s, window, windows=k) for k in ("aligned", "sliding")}

@@ -146,11 +146,13 @@ def _edge_choices(entries, t: int, m: int) -> tuple[np.ndarray, float] | None:
 BATCH_BYTES_PER_ENTRY = 48
 
 
-def choice_form_bytes(source, windows: int, window: int, *, result: int = 0) -> int:
+def choice_form_bytes(source, windows: int, window: int, *, result: int = 0,
+                      per_entry: int = BATCH_BYTES_PER_ENTRY) -> int:  # fmt: skip
     """Bytes the choice-form kernels allocate for ``windows`` windows of ``window`` steps
     of ``source``: the (T, M) choices when they are built from edges (0 when the series
     stores them), ``result`` bytes per window and node (8: an influence row; 1: a class
-    membership) and one batch (at most 2^21 entries, or one window); 0 for a series
+    membership) and one batch (at most 2^21 entries, or one window, ``per_entry`` bytes
+    each); 0 for a series
     without a choice form (the kernels are not used).
 
     Examples
@@ -171,7 +173,7 @@ def choice_form_bytes(source, windows: int, window: int, *, result: int = 0) -> 
             return 0
         built = 8 * t * m
     batch = min(max(_BATCH_ENTRIES, m * window), windows * window * m)
-    return built + result * windows * m + BATCH_BYTES_PER_ENTRY * batch
+    return built + result * windows * m + per_entry * batch
 
 
 def _check(choices, delta, window, ends, method):

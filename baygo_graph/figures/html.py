@@ -92,26 +92,29 @@ _QMAX = 65535
 #: counts it), then the page's data: per step, whether each sliding window is connected
 #: and the aligned windows' answers, as arrays, Python lists and JSON text, and the
 #: step offsets of the edges (48-56 B a step, 2 nodes over 10^6 steps), per stored
-#: entry the steps' edges and their packed copies (31-38 B an entry). Per node (label,
-#: position and their JSON) and once (the template, the modules' first use), beside
-#: every stage.
+#: entry the steps' edges and their packed copies (31-38 B an entry). Per node (the
+#: label's JSON; the positions are counted in the layout) and once (the template, the
+#: modules' first use: 0.3-1.5 MiB in a command's first call), beside every stage: the
+#: whole page 1.2-1.4x of its tracemalloc peak (``benchmarks/bench_estimates.py``; it was
+#: 1.7-2.8x with 8 MiB and 200 B a node beside the stages, hostile19 X3, hostile17 V3).
 _VIEWER_BYTES_PER_STEP = 64
 _VIEWER_BYTES_PER_ENTRY = 48
-_VIEWER_BYTES_PER_NODE = 200
-_VIEWER_BYTES_FIXED = 8 << 20
-#: The layout's work per node pair: NetworkX's spring layout, dense (N, N, 2)
-#: differences below 500 nodes (measured 73-109 B a pair; its peak at 500 nodes, 20-29
-#: MiB, is its largest below 1,000), its sparse form above (26 B a pair at 1,000 nodes:
-#: the first 500^2 pairs' and 8 B for every pair); per stored entry, the union graph
-#: it is computed from (32 B; the coarse layout also sorts its pairs and places each
-#: node: 160 B an entry and 64 B a node besides its core's spring layout, fitted on
-#: tracemalloc peaks of rings of 2 x 10^4 and 2 x 10^5 nodes and of 2 x 10^4 and 10^5
-#: nodes with 12-20 partners each: 1.1-1.7x of them)
-_LAYOUT_BYTES_PER_PAIR = 128
+_VIEWER_BYTES_PER_NODE = 64
+_VIEWER_BYTES_FIXED = 2 << 20
+#: The layout's work (tracemalloc peaks of :func:`_layout`, ``benchmarks/bench_estimates.py
+#: --parts``): NetworkX's spring layout, dense (N, N, 2) differences up to 500 nodes
+#: (65-73 B a pair of nodes, more with many edges: counted per union pair below), its
+#: sparse form above (8 B for every pair besides the first 500^2); the coarse layout's
+#: core is the spring layout of its :data:`COARSE_CORE` nodes. Beside it, per pair of the
+#: union graph (both directions: its CSR, the sorted partners and their ranks, 72 B) and
+#: per pair kept (at most :data:`_LAYOUT_PARTNERS` a node: the layout's own graph, 64 B),
+#: and per node (the positions and their Python lists: 128-140 B; the coarse placement 40 B).
+_LAYOUT_BYTES_PER_PAIR = 72
 _LAYOUT_SPARSE_BYTES_PER_PAIR = 8
-_LAYOUT_BYTES_PER_ENTRY = 32
-_COARSE_BYTES_PER_NODE = 64
-_COARSE_BYTES_PER_ENTRY = 160
+_UNION_BYTES_PER_PAIR = 72
+_KEPT_BYTES_PER_PAIR = 64
+_LAYOUT_BYTES_PER_NODE = 168
+_POSITIONS_BYTES_PER_NODE = 144
 # Characters that must not appear raw inside a <script> element (HTML parser) or,
 # for old engines, inside a JavaScript string (U+2028/2029).
 _SCRIPT_ESCAPES = {
@@ -293,19 +296,33 @@ def _layout_note(m: int, asked: str, used: str) -> str | None:
     )
 
 
-def _layout_bytes(m: int, layout: str, entries: int) -> int:
-    """Peak bytes of the page's layout of ``m`` nodes (``layout`` as asked) from a series
-    of ``entries`` stored entries (its union graph has at most that many pairs)."""
+def _union_pairs(series) -> int:
+    """The pairs of nodes the union graph links, both directions (its CSR's entries):
+    what the layout holds per pair (a ring of 10^4 nodes over 50 steps links 2 x 10^4
+    pairs by 5 x 10^5 edges: counting the edges was 13x its layout)."""
+    m, t = series.n_agents, series.n_steps
+    src, dst = series.window_edges(0, t) if series.fixed is None else series.window_edges(0, 1)
+    if not len(src):
+        return 0
+    lo, hi = np.minimum(src, dst).astype(np.int64), np.maximum(src, dst).astype(np.int64)
+    return 2 * len(np.unique(lo * m + hi))
+
+
+def _layout_bytes(m: int, layout: str, pairs: int) -> int:
+    """Peak bytes of the page's layout of ``m`` nodes (``layout`` as asked) whose union
+    graph links ``pairs`` pairs (both directions, :func:`_union_pairs`)."""
     used = layout
     if layout == "auto":
         used = "spring" if m <= SPRING_NODES else "coarse" if m <= LAYOUT_MAX_NODES else "none"
-    if used == "spring":
-        return (_LAYOUT_BYTES_PER_PAIR * min(m, 500) ** 2 + _LAYOUT_SPARSE_BYTES_PER_PAIR * m * m
-                + _LAYOUT_BYTES_PER_ENTRY * int(entries))  # fmt: skip
-    if used == "coarse":
-        return (_LAYOUT_BYTES_PER_PAIR * COARSE_CORE**2 + _COARSE_BYTES_PER_NODE * m
-                + _COARSE_BYTES_PER_ENTRY * int(entries))  # fmt: skip
-    return 0
+    if used == "none":
+        return _POSITIONS_BYTES_PER_NODE * m
+    core = min(m, COARSE_CORE if used == "coarse" else m)
+    spring = _LAYOUT_BYTES_PER_PAIR * min(core, 500) ** 2 + (
+        _LAYOUT_SPARSE_BYTES_PER_PAIR * core * core if core > 500 else 0
+    )
+    kept = min(int(pairs), _LAYOUT_PARTNERS * m)
+    return (spring + _UNION_BYTES_PER_PAIR * int(pairs) + _KEPT_BYTES_PER_PAIR * kept
+            + _LAYOUT_BYTES_PER_NODE * m)  # fmt: skip
 
 
 def _viewer_bytes(series, *, window: int, layout: str) -> int:
@@ -315,7 +332,8 @@ def _viewer_bytes(series, *, window: int, layout: str) -> int:
     m, t = series.n_agents, series.n_steps
     entries = len(series.entries[0]) if getattr(series, "entries", None) else m * t
     page = _VIEWER_BYTES_PER_STEP * t + _VIEWER_BYTES_PER_ENTRY * entries
-    stages = (_layout_bytes(m, layout, entries), influence_bytes(series, window), page)
+    pairs = _union_pairs(series) if layout != "none" and m <= LAYOUT_MAX_NODES else 0
+    stages = (_layout_bytes(m, layout, pairs), influence_bytes(series, window), page)
     return _VIEWER_BYTES_FIXED + _VIEWER_BYTES_PER_NODE * m + max(stages)
 
 
@@ -335,7 +353,8 @@ def viewer_bound(
     t, m = int(steps), int(nodes)
     entries = 4 * int(rows)
     page = _VIEWER_BYTES_PER_STEP * t + _VIEWER_BYTES_PER_ENTRY * entries
-    stages = (_layout_bytes(m, layout, entries), influence_bound(t, m, rows=rows, window=window),
+    pairs = min(2 * int(rows), m * (m - 1))  # each contact links one pair at most
+    stages = (_layout_bytes(m, layout, pairs), influence_bound(t, m, rows=rows, window=window),
               page)  # fmt: skip
     return _VIEWER_BYTES_FIXED + _VIEWER_BYTES_PER_NODE * m + max(stages)
 
