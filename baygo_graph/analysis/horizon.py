@@ -23,7 +23,7 @@ from .topology import listener_fraction
 __all__ = ["horizon_table"]
 
 
-def horizon_table(runs, horizons, *, window: int = 10) -> pd.DataFrame:
+def horizon_table(runs, horizons, *, window: int = 10, ttc=None) -> pd.DataFrame:
     """Connectivity and hub measures of each run over its first T steps, for each T.
 
     Parameters
@@ -35,6 +35,9 @@ def horizon_table(runs, horizons, *, window: int = 10) -> pd.DataFrame:
         Run lengths T to measure.
     window : int, default 10
         Window of the influence (product of ``window`` step matrices, sliding).
+    ttc : sequence of numpy.ndarray, optional
+        Each run's :func:`~baygo_graph.analysis.time_to_connectivity` when the caller
+        has it already (skips that pass).
 
     Returns
     -------
@@ -72,13 +75,13 @@ def horizon_table(runs, horizons, *, window: int = 10) -> pd.DataFrame:
                 f"of {counted(run.n_steps, 'step')}"
             )
         infl = influence_series(run, window=window, windows="sliding").values
-        ttc = time_to_connectivity(run)
+        run_ttc = time_to_connectivity(run) if ttc is None else np.asarray(ttc[k])
         listening = listener_fraction(run)
         for steps in horizons:
             head = run.head(steps)
             share = infl[:steps, run.informative]
             ranks = influence_rank(infl[:steps], run.informative)
-            head_ttc = _head_ttc(ttc, steps)
+            head_ttc = _head_ttc(run_ttc, steps)
             aligned = smallest_b(head, windows="aligned", ttc=head_ttc)
             rows.append(
                 {

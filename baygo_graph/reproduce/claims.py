@@ -278,12 +278,13 @@ def coverage_row(run, windows: str, *, ttc=None) -> dict:
     return b_row(smallest_b(run, windows=windows, ttc=ttc))
 
 
-def coverage_rows(run) -> list[dict]:
+def coverage_rows(run, *, ttc=None) -> list[dict]:
     """:func:`coverage_row` of ``run`` for aligned, then sliding windows, both read from
-    one :func:`~baygo_graph.analysis.time_to_connectivity` pass."""
+    one :func:`~baygo_graph.analysis.time_to_connectivity` pass (``ttc``: the run's,
+    when the caller has it)."""
     from ..analysis import time_to_connectivity
 
-    ttc = time_to_connectivity(run)
+    ttc = time_to_connectivity(run) if ttc is None else ttc
     return [coverage_row(run, kind, ttc=ttc) for kind in ("aligned", "sliding")]
 
 

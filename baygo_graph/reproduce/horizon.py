@@ -52,12 +52,36 @@ class LongRuns:
         :func:`~baygo_graph.analysis.horizon_table` over the horizons.
     theorem : pandas.DataFrame
         One row per seed: the check's shares per reading, mean rate, final error.
+    ttc : list of numpy.ndarray
+        Each run's :func:`~baygo_graph.analysis.time_to_connectivity` (the horizon
+        table's; :meth:`head_ttc` gives its first steps' without another pass).
     """
 
     runs: list = field(repr=False)
     checks: list = field(repr=False)
     horizon: pd.DataFrame
     theorem: pd.DataFrame
+    ttc: list = field(default_factory=list, repr=False)
+
+    def head_ttc(self, steps: int) -> list:
+        """The time to connectivity of each run's first ``steps`` steps (of
+        :meth:`heads`), read from the whole run's: the shortest connected window from a
+        step is the same when it ends within the head, and none otherwise.
+
+        Examples
+        --------
+        >>> import baygo_graph as bg
+        >>> from baygo_graph.analysis import time_to_connectivity
+        >>> from baygo_graph.models import LinearRegression
+        >>> lr = long_runs(seeds=1, steps=4, horizons=(8,), agents=4, n_jobs=1,
+        ...                model=LinearRegression(grid=11), progress=False, window=2,
+        ...                data=bg.synthetic_bodyfat(), synthetic=True)
+        >>> bool((lr.head_ttc(4)[0] == time_to_connectivity(lr.heads(4)[0])).all())
+        True
+        """
+        from ..analysis.horizon import _head_ttc
+
+        return [_head_ttc(ttc, steps) for ttc in self.ttc]
 
     def heads(self, steps: int) -> list:
         """Each run's first ``steps`` steps as :func:`~baygo_graph.experiments.compare`
@@ -134,9 +158,9 @@ def _long_plan(*, seeds, steps, horizons, rng, window, synthetic, **simulate_kwa
 
 def _long_result(done) -> LongRuns:
     """:class:`LongRuns` from the results of the tasks of :func:`_long_plan`, in order."""
-    runs = [run for run, _, _ in done]
-    checks = [check for _, check, _ in done]
-    horizon = pd.concat([rows.assign(run=r) for r, (_, _, rows) in enumerate(done)],
+    runs = [run for run, _, _, _ in done]
+    checks = [check for _, check, _, _ in done]
+    horizon = pd.concat([rows.assign(run=r) for r, (_, _, rows, _) in enumerate(done)],
                         ignore_index=True)  # fmt: skip
     rows = [
         {
@@ -154,18 +178,19 @@ def _long_result(done) -> LongRuns:
         }
         for r, c in enumerate(checks)
     ]
-    return LongRuns(runs, checks, horizon, pd.DataFrame(rows))
+    return LongRuns(runs, checks, horizon, pd.DataFrame(rows), [ttc for *_, ttc in done])
 
 
 def _long_run(seed, shared):
     """One seed's long BayGo run (theorem monitor), its theorem check on the first
-    ``steps`` steps and its rows of the horizon table (``run`` = 0)."""
+    ``steps`` steps, its rows of the horizon table (``run`` = 0) and its time to
+    connectivity."""
     return _long_runs([seed], shared)[0]
 
 
 def _long_runs(seeds, shared):
     """:func:`_long_run` of several seeds, their runs made at once."""
-    from ..analysis import horizon_table, theorem_check
+    from ..analysis import horizon_table, theorem_check, time_to_connectivity
     from ..learning import simulate_seeds
 
     length, steps, horizons, window, synthetic, kwargs = shared
@@ -173,8 +198,12 @@ def _long_runs(seeds, shared):
     monitor = TruthMonitor(synthetic=synthetic, until=steps)
     runs = simulate_seeds("baygo", seeds=seeds, steps=length, progress=False,
                           monitors=[monitor], **kwargs)  # fmt: skip
-    return [(run, theorem_check(run.head(steps)), horizon_table([run], horizons, window=window))
-            for run in runs]  # fmt: skip
+    out = []
+    for run in runs:
+        ttc = time_to_connectivity(run)  # once: the horizons' and the claims' smallest B
+        rows = horizon_table([run], horizons, window=window, ttc=[ttc])
+        out.append((run, theorem_check(run.head(steps)), rows, ttc))
+    return out
 
 
 def _one_group(seed) -> int:

@@ -98,14 +98,15 @@ class Measures:
     union_span: tuple
 
 
-def _measure_baygo(runs, seeds, *, window):
-    """Connectivity, topology and influence of every BayGo run, via the analysis layer."""
+def _measure_baygo(runs, seeds, *, window, ttc=None):
+    """Connectivity, topology and influence of every BayGo run, via the analysis layer
+    (``ttc``: each run's time to connectivity, when known)."""
     from .. import analysis
 
     rows = []
     for r in range(seeds):
-        run = runs[("baygo", r)]
-        rows += [{"seed": r} | row for row in coverage_rows(run)]
+        mine = None if ttc is None else ttc[r]
+        rows += [{"seed": r} | row for row in coverage_rows(runs[("baygo", r)], ttc=mine)]
     table = pd.DataFrame(rows)
     show = runs[("baygo", 0)]
     t = show.n_steps
@@ -208,20 +209,22 @@ def _grid_truncation(study, res) -> str:
     )
 
 
-def _measure_runs(res, runs, *, seeds, window):
+def _measure_runs(res, runs, *, seeds, window, ttc=None):
     """What needs the comparison alone: the summary table, the measures of the BayGo
     graphs and the spread of the BayGo beliefs."""
     from .consensus import belief_spread
 
     summary = res.summarize()
-    measures = _measure_baygo(runs, seeds, window=window)
+    measures = _measure_baygo(runs, seeds, window=window, ttc=ttc)
     beliefs = np.stack([belief_spread(runs[("baygo", r)].mean) for r in range(seeds)])
     return summary, measures, beliefs
 
 
-def _measure(res, runs, *, seeds, window, checks):
-    """The summary table, the measures of the BayGo graphs and the claims."""
-    summary, measures, beliefs = _measure_runs(res, runs, seeds=seeds, window=window)
+def _measure(res, runs, *, seeds, window, checks, ttc=None):
+    """The summary table, the measures of the BayGo graphs and the claims (``ttc``: the
+    BayGo runs' time to connectivity, from the long runs)."""
+    summary, measures, beliefs = _measure_runs(res, runs, seeds=seeds, window=window,
+                                               ttc=ttc)  # fmt: skip
     claims = evaluate_claims(res, smallest_b=measures.smallest_b, theorem=checks,
                              beliefs=beliefs)  # fmt: skip
     return summary, measures, claims
@@ -456,7 +459,8 @@ def reproduce(
         with _timed(timings, "analysis"):
             summary, measures, claims = _measure(res, runs, seeds=seeds,
                                                  window=influence_window,
-                                                 checks=long.checks)  # fmt: skip
+                                                 checks=long.checks,
+                                                 ttc=long.head_ttc(steps))  # fmt: skip
     except BaseException:
         animation.cancel()
         raise

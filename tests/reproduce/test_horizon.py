@@ -68,3 +68,20 @@ def test_heads_are_compares_runs_bit_for_bit():
                 np.testing.assert_array_equal(a, b)
             else:
                 assert a == b, f.name
+
+
+def test_head_ttc_is_each_heads_own_time_to_connectivity():
+    """The long runs' time to connectivity, cut to a head, is the head's own (what the
+    claims' smallest-B table reads), at every head length; the horizon table made with
+    it is the one made without."""
+    from baygo_graph.analysis import time_to_connectivity
+
+    lr = long_runs(seeds=3, steps=10, horizons=(5, 10, 40), agents=5, n_jobs=1, window=3,
+                   model=LinearRegression(grid=11), progress=False,
+                   data=bg.synthetic_bodyfat(), synthetic=True)  # fmt: skip
+    for steps in (1, 5, 10, 23, 40):
+        for head, ttc in zip(lr.heads(steps), lr.head_ttc(steps), strict=True):
+            assert np.array_equal(ttc, time_to_connectivity(head))
+    again = horizon_table(lr.runs, (5, 10, 40), window=3)
+    pd.testing.assert_frame_equal(again, horizon_table(lr.runs, (5, 10, 40), window=3,
+                                                       ttc=lr.ttc))  # fmt: skip
