@@ -63,6 +63,17 @@ def test_step_profile_covers_every_phase(bench):
     assert all(v >= 0 for v in phases.values())
 
 
+def test_step_parts_time_the_real_loop_and_leave_it_unwrapped(bench):
+    import baygo_graph as bg
+    from baygo_graph.models.grid import GridModel
+
+    before = GridModel.update
+    parts = bench("bench_step_parts").measure(bg.synthetic_bodyfat(), runs=1, steps=3)
+    assert GridModel.update is before  # the loop's methods are restored
+    assert parts["the loop's steps"] >= parts["choice and pooling"] >= parts["  KL choice"] > 0
+    assert parts["run"] >= parts["the loop's steps"]
+
+
 def test_influence_benchmark_runs_and_agrees(bench, capsys):
     text = bench("bench_influence").main(
         ["--steps", "40", "--agents", "12", "--big-agents", "30", "--big-steps", "20"]
