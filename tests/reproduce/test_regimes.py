@@ -183,3 +183,19 @@ def test_the_regime_table_counts_every_regime_once():
     assert "| holds / does not hold / cannot tell / vacuous / not evaluated |" in table
     assert "| a | holds | 2 / 1 / 1 / 0 / 1 |" in table
     assert "| b | vacuous | 0 / 1 / 0 / 3 / 1 |" in table
+
+
+def test_the_regime_seeds_help_says_the_rounds_the_map_runs():
+    """hostile21 Z16: the help said "Paired seeds per regime" where N is the first look's
+    seeds and an undecided regime runs up to 8 x N."""
+    from click.testing import CliRunner
+
+    from baygo_graph.cli import cli
+    from baygo_graph.reproduce.regimes import seed_rounds
+
+    text = " ".join(CliRunner().invoke(cli, ["reproduce", "--help"]).output.split())
+    rounds = seed_rounds(10, 8 * 10)
+    assert (
+        f"up to {rounds[-1] // rounds[0]}x (the default runs {rounds[0]} to {rounds[-1]} seeds"
+        in text
+    )
