@@ -37,8 +37,8 @@ _KINDS = (
 #: (``io.atomic.RECORD_NAME``: this module is below it).
 _RECORD = ".baygo-files.json"
 _TABLE = ("the results table of a comparison (a row per strategy, seed, step and agent), "
-          "not an edge list: load it with baygo_graph.load_results(path) or "
-          "Comparison.read_{kind}(path)")  # fmt: skip
+          "not an edge list: load it with baygo_graph.io.results.load_results(path) or "
+          "baygo_graph.analysis.Comparison.read_{kind}(path)")  # fmt: skip
 _REPORT = (
     "a report baygo wrote for you to read, not an input: baygo analyze reads runs "
     "(baygo run --out DIR, baygo compare --save-runs DIR) and graph series"
@@ -114,8 +114,8 @@ def folder_outputs_text(folder) -> str:
         return ""
     shown = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
     return (f": it holds baygo's outputs ({shown}), not runs; save runs with baygo run --out "
-            "DIR or baygo compare --save-runs DIR"
-            + ("; load results.parquet with baygo_graph.load_results"
+            "DIR or compare --save-runs DIR"
+            + ("; load results.parquet with baygo_graph.io.results.load_results"
                if "results.parquet" in names else ""))  # fmt: skip
 
 

@@ -152,3 +152,27 @@ def test_sub_folders_that_cannot_be_read_are_said(tmp_path, capsys, monkeypatch,
         assert run_main(["analyze", top, "--out", tmp_path / "a"]) == 1
         err = capsys.readouterr().err.strip()
         assert "or its sub-folders (2 sub-folders could not be read)" in err, err
+
+
+def test_every_function_the_advice_names_exists():
+    """newcomer10 7d: the advice for baygo's own results table named
+    baygo_graph.load_results, which does not exist (AttributeError when followed)."""
+    import importlib
+    import re
+
+    from baygo_graph.io import filekind
+
+    text = open(filekind.__file__, encoding="utf-8").read()
+    text = text.replace("{kind}", "parquet") + text.replace("{kind}", "csv")
+    named = set(re.findall(r"\bbaygo_graph(?:\.\w+)+", text))
+    assert "baygo_graph.io.results.load_results" in named
+    for dotted in named:
+        parts = dotted.split(".")
+        for cut in range(len(parts), 0, -1):  # the longest importable module, then attributes
+            try:
+                obj = importlib.import_module(".".join(parts[:cut]))
+            except ImportError:
+                continue
+            for attr in parts[cut:]:
+                obj = getattr(obj, attr)  # AttributeError: the advice names nothing
+            break
