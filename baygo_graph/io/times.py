@@ -693,6 +693,43 @@ def _warn_if_unix(ints: np.ndarray, n_steps: int, name: str) -> None:
             return
 
 
+#: Unix seconds of 0001-01-01T00:00 and of 9999-12-31T23:59:59: the dates a time axis
+#: writes (ISO 8601's four-digit years).
+_ISO_SECONDS = (-62_135_596_800, 253_402_300_799)
+_PER_SECOND = {"s": 1, "ms": 10**3, "us": 10**6, "ns": 10**9}
+
+
+def _check_unix_years(ints: np.ndarray, unix: str, name: str) -> None:
+    """Unix times (``unix``: their unit) whose dates a time axis can write (years 1 to
+    9999), or one line naming the first row past them and, where the times look like
+    Unix times of another unit, that unit: milliseconds read as seconds (the likeliest
+    slip) land near the year 56,000 and were binned without a date (hostile22 Q4)."""
+    if not len(ints):
+        return
+    scale = _PER_SECOND[unix]
+    low, high = (_ISO_SECONDS[0] * scale, (_ISO_SECONDS[1] + 1) * scale - 1)
+    bad = np.zeros(len(ints), dtype=bool)
+    if low > _INT64[0]:
+        bad |= ints < low
+    if high < _INT64[1]:
+        bad |= ints > high
+    if not bad.any():
+        return
+    row = _first_bad(bad)
+    lo, hi = int(ints.min()), int(ints.max())
+    hint = next(
+        (f": they look like Unix {u}s: time_format={fmt!r} (CLI --time-format {fmt})"
+         for u, fmt, k in _UNIX_UNITS if _UNIX_SPAN[0] * k <= lo and hi <= _UNIX_SPAN[1] * k),
+        "",
+    )  # fmt: skip
+    raise CellError(
+        f"time column {name!r} ",
+        row,
+        f": {_text.big_int(int(ints[row]))} as Unix {UNIX_NAMES[unix]} is past the dates a "
+        f"time axis writes (years 1 to 9999){hint}",
+    )
+
+
 def check_time_format(time_format) -> str | None:
     """``time_format`` checked: None, a key of :data:`UNIX_FORMATS` or a strftime format
     (it holds ``%``); returns the Unix unit it names (None for the others). The one check,
@@ -860,6 +897,8 @@ def binned_times(
         why = (f" (time_format={_cell(time_format)} reads numbers)" if unix is not None else
                f" (the column holds numbers: its first time, {_cell(first)}, is one)")  # fmt: skip
         ints = _int_times(values, name, why)
+        if unix is not None:
+            _check_unix_years(ints, unix, name)
         if unix is not None and isinstance(bin, str):
             try:
                 index = pd.DatetimeIndex(pd.to_datetime(ints, unit=unix))

@@ -430,3 +430,39 @@ def test_foreign_times_past_64_bits_are_refused_as_edge_list_times(t):
     g = dn.DynDiGraph()
     g.add_interaction("a", "b", t=2**63 - 1)  # the last time in range reads
     assert as_series(g).time_axis.start == str(2**63 - 1)
+
+
+@pytest.mark.parametrize(
+    ("times", "time_format", "bin", "said"),
+    [
+        ([1714550400000, 1717228800000], "unix", "1D", "look like Unix milliseconds"),
+        ([1714550400000, 1717228800000], "unix", 86_400, "look like Unix milliseconds"),
+        ([1714550400000000, 1714550400000001], "unix-ms", "1h", "look like Unix microseconds"),
+        ([0, 253_402_300_800], "unix", "1D", r"row 1: 253402300800 as Unix seconds"),
+        ([-62_135_596_801, 0], "unix", "1D", r"row 0: -62135596801 as Unix seconds is past"),
+    ],
+)
+def test_unix_times_past_the_years_an_axis_writes_are_refused(times, time_format, bin, said):
+    """hostile22 Q4: Unix milliseconds read as seconds (year ~56,300) were binned into
+    31,001 daily steps and every teller dropped the time axis without a word."""
+    from baygo_graph.io.times import binned_times
+
+    with pytest.raises(bg.exceptions.CellError, match=said) as info:
+        binned_times(pd.Series(times), bin=bin, time_format=time_format)
+    assert "(years 1 to 9999)" in str(info.value) and len(str(info.value)) <= 300
+
+
+@pytest.mark.parametrize(
+    ("times", "time_format", "start"),
+    [
+        ([253_402_300_799, 0], "unix", "1970-01-01T00:00Z"),
+        ([-62_135_596_800, 0], "unix", "0001-01-01T00:00Z"),
+        ([2**63 - 1], "unix-ns", "2262-04-11T00:00Z"),
+        ([1714550400000, 1717228800000], "unix-ms", "2024-05-01T00:00Z"),
+    ],
+)
+def test_unix_times_inside_the_years_keep_their_axis(times, time_format, start):
+    from baygo_graph.io.times import binned_times
+
+    axis = binned_times(pd.Series(times), bin="1D", time_format=time_format)[1]
+    assert axis.describe() == f"1 step = 1D from {start} (origin: first)"
