@@ -760,11 +760,32 @@ def _heard_loops(selfs: list, spans: list) -> list:
     return kept
 
 
-def _gexf_nodes(graph, titles: dict) -> tuple[list, list, list]:
-    """Node ids (file order, unique), the informative ones and the timed self-weights."""
+def _intersect(a: list[tuple], b: list[tuple]) -> list[tuple]:
+    """The steps two sorted disjoint lists of closed intervals share, as one such list.
+
+    Examples
+    --------
+    >>> _intersect([(0, 4), (8, 9)], [(3, 8)])
+    [(3, 4), (8, 8)]
+    """
+    out, i, j = [], 0, 0
+    while i < len(a) and j < len(b):
+        lo, hi = max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
+        if lo <= hi:
+            out.append((lo, hi))
+        if a[i][1] < b[j][1]:
+            i += 1
+        else:
+            j += 1
+    return out
+
+
+def _gexf_nodes(graph, titles: dict) -> tuple[list, list, list, dict]:
+    """Node ids (file order, unique), the informative ones, the timed self-weights and
+    each timed node's lifetime (its spells, else its start/end: as :func:`_spells`)."""
     informative = {i for (c, i), t in titles.items() if c == "node" and t == "informative"}
     selfs = {i for (c, i), t in titles.items() if c == "node" and t == "self_weight"}
-    ids, seen, flags, loops = [], set(), [], []
+    ids, seen, flags, loops, lives = [], set(), [], [], {}
     boxes = _children(graph, "nodes")
     for k, node in enumerate(n for box in boxes for n in box.iter() if _local(n.tag) == "node"):
         i = node.get("id")
@@ -787,7 +808,10 @@ def _gexf_nodes(graph, titles: dict) -> tuple[list, list, list]:
         if any(_GEXF_BOOL[str(v).strip().lower()] for v, *_ in marks):
             flags.append(i)
         loops += [(i, _weight(v, where), a, b) for v, a, b in _attvalues(node, selfs, where)]
-    return ids, flags, loops
+        life = _spells(node, where)
+        if life != [(None, None)]:  # a node that exists at some steps only (Gephi's timeline)
+            lives[i] = life
+    return ids, flags, loops, lives
 
 
 def _read_gexf(path: Path, self_weight=None) -> GraphSeries:
@@ -828,7 +852,7 @@ def _read_gexf(path: Path, self_weight=None) -> GraphSeries:
     weight_ids = {i for (c, i), t in titles.items() if c == "edge" and t in _WEIGHT_TITLES}
     if ("edge", "weight") not in titles:
         weight_ids.add("weight")  # Gephi's undeclared dynamic weight
-    ids, flags, loops = _gexf_nodes(graph, titles)
+    ids, flags, loops, lives = _gexf_nodes(graph, titles)
     known = set(ids)
     edges = []  # (u, v, two-way, static weight, presence intervals, timed weights)
     elements = [e for box in _children(graph, "edges") for e in _children(box, "edge")]
@@ -861,13 +885,21 @@ def _read_gexf(path: Path, self_weight=None) -> GraphSeries:
     bounds = [t for *_, spells, timed, _ in edges for _, *ab in [(0, *s) for s in spells] + timed
               for t in ab if t is not None]  # fmt: skip
     bounds += [t for *_, a, b in loops for t in (a, b) if t is not None]
+    bounds += [t for life in lives.values() for ab in life for t in ab if t is not None]
     bounds += [t for t in _interval(graph, "<graph>") if t is not None]
     first, last = (min(bounds), max(bounds)) if bounds else (0, 0)
+
+    def closed(intervals):  # open ends at the file's first/last step, as disjoint runs
+        return _union([(first if a is None else a, last if b is None else b) for a, b in intervals])
+
+    alive = {n: closed(life) for n, life in lives.items()}
     spans = []  # (u, v, weight, first, last)
     for u, v, two_way, static, spells, timed, where in edges:
         runs = _runs(timed, first, last, where)
-        closed = [(first if a is None else a, last if b is None else b) for a, b in spells]
-        for a, b in _union(closed):  # an edge holds at a step or not: overlaps count once
+        held = closed(spells)
+        for end in (u, v):  # an edge holds only while both its nodes exist (Gephi's rule)
+            held = _intersect(held, alive[end]) if end in alive else held
+        for a, b in held:  # an edge holds at a step or not: overlaps count once
             pieces = _pieces(a, b, runs, static)
             spans += [(u, v, w, s, t) for w, s, t in pieces]
             if two_way and u != v:

@@ -239,3 +239,61 @@ def test_a_long_sparse_span_builds_no_matrix_per_step(tmp_path, monkeypatch):
                     [999_998, 999_999, 0, 999_999]]  # fmt: skip
     back = read_series(path)
     assert back.n_steps == 1_000_000 and gexf.series_digest(back) == digest
+
+
+def _lifetime(rng, steps):
+    """A node's or edge's timing as GEXF writes it, and the steps it holds (None: all)."""
+    kind = rng.integers(0, 3)
+    if kind == 0:
+        return "", None
+    if kind == 1:
+        a, b = sorted(int(x) for x in rng.integers(0, steps, 2))
+        return f' start="{a}" end="{b}"', set(range(a, b + 1))
+    spells, held = [], set()
+    for _ in range(int(rng.integers(1, 3))):
+        a, b = sorted(int(x) for x in rng.integers(0, steps, 2))
+        spells.append(f'<spell start="{a}" end="{b}"/>')
+        held |= set(range(a, b + 1))
+    return "<spells>" + "".join(spells) + "</spells>", held
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_an_edge_holds_only_while_both_its_nodes_exist(tmp_path, seed):
+    """hostile22 Q13: node lifetimes (start/end, spells) were ignored: an edge was read at
+    steps where one of its nodes does not exist, and a file timed on its nodes only
+    collapsed to one step. Brute force: the steps an edge holds are its own (all, when
+    untimed) and both nodes' (all, when untimed), over the file's first..last time."""
+    from baygo_graph.inputs import as_series
+
+    rng = np.random.default_rng(seed)
+    steps, names = int(rng.integers(2, 9)), ["a", "b", "c", "d"]
+    nodes, life = [], {}
+    for n in names:
+        text, held = _lifetime(rng, steps)
+        life[n] = held
+        nodes.append(f'<node id="{n}"{text}/>' if not text.startswith("<") else
+                     f'<node id="{n}">{text}</node>')  # fmt: skip
+    edges, want = [], []
+    for k in range(int(rng.integers(1, 6))):
+        u, v = rng.choice(names, 2, replace=False)
+        text, held = _lifetime(rng, steps)
+        edges.append(f'<edge id="{k}" source="{u}" target="{v}"{text}/>' if not text.startswith("<")
+                     else f'<edge id="{k}" source="{u}" target="{v}">{text}</edge>')  # fmt: skip
+        want.append((u, v, held))
+    times = [t for h in [*life.values(), *(h for *_, h in want)] if h for t in h]
+    first, last = (min(times), max(times)) if times else (0, 0)
+    path = tmp_path / "n.gexf"
+    path.write_text(
+        '<?xml version="1.0"?><gexf xmlns="http://www.gexf.net/1.2draft" version="1.2">'
+        '<graph defaultedgetype="directed" mode="dynamic" timeformat="long"><nodes>'
+        + "".join(nodes) + "</nodes><edges>" + "".join(edges) + "</edges></graph></gexf>"
+    )  # fmt: skip
+    s = as_series(path, self_weight=0)
+    assert s.n_steps == last - first + 1
+    every = set(range(first, last + 1))
+    for t in range(s.n_steps):
+        pairs = zip(*s.weights(t).nonzero(), strict=True)  # a node alone keeps itself
+        got = {(s.nodes[j], s.nodes[i]) for i, j in pairs if i != j}
+        ref = {(u, v) for u, v, h in want
+               if first + t in (h or every) & (life[u] or every) & (life[v] or every)}  # fmt: skip
+        assert got == ref, (t, got, ref)
