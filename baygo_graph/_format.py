@@ -203,9 +203,16 @@ def synthetic_banner(
     if not synthetic:
         return ""
     if saved and model not in (None, "linear", "exact"):  # its own data, not the bodyfat's
+        from ._text import console, shorten
+
+        # a stranger's run file: its names said shortened, never whole (hostile21 Z17)
+        model, source = (
+            shorten(console(str(model)), 40),
+            source and shorten(console(str(source)), 80),
+        )
         return (
             f"NOTE: SYNTHETIC DATA (this was made from the {model} model's synthetic data"
-            f"{': ' + str(source) if source else ''}): re-make it with --data PATH to use "
+            f"{': ' + source if source else ''}): re-make it with --data PATH to use "
             "real data."
         )
     if saved:

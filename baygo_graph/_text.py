@@ -119,8 +119,17 @@ def loss_label(name: str) -> str:
     --------
     >>> loss_label("mse"), loss_label("log_loss"), loss_label("hinge")
     ('MSE', 'log-loss', 'hinge')
+    >>> loss_label("x" * 5000)[-29:]  # a stranger's run file: never a label's whole text
+    'xxx... (4960 more characters)'
     """
-    return {"mse": "MSE", "log_loss": "log-loss", "sq_error": "squared error"}.get(name, name)
+    known = {"mse": "MSE", "log_loss": "log-loss", "sq_error": "squared error"}
+    if name in known:
+        return known[name]
+    return shorten(console(str(name)), LOSS_NAME_CHARS)
+
+
+#: Characters of a loss name (a plug-in's, or read from a run file) said in any output.
+LOSS_NAME_CHARS = 40
 
 
 def counted(n, word: str, plural: str | None = None, *, spec: str = "") -> str:

@@ -114,7 +114,7 @@ def loss_axis_label(name: str) -> str:
     >>> loss_axis_label("mse"), loss_axis_label("log_loss")
     ('test MSE (standardised units)', 'test log-loss')
     """
-    return MSE_LABEL if name == "mse" else f"test {loss_label(name)}"
+    return MSE_LABEL if name == "mse" else f"test {figure_label(loss_label(name))}"
 
 
 STEP_LABEL = "step t (iterations)"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.animation import FuncAnimation
 
-from .._text import loss_label
+from .._text import figure_label, loss_label
 from .._validate import check_choice
 from ..inputs import as_series
 from ._graph import agent_layout, draw_edges, draw_nodes, graph_legend, node_sizes
@@ -247,7 +247,7 @@ def _curve_panel(pax, values, frames, inf, panel, *, loss="mse"):
         pax.set_ylim(finite.min() - pad, finite.max() + 6 * pad)
     pax.set_xlabel(STEP_LABEL)
     pax.set_ylabel(loss_axis_label(loss) if panel == "mse" else INFLUENCE_LABEL)
-    pax.set_title(f"every agent's test {loss_label(loss)}" if panel == "mse"
+    pax.set_title(f"every agent's test {figure_label(loss_label(loss))}" if panel == "mse"
                   else "every agent's influence")  # fmt: skip
     pax.legend(fontsize="small", loc="upper right", ncols=2)
     return cursor, dot

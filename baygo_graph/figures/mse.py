@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._text import counted, loss_label
+from .._text import counted, figure_label, loss_label
 from ._bands import (
     paired_band,
     paired_difference,
@@ -348,7 +348,7 @@ def plot_paired_difference(
                 ax.plot(steps, mean, color=color, linestyle=_PAIRED_STYLE[group],
                         linewidth=1.8, label=label, gid=f"paired:{name}")  # fmt: skip
         ax.set_xlabel(STEP_LABEL)
-        ax.set_ylabel(f"paired difference of test {loss_label(loss_name_of(df))}")
+        ax.set_ylabel(f"paired difference of test {figure_label(loss_label(loss_name_of(df)))}")
         ax.set_xlim(0, max(table_steps(df) - 1, 1))
         ax.set_title(
             f"{strategy_label(strategy)} minus each baseline, same seeds\n"
@@ -533,7 +533,8 @@ def plot_agents_mse(data, *, strategy="baygo", seed=None, ax=None, synthetic=Non
         ax.set_xlim(0, max(t_len - 1, 1))
         where = f"mean over {counted(seeds, 'seed')}" if seeds else "one run"
         ax.set_title(
-            f"Every agent's test {loss_label(loss)} under {strategy_label(name)} ({where})"
+            f"Every agent's test {figure_label(loss_label(loss))} under {strategy_label(name)} "
+            f"({where})"
         )
         ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
         mark_synthetic(ax, is_synthetic(data, synthetic))

@@ -76,3 +76,22 @@ def test_a_comparison_tables_figures_name_its_loss():
     ax = plot_mse(df)
     assert ax.get_ylabel() == "test log-loss"
     plt.close(ax.figure)
+
+
+def test_a_strangers_long_loss_and_model_names_are_said_shortened(saved):
+    # hostile21 Z17 (a regression of Z12's fix, before merge): a run file's 5,000-character
+    # loss name drew a 55,449-pixel-wide figure (12 GB); a 3,000-character model name gave
+    # a 3,170-character NOTE line
+    from baygo_graph.cli._common import saved_banner
+
+    model, folder = saved
+    run = bg.Run.load(folder / "r")
+    run.config["loss"] = "L" * 5000 + "$x$"
+    run.config["model"] = "M" * 3000 + "\x1b[31m"
+    run.config["data"] = {**run.config["data"], "synthetic": True, "source": "s" * 3000}
+    ax = plot_agents_mse(run)
+    assert len(ax.get_ylabel()) <= 50 and len(ax.get_title()) <= 120
+    assert ax.figure.get_size_inches().tolist() == [8.0, 4.2]
+    plt.close(ax.figure)
+    line = saved_banner(run)
+    assert len(line) <= 300 and "\x1b" not in line and "more characters" in line
