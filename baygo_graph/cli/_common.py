@@ -514,6 +514,11 @@ def load_input(path, *, source_column=None, target_column=None, time_column=None
             "which keeps its own weights"
         )
     if extra:
+        if Path(path).is_file():  # what it is, read alone: an archive says so (hostile22 Q5)
+            try:
+                inputs.load(path)
+            except (RunFormatError, ValueError, TypeError, OSError) as e:
+                raise click.ClickException(str(e)) from e
         flags = {"time": "--time-column", "weight": "--weight-column", "directed":
                  "--undirected", "time_format": "--time-format"}  # fmt: skip
         names = ", ".join(flags.get(k, f"--{k}") for k in extra)

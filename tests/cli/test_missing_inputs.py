@@ -171,3 +171,30 @@ def test_a_current_folder_removed_under_the_shell_is_said(tmp_path, monkeypatch,
                    "again\n")  # fmt: skip
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in"]  # nothing written
     assert main(["run", "--help"]) == 0  # the help needs no folder
+
+
+@pytest.mark.parametrize("name", ["download.tsv.k.tar.bz2", "k.tar.gz", "k.tar", "edges.csv.zip"])
+@pytest.mark.parametrize("option", [["--bin", "86400"], ["--undirected"]])
+def test_an_archive_given_with_edge_list_options_is_said_as_an_archive(tmp_path, capsys, name,
+                                                                      option):  # fmt: skip
+    # hostile22 Q5: KONECT's download given with its docs command's --bin was "a run"
+    import io
+    import tarfile
+    import zipfile
+
+    path = tmp_path / name
+    text = b"% asym positive\n1 2 1 1082040961\n2 3 1 1082040962\n"
+    if name.endswith(".zip"):
+        with zipfile.ZipFile(path, "w") as z:
+            z.writestr("edges.csv", text)
+    else:
+        mode = {"bz2": "w:bz2", "gz": "w:gz", "tar": "w"}[name.rsplit(".", 1)[1]]
+        with tarfile.open(path, mode) as tar:
+            info = tarfile.TarInfo("k/out.k")
+            info.size = len(text)
+            tar.addfile(info, io.BytesIO(text))
+    code = main(["analyze", str(path), *option])
+    err = capsys.readouterr().err
+    kind = "a zip archive" if name.endswith(".zip") else "a tar archive"
+    assert code == 1 and f"is {kind}, which baygo does not open: extract it" in err
+    assert "is a run" not in err

@@ -151,9 +151,9 @@ def test_renamed_columns_and_timestamps_on_the_cli(tmp_path):
     report = json.loads(run_cli([*base, "--time-column", "at", "--bin", "1D", "--json"]))
     assert report["steps"] == 3 and report["nodes"] == ["ana", "ben"]
     assert report["smallest_b"] == {"aligned": 2, "sliding": 2}  # day 2 or 3 alone: one way
-    (tmp_path / "x.npz").write_bytes(b"a run file")  # a run: edge-list options refused
+    (tmp_path / "x.npz").write_bytes(b"a run file")  # named a run, holds none: said so
     result = CliRunner().invoke(cli, ["analyze", str(tmp_path / "x.npz"), "--bin", "1D"])
-    assert result.exit_code != 0 and "options of edge lists" in result.output
+    assert result.exit_code != 0 and "is not a readable .npz (zip) file" in result.output
 
 
 @pytest.mark.parametrize("kind", ["edges", "undirected"])
