@@ -430,3 +430,17 @@ def test_foreign_times_past_64_bits_are_refused_as_edge_list_times(t):
     g = dn.DynDiGraph()
     g.add_interaction("a", "b", t=2**63 - 1)  # the last time in range reads
     assert as_series(g).time_axis.start == str(2**63 - 1)
+
+
+@pytest.mark.parametrize("unit_given", ["unix", "unix-ms"])
+def test_unix_milliseconds_read_as_seconds_are_refused_not_binned_dateless(tmp_path, unit_given):
+    # hostile22 Q4: read as seconds they land in the year ~56,300: 31,001 daily steps and
+    # every teller dropped the time axis without a word
+    p = tmp_path / "ms.txt"
+    p.write_text("1 2 1714550400000\n2 1 1714636800000\n1 2 1717228800000\n")
+    if unit_given == "unix":
+        with pytest.raises(ValueError, match="outside the years 0001 to 9999 .*time_format='unix-ms'"):
+            as_series(p, time_format="unix", bin="1D")
+    else:
+        s = as_series(p, time_format="unix-ms", bin="1D")
+        assert s.n_steps == 32 and s.time_axis.start == "2024-05-01T00:00Z"
