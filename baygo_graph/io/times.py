@@ -654,10 +654,25 @@ def _stamp_steps(
         day = _DAY_NS // unit if _DAY_NS % unit == 0 else 1
         midnight = (int(ints.min()) // day) * day
         start = midnight + (int(ints.min()) - midnight) // w * w  # the first time's bin
-        return _bins(_offsets(ints, start), w), _unit_axis(start, index.unit, bin, origin, clock)
+        axis = _unit_axis(start, index.unit, bin, origin, clock)
+        return _bins(_offsets(ints, start), w), _axis_or_refuse(axis, name, span, index)
     whole = ints // w if w < 2**63 else np.where(ints < 0, -1, 0)
     axis = _unit_axis(int(whole.min()) * w, index.unit, bin, origin, clock)
-    return _offsets(whole, int(whole.min())), axis
+    return _offsets(whole, int(whole.min())), _axis_or_refuse(axis, name, span, index)
+
+
+def _axis_or_refuse(axis, name, span: str, index):
+    """``axis``, or a ValueError naming the column when its times themselves are past the
+    years a time axis writes (a timestamp column past 9999: binned with no date said
+    anywhere, hostile22 Q4; Unix times are refused earlier, naming their row and the unit
+    they look like: :func:`_check_unix_years`); a bin whose start alone is out of reach
+    (10^14 days from the epoch) keeps no axis, as before."""
+    if axis is None and not 1 <= index.min().year <= index.max().year <= 9999:
+        raise ValueError(
+            f"the times of column {name!r} {_text.shorten(span, 80)} fall outside the years "
+            "1 to 9999 that a time axis writes: give times within them"
+        )
+    return axis
 
 
 #: More steps than this, from integer times that look like Unix times and no bin: the

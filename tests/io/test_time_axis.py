@@ -466,3 +466,17 @@ def test_unix_times_inside_the_years_keep_their_axis(times, time_format, start):
 
     axis = binned_times(pd.Series(times), bin="1D", time_format=time_format)[1]
     assert axis.describe() == f"1 step = 1D from {start} (origin: first)"
+
+
+@pytest.mark.parametrize("unit_given", ["unix", "unix-ms"])
+def test_unix_milliseconds_read_as_seconds_are_refused_not_binned_dateless(tmp_path, unit_given):
+    # hostile22 Q4: read as seconds they land in the year ~56,300: 31,001 daily steps and
+    # every teller dropped the time axis without a word
+    p = tmp_path / "ms.txt"
+    p.write_text("1 2 1714550400000\n2 1 1714636800000\n1 2 1717228800000\n")
+    if unit_given == "unix":
+        with pytest.raises(ValueError, match="years 1 to 9999.*time_format='unix-ms'"):
+            as_series(p, time_format="unix", bin="1D")
+    else:
+        s = as_series(p, time_format="unix-ms", bin="1D")
+        assert s.n_steps == 32 and s.time_axis.start == "2024-05-01T00:00Z"
