@@ -447,6 +447,12 @@ def _json_step(doc, t: int) -> nx.DiGraph:
     edges = _kind(doc[key], list, f"{where}: {key!r}")
     g = nx.DiGraph()
     g.graph.update(_kind(doc.get("graph", {}), dict, f"{where}: 'graph'"))
+    said = g.graph.get("step", t)  # write_series writes each graph's step: its position
+    if type(said) is not int or said != t:  # a gap, a repeat, a reversal: never taken
+        raise RunFormatError(  # silently by list order (hostile22 Q14)
+            f"{where} says step {shorten(repr(said), 40)}: the graphs of a JSON series are "
+            "its steps in list order (0, 1, 2, ...): give one graph per step, empty ones too"
+        )
     for k, d in enumerate(nodes):
         if "id" not in _kind(d, dict, f"{where}: node {k}"):
             raise RunFormatError(f"{where}: node {k} has no 'id'")

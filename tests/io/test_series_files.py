@@ -542,3 +542,33 @@ def test_an_existing_file_is_replaced_only_when_asked(tmp_path):
     (tmp_path / "link.json").symlink_to(notes)
     with pytest.raises(OSError, match="symbolic link|already there"):
         write_series([nx.DiGraph([(0, 1)])], tmp_path / "link.json", overwrite=True)
+
+
+@pytest.mark.parametrize(
+    ("steps", "said"),
+    [
+        ((0, 5000), "graph 1 says step 5000"),  # a gap would collapse
+        ((1, 0), "graph 0 says step 1"),  # reversed
+        ((0, 0), "graph 1 says step 0"),  # repeated
+        ((0, -7), "graph 1 says step -7"),
+        ((0, 1.0), "graph 1 says step 1.0"),
+        ((0, True), "graph 1 says step True"),
+        ((0, "1"), "graph 1 says step '1'"),
+    ],
+)
+def test_a_json_step_graph_that_says_another_step_is_refused(tmp_path, steps, said):
+    # hostile22 Q14: the graphs' own "step" was ignored: steps 0 and 5000 read as 2 steps,
+    # 1 then 0 read reversed, 0 and 0 or -7 as distinct valid steps, without a word
+    doc = {"format": "baygo-graph-series", "graphs": [
+        {"graph": {"step": k}, "nodes": [{"id": "a"}, {"id": "b"}],
+         "edges": [{"source": "a", "target": "b"}]} for k in steps]}  # fmt: skip
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(doc))
+    with pytest.raises(RunFormatError, match=re.escape(said) + ": the graphs of a JSON series"):
+        read_series(path)
+    doc["graphs"][0]["graph"]["step"], doc["graphs"][1]["graph"]["step"] = 0, 1
+    path.write_text(json.dumps(doc))
+    assert read_series(path).n_steps == 2  # steps as written by write_series: read
+    del doc["graphs"][1]["graph"]["step"]  # no step said: its position
+    path.write_text(json.dumps(doc))
+    assert read_series(path).n_steps == 2
