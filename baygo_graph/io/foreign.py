@@ -66,16 +66,28 @@ def _positions(names, n: int, what: str) -> tuple[np.ndarray, str, TimeAxis | No
     elif len(names) == n and n and all(_DATE.match(v) for v in names):
         import datetime
 
-        try:
-            times = [datetime.date.fromisoformat(v).toordinal() for v in names]
-        except ValueError:
-            return np.arange(n), "snapshot order", None
+        times = []
+        for k, v in enumerate(names):
+            try:
+                times.append(datetime.date.fromisoformat(v).toordinal())
+            except ValueError:  # as an edge list's time cell: never read as "no dates"
+                raise ValueError(
+                    f"{what} {k} is named {_text.quoted(v, 40)}, which is no calendar day: "
+                    f"the {what}s named by dates must each name one"
+                ) from None
         rule = "days"
     else:
+        timed = [k for k, v in enumerate(names) if INTEGER_TEXT.fullmatch(v) or _DATE.match(v)]
+        if timed:  # some names are times: said, never a silent fall-back (hostile21 Z20)
+            other = next(k for k in range(n) if k not in set(timed))
+            _order_warning(what, f"{what} {other} is named {_text.quoted(names[other], 40)}")
         return np.arange(n), "snapshot order", None
     first = min(times)
     steps = np.array([t - first for t in times], dtype=object)
     if len(set(times)) != n:  # two snapshots of one time: keep their order instead
+        seen = set()
+        twice = next(v for v, t in zip(names, times, strict=True) if t in seen or seen.add(t))
+        _order_warning(what, f"two {what}s name the time {_text.quoted(twice, 40)}")
         return np.arange(n), "snapshot order", None
     if rule == "days":
         import datetime
@@ -83,6 +95,21 @@ def _positions(names, n: int, what: str) -> tuple[np.ndarray, str, TimeAxis | No
         day = datetime.date.fromordinal(first).isoformat()
         return steps, rule, TimeAxis(start=f"{day}T00:00", bin="1D")
     return steps, rule, TimeAxis(start=str(first), bin=1)
+
+
+def _order_warning(what: str, why: str) -> None:
+    """Say that snapshots named partly by times are read one step each, in their order."""
+    import warnings
+
+    from ..exceptions import TimeBinWarning
+
+    warnings.warn(
+        TimeBinWarning(
+            f"the {what} names are not all distinct times ({why}): one step per {what}, in "
+            "their order, and no time axis"
+        ),
+        stacklevel=4,
+    )
 
 
 def _check(steps: int, nodes: int, entries: int, what: str) -> None:
@@ -202,7 +229,14 @@ def dynetx_series(obj, *, self_weight="equal"):
     for u, targets in adjacency.items():
         for v, data in targets.items():
             for a, b in data.get("t", []):
-                spans.append((u, v, _integer_time(a, u, v), _integer_time(b, u, v)))
+                a, b = _integer_time(a, u, v), _integer_time(b, u, v)
+                if b < a:  # added and removed at once (DyNetX stores [t, e - 1])
+                    raise ValueError(
+                        f"DyNetX interaction {_text.shorten(repr((_plain(u), _plain(v))), 60)} "
+                        f"holds no step (its interval [{a}, {b}] ends before it starts: "
+                        f"removed at e={b + 1} when added at t={a}): give e > t"
+                    )
+                spans.append((u, v, a, b))
     nodes = _node_order(obj.nodes())
     if not nodes:
         raise ValueError("the DyNetX graph has no nodes: a series needs at least one node")

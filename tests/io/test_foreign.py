@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 
+import baygo_graph as bg
 from baygo_graph.inputs import as_series, read_series
 from baygo_graph.series import series_from_graphs
 
@@ -158,3 +159,50 @@ def test_networkx_temporal_snapshot_times_past_64_bits_are_refused():
         tg.add_edge(u, v, time=t)
     with pytest.raises(ValueError, match="snapshot named 1.180...e\\+21 .* outside the 64-bit"):
         as_series(tg.slice(attr="time"))
+
+
+def _dated(names):
+    """Snapshots named as given (the index networkx-temporal keeps), one edge each."""
+    tg = tx.TemporalDiGraph(t=len(names))
+    for k in range(len(names)):
+        tg[k].add_edge("a", "b") if k % 2 == 0 else tg[k].add_edge("b", "a")
+    tg.index = names
+    return tg
+
+
+def test_a_snapshot_named_no_calendar_day_is_refused_naming_it():
+    """hostile21 Z20: one name that is no calendar day turned a dated series back into
+    snapshot order without a word (3 steps, no axis, instead of 7 days)."""
+    assert as_series(_dated(["2024-02-28", "2024-03-01", "2024-03-05"])).n_steps == 7
+    with pytest.raises(ValueError, match=r"snapshot 1 is named '2024-02-30', which is no calendar"):
+        as_series(_dated(["2024-02-28", "2024-02-30", "2024-03-05"]))
+
+
+@pytest.mark.parametrize(
+    ("names", "why"),
+    [
+        (["2024-02-28", "2024-3-05", "2024-03-09"], "snapshot 1 is named '2024-3-05'"),
+        (["0", "5", "total"], "snapshot 2 is named 'total'"),
+        (["1", "+1", "2"], "two snapshots name the time '\\+1'"),
+    ],
+)
+def test_snapshots_partly_named_by_times_are_read_in_order_with_a_warning(names, why):
+    with pytest.warns(bg.exceptions.TimeBinWarning, match=why + r"\): one step per snapshot"):
+        s = as_series(_dated(names))
+    assert s.n_steps == len(names) and s.time_axis is None
+
+
+def test_snapshots_named_by_no_times_are_read_in_order_without_a_word(recwarn):
+    s = as_series(_dated(["morning", "noon", "night"]))
+    assert s.n_steps == 3 and s.time_axis is None and not recwarn.list
+
+
+@pytest.mark.parametrize(("t", "e"), [(2, 2), (5, 2)])
+def test_a_dynetx_interaction_holding_no_step_is_refused_naming_it(t, e):
+    """hostile21 Z21: an interaction removed when (or before) it is added gave a series of
+    0 steps (IndexError in analysis_report) or numpy's 'negative dimensions'."""
+    g = dn.DynDiGraph()
+    g.add_interaction("c", "d", t=0, e=4)
+    g.add_interaction("a", "b", t=t, e=e)
+    with pytest.raises(ValueError, match=r"DyNetX interaction \('a', 'b'\) holds no step"):
+        as_series(g)
