@@ -226,11 +226,11 @@ def test_a_plugin_that_exits_while_imported_is_said(tmp_path, capsys, source, ho
 
 @pytest.mark.parametrize("address", ["tcp://a..b:8786", "tcp://" + "x" * 64 + ".org:8786",
                                      "tcp://" + "a." * 130 + "org:8786"])  # fmt: skip
-def test_a_scheduler_host_that_names_no_host_is_no_scheduler_address(capsys, address):
+def test_a_scheduler_host_that_names_no_host_is_no_scheduler_address(tmp_path, capsys, address):
     # hostile21 Z15 (a): an empty label or one over 63 characters was refused in the IDNA
     # codec's words ("encoding with 'idna' codec failed"), naming neither option nor address
     code = main(["sweep", "--strategies", "baygo", "--seeds", "2", "--param", "steps=3",
-                 "--scheduler", address, "--out", "sg"])  # fmt: skip
+                 "--scheduler", address, "--out", str(tmp_path / "sg")])  # fmt: skip
     err = capsys.readouterr().err
     assert code == 2 and "Invalid value for '--scheduler': " in err
     assert "is not a scheduler address (tcp://HOST:PORT)" in err and "idna" not in err

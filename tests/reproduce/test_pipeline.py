@@ -248,10 +248,11 @@ def test_the_budget_advice_names_what_sets_the_runs_length(tmp_path, horizons, s
     assert not (tmp_path / "r").exists()
 
 
-def test_horizons_take_ascii_digits_only():
+def test_horizons_take_ascii_digits_only(tmp_path):
     from click.testing import CliRunner
 
     from baygo_graph.cli import cli
 
-    done = CliRunner().invoke(cli, ["reproduce", "--horizons", "\u0663,10", "--out", "x"])
+    out = str(tmp_path / "x")  # never the working folder, should it run
+    done = CliRunner().invoke(cli, ["reproduce", "--horizons", "\u0663,10", "--out", out])
     assert done.exit_code == 2 and "expected run lengths of 2 steps or more" in done.output
