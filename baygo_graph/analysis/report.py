@@ -316,7 +316,7 @@ def analysis_stage_bytes(series, window: int, stride: int = 1) -> int:
     Examples
     --------
     >>> from baygo_graph import Run
-    >>> analysis_stage_bytes(Run.from_choices([[1, 0]] * 4), 2) > 0
+    >>> analysis_stage_bytes(Run.from_choices([[1, 0]] * 4).series, 2) > 0
     True
     """
     s = series

@@ -348,7 +348,7 @@ def viewer_bound(
     Examples
     --------
     >>> viewer_bound(10**6, 2, 2) // 2**20
-    111
+    105
     """
     t, m = int(steps), int(nodes)
     entries = 4 * int(rows)
