@@ -263,7 +263,8 @@ def test_a_weight_that_underflows_is_refused_in_series_files(tmp_path, name):
 def test_a_json_weight_written_as_text_is_named_as_text(tmp_path):
     path = tmp_path / "t.json"
     path.write_text(UNDERFLOW_FILES["w.json"].replace("1e-400", '"0.5"'))
-    with pytest.raises(RunFormatError, match=r"edge \('a', 'b'\) has a weight '0.5': a str is not a number"):
+    said = r"edge \('a', 'b'\) has a weight '0.5': a str is not a number"
+    with pytest.raises(RunFormatError, match=said):
         as_series(path)
 
 
