@@ -208,15 +208,24 @@ def test_every_bin_refusal_says_what_bin_takes_in_one_sentence(tmp_path, capsys,
      ("import argparse\np = argparse.ArgumentParser()\np.add_argument('--grid')\n"
       "args = p.parse_args()\n", "argparse refused baygo's own arguments, line 4")],
 )  # fmt: skip
-def test_a_plugin_that_exits_while_imported_is_said(tmp_path, capsys, source, how):
+def test_a_plugin_that_exits_while_imported_is_said(tmp_path, capsys, monkeypatch, source, how):
     # hostile21 Z14: sys.exit(0) in a plug-in ended baygo with exit 0 having done nothing;
     # a script's argparse printed its usage as if baygo had refused its own options
+    import sys
+
+    from shared import plugin_sandbox
+
     from baygo_graph.cli import main
 
     plugin = tmp_path / "script_like.py"
     plugin.write_text(source)
-    code = main(["--plugin", str(plugin), "run", "--agents", "3", "--steps", "2", "--grid", "5",
-                 "--out", str(tmp_path / "ZZ")])  # fmt: skip
+    args = ["--plugin", str(plugin), "run", "--agents", "3", "--steps", "2", "--grid", "5",
+            "--out", str(tmp_path / "ZZ")]  # fmt: skip
+    # argparse reads sys.argv: the baygo script's own (under pytest it is pytest's, which a
+    # bare `python -m pytest` leaves empty: the plug-in then loaded and stayed registered)
+    monkeypatch.setattr(sys, "argv", ["baygo", *args])
+    with plugin_sandbox():
+        code = main(args)
     err = capsys.readouterr().err
     assert code == 1 and not (tmp_path / "ZZ").exists()
     assert err == (f"baygo: error: plug-in {plugin} exited while it was imported ({how}): a "

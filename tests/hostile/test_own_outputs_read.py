@@ -166,13 +166,7 @@ def test_every_function_the_advice_names_exists():
     text = text.replace("{kind}", "parquet") + text.replace("{kind}", "csv")
     named = set(re.findall(r"\bbaygo_graph(?:\.\w+)+", text))
     assert "baygo_graph.io.results.load_results" in named
-    for dotted in named:
-        parts = dotted.split(".")
-        for cut in range(len(parts), 0, -1):  # the longest importable module, then attributes
-            try:
-                obj = importlib.import_module(".".join(parts[:cut]))
-            except ImportError:
-                continue
-            for attr in parts[cut:]:
-                obj = getattr(obj, attr)  # AttributeError: the advice names nothing
-            break
+    for dotted in named:  # as pasted after `import baygo_graph` (hostile23 R6: the
+        obj = importlib.import_module("baygo_graph")  # submodule was not imported)
+        for attr in dotted.split(".")[1:]:
+            obj = getattr(obj, attr)  # AttributeError: the advice names nothing
